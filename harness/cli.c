@@ -1,0 +1,222 @@
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A size above this is a typo, not a request: even one row of a billion floats
+ * is 4 GB, and the labs index with 32-bit integers. */
+#define LARGEST_SIZE 2147483647L
+
+void cli_defaults(struct run_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->min_repeats = 5;
+    o->min_seconds = 0.25;
+    o->max_repeats = 1000;
+    o->warmup = 2;
+    o->seed = 20080220u; /* RNG_DEFAULT_SEED */
+    o->check.mode = CHECK_AUTO;
+    o->write_csv = 1;
+    o->print_header = 1;
+}
+
+int cli_parse_long(const char *text, long min, long max, long *value)
+{
+    if (text == NULL || *text == '\0')
+        return -1;
+    errno = 0;
+    char *end = NULL;
+    long v = strtol(text, &end, 10);
+    if (errno != 0 || *end != '\0' || v < min || v > max)
+        return -1;
+    *value = v;
+    return 0;
+}
+
+int cli_parse_u64(const char *text, uint64_t *value)
+{
+    if (text == NULL || *text == '\0' || *text == '-')
+        return -1;
+    errno = 0;
+    char *end = NULL;
+    unsigned long long v = strtoull(text, &end, 0);
+    if (errno != 0 || *end != '\0')
+        return -1;
+    *value = (uint64_t)v;
+    return 0;
+}
+
+int cli_parse_double(const char *text, double min, double max, double *value)
+{
+    if (text == NULL || *text == '\0')
+        return -1;
+    errno = 0;
+    char *end = NULL;
+    double v = strtod(text, &end);
+    if (errno != 0 || *end != '\0' || !isfinite(v) || v < min || v > max)
+        return -1;
+    *value = v;
+    return 0;
+}
+
+void cli_usage(FILE *out, const char *program, const struct lab *lab)
+{
+    fprintf(out,
+            "usage: %s [options]\n"
+            "Runs one %s step: checks it against the CPU reference, times it and reports\n"
+            "registers, shared and local memory, blocks per SM and GFLOP/s.\n"
+            "\n"
+            "size:\n%s"
+            "run:\n"
+            "  --repeats N        time at least N runs (default 5)\n"
+            "  --min-time S       and keep timing until S seconds in total (default 0.25)\n"
+            "  --warmup N         untimed runs first (default 2)\n"
+            "  --seed S           seed of the input generator (default 20080220)\n"
+            "  --check MODE       auto (all elements when small, a sample when large),\n"
+            "                     full, or sample (default auto)\n"
+            "  --device D         CUDA device number (default 0)\n"
+            "results:\n"
+            "  --csv PATH         append the result row here\n"
+            "                     (default data/results/<gpu>/%s.csv)\n"
+            "  --no-csv           do not record the result\n"
+            "  --run-id ID        label that groups the steps of one run\n"
+            "  --no-header        print only the table row (used by make run)\n"
+            "without a GPU:\n"
+            "  --report           print the compiler's resource report for this step and the\n"
+            "                     blocks per SM the occupancy model predicts; no GPU needed\n"
+            "  --arch ARCH        architecture for --report (default sm_90; also g80 ...)\n"
+            "\n"
+            "exit codes: 0 correct, 1 wrong result or CUDA error, 2 bad usage or size,\n"
+            "            77 no CUDA device\n",
+            program, lab->name, lab->size_help, lab->name);
+}
+
+enum cli_result cli_parse(int argc, char **argv, const struct lab *lab, struct run_options *o,
+                          char *why, size_t why_len)
+{
+    for (int i = 1; i < argc; ++i) {
+        const char *arg = argv[i];
+        /* --name=value and --name value both work */
+        char name[64];
+        const char *value = NULL;
+        const char *eq = strchr(arg, '=');
+        if (strncmp(arg, "--", 2) == 0 && eq != NULL && (size_t)(eq - arg) < sizeof name) {
+            memcpy(name, arg, (size_t)(eq - arg));
+            name[eq - arg] = '\0';
+            value = eq + 1;
+        } else {
+            snprintf(name, sizeof name, "%s", arg);
+        }
+
+#define FLAG(text) (strcmp(name, (text)) == 0)
+#define NEED_VALUE()                                                                               \
+    do {                                                                                           \
+        if (value == NULL) {                                                                       \
+            if (i + 1 >= argc) {                                                                   \
+                snprintf(why, why_len, "%s needs a value (see --help)", name);                      \
+                return CLI_ERROR;                                                                  \
+            }                                                                                      \
+            value = argv[++i];                                                                     \
+        }                                                                                          \
+    } while (0)
+#define BAD_VALUE(what)                                                                            \
+    do {                                                                                           \
+        snprintf(why, why_len, "%s '%s': %s", name, value, (what));                                \
+        return CLI_ERROR;                                                                          \
+    } while (0)
+
+        if (FLAG("-h") || FLAG("--help")) {
+            cli_usage(stdout, argv[0], lab);
+            return CLI_HELP_SHOWN;
+        } else if (FLAG("--n") || FLAG("--m") || FLAG("--k") || FLAG("-n")) {
+            NEED_VALUE();
+            long v;
+            if (cli_parse_long(value, 1, LARGEST_SIZE, &v) != 0) {
+                /* say why: not digits at all, below 1, or beyond any device */
+                size_t digits = strspn(value + (*value == '-'), "0123456789");
+                if (digits == 0 || value[(*value == '-') + digits] != '\0')
+                    BAD_VALUE("not a whole number");
+                if (*value == '-' || strspn(value, "0") == strlen(value))
+                    BAD_VALUE("a size must be at least 1");
+                BAD_VALUE("too large (sizes go up to 2147483647, and device memory runs out "
+                          "long before)");
+            }
+            if (FLAG("--m"))
+                o->size.m = v;
+            else if (FLAG("--k"))
+                o->size.k = v;
+            else
+                o->size.n = v;
+        } else if (FLAG("--repeats")) {
+            NEED_VALUE();
+            long v;
+            if (cli_parse_long(value, 1, 100000, &v) != 0)
+                BAD_VALUE("expected a count from 1 to 100000");
+            o->min_repeats = (int)v;
+            if (o->max_repeats < o->min_repeats)
+                o->max_repeats = o->min_repeats;
+        } else if (FLAG("--min-time")) {
+            NEED_VALUE();
+            if (cli_parse_double(value, 0.0, 3600.0, &o->min_seconds) != 0)
+                BAD_VALUE("expected seconds from 0 to 3600");
+        } else if (FLAG("--warmup")) {
+            NEED_VALUE();
+            long v;
+            if (cli_parse_long(value, 0, 1000, &v) != 0)
+                BAD_VALUE("expected a count from 0 to 1000");
+            o->warmup = (int)v;
+        } else if (FLAG("--seed")) {
+            NEED_VALUE();
+            if (cli_parse_u64(value, &o->seed) != 0)
+                BAD_VALUE("expected a non-negative integer");
+        } else if (FLAG("--check")) {
+            NEED_VALUE();
+            if (strcmp(value, "auto") == 0)
+                o->check.mode = CHECK_AUTO;
+            else if (strcmp(value, "full") == 0)
+                o->check.mode = CHECK_FULL;
+            else if (strcmp(value, "sample") == 0)
+                o->check.mode = CHECK_SAMPLE;
+            else
+                BAD_VALUE("expected auto, full or sample");
+        } else if (FLAG("--device")) {
+            NEED_VALUE();
+            long v;
+            if (cli_parse_long(value, 0, 1023, &v) != 0)
+                BAD_VALUE("expected a device number");
+            o->device = (int)v;
+        } else if (FLAG("--csv")) {
+            NEED_VALUE();
+            if (*value == '\0')
+                BAD_VALUE("expected a file path");
+            o->csv_path = value;
+            o->write_csv = 1;
+        } else if (FLAG("--no-csv")) {
+            o->write_csv = 0;
+        } else if (FLAG("--run-id")) {
+            NEED_VALUE();
+            if (*value == '\0' || strpbrk(value, ",\"\n\r") != NULL)
+                BAD_VALUE("expected a label without commas, quotes or line breaks");
+            o->run_id = value;
+        } else if (FLAG("--no-header")) {
+            o->print_header = 0;
+        } else if (FLAG("--report")) {
+            o->report_only = 1;
+        } else if (FLAG("--arch")) {
+            NEED_VALUE();
+            o->report_arch = value;
+        } else {
+            snprintf(why, why_len, "unknown option '%s' (see --help)", arg);
+            return CLI_ERROR;
+        }
+#undef FLAG
+#undef NEED_VALUE
+#undef BAD_VALUE
+    }
+    if (lab->resolve_size(&o->size, why, why_len) != LAB_OK)
+        return CLI_ERROR;
+    return CLI_RUN;
+}

@@ -1,0 +1,61 @@
+/* The command line of a step binary. Parsing is pure C (no CUDA), so every bad
+ * input path is unit-tested on a machine without a GPU. */
+#ifndef LAB_CLI_H
+#define LAB_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lab.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The exit codes of every lab binary. 77 is the code automake and Check-based
+ * suites treat as "skipped". */
+enum exit_code {
+    EXIT_PASS = 0,
+    EXIT_WRONG = 1,
+    EXIT_USAGE = 2,
+    EXIT_NO_DEVICE = 77,
+};
+
+struct run_options {
+    struct problem_size size;
+    int min_repeats;          /* timed runs at least this many ... */
+    double min_seconds;       /* ... and at least this long in total */
+    int max_repeats;
+    int warmup;
+    uint64_t seed;
+    struct check_options check;
+    const char *csv_path;     /* NULL: data/results/<gpu>/<lab>.csv */
+    int write_csv;
+    const char *run_id;       /* groups the steps of one `make run`; NULL: a fresh one */
+    int print_header;         /* the device lines and the table header */
+    int report_only;          /* --report: static resources and the occupancy model, no GPU */
+    const char *report_arch;  /* --arch for --report */
+    int device;
+};
+
+void cli_defaults(struct run_options *options);
+
+enum cli_result { CLI_RUN, CLI_HELP_SHOWN, CLI_ERROR };
+
+/* Parses argv into options; sizes are then resolved by the lab. On CLI_ERROR a
+ * one-line reason is in why. */
+enum cli_result cli_parse(int argc, char **argv, const struct lab *lab, struct run_options *options,
+                          char *why, size_t why_len);
+
+void cli_usage(FILE *out, const char *program, const struct lab *lab);
+
+/* Strict number parsing: all of text must be a number in [min, max]. 0 on success. */
+int cli_parse_long(const char *text, long min, long max, long *value);
+int cli_parse_u64(const char *text, uint64_t *value);
+int cli_parse_double(const char *text, double min, double max, double *value);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,411 @@
+#define _POSIX_C_SOURCE 200809L
+#include "csv.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A growable byte buffer, used for fields and for whole files. */
+struct buffer {
+    char *data;
+    size_t len, cap;
+};
+
+static int buffer_put(struct buffer *b, const char *s, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 64;
+        while (b->len + n + 1 > cap)
+            cap *= 2;
+        char *grown = realloc(b->data, cap);
+        if (grown == NULL)
+            return -1;
+        b->data = grown;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+    return 0;
+}
+
+static void fail(char *err, size_t err_len, const char *fmt, const char *a, const char *b)
+{
+    if (err != NULL && err_len > 0)
+        snprintf(err, err_len, fmt, a, b);
+}
+
+void csv_free(struct csv_table *t)
+{
+    for (size_t r = 0; r < t->nrows; ++r) {
+        for (size_t c = 0; c < t->ncols; ++c)
+            free(t->rows[r][c]);
+        free(t->rows[r]);
+    }
+    for (size_t c = 0; c < t->ncols; ++c)
+        free(t->header[c]);
+    free(t->rows);
+    free(t->header);
+    memset(t, 0, sizeof *t);
+}
+
+/* Splits text into records of fields; each record is handed to the table, the
+ * first one as the header. */
+int csv_parse(const char *text, struct csv_table *t, char *err, size_t err_len)
+{
+    memset(t, 0, sizeof *t);
+    char **record = NULL;
+    size_t nfields = 0, cap_fields = 0, cap_rows = 0;
+    struct buffer field = {0};
+    size_t line = 1;
+    const char *p = text;
+
+    if (strncmp(p, "\xEF\xBB\xBF", 3) == 0)
+        p += 3; /* a byte-order mark from a spreadsheet */
+
+    while (*p != '\0') {
+        /* one field */
+        field.len = 0;
+        if (buffer_put(&field, "", 0) != 0)
+            goto nomem;
+        if (*p == '"') {
+            ++p;
+            for (;;) {
+                if (*p == '\0') {
+                    char where[32];
+                    snprintf(where, sizeof where, "%zu", line);
+                    fail(err, err_len, "unterminated quoted field starting on line %s%s", where, "");
+                    goto bad;
+                }
+                if (*p == '"' && p[1] == '"') {
+                    if (buffer_put(&field, "\"", 1) != 0)
+                        goto nomem;
+                    p += 2;
+                } else if (*p == '"') {
+                    ++p;
+                    break;
+                } else {
+                    if (*p == '\n')
+                        ++line;
+                    if (buffer_put(&field, p, 1) != 0)
+                        goto nomem;
+                    ++p;
+                }
+            }
+            if (*p != ',' && *p != '\n' && *p != '\r' && *p != '\0') {
+                char where[32];
+                snprintf(where, sizeof where, "%zu", line);
+                fail(err, err_len, "stray character after a quoted field on line %s%s", where, "");
+                goto bad;
+            }
+        } else {
+            size_t n = strcspn(p, ",\r\n");
+            if (buffer_put(&field, p, n) != 0)
+                goto nomem;
+            p += n;
+        }
+        if (nfields == cap_fields) {
+            cap_fields = cap_fields ? 2 * cap_fields : 16;
+            char **grown = realloc(record, cap_fields * sizeof *record);
+            if (grown == NULL)
+                goto nomem;
+            record = grown;
+        }
+        record[nfields] = strdup(field.data);
+        if (record[nfields] == NULL)
+            goto nomem;
+        ++nfields;
+
+        if (*p == ',') {
+            ++p;
+            continue;
+        }
+        /* end of record */
+        if (*p == '\r')
+            ++p;
+        if (*p == '\n')
+            ++p;
+        ++line;
+        if (t->header == NULL) {
+            t->header = record;
+            t->ncols = nfields;
+        } else {
+            if (nfields > t->ncols) {
+                char where[32];
+                snprintf(where, sizeof where, "%zu", line - 1);
+                fail(err, err_len, "line %s has more fields than the header%s", where, "");
+                for (size_t i = 0; i < nfields; ++i)
+                    free(record[i]);
+                free(record);
+                record = NULL;
+                goto bad;
+            }
+            char **row = realloc(record, t->ncols * sizeof *row);
+            if (row == NULL)
+                goto nomem;
+            for (size_t i = nfields; i < t->ncols; ++i) {
+                row[i] = strdup("");
+                if (row[i] == NULL)
+                    goto nomem_row;
+            }
+            if (t->nrows == cap_rows) {
+                cap_rows = cap_rows ? 2 * cap_rows : 64;
+                char ***grown = realloc(t->rows, cap_rows * sizeof *grown);
+                if (grown == NULL)
+                    goto nomem_row;
+                t->rows = grown;
+            }
+            t->rows[t->nrows++] = row;
+            record = NULL;
+            goto next;
+        nomem_row:
+            record = row;
+            nfields = t->ncols;
+            goto nomem;
+        }
+    next:
+        record = NULL;
+        nfields = 0;
+        cap_fields = 0;
+    }
+    if (record != NULL) {
+        /* text ended right after a comma: a record with a trailing empty field */
+        free(record);
+    }
+    free(field.data);
+    return 0;
+
+nomem:
+    fail(err, err_len, "out of memory reading CSV%s%s", "", "");
+bad:
+    if (record != NULL) {
+        for (size_t i = 0; i < nfields; ++i)
+            free(record[i]);
+        free(record);
+    }
+    free(field.data);
+    csv_free(t);
+    return -2;
+}
+
+static int read_whole_file(const char *path, struct buffer *out)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return -1;
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        if (buffer_put(out, chunk, n) != 0) {
+            fclose(f);
+            return -2;
+        }
+    int bad = ferror(f);
+    fclose(f);
+    if (out->data == NULL && buffer_put(out, "", 0) != 0)
+        return -2;
+    return bad ? -2 : 0;
+}
+
+int csv_read_file(const char *path, struct csv_table *t, char *err, size_t err_len)
+{
+    memset(t, 0, sizeof *t);
+    struct buffer text = {0};
+    int rc = read_whole_file(path, &text);
+    if (rc == -1 && errno == ENOENT) {
+        free(text.data);
+        return -1;
+    }
+    if (rc != 0) {
+        fail(err, err_len, "cannot read %s: %s", path, strerror(errno));
+        free(text.data);
+        return -2;
+    }
+    char reason[256] = "";
+    rc = csv_parse(text.data, t, reason, sizeof reason);
+    free(text.data);
+    if (rc != 0)
+        fail(err, err_len, "%s: %s", path, reason);
+    return rc;
+}
+
+int csv_column(const struct csv_table *t, const char *name)
+{
+    for (size_t c = 0; c < t->ncols; ++c)
+        if (strcmp(t->header[c], name) == 0)
+            return (int)c;
+    return -1;
+}
+
+const char *csv_get(const struct csv_table *t, size_t row, const char *name)
+{
+    int c = csv_column(t, name);
+    if (c < 0 || row >= t->nrows)
+        return NULL;
+    return t->rows[row][c];
+}
+
+size_t csv_escape(const char *field, char *buf, size_t len)
+{
+    int quote = strpbrk(field, ",\"\r\n") != NULL;
+    size_t need = 0;
+#define EMIT(ch)                                                                                   \
+    do {                                                                                           \
+        if (need + 1 < len)                                                                        \
+            buf[need] = (ch);                                                                      \
+        ++need;                                                                                    \
+    } while (0)
+    if (quote)
+        EMIT('"');
+    for (const char *p = field; *p != '\0'; ++p) {
+        if (*p == '"')
+            EMIT('"');
+        EMIT(*p);
+    }
+    if (quote)
+        EMIT('"');
+#undef EMIT
+    if (len > 0)
+        buf[need < len ? need : len - 1] = '\0';
+    return need;
+}
+
+static int put_record(struct buffer *b, const char *const *fields, size_t n)
+{
+    for (size_t i = 0; i < n; ++i) {
+        const char *field = fields[i] ? fields[i] : "";
+        size_t need = csv_escape(field, NULL, 0);
+        char *escaped = malloc(need + 1);
+        if (escaped == NULL)
+            return -1;
+        csv_escape(field, escaped, need + 1);
+        int rc = buffer_put(b, escaped, need);
+        free(escaped);
+        if (rc != 0 || buffer_put(b, i + 1 < n ? "," : "\n", 1) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* mkdir -p for the directory part of path. */
+static int make_parent_dirs(const char *path)
+{
+    char *copy = strdup(path);
+    if (copy == NULL)
+        return -1;
+    for (char *p = copy + 1; *p != '\0'; ++p) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(copy, 0777) != 0 && errno != EEXIST) {
+            free(copy);
+            return -1;
+        }
+        *p = '/';
+    }
+    free(copy);
+    return 0;
+}
+
+static int write_all(int fd, const char *data, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, data, len);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        data += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+int csv_append_row(const char *path, const char *const *header, const char *const *values,
+                   size_t ncols, char *err, size_t err_len)
+{
+    if (make_parent_dirs(path) != 0) {
+        fail(err, err_len, "cannot create the folder for %s: %s", path, strerror(errno));
+        return -1;
+    }
+    /* Two runs appending at once must not lose a row: they take turns. */
+    size_t plen = strlen(path);
+    char *lock_path = malloc(plen + 8), *tmp_path = malloc(plen + 32);
+    if (lock_path == NULL || tmp_path == NULL) {
+        free(lock_path);
+        free(tmp_path);
+        fail(err, err_len, "out of memory writing %s%s", path, "");
+        return -1;
+    }
+    snprintf(lock_path, plen + 8, "%s.lock", path);
+    snprintf(tmp_path, plen + 32, "%s.%ld.tmp", path, (long)getpid());
+
+    int rc = -1;
+    struct buffer contents = {0};
+    int lock_fd = open(lock_path, O_CREAT | O_RDWR, 0666);
+    if (lock_fd < 0 || flock(lock_fd, LOCK_EX) != 0) {
+        fail(err, err_len, "cannot lock %s: %s", lock_path, strerror(errno));
+        goto out;
+    }
+
+    int read_rc = read_whole_file(path, &contents);
+    if (read_rc == -1 && errno == ENOENT) {
+        contents.len = 0;
+        if (put_record(&contents, header, ncols) != 0)
+            goto nomem;
+    } else if (read_rc != 0) {
+        fail(err, err_len, "cannot read %s: %s", path, strerror(errno));
+        goto out;
+    } else {
+        struct buffer expected = {0};
+        if (put_record(&expected, header, ncols) != 0) {
+            free(expected.data);
+            goto nomem;
+        }
+        int same = strncmp(contents.data, expected.data, expected.len) == 0;
+        free(expected.data);
+        if (!same) {
+            fail(err, err_len,
+                 "%s has a different header: it was written by another version; move it "
+                 "aside%s", path, "");
+            goto out;
+        }
+        if (contents.len > 0 && contents.data[contents.len - 1] != '\n' &&
+            buffer_put(&contents, "\n", 1) != 0)
+            goto nomem;
+    }
+    if (put_record(&contents, values, ncols) != 0)
+        goto nomem;
+
+    int fd = open(tmp_path, O_CREAT | O_TRUNC | O_WRONLY, 0666);
+    if (fd < 0 || write_all(fd, contents.data, contents.len) != 0 || fsync(fd) != 0) {
+        fail(err, err_len, "cannot write %s: %s", tmp_path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        unlink(tmp_path);
+        goto out;
+    }
+    close(fd);
+    if (rename(tmp_path, path) != 0) {
+        fail(err, err_len, "cannot replace %s: %s", path, strerror(errno));
+        unlink(tmp_path);
+        goto out;
+    }
+    rc = 0;
+    goto out;
+nomem:
+    fail(err, err_len, "out of memory writing %s%s", path, "");
+out:
+    if (lock_fd >= 0)
+        close(lock_fd); /* releases the lock */
+    free(contents.data);
+    free(lock_path);
+    free(tmp_path);
+    return rc;
+}

@@ -1,0 +1,14 @@
+#!/bin/sh
+# Writes the C definition of one step binary's identity to stdout, embedding the
+# compiler's resource report (the file named last) as a string literal.
+# usage: embed-step-identity.sh LAB STEM SOURCE FLAGS NVCC_VERSION ARCH REPORT_FILE
+set -eu
+[ $# -eq 7 ] || { echo "usage: $0 LAB STEM SOURCE FLAGS NVCC_VERSION ARCH REPORT_FILE" >&2; exit 2; }
+quote() { printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g'; }
+printf '#include "step_identity.h"\n\n'
+printf 'const struct step_identity step_identity = {\n'
+printf '    "%s", "%s", "%s", "%s", "%s", "%s",\n' "$(quote "$1")" "$(quote "$2")" "$(quote "$3")" \
+    "$(quote "$4")" "$(quote "$5")" "$(quote "$6")"
+printf '    ""\n'
+sed 's/\\/\\\\/g; s/"/\\"/g; s/\r$//; s/^/    "/; s/$/\\n"/' "$7"
+printf '};\n'

@@ -1,0 +1,75 @@
+/* What a lab plugs into the shared runner. The runner owns the command line, the
+ * device, timing, occupancy, the table and the CSV; a lab owns its problem: sizes,
+ * inputs, device buffers, the CPU reference and the comparison. */
+#ifndef LAB_LAB_H
+#define LAB_LAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+
+#include "verify.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* m, n, k as a lab reads them (N-body: n bodies, m and k unused). 0 = not given. */
+struct problem_size {
+    long m, n, k;
+};
+
+/* How the output is compared with the reference. */
+enum check_mode {
+    CHECK_AUTO,    /* every element when small, a sample when large */
+    CHECK_FULL,    /* every element, whatever the size (slow on the CPU for large sizes) */
+    CHECK_SAMPLE,  /* a sample even when small */
+};
+
+struct check_options {
+    enum check_mode mode;
+    uint64_t seed;
+};
+
+/* Why a lab call failed; the runner turns each into an exit code. */
+enum lab_status {
+    LAB_OK = 0,
+    LAB_BAD_SIZE,        /* the size cannot be run (exit 2) */
+    LAB_OUT_OF_MEMORY,   /* host or device memory too small for the size (exit 2) */
+    LAB_CUDA_ERROR,      /* a CUDA call failed (exit 1) */
+};
+
+struct lab {
+    const char *name;
+    const char *size_help;       /* for --help: what --m, --n, --k mean here */
+    const char *size_label;      /* for the table: "m x n x k" or "bodies" */
+    /* Fills in defaults (given n alone, m and k follow it) and rejects sizes the lab
+     * cannot run, with a one-line reason. Pure: no CUDA. */
+    enum lab_status (*resolve_size)(struct problem_size *size, char *why, size_t why_len);
+    /* Formats the size for the table ("4096^3", "1023x1025x999"). */
+    void (*format_size)(const struct problem_size *size, char *buf, size_t len);
+    /* Floating-point operations of one launch of the step, as the seeds count them. */
+    double (*flop_count)(const struct problem_size *size);
+    /* Device memory the problem needs, checked against what is free before allocating. */
+    size_t (*device_bytes)(const struct problem_size *size);
+    /* Generates the inputs from seed, allocates and fills device buffers. */
+    enum lab_status (*create)(const struct problem_size *size, uint64_t seed, void **state,
+                              char *why, size_t why_len);
+    /* The struct the step's launch function reads (struct matmul_problem, ...). */
+    const void *(*problem)(void *state);
+    /* Fills every output with NaN on stream, so a kernel that writes nothing fails. */
+    cudaError_t (*poison)(void *state, cudaStream_t stream);
+    /* Copies the outputs back and compares them with the CPU reference. */
+    enum lab_status (*verify)(void *state, const struct check_options *options,
+                              struct verify_report *report, char *why, size_t why_len);
+    void (*destroy)(void *state);
+};
+
+/* Every lab the runner knows, ending with NULL. */
+extern const struct lab *const all_labs[];
+const struct lab *lab_find(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

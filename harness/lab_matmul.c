@@ -1,0 +1,174 @@
+/* The matrix-multiplication lab: device buffers, poisoning and the comparison
+ * with the CPU reference. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_check.h"
+#include "lab.h"
+#include "matmul.h"
+#include "matmul_reference.h"
+
+/* Results with at most this many multiply-adds are checked in full under
+ * --check auto (about a second of CPU time); larger ones are sampled. */
+#define FULL_CHECK_MAX_MACS (1L << 30)
+#define SAMPLE_RANDOM 4096
+#define SAMPLE_PER_EDGE 1024
+
+struct matmul_state {
+    struct problem_size size;
+    float *host_a, *host_b, *host_c;
+    float *dev_a, *dev_b, *dev_c;
+    struct matmul_problem problem;
+};
+
+static void matmul_destroy(void *opaque)
+{
+    struct matmul_state *s = opaque;
+    if (s == NULL)
+        return;
+    /* frees during teardown: report, but do not stop, on failure */
+    float *device[] = {s->dev_a, s->dev_b, s->dev_c};
+    for (size_t i = 0; i < 3; ++i)
+        if (device[i] != NULL && cudaFree(device[i]) != cudaSuccess)
+            fprintf(stderr, "warning: cudaFree failed while cleaning up\n");
+    free(s->host_a);
+    free(s->host_b);
+    free(s->host_c);
+    free(s);
+}
+
+static enum lab_status device_alloc(float **ptr, size_t count, const char *name, char *why,
+                                    size_t why_len)
+{
+    cudaError_t status = cudaMalloc((void **)ptr, count * sizeof(float));
+    if (status == cudaSuccess)
+        return LAB_OK;
+    *ptr = NULL;
+    (void)cudaGetLastError(); /* clear the sticky-free allocation error */
+    snprintf(why, why_len, "cannot allocate %s (%.1f MB) on the device: %s", name,
+             (double)count * sizeof(float) / 1e6, cudaGetErrorString(status));
+    return status == cudaErrorMemoryAllocation ? LAB_OUT_OF_MEMORY : LAB_CUDA_ERROR;
+}
+
+static enum lab_status matmul_create(const struct problem_size *size, uint64_t seed, void **out,
+                                     char *why, size_t why_len)
+{
+    struct matmul_state *s = calloc(1, sizeof *s);
+    if (s == NULL) {
+        snprintf(why, why_len, "out of host memory");
+        return LAB_OUT_OF_MEMORY;
+    }
+    s->size = *size;
+    size_t m = (size_t)size->m, n = (size_t)size->n, k = (size_t)size->k;
+    s->host_a = malloc(m * k * sizeof(float));
+    s->host_b = malloc(k * n * sizeof(float));
+    s->host_c = malloc(m * n * sizeof(float));
+    if (s->host_a == NULL || s->host_b == NULL || s->host_c == NULL) {
+        snprintf(why, why_len, "cannot allocate %.1f MB of host memory for the inputs",
+                 (double)matmul_device_bytes(size) / 1e6);
+        matmul_destroy(s);
+        return LAB_OUT_OF_MEMORY;
+    }
+    matmul_generate(s->host_a, s->host_b, size->m, size->n, size->k, seed);
+
+    enum lab_status status;
+    if ((status = device_alloc(&s->dev_a, m * k, "A", why, why_len)) != LAB_OK ||
+        (status = device_alloc(&s->dev_b, k * n, "B", why, why_len)) != LAB_OK ||
+        (status = device_alloc(&s->dev_c, m * n, "C", why, why_len)) != LAB_OK) {
+        matmul_destroy(s);
+        return status;
+    }
+    CUDA_CHECK(cudaMemcpy(s->dev_a, s->host_a, m * k * sizeof(float), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(s->dev_b, s->host_b, k * n * sizeof(float), cudaMemcpyHostToDevice));
+    s->problem.a = s->dev_a;
+    s->problem.b = s->dev_b;
+    s->problem.c = s->dev_c;
+    s->problem.m = (int)size->m;
+    s->problem.n = (int)size->n;
+    s->problem.k = (int)size->k;
+    *out = s;
+    return LAB_OK;
+}
+
+static const void *matmul_problem_of(void *opaque)
+{
+    return &((struct matmul_state *)opaque)->problem;
+}
+
+static cudaError_t matmul_poison(void *opaque, cudaStream_t stream)
+{
+    struct matmul_state *s = opaque;
+    /* all bits set is a quiet NaN in IEEE single precision */
+    return cudaMemsetAsync(s->dev_c, 0xFF,
+                           (size_t)s->size.m * (size_t)s->size.n * sizeof(float), stream);
+}
+
+static enum lab_status matmul_verify(void *opaque, const struct check_options *options,
+                                     struct verify_report *report, char *why, size_t why_len)
+{
+    struct matmul_state *s = opaque;
+    long m = s->size.m, n = s->size.n, k = s->size.k;
+    cudaError_t status = cudaMemcpy(s->host_c, s->dev_c, (size_t)m * (size_t)n * sizeof(float),
+                                    cudaMemcpyDeviceToHost);
+    if (status != cudaSuccess) {
+        snprintf(why, why_len, "copying C back failed: %s", cudaGetErrorString(status));
+        return LAB_CUDA_ERROR;
+    }
+    verify_report_init(report);
+
+    int full = options->mode == CHECK_FULL ||
+               (options->mode == CHECK_AUTO && (double)m * n * k <= (double)FULL_CHECK_MAX_MACS);
+    if (full) {
+        double *want = malloc((size_t)n * sizeof *want), *magnitude = malloc((size_t)n * sizeof *magnitude);
+        if (want == NULL || magnitude == NULL) {
+            free(want);
+            free(magnitude);
+            snprintf(why, why_len, "out of host memory for the reference");
+            return LAB_OUT_OF_MEMORY;
+        }
+        for (long row = 0; row < m; ++row) {
+            matmul_reference_row(s->host_a, s->host_b, n, k, row, want, magnitude);
+            for (long col = 0; col < n; ++col)
+                verify_element(report, row, col, s->host_c[(size_t)row * n + col], want[col],
+                               verify_tolerance(k, UNIT_ROUNDOFF_FP32, magnitude[col]));
+        }
+        free(want);
+        free(magnitude);
+        return LAB_OK;
+    }
+
+    uint64_t *picked = NULL;
+    size_t count = verify_sample(m, n, 0, SAMPLE_PER_EDGE, SAMPLE_RANDOM, options->seed,
+                                 &picked);
+    if (count == 0) {
+        snprintf(why, why_len, "out of host memory for the sample");
+        return LAB_OUT_OF_MEMORY;
+    }
+    for (size_t i = 0; i < count; ++i) {
+        long row = (long)(picked[i] / (uint64_t)n), col = (long)(picked[i] % (uint64_t)n);
+        double magnitude;
+        double want = matmul_reference_element(s->host_a, s->host_b, n, k, row, col, &magnitude);
+        verify_element(report, row, col, s->host_c[picked[i]], want,
+                       verify_tolerance(k, UNIT_ROUNDOFF_FP32, magnitude));
+    }
+    free(picked);
+    return LAB_OK;
+}
+
+const struct lab matmul_lab = {
+    .name = "matmul",
+    .size_help = "  --n N              C is N x N, A and B too (default 4096)\n"
+                 "  --m M --n N --k K  A is M x K, B is K x N, C is M x N; any of them from 1\n",
+    .size_label = "m x n x k",
+    .resolve_size = matmul_resolve_size,
+    .format_size = matmul_format_size,
+    .flop_count = matmul_flop_count,
+    .device_bytes = matmul_device_bytes,
+    .create = matmul_create,
+    .problem = matmul_problem_of,
+    .poison = matmul_poison,
+    .verify = matmul_verify,
+    .destroy = matmul_destroy,
+};

@@ -1,0 +1,103 @@
+#include "matmul_reference.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rng.h"
+
+enum { STREAM_A = 1, STREAM_B = 2 };
+
+void matmul_generate(float *a, float *b, long m, long n, long k, uint64_t seed)
+{
+    struct rng rng;
+    rng_init(&rng, seed, STREAM_A);
+    for (size_t i = 0, count = (size_t)m * (size_t)k; i < count; ++i)
+        a[i] = rng_uniform(&rng, -1.0f, 1.0f);
+    rng_init(&rng, seed, STREAM_B);
+    for (size_t i = 0, count = (size_t)k * (size_t)n; i < count; ++i)
+        b[i] = rng_uniform(&rng, -1.0f, 1.0f);
+}
+
+#define INT_INDEX_LIMIT 2147483647L
+
+enum lab_status matmul_resolve_size(struct problem_size *s, char *why, size_t why_len)
+{
+    if (s->m < 0 || s->n < 0 || s->k < 0) {
+        snprintf(why, why_len, "sizes must be positive");
+        return LAB_BAD_SIZE;
+    }
+    if (s->n == 0)
+        s->n = MATMUL_DEFAULT_SIZE;
+    if (s->m == 0)
+        s->m = s->n;
+    if (s->k == 0)
+        s->k = s->n;
+    const struct {
+        const char *name;
+        long rows, cols;
+    } mats[] = {{"A", s->m, s->k}, {"B", s->k, s->n}, {"C", s->m, s->n}};
+    for (size_t i = 0; i < sizeof mats / sizeof mats[0]; ++i) {
+        if (mats[i].rows > INT_INDEX_LIMIT || mats[i].cols > INT_INDEX_LIMIT ||
+            (double)mats[i].rows * (double)mats[i].cols > (double)INT_INDEX_LIMIT) {
+            snprintf(why, why_len,
+                     "%s would be %ld x %ld = %.3g elements; the kernels index with 32-bit ints, "
+                     "so each matrix must stay below 2^31 elements",
+                     mats[i].name, mats[i].rows, mats[i].cols,
+                     (double)mats[i].rows * (double)mats[i].cols);
+            return LAB_BAD_SIZE;
+        }
+    }
+    return LAB_OK;
+}
+
+double matmul_reference_element(const float *a, const float *b, long n, long k, long row, long col,
+                                double *abs_sum)
+{
+    double sum = 0.0, magnitude = 0.0;
+    const float *a_row = a + (size_t)row * (size_t)k;
+    for (long i = 0; i < k; ++i) {
+        double product = (double)a_row[i] * (double)b[(size_t)i * (size_t)n + (size_t)col];
+        sum += product;
+        magnitude += fabs(product);
+    }
+    if (abs_sum != NULL)
+        *abs_sum = magnitude;
+    return sum;
+}
+
+void matmul_reference_row(const float *a, const float *b, long n, long k, long row, double *out,
+                          double *abs_out)
+{
+    memset(out, 0, (size_t)n * sizeof *out);
+    memset(abs_out, 0, (size_t)n * sizeof *abs_out);
+    const float *a_row = a + (size_t)row * (size_t)k;
+    for (long i = 0; i < k; ++i) {
+        double a_value = a_row[i];
+        const float *b_row = b + (size_t)i * (size_t)n;
+        for (long col = 0; col < n; ++col) {
+            double product = a_value * (double)b_row[col];
+            out[col] += product;
+            abs_out[col] += fabs(product);
+        }
+    }
+}
+
+double matmul_flop_count(const struct problem_size *s)
+{
+    return 2.0 * (double)s->m * (double)s->n * (double)s->k;
+}
+
+size_t matmul_device_bytes(const struct problem_size *s)
+{
+    size_t m = (size_t)s->m, n = (size_t)s->n, k = (size_t)s->k;
+    return sizeof(float) * (m * k + k * n + m * n);
+}
+
+void matmul_format_size(const struct problem_size *s, char *buf, size_t len)
+{
+    if (s->m == s->n && s->n == s->k)
+        snprintf(buf, len, "%ld^3", s->n);
+    else
+        snprintf(buf, len, "%ldx%ldx%ld", s->m, s->n, s->k);
+}

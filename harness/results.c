@@ -1,0 +1,130 @@
+#include "results.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const results_columns[] = {
+    "date", "run_id", "commit", "gpu", "cc", "sms", "clock_mhz", "driver", "runtime", "nvcc",
+    "lab", "step", "source", "flags", "m", "n", "k", "seed", "repeats", "median_ms", "min_ms",
+    "max_ms", "gflops", "regs", "smem_static", "smem_dynamic", "local_bytes",
+    "threads_per_block", "blocks_per_sm", "limiter", "occupancy_pct", "max_err", "verdict",
+    "notes",
+};
+const size_t results_column_count = sizeof results_columns / sizeof results_columns[0];
+
+#define FIELD_LEN 64
+
+int results_append(const char *path, const struct run_record *r, char *err, size_t err_len)
+{
+    char numbers[22][FIELD_LEN];
+    int i = 0;
+#define NUM(fmt, value) (snprintf(numbers[i], FIELD_LEN, fmt, value), numbers[i++])
+    const char *values[] = {
+        r->date, r->run_id, r->commit, r->gpu, r->cc, NUM("%d", r->sms),
+        NUM("%d", r->clock_mhz), r->driver, r->runtime, r->nvcc, r->lab, r->step, r->source,
+        r->flags, NUM("%ld", r->m), NUM("%ld", r->n), NUM("%ld", r->k),
+        NUM("%" PRIu64, r->seed), NUM("%d", r->repeats), NUM("%.6f", r->median_ms),
+        NUM("%.6f", r->min_ms), NUM("%.6f", r->max_ms), NUM("%.2f", r->gflops),
+        NUM("%d", r->regs), NUM("%zu", r->smem_static), NUM("%zu", r->smem_dynamic),
+        NUM("%zu", r->local_bytes), NUM("%d", r->threads_per_block),
+        NUM("%d", r->blocks_per_sm), r->limiter, NUM("%.1f", r->occupancy_pct),
+        NUM("%.3g", r->max_err), r->verdict, r->notes ? r->notes : "",
+    };
+#undef NUM
+    if (sizeof values / sizeof values[0] != results_column_count) {
+        snprintf(err, err_len, "internal error: %zu values for %zu CSV columns",
+                 sizeof values / sizeof values[0], results_column_count);
+        return -1;
+    }
+    return csv_append_row(path, results_columns, values, results_column_count, err, err_len);
+}
+
+void results_gpu_dir(const char *gpu_name, char *buf, size_t len)
+{
+    size_t out = 0;
+    int dash = 1; /* no leading dash */
+    for (const char *p = gpu_name; *p != '\0' && out + 1 < len; ++p) {
+        if (isalnum((unsigned char)*p) || *p == '.' || *p == '_') {
+            buf[out++] = *p;
+            dash = 0;
+        } else if (!dash) {
+            buf[out++] = '-';
+            dash = 1;
+        }
+    }
+    while (out > 0 && buf[out - 1] == '-')
+        --out;
+    if (out == 0 && len > 8) {
+        strcpy(buf, "unknown");
+        return;
+    }
+    if (len > 0)
+        buf[out] = '\0';
+}
+
+static int same_text(const char *a, const char *b)
+{
+    return a != NULL && b != NULL && strcmp(a, b) == 0;
+}
+
+static int same_long(const char *text, long value)
+{
+    return text != NULL && strtol(text, NULL, 10) == value;
+}
+
+double results_find_median(const struct csv_table *t, const struct run_record *like,
+                           const char *step)
+{
+    for (size_t row = t->nrows; row-- > 0;) {
+        if (same_text(csv_get(t, row, "step"), step) && same_text(csv_get(t, row, "gpu"), like->gpu) &&
+            same_text(csv_get(t, row, "lab"), like->lab) &&
+            same_text(csv_get(t, row, "source"), like->source) &&
+            same_long(csv_get(t, row, "m"), like->m) && same_long(csv_get(t, row, "n"), like->n) &&
+            same_long(csv_get(t, row, "k"), like->k) &&
+            same_text(csv_get(t, row, "verdict"), "PASS")) {
+            double median = strtod(csv_get(t, row, "median_ms"), NULL);
+            return median > 0 ? median : NAN;
+        }
+    }
+    return NAN;
+}
+
+void results_print_header(FILE *out)
+{
+    fprintf(out, "%-14s %-14s %10s %19s %10s %7s %7s %5s %7s %7s %7s %-14s %5s %9s %s\n", "step",
+            "size", "median ms", "min - max ms", "GFLOP/s", "vs prev", "vs 01", "regs",
+            "smem B", "local B", "threads", "blocks/SM", "occ%", "max err", "check");
+}
+
+static void format_speedup(double speedup, char *buf, size_t len)
+{
+    if (isnan(speedup))
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "%.2fx", speedup);
+}
+
+void results_print_row(FILE *out, const struct run_record *r, const char *size_text,
+                       double vs_previous, double vs_first)
+{
+    char range[40], prev[16], first[16], blocks[32], times[16], rate[16];
+    if (r->repeats > 0) {
+        snprintf(times, sizeof times, "%.3f", r->median_ms);
+        snprintf(range, sizeof range, "%.3f - %.3f", r->min_ms, r->max_ms);
+        snprintf(rate, sizeof rate, "%.1f", r->gflops);
+    } else { /* a failed step is not timed */
+        snprintf(times, sizeof times, "-");
+        snprintf(range, sizeof range, "-");
+        snprintf(rate, sizeof rate, "-");
+    }
+    format_speedup(vs_previous, prev, sizeof prev);
+    format_speedup(vs_first, first, sizeof first);
+    snprintf(blocks, sizeof blocks, "%d (%s)", r->blocks_per_sm, r->limiter);
+    fprintf(out, "%-14s %-14s %10s %19s %10s %7s %7s %5d %7zu %7zu %7d %-14s %5.0f %9.2g %s\n",
+            r->step, size_text, times, range, rate, prev, first, r->regs,
+            r->smem_static + r->smem_dynamic, r->local_bytes, r->threads_per_block, blocks,
+            r->occupancy_pct, r->max_err, r->verdict);
+}

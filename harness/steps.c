@@ -1,0 +1,61 @@
+#include "steps.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STEP(id, name, flags, summary) {id, name, flags, summary},
+static const struct step_info matmul_steps[] = {
+#include "steps/matmul.def"
+};
+#undef STEP
+
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+const struct lab_steps lab_step_tables[] = {
+    {"matmul", matmul_steps, COUNT_OF(matmul_steps)},
+    {NULL, NULL, 0},
+};
+
+const struct lab_steps *steps_find_lab(const char *lab)
+{
+    if (lab == NULL)
+        return NULL;
+    for (const struct lab_steps *t = lab_step_tables; t->lab != NULL; ++t)
+        if (strcmp(t->lab, lab) == 0)
+            return t;
+    return NULL;
+}
+
+const char *steps_stem(const struct step_info *step, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s-%s", step->id, step->name);
+    return buf;
+}
+
+const struct step_info *steps_find(const struct lab_steps *lab, const char *which)
+{
+    if (lab == NULL || which == NULL || *which == '\0')
+        return NULL;
+    char *end = NULL;
+    long number = strtol(which, &end, 10);
+    int numeric = (*end == '\0');
+    for (size_t i = 0; i < lab->count; ++i) {
+        const struct step_info *s = &lab->steps[i];
+        char stem[128];
+        if (strcmp(which, s->id) == 0 || strcmp(which, s->name) == 0 ||
+            strcmp(which, steps_stem(s, stem, sizeof stem)) == 0)
+            return s;
+        if (numeric && number == strtol(s->id, NULL, 10))
+            return s;
+    }
+    return NULL;
+}
+
+int steps_index(const struct lab_steps *lab, const struct step_info *step)
+{
+    for (size_t i = 0; i < lab->count; ++i)
+        if (&lab->steps[i] == step)
+            return (int)i;
+    return -1;
+}

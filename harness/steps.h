@@ -1,0 +1,40 @@
+/* The table of steps of every lab. Each lab lists its steps once, in
+ * harness/steps/<lab>.def; the Makefile, the command line, the tests, the
+ * benchmark and the plots all read that one list. */
+#ifndef LAB_STEPS_H
+#define LAB_STEPS_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct step_info {
+    const char *id;          /* "02": the number students type */
+    const char *name;        /* "tiled": the file is <id>-<name>.cu */
+    const char *nvcc_flags;  /* extra flags this step is compiled with ("-use_fast_math") */
+    const char *summary;     /* one line: what changed from the previous step */
+};
+
+struct lab_steps {
+    const char *lab;                 /* "matmul" */
+    const struct step_info *steps;
+    size_t count;
+};
+
+/* Every lab, ending with a NULL lab name. */
+extern const struct lab_steps lab_step_tables[];
+
+const struct lab_steps *steps_find_lab(const char *lab);
+/* Accepts "02", "2", "02-tiled" or "tiled". Returns NULL when no step matches. */
+const struct step_info *steps_find(const struct lab_steps *lab, const char *which);
+/* The file stem "<id>-<name>" of a step, written into buf. */
+const char *steps_stem(const struct step_info *step, char *buf, size_t len);
+/* Index of a step within its lab, or -1. */
+int steps_index(const struct lab_steps *lab, const struct step_info *step);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

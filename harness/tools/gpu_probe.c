@@ -1,0 +1,47 @@
+/* bin/gpu-probe: exit 0 and name the GPU when a CUDA device is visible, exit 77
+ * (skip) when none is. The test runner asks it in a child process, so the test
+ * process itself makes no CUDA call before Check forks. Compiled by nvcc.
+ *
+ *   gpu-probe --hold-all-but-mb MB   allocate all free device memory but MB, print
+ *                                    "holding N bytes", and keep it until stdin
+ *                                    closes (the out-of-memory test uses this) */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cuda_runtime_api.h>
+
+int main(int argc, char **argv)
+{
+    int count = 0;
+    cudaError_t status = cudaGetDeviceCount(&count);
+    if (status != cudaSuccess || count == 0) {
+        printf("no CUDA device visible (%s)\n",
+               status != cudaSuccess ? cudaGetErrorString(status) : "device count is 0");
+        return 77;
+    }
+    struct cudaDeviceProp prop;
+    if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
+        printf("cudaGetDeviceProperties failed\n");
+        return 1;
+    }
+    if (argc == 3 && strcmp(argv[1], "--hold-all-but-mb") == 0) {
+        size_t keep = (size_t)strtoull(argv[2], NULL, 10) << 20, free_bytes = 0, total = 0;
+        if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess || free_bytes <= keep) {
+            printf("cannot hold: cudaMemGetInfo failed or too little free\n");
+            return 1;
+        }
+        void *hold = NULL;
+        size_t bytes = free_bytes - keep;
+        if (cudaMalloc(&hold, bytes) != cudaSuccess) {
+            printf("cannot hold: cudaMalloc of %zu bytes failed\n", bytes);
+            return 1;
+        }
+        printf("holding %zu bytes\n", bytes);
+        fflush(stdout);
+        while (getchar() != EOF)
+            ;
+        return cudaFree(hold) == cudaSuccess ? 0 : 1;
+    }
+    printf("%s (compute capability %d.%d)\n", prop.name, prop.major, prop.minor);
+    return 0;
+}

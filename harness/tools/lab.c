@@ -1,0 +1,232 @@
+/* bin/lab: the front door behind `make run` and `make report`. It reads the step
+ * tables, turns a lab and step name into step binaries, and runs them in order:
+ *
+ *   lab list [LAB]                                  the steps of each lab
+ *   lab run [--bin-dir D] [LAB [STEP]] [-- ARGS]    run steps (GPU), one table per lab
+ *   lab report [--bin-dir D] [--arch A] [LAB [STEP]]  static resources + occupancy model
+ *
+ * With no GPU, `run` says so in one line and shows the static report instead. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "steps.h"
+
+static const char *program = "lab";
+
+static int usage_error(const char *fmt, const char *detail)
+{
+    fprintf(stderr, "%s: ", program);
+    fprintf(stderr, fmt, detail);
+    fputc('\n', stderr);
+    return EXIT_USAGE;
+}
+
+static void known_labs(char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (const struct lab_steps *t = lab_step_tables; t->lab != NULL; ++t) {
+        if (buf[0] != '\0')
+            strncat(buf, ", ", len - strlen(buf) - 1);
+        strncat(buf, t->lab, len - strlen(buf) - 1);
+    }
+}
+
+/* Runs argv and returns its exit code (128 + signal when it was killed). */
+static int run_child(char *const argv[])
+{
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        perror("fork");
+        return EXIT_WRONG;
+    }
+    if (pid == 0) {
+        execv(argv[0], argv);
+        fprintf(stderr, "%s: cannot run %s (build it with make)\n", program, argv[0]);
+        _exit(127);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+        ;
+    if (WIFSIGNALED(status)) {
+        fprintf(stderr, "%s: %s was killed by signal %d\n", program, argv[0], WTERMSIG(status));
+        return 128 + WTERMSIG(status);
+    }
+    return WEXITSTATUS(status);
+}
+
+struct selection {
+    const struct lab_steps *lab; /* NULL: every lab */
+    const struct step_info *step; /* NULL: every step */
+};
+
+static int select_steps(int argc, char **argv, int *i, struct selection *sel)
+{
+    sel->lab = NULL;
+    sel->step = NULL;
+    if (*i < argc && strcmp(argv[*i], "--") != 0) {
+        const char *lab_name = argv[(*i)++];
+        if (lab_name[0] != '\0') {
+            sel->lab = steps_find_lab(lab_name);
+            if (sel->lab == NULL) {
+                char labs[256], msg[512];
+                known_labs(labs, sizeof labs);
+                snprintf(msg, sizeof msg, "unknown lab '%s' (labs: %s)", lab_name, labs);
+                return usage_error("%s", msg);
+            }
+        }
+    }
+    if (*i < argc && strcmp(argv[*i], "--") != 0) {
+        const char *step_name = argv[(*i)++];
+        if (step_name[0] != '\0') {
+            if (sel->lab == NULL)
+                return usage_error("a step needs a lab: LAB=matmul STEP=%s", step_name);
+            sel->step = steps_find(sel->lab, step_name);
+            if (sel->step == NULL) {
+                char msg[512];
+                snprintf(msg, sizeof msg,
+                         "unknown step '%s' of lab %s (bin/lab list %s shows its steps)",
+                         step_name, sel->lab->lab, sel->lab->lab);
+                return usage_error("%s", msg);
+            }
+        }
+    }
+    return 0;
+}
+
+static int list(const struct selection *sel)
+{
+    for (const struct lab_steps *t = lab_step_tables; t->lab != NULL; ++t) {
+        if (sel->lab != NULL && sel->lab != t)
+            continue;
+        printf("%s\n", t->lab);
+        for (size_t s = 0; s < t->count; ++s) {
+            char stem[128];
+            printf("  %-22s %s", steps_stem(&t->steps[s], stem, sizeof stem),
+                   t->steps[s].summary);
+            if (t->steps[s].nvcc_flags[0] != '\0')
+                printf("  [nvcc %s]", t->steps[s].nvcc_flags);
+            printf("\n");
+        }
+    }
+    return 0;
+}
+
+/* Runs the selected steps; mode_args are passed to every step binary. */
+static int run_steps(const char *bin_dir, const struct selection *sel, int report, const char *arch,
+                     int extra_argc, char **extra_argv)
+{
+    char run_id[64];
+    time_t now = time(NULL);
+    strftime(run_id, sizeof run_id, "%Y%m%dT%H%M%SZ", gmtime(&now));
+    snprintf(run_id + strlen(run_id), sizeof run_id - strlen(run_id), "-%ld", (long)getpid());
+
+    int worst = 0, ran = 0, passed = 0, failed = 0;
+    for (const struct lab_steps *t = lab_step_tables; t->lab != NULL; ++t) {
+        if (sel->lab != NULL && sel->lab != t)
+            continue;
+        int first = 1;
+        for (size_t s = 0; s < t->count; ++s) {
+            if (sel->step != NULL && sel->step != &t->steps[s])
+                continue;
+            char stem[128], path[512];
+            snprintf(path, sizeof path, "%s/%s/%s", bin_dir, t->lab,
+                     steps_stem(&t->steps[s], stem, sizeof stem));
+            char *args[64];
+            int n = 0;
+            args[n++] = path;
+            if (report) {
+                args[n++] = "--report";
+                if (arch != NULL) {
+                    args[n++] = "--arch";
+                    args[n++] = (char *)arch;
+                }
+            } else {
+                args[n++] = "--run-id";
+                args[n++] = run_id;
+                if (!first)
+                    args[n++] = "--no-header";
+            }
+            for (int e = 0; e < extra_argc && n < 62; ++e)
+                args[n++] = extra_argv[e];
+            args[n] = NULL;
+            if (!report && first)
+                printf("\n");
+            int code = run_child(args);
+            if (code == EXIT_NO_DEVICE && !report) {
+                printf("No CUDA device is visible: showing the static resource report instead "
+                       "(registers, shared and local memory, blocks per SM from the model).\n\n");
+                return run_steps(bin_dir, sel, 1, arch, 0, NULL) == 0 ? EXIT_NO_DEVICE
+                                                                      : EXIT_WRONG;
+            }
+            ++ran;
+            if (code == 0)
+                ++passed;
+            else
+                ++failed;
+            if (code == EXIT_USAGE)
+                return code; /* the same bad arguments would fail every step */
+            if (code > worst)
+                worst = code;
+            first = 0;
+            if (report)
+                printf("\n");
+        }
+    }
+    if (!report)
+        printf("\n%d step(s) run: %d passed, %d failed%s\n", ran, passed, failed,
+               failed ? " (see the messages above)" : "");
+    return worst;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        fprintf(argc < 2 ? stderr : stdout,
+                "usage: %s list [LAB]\n"
+                "       %s run [--bin-dir DIR] [LAB [STEP]] [-- STEP-OPTIONS]\n"
+                "       %s report [--bin-dir DIR] [--arch ARCH] [LAB [STEP]]\n",
+                program, program, program);
+        return argc < 2 ? EXIT_USAGE : 0;
+    }
+    const char *command = argv[1];
+    const char *bin_dir = "bin";
+    const char *arch = NULL;
+    int i = 2;
+    while (i < argc && strncmp(argv[i], "--", 2) == 0 && argv[i][2] != '\0') {
+        if (strcmp(argv[i], "--bin-dir") == 0 && i + 1 < argc)
+            bin_dir = argv[i + 1];
+        else if (strcmp(argv[i], "--arch") == 0 && i + 1 < argc)
+            arch = argv[i + 1];
+        else
+            return usage_error("unknown option '%s'", argv[i]);
+        i += 2;
+    }
+    struct selection sel;
+    int rc = select_steps(argc, argv, &i, &sel);
+    if (rc != 0)
+        return rc;
+    int extra_argc = 0;
+    char **extra_argv = NULL;
+    if (i < argc && strcmp(argv[i], "--") == 0) {
+        extra_argc = argc - i - 1;
+        extra_argv = argv + i + 1;
+    } else if (i < argc) {
+        return usage_error("unexpected argument '%s'", argv[i]);
+    }
+
+    if (strcmp(command, "list") == 0)
+        return list(&sel);
+    if (strcmp(command, "run") == 0)
+        return run_steps(bin_dir, &sel, 0, NULL, extra_argc, extra_argv);
+    if (strcmp(command, "report") == 0)
+        return run_steps(bin_dir, &sel, 1, arch, 0, NULL);
+    return usage_error("unknown command '%s' (list, run or report)", command);
+}

@@ -1,0 +1,40 @@
+/* Step 01 - naive matrix multiplication.
+ *
+ * What: one thread computes one element of C, reading a row of A and a column of
+ * B straight from global memory. This is the baseline every later step is
+ * measured against.
+ * Why:  it is the simplest correct mapping of the problem onto threads.
+ * Expect: about 10 registers on the G80 (3 blocks of 256 threads per SM, 10.58
+ *   GFLOP/s on the 8800 GTX in Ryoo et al.); on an H100 a few hundred GFLOP/s to a
+ *   few TFLOP/s, far below the FP32 peak, because every multiply-add needs two
+ *   loads (the caches help, but not enough).
+ * Run:  make run LAB=matmul STEP=01
+ */
+#include "matmul.h"
+#include "step.h"
+
+#define BLOCK_SIDE 16
+
+__global__ void matmul_naive(const float *a, const float *b, float *c, int m, int n, int k)
+{
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row >= m || col >= n)
+        return; /* the grid is rounded up to whole blocks */
+
+    float sum = 0.0f;
+    for (int i = 0; i < k; ++i)
+        sum += a[row * k + i] * b[i * n + col];
+    c[row * n + col] = sum;
+}
+
+static cudaError_t launch(const void *problem, cudaStream_t stream)
+{
+    const struct matmul_problem *p = (const struct matmul_problem *)problem;
+    dim3 block(BLOCK_SIDE, BLOCK_SIDE);
+    dim3 grid((p->n + BLOCK_SIDE - 1) / BLOCK_SIDE, (p->m + BLOCK_SIDE - 1) / BLOCK_SIDE);
+    matmul_naive<<<grid, block, 0, stream>>>(p->a, p->b, p->c, p->m, p->n, p->k);
+    return cudaGetLastError();
+}
+
+DEFINE_STEP(matmul_naive, BLOCK_SIDE * BLOCK_SIDE, 0, launch);

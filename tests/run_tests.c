@@ -1,0 +1,117 @@
+/* The test runner: every Check suite listed in suites.h, in fork mode, so a crash
+ * in one test is a failure of that test, not of the run. Suites that need a GPU
+ * or gnuplot run only when it is there; otherwise each of their tests is listed as
+ * SKIPPED by name and counted apart: a skipped test never counts as passed.
+ *
+ * No CUDA call is made in this process: the GPU is detected by running
+ * bin/gpu-probe in a child, and GPU tests run the step binaries as children.
+ *
+ *   LAB_REQUIRE_GPU=1  fail instead of skipping when no GPU is visible
+ *   CK_RUN_SUITE / CK_RUN_CASE / CK_VERBOSITY  Check's own filters */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+enum need { NOTHING, GPU, GNUPLOT };
+
+#define SUITE(name, needs)                                                                         \
+    Suite *name##_suite(void);                                                                     \
+    size_t name##_case_names(const char **names, size_t max);
+#include "suites.h"
+#undef SUITE
+
+struct suite_entry {
+    const char *name;
+    Suite *(*make)(void);
+    size_t (*case_names)(const char **names, size_t max);
+    enum need needs;
+};
+
+/* Suites that need nothing have no case list: they always run. */
+#define NOTHING_LIST(name) NULL
+#define GPU_LIST(name) name##_case_names
+#define GNUPLOT_LIST(name) name##_case_names
+#define SUITE(name, needs) {#name, name##_suite, needs##_LIST(name), needs},
+static const struct suite_entry suites[] = {
+#include "suites.h"
+};
+#undef SUITE
+
+static int gpu_visible(char *why, size_t len)
+{
+    char probe[512];
+    char *argv[] = {(char *)bin_path("gpu-probe", probe, sizeof probe), NULL};
+    char out[512] = "";
+    int code = run_capture(argv, NULL, out, sizeof out, NULL, 0);
+    out[strcspn(out, "\n")] = '\0';
+    if (code == 0) {
+        snprintf(why, len, "%s", out);
+        return 1;
+    }
+    if (code == 77)
+        snprintf(why, len, "%s", out);
+    else
+        snprintf(why, len, "%s failed to run (exit %d): %s", probe, code, out);
+    return 0;
+}
+
+static int gnuplot_present(char *why, size_t len)
+{
+    int found = system("command -v gnuplot >/dev/null 2>&1") == 0;
+    snprintf(why, len, "%s", found ? "gnuplot found" : "gnuplot is not installed (make deps)");
+    return found;
+}
+
+int main(void)
+{
+    char gpu_why[512], gnuplot_why[256];
+    int have_gpu = gpu_visible(gpu_why, sizeof gpu_why);
+    int have_gnuplot = gnuplot_present(gnuplot_why, sizeof gnuplot_why);
+    const char *require_gpu = getenv("LAB_REQUIRE_GPU");
+    if (!have_gpu && require_gpu != NULL && strcmp(require_gpu, "1") == 0) {
+        fprintf(stderr, "LAB_REQUIRE_GPU=1 but no GPU is usable: %s\n", gpu_why);
+        return 1;
+    }
+    printf("GPU: %s\n", have_gpu ? gpu_why : "none visible: GPU tests will be SKIPPED");
+
+    SRunner *runner = NULL;
+    size_t skipped = 0;
+    char skip_report[16384] = "";
+    for (size_t i = 0; i < sizeof suites / sizeof suites[0]; ++i) {
+        const struct suite_entry *s = &suites[i];
+        int available = s->needs == NOTHING || (s->needs == GPU && have_gpu) ||
+                        (s->needs == GNUPLOT && have_gnuplot);
+        if (available) {
+            if (runner == NULL)
+                runner = srunner_create(s->make());
+            else
+                srunner_add_suite(runner, s->make());
+            continue;
+        }
+        const char *names[256];
+        size_t count = s->case_names(names, 256);
+        const char *why = s->needs == GPU ? gpu_why : gnuplot_why;
+        size_t used = strlen(skip_report);
+        snprintf(skip_report + used, sizeof skip_report - used, "SKIPPED %zu %s test(s): %s\n",
+                 count, s->name, why);
+        for (size_t c = 0; c < count; ++c) {
+            used = strlen(skip_report);
+            snprintf(skip_report + used, sizeof skip_report - used, "  SKIPPED %s: %s\n", s->name,
+                     names[c]);
+        }
+        skipped += count;
+    }
+    srunner_set_fork_status(runner, CK_FORK);
+    srunner_run_all(runner, CK_ENV);
+    int run = srunner_ntests_run(runner);
+    int failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+
+    if (skipped > 0)
+        printf("\n%s", skip_report);
+    printf("\ntests: %d passed, %d failed, %zu skipped\n", run - failed, failed, skipped);
+    return failed == 0 ? 0 : 1;
+}

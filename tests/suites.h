@@ -1,0 +1,16 @@
+/* Every Check suite, one per area. SUITE(name, needs) where needs is what the
+ * suite requires to run: NOTHING, GPU or GNUPLOT. A suite whose need is missing is
+ * not run; the runner lists each of its tests as SKIPPED, by name. */
+SUITE(rng, NOTHING)
+SUITE(verify, NOTHING)
+SUITE(csv, NOTHING)
+SUITE(cli, NOTHING)
+SUITE(steps, NOTHING)
+SUITE(results, NOTHING)
+SUITE(matmul_reference, NOTHING)
+SUITE(occupancy, NOTHING)
+SUITE(resources, NOTHING)
+SUITE(plots, NOTHING)
+SUITE(binaries, NOTHING)
+SUITE(plots_render, GNUPLOT)
+SUITE(gpu, GPU)

@@ -1,0 +1,166 @@
+/* The built binaries, run as a student runs them, on any machine: help, every
+ * bad-input path with its exit code and one-line message, the no-GPU path, the
+ * static resource report, and the front door bin/lab. */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "steps.h"
+#include "util.h"
+
+static char out[65536], err[65536];
+
+/* Every step binary of both trees, from the step table. */
+static size_t step_binaries(char paths[][256], size_t max)
+{
+    size_t n = 0;
+    const char *trees[] = {"", "solutions/"};
+    for (size_t t = 0; t < 2; ++t)
+        for (const struct lab_steps *lab = lab_step_tables; lab->lab != NULL; ++lab)
+            for (size_t s = 0; s < lab->count && n < max; ++s) {
+                char stem[128], rel[200];
+                snprintf(rel, sizeof rel, "%s%s/%s", trees[t], lab->lab,
+                         steps_stem(&lab->steps[s], stem, sizeof stem));
+                bin_path(rel, paths[n++], 256);
+            }
+    return n;
+}
+
+static int run_step(const char *path, const char *const *env, const char *a1, const char *a2,
+                    const char *a3)
+{
+    char *argv[] = {(char *)path, (char *)a1, (char *)a2, (char *)a3, NULL};
+    return run_capture(argv, env, out, sizeof out, err, sizeof err);
+}
+
+START_TEST(help_on_every_step)
+{
+    char paths[64][256];
+    size_t n = step_binaries(paths, 64);
+    ck_assert_uint_ge(n, 4);
+    for (size_t i = 0; i < n; ++i) {
+        ck_assert_msg(run_step(paths[i], NULL, "--help", NULL, NULL) == 0, "%s --help", paths[i]);
+        ck_assert_ptr_nonnull(strstr(out, "usage:"));
+        ck_assert_ptr_nonnull(strstr(out, "exit codes"));
+    }
+}
+END_TEST
+
+static const struct {
+    const char *args[2];
+    const char *message;
+} bad_args[] = {
+    {{"--n", "0"}, "at least 1"},
+    {{"--n", "-1"}, "at least 1"},
+    {{"--n", "huge"}, "not a whole number"},
+    {{"--n", "99999999999"}, "too large"},
+    {{"--n", "50000"}, "2^31"},
+    {{"--frobnicate", NULL}, "unknown option"},
+    {{"--check", "never"}, "auto, full or sample"},
+    {{"--report", "--arch=sm_13x"}, "unknown architecture"},
+};
+
+START_TEST(bad_arguments_exit_2_with_one_line)
+{
+    char paths[64][256];
+    size_t n = step_binaries(paths, 64);
+    for (size_t i = 0; i < n; ++i) {
+        int code = run_step(paths[i], NULL, bad_args[_i].args[0], bad_args[_i].args[1], NULL);
+        ck_assert_msg(code == 2, "%s %s %s: exit %d, want 2", paths[i], bad_args[_i].args[0],
+                      bad_args[_i].args[1] ? bad_args[_i].args[1] : "", code);
+        ck_assert_msg(strstr(err, bad_args[_i].message) != NULL, "stderr '%s' lacks '%s'", err,
+                      bad_args[_i].message);
+        ck_assert_int_eq(count_lines(err), 1);
+        ck_assert_str_eq(out, "");
+    }
+}
+END_TEST
+
+START_TEST(no_gpu_exits_77_with_one_line)
+{
+    /* An empty CUDA_VISIBLE_DEVICES hides every GPU: this path is tested on GPU
+     * machines too. */
+    static const char *const hide_gpus[] = {"CUDA_VISIBLE_DEVICES=", NULL};
+    char paths[64][256];
+    size_t n = step_binaries(paths, 64);
+    for (size_t i = 0; i < n; ++i) {
+        int code = run_step(paths[i], hide_gpus, "--n", "64", "--no-csv");
+        ck_assert_msg(code == 77, "%s: exit %d, want 77; stderr: %s", paths[i], code, err);
+        ck_assert_ptr_nonnull(strstr(err, "no CUDA device visible"));
+        ck_assert_int_eq(count_lines(err), 1);
+    }
+}
+END_TEST
+
+START_TEST(static_report_without_gpu)
+{
+    static const char *const hide_gpus[] = {"CUDA_VISIBLE_DEVICES=", NULL};
+    char path[256];
+    bin_path("solutions/matmul/02-tiled", path, sizeof path);
+    ck_assert_int_eq(run_step(path, hide_gpus, "--report", "--arch", "sm_90"), 0);
+    ck_assert_ptr_nonnull(strstr(out, "matmul 02-tiled"));
+    ck_assert_ptr_nonnull(strstr(out, "matmul_tiled"));
+    ck_assert_ptr_nonnull(strstr(out, "2048 B shared"));
+    ck_assert_ptr_nonnull(strstr(out, "256 threads per block"));
+    ck_assert_ptr_nonnull(strstr(out, "sm_90"));
+    ck_assert_ptr_nonnull(strstr(out, "blocks/SM"));
+    ck_assert_ptr_nonnull(strstr(out, "8800 GTX")); /* the papers' GPU for comparison */
+    /* the G80 line reflects the registers this build reports */
+    ck_assert_ptr_nonnull(strstr(out, "registers"));
+}
+END_TEST
+
+START_TEST(front_door_lists_and_rejects)
+{
+    char lab[256];
+    bin_path("lab", lab, sizeof lab);
+    char *list[] = {lab, "list", NULL};
+    ck_assert_int_eq(run_capture(list, NULL, out, sizeof out, err, sizeof err), 0);
+    ck_assert_ptr_nonnull(strstr(out, "01-naive"));
+    ck_assert_ptr_nonnull(strstr(out, "02-tiled"));
+    char *bad_lab[] = {lab, "run", "nosuchlab", NULL};
+    ck_assert_int_eq(run_capture(bad_lab, NULL, out, sizeof out, err, sizeof err), 2);
+    ck_assert_ptr_nonnull(strstr(err, "unknown lab 'nosuchlab' (labs: matmul"));
+    ck_assert_int_eq(count_lines(err), 1);
+    char *bad_step[] = {lab, "run", "matmul", "99", NULL};
+    ck_assert_int_eq(run_capture(bad_step, NULL, out, sizeof out, err, sizeof err), 2);
+    ck_assert_ptr_nonnull(strstr(err, "unknown step '99'"));
+    ck_assert_int_eq(count_lines(err), 1);
+    char *bad_cmd[] = {lab, "frob", NULL};
+    ck_assert_int_eq(run_capture(bad_cmd, NULL, out, sizeof out, err, sizeof err), 2);
+}
+END_TEST
+
+START_TEST(front_door_without_gpu_shows_report)
+{
+    static const char *const hide_gpus[] = {"CUDA_VISIBLE_DEVICES=", NULL};
+    char lab[256], dir[256];
+    bin_path("lab", lab, sizeof lab);
+    bin_path("solutions", dir, sizeof dir);
+    char *argv[] = {lab, "run", "--bin-dir", dir, "matmul", NULL};
+    int code = run_capture(argv, hide_gpus, out, sizeof out, err, sizeof err);
+    ck_assert_int_eq(code, 77);
+    ck_assert_ptr_nonnull(strstr(out, "No CUDA device is visible"));
+    ck_assert_ptr_nonnull(strstr(out, "matmul 01-naive"));
+    ck_assert_ptr_nonnull(strstr(out, "matmul 02-tiled"));
+}
+END_TEST
+
+Suite *binaries_suite(void)
+{
+    Suite *s = suite_create("binaries");
+    TCase *tc = tcase_create("steps");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, help_on_every_step);
+    tcase_add_loop_test(tc, bad_arguments_exit_2_with_one_line, 0,
+                        (int)(sizeof bad_args / sizeof bad_args[0]));
+    tcase_add_test(tc, no_gpu_exits_77_with_one_line);
+    tcase_add_test(tc, static_report_without_gpu);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("front door");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, front_door_lists_and_rejects);
+    tcase_add_test(tc, front_door_without_gpu_shows_report);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,156 @@
+/* The step binaries' command line: every option and every bad input. The lab is
+ * the real matmul size logic, without its CUDA half. */
+#include <check.h>
+#include <string.h>
+
+#include "cli.h"
+#include "matmul_reference.h"
+
+static const struct lab test_lab = {
+    .name = "matmul",
+    .size_help = "  --n N\n",
+    .resolve_size = matmul_resolve_size,
+};
+
+static enum cli_result parse(struct run_options *o, char *why, size_t len, int argc, char **argv)
+{
+    cli_defaults(o);
+    return cli_parse(argc, argv, &test_lab, o, why, len);
+}
+
+#define ARGV(...) ((char *[]){"step", __VA_ARGS__, NULL})
+#define ARGC(...) ((int)(sizeof((char *[]){"step", __VA_ARGS__}) / sizeof(char *)))
+#define PARSE(o, why, ...) parse(o, why, sizeof why, ARGC(__VA_ARGS__), ARGV(__VA_ARGS__))
+
+START_TEST(defaults)
+{
+    struct run_options o;
+    char why[256];
+    char *argv[] = {"step", NULL};
+    ck_assert_int_eq(parse(&o, why, sizeof why, 1, argv), CLI_RUN);
+    ck_assert_int_eq(o.size.m, 4096);
+    ck_assert_int_eq(o.size.n, 4096);
+    ck_assert_int_eq(o.size.k, 4096);
+    ck_assert_int_eq(o.min_repeats, 5);
+    ck_assert_int_eq(o.check.mode, CHECK_AUTO);
+    ck_assert_int_eq(o.write_csv, 1);
+    ck_assert_int_eq(o.print_header, 1);
+    ck_assert_int_eq(o.report_only, 0);
+}
+END_TEST
+
+START_TEST(sizes_square_and_not)
+{
+    struct run_options o;
+    char why[256];
+    ck_assert_int_eq(PARSE(&o, why, "--n", "100"), CLI_RUN);
+    ck_assert_int_eq(o.size.m, 100);
+    ck_assert_int_eq(o.size.k, 100);
+    ck_assert_int_eq(PARSE(&o, why, "--m", "1023", "--n=1025", "--k", "999"), CLI_RUN);
+    ck_assert_int_eq(o.size.m, 1023);
+    ck_assert_int_eq(o.size.n, 1025);
+    ck_assert_int_eq(o.size.k, 999);
+    ck_assert_int_eq(PARSE(&o, why, "--m", "1"), CLI_RUN);
+    ck_assert_int_eq(o.size.m, 1);
+    ck_assert_int_eq(o.size.n, 4096);
+}
+END_TEST
+
+START_TEST(every_option)
+{
+    struct run_options o;
+    char why[256];
+    ck_assert_int_eq(PARSE(&o, why, "--repeats", "9", "--min-time", "1.5", "--warmup", "0",
+                           "--seed", "123", "--check", "full", "--device", "1", "--csv",
+                           "/tmp/x.csv", "--run-id", "r1", "--no-header"),
+                     CLI_RUN);
+    ck_assert_int_eq(o.min_repeats, 9);
+    ck_assert_double_eq(o.min_seconds, 1.5);
+    ck_assert_int_eq(o.warmup, 0);
+    ck_assert_uint_eq(o.seed, 123);
+    ck_assert_int_eq(o.check.mode, CHECK_FULL);
+    ck_assert_int_eq(o.device, 1);
+    ck_assert_str_eq(o.csv_path, "/tmp/x.csv");
+    ck_assert_str_eq(o.run_id, "r1");
+    ck_assert_int_eq(o.print_header, 0);
+    ck_assert_int_eq(PARSE(&o, why, "--check=sample", "--no-csv", "--report", "--arch", "g80"),
+                     CLI_RUN);
+    ck_assert_int_eq(o.check.mode, CHECK_SAMPLE);
+    ck_assert_int_eq(o.write_csv, 0);
+    ck_assert_int_eq(o.report_only, 1);
+    ck_assert_str_eq(o.report_arch, "g80");
+}
+END_TEST
+
+/* Each bad input: rejected, with a one-line reason that names the problem. */
+static const struct {
+    const char *args[3];
+    const char *reason;
+} bad_inputs[] = {
+    {{"--n", "0"}, "at least 1"},
+    {{"--n", "-5"}, "at least 1"},
+    {{"--n", "abc"}, "not a whole number"},
+    {{"--n", "12x"}, "not a whole number"},
+    {{"--n", ""}, "not a whole number"},
+    {{"--n", "99999999999"}, "too large"},
+    {{"--n", "1e12"}, "not a whole number"},
+    {{"--m", "100000", "--n=100000"}, "2^31"},
+    {{"--n"}, "needs a value"},
+    {{"--bogus"}, "unknown option"},
+    {{"--repeats", "0"}, "count"},
+    {{"--min-time", "-1"}, "seconds"},
+    {{"--min-time", "nan"}, "seconds"},
+    {{"--seed", "-3"}, "non-negative"},
+    {{"--check", "maybe"}, "auto, full or sample"},
+    {{"--device", "x"}, "device number"},
+    {{"--run-id", "a,b"}, "without commas"},
+    {{"--csv", ""}, "file path"},
+};
+
+START_TEST(bad_input_is_rejected_with_reason)
+{
+    struct run_options o;
+    char why[256] = "";
+    char *argv[5] = {"step", NULL, NULL, NULL, NULL};
+    int argc = 1;
+    for (int a = 0; a < 3 && bad_inputs[_i].args[a] != NULL; ++a)
+        argv[argc++] = (char *)bad_inputs[_i].args[a];
+    ck_assert_int_eq(parse(&o, why, sizeof why, argc, argv), CLI_ERROR);
+    ck_assert_msg(strstr(why, bad_inputs[_i].reason) != NULL, "reason '%s' lacks '%s'", why,
+                  bad_inputs[_i].reason);
+    ck_assert_ptr_null(strchr(why, '\n')); /* one line */
+}
+END_TEST
+
+START_TEST(number_parsers_are_strict)
+{
+    long v;
+    ck_assert_int_eq(cli_parse_long("42", 1, 100, &v), 0);
+    ck_assert_int_eq(v, 42);
+    ck_assert_int_ne(cli_parse_long("42 ", 1, 100, &v), 0);
+    ck_assert_int_ne(cli_parse_long("101", 1, 100, &v), 0);
+    ck_assert_int_ne(cli_parse_long("0x10", 1, 100, &v), 0);
+    uint64_t u;
+    ck_assert_int_eq(cli_parse_u64("0x10", &u), 0);
+    ck_assert_uint_eq(u, 16);
+    ck_assert_int_ne(cli_parse_u64("-1", &u), 0);
+    ck_assert_int_ne(cli_parse_u64("99999999999999999999999", &u), 0);
+    double d;
+    ck_assert_int_eq(cli_parse_double("0.5", 0, 1, &d), 0);
+    ck_assert_int_ne(cli_parse_double("inf", 0, 1e300, &d), 0);
+}
+END_TEST
+
+Suite *cli_suite(void)
+{
+    Suite *s = suite_create("cli");
+    TCase *tc = tcase_create("parse");
+    tcase_add_test(tc, defaults);
+    tcase_add_test(tc, sizes_square_and_not);
+    tcase_add_test(tc, every_option);
+    tcase_add_loop_test(tc, bad_input_is_rejected_with_reason, 0,
+                        (int)(sizeof bad_inputs / sizeof bad_inputs[0]));
+    tcase_add_test(tc, number_parsers_are_strict);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,217 @@
+/* GPU tests: every solution step over sizes that are and are not multiples of its
+ * tile, the student's starting points, the occupancy model against the runtime,
+ * the results CSV, and running out of device memory. Each test runs binaries as
+ * child processes; this process never calls CUDA. Runs only when bin/gpu-probe
+ * finds a GPU; otherwise every case below is listed as SKIPPED by name. */
+#include <check.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "steps.h"
+#include "util.h"
+
+static char out[1 << 16], err[1 << 16];
+
+/* m, n, k: 1, 17, 100, 1000, odd rectangles, the papers' 4096 */
+static const long sizes[][3] = {
+    {1, 1, 1}, {17, 17, 17}, {100, 100, 100}, {1000, 1000, 1000},
+    {1023, 1025, 999}, {1, 300, 17}, {300, 1, 33}, {4096, 4096, 4096},
+};
+#define SIZE_COUNT (sizeof sizes / sizeof sizes[0])
+
+/* The (step, size) cases, numbered in step-table order. */
+static size_t case_count(void)
+{
+    size_t steps = 0;
+    for (const struct lab_steps *t = lab_step_tables; t->lab != NULL; ++t)
+        steps += t->count;
+    return steps * SIZE_COUNT;
+}
+
+static void case_at(size_t index, const struct lab_steps **lab, const struct step_info **step,
+                    const long **size)
+{
+    size_t step_index = index / SIZE_COUNT;
+    *size = sizes[index % SIZE_COUNT];
+    for (const struct lab_steps *t = lab_step_tables; t->lab != NULL; ++t) {
+        if (step_index < t->count) {
+            *lab = t;
+            *step = &t->steps[step_index];
+            return;
+        }
+        step_index -= t->count;
+    }
+}
+
+static char case_name_store[512][96];
+static const char *const extra_names[] = {
+    "labs/matmul/01-naive is complete and passes",
+    "labs/matmul/02-tiled (TODO) fails clearly",
+    "occupancy model agrees with the runtime on every step",
+    "results CSV row is written with GPU, driver, nvcc, commit",
+    "out of device memory is a clear error (exit 2)",
+};
+
+size_t gpu_case_names(const char **names, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < case_count() && n < max && n < 512; ++i) {
+        const struct lab_steps *lab;
+        const struct step_info *step;
+        const long *size;
+        case_at(i, &lab, &step, &size);
+        snprintf(case_name_store[n], sizeof case_name_store[n], "solutions/%s/%s-%s %ldx%ldx%ld",
+                 lab->lab, step->id, step->name, size[0], size[1], size[2]);
+        names[n] = case_name_store[n];
+        ++n;
+    }
+    for (size_t i = 0; i < sizeof extra_names / sizeof extra_names[0] && n < max; ++i)
+        names[n++] = extra_names[i];
+    return n;
+}
+
+static int run_sized(const char *path, const long *size, const char *csv)
+{
+    char m[24], n[24], k[24];
+    snprintf(m, sizeof m, "%ld", size[0]);
+    snprintf(n, sizeof n, "%ld", size[1]);
+    snprintf(k, sizeof k, "%ld", size[2]);
+    char *argv[] = {(char *)path, "--m", m, "--n", n, "--k", k, "--repeats", "2", "--min-time",
+                    "0", "--warmup", "1", csv ? "--csv" : "--no-csv", (char *)csv, NULL};
+    return run_capture(argv, NULL, out, sizeof out, err, sizeof err);
+}
+
+START_TEST(solution_step_is_correct)
+{
+    const struct lab_steps *lab;
+    const struct step_info *step;
+    const long *size;
+    case_at((size_t)_i, &lab, &step, &size);
+    char stem[128], rel[256], path[512];
+    snprintf(rel, sizeof rel, "solutions/%s/%s", lab->lab, steps_stem(step, stem, sizeof stem));
+    bin_path(rel, path, sizeof path);
+    int code = run_sized(path, size, NULL);
+    ck_assert_msg(code == 0, "%s at %ldx%ldx%ld: exit %d\n%s%s", rel, size[0], size[1], size[2],
+                  code, out, err);
+    ck_assert_ptr_nonnull(strstr(out, "PASS"));
+}
+END_TEST
+
+START_TEST(lab_naive_passes)
+{
+    char path[256];
+    bin_path("matmul/01-naive", path, sizeof path);
+    const long size[3] = {100, 120, 90};
+    ck_assert_int_eq(run_sized(path, size, NULL), 0);
+}
+END_TEST
+
+START_TEST(lab_todo_step_fails_clearly)
+{
+    char path[256];
+    bin_path("matmul/02-tiled", path, sizeof path);
+    const long size[3] = {100, 100, 100};
+    int code = run_sized(path, size, NULL);
+    ck_assert_int_eq(code, 1);
+    ck_assert_msg(strstr(err, "the kernel wrote nothing") != NULL, "stderr: %s", err);
+    ck_assert_ptr_nonnull(strstr(out, "FAIL"));
+}
+END_TEST
+
+START_TEST(occupancy_model_agrees_on_every_step)
+{
+    const long size[3] = {64, 64, 64};
+    for (const struct lab_steps *t = lab_step_tables; t->lab != NULL; ++t)
+        for (size_t s = 0; s < t->count; ++s) {
+            char stem[128], rel[256], path[512];
+            snprintf(rel, sizeof rel, "solutions/%s/%s", t->lab,
+                     steps_stem(&t->steps[s], stem, sizeof stem));
+            bin_path(rel, path, sizeof path);
+            ck_assert_int_eq(run_sized(path, size, NULL), 0);
+            ck_assert_msg(strstr(err, "occupancy model predicts") == NULL, "%s: %s", rel, err);
+            ck_assert_msg(strstr(out, "(?)") == NULL, "%s: no limiter in %s", rel, out);
+        }
+    /* and a sweep of synthetic kernels: block sizes, register caps, shared memory */
+    char sweep[256];
+    char *argv[] = {(char *)bin_path("occupancy-api-check", sweep, sizeof sweep), NULL};
+    int code = run_capture(argv, NULL, out, sizeof out, err, sizeof err);
+    ck_assert_msg(code == 0, "occupancy-api-check exit %d\n%s%s", code, out, err);
+}
+END_TEST
+
+START_TEST(results_csv_row)
+{
+    char dir[] = "/tmp/lab-gpu-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char csv[256], path[256];
+    snprintf(csv, sizeof csv, "%s/matmul.csv", dir);
+    bin_path("solutions/matmul/01-naive", path, sizeof path);
+    const long size[3] = {256, 256, 256};
+    ck_assert_int_eq(run_sized(path, size, csv), 0);
+    FILE *f = fopen(csv, "r");
+    ck_assert_ptr_nonnull(f);
+    char header[2048], row[2048];
+    ck_assert_ptr_nonnull(fgets(header, sizeof header, f));
+    ck_assert_ptr_nonnull(fgets(row, sizeof row, f));
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(header, "gpu,cc,sms,clock_mhz,driver,runtime,nvcc"));
+    ck_assert_ptr_nonnull(strstr(row, ",matmul,01-naive,solutions,"));
+    ck_assert_ptr_nonnull(strstr(row, ",PASS,"));
+}
+END_TEST
+
+START_TEST(out_of_device_memory)
+{
+    /* gpu-probe holds all but 4 GB of the device; 30000^3 needs 10.8 GB. */
+    char probe[256], step[256];
+    bin_path("gpu-probe", probe, sizeof probe);
+    bin_path("solutions/matmul/01-naive", step, sizeof step);
+    int to_child[2], from_child[2];
+    ck_assert_int_eq(pipe(to_child), 0);
+    ck_assert_int_eq(pipe(from_child), 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(to_child[0], STDIN_FILENO);
+        dup2(from_child[1], STDOUT_FILENO);
+        close(to_child[1]);
+        close(from_child[0]);
+        execl(probe, probe, "--hold-all-but-mb", "4096", (char *)NULL);
+        _exit(127);
+    }
+    close(to_child[0]);
+    close(from_child[1]);
+    char line[256] = "";
+    ssize_t got = read(from_child[0], line, sizeof line - 1);
+    ck_assert_msg(got > 0 && strstr(line, "holding") != NULL, "gpu-probe did not hold: %s", line);
+    const long size[3] = {30000, 30000, 30000};
+    int code = run_sized(step, size, NULL);
+    close(to_child[1]); /* releases the memory */
+    int status;
+    waitpid(pid, &status, 0);
+    ck_assert_msg(code == 2, "exit %d\n%s", code, err);
+    ck_assert_ptr_nonnull(strstr(err, "GB of device memory"));
+    ck_assert_int_eq(count_lines(err), 1);
+}
+END_TEST
+
+Suite *gpu_suite(void)
+{
+    Suite *s = suite_create("gpu");
+    TCase *tc = tcase_create("solutions");
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, solution_step_is_correct, 0, (int)case_count());
+    suite_add_tcase(s, tc);
+    tc = tcase_create("labs and harness");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, lab_naive_passes);
+    tcase_add_test(tc, lab_todo_step_fails_clearly);
+    tcase_add_test(tc, occupancy_model_agrees_on_every_step);
+    tcase_add_test(tc, results_csv_row);
+    tcase_add_test(tc, out_of_device_memory);
+    suite_add_tcase(s, tc);
+    return s;
+}

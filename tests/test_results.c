@@ -1,0 +1,156 @@
+/* Result rows: the CSV columns, the GPU folder name, the speedup lookup and the
+ * table row. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results.h"
+
+static struct run_record sample_record(void)
+{
+    struct run_record r;
+    memset(&r, 0, sizeof r);
+    strcpy(r.date, "2026-11-23T04:00:00Z");
+    strcpy(r.run_id, "run-1");
+    strcpy(r.commit, "abc123");
+    strcpy(r.gpu, "NVIDIA H100 80GB HBM3");
+    strcpy(r.cc, "9.0");
+    r.sms = 132;
+    r.clock_mhz = 1980;
+    strcpy(r.driver, "13.0");
+    strcpy(r.runtime, "13.0");
+    strcpy(r.nvcc, "13.0.88");
+    r.lab = "matmul";
+    r.step = "02-tiled";
+    r.source = "solutions";
+    r.flags = "-use_fast_math, -O3";
+    r.m = r.n = r.k = 4096;
+    r.seed = 20080220;
+    r.repeats = 7;
+    r.median_ms = 20.0;
+    r.min_ms = 19.5;
+    r.max_ms = 21.25;
+    r.gflops = 6872.04;
+    r.regs = 32;
+    r.smem_static = 2048;
+    r.local_bytes = 0;
+    r.threads_per_block = 256;
+    r.blocks_per_sm = 8;
+    r.limiter = "threads";
+    r.occupancy_pct = 100.0;
+    r.max_err = 3.2e-5;
+    r.verdict = "PASS";
+    return r;
+}
+
+START_TEST(gpu_folder_names)
+{
+    char buf[64];
+    results_gpu_dir("NVIDIA H100 80GB HBM3", buf, sizeof buf);
+    ck_assert_str_eq(buf, "NVIDIA-H100-80GB-HBM3");
+    results_gpu_dir("  GeForce GTX/480 (rev. a) ", buf, sizeof buf);
+    ck_assert_str_eq(buf, "GeForce-GTX-480-rev.-a");
+    results_gpu_dir("///", buf, sizeof buf);
+    ck_assert_str_eq(buf, "unknown");
+}
+END_TEST
+
+START_TEST(record_round_trips_through_csv)
+{
+    char dir[] = "/tmp/lab-results-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[256], err[256];
+    snprintf(path, sizeof path, "%s/matmul.csv", dir);
+    struct run_record r = sample_record();
+    ck_assert_int_eq(results_append(path, &r, err, sizeof err), 0);
+    struct csv_table t;
+    ck_assert_int_eq(csv_read_file(path, &t, err, sizeof err), 0);
+    ck_assert_uint_eq(t.ncols, results_column_count);
+    ck_assert_uint_eq(t.nrows, 1);
+    ck_assert_str_eq(csv_get(&t, 0, "gpu"), "NVIDIA H100 80GB HBM3");
+    ck_assert_str_eq(csv_get(&t, 0, "flags"), "-use_fast_math, -O3");
+    ck_assert_str_eq(csv_get(&t, 0, "nvcc"), "13.0.88");
+    ck_assert_str_eq(csv_get(&t, 0, "commit"), "abc123");
+    ck_assert_str_eq(csv_get(&t, 0, "date"), "2026-11-23T04:00:00Z");
+    ck_assert_str_eq(csv_get(&t, 0, "driver"), "13.0");
+    ck_assert_str_eq(csv_get(&t, 0, "median_ms"), "20.000000");
+    ck_assert_str_eq(csv_get(&t, 0, "blocks_per_sm"), "8");
+    ck_assert_str_eq(csv_get(&t, 0, "limiter"), "threads");
+    ck_assert_str_eq(csv_get(&t, 0, "verdict"), "PASS");
+    ck_assert_str_eq(csv_get(&t, 0, "seed"), "20080220");
+    csv_free(&t);
+}
+END_TEST
+
+START_TEST(speedup_lookup_takes_newest_matching_pass)
+{
+    const char *text =
+        "step,gpu,lab,source,m,n,k,verdict,median_ms\n"
+        "01-naive,G,matmul,solutions,64,64,64,PASS,10\n"
+        "01-naive,G,matmul,solutions,4096,4096,4096,PASS,80\n"
+        "01-naive,G,matmul,solutions,4096,4096,4096,PASS,100\n" /* newer: wins */
+        "01-naive,G,matmul,solutions,4096,4096,4096,FAIL,1\n"   /* failed: ignored */
+        "01-naive,other,matmul,solutions,4096,4096,4096,PASS,5\n"
+        "01-naive,G,matmul,labs,4096,4096,4096,PASS,7\n";
+    struct csv_table t;
+    char err[128];
+    ck_assert_int_eq(csv_parse(text, &t, err, sizeof err), 0);
+    struct run_record like = sample_record();
+    strcpy(like.gpu, "G");
+    ck_assert_double_eq(results_find_median(&t, &like, "01-naive"), 100.0);
+    ck_assert(isnan(results_find_median(&t, &like, "03-unrolled")));
+    like.m = 64;
+    ck_assert(isnan(results_find_median(&t, &like, "01-naive"))); /* 64x4096x4096 never ran */
+    csv_free(&t);
+}
+END_TEST
+
+START_TEST(table_row_shows_limiter_and_speedups)
+{
+    struct run_record r = sample_record();
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    results_print_header(out);
+    results_print_row(out, &r, "4096^3", 2.5, NAN);
+    fclose(out);
+    ck_assert_ptr_nonnull(strstr(text, "blocks/SM"));
+    ck_assert_ptr_nonnull(strstr(text, "02-tiled"));
+    ck_assert_ptr_nonnull(strstr(text, "8 (threads)"));
+    ck_assert_ptr_nonnull(strstr(text, "2.50x"));
+    ck_assert_ptr_nonnull(strstr(text, "6872.0"));
+    ck_assert_ptr_nonnull(strstr(text, "PASS"));
+    free(text);
+}
+END_TEST
+
+START_TEST(failed_row_shows_no_time)
+{
+    struct run_record r = sample_record();
+    r.repeats = 0;
+    r.verdict = "FAIL";
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    results_print_row(out, &r, "4096^3", NAN, NAN);
+    fclose(out);
+    ck_assert_ptr_null(strstr(text, "20.000"));
+    ck_assert_ptr_nonnull(strstr(text, "FAIL"));
+    free(text);
+}
+END_TEST
+
+Suite *results_suite(void)
+{
+    Suite *s = suite_create("results");
+    TCase *tc = tcase_create("rows");
+    tcase_add_test(tc, gpu_folder_names);
+    tcase_add_test(tc, record_round_trips_through_csv);
+    tcase_add_test(tc, speedup_lookup_takes_newest_matching_pass);
+    tcase_add_test(tc, table_row_shows_limiter_and_speedups);
+    tcase_add_test(tc, failed_row_shows_no_time);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,95 @@
+#include "util.h"
+
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+const char *bin_dir(void)
+{
+    const char *dir = getenv("LAB_BIN_DIR");
+    return dir != NULL && *dir != '\0' ? dir : "bin";
+}
+
+const char *bin_path(const char *relative, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/%s", bin_dir(), relative);
+    return buf;
+}
+
+int count_lines(const char *text)
+{
+    int lines = 0;
+    for (const char *p = text; *p != '\0'; ++p)
+        if (*p == '\n')
+            ++lines;
+    if (*text != '\0' && text[strlen(text) - 1] != '\n')
+        ++lines;
+    return lines;
+}
+
+int run_capture(char *const argv[], const char *const extra_env[], char *out, size_t out_len,
+                char *err, size_t err_len)
+{
+    int out_pipe[2], err_pipe[2];
+    if (pipe(out_pipe) != 0 || pipe(err_pipe) != 0)
+        return -1;
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        dup2(out_pipe[1], STDOUT_FILENO);
+        dup2(err_pipe[1], STDERR_FILENO);
+        close(out_pipe[0]);
+        close(err_pipe[0]);
+        close(out_pipe[1]);
+        close(err_pipe[1]);
+        for (const char *const *e = extra_env; e != NULL && *e != NULL; ++e)
+            putenv((char *)*e);
+        execv(argv[0], argv);
+        fprintf(stderr, "cannot execute %s\n", argv[0]);
+        _exit(127);
+    }
+    close(out_pipe[1]);
+    close(err_pipe[1]);
+    /* read both pipes as they fill, so a chatty child never blocks on a full pipe */
+    struct pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+    char *bufs[2] = {out, err};
+    size_t lens[2] = {out_len, err_len}, used[2] = {0, 0};
+    int open_count = 2;
+    while (open_count > 0) {
+        if (poll(fds, 2, -1) < 0)
+            continue;
+        for (int i = 0; i < 2; ++i) {
+            if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            char chunk[4096];
+            ssize_t n = read(fds[i].fd, chunk, sizeof chunk);
+            if (n <= 0) {
+                close(fds[i].fd);
+                fds[i].fd = -1;
+                --open_count;
+                continue;
+            }
+            size_t room = lens[i] > used[i] + 1 ? lens[i] - used[i] - 1 : 0;
+            size_t take = (size_t)n < room ? (size_t)n : room;
+            if (bufs[i] != NULL && take > 0) {
+                memcpy(bufs[i] + used[i], chunk, take);
+                used[i] += take;
+            }
+        }
+    }
+    for (int i = 0; i < 2; ++i)
+        if (bufs[i] != NULL && lens[i] > 0)
+            bufs[i][used[i]] = '\0';
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+        ;
+    if (WIFSIGNALED(status))
+        return 128 + WTERMSIG(status);
+    return WEXITSTATUS(status);
+}
