@@ -58,9 +58,11 @@ DEPFLAGS = -MMD -MP
 # ---------------------------------------------------------------------------
 # The step tables (harness/steps/<lab>.def) are the one list of steps.
 LABS := $(patsubst harness/steps/%.def,%,$(wildcard harness/steps/*.def))
-steps_of = $(shell sed -n 's/^STEP("\([^"]*\)", *"\([^"]*\)".*/\1-\2/p' harness/steps/$(1).def)
+# (an unmatched parenthesis inside $(shell) would end the call early: hence $(LP))
+LP := (
+steps_of = $(shell sed -n 's/^STEP$(LP)"\([^"]*\)", *"\([^"]*\)".*/\1-\2/p' harness/steps/$(1).def)
 # extra nvcc flags of step $(2) of lab $(1)
-flags_of = $(shell awk -F'"' '/^STEP\(/ && ($$2 "-" $$4) == "$(2)" { print $$6 }' harness/steps/$(1).def)
+flags_of = $(shell awk -F'"' '/^STEP[$(LP)]/ && ($$2 "-" $$4) == "$(2)" { print $$6 }' harness/steps/$(1).def)
 
 # ---------------------------------------------------------------------------
 # Host code of the harness (C11). The pure part has no CUDA calls and is what the
@@ -141,7 +143,13 @@ $(BIN_DIR)/gpu-probe: harness/tools/gpu_probe.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(NVCC) -x cu -arch=$(ARCH) -o $@ $<
 
-TOOLS := $(BIN_DIR)/occupancy $(BIN_DIR)/lab $(BIN_DIR)/gpu-probe $(BIN_DIR)/plotdata
+$(BIN_DIR)/occupancy-api-check: harness/tools/occupancy_api_check.cu $(call HOST_OBJ,occupancy) $(FLAGS_STAMP)
+	$(call say,NVCC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(NVCC) $(NVCCFLAGS) -o $@ $< $(call HOST_OBJ,occupancy)
+
+TOOLS := $(BIN_DIR)/occupancy $(BIN_DIR)/lab $(BIN_DIR)/gpu-probe $(BIN_DIR)/plotdata \
+         $(BIN_DIR)/occupancy-api-check
 
 include plots/plots.mk
 
@@ -162,7 +170,7 @@ report: all
 # ---------------------------------------------------------------------------
 # Tests: one Check suite per area under tests/, one runner.
 TEST_SUITES := $(wildcard tests/test_*.c)
-TEST_OBJS := $(patsubst tests/%.c,$(BUILD_DIR)/tests/%.o,$(TEST_SUITES) tests/run_tests.c)
+TEST_OBJS := $(patsubst tests/%.c,$(BUILD_DIR)/tests/%.o,$(TEST_SUITES) tests/run_tests.c tests/util.c)
 
 $(BUILD_DIR)/tests/%.o: tests/%.c | $(BUILD_DIR)/tests
 	$(call say,CC,$<)
@@ -178,10 +186,11 @@ $(BIN_DIR)/occupancy-xcheck: tests/occupancy_xcheck.cpp $(call HOST_OBJ,occupanc
 	$(call say,CXX,$<)
 	$(Q)g++ -std=c++17 -O2 -Wall -Iharness -I$(CUDA_HOME)/include -o $@ $^
 
+space := $(empty) $(empty)
 RESOURCE_FILES = $(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(lab)),$(foreach tree,labs solutions,$(BUILD_DIR)/$(tree)/$(lab)/$(stem).res)))
 test: deps $(LAB_BINS) $(SOLUTION_BINS) $(TOOLS) $(BIN_DIR)/run-tests $(BIN_DIR)/occupancy-xcheck
 	$(Q)$(BIN_DIR)/occupancy-xcheck
-	$(Q)LAB_RESOURCE_FILES='$(subst $(eval) ,:,$(strip $(RESOURCE_FILES)))' LAB_BIN_DIR='$(BIN_DIR)' \
+	$(Q)LAB_RESOURCE_FILES='$(subst $(space),:,$(strip $(RESOURCE_FILES)))' LAB_BIN_DIR='$(BIN_DIR)' \
 	  $(BIN_DIR)/run-tests
 
 # Check and gnuplot from the distribution's packages when they are missing.

@@ -28,7 +28,8 @@ struct gpu_arch {
     int max_regs_per_thread;
     int reg_alloc_unit;            /* registers are handed out in multiples of this */
     enum reg_granularity reg_granularity;
-    int warp_alloc_granularity;    /* 1.x: warps per block rounded up to this for registers */
+    int warp_alloc_granularity;    /* 1.x: warps per block rounded up to this for registers;
+                                    2.0+: the register file's parts (one per warp scheduler) */
     size_t smem_per_sm;            /* the largest shared-memory carve-out of the SM */
     size_t max_smem_per_block;     /* with the opt-in attribute where the arch has one */
     size_t smem_alloc_unit;
@@ -54,7 +55,9 @@ struct occ_result {
     int warps_per_sm;
     double occupancy_pct;          /* active warps / max warps, in percent */
     enum occ_limiter limiter;      /* the resource that sets blocks_per_sm (first in enum order on a tie) */
-    int blocks_by[OCC_LIMITER_COUNT]; /* the block count each resource alone would allow */
+    int blocks_by[OCC_LIMITER_COUNT]; /* the block count each resource alone would allow;
+                                         INT_MAX where it sets no limit (0 registers, or
+                                         0 bytes of shared memory and nothing reserved) */
 };
 
 /* Every architecture the model knows, oldest first, ending with a NULL name. */

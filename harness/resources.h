@@ -16,7 +16,8 @@ struct kernel_resources {
     char arch[16];           /* "sm_90" */
     int registers;
     size_t shared_bytes;     /* static shared memory per block */
-    size_t local_bytes;      /* stack frame + spill stores, per thread */
+    size_t local_bytes;      /* local memory per thread: the whole stack (spill slots live inside
+                              * it), as cudaFuncGetAttributes().localSizeBytes reports it */
     size_t spill_store_bytes;
     size_t spill_load_bytes;
     size_t constant_bytes;   /* user __constant__ (bank 3 / cmem[3]); 0 if none */

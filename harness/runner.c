@@ -38,7 +38,7 @@ static void command_output(const char *command, char *buf, size_t len, const cha
     FILE *p = popen(command, "r");
     if (p == NULL)
         return;
-    char line[256];
+    char line[48];
     if (fgets(line, sizeof line, p) != NULL) {
         line[strcspn(line, "\r\n")] = '\0';
         if (line[0] != '\0')
@@ -49,7 +49,7 @@ static void command_output(const char *command, char *buf, size_t len, const cha
 
 static void git_commit(char *buf, size_t len)
 {
-    char commit[64], dirty[8];
+    char commit[48], dirty[8];
     command_output("git rev-parse --short=12 HEAD 2>/dev/null", commit, sizeof commit, "unknown");
     command_output("git status --porcelain --untracked-files=no 2>/dev/null | head -c1", dirty,
                    sizeof dirty, "");
@@ -83,32 +83,35 @@ static const struct kernel_resources *find_kernel(const struct kernel_resources 
     return NULL;
 }
 
-static void print_what_if(const struct gpu_arch *arch, const struct occ_input *in)
+/* "8 (threads) 100%" for one architecture, or why the block cannot launch there. */
+static void what_if_cell(const struct gpu_arch *arch, const struct occ_input *in, char *cell,
+                         size_t cell_len, char *headroom, size_t headroom_len)
 {
     struct occ_result r;
     char why[256];
     if (occ_compute(arch, in, &r, why, sizeof why) != 0) {
-        printf("  %-6s %-22s cannot launch: %s\n", arch->name, arch->example_gpu, why);
+        snprintf(cell, cell_len, "cannot launch");
+        snprintf(headroom, headroom_len, "%s: %s", arch->name, why);
         return;
     }
+    snprintf(cell, cell_len, "%d (%s) %.0f%%", r.blocks_per_sm, occ_limiter_name(r.limiter),
+             r.occupancy_pct);
     int more_regs = occ_register_headroom(arch, in);
     long more_smem = occ_shared_headroom(arch, in);
-    char regs_text[48], smem_text[48];
+    char regs[64], smem[64];
     if (more_regs < 0)
-        snprintf(regs_text, sizeof regs_text, "any");
+        snprintf(regs, sizeof regs, "any registers/thread up to the launch limit");
     else
-        snprintf(regs_text, sizeof regs_text, "+%d", more_regs);
+        snprintf(regs, sizeof regs, "+%d registers/thread", more_regs);
     if (more_smem < 0)
-        snprintf(smem_text, sizeof smem_text, "any");
+        snprintf(smem, sizeof smem, "any shared memory up to the launch limit");
     else
-        snprintf(smem_text, sizeof smem_text, "+%ld B", more_smem);
-    printf("  %-6s %-22s %2d blocks/SM (%s), %2d warps, %5.1f%% occupancy; headroom before "
-           "losing a block: %s regs/thread, %s shared/block\n",
-           arch->name, arch->example_gpu, r.blocks_per_sm, occ_limiter_name(r.limiter),
-           r.warps_per_sm, r.occupancy_pct, regs_text, smem_text);
+        snprintf(smem, sizeof smem, "+%ld B shared/block", more_smem);
+    snprintf(headroom, headroom_len, "%s: %s, %s before a block is lost", arch->name, regs, smem);
 }
 
-/* --report: everything that is known without a GPU. */
+/* --report: everything that is known without a GPU, as one table row per step
+ * (make report prints the header once, then each step's row). */
 static int static_report(const struct run_options *options)
 {
     const char *arch_name = options->report_arch ? options->report_arch : step_identity.arch;
@@ -116,6 +119,7 @@ static int static_report(const struct run_options *options)
     if (arch == NULL)
         die(EXIT_USAGE, "unknown architecture '%s' (try sm_90, sm_80, g80; bin/occupancy --list)",
             arch_name);
+    const struct gpu_arch *g80 = arch_find("g80");
     struct kernel_resources kernels[32];
     int count = resources_parse(step_identity.resource_report, kernels, 32);
     const struct kernel_resources *main_kernel =
@@ -124,24 +128,36 @@ static int static_report(const struct run_options *options)
         die(EXIT_WRONG, "the compiler's resource report has no entry for kernel %s",
             step_entry.kernel_name);
 
-    printf("%s %s (%s; nvcc %s, %s%s%s)\n", step_identity.lab, step_identity.stem,
-           step_identity.source, step_identity.nvcc_version, step_identity.arch,
-           step_identity.nvcc_flags[0] ? ", " : "", step_identity.nvcc_flags);
-    for (int i = 0; i < count; ++i) {
-        const struct kernel_resources *k = &kernels[i];
-        printf("  kernel %s%s: %d registers, %zu B shared, %zu B local per thread "
-               "(%zu B spill stores, %zu B spill loads)\n",
-               k->function, k == main_kernel ? " (reported)" : "", k->registers, k->shared_bytes,
-               k->local_bytes, k->spill_store_bytes, k->spill_load_bytes);
+    char arch_title[64], g80_title[64];
+    snprintf(arch_title, sizeof arch_title, "%s (%s)", arch->name, arch->example_gpu);
+    snprintf(g80_title, sizeof g80_title, "%s (%s)", g80->name, g80->example_gpu);
+    if (options->print_header) {
+        printf("Static resource report: nvcc %s, compiled for %s; blocks/SM (limiter) and "
+               "occupancy from the occupancy model, no GPU needed\n\n",
+               step_identity.nvcc_version, step_identity.arch);
+        printf("%-14s %-16s %5s %7s %7s %7s %7s  %-22s %-22s\n", "step", "kernel", "regs",
+               "smem B", "local B", "spill B", "threads", arch_title,
+               arch == g80 ? "" : g80_title);
     }
     struct occ_input in = {(int)step_entry.threads_per_block, main_kernel->registers,
                            main_kernel->shared_bytes + step_entry.dynamic_smem_bytes};
-    printf("  %u threads per block; what the occupancy model predicts with these resources:\n",
-           step_entry.threads_per_block);
-    print_what_if(arch, &in);
-    const struct gpu_arch *g80 = arch_find("g80");
-    if (g80 != NULL && g80 != arch)
-        print_what_if(g80, &in);
+    char cell[64], g80_cell[64], headroom[512], g80_headroom[512];
+    what_if_cell(arch, &in, cell, sizeof cell, headroom, sizeof headroom);
+    what_if_cell(g80, &in, g80_cell, sizeof g80_cell, g80_headroom, sizeof g80_headroom);
+    printf("%-14s %-16s %5d %7zu %7zu %7zu %7u  %-22s %-22s\n", step_identity.stem,
+           step_entry.kernel_name, main_kernel->registers, in.smem_per_block,
+           main_kernel->local_bytes, main_kernel->spill_store_bytes, step_entry.threads_per_block,
+           cell, arch == g80 ? "" : g80_cell);
+    printf("%14s headroom on %s\n", "", headroom);
+    if (arch != g80)
+        printf("%14s headroom on %s\n", "", g80_headroom);
+    for (int i = 0; i < count; ++i)
+        if (&kernels[i] != main_kernel)
+            printf("%14s also in this step: %s, %d registers, %zu B shared, %zu B local\n", "",
+                   kernels[i].function, kernels[i].registers, kernels[i].shared_bytes,
+                   kernels[i].local_bytes);
+    if (step_identity.nvcc_flags[0] != '\0')
+        printf("%14s compiled with %s\n", "", step_identity.nvcc_flags);
     return EXIT_PASS;
 }
 

@@ -44,7 +44,7 @@ static int gpu_visible(char *why, size_t len)
 {
     char probe[512];
     char *argv[] = {(char *)bin_path("gpu-probe", probe, sizeof probe), NULL};
-    char out[512] = "";
+    char out[256] = "";
     int code = run_capture(argv, NULL, out, sizeof out, NULL, 0);
     out[strcspn(out, "\n")] = '\0';
     if (code == 0) {
@@ -67,7 +67,7 @@ static int gnuplot_present(char *why, size_t len)
 
 int main(void)
 {
-    char gpu_why[512], gnuplot_why[256];
+    char gpu_why[1024], gnuplot_why[256];
     int have_gpu = gpu_visible(gpu_why, sizeof gpu_why);
     int have_gnuplot = gnuplot_present(gnuplot_why, sizeof gnuplot_why);
     const char *require_gpu = getenv("LAB_REQUIRE_GPU");

@@ -98,15 +98,22 @@ START_TEST(static_report_without_gpu)
     char path[256];
     bin_path("solutions/matmul/02-tiled", path, sizeof path);
     ck_assert_int_eq(run_step(path, hide_gpus, "--report", "--arch", "sm_90"), 0);
-    ck_assert_ptr_nonnull(strstr(out, "matmul 02-tiled"));
-    ck_assert_ptr_nonnull(strstr(out, "matmul_tiled"));
-    ck_assert_ptr_nonnull(strstr(out, "2048 B shared"));
-    ck_assert_ptr_nonnull(strstr(out, "256 threads per block"));
-    ck_assert_ptr_nonnull(strstr(out, "sm_90"));
-    ck_assert_ptr_nonnull(strstr(out, "blocks/SM"));
-    ck_assert_ptr_nonnull(strstr(out, "8800 GTX")); /* the papers' GPU for comparison */
-    /* the G80 line reflects the registers this build reports */
-    ck_assert_ptr_nonnull(strstr(out, "registers"));
+    /* header, then the step's row: kernel, registers, 2048 B of tiles, 256 threads */
+    ck_assert_ptr_nonnull(strstr(out, "Static resource report"));
+    ck_assert_ptr_nonnull(strstr(out, "sm_90 (H100)"));
+    ck_assert_ptr_nonnull(strstr(out, "sm_10 (GeForce 8800 GTX)")); /* the papers' GPU */
+    const char *row = strstr(out, "\n02-tiled");
+    ck_assert_ptr_nonnull(row);
+    int regs = 0;
+    unsigned long smem = 0, threads = 0;
+    ck_assert_int_eq(sscanf(row, " 02-tiled matmul_tiled %d %lu %*u %*u %lu", &regs, &smem, &threads), 3);
+    ck_assert_int_gt(regs, 0);
+    ck_assert_uint_eq(smem, 2048);
+    ck_assert_uint_eq(threads, 256);
+    ck_assert_ptr_nonnull(strstr(out, "headroom on sm_90"));
+    /* the same step on the papers' GPU alone */
+    ck_assert_int_eq(run_step(path, hide_gpus, "--report", "--arch=g80", NULL), 0);
+    ck_assert_ptr_nonnull(strstr(out, "headroom on sm_10"));
 }
 END_TEST
 
@@ -141,8 +148,9 @@ START_TEST(front_door_without_gpu_shows_report)
     int code = run_capture(argv, hide_gpus, out, sizeof out, err, sizeof err);
     ck_assert_int_eq(code, 77);
     ck_assert_ptr_nonnull(strstr(out, "No CUDA device is visible"));
-    ck_assert_ptr_nonnull(strstr(out, "matmul 01-naive"));
-    ck_assert_ptr_nonnull(strstr(out, "matmul 02-tiled"));
+    ck_assert_ptr_nonnull(strstr(out, "\n01-naive"));
+    ck_assert_ptr_nonnull(strstr(out, "\n02-tiled"));
+    ck_assert_int_eq(count_lines(strstr(out, "Static resource report")), 1 + 1 + 1 + 2 * 3 + 1);
 }
 END_TEST
 

@@ -60,8 +60,8 @@ size_t gpu_case_names(const char **names, size_t max)
 {
     size_t n = 0;
     for (size_t i = 0; i < case_count() && n < max && n < 512; ++i) {
-        const struct lab_steps *lab;
-        const struct step_info *step;
+        const struct lab_steps *lab = NULL;
+        const struct step_info *step = NULL;
         const long *size;
         case_at(i, &lab, &step, &size);
         snprintf(case_name_store[n], sizeof case_name_store[n], "solutions/%s/%s-%s %ldx%ldx%ld",
@@ -87,8 +87,8 @@ static int run_sized(const char *path, const long *size, const char *csv)
 
 START_TEST(solution_step_is_correct)
 {
-    const struct lab_steps *lab;
-    const struct step_info *step;
+    const struct lab_steps *lab = NULL;
+    const struct step_info *step = NULL;
     const long *size;
     case_at((size_t)_i, &lab, &step, &size);
     char stem[128], rel[256], path[512];

@@ -148,6 +148,8 @@ static int run_steps(const char *bin_dir, const struct selection *sel, int repor
                     args[n++] = "--arch";
                     args[n++] = (char *)arch;
                 }
+                if (!first)
+                    args[n++] = "--no-header";
             } else {
                 args[n++] = "--run-id";
                 args[n++] = run_id;
@@ -176,9 +178,9 @@ static int run_steps(const char *bin_dir, const struct selection *sel, int repor
             if (code > worst)
                 worst = code;
             first = 0;
-            if (report)
-                printf("\n");
         }
+        if (report && !first)
+            printf("\n");
     }
     if (!report)
         printf("\n%d step(s) run: %d passed, %d failed%s\n", ran, passed, failed,

@@ -1,0 +1,554 @@
+/* Static resource usage of compiled kernels, read from the text of three tools:
+ *
+ *   ptxas   nvcc --resource-usage (ptxas -v) on stderr, one block per entry function:
+ *             ptxas info    : 0 bytes gmem, 320 bytes cmem[3]
+ *             ptxas info    : Compiling entry function '_Z5tiledPKfPfi' for 'sm_75'
+ *             ptxas info    : Function properties for _Z5tiledPKfPfi
+ *                 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ *             ptxas info    : Used 14 registers, used 1 barriers, 4264 bytes smem, 372 bytes cmem[0]
+ *   nvlink  the device link of -rdc builds, one block per kernel of the final image:
+ *             nvlink info    : Function properties for '_Z5firstPfi': (target: sm_80)
+ *             nvlink info    : used 46 registers, used 0 barriers, 88 stack, 0 bytes smem, ... (target: sm_80)
+ *   cuobjdump --dump-resource-usage, one "Function" record per function of each ELF:
+ *             arch = sm_90
+ *              Common:
+ *               GLOBAL:0 CONSTANT[3]:320
+ *              Function _Z5tiledPKfPfi:
+ *               REG:16 STACK:0 SHARED:5288 LOCAL:0 CONSTANT[0]:548 TEXTURE:0 SURFACE:0 SAMPLER:0
+ *
+ * What each field of struct kernel_resources means, the same whichever tool wrote
+ * the text (checked against cudaFuncGetAttributes on an H100, CUDA 13.0):
+ *
+ *   local_bytes  the per-thread local memory the kernel needs at launch: its whole
+ *                stack (ptxas "cumulative stack size", nvlink "N stack", cuobjdump
+ *                STACK: the kernel's own frame plus its deepest chain of non-inlined
+ *                callees; where only "N bytes stack frame" is printed, that frame),
+ *                plus legacy local memory outside the stack ("N bytes lmem", "N+M
+ *                bytes lmem", cuobjdump LOCAL). Register spills are NOT added: their
+ *                slots already lie inside the stack frame, and "spill stores" counts
+ *                bytes written by spill instructions (2372 for a 1264-byte frame in a
+ *                real sample), not bytes of memory. This equals localSizeBytes.
+ *   shared_bytes static __shared__ per block, as sharedSizeBytes reports it. "X+Y
+ *                bytes smem" of sm_1x (Y: kernel parameters kept in shared memory)
+ *                counts X+Y, since both occupy the block's shared memory.
+ *   constant_bytes  user __constant__ data, bank 3. It belongs to the module, not to
+ *                a kernel: recent tools print it once per module (ptxas on the gmem
+ *                line, cuobjdump under Common), so every kernel of the module gets
+ *                it, as constSizeBytes does. ptxas of CUDA 13 prints no cmem at all
+ *                for sm_90 and later, so from that report it reads 0 there.
+ *   spill_*      only ptxas prints them; 0 from the other tools.
+ *   arch         "sm_90", "sm_90a", "sm_100f"; "" when the text never names it (old
+ *                ptxas without "for 'sm_NN'", nvlink of a single target, a bare cubin). */
+#include "resources.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* cuobjdump and nvlink count, for sm_90 and later, 1 KB of shared memory that the
+ * system reserves per block inside every kernel that touches shared memory (also
+ * with only dynamic shared memory: SHARED:1024 for a static size of 0). ptxas and
+ * the runtime (sharedSizeBytes) leave it out, and the driver adds it apart
+ * (cudaDevAttrReservedSharedMemoryPerBlock), so it is taken off here to keep the
+ * static size, not counted twice. Measured with CUDA 13.0 on sm_90, sm_100 and sm_120. */
+enum { RESERVED_SHARED_BYTES_SM90 = 1024, FIRST_ARCH_WITH_RESERVED_SHARED = 90 };
+
+/* A report larger than this is not a resource report; reading stops there. */
+enum { MAX_REPORT_BYTES = 64 * 1024 * 1024 };
+
+#define ARCH_CAPACITY sizeof(((struct kernel_resources *)0)->arch)
+
+/* A piece of the input, not NUL-terminated: lines and names are looked at where
+ * they lie, so a name of any length is read without copying or truncation. */
+struct span {
+    const char *p;
+    size_t n;
+};
+
+static int is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\v' || c == '\f';
+}
+
+static int is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static struct span span_trim(struct span s)
+{
+    while (s.n > 0 && is_blank(s.p[0])) {
+        ++s.p;
+        --s.n;
+    }
+    while (s.n > 0 && is_blank(s.p[s.n - 1]))
+        --s.n;
+    return s;
+}
+
+static int span_starts_with(struct span s, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return s.n >= n && memcmp(s.p, prefix, n) == 0;
+}
+
+static int span_ends_with(struct span s, const char *suffix)
+{
+    size_t n = strlen(suffix);
+    return s.n >= n && memcmp(s.p + s.n - n, suffix, n) == 0;
+}
+
+static struct span span_after(struct span s, size_t k)
+{
+    if (k > s.n)
+        k = s.n;
+    s.p += k;
+    s.n -= k;
+    return s;
+}
+
+/* Offset of the first occurrence of needle, or SIZE_MAX. */
+static size_t span_find(struct span s, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (size_t i = 0; n <= s.n && i <= s.n - n; ++i)
+        if (memcmp(s.p + i, needle, n) == 0)
+            return i;
+    return SIZE_MAX;
+}
+
+/* Offset of the last occurrence of needle, or SIZE_MAX. */
+static size_t span_find_last(struct span s, const char *needle)
+{
+    size_t n = strlen(needle);
+    if (n > s.n)
+        return SIZE_MAX;
+    for (size_t i = s.n - n + 1; i-- > 0;)
+        if (memcmp(s.p + i, needle, n) == 0)
+            return i;
+    return SIZE_MAX;
+}
+
+static int span_equal(struct span a, struct span b)
+{
+    return a.n == b.n && memcmp(a.p, b.p, a.n) == 0;
+}
+
+/* Copies at most cap - 1 bytes and always terminates: overlong names are cut. */
+static void copy_capped(char *dst, size_t cap, struct span s)
+{
+    size_t n = s.n < cap - 1 ? s.n : cap - 1;
+    memcpy(dst, s.p, n);
+    dst[n] = '\0';
+}
+
+static size_t add_saturating(size_t a, size_t b)
+{
+    return a > SIZE_MAX - b ? SIZE_MAX : a + b;
+}
+
+/* Reads the decimal number at the start of *s and moves *s past it. Returns 0
+ * when *s does not start with a digit. Values too large to hold saturate. */
+static int take_number(struct span *s, size_t *value)
+{
+    if (s->n == 0 || !is_digit(s->p[0]))
+        return 0;
+    size_t v = 0;
+    while (s->n > 0 && is_digit(s->p[0])) {
+        size_t digit = (size_t)(s->p[0] - '0');
+        v = v > (SIZE_MAX - digit) / 10 ? SIZE_MAX : v * 10 + digit;
+        ++s->p;
+        --s->n;
+    }
+    *value = v;
+    return 1;
+}
+
+/* "N" or "N+M" (old ptxas: user part + system part), summed. */
+static int take_sum(struct span *s, size_t *value)
+{
+    if (!take_number(s, value))
+        return 0;
+    size_t more;
+    if (span_starts_with(*s, "+")) {
+        struct span rest = span_after(*s, 1);
+        if (take_number(&rest, &more)) {
+            *value = add_saturating(*value, more);
+            *s = rest;
+        }
+    }
+    return 1;
+}
+
+static int clamp_to_int(size_t v)
+{
+    return v > (size_t)INT_MAX ? INT_MAX : (int)v;
+}
+
+/* Removes one pair of surrounding quotes, as nvlink and old ptxas print names. */
+static struct span strip_quotes(struct span s)
+{
+    s = span_trim(s);
+    if (s.n >= 2 && (s.p[0] == '\'' || s.p[0] == '`' || s.p[0] == '"') &&
+        (s.p[s.n - 1] == '\'' || s.p[s.n - 1] == '"')) {
+        ++s.p;
+        s.n -= 2;
+    }
+    return s;
+}
+
+/* ------------------------------------------------------------------------- */
+
+/* What is known so far of the function being read. */
+struct kernel_builder {
+    int open;
+    int is_entry;              /* a kernel, not a device function */
+    struct span name;          /* points into the text */
+    char arch[ARCH_CAPACITY];
+    int has_registers;
+    int registers;
+    size_t shared;
+    size_t stack_frame;        /* the kernel's own frame */
+    size_t stack_total;        /* with callees: cumulative stack / nvlink stack / STACK: */
+    size_t legacy_local;       /* lmem outside the stack */
+    size_t spill_stores, spill_loads;
+    int has_own_constant;
+    size_t own_constant;       /* cmem[3] printed with this kernel (older ptxas) */
+    int shared_includes_reserved; /* counted by cuobjdump or nvlink, see above */
+};
+
+struct parser {
+    struct kernel_resources *out;
+    int max;
+    int stored;
+    int found;
+    struct kernel_builder current;
+    char module_arch[ARCH_CAPACITY]; /* cuobjdump "arch =" */
+    size_t module_constant;    /* bank 3 of the module being read */
+    int properties_apply;      /* the last ptxas "Function properties for" named current */
+};
+
+/* 90 for "sm_90" and "sm_90a", -1 when the name is not of that form. */
+static int arch_number(const char *arch)
+{
+    if (strncmp(arch, "sm_", 3) != 0 || !is_digit(arch[3]))
+        return -1;
+    int number = 0;
+    for (const char *d = arch + 3; is_digit(*d) && number < 100000; ++d)
+        number = number * 10 + (*d - '0');
+    return number;
+}
+
+/* Hands the function read so far to the caller when it is a kernel whose
+ * registers were printed; a block cut off before its "Used" line is dropped. */
+static void commit(struct parser *ps)
+{
+    struct kernel_builder *k = &ps->current;
+    if (k->open && k->is_entry && k->has_registers) {
+        ++ps->found;
+        if (ps->stored < ps->max) {
+            struct kernel_resources *r = &ps->out[ps->stored++];
+            memset(r, 0, sizeof *r);
+            copy_capped(r->function, sizeof r->function, k->name);
+            memcpy(r->arch, k->arch, sizeof r->arch);
+            r->registers = k->registers;
+            r->shared_bytes = k->shared;
+            if (k->shared_includes_reserved && arch_number(k->arch) >= FIRST_ARCH_WITH_RESERVED_SHARED &&
+                r->shared_bytes >= RESERVED_SHARED_BYTES_SM90)
+                r->shared_bytes -= RESERVED_SHARED_BYTES_SM90;
+            size_t stack = k->stack_total > k->stack_frame ? k->stack_total : k->stack_frame;
+            r->local_bytes = add_saturating(stack, k->legacy_local);
+            r->spill_store_bytes = k->spill_stores;
+            r->spill_load_bytes = k->spill_loads;
+            r->constant_bytes = k->has_own_constant ? k->own_constant : ps->module_constant;
+        }
+    }
+    memset(k, 0, sizeof *k);
+    ps->properties_apply = 0;
+}
+
+static void open_function(struct parser *ps, struct span name, const char *arch, int is_entry)
+{
+    commit(ps);
+    ps->current.open = 1;
+    ps->current.is_entry = is_entry;
+    ps->current.name = name;
+    snprintf(ps->current.arch, sizeof ps->current.arch, "%s", arch);
+}
+
+/* One comma-separated item of a ptxas or nvlink line: "Used 32 registers",
+ * "4264 bytes smem", "28+16 bytes smem", "372 bytes cmem[0]", "88 stack",
+ * "80 bytes cumulative stack size", "8 bytes stack frame", "0 bytes spill loads". */
+static void read_item(struct kernel_builder *k, struct span item)
+{
+    item = span_trim(item);
+    int has_used = span_starts_with(item, "Used ") || span_starts_with(item, "used ");
+    if (has_used)
+        item = span_trim(span_after(item, 5));
+    size_t value;
+    if (!take_sum(&item, &value))
+        return;
+    struct span what = span_trim(item);
+    if (span_starts_with(what, "bytes "))
+        what = span_trim(span_after(what, 6));
+
+    if (has_used && span_equal(what, (struct span){"registers", 9})) {
+        k->has_registers = 1;
+        k->registers = clamp_to_int(value);
+    } else if (span_starts_with(what, "smem")) {
+        k->shared = value;
+    } else if (span_starts_with(what, "lmem")) {
+        k->legacy_local = value;
+    } else if (span_starts_with(what, "stack frame")) {
+        k->stack_frame = value;
+    } else if (span_starts_with(what, "stack") || span_starts_with(what, "cumulative stack")) {
+        k->stack_total = value;
+    } else if (span_starts_with(what, "spill stores")) {
+        k->spill_stores = value;
+    } else if (span_starts_with(what, "spill loads")) {
+        k->spill_loads = value;
+    } else if (span_starts_with(what, "cmem[3]")) {
+        k->has_own_constant = 1;
+        k->own_constant = value;
+    }
+}
+
+static void read_items(struct kernel_builder *k, struct span line)
+{
+    while (line.n > 0) {
+        size_t comma = span_find(line, ",");
+        struct span item = {line.p, comma == SIZE_MAX ? line.n : comma};
+        read_item(k, item);
+        line = span_after(line, comma == SIZE_MAX ? line.n : comma + 1);
+    }
+}
+
+/* "'NAME' for 'sm_90'" (the quotes may be missing at the end of a cut line, and
+ * the " for" part in ptxas before CUDA 4). */
+static void read_entry_header(struct span rest, struct span *name, char *arch, size_t arch_cap)
+{
+    arch[0] = '\0';
+    rest = span_trim(rest);
+    if (rest.n > 0 && (rest.p[0] == '\'' || rest.p[0] == '`'))
+        rest = span_after(rest, 1);
+    size_t for_at = span_find_last(rest, "' for '");
+    if (for_at != SIZE_MAX) {
+        *name = (struct span){rest.p, for_at};
+        struct span target = span_after(rest, for_at + 7);
+        size_t close = span_find(target, "'");
+        if (close != SIZE_MAX)
+            target.n = close;
+        copy_capped(arch, arch_cap, span_trim(target));
+        return;
+    }
+    size_t close = span_find_last(rest, "'");
+    *name = (struct span){rest.p, close == SIZE_MAX ? rest.n : close};
+}
+
+/* A line of ptxas or nvlink; message is what follows "ptxas info    :". */
+static void read_tool_message(struct parser *ps, struct span message, int from_nvlink)
+{
+    /* nvlink of several targets ends each line with "(target: sm_80)". */
+    char target[ARCH_CAPACITY] = "";
+    size_t target_at = span_find_last(message, "(target:");
+    if (target_at != SIZE_MAX) {
+        struct span t = span_after(message, target_at + 8);
+        size_t close = span_find(t, ")");
+        if (close != SIZE_MAX)
+            t.n = close;
+        copy_capped(target, sizeof target, span_trim(t));
+        message = span_trim((struct span){message.p, target_at});
+    }
+
+    if (span_starts_with(message, "Compiling entry function")) {
+        struct span name;
+        char arch[ARCH_CAPACITY];
+        read_entry_header(span_after(message, 24), &name, arch, sizeof arch);
+        open_function(ps, name, arch, 1);
+    } else if (span_starts_with(message, "Function properties for")) {
+        struct span name = span_trim(span_after(message, 23));
+        if (span_ends_with(name, ":"))
+            --name.n;
+        name = strip_quotes(name);
+        if (from_nvlink) {
+            /* nvlink lists the kernels of the linked image only. */
+            open_function(ps, name, target, 1);
+            ps->current.shared_includes_reserved = 1;
+        } else {
+            /* ptxas also prints these blocks for the device functions a kernel
+             * calls, before or after it: they belong to no kernel. */
+            ps->properties_apply = ps->current.open && span_equal(name, ps->current.name);
+        }
+    } else if (span_starts_with(message, "Used ") || span_starts_with(message, "used ")) {
+        if (ps->current.open)
+            read_items(&ps->current, message);
+    } else if (message.n > 0 && is_digit(message.p[0]) && span_find(message, "bytes gmem") != SIZE_MAX) {
+        /* One per module (per target): a new module starts here. */
+        commit(ps);
+        struct kernel_builder module = {0};
+        read_items(&module, message);
+        ps->module_constant = module.own_constant;
+    } else if (message.n > 0 && is_digit(message.p[0]) && span_find(message, "stack frame") != SIZE_MAX) {
+        if (ps->properties_apply)
+            read_items(&ps->current, message);
+        ps->properties_apply = 0;
+    }
+}
+
+/* "KEY:VALUE KEY:VALUE ..." of cuobjdump. */
+static void read_binary_fields(struct parser *ps, struct span line, int is_common)
+{
+    struct kernel_builder *k = &ps->current;
+    if (is_common)
+        ps->module_constant = 0; /* the Common line lists all the module has */
+    while (line.n > 0) {
+        line = span_trim(line);
+        size_t end = 0;
+        while (end < line.n && !is_blank(line.p[end]))
+            ++end;
+        struct span field = {line.p, end};
+        line = span_after(line, end);
+
+        size_t colon = span_find_last(field, ":");
+        if (colon == SIZE_MAX)
+            continue;
+        struct span key = {field.p, colon};
+        struct span digits = span_after(field, colon + 1);
+        size_t value;
+        if (!take_number(&digits, &value))
+            continue;
+
+        if (is_common) {
+            if (span_equal(key, (struct span){"CONSTANT[3]", 11}))
+                ps->module_constant = value;
+        } else if (span_equal(key, (struct span){"REG", 3})) {
+            k->has_registers = 1;
+            k->registers = clamp_to_int(value);
+        } else if (span_equal(key, (struct span){"STACK", 5})) {
+            k->stack_total = value;
+        } else if (span_equal(key, (struct span){"SHARED", 6})) {
+            k->shared = value;
+        } else if (span_equal(key, (struct span){"LOCAL", 5})) {
+            k->legacy_local = value;
+        } else if (span_equal(key, (struct span){"CONSTANT[0]", 11})) {
+            /* Bank 0 holds a kernel's parameters and launch data: every kernel has
+             * it, even one without parameters, and the device functions that
+             * cuobjdump lists for -G or -rdc builds never do. */
+            k->is_entry = 1;
+        } else if (span_equal(key, (struct span){"CONSTANT[3]", 11})) {
+            k->has_own_constant = 1;
+            k->own_constant = value;
+        }
+    }
+}
+
+static void read_line(struct parser *ps, struct span raw)
+{
+    struct span line = span_trim(raw);
+    if (line.n == 0)
+        return;
+
+    int from_ptxas = span_starts_with(line, "ptxas");
+    int from_nvlink = span_starts_with(line, "nvlink");
+    if (from_ptxas || from_nvlink) {
+        size_t colon = span_find(line, ":");
+        if (colon == SIZE_MAX)
+            return;
+        struct span severity = {line.p, colon};
+        /* warnings and errors repeat what the info lines say, or say nothing of sizes */
+        if (span_find(severity, "info") == SIZE_MAX)
+            return;
+        read_tool_message(ps, span_trim(span_after(line, colon + 1)), from_nvlink);
+        return;
+    }
+
+    /* ptxas prints a function's sizes indented under "Function properties for". */
+    if (is_digit(line.p[0]) && span_find(line, "stack frame") != SIZE_MAX) {
+        read_tool_message(ps, line, 0);
+        return;
+    }
+
+    /* cuobjdump */
+    if (span_starts_with(line, "Fatbin ") || span_starts_with(line, "Resource usage:")) {
+        commit(ps);
+        if (span_starts_with(line, "Fatbin "))
+            ps->module_arch[0] = '\0';
+        ps->module_constant = 0;
+    } else if (span_starts_with(line, "arch =")) {
+        copy_capped(ps->module_arch, sizeof ps->module_arch, span_trim(span_after(line, 6)));
+    } else if (span_starts_with(line, "Common:")) {
+        commit(ps);
+    } else if (span_starts_with(line, "GLOBAL:")) {
+        read_binary_fields(ps, line, 1);
+    } else if (span_starts_with(line, "Function ") && span_ends_with(line, ":")) {
+        struct span name = span_trim((struct span){line.p + 9, line.n - 10});
+        /* a kernel only once its fields show bank 0 */
+        open_function(ps, name, ps->module_arch, 0);
+        ps->current.shared_includes_reserved = 1;
+    } else if (span_starts_with(line, "REG:")) {
+        if (ps->current.open)
+            read_binary_fields(ps, line, 0);
+    }
+}
+
+int resources_parse(const char *text, struct kernel_resources *out, int max)
+{
+    if (text == NULL)
+        return -1;
+    struct parser ps = {0};
+    ps.out = out;
+    ps.max = out == NULL || max < 0 ? 0 : max;
+
+    /* '\r' ends a line too: CRLF reports from Windows, and lone CRs. */
+    const char *p = text;
+    while (*p != '\0') {
+        size_t n = strcspn(p, "\r\n");
+        read_line(&ps, (struct span){p, n});
+        p += n;
+        if (*p != '\0')
+            ++p;
+    }
+    commit(&ps);
+    return ps.found > 0 ? ps.stored : -1;
+}
+
+int resources_parse_file(const char *path, struct kernel_resources *out, int max)
+{
+    if (path == NULL)
+        return -1;
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return -1;
+    size_t len = 0, cap = 4096;
+    char *text = malloc(cap);
+    while (text != NULL) {
+        if (len + 1 >= cap) {
+            if (cap >= MAX_REPORT_BYTES)
+                break;
+            char *grown = realloc(text, cap * 2);
+            if (grown == NULL) {
+                free(text);
+                text = NULL;
+                break;
+            }
+            text = grown;
+            cap *= 2;
+        }
+        size_t got = fread(text + len, 1, cap - 1 - len, f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    fclose(f);
+    if (text == NULL)
+        return -1;
+    /* A NUL inside the file would end the text early; read it as a line end. */
+    for (size_t i = 0; i < len; ++i)
+        if (text[i] == '\0')
+            text[i] = '\n';
+    text[len] = '\0';
+    int count = resources_parse(text, out, max);
+    free(text);
+    return count;
+}
