@@ -180,6 +180,7 @@ $(BUILD_DIR)/tests:
 
 $(BIN_DIR)/run-tests: $(TEST_OBJS) $(call HOST_OBJ,$(HARNESS_PURE))
 	$(call say,LINK,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ $(CHECK_LIBS)
 
 $(BIN_DIR)/occupancy-xcheck: tests/occupancy_xcheck.cpp $(call HOST_OBJ,occupancy)

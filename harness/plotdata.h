@@ -106,8 +106,9 @@ int plotdata_write_steps(FILE *out, const struct plotdata_run *run);
 
 /* compare: a header line `index stem "<gpu 1>" "<gpu 2>" ...` (gnuplot's
  * columnheaders), then one line per step with the GFLOP/s of each run, NaN where
- * a run lacks the step; steps no run has are left out. A GPU named twice gets
- * " #2" appended to its later labels. Returns PLOTDATA_EMPTY when no run has any
+ * a run lacks the step; steps no run has are left out. When the runs' sizes
+ * differ, each label ends with its size ("GPU (m=n=k=2048)"); a label seen twice
+ * gets " #2" appended the second time. Returns PLOTDATA_EMPTY when no run has any
  * step. */
 int plotdata_write_compare(FILE *out, const struct plotdata_run *runs, size_t nruns,
                            char *err, size_t err_len);
