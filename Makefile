@@ -43,11 +43,11 @@ endif
 BUILD_DIR := build
 BIN_DIR := bin
 
+comma := ,
 # Check (unit tests): from the system, or from an unpacked prefix (CHECK_PREFIX=.deps/root/usr).
 CHECK_PREFIX ?=
 CHECK_CFLAGS := $(if $(CHECK_PREFIX),-I$(CHECK_PREFIX)/include)
 CHECK_LIBS := $(if $(CHECK_PREFIX),-L$(CHECK_PREFIX)/lib/x86_64-linux-gnu -Wl$(comma)-rpath$(comma)$(abspath $(CHECK_PREFIX))/lib/x86_64-linux-gnu) -lcheck -lsubunit -lm -lpthread -lrt
-comma := ,
 
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -Wall -Wextra -pedantic -Iharness -I$(CUDA_HOME)/include

@@ -29,7 +29,7 @@ for s in $steps; do
         if compute-sanitizer --tool "$tool" --error-exitcode 99 \
             "bin/solutions/$s" --m 257 --n 129 --k 77 --repeats 1 --warmup 0 --min-time 0 \
             --no-csv >"$LOG_DIR/sanitizer-$tool-$(echo "$s" | tr / -).log" 2>&1; then
-            grep -h "ERROR SUMMARY" "$LOG_DIR/sanitizer-$tool-$(echo "$s" | tr / -).log"
+            grep -h -E "ERROR SUMMARY|RACECHECK SUMMARY" "$LOG_DIR/sanitizer-$tool-$(echo "$s" | tr / -).log"
         else
             tail -n 20 "$LOG_DIR/sanitizer-$tool-$(echo "$s" | tr / -).log"; failed=1
         fi
