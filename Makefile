@@ -93,8 +93,9 @@ $(FLAGS_STAMP): FORCE
 # One binary per step: the step's kernel file + its identity (generated, with the
 # compiler's resource report embedded) + the harness.
 # $(1) tree (labs|solutions)  $(2) lab  $(3) step stem  $(4) binary folder
+# $(5) source file  $(6) extra libraries
 define STEP_RULES
-$(BUILD_DIR)/$(1)/$(2)/$(3).o: $(1)/$(2)/$(3).cu $(FLAGS_STAMP)
+$(BUILD_DIR)/$(1)/$(2)/$(3).o: $(5) $(FLAGS_STAMP)
 	$$(call say,NVCC,$$<)
 	$(Q)mkdir -p $$(@D)
 	$(Q)$(NVCC) $(NVCCFLAGS) $(call flags_of,$(2),$(3)) $(DEPFLAGS) --resource-usage -c $$< -o $$@ 2> $$(@:.o=.res.tmp); \
@@ -112,14 +113,24 @@ $(BUILD_DIR)/$(1)/$(2)/$(3).id.o: $(BUILD_DIR)/$(1)/$(2)/$(3).id.c harness/step_
 $(4)/$(2)/$(3): $(BUILD_DIR)/$(1)/$(2)/$(3).o $(BUILD_DIR)/$(1)/$(2)/$(3).id.o $(call HOST_OBJ,$(HARNESS_PURE) $(HARNESS_CUDA))
 	$$(call say,LINK,$$@)
 	$(Q)mkdir -p $$(@D)
-	$(Q)$(NVCC) -arch=$(ARCH) -o $$@ $$^ -lm
+	$(Q)$(NVCC) -arch=$(ARCH) -o $$@ $$^ -lm $(6)
 endef
 
 tree_bin = $(if $(filter solutions,$(1)),$(BIN_DIR)/solutions,$(BIN_DIR))
 $(foreach tree,labs solutions,$(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(lab)),\
-  $(eval $(call STEP_RULES,$(tree),$(lab),$(stem),$(call tree_bin,$(tree)))))))
+  $(eval $(call STEP_RULES,$(tree),$(lab),$(stem),$(call tree_bin,$(tree)),$(tree)/$(lab)/$(stem).cu)))))
 
-step_bins = $(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(lab)),$(call tree_bin,$(1))/$(lab)/$(stem)))
+# Each lab's vendor-library reference (harness/references/<lab>-<name>.cu, named in
+# the lab's table in harness/steps.c) becomes bin/<lab>/<name> in both trees, so
+# its speedup is measured against the same tree's step 01.
+REFERENCE_SOURCES := $(wildcard harness/references/*.cu)
+reference_lab = $(firstword $(subst -, ,$(notdir $(basename $(1)))))
+reference_name = $(patsubst $(call reference_lab,$(1))-%,%,$(notdir $(basename $(1))))
+$(foreach tree,labs solutions,$(foreach src,$(REFERENCE_SOURCES),\
+  $(eval $(call STEP_RULES,$(tree),$(call reference_lab,$(src)),$(call reference_name,$(src)),$(call tree_bin,$(tree)),$(src),-lcublas))))
+reference_bins = $(foreach src,$(REFERENCE_SOURCES),$(call tree_bin,$(1))/$(call reference_lab,$(src))/$(call reference_name,$(src)))
+
+step_bins = $(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(lab)),$(call tree_bin,$(1))/$(lab)/$(stem))) $(call reference_bins,$(1))
 LAB_BINS := $(call step_bins,labs)
 SOLUTION_BINS := $(call step_bins,solutions)
 BINS := $(call step_bins,$(SRC))

@@ -122,9 +122,17 @@ void results_print_row(FILE *out, const struct run_record *r, const char *size_t
     }
     format_speedup(vs_previous, prev, sizeof prev);
     format_speedup(vs_first, first, sizeof first);
-    snprintf(blocks, sizeof blocks, "%d (%s)", r->blocks_per_sm, r->limiter);
-    fprintf(out, "%-14s %-14s %10s %19s %10s %7s %7s %5d %7zu %7zu %7d %-14s %5.0f %9.2g %s\n",
-            r->step, size_text, times, range, rate, prev, first, r->regs,
-            r->smem_static + r->smem_dynamic, r->local_bytes, r->threads_per_block, blocks,
-            r->occupancy_pct, r->max_err, r->verdict);
+    char regs[16] = "-", smem[24] = "-", local[24] = "-", threads[16] = "-", occupancy[16] = "-";
+    snprintf(blocks, sizeof blocks, "-");
+    if (r->threads_per_block > 0) { /* a library reference has no kernel of ours to report */
+        snprintf(regs, sizeof regs, "%d", r->regs);
+        snprintf(smem, sizeof smem, "%zu", r->smem_static + r->smem_dynamic);
+        snprintf(local, sizeof local, "%zu", r->local_bytes);
+        snprintf(threads, sizeof threads, "%d", r->threads_per_block);
+        snprintf(blocks, sizeof blocks, "%d (%s)", r->blocks_per_sm, r->limiter);
+        snprintf(occupancy, sizeof occupancy, "%.0f", r->occupancy_pct);
+    }
+    fprintf(out, "%-14s %-14s %10s %19s %10s %7s %7s %5s %7s %7s %7s %-14s %5s %9.2g %s\n",
+            r->step, size_text, times, range, rate, prev, first, regs, smem, local, threads,
+            blocks, occupancy, r->max_err, r->verdict);
 }

@@ -107,14 +107,14 @@ static void what_if_cell(const struct gpu_arch *arch, const struct occ_input *in
     long more_smem = occ_shared_headroom(arch, in);
     char regs[64], smem[64];
     if (more_regs < 0)
-        snprintf(regs, sizeof regs, "any registers/thread up to the launch limit");
+        snprintf(regs, sizeof regs, "registers: the launch limit comes first");
     else
-        snprintf(regs, sizeof regs, "+%d registers/thread", more_regs);
+        snprintf(regs, sizeof regs, "registers: +%d per thread", more_regs);
     if (more_smem < 0)
-        snprintf(smem, sizeof smem, "any shared memory up to the launch limit");
+        snprintf(smem, sizeof smem, "shared memory: the launch limit comes first");
     else
-        snprintf(smem, sizeof smem, "+%ld B shared/block", more_smem);
-    snprintf(headroom, headroom_len, "%s: %s, %s before a block is lost", arch->name, regs, smem);
+        snprintf(smem, sizeof smem, "shared memory: +%ld B per block", more_smem);
+    snprintf(headroom, headroom_len, "%s before a block is lost: %s; %s", arch->name, regs, smem);
 }
 
 /* --report: everything that is known without a GPU, as one table row per step
@@ -127,6 +127,15 @@ static int static_report(const struct run_options *options)
         die(EXIT_USAGE, "unknown architecture '%s' (try sm_90, sm_80, g80; bin/occupancy --list)",
             arch_name);
     const struct gpu_arch *g80 = arch_find("g80");
+    if (step_entry.kernel == NULL) {
+        if (options->print_header)
+            printf("Static resource report: %s is a library call; it has no kernel of the "
+                   "lab's to report\n", step_entry.kernel_name);
+        else
+            printf("%-14s %s: library kernels, not reported\n", step_identity.stem,
+                   step_entry.kernel_name);
+        return EXIT_PASS;
+    }
     struct kernel_resources kernels[32];
     int count = resources_parse(step_identity.resource_report, kernels, 32);
     const struct kernel_resources *main_kernel =
@@ -232,6 +241,10 @@ static void fill_run_facts(struct run_record *r, const struct device_facts *d,
  * occupancy API, and the limiting resource from the lab's own model. */
 static void fill_resources(struct run_record *r, const struct device_facts *d)
 {
+    if (step_entry.kernel == NULL) { /* a library reference: nothing of ours to report */
+        r->limiter = "-";
+        return;
+    }
     struct cudaFuncAttributes attr;
     CUDA_CHECK(cudaFuncGetAttributes(&attr, step_entry.kernel));
     int blocks = 0;
@@ -365,7 +378,8 @@ static void speedups(const char *csv_path, const struct run_record *r, double *v
     const struct lab_steps *table = steps_find_lab(r->lab);
     const struct step_info *step = steps_find(table, r->step);
     int index = steps_index(table, step);
-    if (strcmp(r->verdict, "PASS") != 0 || index < 0)
+    int is_reference = table->reference != NULL && strcmp(r->step, table->reference) == 0;
+    if (strcmp(r->verdict, "PASS") != 0 || (index < 0 && !is_reference))
         return;
     if (index == 0) {
         *vs_first = 1.0;
@@ -376,8 +390,12 @@ static void speedups(const char *csv_path, const struct run_record *r, double *v
     if (csv_read_file(csv_path, &recorded, err, sizeof err) != 0)
         return;
     char stem[128];
-    *vs_previous = results_find_median(&recorded, r, steps_stem(&table->steps[index - 1], stem, sizeof stem)) / r->median_ms;
-    *vs_first = results_find_median(&recorded, r, steps_stem(&table->steps[0], stem, sizeof stem)) / r->median_ms;
+    if (!is_reference) /* the reference follows no step in particular */
+        *vs_previous = results_find_median(&recorded, r, steps_stem(&table->steps[index - 1], stem,
+                                                                    sizeof stem)) /
+                       r->median_ms;
+    *vs_first = results_find_median(&recorded, r, steps_stem(&table->steps[0], stem, sizeof stem)) /
+                r->median_ms;
     csv_free(&recorded);
 }
 
@@ -386,7 +404,10 @@ int main(int argc, char **argv)
     program = argc > 0 ? argv[0] : "step";
     const struct lab *lab = lab_find(step_identity.lab);
     const struct lab_steps *table = steps_find_lab(step_identity.lab);
-    if (lab == NULL || table == NULL || steps_find(table, step_identity.stem) == NULL)
+    int is_reference = table != NULL && table->reference != NULL &&
+                       strcmp(table->reference, step_identity.stem) == 0;
+    if (lab == NULL || table == NULL ||
+        (steps_find(table, step_identity.stem) == NULL && !is_reference))
         die(EXIT_USAGE, "this binary's step is not in the step table (%s)", step_identity.stem);
 
     struct run_options options;

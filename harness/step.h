@@ -14,7 +14,8 @@ extern "C" {
 
 struct step_kernel {
     /* The kernel whose registers, shared and local memory and blocks per SM the
-     * harness reports (the step's main kernel when it launches several). */
+     * harness reports (the step's main kernel when it launches several). NULL for a
+     * library reference (cuBLAS), whose kernels are not ours to report. */
     const void *kernel;
     const char *kernel_name;     /* its name in the source, to find it in the compiler's report */
     unsigned threads_per_block;
@@ -37,5 +38,9 @@ struct step_kernel {
 #define DEFINE_STEP(kernel_fn, threads, dynamic_smem, launch_fn)                      \
     extern "C" const struct step_kernel STEP_ENTRY = {                                \
         (const void *)(kernel_fn), #kernel_fn, (threads), (dynamic_smem), (launch_fn)}
+
+/* A library call standing in for a step (the cuBLAS row): no kernel of ours. */
+#define DEFINE_REFERENCE(library_name, launch_fn)                                     \
+    extern "C" const struct step_kernel STEP_ENTRY = {NULL, library_name, 0, 0, (launch_fn)}
 
 #endif

@@ -13,8 +13,8 @@ static const struct step_info matmul_steps[] = {
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 const struct lab_steps lab_step_tables[] = {
-    {"matmul", matmul_steps, COUNT_OF(matmul_steps)},
-    {NULL, NULL, 0},
+    {"matmul", matmul_steps, COUNT_OF(matmul_steps), "cublas"},
+    {NULL, NULL, 0, NULL},
 };
 
 const struct lab_steps *steps_find_lab(const char *lab)

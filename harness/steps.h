@@ -21,6 +21,10 @@ struct lab_steps {
     const char *lab;                 /* "matmul" */
     const struct step_info *steps;
     size_t count;
+    /* The vendor library's version of the same computation, run after the steps as the
+     * row to aim at (bin/<lab>/<reference>, from harness/references/<lab>-<reference>.cu);
+     * NULL when the lab has none. */
+    const char *reference;
 };
 
 /* Every lab, ending with a NULL lab name. */

@@ -54,6 +54,9 @@ static const char *const extra_names[] = {
     "occupancy model agrees with the runtime on every step",
     "results CSV row is written with GPU, driver, nvcc, commit",
     "out of device memory is a clear error (exit 2)",
+    "solutions/matmul/cublas 1x1x1",
+    "solutions/matmul/cublas 1023x1025x999",
+    "solutions/matmul/cublas 4096x4096x4096",
 };
 
 size_t gpu_case_names(const char **names, size_t max)
@@ -198,6 +201,21 @@ START_TEST(out_of_device_memory)
 }
 END_TEST
 
+/* The cuBLAS row is checked like a step: a library call with the operands in the
+ * wrong order would still run, and be wrong for every non-square size. */
+static const long reference_sizes[][3] = {{1, 1, 1}, {1023, 1025, 999}, {4096, 4096, 4096}};
+
+START_TEST(cublas_reference_is_correct)
+{
+    char path[256];
+    bin_path("solutions/matmul/cublas", path, sizeof path);
+    int code = run_sized(path, reference_sizes[_i], NULL);
+    ck_assert_msg(code == 0, "cublas at %ldx%ldx%ld: exit %d\n%s%s", reference_sizes[_i][0],
+                  reference_sizes[_i][1], reference_sizes[_i][2], code, out, err);
+    ck_assert_ptr_nonnull(strstr(out, "PASS"));
+}
+END_TEST
+
 Suite *gpu_suite(void)
 {
     Suite *s = suite_create("gpu");
@@ -212,6 +230,8 @@ Suite *gpu_suite(void)
     tcase_add_test(tc, occupancy_model_agrees_on_every_step);
     tcase_add_test(tc, results_csv_row);
     tcase_add_test(tc, out_of_device_memory);
+    tcase_add_loop_test(tc, cublas_reference_is_correct, 0,
+                        (int)(sizeof reference_sizes / sizeof reference_sizes[0]));
     suite_add_tcase(s, tc);
     return s;
 }

@@ -133,12 +133,14 @@ static int run_steps(const char *bin_dir, const struct selection *sel, int repor
         if (sel->lab != NULL && sel->lab != t)
             continue;
         int first = 1;
-        for (size_t s = 0; s < t->count; ++s) {
-            if (sel->step != NULL && sel->step != &t->steps[s])
+        /* every selected step, then (in a run of the whole lab) the library reference */
+        int with_reference = !report && sel->step == NULL && t->reference != NULL;
+        for (size_t s = 0; s < t->count + (size_t)with_reference; ++s) {
+            if (s < t->count && sel->step != NULL && sel->step != &t->steps[s])
                 continue;
             char stem[128], path[512];
             snprintf(path, sizeof path, "%s/%s/%s", bin_dir, t->lab,
-                     steps_stem(&t->steps[s], stem, sizeof stem));
+                     s < t->count ? steps_stem(&t->steps[s], stem, sizeof stem) : t->reference);
             char *args[64];
             int n = 0;
             args[n++] = path;

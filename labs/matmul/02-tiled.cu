@@ -21,14 +21,11 @@
 
 __global__ void matmul_tiled(const float *a, const float *b, float *c, int m, int n, int k)
 {
-    __shared__ float a_tile[TILE][TILE];
-    __shared__ float b_tile[TILE][TILE];
-
-    int tx = threadIdx.x, ty = threadIdx.y;
-    int row = blockIdx.y * TILE + ty;
-    int col = blockIdx.x * TILE + tx;
-
-    /* TODO (step 02):
+    /* TODO (step 02). A plan, in the order the code goes:
+     *  0. Declare the two tiles and this thread's place:
+     *       __shared__ float a_tile[TILE][TILE], b_tile[TILE][TILE];
+     *       int tx = threadIdx.x, ty = threadIdx.y;
+     *       int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
      *  1. Loop over the tiles along k: for (int t = 0; t < k; t += TILE).
      *  2. Load a_tile[ty][tx] from A and b_tile[ty][tx] from B; load 0.0f where the
      *     tile hangs over the edge of the matrix (sizes need not be multiples of 16).
@@ -38,8 +35,6 @@ __global__ void matmul_tiled(const float *a, const float *b, float *c, int m, in
      *  6. After the loop, write the sum to c[row * n + col] if (row, col) is inside C.
      * Every thread must reach both barriers, even those outside C.
      */
-    (void)a; (void)b; (void)c; (void)m; (void)n; (void)k;
-    (void)a_tile; (void)b_tile; (void)row; (void)col; (void)tx; (void)ty;
 }
 
 static cudaError_t launch(const void *problem, cudaStream_t stream)
