@@ -22,6 +22,9 @@ else
     tail -n 40 "$LOG_DIR/test.log"; failed=1
 fi
 
+step "occupancy model against cudaOccupancyMaxActiveBlocksPerMultiprocessor"
+bin/occupancy-api-check || failed=1
+
 steps=$(bin/lab list | awk '/^[a-z]/ { lab = $1 } /^  [0-9]/ { print lab "/" $1 }')
 for s in $steps; do
     for tool in memcheck racecheck synccheck initcheck; do
