@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "text.h"
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -254,22 +256,15 @@ size_t csv_escape(const char *field, char *buf, size_t len)
 {
     int quote = strpbrk(field, ",\"\r\n") != NULL;
     size_t need = 0;
-#define EMIT(ch)                                                                                   \
-    do {                                                                                           \
-        if (need + 1 < len)                                                                        \
-            buf[need] = (ch);                                                                      \
-        ++need;                                                                                    \
-    } while (0)
     if (quote)
-        EMIT('"');
+        text_put(buf, len, &need, '"');
     for (const char *p = field; *p != '\0'; ++p) {
         if (*p == '"')
-            EMIT('"');
-        EMIT(*p);
+            text_put(buf, len, &need, '"');
+        text_put(buf, len, &need, *p);
     }
     if (quote)
-        EMIT('"');
-#undef EMIT
+        text_put(buf, len, &need, '"');
     if (len > 0)
         buf[need < len ? need : len - 1] = '\0';
     return need;

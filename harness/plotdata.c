@@ -7,6 +7,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "text.h"
 #include <strings.h>
 #include <unistd.h>
 
@@ -91,25 +93,18 @@ size_t plotdata_token(const char *text, char *buf, size_t len)
         if (isspace((unsigned char)*q) || *q == '"' || *q == '#' || *q == '\'')
             quote = 1;
     size_t need = 0;
-#define PUT(ch)                                                                                    \
-    do {                                                                                           \
-        if (need + 1 < len)                                                                        \
-            buf[need] = (ch);                                                                      \
-        ++need;                                                                                    \
-    } while (0)
     if (quote)
-        PUT('"');
+        text_put(buf, len, &need, '"');
     for (; *p != '\0'; ++p) {
         char c = *p;
         if (c == '"')
             c = '\''; /* gnuplot has no escape for a quote inside a quoted datum */
         else if (c == '\n' || c == '\r' || c == '\t')
             c = ' ';
-        PUT(c);
+        text_put(buf, len, &need, c);
     }
     if (quote)
-        PUT('"');
-#undef PUT
+        text_put(buf, len, &need, '"');
     if (len > 0)
         buf[need < len ? need : len - 1] = '\0';
     return need;
