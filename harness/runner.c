@@ -304,9 +304,14 @@ static int check_output(const struct lab *lab, void *state, const struct run_opt
                         struct verify_report *report, const char *when)
 {
     char why[256];
+    if (isatty(STDERR_FILENO))
+        fprintf(stderr, "  %s: checking against the CPU reference (%s)...\r", step_identity.stem,
+                when);
     enum lab_status status = lab->verify(state, &options->check, report, why, sizeof why);
     if (status != LAB_OK)
         die(status == LAB_OUT_OF_MEMORY ? EXIT_USAGE : EXIT_WRONG, "verification failed: %s", why);
+    if (isatty(STDERR_FILENO))
+        fprintf(stderr, "\r%70s\r", "");
     int passed = verify_passed(report);
     if (!passed) {
         char what[128];
@@ -450,6 +455,10 @@ int main(int argc, char **argv)
                 program, size_text, need / 1e9, record.gpu, free_bytes / 1e9, total_bytes / 1e9);
         return EXIT_USAGE;
     }
+    /* Large problems take seconds to generate and copy: say what is going on. */
+    int show_progress = isatty(STDERR_FILENO);
+    if (show_progress && need > ((size_t)1 << 30))
+        fprintf(stderr, "  %s: preparing %.1f GB of inputs...\r", step_identity.stem, need / 1e9);
     void *state = NULL;
     enum lab_status created = lab->create(&options.size, options.seed, &state, why, sizeof why);
     if (created != LAB_OK) {
