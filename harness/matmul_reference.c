@@ -48,6 +48,15 @@ enum lab_status matmul_resolve_size(struct problem_size *s, char *why, size_t wh
             return LAB_BAD_SIZE;
         }
     }
+    /* The steps put the rows of C on gridDim.y, 16 rows per block, and a grid has at
+     * most 65535 blocks in y: taller matrices would fail at launch. */
+    if (s->m > MATMUL_MAX_ROWS) {
+        snprintf(why, why_len,
+                 "m = %ld rows: the steps launch one block per 16 rows of C on the grid's y "
+                 "axis, which holds at most 65535 blocks, so m must be at most %ld",
+                 s->m, MATMUL_MAX_ROWS);
+        return LAB_BAD_SIZE;
+    }
     return LAB_OK;
 }
 

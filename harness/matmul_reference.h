@@ -13,12 +13,14 @@ extern "C" {
 #endif
 
 #define MATMUL_DEFAULT_SIZE 4096 /* the papers' 4096 x 4096 */
+#define MATMUL_MAX_ROWS (65535L * 16) /* gridDim.y limit x 16 rows per block */
 
 /* A is m x k from stream 1 of seed, B is k x n from stream 2; uniform in [-1, 1). */
 void matmul_generate(float *a, float *b, long m, long n, long k, uint64_t seed);
 
 /* Sizes: missing m or k follow n, a missing n is 4096; each matrix must have
- * fewer than 2^31 elements (the kernels index with int). */
+ * fewer than 2^31 elements (the kernels index with int), and m at most
+ * MATMUL_MAX_ROWS (the grid's y limit). */
 enum lab_status matmul_resolve_size(struct problem_size *size, char *why, size_t why_len);
 
 /* C[row][col] = sum over i of A[row][i] * B[i][col], in double; *abs_sum gets

@@ -20,6 +20,7 @@ static char out[1 << 16], err[1 << 16];
 static const long sizes[][3] = {
     {1, 1, 1}, {17, 17, 17}, {100, 100, 100}, {1000, 1000, 1000},
     {1023, 1025, 999}, {1, 300, 17}, {300, 1, 33}, {4096, 4096, 4096},
+    {1048560, 2, 3}, /* the tallest C the grid allows */
 };
 #define SIZE_COUNT (sizeof sizes / sizeof sizes[0])
 

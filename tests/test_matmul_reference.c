@@ -115,6 +115,11 @@ START_TEST(size_rules)
     ck_assert_ptr_nonnull(strstr(why, "C would be"));
     s = (struct problem_size){1, 1, 3000000000L};
     ck_assert_int_eq(matmul_resolve_size(&s, why, sizeof why), LAB_BAD_SIZE);
+    s = (struct problem_size){MATMUL_MAX_ROWS, 1, 1};
+    ck_assert_int_eq(matmul_resolve_size(&s, why, sizeof why), LAB_OK);
+    s = (struct problem_size){MATMUL_MAX_ROWS + 1, 1, 1};
+    ck_assert_int_eq(matmul_resolve_size(&s, why, sizeof why), LAB_BAD_SIZE);
+    ck_assert_ptr_nonnull(strstr(why, "at most 1048560"));
     s = (struct problem_size){-1, 5, 5};
     ck_assert_int_eq(matmul_resolve_size(&s, why, sizeof why), LAB_BAD_SIZE);
 }
