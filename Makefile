@@ -5,9 +5,10 @@
 #   make run LAB=matmul STEP=02
 #   make test               unit tests, static checks and (with a GPU) every solution step
 #   make report ARCH=sm_90  static resources and blocks per SM of every step, no GPU needed
+#                           (WHATIF=sm_75: the same binaries judged on another architecture)
 #   make plots              draw the figures under plots/ from data/
 #
-# Variables: SRC=labs|solutions  ARCH=sm_NN  V=1 (show commands)  NVCC=  CC=  CHECK_PREFIX=
+# Variables: SRC=labs|solutions  ARCH=sm_NN  WHATIF=sm_NN  V=1 (show commands)  NVCC=  CC=  CHECK_PREFIX=
 
 .DEFAULT_GOAL := all
 SHELL := /bin/sh
@@ -58,11 +59,9 @@ DEPFLAGS = -MMD -MP
 # ---------------------------------------------------------------------------
 # The step tables (harness/steps/<lab>.def) are the one list of steps.
 LABS := $(patsubst harness/steps/%.def,%,$(wildcard harness/steps/*.def))
-# (an unmatched parenthesis inside $(shell) would end the call early: hence $(LP))
-LP := (
-steps_of = $(shell sed -n 's/^STEP$(LP)"\([^"]*\)", *"\([^"]*\)".*/\1-\2/p' harness/steps/$(1).def)
+steps_of = $(shell sh harness/step-table.sh harness/steps/$(1).def stems)
 # extra nvcc flags of step $(2) of lab $(1)
-flags_of = $(shell awk -F'"' '/^STEP[$(LP)]/ && ($$2 "-" $$4) == "$(2)" { print $$6 }' harness/steps/$(1).def)
+flags_of = $(shell sh harness/step-table.sh harness/steps/$(1).def flags $(2))
 
 # ---------------------------------------------------------------------------
 # Host code of the harness (C11). The pure part has no CUDA calls and is what the
@@ -93,18 +92,18 @@ $(FLAGS_STAMP): FORCE
 # One binary per step: the step's kernel file + its identity (generated, with the
 # compiler's resource report embedded) + the harness.
 # $(1) tree (labs|solutions)  $(2) lab  $(3) step stem  $(4) binary folder
-# $(5) source file  $(6) extra libraries
+# $(5) source file  $(6) extra libraries  $(7) the step's extra nvcc flags
 define STEP_RULES
-$(BUILD_DIR)/$(1)/$(2)/$(3).o: $(5) $(FLAGS_STAMP)
+$(BUILD_DIR)/$(1)/$(2)/$(3).o: $(5) $(FLAGS_STAMP) $(wildcard harness/steps/$(2).def)
 	$$(call say,NVCC,$$<)
 	$(Q)mkdir -p $$(@D)
-	$(Q)$(NVCC) $(NVCCFLAGS) $(call flags_of,$(2),$(3)) $(DEPFLAGS) --resource-usage -c $$< -o $$@ 2> $$(@:.o=.res.tmp); \
+	$(Q)$(NVCC) $(NVCCFLAGS) $(7) $(DEPFLAGS) --resource-usage -c $$< -o $$@ 2> $$(@:.o=.res.tmp); \
 	  status=$$$$?; grep -v -e '^ptxas info' -e 'bytes stack frame' $$(@:.o=.res.tmp) >&2; \
 	  if [ $$$$status -ne 0 ]; then rm -f $$(@:.o=.res.tmp); exit $$$$status; fi; \
 	  mv $$(@:.o=.res.tmp) $$(@:.o=.res)
 
-$(BUILD_DIR)/$(1)/$(2)/$(3).id.c: $(BUILD_DIR)/$(1)/$(2)/$(3).o harness/embed-step-identity.sh
-	$(Q)sh harness/embed-step-identity.sh '$(2)' '$(3)' '$(1)' '$(strip $(call flags_of,$(2),$(3)))' \
+$(BUILD_DIR)/$(1)/$(2)/$(3).id.c: $(BUILD_DIR)/$(1)/$(2)/$(3).o harness/embed-step-identity.sh $(FLAGS_STAMP)
+	$(Q)sh harness/embed-step-identity.sh '$(2)' '$(3)' '$(1)' '$(strip $(NVCCFLAGS) $(7))' \
 	  '$(NVCC_VERSION)' '$(ARCH)' $$(<:.o=.res) > $$@.tmp && mv $$@.tmp $$@
 
 $(BUILD_DIR)/$(1)/$(2)/$(3).id.o: $(BUILD_DIR)/$(1)/$(2)/$(3).id.c harness/step_identity.h
@@ -118,7 +117,7 @@ endef
 
 tree_bin = $(if $(filter solutions,$(1)),$(BIN_DIR)/solutions,$(BIN_DIR))
 $(foreach tree,labs solutions,$(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(lab)),\
-  $(eval $(call STEP_RULES,$(tree),$(lab),$(stem),$(call tree_bin,$(tree)),$(tree)/$(lab)/$(stem).cu)))))
+  $(eval $(call STEP_RULES,$(tree),$(lab),$(stem),$(call tree_bin,$(tree)),$(tree)/$(lab)/$(stem).cu,,$(call flags_of,$(lab),$(stem)))))))
 
 # Each lab's vendor-library reference (harness/references/<lab>-<name>.cu, named in
 # the lab's table in harness/steps.c) becomes bin/<lab>/<name> in both trees, so
@@ -127,7 +126,7 @@ REFERENCE_SOURCES := $(wildcard harness/references/*.cu)
 reference_lab = $(firstword $(subst -, ,$(notdir $(basename $(1)))))
 reference_name = $(patsubst $(call reference_lab,$(1))-%,%,$(notdir $(basename $(1))))
 $(foreach tree,labs solutions,$(foreach src,$(REFERENCE_SOURCES),\
-  $(eval $(call STEP_RULES,$(tree),$(call reference_lab,$(src)),$(call reference_name,$(src)),$(call tree_bin,$(tree)),$(src),-lcublas))))
+  $(eval $(call STEP_RULES,$(tree),$(call reference_lab,$(src)),$(call reference_name,$(src)),$(call tree_bin,$(tree)),$(src),-lcublas,))))
 reference_bins = $(foreach src,$(REFERENCE_SOURCES),$(call tree_bin,$(1))/$(call reference_lab,$(src))/$(call reference_name,$(src)))
 
 step_bins = $(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(lab)),$(call tree_bin,$(1))/$(lab)/$(stem))) $(call reference_bins,$(1))
@@ -178,8 +177,11 @@ run: deps all
 	$(Q)status=0; $(BIN_DIR)/lab run --bin-dir $(call tree_bin,$(SRC)) $(LAB) $(STEP) -- $(RUN_ARGS) || status=$$?; \
 	  [ $$status -eq 77 ] || exit $$status
 
+# WHATIF=sm_75 asks what the steps, as compiled now, would get on another
+# architecture; ARCH=sm_75 recompiles them for it first.
+WHATIF ?= $(ARCH)
 report: all
-	$(Q)$(BIN_DIR)/lab report --bin-dir $(call tree_bin,$(SRC)) --arch $(ARCH) $(LAB) $(STEP)
+	$(Q)$(BIN_DIR)/lab report --bin-dir $(call tree_bin,$(SRC)) --arch $(WHATIF) $(LAB) $(STEP)
 
 # ---------------------------------------------------------------------------
 # Tests: one Check suite per area under tests/, one runner.
@@ -216,6 +218,6 @@ clean:
 	rm -rf $(BUILD_DIR) $(BIN_DIR)
 
 help:
-	@sed -n '2,12p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,13p' Makefile | sed 's/^# \{0,1\}//'
 
 -include $(shell find $(BUILD_DIR) -name '*.d' 2>/dev/null)

@@ -144,16 +144,15 @@ static int static_report(const struct run_options *options)
         die(EXIT_WRONG, "the compiler's resource report has no entry for kernel %s",
             step_entry.kernel_name);
 
-    char arch_title[64], g80_title[64];
-    snprintf(arch_title, sizeof arch_title, "%s (%s)", arch->name, arch->example_gpu);
-    snprintf(g80_title, sizeof g80_title, "%s (%s)", g80->name, g80->example_gpu);
     if (options->print_header) {
-        printf("Static resource report: nvcc %s, compiled for %s; blocks/SM (limiter) and "
-               "occupancy from the occupancy model, no GPU needed\n\n",
-               step_identity.nvcc_version, step_identity.arch);
-        printf("%-14s %-16s %5s %7s %7s %7s %7s  %-22s %-22s\n", "step", "kernel", "regs",
-               "smem B", "local B", "spill B", "threads", arch_title,
-               arch == g80 ? "" : g80_title);
+        printf("Static resource report: nvcc %s %s\n", step_identity.nvcc_version,
+               step_identity.nvcc_flags);
+        printf("blocks/SM (limiter) and occupancy from the occupancy model, no GPU needed: "
+               "%s = %s", arch->name, arch->example_gpu);
+        if (arch != g80)
+            printf(", %s = %s (the papers' GPU)", g80->name, g80->example_gpu);
+        printf("\n\n%-14s %-16s %5s %7s %7s %7s %7s  %-22s %-22s\n", "step", "kernel", "regs",
+               "smem B", "local B", "spill B", "threads", arch->name, arch == g80 ? "" : g80->name);
     }
     struct occ_input in = {(int)step_entry.threads_per_block, main_kernel->registers,
                            main_kernel->shared_bytes + step_entry.dynamic_smem_bytes};
@@ -172,8 +171,9 @@ static int static_report(const struct run_options *options)
             printf("%14s also in this step: %s, %d registers, %zu B shared, %zu B local\n", "",
                    kernels[i].function, kernels[i].registers, kernels[i].shared_bytes,
                    kernels[i].local_bytes);
-    if (step_identity.nvcc_flags[0] != '\0')
-        printf("%14s compiled with %s\n", "", step_identity.nvcc_flags);
+    const struct step_info *step = steps_find(steps_find_lab(step_identity.lab), step_identity.stem);
+    if (step != NULL && step->nvcc_flags[0] != '\0')
+        printf("%14s compiled with the step's own flags: %s\n", "", step->nvcc_flags);
     return EXIT_PASS;
 }
 

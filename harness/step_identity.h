@@ -12,7 +12,7 @@ struct step_identity {
     const char *lab;             /* "matmul" */
     const char *stem;            /* "02-tiled" */
     const char *source;          /* "labs" or "solutions" */
-    const char *nvcc_flags;      /* the flags the step file was compiled with */
+    const char *nvcc_flags;      /* every flag the step file was compiled with, its own included */
     const char *nvcc_version;    /* "13.0.88" */
     const char *arch;            /* what it was compiled for: "sm_90" */
     const char *resource_report; /* nvcc --resource-usage output for the step file */

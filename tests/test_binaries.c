@@ -113,8 +113,8 @@ START_TEST(static_report_without_gpu)
     ck_assert_int_eq(run_step(path, hide_gpus, "--report", "--arch", "sm_90"), 0);
     /* header, then the step's row: kernel, registers, 2048 B of tiles, 256 threads */
     ck_assert_ptr_nonnull(strstr(out, "Static resource report"));
-    ck_assert_ptr_nonnull(strstr(out, "sm_90 (H100)"));
-    ck_assert_ptr_nonnull(strstr(out, "sm_10 (GeForce 8800 GTX)")); /* the papers' GPU */
+    ck_assert_ptr_nonnull(strstr(out, "sm_90 = H100"));
+    ck_assert_ptr_nonnull(strstr(out, "sm_10 = GeForce 8800 GTX")); /* the papers' GPU */
     const char *row = strstr(out, "\n02-tiled");
     ck_assert_ptr_nonnull(row);
     int regs = 0;
@@ -163,7 +163,7 @@ START_TEST(front_door_without_gpu_shows_report)
     ck_assert_ptr_nonnull(strstr(out, "No CUDA device is visible"));
     ck_assert_ptr_nonnull(strstr(out, "\n01-naive"));
     ck_assert_ptr_nonnull(strstr(out, "\n02-tiled"));
-    ck_assert_int_eq(count_lines(strstr(out, "Static resource report")), 1 + 1 + 1 + 2 * 3 + 1);
+    ck_assert_int_eq(count_lines(strstr(out, "Static resource report")), 1 + 1 + 1 + 1 + 2 * 3 + 1);
 }
 END_TEST
 

@@ -1,5 +1,6 @@
 /* The step tables, and that every listed step has its file in both trees. */
 #include <check.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -59,6 +60,52 @@ START_TEST(every_step_has_a_lab_file_and_a_solution)
 }
 END_TEST
 
+/* The Makefile reads the tables through harness/step-table.sh: stems in order, and
+ * a step's own nvcc flags (the fast-math step of a later lab needs them). */
+START_TEST(makefile_reader_gives_stems_and_flags)
+{
+    char dir[] = "/tmp/lab-steps-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char def[256], command[512];
+    snprintf(def, sizeof def, "%s/demo.def", dir);
+    FILE *f = fopen(def, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("/* a comment with STEP(\"xx\") in it is not a step */\n"
+          "STEP(\"01\", \"plain\", \"\", \"the first step\")\n"
+          "STEP(\"12\", \"fast-math\", \"-use_fast_math -ftz=true\", \"compiled differently\")\n",
+          f);
+    fclose(f);
+    char out[512];
+    snprintf(command, sizeof command, "sh harness/step-table.sh %s stems", def);
+    FILE *p = popen(command, "r");
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    ck_assert_int_eq(pclose(p), 0);
+    ck_assert_str_eq(out, "01-plain\n12-fast-math\n");
+    snprintf(command, sizeof command, "sh harness/step-table.sh %s flags 12-fast-math", def);
+    p = popen(command, "r");
+    n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    ck_assert_int_eq(pclose(p), 0);
+    ck_assert_str_eq(out, "-use_fast_math -ftz=true\n");
+    snprintf(command, sizeof command, "sh harness/step-table.sh %s flags 99-none 2>/dev/null", def);
+    p = popen(command, "r");
+    ck_assert_int_ne(pclose(p), 0);
+    /* and the real table reads the same as the C table */
+    p = popen("sh harness/step-table.sh harness/steps/matmul.def stems", "r");
+    n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    pclose(p);
+    const struct lab_steps *t = steps_find_lab("matmul");
+    char expected[512] = "", stem[128];
+    for (size_t i = 0; i < t->count; ++i) {
+        strcat(expected, steps_stem(&t->steps[i], stem, sizeof stem));
+        strcat(expected, "\n");
+    }
+    ck_assert_str_eq(out, expected);
+}
+END_TEST
+
 Suite *steps_suite(void)
 {
     Suite *s = suite_create("steps");
@@ -66,6 +113,7 @@ Suite *steps_suite(void)
     tcase_add_test(tc, matmul_table_order_and_lookup);
     tcase_add_test(tc, ids_are_zero_padded_increasing_and_unique);
     tcase_add_test(tc, every_step_has_a_lab_file_and_a_solution);
+    tcase_add_test(tc, makefile_reader_gives_stems_and_flags);
     suite_add_tcase(s, tc);
     return s;
 }
