@@ -76,8 +76,12 @@ void verify_report_print(FILE *out, const struct verify_report *r, const char *w
                 r->failed, r->checked, r->still_poison);
     for (size_t i = 0; i < r->reported; ++i) {
         const struct verify_mismatch *m = &r->first[i];
-        fprintf(out, "  [%ld, %ld] got %.9g, expected %.9g (|error| %.3g > tolerance %.3g)\n",
-                m->row, m->col, m->got, m->want, fabs(m->got - m->want), m->tolerance);
+        if (isnan(m->got))
+            fprintf(out, "  [%ld, %ld] got NaN (never written, or computed from garbage), expected %.9g\n",
+                    m->row, m->col, m->want);
+        else
+            fprintf(out, "  [%ld, %ld] got %.9g, expected %.9g (|error| %.3g > tolerance %.3g)\n",
+                    m->row, m->col, m->got, m->want, fabs(m->got - m->want), m->tolerance);
     }
     if (r->failed > r->reported)
         fprintf(out, "  ... and %zu more\n", r->failed - r->reported);

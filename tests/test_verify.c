@@ -39,6 +39,22 @@ START_TEST(exact_and_close_pass_far_fails)
 }
 END_TEST
 
+START_TEST(wrong_values_show_error_and_tolerance)
+{
+    struct verify_report r;
+    verify_report_init(&r);
+    verify_element(&r, 3, 4, 2.5, 2.0, 0.125);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    verify_report_print(out, &r, "x");
+    fclose(out);
+    ck_assert_ptr_nonnull(strstr(text, "FAIL x: 1 of 1 checked elements are wrong (0 never written)"));
+    ck_assert_ptr_nonnull(strstr(text, "[3, 4] got 2.5, expected 2 (|error| 0.5 > tolerance 0.125)"));
+    free(text);
+}
+END_TEST
+
 START_TEST(nan_and_infinity_fail)
 {
     struct verify_report r;
@@ -74,7 +90,7 @@ START_TEST(report_names_first_ten_and_poison)
     fclose(out);
     ck_assert_ptr_nonnull(strstr(text, "FAIL matmul 02-tiled"));
     ck_assert_ptr_nonnull(strstr(text, "the kernel wrote nothing"));
-    ck_assert_ptr_nonnull(strstr(text, "[0, 1]"));
+    ck_assert_ptr_nonnull(strstr(text, "[0, 1] got NaN (never written"));
     ck_assert_ptr_nonnull(strstr(text, "[9, 10]"));
     ck_assert_ptr_null(strstr(text, "[10, 11]"));
     ck_assert_ptr_nonnull(strstr(text, "and 15 more"));
@@ -159,6 +175,7 @@ Suite *verify_suite(void)
     tcase_add_test(tc, nan_and_infinity_fail);
     tcase_add_test(tc, nothing_checked_is_not_a_pass);
     tcase_add_test(tc, report_names_first_ten_and_poison);
+    tcase_add_test(tc, wrong_values_show_error_and_tolerance);
     suite_add_tcase(s, tc);
     tc = tcase_create("sample");
     tcase_add_test(tc, small_results_are_checked_whole);
