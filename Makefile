@@ -218,6 +218,6 @@ clean:
 	rm -rf $(BUILD_DIR) $(BIN_DIR)
 
 help:
-	@sed -n '2,13p' Makefile | sed 's/^# \{0,1\}//'
+	@awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' Makefile
 
 -include $(shell find $(BUILD_DIR) -name '*.d' 2>/dev/null)

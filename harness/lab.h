@@ -63,6 +63,10 @@ struct lab {
     enum lab_status (*verify)(void *state, const struct check_options *options,
                               struct verify_report *report, char *why, size_t why_len);
     void (*destroy)(void *state);
+    /* Optional: lab-specific figures for the CSV's notes column, as key=value pairs
+     * separated by ';' (N-body: interactions per second, energy drift), given the
+     * median time of one launch. NULL when the lab has none. */
+    void (*notes)(void *state, double median_seconds, char *buf, size_t len);
 };
 
 /* Every lab the runner knows, ending with NULL. */

@@ -480,6 +480,10 @@ int main(int argc, char **argv)
     }
     record.max_err = report.max_abs_error;
     record.verdict = passed ? "PASS" : "FAIL";
+    char notes[512] = "";
+    if (lab->notes != NULL && record.repeats > 0)
+        lab->notes(state, record.median_ms * 1e-3, notes, sizeof notes);
+    record.notes = notes;
 
     char csv_path[512];
     if (options.csv_path != NULL)
