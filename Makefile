@@ -7,6 +7,7 @@
 #   make report ARCH=sm_90  static resources and blocks per SM of every step, no GPU needed
 #                           (WHATIF=sm_75: the same binaries judged on another architecture)
 #   make plots              draw the figures under plots/ from data/
+#   make grade STUDENT=name every step of labs/ at every check size: verdicts + gradebook
 #
 # Variables: SRC=labs|solutions  ARCH=sm_NN  WHATIF=sm_NN  V=1 (show commands)  NVCC=  CC=  CHECK_PREFIX=
 
@@ -144,7 +145,7 @@ $(BIN_DIR)/occupancy: $(BUILD_DIR)/host/tools/occupancy.o $(call HOST_OBJ,occupa
 	$(call say,LINK,$@)
 	$(Q)$(CC) -o $@ $^ -lm
 
-$(BIN_DIR)/lab: $(BUILD_DIR)/host/tools/lab.o $(call HOST_OBJ,steps cli)
+$(BIN_DIR)/lab: $(BUILD_DIR)/host/tools/lab.o $(call HOST_OBJ,steps cli csv)
 	$(call say,LINK,$@)
 	$(Q)$(CC) -o $@ $^ -lm
 
@@ -164,7 +165,7 @@ TOOLS := $(BIN_DIR)/occupancy $(BIN_DIR)/lab $(BIN_DIR)/gpu-probe $(BIN_DIR)/plo
 include plots/plots.mk
 
 # ---------------------------------------------------------------------------
-.PHONY: all solutions run report test deps plots clean help FORCE
+.PHONY: all solutions run report grade test deps plots clean help FORCE
 all: $(BINS) $(TOOLS)
 solutions: $(SOLUTION_BINS) $(TOOLS)
 
@@ -182,6 +183,14 @@ run: deps all
 WHATIF ?= $(ARCH)
 report: all
 	$(Q)$(BIN_DIR)/lab report --bin-dir $(call tree_bin,$(SRC)) --arch $(WHATIF) $(LAB) $(STEP)
+
+# Grading: every step of the tree (labs/ by default: the student's work) at every
+# check size of its lab, a verdict per step, a row per step in the gradebook.
+STUDENT ?= $(notdir $(CURDIR))
+GRADEBOOK ?= data/gradebook.csv
+grade: deps all
+	$(Q)$(BIN_DIR)/lab grade --bin-dir $(call tree_bin,$(SRC)) --student '$(STUDENT)' \
+	  --gradebook '$(GRADEBOOK)' $(LAB) $(STEP)
 
 # ---------------------------------------------------------------------------
 # Tests: one Check suite per area under tests/, one runner.

@@ -12,9 +12,19 @@ static const struct step_info matmul_steps[] = {
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
+/* 1 and 17 are smaller than a tile, 1000 and 1023 x 1025 x 999 are not multiples of
+ * any tile, the single row and column catch swapped bounds checks, 4096 is the
+ * papers' size, and 1048560 rows is the tallest C the grid allows. */
+static const struct check_size matmul_check_sizes[] = {
+    {1, 1, 1},        {17, 17, 17},    {100, 100, 100},    {1000, 1000, 1000},
+    {1023, 1025, 999}, {1, 300, 17},    {300, 1, 33},       {4096, 4096, 4096},
+    {1048560, 2, 3},
+};
+
 const struct lab_steps lab_step_tables[] = {
-    {"matmul", matmul_steps, COUNT_OF(matmul_steps), "cublas"},
-    {NULL, NULL, 0, NULL},
+    {"matmul", matmul_steps, COUNT_OF(matmul_steps), "cublas", matmul_check_sizes,
+     COUNT_OF(matmul_check_sizes)},
+    {NULL, NULL, 0, NULL, NULL, 0},
 };
 
 const struct lab_steps *steps_find_lab(const char *lab)

@@ -17,6 +17,12 @@ struct step_info {
     const char *summary;     /* one line: what changed from the previous step */
 };
 
+/* A problem size every step must get right: the grading and the GPU tests run each
+ * step at each of them. For N-body, n bodies (m and k unused). */
+struct check_size {
+    long m, n, k;
+};
+
 struct lab_steps {
     const char *lab;                 /* "matmul" */
     const struct step_info *steps;
@@ -25,6 +31,8 @@ struct lab_steps {
      * row to aim at (bin/<lab>/<reference>, from harness/references/<lab>-<reference>.cu);
      * NULL when the lab has none. */
     const char *reference;
+    const struct check_size *check_sizes;
+    size_t check_size_count;
 };
 
 /* Every lab, ending with a NULL lab name. */

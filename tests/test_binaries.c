@@ -167,6 +167,19 @@ START_TEST(front_door_without_gpu_shows_report)
 }
 END_TEST
 
+START_TEST(grading_needs_a_gpu)
+{
+    static const char *const hide_gpus[] = {"CUDA_VISIBLE_DEVICES=", NULL};
+    char lab[256], dir[256];
+    bin_path("lab", lab, sizeof lab);
+    bin_path("solutions", dir, sizeof dir);
+    char *argv[] = {lab, "grade", "--bin-dir", dir, "--student", "x", "matmul", NULL};
+    ck_assert_int_eq(run_capture(argv, hide_gpus, out, sizeof out, err, sizeof err), 77);
+    ck_assert_ptr_nonnull(strstr(err, "no CUDA device visible: grading runs every step on a GPU"));
+    ck_assert_int_eq(count_lines(err), 1);
+}
+END_TEST
+
 Suite *binaries_suite(void)
 {
     Suite *s = suite_create("binaries");
@@ -183,6 +196,7 @@ Suite *binaries_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, front_door_lists_and_rejects);
     tcase_add_test(tc, front_door_without_gpu_shows_report);
+    tcase_add_test(tc, grading_needs_a_gpu);
     suite_add_tcase(s, tc);
     return s;
 }

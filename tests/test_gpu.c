@@ -16,35 +16,28 @@
 
 static char out[1 << 16], err[1 << 16];
 
-/* m, n, k: 1, 17, 100, 1000, odd rectangles, the papers' 4096 */
-static const long sizes[][3] = {
-    {1, 1, 1}, {17, 17, 17}, {100, 100, 100}, {1000, 1000, 1000},
-    {1023, 1025, 999}, {1, 300, 17}, {300, 1, 33}, {4096, 4096, 4096},
-    {1048560, 2, 3}, /* the tallest C the grid allows */
-};
-#define SIZE_COUNT (sizeof sizes / sizeof sizes[0])
-
-/* The (step, size) cases, numbered in step-table order. */
+/* The (step, size) cases: every step of every lab at each of its lab's check
+ * sizes (harness/steps.c), numbered in step-table order. */
 static size_t case_count(void)
 {
-    size_t steps = 0;
+    size_t cases = 0;
     for (const struct lab_steps *t = lab_step_tables; t->lab != NULL; ++t)
-        steps += t->count;
-    return steps * SIZE_COUNT;
+        cases += t->count * t->check_size_count;
+    return cases;
 }
 
 static void case_at(size_t index, const struct lab_steps **lab, const struct step_info **step,
-                    const long **size)
+                    const struct check_size **size)
 {
-    size_t step_index = index / SIZE_COUNT;
-    *size = sizes[index % SIZE_COUNT];
     for (const struct lab_steps *t = lab_step_tables; t->lab != NULL; ++t) {
-        if (step_index < t->count) {
+        size_t cases = t->count * t->check_size_count;
+        if (index < cases) {
             *lab = t;
-            *step = &t->steps[step_index];
+            *step = &t->steps[index / t->check_size_count];
+            *size = &t->check_sizes[index % t->check_size_count];
             return;
         }
-        step_index -= t->count;
+        index -= cases;
     }
 }
 
@@ -55,6 +48,7 @@ static const char *const extra_names[] = {
     "occupancy model agrees with the runtime on every step",
     "results CSV row is written with GPU, driver, nvcc, commit",
     "out of device memory is a clear error (exit 2)",
+    "grading the labs tree: 01 passes every size, the TODO step fails, gradebook rows",
     "solutions/matmul/cublas 1x1x1",
     "solutions/matmul/cublas 1023x1025x999",
     "solutions/matmul/cublas 4096x4096x4096",
@@ -66,10 +60,10 @@ size_t gpu_case_names(const char **names, size_t max)
     for (size_t i = 0; i < case_count() && n < max && n < 512; ++i) {
         const struct lab_steps *lab = NULL;
         const struct step_info *step = NULL;
-        const long *size;
+        const struct check_size *size = NULL;
         case_at(i, &lab, &step, &size);
         snprintf(case_name_store[n], sizeof case_name_store[n], "solutions/%s/%s-%s %ldx%ldx%ld",
-                 lab->lab, step->id, step->name, size[0], size[1], size[2]);
+                 lab->lab, step->id, step->name, size->m, size->n, size->k);
         names[n] = case_name_store[n];
         ++n;
     }
@@ -78,12 +72,12 @@ size_t gpu_case_names(const char **names, size_t max)
     return n;
 }
 
-static int run_sized(const char *path, const long *size, const char *csv)
+static int run_sized(const char *path, const struct check_size *size, const char *csv)
 {
     char m[24], n[24], k[24];
-    snprintf(m, sizeof m, "%ld", size[0]);
-    snprintf(n, sizeof n, "%ld", size[1]);
-    snprintf(k, sizeof k, "%ld", size[2]);
+    snprintf(m, sizeof m, "%ld", size->m);
+    snprintf(n, sizeof n, "%ld", size->n);
+    snprintf(k, sizeof k, "%ld", size->k);
     char *argv[] = {(char *)path, "--m", m, "--n", n, "--k", k, "--repeats", "2", "--min-time",
                     "0", "--warmup", "1", csv ? "--csv" : "--no-csv", (char *)csv, NULL};
     return run_capture(argv, NULL, out, sizeof out, err, sizeof err);
@@ -93,13 +87,13 @@ START_TEST(solution_step_is_correct)
 {
     const struct lab_steps *lab = NULL;
     const struct step_info *step = NULL;
-    const long *size;
+    const struct check_size *size = NULL;
     case_at((size_t)_i, &lab, &step, &size);
     char stem[128], rel[256], path[512];
     snprintf(rel, sizeof rel, "solutions/%s/%s", lab->lab, steps_stem(step, stem, sizeof stem));
     bin_path(rel, path, sizeof path);
     int code = run_sized(path, size, NULL);
-    ck_assert_msg(code == 0, "%s at %ldx%ldx%ld: exit %d\n%s%s", rel, size[0], size[1], size[2],
+    ck_assert_msg(code == 0, "%s at %ldx%ldx%ld: exit %d\n%s%s", rel, size->m, size->n, size->k,
                   code, out, err);
     ck_assert_ptr_nonnull(strstr(out, "PASS"));
 }
@@ -109,8 +103,8 @@ START_TEST(lab_naive_passes)
 {
     char path[256];
     bin_path("matmul/01-naive", path, sizeof path);
-    const long size[3] = {100, 120, 90};
-    ck_assert_int_eq(run_sized(path, size, NULL), 0);
+    const struct check_size size = {100, 120, 90};
+    ck_assert_int_eq(run_sized(path, &size, NULL), 0);
 }
 END_TEST
 
@@ -118,8 +112,8 @@ START_TEST(lab_todo_step_fails_clearly)
 {
     char path[256];
     bin_path("matmul/02-tiled", path, sizeof path);
-    const long size[3] = {100, 100, 100};
-    int code = run_sized(path, size, NULL);
+    const struct check_size size = {100, 100, 100};
+    int code = run_sized(path, &size, NULL);
     ck_assert_int_eq(code, 1);
     ck_assert_msg(strstr(err, "the kernel wrote nothing") != NULL, "stderr: %s", err);
     ck_assert_ptr_nonnull(strstr(out, "FAIL"));
@@ -128,14 +122,14 @@ END_TEST
 
 START_TEST(occupancy_model_agrees_on_every_step)
 {
-    const long size[3] = {64, 64, 64};
+    const struct check_size size = {64, 64, 64};
     for (const struct lab_steps *t = lab_step_tables; t->lab != NULL; ++t)
         for (size_t s = 0; s < t->count; ++s) {
             char stem[128], rel[256], path[512];
             snprintf(rel, sizeof rel, "solutions/%s/%s", t->lab,
                      steps_stem(&t->steps[s], stem, sizeof stem));
             bin_path(rel, path, sizeof path);
-            ck_assert_int_eq(run_sized(path, size, NULL), 0);
+            ck_assert_int_eq(run_sized(path, &size, NULL), 0);
             ck_assert_msg(strstr(err, "occupancy model predicts") == NULL, "%s: %s", rel, err);
             ck_assert_msg(strstr(out, "(?)") == NULL, "%s: no limiter in %s", rel, out);
         }
@@ -154,8 +148,8 @@ START_TEST(results_csv_row)
     char csv[256], path[256];
     snprintf(csv, sizeof csv, "%s/matmul.csv", dir);
     bin_path("solutions/matmul/01-naive", path, sizeof path);
-    const long size[3] = {256, 256, 256};
-    ck_assert_int_eq(run_sized(path, size, csv), 0);
+    const struct check_size size = {256, 256, 256};
+    ck_assert_int_eq(run_sized(path, &size, csv), 0);
     FILE *f = fopen(csv, "r");
     ck_assert_ptr_nonnull(f);
     char header[2048], row[2048];
@@ -191,8 +185,8 @@ START_TEST(out_of_device_memory)
     char line[256] = "";
     ssize_t got = read(from_child[0], line, sizeof line - 1);
     ck_assert_msg(got > 0 && strstr(line, "holding") != NULL, "gpu-probe did not hold: %s", line);
-    const long size[3] = {30000, 30000, 30000};
-    int code = run_sized(step, size, NULL);
+    const struct check_size size = {30000, 30000, 30000};
+    int code = run_sized(step, &size, NULL);
     close(to_child[1]); /* releases the memory */
     int status;
     waitpid(pid, &status, 0);
@@ -204,16 +198,46 @@ END_TEST
 
 /* The cuBLAS row is checked like a step: a library call with the operands in the
  * wrong order would still run, and be wrong for every non-square size. */
-static const long reference_sizes[][3] = {{1, 1, 1}, {1023, 1025, 999}, {4096, 4096, 4096}};
+static const struct check_size reference_sizes[] = {{1, 1, 1}, {1023, 1025, 999}, {4096, 4096, 4096}};
 
 START_TEST(cublas_reference_is_correct)
 {
     char path[256];
     bin_path("solutions/matmul/cublas", path, sizeof path);
-    int code = run_sized(path, reference_sizes[_i], NULL);
-    ck_assert_msg(code == 0, "cublas at %ldx%ldx%ld: exit %d\n%s%s", reference_sizes[_i][0],
-                  reference_sizes[_i][1], reference_sizes[_i][2], code, out, err);
+    const struct check_size *size = &reference_sizes[_i];
+    int code = run_sized(path, size, NULL);
+    ck_assert_msg(code == 0, "cublas at %ldx%ldx%ld: exit %d\n%s%s", size->m, size->n, size->k,
+                  code, out, err);
     ck_assert_ptr_nonnull(strstr(out, "PASS"));
+}
+END_TEST
+
+START_TEST(grading_the_student_tree)
+{
+    char dir[] = "/tmp/lab-grade-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char gradebook[256], lab[256], bins[256];
+    snprintf(gradebook, sizeof gradebook, "%s/gradebook.csv", dir);
+    bin_path("lab", lab, sizeof lab);
+    snprintf(bins, sizeof bins, "%s", bin_dir());
+    char *argv[] = {lab,         "grade", "--bin-dir", bins, "--student", "ada",
+                    "--gradebook", gradebook, "matmul", NULL};
+    int code = run_capture(argv, NULL, out, sizeof out, err, sizeof err);
+    ck_assert_msg(code == 1, "exit %d\n%s%s", code, out, err); /* 02 is still a TODO */
+    ck_assert_ptr_nonnull(strstr(out, "01-naive               .........  9/9  PASS"));
+    ck_assert_ptr_nonnull(strstr(out, "02-tiled               FFFFFFFFF  0/9  FAIL  first failure: "));
+    ck_assert_ptr_nonnull(strstr(out, "ada: 1 of 2 step(s) pass"));
+    FILE *f = fopen(gradebook, "r");
+    ck_assert_ptr_nonnull(f);
+    char line[1024];
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
+    ck_assert_str_eq(line, "date,student,lab,step,sizes_passed,sizes_total,verdict,first_failure\n");
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
+    ck_assert_ptr_nonnull(strstr(line, ",ada,matmul,01-naive,9,9,PASS,"));
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
+    ck_assert_ptr_nonnull(strstr(line, ",ada,matmul,02-tiled,0,9,FAIL,"));
+    ck_assert_ptr_nonnull(strstr(line, "02-tiled --m 1 --n 1 --k 1"));
+    fclose(f);
 }
 END_TEST
 
@@ -231,6 +255,7 @@ Suite *gpu_suite(void)
     tcase_add_test(tc, occupancy_model_agrees_on_every_step);
     tcase_add_test(tc, results_csv_row);
     tcase_add_test(tc, out_of_device_memory);
+    tcase_add_test(tc, grading_the_student_tree);
     tcase_add_loop_test(tc, cublas_reference_is_correct, 0,
                         (int)(sizeof reference_sizes / sizeof reference_sizes[0]));
     suite_add_tcase(s, tc);

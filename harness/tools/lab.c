@@ -1,9 +1,13 @@
-/* bin/lab: the front door behind `make run` and `make report`. It reads the step
- * tables, turns a lab and step name into step binaries, and runs them in order:
+/* bin/lab: the front door behind `make run`, `make report` and `make grade`. It
+ * reads the step tables, turns a lab and step name into step binaries, and runs
+ * them in order:
  *
  *   lab list [LAB]                                  the steps of each lab
  *   lab run [--bin-dir D] [LAB [STEP]] [-- ARGS]    run steps (GPU), one table per lab
  *   lab report [--bin-dir D] [--arch A] [LAB [STEP]]  static resources + occupancy model
+ *   lab grade [--bin-dir D] [--student NAME] [--gradebook CSV] [LAB [STEP]]
+ *                                                   every step at every check size of
+ *                                                   its lab: a verdict per step (GPU)
  *
  * With no GPU, `run` says so in one line and shows the static report instead. */
 #define _POSIX_C_SOURCE 200809L
@@ -15,6 +19,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "csv.h"
 #include "steps.h"
 
 static const char *program = "lab";
@@ -37,8 +42,9 @@ static void known_labs(char *buf, size_t len)
     }
 }
 
-/* Runs argv and returns its exit code (128 + signal when it was killed). */
-static int run_child(char *const argv[])
+/* Runs argv and returns its exit code (128 + signal when it was killed). A quiet
+ * child's output is discarded. */
+static int run_child_quietly(char *const argv[], int quiet)
 {
     fflush(stdout);
     fflush(stderr);
@@ -48,6 +54,10 @@ static int run_child(char *const argv[])
         return EXIT_WRONG;
     }
     if (pid == 0) {
+        if (quiet && freopen("/dev/null", "w", stdout) == NULL)
+            _exit(127);
+        if (quiet && freopen("/dev/null", "w", stderr) == NULL)
+            _exit(127);
         execv(argv[0], argv);
         fprintf(stderr, "%s: cannot run %s (build it with make)\n", program, argv[0]);
         _exit(127);
@@ -60,6 +70,11 @@ static int run_child(char *const argv[])
         return 128 + WTERMSIG(status);
     }
     return WEXITSTATUS(status);
+}
+
+static int run_child(char *const argv[])
+{
+    return run_child_quietly(argv, 0);
 }
 
 struct selection {
@@ -190,25 +205,124 @@ static int run_steps(const char *bin_dir, const struct selection *sel, int repor
     return worst;
 }
 
+/* What one step scored at its lab's check sizes. */
+struct step_grade {
+    int passed, total;
+    char first_failure[640]; /* the command that reproduces it */
+};
+
+static int grade_step(const char *path, const struct lab_steps *lab, struct step_grade *g)
+{
+    g->passed = 0;
+    g->total = (int)lab->check_size_count;
+    g->first_failure[0] = '\0';
+    for (size_t i = 0; i < lab->check_size_count; ++i) {
+        char m[24], n[24], k[24];
+        snprintf(m, sizeof m, "%ld", lab->check_sizes[i].m);
+        snprintf(n, sizeof n, "%ld", lab->check_sizes[i].n);
+        snprintf(k, sizeof k, "%ld", lab->check_sizes[i].k);
+        char *args[] = {(char *)path, "--m", m, "--n", n, "--k", k, "--repeats", "1",
+                        "--min-time", "0", "--warmup", "0", "--no-csv", NULL};
+        int code = run_child_quietly(args, 1);
+        if (code == EXIT_NO_DEVICE)
+            return code;
+        if (code == 127) {
+            fprintf(stderr, "%s: cannot run %s (build it with make)\n", program, path);
+            return EXIT_USAGE;
+        }
+        putchar(code == 0 ? '.' : 'F');
+        fflush(stdout);
+        if (code == 0)
+            ++g->passed;
+        else if (g->first_failure[0] == '\0')
+            snprintf(g->first_failure, sizeof g->first_failure, "%s --m %s --n %s --k %s", path,
+                     m, n, k);
+    }
+    return 0;
+}
+
+static const char *const gradebook_columns[] = {"date", "student", "lab", "step", "sizes_passed",
+                                                "sizes_total", "verdict", "first_failure"};
+
+/* Every selected step at every check size of its lab, one verdict per step, and a
+ * row per step in the gradebook. */
+static int grade(const char *bin_dir, const struct selection *sel, const char *student,
+                 const char *gradebook)
+{
+    char date[32];
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    int steps_passed = 0, steps_total = 0;
+    for (const struct lab_steps *t = lab_step_tables; t->lab != NULL; ++t) {
+        if (sel->lab != NULL && sel->lab != t)
+            continue;
+        printf("Grading %s for %s: each step at %zu sizes ('.' correct, 'F' wrong)\n", t->lab,
+               student, t->check_size_count);
+        for (size_t s = 0; s < t->count; ++s) {
+            if (sel->step != NULL && sel->step != &t->steps[s])
+                continue;
+            char stem[128], path[512];
+            steps_stem(&t->steps[s], stem, sizeof stem);
+            snprintf(path, sizeof path, "%s/%s/%s", bin_dir, t->lab, stem);
+            printf("  %-22s ", stem);
+            struct step_grade g;
+            int code = grade_step(path, t, &g);
+            if (code == EXIT_NO_DEVICE) {
+                printf("\n");
+                fprintf(stderr, "%s: no CUDA device visible: grading runs every step on a GPU\n",
+                        program);
+                return EXIT_NO_DEVICE;
+            }
+            if (code != 0)
+                return code;
+            const char *verdict = g.passed == g.total ? "PASS" : "FAIL";
+            printf("  %d/%d  %s%s%s\n", g.passed, g.total, verdict,
+                   g.first_failure[0] ? "  first failure: " : "", g.first_failure);
+            ++steps_total;
+            steps_passed += g.passed == g.total;
+            if (gradebook != NULL) {
+                char passed[16], total[16], err[512];
+                snprintf(passed, sizeof passed, "%d", g.passed);
+                snprintf(total, sizeof total, "%d", g.total);
+                const char *row[] = {date, student, t->lab, stem, passed, total, verdict,
+                                     g.first_failure};
+                if (csv_append_row(gradebook, gradebook_columns, row, 8, err, sizeof err) != 0) {
+                    fprintf(stderr, "%s: %s\n", program, err);
+                    return EXIT_WRONG;
+                }
+            }
+        }
+    }
+    printf("%s: %d of %d step(s) pass%s%s\n", student, steps_passed, steps_total,
+           gradebook ? "; gradebook: " : "", gradebook ? gradebook : "");
+    return steps_passed == steps_total ? 0 : EXIT_WRONG;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         fprintf(argc < 2 ? stderr : stdout,
                 "usage: %s list [LAB]\n"
                 "       %s run [--bin-dir DIR] [LAB [STEP]] [-- STEP-OPTIONS]\n"
-                "       %s report [--bin-dir DIR] [--arch ARCH] [LAB [STEP]]\n",
-                program, program, program);
+                "       %s report [--bin-dir DIR] [--arch ARCH] [LAB [STEP]]\n"
+                "       %s grade [--bin-dir DIR] [--student NAME] [--gradebook CSV] [LAB [STEP]]\n",
+                program, program, program, program);
         return argc < 2 ? EXIT_USAGE : 0;
     }
     const char *command = argv[1];
     const char *bin_dir = "bin";
     const char *arch = NULL;
+    const char *student = NULL, *gradebook = NULL;
     int i = 2;
     while (i < argc && strncmp(argv[i], "--", 2) == 0 && argv[i][2] != '\0') {
         if (strcmp(argv[i], "--bin-dir") == 0 && i + 1 < argc)
             bin_dir = argv[i + 1];
         else if (strcmp(argv[i], "--arch") == 0 && i + 1 < argc)
             arch = argv[i + 1];
+        else if (strcmp(argv[i], "--student") == 0 && i + 1 < argc && argv[i + 1][0] != '\0')
+            student = argv[i + 1];
+        else if (strcmp(argv[i], "--gradebook") == 0 && i + 1 < argc && argv[i + 1][0] != '\0')
+            gradebook = argv[i + 1];
         else
             return usage_error("unknown option '%s'", argv[i]);
         i += 2;
@@ -232,5 +346,13 @@ int main(int argc, char **argv)
         return run_steps(bin_dir, &sel, 0, NULL, extra_argc, extra_argv);
     if (strcmp(command, "report") == 0)
         return run_steps(bin_dir, &sel, 1, arch, 0, NULL);
-    return usage_error("unknown command '%s' (list, run or report)", command);
+    if (strcmp(command, "grade") == 0) {
+        char here[512] = "student";
+        if (student == NULL && getcwd(here, sizeof here) != NULL) {
+            const char *slash = strrchr(here, '/');
+            memmove(here, slash ? slash + 1 : here, strlen(slash ? slash + 1 : here) + 1);
+        }
+        return grade(bin_dir, &sel, student ? student : here, gradebook);
+    }
+    return usage_error("unknown command '%s' (list, run, report or grade)", command);
 }
