@@ -56,140 +56,155 @@ void csv_free(struct csv_table *t)
     memset(t, 0, sizeof *t);
 }
 
-/* Splits text into records of fields; each record is handed to the table, the
- * first one as the header. */
+/* One field at *p (quoted or not) into field; *p is left on the character after
+ * it. Returns 0, or -1 with a reason in err. */
+static int parse_field(const char **p, struct buffer *field, size_t *line, char *err,
+                       size_t err_len)
+{
+    const char *q = *p;
+    field->len = 0;
+    if (buffer_put(field, "", 0) != 0)
+        goto nomem;
+    if (*q != '"') {
+        size_t n = strcspn(q, ",\r\n");
+        if (buffer_put(field, q, n) != 0)
+            goto nomem;
+        *p = q + n;
+        return 0;
+    }
+    size_t first_line = *line;
+    for (++q;; ++q) {
+        if (*q == '\0') {
+            char where[32];
+            snprintf(where, sizeof where, "%zu", first_line);
+            fail(err, err_len, "unterminated quoted field starting on line %s%s", where, "");
+            return -1;
+        }
+        if (*q == '"' && q[1] == '"') {
+            ++q; /* a doubled quote stands for one */
+        } else if (*q == '"') {
+            ++q;
+            break;
+        } else if (*q == '\n') {
+            ++*line;
+        }
+        if (buffer_put(field, q, 1) != 0)
+            goto nomem;
+    }
+    if (*q != ',' && *q != '\n' && *q != '\r' && *q != '\0') {
+        char where[32];
+        snprintf(where, sizeof where, "%zu", *line);
+        fail(err, err_len, "stray character after a quoted field on line %s%s", where, "");
+        return -1;
+    }
+    *p = q;
+    return 0;
+nomem:
+    fail(err, err_len, "out of memory reading CSV%s%s", "", "");
+    return -1;
+}
+
+static void free_fields(char **fields, size_t n)
+{
+    for (size_t i = 0; i < n; ++i)
+        free(fields[i]);
+    free(fields);
+}
+
+/* Stores a record: the first is the header, the others become rows padded with ""
+ * to the header's width. Takes ownership of fields in every case. */
+static int add_record(struct csv_table *t, char **fields, size_t n, size_t *cap_rows,
+                      size_t line, char *err, size_t err_len)
+{
+    if (t->header == NULL) {
+        t->header = fields;
+        t->ncols = n;
+        return 0;
+    }
+    if (n > t->ncols) {
+        char where[32];
+        snprintf(where, sizeof where, "%zu", line);
+        fail(err, err_len, "line %s has more fields than the header%s", where, "");
+        free_fields(fields, n);
+        return -1;
+    }
+    char **row = realloc(fields, t->ncols * sizeof *row);
+    if (row == NULL) {
+        free_fields(fields, n);
+        goto nomem;
+    }
+    for (size_t i = n; i < t->ncols; ++i)
+        row[i] = NULL;
+    for (size_t i = n; i < t->ncols; ++i)
+        if ((row[i] = strdup("")) == NULL) {
+            free_fields(row, t->ncols);
+            goto nomem;
+        }
+    if (t->nrows == *cap_rows) {
+        size_t cap = *cap_rows ? 2 * *cap_rows : 64;
+        char ***grown = realloc(t->rows, cap * sizeof *grown);
+        if (grown == NULL) {
+            free_fields(row, t->ncols);
+            goto nomem;
+        }
+        t->rows = grown;
+        *cap_rows = cap;
+    }
+    t->rows[t->nrows++] = row;
+    return 0;
+nomem:
+    fail(err, err_len, "out of memory reading CSV%s%s", "", "");
+    return -1;
+}
+
+/* Splits text into records of fields; the first record is the header. */
 int csv_parse(const char *text, struct csv_table *t, char *err, size_t err_len)
 {
     memset(t, 0, sizeof *t);
-    char **record = NULL;
-    size_t nfields = 0, cap_fields = 0, cap_rows = 0;
     struct buffer field = {0};
-    size_t line = 1;
+    size_t line = 1, cap_rows = 0;
     const char *p = text;
-
     if (strncmp(p, "\xEF\xBB\xBF", 3) == 0)
         p += 3; /* a byte-order mark from a spreadsheet */
 
     while (*p != '\0') {
-        /* one field */
-        field.len = 0;
-        if (buffer_put(&field, "", 0) != 0)
-            goto nomem;
-        if (*p == '"') {
-            ++p;
-            for (;;) {
-                if (*p == '\0') {
-                    char where[32];
-                    snprintf(where, sizeof where, "%zu", line);
-                    fail(err, err_len, "unterminated quoted field starting on line %s%s", where, "");
-                    goto bad;
-                }
-                if (*p == '"' && p[1] == '"') {
-                    if (buffer_put(&field, "\"", 1) != 0)
-                        goto nomem;
-                    p += 2;
-                } else if (*p == '"') {
-                    ++p;
-                    break;
-                } else {
-                    if (*p == '\n')
-                        ++line;
-                    if (buffer_put(&field, p, 1) != 0)
-                        goto nomem;
-                    ++p;
-                }
-            }
-            if (*p != ',' && *p != '\n' && *p != '\r' && *p != '\0') {
-                char where[32];
-                snprintf(where, sizeof where, "%zu", line);
-                fail(err, err_len, "stray character after a quoted field on line %s%s", where, "");
+        size_t record_line = line, nfields = 0, cap_fields = 0;
+        char **fields = NULL;
+        for (;;) { /* the fields of one record; a comma at the very end adds an empty one */
+            if (parse_field(&p, &field, &line, err, err_len) != 0)
                 goto bad;
+            if (nfields == cap_fields) {
+                cap_fields = cap_fields ? 2 * cap_fields : 16;
+                char **grown = realloc(fields, cap_fields * sizeof *grown);
+                if (grown == NULL)
+                    goto nomem;
+                fields = grown;
             }
-        } else {
-            size_t n = strcspn(p, ",\r\n");
-            if (buffer_put(&field, p, n) != 0)
+            if ((fields[nfields] = strdup(field.data)) == NULL)
                 goto nomem;
-            p += n;
-        }
-        if (nfields == cap_fields) {
-            cap_fields = cap_fields ? 2 * cap_fields : 16;
-            char **grown = realloc(record, cap_fields * sizeof *record);
-            if (grown == NULL)
-                goto nomem;
-            record = grown;
-        }
-        record[nfields] = strdup(field.data);
-        if (record[nfields] == NULL)
-            goto nomem;
-        ++nfields;
-
-        if (*p == ',') {
+            ++nfields;
+            if (*p != ',')
+                break;
             ++p;
-            continue;
         }
-        /* end of record */
         if (*p == '\r')
             ++p;
         if (*p == '\n')
             ++p;
         ++line;
-        if (t->header == NULL) {
-            t->header = record;
-            t->ncols = nfields;
-        } else {
-            if (nfields > t->ncols) {
-                char where[32];
-                snprintf(where, sizeof where, "%zu", line - 1);
-                fail(err, err_len, "line %s has more fields than the header%s", where, "");
-                for (size_t i = 0; i < nfields; ++i)
-                    free(record[i]);
-                free(record);
-                record = NULL;
-                goto bad;
-            }
-            char **row = realloc(record, t->ncols * sizeof *row);
-            if (row == NULL)
-                goto nomem;
-            for (size_t i = nfields; i < t->ncols; ++i) {
-                row[i] = strdup("");
-                if (row[i] == NULL)
-                    goto nomem_row;
-            }
-            if (t->nrows == cap_rows) {
-                cap_rows = cap_rows ? 2 * cap_rows : 64;
-                char ***grown = realloc(t->rows, cap_rows * sizeof *grown);
-                if (grown == NULL)
-                    goto nomem_row;
-                t->rows = grown;
-            }
-            t->rows[t->nrows++] = row;
-            record = NULL;
-            goto next;
-        nomem_row:
-            record = row;
-            nfields = t->ncols;
-            goto nomem;
-        }
-    next:
-        record = NULL;
-        nfields = 0;
-        cap_fields = 0;
-    }
-    if (record != NULL) {
-        /* text ended right after a comma: a record with a trailing empty field */
-        free(record);
+        if (add_record(t, fields, nfields, &cap_rows, record_line, err, err_len) != 0)
+            goto fail_table;
+        continue;
+    nomem:
+        fail(err, err_len, "out of memory reading CSV%s%s", "", "");
+    bad:
+        free_fields(fields, nfields);
+        goto fail_table;
     }
     free(field.data);
     return 0;
 
-nomem:
-    fail(err, err_len, "out of memory reading CSV%s%s", "", "");
-bad:
-    if (record != NULL) {
-        for (size_t i = 0; i < nfields; ++i)
-            free(record[i]);
-        free(record);
-    }
+fail_table:
     free(field.data);
     csv_free(t);
     return -2;

@@ -63,6 +63,25 @@ START_TEST(short_rows_are_padded_long_rows_rejected)
 }
 END_TEST
 
+START_TEST(trailing_comma_and_missing_final_newline)
+{
+    struct csv_table t;
+    char err[256];
+    ck_assert_int_eq(csv_parse("a,b\n1,", &t, err, sizeof err), 0);
+    ck_assert_uint_eq(t.nrows, 1);
+    ck_assert_str_eq(csv_get(&t, 0, "a"), "1");
+    ck_assert_str_eq(csv_get(&t, 0, "b"), "");
+    csv_free(&t);
+    ck_assert_int_eq(csv_parse("\xEF\xBB\xBF" "a,b\r\n1,2", &t, err, sizeof err), 0);
+    ck_assert_str_eq(t.header[0], "a"); /* the byte-order mark is not part of the name */
+    ck_assert_str_eq(csv_get(&t, 0, "b"), "2");
+    csv_free(&t);
+    ck_assert_int_eq(csv_parse("a,b\n\"x\"y,2\n", &t, err, sizeof err), -2);
+    ck_assert_ptr_nonnull(strstr(err, "stray character"));
+    ck_assert_uint_eq(t.nrows, 0);
+}
+END_TEST
+
 START_TEST(escape_round_trips)
 {
     const char *fields[] = {"plain", "with,comma", "with \"quote\"", "line\nbreak", ""};
@@ -184,6 +203,7 @@ Suite *csv_suite(void)
     tcase_add_test(tc, parse_quotes_commas_and_newlines);
     tcase_add_test(tc, short_rows_are_padded_long_rows_rejected);
     tcase_add_test(tc, escape_round_trips);
+    tcase_add_test(tc, trailing_comma_and_missing_final_newline);
     tcase_add_test(tc, missing_file_reads_as_absent);
     suite_add_tcase(s, tc);
     tc = tcase_create("append");
