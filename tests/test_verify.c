@@ -39,16 +39,23 @@ START_TEST(exact_and_close_pass_far_fails)
 }
 END_TEST
 
+/* What verify_report_print writes, as a malloc'ed string. */
+static char *report_text(const struct verify_report *r, const char *what)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    verify_report_print(out, r, what);
+    fclose(out);
+    return text;
+}
+
 START_TEST(wrong_values_show_error_and_tolerance)
 {
     struct verify_report r;
     verify_report_init(&r);
     verify_element(&r, 3, 4, 2.5, 2.0, 0.125);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
-    verify_report_print(out, &r, "x");
-    fclose(out);
+    char *text = report_text(&r, "x");
     ck_assert_ptr_nonnull(strstr(text, "FAIL x: 1 of 1 checked elements are wrong (0 never written)"));
     ck_assert_ptr_nonnull(strstr(text, "[3, 4] got 2.5, expected 2 (|error| 0.5 > tolerance 0.125)"));
     free(text);
@@ -83,11 +90,7 @@ START_TEST(report_names_first_ten_and_poison)
         verify_element(&r, i, i + 1, NAN, 1.0, 1e-6);
     ck_assert_uint_eq(r.failed, 25);
     ck_assert_uint_eq(r.reported, VERIFY_MAX_REPORTED);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
-    verify_report_print(out, &r, "matmul 02-tiled");
-    fclose(out);
+    char *text = report_text(&r, "matmul 02-tiled");
     ck_assert_ptr_nonnull(strstr(text, "FAIL matmul 02-tiled"));
     ck_assert_ptr_nonnull(strstr(text, "the kernel wrote nothing"));
     ck_assert_ptr_nonnull(strstr(text, "[0, 1] got NaN (never written"));
