@@ -266,18 +266,14 @@ void plotdata_run_free(struct plotdata_run *run)
     run->present = 0;
 }
 
-/* The library reference (matmul: cuBLAS) is not a step of the table: the harness
- * records it beside the steps as the ceiling to aim for. */
-static int is_reference_step(const struct lab_steps *lab, const char *step)
-{
-    return lab->reference != NULL && strcasecmp(step, lab->reference) == 0;
-}
 
 /* Offers a parsed row to the run: it replaces the step's row when newer. */
 static void offer_row(struct plotdata_run *run, const char *step_name,
                       const struct plotdata_step_row *row, struct plotdata_step_row *cublas)
 {
-    if (is_reference_step(run->lab, step_name)) {
+    /* the library reference (matmul: cuBLAS) is recorded beside the steps as the
+     * ceiling to aim for */
+    if (steps_is_reference(run->lab, step_name)) {
         if (!cublas->present || is_newer(row->date, row->csv_row, cublas->date, cublas->csv_row))
             *cublas = *row;
         return;

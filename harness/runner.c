@@ -279,15 +279,22 @@ static void fill_resources(struct run_record *r, const struct device_facts *d)
     }
 }
 
-static void launch_once(const struct lab *lab, void *state, cudaStream_t stream)
+/* Enqueues the step; a launch that fails ends the run with exit 1. */
+static void launch_step(const struct lab *lab, void *state, cudaStream_t stream)
 {
-    CUDA_CHECK(lab->poison(state, stream));
     cudaError_t status = step_entry.launch(lab->problem(state), stream);
     if (status != cudaSuccess) {
         fprintf(stderr, "%s: the launch failed: %s (%s)\n", program, cudaGetErrorString(status),
                 cudaGetErrorName(status));
         exit(EXIT_WRONG);
     }
+}
+
+/* Poisons the outputs, then launches: a step that writes nothing cannot pass. */
+static void launch_once(const struct lab *lab, void *state, cudaStream_t stream)
+{
+    CUDA_CHECK(lab->poison(state, stream));
+    launch_step(lab, state, stream);
 }
 
 static void sync_or_die(cudaStream_t stream)
@@ -342,11 +349,7 @@ static void time_step(const struct lab *lab, void *state, const struct run_optio
            (count < options->min_repeats || total_s < options->min_seconds)) {
         CUDA_CHECK(lab->poison(state, stream)); /* outside the timed interval */
         CUDA_CHECK(cudaEventRecord(start, stream));
-        cudaError_t status = step_entry.launch(lab->problem(state), stream);
-        if (status != cudaSuccess) {
-            fprintf(stderr, "%s: the launch failed: %s\n", program, cudaGetErrorString(status));
-            exit(EXIT_WRONG);
-        }
+        launch_step(lab, state, stream);
         CUDA_CHECK(cudaEventRecord(stop, stream));
         sync_or_die(stream);
         float ms = 0.0f;
@@ -383,7 +386,7 @@ static void speedups(const char *csv_path, const struct run_record *r, double *v
     const struct lab_steps *table = steps_find_lab(r->lab);
     const struct step_info *step = steps_find(table, r->step);
     int index = steps_index(table, step);
-    int is_reference = table->reference != NULL && strcmp(r->step, table->reference) == 0;
+    int is_reference = steps_is_reference(table, r->step);
     if (strcmp(r->verdict, "PASS") != 0 || (index < 0 && !is_reference))
         return;
     if (index == 0) {
@@ -409,10 +412,9 @@ int main(int argc, char **argv)
     program = argc > 0 ? argv[0] : "step";
     const struct lab *lab = lab_find(step_identity.lab);
     const struct lab_steps *table = steps_find_lab(step_identity.lab);
-    int is_reference = table != NULL && table->reference != NULL &&
-                       strcmp(table->reference, step_identity.stem) == 0;
     if (lab == NULL || table == NULL ||
-        (steps_find(table, step_identity.stem) == NULL && !is_reference))
+        (steps_find(table, step_identity.stem) == NULL &&
+         !steps_is_reference(table, step_identity.stem)))
         die(EXIT_USAGE, "this binary's step is not in the step table (%s)", step_identity.stem);
 
     struct run_options options;

@@ -69,3 +69,9 @@ int steps_index(const struct lab_steps *lab, const struct step_info *step)
             return (int)i;
     return -1;
 }
+
+int steps_is_reference(const struct lab_steps *lab, const char *name)
+{
+    return lab != NULL && lab->reference != NULL && name != NULL &&
+           strcmp(lab->reference, name) == 0;
+}

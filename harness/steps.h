@@ -43,6 +43,8 @@ const struct lab_steps *steps_find_lab(const char *lab);
 const struct step_info *steps_find(const struct lab_steps *lab, const char *which);
 /* The file stem "<id>-<name>" of a step, written into buf. */
 const char *steps_stem(const struct step_info *step, char *buf, size_t len);
+/* 1 when name is the lab's library reference ("cublas"), not one of its steps. */
+int steps_is_reference(const struct lab_steps *lab, const char *name);
 /* Index of a step within its lab, or -1. */
 int steps_index(const struct lab_steps *lab, const struct step_info *step);
 
