@@ -4,11 +4,13 @@
 # usage: embed-step-identity.sh LAB STEM SOURCE FLAGS NVCC_VERSION ARCH REPORT_FILE
 set -eu
 [ $# -eq 7 ] || { echo "usage: $0 LAB STEM SOURCE FLAGS NVCC_VERSION ARCH REPORT_FILE" >&2; exit 2; }
-quote() { printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g'; }
+# Backslashes and quotes are escaped, and '?' too: "??(" would be a trigraph in C11.
+escape='s/\\/\\\\/g; s/"/\\"/g; s/?/\\?/g'
+quote() { printf '%s' "$1" | sed "$escape"; }
 printf '#include "step_identity.h"\n\n'
 printf 'const struct step_identity step_identity = {\n'
 printf '    "%s", "%s", "%s", "%s", "%s", "%s",\n' "$(quote "$1")" "$(quote "$2")" "$(quote "$3")" \
     "$(quote "$4")" "$(quote "$5")" "$(quote "$6")"
 printf '    ""\n'
-sed 's/\\/\\\\/g; s/"/\\"/g; s/\r$//; s/^/    "/; s/$/\\n"/' "$7"
+sed "$escape; s/\r\$//; s/^/    \"/; s/\$/\\\\n\"/" "$7"
 printf '};\n'
