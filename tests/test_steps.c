@@ -1,5 +1,6 @@
 /* The step tables, and that every listed step has its file in both trees. */
 #include <check.h>
+#include <dirent.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -106,6 +107,28 @@ START_TEST(makefile_reader_gives_stems_and_flags)
 }
 END_TEST
 
+/* The Makefile builds a lab for every harness/steps/<lab>.def; the C side must know
+ * each of them too, or its binaries would refuse to run. */
+START_TEST(every_table_file_is_compiled_in)
+{
+    DIR *dir = opendir("harness/steps");
+    ck_assert_ptr_nonnull(dir);
+    int seen = 0;
+    for (struct dirent *e; (e = readdir(dir)) != NULL;) {
+        size_t len = strlen(e->d_name);
+        if (len < 5 || strcmp(e->d_name + len - 4, ".def") != 0)
+            continue;
+        char lab[128];
+        snprintf(lab, sizeof lab, "%.*s", (int)(len - 4), e->d_name);
+        ck_assert_msg(steps_find_lab(lab) != NULL, "harness/steps/%s is not in harness/steps.c",
+                      e->d_name);
+        ++seen;
+    }
+    closedir(dir);
+    ck_assert_int_ge(seen, 1);
+}
+END_TEST
+
 Suite *steps_suite(void)
 {
     Suite *s = suite_create("steps");
@@ -114,6 +137,7 @@ Suite *steps_suite(void)
     tcase_add_test(tc, ids_are_zero_padded_increasing_and_unique);
     tcase_add_test(tc, every_step_has_a_lab_file_and_a_solution);
     tcase_add_test(tc, makefile_reader_gives_stems_and_flags);
+    tcase_add_test(tc, every_table_file_is_compiled_in);
     suite_add_tcase(s, tc);
     return s;
 }
