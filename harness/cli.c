@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A size above this is a typo, not a request: even one row of a billion floats
- * is 4 GB, and the labs index with 32-bit integers. */
+/* A size above this is a typo, not a request: the kernels take each dimension as
+ * an int (products of them are computed in size_t). */
 #define LARGEST_SIZE 2147483647L
 
 void cli_defaults(struct run_options *o)

@@ -1,6 +1,7 @@
 /* What every matrix-multiplication step receives: C = A x B, single precision,
- * row-major, A is m x k, B is k x n, C is m x n. The harness guarantees that each
- * matrix has fewer than 2^31 elements, so int index arithmetic cannot overflow. */
+ * row-major, A is m x k, B is k x n, C is m x n. Each dimension fits an int, but a
+ * matrix may hold more than 2^31 elements (an H100 holds three of 60000 x 60000),
+ * so products of indices are computed in size_t: (size_t)row * k + i. */
 #ifndef LAB_MATMUL_H
 #define LAB_MATMUL_H
 

@@ -18,9 +18,9 @@ extern "C" {
 /* A is m x k from stream 1 of seed, B is k x n from stream 2; uniform in [-1, 1). */
 void matmul_generate(float *a, float *b, long m, long n, long k, uint64_t seed);
 
-/* Sizes: missing m or k follow n, a missing n is 4096; each matrix must have
- * fewer than 2^31 elements (the kernels index with int), and m at most
- * MATMUL_MAX_ROWS (the grid's y limit). */
+/* Sizes: missing m or k follow n, a missing n is 4096; each dimension fits an int
+ * and m is at most MATMUL_MAX_ROWS (the grid's y limit). Whether the matrices fit
+ * in device memory is checked against the GPU by the runner. */
 enum lab_status matmul_resolve_size(struct problem_size *size, char *why, size_t why_len);
 
 /* C[row][col] = sum over i of A[row][i] * B[i][col], in double; *abs_sum gets

@@ -58,7 +58,7 @@ static const struct {
     {{"--n", "-1"}, "at least 1"},
     {{"--n", "huge"}, "not a whole number"},
     {{"--n", "99999999999"}, "too large"},
-    {{"--n", "50000"}, "2^31"},
+    {{"--m", "2000000"}, "at most 1048560"},
     {{"--frobnicate", NULL}, "unknown option"},
     {{"--check", "never"}, "auto, full or sample"},
 };

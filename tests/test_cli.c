@@ -94,7 +94,7 @@ static const struct {
     {{"--n", ""}, "not a whole number"},
     {{"--n", "99999999999"}, "too large"},
     {{"--n", "1e12"}, "not a whole number"},
-    {{"--m", "100000", "--n=100000"}, "2^31"},
+    {{"--m", "1048561", "--n=1"}, "at most 1048560"},
     {{"--n"}, "needs a value"},
     {{"--bogus"}, "unknown option"},
     {{"--repeats", "0"}, "count"},

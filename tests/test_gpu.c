@@ -16,6 +16,16 @@
 
 static char out[1 << 16], err[1 << 16];
 
+/* Matrices of more than 2^31 elements (10 GB each): index arithmetic that
+ * overflows int lands outside them. Not among the check sizes, since most GPUs a
+ * student grades on could not hold them. */
+static const struct check_size huge_sizes[] = {
+    {50000, 50000, 1}, /* C: 2.5e9 elements */
+    {50000, 1, 50000}, /* A */
+    {1, 50000, 50000}, /* B */
+};
+#define HUGE_COUNT (sizeof huge_sizes / sizeof huge_sizes[0])
+
 /* The (step, size) cases: every step of every lab at each of its lab's check
  * sizes (harness/steps.c), numbered in step-table order. */
 static size_t case_count(void)
@@ -64,6 +74,16 @@ size_t gpu_case_names(const char **names, size_t max)
         case_at(i, &lab, &step, &size);
         snprintf(case_name_store[n], sizeof case_name_store[n], "solutions/%s/%s-%s %ldx%ldx%ld",
                  lab->lab, step->id, step->name, size->m, size->n, size->k);
+        names[n] = case_name_store[n];
+        ++n;
+    }
+    const struct lab_steps *matmul = steps_find_lab("matmul");
+    for (size_t i = 0; i < matmul->count * HUGE_COUNT && n < max && n < 512; ++i) {
+        const struct check_size *size = &huge_sizes[i % HUGE_COUNT];
+        snprintf(case_name_store[n], sizeof case_name_store[n],
+                 "solutions/matmul/%s-%s %ldx%ldx%ld (over 2^31 elements)",
+                 matmul->steps[i / HUGE_COUNT].id, matmul->steps[i / HUGE_COUNT].name, size->m,
+                 size->n, size->k);
         names[n] = case_name_store[n];
         ++n;
     }
@@ -196,6 +216,21 @@ START_TEST(out_of_device_memory)
 }
 END_TEST
 
+
+START_TEST(solution_step_beyond_32_bit_indexing)
+{
+    const struct lab_steps *lab = steps_find_lab("matmul");
+    const struct step_info *step = &lab->steps[(size_t)_i / HUGE_COUNT];
+    const struct check_size *size = &huge_sizes[(size_t)_i % HUGE_COUNT];
+    char stem[128], rel[256], path[512];
+    snprintf(rel, sizeof rel, "solutions/matmul/%s", steps_stem(step, stem, sizeof stem));
+    bin_path(rel, path, sizeof path);
+    int code = run_sized(path, size, NULL);
+    ck_assert_msg(code == 0, "%s at %ldx%ldx%ld: exit %d\n%s%s", rel, size->m, size->n, size->k,
+                  code, out, err);
+}
+END_TEST
+
 /* The cuBLAS row is checked like a step: a library call with the operands in the
  * wrong order would still run, and be wrong for every non-square size. */
 static const struct check_size reference_sizes[] = {{1, 1, 1}, {1023, 1025, 999}, {4096, 4096, 4096}};
@@ -247,6 +282,8 @@ Suite *gpu_suite(void)
     TCase *tc = tcase_create("solutions");
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, solution_step_is_correct, 0, (int)case_count());
+    tcase_add_loop_test(tc, solution_step_beyond_32_bit_indexing, 0,
+                        (int)(steps_find_lab("matmul")->count * HUGE_COUNT));
     suite_add_tcase(s, tc);
     tc = tcase_create("labs and harness");
     tcase_set_timeout(tc, 300);

@@ -32,8 +32,10 @@ __global__ void matmul_tiled(const float *a, const float *b, float *c, int m, in
      *  3. __syncthreads() so the whole tile is in shared memory before anyone reads it.
      *  4. Accumulate the 16 products a_tile[ty][i] * b_tile[i][tx] into a register.
      *  5. __syncthreads() again before the next iteration overwrites the tiles.
-     *  6. After the loop, write the sum to c[row * n + col] if (row, col) is inside C.
-     * Every thread must reach both barriers, even those outside C.
+     *  6. After the loop, write the sum to c[(size_t)row * n + col] if (row, col) is
+     *     inside C.
+     * Every thread must reach both barriers, even those outside C. Compute index
+     * products in size_t, as step 01 does: a matrix may hold more than 2^31 elements.
      */
 }
 

@@ -22,10 +22,13 @@ __global__ void matmul_naive(const float *a, const float *b, float *c, int m, in
     if (row >= m || col >= n)
         return; /* the grid is rounded up to whole blocks */
 
+    /* Row offsets in size_t: a matrix may hold more than 2^31 elements. */
+    const float *a_row = a + (size_t)row * k;
+    const float *b_col = b + col;
     float sum = 0.0f;
     for (int i = 0; i < k; ++i)
-        sum += a[row * k + i] * b[i * n + col];
-    c[row * n + col] = sum;
+        sum += a_row[i] * b_col[(size_t)i * n];
+    c[(size_t)row * n + col] = sum;
 }
 
 static cudaError_t launch(const void *problem, cudaStream_t stream)

@@ -32,8 +32,9 @@ __global__ void matmul_tiled(const float *a, const float *b, float *c, int m, in
     for (int t = 0; t < k; t += TILE) {
         /* Threads outside C still load (zeros) and still reach both barriers:
          * a __syncthreads() that some threads of the block skip is undefined. */
-        a_tile[ty][tx] = (row < m && t + tx < k) ? a[row * k + t + tx] : 0.0f;
-        b_tile[ty][tx] = (t + ty < k && col < n) ? b[(t + ty) * n + col] : 0.0f;
+        /* index products in size_t: a matrix may hold more than 2^31 elements */
+        a_tile[ty][tx] = (row < m && t + tx < k) ? a[(size_t)row * k + t + tx] : 0.0f;
+        b_tile[ty][tx] = (t + ty < k && col < n) ? b[(size_t)(t + ty) * n + col] : 0.0f;
         __syncthreads();
 
         for (int i = 0; i < TILE; ++i)
@@ -41,7 +42,7 @@ __global__ void matmul_tiled(const float *a, const float *b, float *c, int m, in
         __syncthreads(); /* the tiles are overwritten next iteration */
     }
     if (row < m && col < n)
-        c[row * n + col] = sum;
+        c[(size_t)row * n + col] = sum;
 }
 
 static cudaError_t launch(const void *problem, cudaStream_t stream)
