@@ -7,10 +7,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "text.h"
 #include <strings.h>
 #include <unistd.h>
+
+#include "text.h"
 
 static void set_error(char *err, size_t err_len, const char *fmt, ...)
 {
@@ -75,6 +75,13 @@ static int is_newer(const char *date_a, size_t row_a, const char *date_b, size_t
 {
     int order = strcmp(date_a, date_b);
     return order > 0 || (order == 0 && row_a > row_b);
+}
+
+/* The GFLOP/s a comparison may show for a step: a wrong result's speed is no
+ * speed at all, so a step that did not pass has none (NaN: no bar). */
+static double passing_gflops(const struct plotdata_step_row *row)
+{
+    return row->present && strcmp(row->verdict, "PASS") == 0 ? row->gflops : NAN;
 }
 
 static void write_number(FILE *out, double value)
@@ -643,13 +650,13 @@ int plotdata_write_compare(FILE *out, const struct plotdata_run *runs, size_t nr
         goto nomem;
 
     fprintf(out, "# plotdata compare: lab %s; GFLOP/s of the newest row of each step per "
-                 "results file; NaN where a file lacks the step\n", lab->lab);
+                 "results file; NaN where a file lacks the step or it did not pass\n", lab->lab);
     write_header(out, (const char *const *)labels, nruns);
     size_t lines = 0;
     char stem[128];
     for (size_t i = 0; i < lab->count; ++i) {
         for (size_t r = 0; r < nruns; ++r)
-            values[r] = runs[r].steps[i].present ? runs[r].steps[i].gflops : NAN;
+            values[r] = passing_gflops(&runs[r].steps[i]);
         if (all_nan(values, nruns))
             continue;
         write_series_line(out, (long)i, steps_stem(&lab->steps[i], stem, sizeof stem), values,
@@ -727,7 +734,7 @@ int plotdata_write_history(FILE *out, const struct lab_steps *lab,
     for (size_t i = 0; i < lab->count; ++i) {
         steps_stem(&lab->steps[i], stem, sizeof stem);
         if (today != NULL)
-            values[0] = today->steps[i].present ? today->steps[i].gflops : NAN;
+            values[0] = passing_gflops(&today->steps[i]);
         long t = reference_stem_index(ref, stem);
         for (size_t s = 0; s < ref->nseries; ++s)
             values[first_ref + s] = t >= 0 ? ref->gflops[(size_t)t * ref->nseries + s] : NAN;

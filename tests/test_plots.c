@@ -366,6 +366,32 @@ START_TEST(test_compare_fills_missing_steps_with_nan)
 }
 END_TEST
 
+START_TEST(test_compare_shows_no_speed_for_a_failed_step)
+{
+    /* A wrong result must not appear as a fast bar next to another GPU's. */
+    char s1[64], s2[64], a[4096] = RESULTS_HEADER, b[4096] = RESULTS_HEADER;
+    first_stems(s1, s2, sizeof s1);
+    append_row(a, sizeof a, "2026-11-22T10:00:00Z", "a1", "Big GPU", s1, "labs", "1000", "PASS");
+    append_row(a, sizeof a, "2026-11-22T10:00:01Z", "a1", "Big GPU", s2, "labs", "9000", "FAIL");
+    append_row(b, sizeof b, "2026-11-21T10:00:00Z", "b1", "Small GPU", s2, "labs", "50", "PASS");
+    char path_a[512], path_b[512];
+    write_text(temp_path("a.csv", path_a, sizeof path_a), a);
+    write_text(temp_path("b.csv", path_b, sizeof path_b), b);
+    char *argv[] = {"plotdata", "compare", "--lab", "matmul", "--csv", path_a, "--csv", path_b};
+    char *out, *err;
+    ck_assert_int_eq(run_plotdata(argv, 8, &out, &err), PLOTDATA_OK);
+    char *lines = data_lines(out), expected[512];
+    snprintf(expected, sizeof expected,
+             "index stem \"Big GPU\" \"Small GPU\"\n"
+             "0 %s 1000 NaN\n"
+             "1 %s NaN 50\n", s1, s2);
+    ck_assert_str_eq(lines, expected);
+    free(lines);
+    free(out);
+    free(err);
+}
+END_TEST
+
 START_TEST(test_compare_takes_newest_row_of_each_step)
 {
     char s1[64], s2[64], a[4096] = RESULTS_HEADER;
@@ -726,6 +752,7 @@ Suite *plots_suite(void)
     tcase_add_test(output, test_steps_missing_first_step_keeps_table_index);
     tcase_add_test(output, test_blank_numbers_become_nan_and_labels_are_quoted);
     tcase_add_test(output, test_compare_fills_missing_steps_with_nan);
+    tcase_add_test(output, test_compare_shows_no_speed_for_a_failed_step);
     tcase_add_test(output, test_history_joins_reference_by_stem);
     tcase_add_test(output, test_vars_pick_ceiling_nearest_in_size);
     tcase_add_test(output, test_columns_mode);
