@@ -341,12 +341,15 @@ END_TEST
 
 /* ---- compare ---------------------------------------------------------------- */
 
-START_TEST(test_compare_fills_missing_steps_with_nan)
+/* Two results files: "Big GPU" ran both steps (the second with verdict
+ * second_verdict and 3000 GFLOP/s), "Small GPU" only the second step (50). Returns
+ * what `plotdata compare` wrote for them, without comment lines. */
+static char *compare_two_gpus(const char *s1, const char *s2, const char *second_verdict)
 {
-    char s1[64], s2[64], a[4096] = RESULTS_HEADER, b[4096] = RESULTS_HEADER;
-    first_stems(s1, s2, sizeof s1);
+    char a[4096] = RESULTS_HEADER, b[4096] = RESULTS_HEADER;
     append_row(a, sizeof a, "2026-11-22T10:00:00Z", "a1", "Big GPU", s1, "labs", "1000", "PASS");
-    append_row(a, sizeof a, "2026-11-22T10:00:01Z", "a1", "Big GPU", s2, "labs", "3000", "PASS");
+    append_row(a, sizeof a, "2026-11-22T10:00:01Z", "a1", "Big GPU", s2, "labs", "3000",
+               second_verdict);
     append_row(b, sizeof b, "2026-11-21T10:00:00Z", "b1", "Small GPU", s2, "labs", "50", "PASS");
     char path_a[512], path_b[512];
     write_text(temp_path("a.csv", path_a, sizeof path_a), a);
@@ -354,41 +357,38 @@ START_TEST(test_compare_fills_missing_steps_with_nan)
     char *argv[] = {"plotdata", "compare", "--lab", "matmul", "--csv", path_a, "--csv", path_b};
     char *out, *err;
     ck_assert_int_eq(run_plotdata(argv, 8, &out, &err), PLOTDATA_OK);
-    char *lines = data_lines(out), expected[512];
+    char *lines = data_lines(out);
+    free(out);
+    free(err);
+    return lines;
+}
+
+START_TEST(test_compare_fills_missing_steps_with_nan)
+{
+    char s1[64], s2[64], expected[512];
+    first_stems(s1, s2, sizeof s1);
+    char *lines = compare_two_gpus(s1, s2, "PASS");
     snprintf(expected, sizeof expected,
              "index stem \"Big GPU\" \"Small GPU\"\n"
              "0 %s 1000 NaN\n"
              "1 %s 3000 50\n", s1, s2);
     ck_assert_str_eq(lines, expected);
     free(lines);
-    free(out);
-    free(err);
 }
 END_TEST
 
 START_TEST(test_compare_shows_no_speed_for_a_failed_step)
 {
     /* A wrong result must not appear as a fast bar next to another GPU's. */
-    char s1[64], s2[64], a[4096] = RESULTS_HEADER, b[4096] = RESULTS_HEADER;
+    char s1[64], s2[64], expected[512];
     first_stems(s1, s2, sizeof s1);
-    append_row(a, sizeof a, "2026-11-22T10:00:00Z", "a1", "Big GPU", s1, "labs", "1000", "PASS");
-    append_row(a, sizeof a, "2026-11-22T10:00:01Z", "a1", "Big GPU", s2, "labs", "9000", "FAIL");
-    append_row(b, sizeof b, "2026-11-21T10:00:00Z", "b1", "Small GPU", s2, "labs", "50", "PASS");
-    char path_a[512], path_b[512];
-    write_text(temp_path("a.csv", path_a, sizeof path_a), a);
-    write_text(temp_path("b.csv", path_b, sizeof path_b), b);
-    char *argv[] = {"plotdata", "compare", "--lab", "matmul", "--csv", path_a, "--csv", path_b};
-    char *out, *err;
-    ck_assert_int_eq(run_plotdata(argv, 8, &out, &err), PLOTDATA_OK);
-    char *lines = data_lines(out), expected[512];
+    char *lines = compare_two_gpus(s1, s2, "FAIL");
     snprintf(expected, sizeof expected,
              "index stem \"Big GPU\" \"Small GPU\"\n"
              "0 %s 1000 NaN\n"
              "1 %s NaN 50\n", s1, s2);
     ck_assert_str_eq(lines, expected);
     free(lines);
-    free(out);
-    free(err);
 }
 END_TEST
 

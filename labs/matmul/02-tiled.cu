@@ -7,7 +7,8 @@
  * Why: in step 01 every multiply-add needs two global loads; here each element
  * loaded from global memory is used 16 times, cutting global traffic 16-fold.
  * Expect: 2048 bytes of static shared memory per block. On the 8800 GTX, 10
- *   registers and 3 blocks per SM gave 46.49 GFLOP/s, 4.4x step 01.
+ *   registers and 3 blocks per SM gave 46.49 GFLOP/s, 4.4x step 01; on an H100,
+ *   32 registers, 8 blocks per SM and about 8.2 TFLOP/s, 1.5x step 01.
  * Run:  make run LAB=matmul STEP=02
  *
  * Until you fill in the TODO the kernel writes nothing, and the harness says so:
