@@ -62,7 +62,7 @@ int cli_parse_double(const char *text, double min, double max, double *value)
     return 0;
 }
 
-void cli_usage(FILE *out, const char *program, const struct lab *lab)
+void cli_usage(FILE *out, const char *program, const struct lab_problem *lab)
 {
     fprintf(out,
             "usage: %s [options]\n"
@@ -78,6 +78,8 @@ void cli_usage(FILE *out, const char *program, const struct lab *lab)
             "  --check MODE       auto (all elements when small, a sample when large),\n"
             "                     full, or sample (default auto)\n"
             "  --device D         CUDA device number (default 0)\n"
+            "  --warm-cache       do not flush the L2 cache before each timed run (by default\n"
+            "                     it is flushed, so no run finds its inputs cached by the last)\n"
             "results:\n"
             "  --csv PATH         append the result row here\n"
             "                     (default data/results/<gpu>/%s.csv)\n"
@@ -89,12 +91,13 @@ void cli_usage(FILE *out, const char *program, const struct lab *lab)
             "                     blocks per SM the occupancy model predicts; no GPU needed\n"
             "  --arch ARCH        architecture for --report (default sm_90; also g80 ...)\n"
             "\n"
-            "exit codes: 0 correct, 1 wrong result or CUDA error, 2 bad usage or size,\n"
-            "            77 no CUDA device\n",
+            "exit codes: 0 correct, 1 wrong result or CUDA error, 2 bad usage or a size this\n"
+            "            step or GPU cannot run, 3 a labs/ step still marked TODO, 4 correct but\n"
+            "            the results file could not be written, 77 no CUDA device\n",
             program, lab->name, lab->size_help, lab->name);
 }
 
-enum cli_result cli_parse(int argc, char **argv, const struct lab *lab, struct run_options *o,
+enum cli_result cli_parse(int argc, char **argv, const struct lab_problem *lab, struct run_options *o,
                           char *why, size_t why_len)
 {
     for (int i = 1; i < argc; ++i) {
@@ -201,6 +204,8 @@ enum cli_result cli_parse(int argc, char **argv, const struct lab *lab, struct r
             if (*value == '\0' || strpbrk(value, ",\"\n\r") != NULL)
                 BAD_VALUE("expected a label without commas, quotes or line breaks");
             o->run_id = value;
+        } else if (FLAG("--warm-cache")) {
+            o->warm_cache = 1;
         } else if (FLAG("--no-header")) {
             o->print_header = 0;
         } else if (FLAG("--report")) {

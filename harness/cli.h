@@ -7,18 +7,20 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "lab.h"
+#include "lab_problem.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* The exit codes of every lab binary. 77 is the code automake and Check-based
- * suites treat as "skipped". */
+/* The exit codes of every lab binary (README lists them). 77 is the code automake
+ * and Check-based suites treat as "skipped". */
 enum exit_code {
     EXIT_PASS = 0,
-    EXIT_WRONG = 1,
-    EXIT_USAGE = 2,
+    EXIT_WRONG = 1,        /* a wrong result, or a CUDA error */
+    EXIT_USAGE = 2,        /* bad usage, or a size this step or GPU cannot run */
+    EXIT_TODO = 3,         /* a labs/ step still marked STEP_TODO: not done yet */
+    EXIT_NOT_RECORDED = 4, /* the step ran, but its results file could not be written */
     EXIT_NO_DEVICE = 77,
 };
 
@@ -37,6 +39,7 @@ struct run_options {
     int report_only;          /* --report: static resources and the occupancy model, no GPU */
     const char *report_arch;  /* --arch for --report */
     int device;
+    int warm_cache;           /* --warm-cache: do not flush L2 before each timed run */
 };
 
 void cli_defaults(struct run_options *options);
@@ -45,10 +48,10 @@ enum cli_result { CLI_RUN, CLI_HELP_SHOWN, CLI_ERROR };
 
 /* Parses argv into options; sizes are then resolved by the lab. On CLI_ERROR a
  * one-line reason is in why. */
-enum cli_result cli_parse(int argc, char **argv, const struct lab *lab, struct run_options *options,
+enum cli_result cli_parse(int argc, char **argv, const struct lab_problem *lab, struct run_options *options,
                           char *why, size_t why_len);
 
-void cli_usage(FILE *out, const char *program, const struct lab *lab);
+void cli_usage(FILE *out, const char *program, const struct lab_problem *lab);
 
 /* Strict number parsing: all of text must be a number in [min, max]. 0 on success. */
 int cli_parse_long(const char *text, long min, long max, long *value);

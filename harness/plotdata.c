@@ -194,7 +194,7 @@ static int find_results_columns(const struct csv_table *table, const char *path,
 }
 
 static int row_selected(const struct csv_table *table, const struct results_columns *c,
-                        size_t row, const struct lab_steps *lab, const char *source)
+                        size_t row, const struct step_table *lab, const char *source)
 {
     if (strcmp(field(table, row, c->lab), lab->lab) != 0)
         return 0;
@@ -251,7 +251,7 @@ static int parse_row(const struct csv_table *table, const char *path,
     return PLOTDATA_OK;
 }
 
-static int run_init(struct plotdata_run *run, const struct lab_steps *lab, char *err,
+static int run_init(struct plotdata_run *run, const struct step_table *lab, char *err,
                     size_t err_len)
 {
     memset(run, 0, sizeof *run);
@@ -280,16 +280,16 @@ static void offer_row(struct plotdata_run *run, const char *step_name,
 {
     /* the library reference (matmul: cuBLAS) is recorded beside the steps as the
      * ceiling to aim for */
-    if (steps_is_reference(run->lab, step_name)) {
+    if (step_table_is_library(run->lab, step_name)) {
         if (!cublas->present || is_newer(row->date, row->csv_row, cublas->date, cublas->csv_row))
             *cublas = *row;
         return;
     }
     char stem[128];
     for (size_t i = 0; i < run->lab->count; ++i) {
-        /* Exact stems only: steps_find would also take "2" or "tiled", which a
+        /* Exact stems only: step_table_step would also take "2" or "tiled", which a
          * results file from another version of the table could mean differently. */
-        if (strcmp(step_name, steps_stem(&run->lab->steps[i], stem, sizeof stem)) != 0)
+        if (strcmp(step_name, step_stem(&run->lab->steps[i], stem, sizeof stem)) != 0)
             continue;
         struct plotdata_step_row *slot = &run->steps[i];
         if (!slot->present)
@@ -318,7 +318,7 @@ static void describe_run(struct plotdata_run *run, const struct csv_table *table
     parse_number(n, &run->n); /* checked by parse_row already */
 }
 
-static int empty_selection(const char *path, const struct lab_steps *lab, const char *source,
+static int empty_selection(const char *path, const struct step_table *lab, const char *source,
                            char *err, size_t err_len)
 {
     if (source != NULL)
@@ -331,7 +331,7 @@ static int empty_selection(const char *path, const struct lab_steps *lab, const 
 
 /* Both selections share this: all_runs = 0 keeps the newest run only. */
 static int select_rows(const struct csv_table *table, const char *path,
-                       const struct lab_steps *lab, const char *source, int all_runs,
+                       const struct step_table *lab, const char *source, int all_runs,
                        struct plotdata_run *run, char *err, size_t err_len)
 {
     struct results_columns c;
@@ -386,14 +386,14 @@ static int select_rows(const struct csv_table *table, const char *path,
 }
 
 int plotdata_newest_run(const struct csv_table *table, const char *path,
-                        const struct lab_steps *lab, const char *source,
+                        const struct step_table *lab, const char *source,
                         struct plotdata_run *run, char *err, size_t err_len)
 {
     return select_rows(table, path, lab, source, 0, run, err, err_len);
 }
 
 int plotdata_newest_per_step(const struct csv_table *table, const char *path,
-                             const struct lab_steps *lab, const char *source,
+                             const struct step_table *lab, const char *source,
                              struct plotdata_run *run, char *err, size_t err_len)
 {
     return select_rows(table, path, lab, source, 1, run, err, err_len);
@@ -535,7 +535,7 @@ int plotdata_write_steps(FILE *out, const struct plotdata_run *run)
         if (!s->present)
             continue;
         fprintf(out, "%zu ", i);
-        write_token(out, steps_stem(&run->lab->steps[i], stem, sizeof stem));
+        write_token(out, step_stem(&run->lab->steps[i], stem, sizeof stem));
         const double numbers[] = {s->gflops, s->median_ms, s->min_ms,
                                   s->max_ms, s->regs,      s->blocks_per_sm};
         for (size_t j = 0; j < sizeof numbers / sizeof numbers[0]; ++j) {
@@ -620,7 +620,7 @@ int plotdata_write_compare(FILE *out, const struct plotdata_run *runs, size_t nr
         set_error(err, err_len, "nothing to compare: no results file given");
         return PLOTDATA_EMPTY;
     }
-    const struct lab_steps *lab = runs[0].lab;
+    const struct step_table *lab = runs[0].lab;
     const char **names = calloc(nruns, sizeof *names);
     double *values = calloc(nruns, sizeof *values);
     char **labels = NULL, **sized = NULL;
@@ -659,7 +659,7 @@ int plotdata_write_compare(FILE *out, const struct plotdata_run *runs, size_t nr
             values[r] = passing_gflops(&runs[r].steps[i]);
         if (all_nan(values, nruns))
             continue;
-        write_series_line(out, (long)i, steps_stem(&lab->steps[i], stem, sizeof stem), values,
+        write_series_line(out, (long)i, step_stem(&lab->steps[i], stem, sizeof stem), values,
                           nruns);
         ++lines;
     }
@@ -686,11 +686,11 @@ static int compare_strings(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static int table_has_stem(const struct lab_steps *lab, const char *stem)
+static int table_has_stem(const struct step_table *lab, const char *stem)
 {
     char buf[128];
     for (size_t i = 0; i < lab->count; ++i)
-        if (strcmp(stem, steps_stem(&lab->steps[i], buf, sizeof buf)) == 0)
+        if (strcmp(stem, step_stem(&lab->steps[i], buf, sizeof buf)) == 0)
             return 1;
     return 0;
 }
@@ -703,7 +703,7 @@ static long reference_stem_index(const struct plotdata_reference *ref, const cha
     return -1;
 }
 
-int plotdata_write_history(FILE *out, const struct lab_steps *lab,
+int plotdata_write_history(FILE *out, const struct step_table *lab,
                            const struct plotdata_run *today,
                            const struct plotdata_reference *ref, char *err, size_t err_len)
 {
@@ -732,7 +732,7 @@ int plotdata_write_history(FILE *out, const struct lab_steps *lab,
     size_t lines = 0;
     char stem[128];
     for (size_t i = 0; i < lab->count; ++i) {
-        steps_stem(&lab->steps[i], stem, sizeof stem);
+        step_stem(&lab->steps[i], stem, sizeof stem);
         if (today != NULL)
             values[0] = passing_gflops(&today->steps[i]);
         long t = reference_stem_index(ref, stem);
@@ -1043,7 +1043,7 @@ static int load_csv(const char *path, struct csv_table *table, char *err, size_t
     return PLOTDATA_OK;
 }
 
-static int load_run(const char *path, const struct lab_steps *lab, const char *source,
+static int load_run(const char *path, const struct step_table *lab, const char *source,
                     int newest_run_only, struct plotdata_run *run, char *err, size_t err_len)
 {
     struct csv_table table;
@@ -1094,7 +1094,7 @@ static int run_mode(const struct options *o, FILE *out, char *err, size_t err_le
     int rc = require(o->lab, "--lab LAB", mode, err, err_len);
     if (rc != PLOTDATA_OK)
         return rc;
-    const struct lab_steps *lab = steps_find_lab(o->lab);
+    const struct step_table *lab = step_table_find(o->lab);
     if (lab == NULL) {
         set_error(err, err_len, "unknown lab '%s'", o->lab);
         return PLOTDATA_BAD;

@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "csv.h"
-#include "steps.h"
+#include "lab_registry.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,7 +39,7 @@ struct plotdata_step_row {
 /* What one results file says about a lab: either its newest run
  * (plotdata_newest_run) or the newest row of each step (plotdata_newest_per_step). */
 struct plotdata_run {
-    const struct lab_steps *lab;
+    const struct step_table *lab;
     char run_id[64];
     char date[40];       /* newest date among the chosen rows */
     char gpu[256];
@@ -72,14 +72,14 @@ struct plotdata_reference {
  * PLOTDATA_BAD (a required column missing, an empty run_id or date, a number
  * that is not one), with a one-line reason in err. */
 int plotdata_newest_run(const struct csv_table *table, const char *path,
-                        const struct lab_steps *lab, const char *source,
+                        const struct step_table *lab, const char *source,
                         struct plotdata_run *run, char *err, size_t err_len);
 
 /* Like plotdata_newest_run, but each step keeps its newest row over the whole
  * file, whichever run wrote it: a GPU where only some steps were rerun lately
  * still shows every step. run_id is that of the newest row. */
 int plotdata_newest_per_step(const struct csv_table *table, const char *path,
-                             const struct lab_steps *lab, const char *source,
+                             const struct step_table *lab, const char *source,
                              struct plotdata_run *run, char *err, size_t err_len);
 
 void plotdata_run_free(struct plotdata_run *run);
@@ -117,7 +117,7 @@ int plotdata_write_compare(FILE *out, const struct plotdata_run *runs, size_t nr
  * reference series after it. The lines are the table's steps that have any
  * value, in table order, then the reference stems the table lacks (index -1), in
  * text order. */
-int plotdata_write_history(FILE *out, const struct lab_steps *lab,
+int plotdata_write_history(FILE *out, const struct step_table *lab,
                            const struct plotdata_run *today,
                            const struct plotdata_reference *ref, char *err, size_t err_len);
 

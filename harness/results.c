@@ -8,10 +8,9 @@
 
 const char *const results_columns[] = {
     "date", "run_id", "commit", "gpu", "cc", "sms", "clock_mhz", "driver", "runtime", "nvcc",
-    "lab", "step", "source", "flags", "m", "n", "k", "seed", "repeats", "median_ms", "min_ms",
+    "lab", "step", "role", "source", "flags", "cache", "m", "n", "k", "seed", "repeats", "median_ms", "min_ms",
     "max_ms", "gflops", "regs", "smem_static", "smem_dynamic", "local_bytes",
     "threads_per_block", "blocks_per_sm", "limiter", "occupancy_pct", "max_err", "verdict",
-    "notes",
 };
 const size_t results_column_count = sizeof results_columns / sizeof results_columns[0];
 
@@ -19,27 +18,41 @@ const size_t results_column_count = sizeof results_columns / sizeof results_colu
 
 int results_append(const char *path, const struct run_record *r, char *err, size_t err_len)
 {
-    char numbers[22][FIELD_LEN];
+    char numbers[22 + LAB_MAX_COLUMNS][FIELD_LEN];
     int i = 0;
 #define NUM(fmt, value) (snprintf(numbers[i], FIELD_LEN, fmt, value), numbers[i++])
     const char *values[] = {
         r->date, r->run_id, r->commit, r->gpu, r->cc, NUM("%d", r->sms),
-        NUM("%d", r->clock_mhz), r->driver, r->runtime, r->nvcc, r->lab, r->step, r->source,
-        r->flags, NUM("%ld", r->m), NUM("%ld", r->n), NUM("%ld", r->k),
+        NUM("%d", r->clock_mhz), r->driver, r->runtime, r->nvcc, r->lab, r->step, r->role,
+        r->source, r->flags, r->cache, NUM("%ld", r->m), NUM("%ld", r->n), NUM("%ld", r->k),
         NUM("%" PRIu64, r->seed), NUM("%d", r->repeats), NUM("%.6f", r->median_ms),
         NUM("%.6f", r->min_ms), NUM("%.6f", r->max_ms), NUM("%.2f", r->gflops),
         NUM("%d", r->regs), NUM("%zu", r->smem_static), NUM("%zu", r->smem_dynamic),
         NUM("%zu", r->local_bytes), NUM("%d", r->threads_per_block),
         NUM("%d", r->blocks_per_sm), r->limiter, NUM("%.1f", r->occupancy_pct),
-        NUM("%.3g", r->max_err), r->verdict, r->notes ? r->notes : "",
+        NUM("%.3g", r->max_err), r->verdict,
     };
-#undef NUM
-    if (sizeof values / sizeof values[0] != results_column_count) {
-        snprintf(err, err_len, "internal error: %zu values for %zu CSV columns",
-                 sizeof values / sizeof values[0], results_column_count);
+    enum { COMMON = sizeof values / sizeof values[0] };
+    if (COMMON != results_column_count || r->lab_column_count > LAB_MAX_COLUMNS) {
+        snprintf(err, err_len, "internal error: %zu values for %zu CSV columns", (size_t)COMMON,
+                 results_column_count);
         return -1;
     }
-    return csv_append_row(path, results_columns, values, results_column_count, err, err_len);
+    const char *header[COMMON + LAB_MAX_COLUMNS], *row[COMMON + LAB_MAX_COLUMNS];
+    for (size_t c = 0; c < COMMON; ++c) {
+        header[c] = results_columns[c];
+        row[c] = values[c];
+    }
+    for (size_t c = 0; c < r->lab_column_count; ++c) {
+        header[COMMON + c] = r->lab_columns[c].name;
+        /* %.9g keeps what a double measurement holds; NaN (not measured) is empty */
+        if (isnan(r->lab_values[c]))
+            row[COMMON + c] = "";
+        else
+            row[COMMON + c] = NUM("%.9g", r->lab_values[c]);
+    }
+#undef NUM
+    return csv_append_row(path, header, row, COMMON + r->lab_column_count, err, err_len);
 }
 
 void results_gpu_dir(const char *gpu_name, char *buf, size_t len)
@@ -82,6 +95,7 @@ double results_find_median(const struct csv_table *t, const struct run_record *l
         if (same_text(csv_get(t, row, "step"), step) && same_text(csv_get(t, row, "gpu"), like->gpu) &&
             same_text(csv_get(t, row, "lab"), like->lab) &&
             same_text(csv_get(t, row, "source"), like->source) &&
+            same_text(csv_get(t, row, "cache"), like->cache) &&
             same_long(csv_get(t, row, "m"), like->m) && same_long(csv_get(t, row, "n"), like->n) &&
             same_long(csv_get(t, row, "k"), like->k) &&
             same_text(csv_get(t, row, "verdict"), "PASS")) {
@@ -92,11 +106,14 @@ double results_find_median(const struct csv_table *t, const struct run_record *l
     return NAN;
 }
 
-void results_print_header(FILE *out)
+void results_print_header(FILE *out, const struct lab_column *columns, size_t column_count)
 {
-    fprintf(out, "%-14s %-14s %10s %19s %10s %7s %7s %5s %7s %7s %7s %-14s %5s %9s %s\n", "step",
+    fprintf(out, "%-14s %-14s %10s %19s %10s %7s %7s %5s %7s %7s %7s %-14s %5s %9s %-5s", "step",
             "size", "median ms", "min - max ms", "GFLOP/s", "vs prev", "vs 01", "regs",
             "smem B", "local B", "threads", "blocks/SM", "occ%", "max err", "check");
+    for (size_t c = 0; c < column_count; ++c)
+        fprintf(out, " %10s", columns[c].heading);
+    fputc('\n', out);
 }
 
 static void format_speedup(double speedup, char *buf, size_t len)
@@ -132,7 +149,15 @@ void results_print_row(FILE *out, const struct run_record *r, const char *size_t
         snprintf(blocks, sizeof blocks, "%d (%s)", r->blocks_per_sm, r->limiter);
         snprintf(occupancy, sizeof occupancy, "%.0f", r->occupancy_pct);
     }
-    fprintf(out, "%-14s %-14s %10s %19s %10s %7s %7s %5s %7s %7s %7s %-14s %5s %9.2g %s\n",
+    fprintf(out, "%-14s %-14s %10s %19s %10s %7s %7s %5s %7s %7s %7s %-14s %5s %9.2g %-5s",
             r->step, size_text, times, range, rate, prev, first, regs, smem, local, threads,
             blocks, occupancy, r->max_err, r->verdict);
+    for (size_t c = 0; c < r->lab_column_count; ++c) {
+        char cell[32] = "-";
+        if (!isnan(r->lab_values[c]))
+            snprintf(cell, sizeof cell, r->lab_columns[c].format,
+                     r->lab_values[c] * r->lab_columns[c].table_scale);
+        fprintf(out, " %10s", cell);
+    }
+    fputc('\n', out);
 }

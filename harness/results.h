@@ -12,6 +12,18 @@
 extern "C" {
 #endif
 
+/* A number a lab reports for each run beyond the common columns (N-body's
+ * interactions per second, its energy drift): a numeric column of that lab's results
+ * CSV, after the common ones, and a column of the run table. */
+struct lab_column {
+    const char *name;     /* the CSV column: "interactions_per_s" */
+    const char *heading;  /* the table's heading: "Ginter/s" */
+    double table_scale;   /* the table shows value * table_scale (1e-9 for "G") */
+    const char *format;   /* printf format for the table's cell: "%8.1f" */
+};
+
+#define LAB_MAX_COLUMNS 8
+
 struct run_record {
     /* the run and the machine */
     char date[32];          /* ISO-8601 UTC */
@@ -23,7 +35,10 @@ struct run_record {
     int clock_mhz;
     char driver[16], runtime[16], nvcc[32];
     /* the step */
-    const char *lab, *step, *source, *flags;
+    const char *lab, *step;
+    const char *role;       /* "step", or "library" for the vendor library's row */
+    const char *source, *flags;
+    const char *cache;      /* "flushed": L2 flushed before each timed run; "warm": not */
     long m, n, k;
     uint64_t seed;
     /* timing */
@@ -38,25 +53,31 @@ struct run_record {
     /* correctness */
     double max_err;
     const char *verdict;    /* "PASS" or "FAIL" */
-    const char *notes;      /* lab-specific key=value pairs separated by ';' */
+    /* the lab's own columns and their values (NAN: not measured, an empty field) */
+    const struct lab_column *lab_columns;
+    size_t lab_column_count;
+    double lab_values[LAB_MAX_COLUMNS];
 };
 
+/* The columns every lab's results CSV starts with; the lab's own follow. */
 extern const char *const results_columns[];
 extern const size_t results_column_count;
 
-/* Appends the record to the CSV at path (atomically; see csv.h). */
+/* Appends the record to the CSV at path (atomically; see csv.h); the header is the
+ * common columns, then the record's lab columns. */
 int results_append(const char *path, const struct run_record *record, char *err, size_t err_len);
 
 /* A folder name for a GPU: "NVIDIA H100 80GB HBM3" -> "NVIDIA-H100-80GB-HBM3". */
 void results_gpu_dir(const char *gpu_name, char *buf, size_t len);
 
 /* The median time of the newest passing row of `step` in table with the same GPU,
- * lab, source and size as like; NAN when there is none. */
+ * lab, source, cache policy and size as like; NAN when there is none. */
 double results_find_median(const struct csv_table *table, const struct run_record *like,
                            const char *step);
 
-/* The run table: a header and one row per step, fixed-width for a terminal. */
-void results_print_header(FILE *out);
+/* The run table: a header and one row per step, fixed-width for a terminal; the
+ * lab's own columns follow the common ones. */
+void results_print_header(FILE *out, const struct lab_column *columns, size_t column_count);
 /* vs_previous and vs_first are speedups (NAN prints as "-"). */
 void results_print_row(FILE *out, const struct run_record *record, const char *size_text,
                        double vs_previous, double vs_first);

@@ -11,15 +11,19 @@
 
 #include "cli.h"
 #include "cuda_check.h"
-#include "lab.h"
+#include "lab_problem.h"
 #include "occupancy.h"
 #include "resources.h"
 #include "results.h"
-#include "step.h"
+#include "step_kernel.h"
 #include "step_identity.h"
-#include "steps.h"
+#include "step_table.h"
 
 extern const struct step_kernel step_entry;
+/* Present only in a labs/ step still marked STEP_TODO (step_kernel.h). */
+extern const char step_todo[] __attribute__((weak));
+
+char step_launch_refusal[256];
 
 static const char *program = "step";
 
@@ -171,7 +175,7 @@ static int static_report(const struct run_options *options)
             printf("%14s also in this step: %s, %d registers, %zu B shared, %zu B local\n", "",
                    kernels[i].function, kernels[i].registers, kernels[i].shared_bytes,
                    kernels[i].local_bytes);
-    const struct step_info *step = steps_find(steps_find_lab(step_identity.lab), step_identity.stem);
+    const struct step_info *step = step_table_step(step_identity.table, step_identity.stem);
     if (step != NULL && step->nvcc_flags[0] != '\0')
         printf("%14s compiled with the step's own flags: %s\n", "", step->nvcc_flags);
     return EXIT_PASS;
@@ -187,10 +191,16 @@ static void open_device(const struct run_options *options, struct device_facts *
     int count = 0;
     cudaError_t status = cudaGetDeviceCount(&count);
     if (status != cudaSuccess || count == 0) {
-        fprintf(stderr,
-                "%s: no CUDA device visible (%s); `--report` shows the step's static resource "
-                "usage without one\n",
-                program, status != cudaSuccess ? cudaGetErrorString(status) : "device count is 0");
+        /* With no driver installed at all the runtime says "driver version is
+         * insufficient", which sends people hunting for a driver update. */
+        int have_driver = access("/proc/driver/nvidia/version", F_OK) == 0;
+        if (!have_driver || status == cudaErrorNoDevice || count == 0)
+            fprintf(stderr, "%s: no NVIDIA driver or GPU found%s\n", program,
+                    options->print_header ? "; --report shows this step's resources without one"
+                                          : "");
+        else
+            fprintf(stderr, "%s: the GPU cannot be used: %s (%s)\n", program,
+                    cudaGetErrorString(status), cudaGetErrorName(status));
         exit(EXIT_NO_DEVICE);
     }
     if (options->device >= count) {
@@ -227,8 +237,10 @@ static void fill_run_facts(struct run_record *r, const struct device_facts *d,
     snprintf(r->nvcc, sizeof r->nvcc, "%s", step_identity.nvcc_version);
     r->lab = step_identity.lab;
     r->step = step_identity.stem;
+    r->role = step_entry.kernel == NULL ? "library" : "step";
     r->source = step_identity.source;
     r->flags = step_identity.nvcc_flags;
+    r->cache = options->warm_cache ? "warm" : "flushed";
     r->m = options->size.m;
     r->n = options->size.n;
     r->k = options->size.k;
@@ -279,10 +291,16 @@ static void fill_resources(struct run_record *r, const struct device_facts *d)
     }
 }
 
-/* Enqueues the step; a launch that fails ends the run with exit 1. */
-static void launch_step(const struct lab *lab, void *state, cudaStream_t stream)
+/* Enqueues the step; a launch that refuses the size ends the run with exit 2, one
+ * that fails with exit 1. */
+static void launch_step(const struct lab_problem *lab, void *state, cudaStream_t stream)
 {
+    step_launch_refusal[0] = '\0';
     cudaError_t status = step_entry.launch(lab->problem(state), stream);
+    if (status != cudaSuccess && step_launch_refusal[0] != '\0') {
+        (void)cudaGetLastError();
+        die(EXIT_USAGE, "this size cannot be run: %s", step_launch_refusal);
+    }
     if (status != cudaSuccess) {
         fprintf(stderr, "%s: the launch failed: %s (%s)\n", program, cudaGetErrorString(status),
                 cudaGetErrorName(status));
@@ -291,7 +309,7 @@ static void launch_step(const struct lab *lab, void *state, cudaStream_t stream)
 }
 
 /* Poisons the outputs, then launches: a step that writes nothing cannot pass. */
-static void launch_once(const struct lab *lab, void *state, cudaStream_t stream)
+static void launch_once(const struct lab_problem *lab, void *state, cudaStream_t stream)
 {
     CUDA_CHECK(lab->poison(state, stream));
     launch_step(lab, state, stream);
@@ -307,8 +325,8 @@ static void sync_or_die(cudaStream_t stream)
     }
 }
 
-static int check_output(const struct lab *lab, void *state, const struct run_options *options,
-                        struct verify_report *report, const char *when)
+static int check_output(const struct lab_problem *lab, void *state, const struct run_options *options,
+                        struct verify_report *report, const char *when, int show_mismatches)
 {
     char why[256];
     if (isatty(STDERR_FILENO))
@@ -320,7 +338,7 @@ static int check_output(const struct lab *lab, void *state, const struct run_opt
     if (isatty(STDERR_FILENO))
         fprintf(stderr, "\r%70s\r", "");
     int passed = verify_passed(report);
-    if (!passed) {
+    if (!passed && show_mismatches) {
         char what[128];
         snprintf(what, sizeof what, "%s %s (%s)", step_identity.lab, step_identity.stem, when);
         verify_report_print(stderr, report, what);
@@ -328,9 +346,40 @@ static int check_output(const struct lab *lab, void *state, const struct run_opt
     return passed;
 }
 
-static void time_step(const struct lab *lab, void *state, const struct run_options *options,
+/* A buffer twice the size of L2, written before each timed run unless --warm-cache:
+ * an H100 holds 50 MB in L2, more than whole problems, and a run that finds the
+ * last run's inputs cached would time the cache, not the step. */
+struct l2_flush {
+    void *buffer;
+    size_t bytes;
+};
+
+static void l2_flush_open(struct l2_flush *f, const struct run_options *options, int device)
+{
+    f->buffer = NULL;
+    f->bytes = 0;
+    if (options->warm_cache)
+        return;
+    int l2_bytes = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
+    f->bytes = 2 * (size_t)l2_bytes;
+    if (f->bytes > 0 && cudaMalloc(&f->buffer, f->bytes) != cudaSuccess) {
+        (void)cudaGetLastError();
+        die(EXIT_USAGE, "no device memory left for the L2 flush buffer; try --warm-cache%s", "");
+    }
+}
+
+static void l2_flush(const struct l2_flush *f, int round, cudaStream_t stream)
+{
+    if (f->buffer != NULL)
+        CUDA_CHECK(cudaMemsetAsync(f->buffer, round & 0xFF, f->bytes, stream));
+}
+
+static void time_step(const struct lab_problem *lab, void *state, const struct run_options *options,
                       cudaStream_t stream, struct run_record *r)
 {
+    struct l2_flush flush;
+    l2_flush_open(&flush, options, options->device);
     for (int i = 0; i < options->warmup; ++i)
         launch_once(lab, state, stream);
     sync_or_die(stream);
@@ -348,6 +397,7 @@ static void time_step(const struct lab *lab, void *state, const struct run_optio
     while (count < options->max_repeats &&
            (count < options->min_repeats || total_s < options->min_seconds)) {
         CUDA_CHECK(lab->poison(state, stream)); /* outside the timed interval */
+        l2_flush(&flush, count, stream);
         CUDA_CHECK(cudaEventRecord(start, stream));
         launch_step(lab, state, stream);
         CUDA_CHECK(cudaEventRecord(stop, stream));
@@ -373,6 +423,8 @@ static void time_step(const struct lab *lab, void *state, const struct run_optio
                              : 0.5 * (times_ms[count / 2 - 1] + times_ms[count / 2]);
     r->gflops = lab->flop_count(&options->size) / (r->median_ms * 1e-3) / 1e9;
     free(times_ms);
+    if (flush.buffer != NULL)
+        CUDA_CHECK(cudaFree(flush.buffer));
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
 }
@@ -383,11 +435,11 @@ static void speedups(const char *csv_path, const struct run_record *r, double *v
                      double *vs_first)
 {
     *vs_previous = *vs_first = NAN;
-    const struct lab_steps *table = steps_find_lab(r->lab);
-    const struct step_info *step = steps_find(table, r->step);
-    int index = steps_index(table, step);
-    int is_reference = steps_is_reference(table, r->step);
-    if (strcmp(r->verdict, "PASS") != 0 || (index < 0 && !is_reference))
+    const struct step_table *table = step_identity.table;
+    const struct step_info *step = step_table_step(table, r->step);
+    int index = step_table_index(table, step);
+    int is_library = step_table_is_library(table, r->step);
+    if (strcmp(r->verdict, "PASS") != 0 || (index < 0 && !is_library))
         return;
     if (index == 0) {
         *vs_first = 1.0;
@@ -398,24 +450,37 @@ static void speedups(const char *csv_path, const struct run_record *r, double *v
     if (csv_read_file(csv_path, &recorded, err, sizeof err) != 0)
         return;
     char stem[128];
-    if (!is_reference) /* the reference follows no step in particular */
-        *vs_previous = results_find_median(&recorded, r, steps_stem(&table->steps[index - 1], stem,
+    if (!is_library) /* the library row follows no step in particular */
+        *vs_previous = results_find_median(&recorded, r, step_stem(&table->steps[index - 1], stem,
                                                                     sizeof stem)) /
                        r->median_ms;
-    *vs_first = results_find_median(&recorded, r, steps_stem(&table->steps[0], stem, sizeof stem)) /
+    *vs_first = results_find_median(&recorded, r, step_stem(&table->steps[0], stem, sizeof stem)) /
                 r->median_ms;
     csv_free(&recorded);
+}
+
+/* The CSV this run appends to: --csv, or data/results/<gpu>/<lab>.csv. */
+static void results_path(const struct run_options *options, const struct run_record *record,
+                         char *path, size_t len)
+{
+    if (options->csv_path != NULL) {
+        snprintf(path, len, "%s", options->csv_path);
+        return;
+    }
+    char dir[256];
+    results_gpu_dir(record->gpu, dir, sizeof dir);
+    snprintf(path, len, "data/results/%s/%s.csv", dir, record->lab);
 }
 
 int main(int argc, char **argv)
 {
     program = argc > 0 ? argv[0] : "step";
-    const struct lab *lab = lab_find(step_identity.lab);
-    const struct lab_steps *table = steps_find_lab(step_identity.lab);
-    if (lab == NULL || table == NULL ||
-        (steps_find(table, step_identity.stem) == NULL &&
-         !steps_is_reference(table, step_identity.stem)))
+    const struct lab_problem *lab = &lab_problem;
+    const struct step_table *table = step_identity.table;
+    if (step_table_step(table, step_identity.stem) == NULL &&
+        !step_table_is_library(table, step_identity.stem))
         die(EXIT_USAGE, "this binary's step is not in the step table (%s)", step_identity.stem);
+    int marked_todo = step_todo != NULL;
 
     struct run_options options;
     cli_defaults(&options);
@@ -437,29 +502,34 @@ int main(int argc, char **argv)
     struct run_record record;
     memset(&record, 0, sizeof record);
     fill_run_facts(&record, &device, &options);
+    record.lab_columns = lab->columns;
+    record.lab_column_count = lab->column_count;
+    for (size_t c = 0; c < LAB_MAX_COLUMNS; ++c)
+        record.lab_values[c] = NAN;
     char size_text[64];
     lab->format_size(&options.size, size_text, sizeof size_text);
     if (options.print_header) {
         printf("GPU %d: %s, compute capability %s, %d SMs, %d MHz; driver %s, runtime %s, nvcc %s\n",
                options.device, record.gpu, record.cc, record.sms, record.clock_mhz, record.driver,
                record.runtime, record.nvcc);
-        printf("lab %s (%s), seed %llu, commit %s\n\n", lab->name, step_identity.source,
-               (unsigned long long)options.seed, record.commit);
-        results_print_header(stdout);
+        printf("lab %s (%s), seed %llu, commit %s, L2 %s before each timed run\n\n", lab->name,
+               step_identity.source, (unsigned long long)options.seed, record.commit,
+               options.warm_cache ? "not flushed (--warm-cache)" : "flushed");
+        results_print_header(stdout, lab->columns, lab->column_count);
         fflush(stdout);
     }
 
     size_t free_bytes = 0, total_bytes = 0;
     CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    size_t need = lab->device_bytes(&options.size);
-    if (need > free_bytes) {
-        fprintf(stderr, "%s: size %s needs %.2f GB of device memory; %s has %.2f GB free of %.2f GB\n",
+    double need = lab->device_bytes(&options.size);
+    if (need > (double)free_bytes) {
+        fprintf(stderr, "%s: size %s needs %.3g GB of device memory; %s has %.2f GB free of %.2f GB\n",
                 program, size_text, need / 1e9, record.gpu, free_bytes / 1e9, total_bytes / 1e9);
         return EXIT_USAGE;
     }
     /* Large problems take seconds to generate and copy: say what is going on. */
     int show_progress = isatty(STDERR_FILENO);
-    if (show_progress && need > ((size_t)1 << 30))
+    if (show_progress && need > (double)(1u << 30))
         fprintf(stderr, "  %s: preparing %.1f GB of inputs...\r", step_identity.stem, need / 1e9);
     void *state = NULL;
     enum lab_status created = lab->create(&options.size, options.seed, &state, why, sizeof why);
@@ -474,37 +544,39 @@ int main(int argc, char **argv)
     struct verify_report report;
     launch_once(lab, state, stream);
     sync_or_die(stream);
-    int passed = check_output(lab, state, &options, &report, "first run");
+    int passed = check_output(lab, state, &options, &report, "first run", !marked_todo);
+    /* A step still marked TODO is timed only when its result is right (it is then the
+     * previous step's code): the time is a baseline for the change to come. */
     if (passed) {
         time_step(lab, state, &options, stream, &record);
         /* the last timed run was poisoned first too: check what it wrote */
-        passed = check_output(lab, state, &options, &report, "after timing");
+        passed = check_output(lab, state, &options, &report, "after timing", !marked_todo);
     }
     record.max_err = report.max_abs_error;
-    record.verdict = passed ? "PASS" : "FAIL";
-    char notes[512] = "";
-    if (lab->notes != NULL && record.repeats > 0)
-        lab->notes(state, record.median_ms * 1e-3, notes, sizeof notes);
-    record.notes = notes;
+    record.verdict = marked_todo ? "TODO" : passed ? "PASS" : "FAIL";
+    if (passed && lab->column_values != NULL)
+        lab->column_values(state, record.median_ms * 1e-3, record.lab_values);
 
     char csv_path[512];
-    if (options.csv_path != NULL)
-        snprintf(csv_path, sizeof csv_path, "%s", options.csv_path);
-    else {
-        char dir[256];
-        results_gpu_dir(record.gpu, dir, sizeof dir);
-        snprintf(csv_path, sizeof csv_path, "data/results/%s/%s.csv", dir, lab->name);
-    }
-    double vs_previous, vs_first;
-    speedups(csv_path, &record, &vs_previous, &vs_first);
+    results_path(&options, &record, csv_path, sizeof csv_path);
+    double vs_previous = NAN, vs_first = NAN;
+    if (!marked_todo)
+        speedups(csv_path, &record, &vs_previous, &vs_first);
     results_print_row(stdout, &record, size_text, vs_previous, vs_first);
     fflush(stdout);
-    if (options.write_csv) {
-        char err[512];
-        if (results_append(csv_path, &record, err, sizeof err) != 0)
-            die(EXIT_WRONG, "could not record the result: %s", err);
-    }
     CUDA_CHECK(cudaStreamDestroy(stream));
     lab->destroy(state);
+    if (marked_todo) {
+        fprintf(stderr, "%s: TODO: %s (delete the STEP_TODO line in %s/%s/%s.cu once done)\n",
+                program, step_todo, step_identity.source, step_identity.lab, step_identity.stem);
+        return EXIT_TODO; /* nothing recorded: the step is not the student's yet */
+    }
+    if (options.write_csv) {
+        char err[512];
+        if (results_append(csv_path, &record, err, sizeof err) != 0) {
+            fprintf(stderr, "%s: the result was not recorded: %s\n", program, err);
+            return passed ? EXIT_NOT_RECORDED : EXIT_WRONG;
+        }
+    }
     return passed ? EXIT_PASS : EXIT_WRONG;
 }

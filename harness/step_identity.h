@@ -4,11 +4,14 @@
 #ifndef LAB_STEP_IDENTITY_H
 #define LAB_STEP_IDENTITY_H
 
+#include "step_table.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 struct step_identity {
+    const struct step_table *table; /* the step's lab: its steps, library and check sizes */
     const char *lab;             /* "matmul" */
     const char *stem;            /* "02-tiled" */
     const char *source;          /* "labs" or "solutions" */

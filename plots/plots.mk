@@ -13,8 +13,8 @@ GNUPLOT ?= gnuplot
 PLOT_SOURCE ?=
 
 PLOTDATA := $(BIN_DIR)/plotdata
-PLOTDATA_SOURCES := harness/tools/plotdata.c harness/plotdata.c harness/csv.c harness/steps.c
-PLOTDATA_HEADERS := harness/plotdata.h harness/csv.h harness/steps.h $(wildcard harness/steps/*.def)
+PLOTDATA_SOURCES := harness/tools/plotdata.c harness/plotdata.c harness/csv.c harness/step_table.c harness/lab_registry.c
+PLOTDATA_HEADERS := harness/plotdata.h harness/csv.h harness/step_table.h $(ALL_TABLE_OBJS)
 
 # Intermediate data files for gnuplot: rebuilt each time, never committed.
 PLOT_WORK := $(BUILD_DIR)/plots
@@ -39,7 +39,7 @@ plot_say = $(if $(value say),$(call say,$(1),$(2)),@printf '  %-8s %s\n' $(1) $(
 $(PLOTDATA): $(PLOTDATA_SOURCES) $(PLOTDATA_HEADERS)
 	$(call plot_say,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -o $@ $(PLOTDATA_SOURCES) -lm
+	$(Q)$(CC) $(CFLAGS) -o $@ $(PLOTDATA_SOURCES) $(ALL_TABLE_OBJS) -lm
 
 .PHONY: plots plots-need-gnuplot
 plots: $(PLOT_FIGURES)

@@ -21,6 +21,7 @@ enum need { NOTHING, GPU, GNUPLOT };
     Suite *name##_suite(void);                                                                     \
     size_t name##_case_names(const char **names, size_t max);
 #include "suites.h"
+#include "lab_suites.h"
 #undef SUITE
 
 struct suite_entry {
@@ -37,6 +38,7 @@ struct suite_entry {
 #define SUITE(name, needs) {#name, name##_suite, needs##_LIST(name), needs},
 static const struct suite_entry suites[] = {
 #include "suites.h"
+#include "lab_suites.h"
 };
 #undef SUITE
 

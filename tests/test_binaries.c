@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "steps.h"
+#include "lab_registry.h"
 #include "util.h"
 
 static char out[65536], err[65536];
@@ -16,15 +16,15 @@ static size_t step_binaries(char paths[][256], size_t max)
     size_t n = 0;
     const char *trees[] = {"", "solutions/"};
     for (size_t t = 0; t < 2; ++t)
-        for (const struct lab_steps *lab = lab_step_tables; lab->lab != NULL; ++lab)
+        for (const struct step_table *const *it_lab = all_step_tables, *lab; (lab = *it_lab) != NULL; ++it_lab)
             for (size_t s = 0; s <= lab->count && n < max; ++s) {
                 /* the steps, then the library reference */
-                if (s == lab->count && lab->reference == NULL)
+                if (s == lab->count && lab->library == NULL)
                     break;
                 char stem[128], rel[200];
                 snprintf(rel, sizeof rel, "%s%s/%s", trees[t], lab->lab,
-                         s < lab->count ? steps_stem(&lab->steps[s], stem, sizeof stem)
-                                        : lab->reference);
+                         s < lab->count ? step_stem(&lab->steps[s], stem, sizeof stem)
+                                        : lab->library);
                 bin_path(rel, paths[n++], 256);
             }
     return n;
@@ -58,7 +58,6 @@ static const struct {
     {{"--n", "-1"}, "at least 1"},
     {{"--n", "huge"}, "not a whole number"},
     {{"--n", "99999999999"}, "too large"},
-    {{"--m", "2000000"}, "at most 1048560"},
     {{"--frobnicate", NULL}, "unknown option"},
     {{"--check", "never"}, "auto, full or sample"},
 };
@@ -89,7 +88,7 @@ START_TEST(no_gpu_exits_77_with_one_line)
     for (size_t i = 0; i < n; ++i) {
         int code = run_step(paths[i], hide_gpus, "--n", "64", "--no-csv");
         ck_assert_msg(code == 77, "%s: exit %d, want 77; stderr: %s", paths[i], code, err);
-        ck_assert_ptr_nonnull(strstr(err, "no CUDA device visible"));
+        ck_assert_ptr_nonnull(strstr(err, "no NVIDIA driver or GPU found"));
         ck_assert_int_eq(count_lines(err), 1);
     }
 }
@@ -160,10 +159,30 @@ START_TEST(front_door_without_gpu_shows_report)
     char *argv[] = {lab, "run", "--bin-dir", dir, "matmul", NULL};
     int code = run_capture(argv, hide_gpus, out, sizeof out, err, sizeof err);
     ck_assert_int_eq(code, 77);
-    ck_assert_ptr_nonnull(strstr(out, "No CUDA device is visible"));
+    /* said once, in one line, by the first step; the report follows */
+    ck_assert_ptr_nonnull(strstr(err, "no NVIDIA driver or GPU found"));
+    ck_assert_int_eq(count_lines(err), 1);
+    ck_assert_ptr_nonnull(strstr(out, "Without a GPU, here is what the compiler"));
     ck_assert_ptr_nonnull(strstr(out, "\n01-naive"));
     ck_assert_ptr_nonnull(strstr(out, "\n02-tiled"));
     ck_assert_int_eq(count_lines(strstr(out, "Static resource report")), 1 + 1 + 1 + 1 + 2 * 3 + 1);
+}
+END_TEST
+
+/* `make run STEP=02` without LAB=: a step id that only one lab has is enough. */
+START_TEST(front_door_takes_a_step_without_its_lab)
+{
+    static const char *const hide_gpus[] = {"CUDA_VISIBLE_DEVICES=", NULL};
+    char lab[256], dir[256];
+    bin_path("lab", lab, sizeof lab);
+    bin_path("solutions", dir, sizeof dir);
+    char *argv[] = {lab, "report", "--bin-dir", dir, "02-tiled", NULL};
+    ck_assert_int_eq(run_capture(argv, hide_gpus, out, sizeof out, err, sizeof err), 0);
+    ck_assert_ptr_nonnull(strstr(out, "\n02-tiled"));
+    ck_assert_ptr_null(strstr(out, "\n01-naive"));
+    char *run[] = {lab, "run", "--bin-dir", dir, "02-tiled", NULL};
+    ck_assert_int_eq(run_capture(run, hide_gpus, out, sizeof out, err, sizeof err), 77);
+    ck_assert_ptr_null(strstr(err, "unknown lab"));
 }
 END_TEST
 
@@ -196,6 +215,7 @@ Suite *binaries_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, front_door_lists_and_rejects);
     tcase_add_test(tc, front_door_without_gpu_shows_report);
+    tcase_add_test(tc, front_door_takes_a_step_without_its_lab);
     tcase_add_test(tc, grading_needs_a_gpu);
     suite_add_tcase(s, tc);
     return s;

@@ -16,7 +16,7 @@
 
 #include "csv.h"
 #include "plotdata.h"
-#include "steps.h"
+#include "lab_registry.h"
 
 Suite *plots_suite(void);
 Suite *plots_render_suite(void);
@@ -127,9 +127,9 @@ static char *data_lines(const char *text)
     return out;
 }
 
-static const struct lab_steps *matmul(void)
+static const struct step_table *matmul(void)
 {
-    const struct lab_steps *lab = steps_find_lab("matmul");
+    const struct step_table *lab = step_table_find("matmul");
     ck_assert_msg(lab != NULL, "the step table has no matmul lab");
     ck_assert_msg(lab->count >= 2, "these tests need the first two matmul steps");
     return lab;
@@ -138,9 +138,9 @@ static const struct lab_steps *matmul(void)
 /* Stems of the first two steps, whatever the table names them. */
 static void first_stems(char *first, char *second, size_t len)
 {
-    const struct lab_steps *lab = matmul();
-    steps_stem(&lab->steps[0], first, len);
-    steps_stem(&lab->steps[1], second, len);
+    const struct step_table *lab = matmul();
+    step_stem(&lab->steps[0], first, len);
+    step_stem(&lab->steps[1], second, len);
 }
 
 /* Runs plotdata_main on argv; returns its status and what it printed. */

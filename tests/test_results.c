@@ -24,8 +24,10 @@ static struct run_record sample_record(void)
     strcpy(r.nvcc, "13.0.88");
     r.lab = "matmul";
     r.step = "02-tiled";
+    r.role = "step";
     r.source = "solutions";
     r.flags = "-use_fast_math, -O3";
+    r.cache = "flushed";
     r.m = r.n = r.k = 4096;
     r.seed = 20080220;
     r.repeats = 7;
@@ -80,20 +82,65 @@ START_TEST(record_round_trips_through_csv)
     ck_assert_str_eq(csv_get(&t, 0, "limiter"), "threads");
     ck_assert_str_eq(csv_get(&t, 0, "verdict"), "PASS");
     ck_assert_str_eq(csv_get(&t, 0, "seed"), "20080220");
+    ck_assert_str_eq(csv_get(&t, 0, "role"), "step");
+    ck_assert_str_eq(csv_get(&t, 0, "cache"), "flushed");
     csv_free(&t);
+    snprintf(err, sizeof err, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(err), 0);
+}
+END_TEST
+
+/* A lab's own figures are real columns after the common ones; one that was not
+ * measured is an empty field, not a made-up number. */
+START_TEST(lab_columns_follow_the_common_ones)
+{
+    static const struct lab_column columns[] = {
+        {"interactions_per_s", "Ginter/s", 1e-9, "%.1f"},
+        {"energy_drift", "dE/E", 1.0, "%.1e"},
+    };
+    char dir[] = "/tmp/lab-results-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[256], err[256];
+    snprintf(path, sizeof path, "%s/nbody.csv", dir);
+    struct run_record r = sample_record();
+    r.lab_columns = columns;
+    r.lab_column_count = 2;
+    r.lab_values[0] = 2.25e12;
+    r.lab_values[1] = NAN;
+    ck_assert_int_eq(results_append(path, &r, err, sizeof err), 0);
+    struct csv_table t;
+    ck_assert_int_eq(csv_read_file(path, &t, err, sizeof err), 0);
+    ck_assert_uint_eq(t.ncols, results_column_count + 2);
+    ck_assert_int_eq(csv_column(&t, "interactions_per_s"), (int)results_column_count);
+    ck_assert_str_eq(csv_get(&t, 0, "interactions_per_s"), "2.25e+12");
+    ck_assert_str_eq(csv_get(&t, 0, "energy_drift"), "");
+    csv_free(&t);
+
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    results_print_header(out, columns, 2);
+    results_print_row(out, &r, "131072", NAN, NAN);
+    fclose(out);
+    ck_assert_ptr_nonnull(strstr(text, "Ginter/s"));
+    ck_assert_ptr_nonnull(strstr(text, "2250.0"));
+    free(text);
+    snprintf(err, sizeof err, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(err), 0);
 }
 END_TEST
 
 START_TEST(speedup_lookup_takes_newest_matching_pass)
 {
     const char *text =
-        "step,gpu,lab,source,m,n,k,verdict,median_ms\n"
-        "01-naive,G,matmul,solutions,64,64,64,PASS,10\n"
-        "01-naive,G,matmul,solutions,4096,4096,4096,PASS,80\n"
-        "01-naive,G,matmul,solutions,4096,4096,4096,PASS,100\n" /* newer: wins */
-        "01-naive,G,matmul,solutions,4096,4096,4096,FAIL,1\n"   /* failed: ignored */
-        "01-naive,other,matmul,solutions,4096,4096,4096,PASS,5\n"
-        "01-naive,G,matmul,labs,4096,4096,4096,PASS,7\n";
+        "step,gpu,lab,source,cache,m,n,k,verdict,median_ms\n"
+        "01-naive,G,matmul,solutions,flushed,64,64,64,PASS,10\n"
+        "01-naive,G,matmul,solutions,flushed,4096,4096,4096,PASS,80\n"
+        "01-naive,G,matmul,solutions,flushed,4096,4096,4096,PASS,100\n" /* newer: wins */
+        "01-naive,G,matmul,solutions,flushed,4096,4096,4096,FAIL,1\n"   /* failed: ignored */
+        "01-naive,G,matmul,solutions,warm,4096,4096,4096,PASS,3\n"      /* other cache policy */
+        "01-naive,other,matmul,solutions,flushed,4096,4096,4096,PASS,5\n"
+        "01-naive,G,matmul,labs,flushed,4096,4096,4096,PASS,7\n";
     struct csv_table t;
     char err[128];
     ck_assert_int_eq(csv_parse(text, &t, err, sizeof err), 0);
@@ -113,7 +160,7 @@ START_TEST(table_row_shows_limiter_and_speedups)
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
-    results_print_header(out);
+    results_print_header(out, NULL, 0);
     results_print_row(out, &r, "4096^3", 2.5, NAN);
     fclose(out);
     ck_assert_ptr_nonnull(strstr(text, "blocks/SM"));
@@ -148,6 +195,7 @@ Suite *results_suite(void)
     TCase *tc = tcase_create("rows");
     tcase_add_test(tc, gpu_folder_names);
     tcase_add_test(tc, record_round_trips_through_csv);
+    tcase_add_test(tc, lab_columns_follow_the_common_ones);
     tcase_add_test(tc, speedup_lookup_takes_newest_matching_pass);
     tcase_add_test(tc, table_row_shows_limiter_and_speedups);
     tcase_add_test(tc, failed_row_shows_no_time);

@@ -15,8 +15,8 @@ int main(int argc, char **argv)
     int count = 0;
     cudaError_t status = cudaGetDeviceCount(&count);
     if (status != cudaSuccess || count == 0) {
-        printf("no CUDA device visible (%s)\n",
-               status != cudaSuccess ? cudaGetErrorString(status) : "device count is 0");
+        printf("no NVIDIA driver or GPU found (%s)\n",
+               status != cudaSuccess ? cudaGetErrorName(status) : "device count is 0");
         return 77;
     }
     struct cudaDeviceProp prop;

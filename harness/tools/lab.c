@@ -20,7 +20,7 @@
 
 #include "cli.h"
 #include "csv.h"
-#include "steps.h"
+#include "lab_registry.h"
 
 static const char *program = "lab";
 
@@ -35,7 +35,8 @@ static int usage_error(const char *fmt, const char *detail)
 static void known_labs(char *buf, size_t len)
 {
     buf[0] = '\0';
-    for (const struct lab_steps *t = lab_step_tables; t->lab != NULL; ++t) {
+    for (const struct step_table *const *it = all_step_tables; *it != NULL; ++it) {
+        const struct step_table *t = *it;
         if (buf[0] != '\0')
             strncat(buf, ", ", len - strlen(buf) - 1);
         strncat(buf, t->lab, len - strlen(buf) - 1);
@@ -78,7 +79,7 @@ static int run_child(char *const argv[])
 }
 
 struct selection {
-    const struct lab_steps *lab; /* NULL: every lab */
+    const struct step_table *lab; /* NULL: every lab */
     const struct step_info *step; /* NULL: every step */
 };
 
@@ -88,8 +89,28 @@ static int select_steps(int argc, char **argv, int *i, struct selection *sel)
     sel->step = NULL;
     if (*i < argc && strcmp(argv[*i], "--") != 0) {
         const char *lab_name = argv[(*i)++];
+        /* `make run STEP=02` without LAB=: a step id is taken as the step of the one
+         * lab that has it */
+        if (lab_name[0] != '\0' && step_table_find(lab_name) == NULL &&
+            (*i >= argc || strcmp(argv[*i], "--") == 0)) {
+            const struct step_table *owner = NULL;
+            int owners = 0;
+            for (const struct step_table *const *it = all_step_tables; *it != NULL; ++it)
+                if (step_table_step(*it, lab_name) != NULL) {
+                    owner = *it;
+                    ++owners;
+                }
+            if (owners == 1) {
+                sel->lab = owner;
+                sel->step = step_table_step(owner, lab_name);
+                return 0;
+            }
+            if (owners > 1)
+                return usage_error("step '%s' is in more than one lab: say which with LAB=",
+                                   lab_name);
+        }
         if (lab_name[0] != '\0') {
-            sel->lab = steps_find_lab(lab_name);
+            sel->lab = step_table_find(lab_name);
             if (sel->lab == NULL) {
                 char labs[256], msg[512];
                 known_labs(labs, sizeof labs);
@@ -102,8 +123,9 @@ static int select_steps(int argc, char **argv, int *i, struct selection *sel)
         const char *step_name = argv[(*i)++];
         if (step_name[0] != '\0') {
             if (sel->lab == NULL)
-                return usage_error("a step needs a lab: LAB=matmul STEP=%s", step_name);
-            sel->step = steps_find(sel->lab, step_name);
+                return usage_error("a step needs a lab: LAB=<lab> STEP=%s (bin/lab list)",
+                                   step_name);
+            sel->step = step_table_step(sel->lab, step_name);
             if (sel->step == NULL) {
                 char msg[512];
                 snprintf(msg, sizeof msg,
@@ -118,13 +140,14 @@ static int select_steps(int argc, char **argv, int *i, struct selection *sel)
 
 static int list(const struct selection *sel)
 {
-    for (const struct lab_steps *t = lab_step_tables; t->lab != NULL; ++t) {
+    for (const struct step_table *const *it = all_step_tables; *it != NULL; ++it) {
+        const struct step_table *t = *it;
         if (sel->lab != NULL && sel->lab != t)
             continue;
         printf("%s\n", t->lab);
         for (size_t s = 0; s < t->count; ++s) {
             char stem[128];
-            printf("  %-22s %s", steps_stem(&t->steps[s], stem, sizeof stem),
+            printf("  %-22s %s", step_stem(&t->steps[s], stem, sizeof stem),
                    t->steps[s].summary);
             if (t->steps[s].nvcc_flags[0] != '\0')
                 printf("  [nvcc %s]", t->steps[s].nvcc_flags);
@@ -143,19 +166,20 @@ static int run_steps(const char *bin_dir, const struct selection *sel, int repor
     strftime(run_id, sizeof run_id, "%Y%m%dT%H%M%SZ", gmtime(&now));
     snprintf(run_id + strlen(run_id), sizeof run_id - strlen(run_id), "-%ld", (long)getpid());
 
-    int worst = 0, ran = 0, passed = 0, failed = 0;
-    for (const struct lab_steps *t = lab_step_tables; t->lab != NULL; ++t) {
+    int worst = 0, ran = 0, passed = 0, todo = 0, failed = 0;
+    for (const struct step_table *const *it = all_step_tables; *it != NULL; ++it) {
+        const struct step_table *t = *it;
         if (sel->lab != NULL && sel->lab != t)
             continue;
         int first = 1;
         /* every selected step, then (in a run of the whole lab) the library reference */
-        int with_reference = !report && sel->step == NULL && t->reference != NULL;
-        for (size_t s = 0; s < t->count + (size_t)with_reference; ++s) {
+        int with_library = !report && sel->step == NULL && t->library != NULL;
+        for (size_t s = 0; s < t->count + (size_t)with_library; ++s) {
             if (s < t->count && sel->step != NULL && sel->step != &t->steps[s])
                 continue;
             char stem[128], path[512];
             snprintf(path, sizeof path, "%s/%s/%s", bin_dir, t->lab,
-                     s < t->count ? steps_stem(&t->steps[s], stem, sizeof stem) : t->reference);
+                     s < t->count ? step_stem(&t->steps[s], stem, sizeof stem) : t->library);
             char *args[64];
             int n = 0;
             args[n++] = path;
@@ -180,19 +204,22 @@ static int run_steps(const char *bin_dir, const struct selection *sel, int repor
                 printf("\n");
             int code = run_child(args);
             if (code == EXIT_NO_DEVICE && !report) {
-                printf("No CUDA device is visible: showing the static resource report instead "
-                       "(registers, shared and local memory, blocks per SM from the model).\n\n");
+                /* the step said why in one line; what follows is the report itself */
+                printf("Without a GPU, here is what the compiler and the occupancy model say "
+                       "instead:\n\n");
                 return run_steps(bin_dir, sel, 1, arch, 0, NULL) == 0 ? EXIT_NO_DEVICE
                                                                       : EXIT_WRONG;
             }
             ++ran;
-            if (code == 0)
+            if (code == EXIT_PASS)
                 ++passed;
+            else if (code == EXIT_TODO && !report)
+                ++todo; /* not done yet: not a failure */
             else
                 ++failed;
             if (code == EXIT_USAGE)
                 return code; /* the same bad arguments would fail every step */
-            if (code > worst)
+            if (code != EXIT_TODO && code > worst)
                 worst = code;
             first = 0;
         }
@@ -200,8 +227,8 @@ static int run_steps(const char *bin_dir, const struct selection *sel, int repor
             printf("\n");
     }
     if (!report)
-        printf("\n%d step(s) run: %d passed, %d failed%s\n", ran, passed, failed,
-               failed ? " (see the messages above)" : "");
+        printf("\n%d step(s) run: %d passed, %d still TODO, %d failed%s\n", ran, passed, todo,
+               failed, failed ? " (see the messages above)" : "");
     return worst;
 }
 
@@ -211,7 +238,7 @@ struct step_grade {
     char first_failure[640]; /* the command that reproduces it */
 };
 
-static int grade_step(const char *path, const struct lab_steps *lab, struct step_grade *g)
+static int grade_step(const char *path, const struct step_table *lab, struct step_grade *g)
 {
     g->passed = 0;
     g->total = (int)lab->check_size_count;
@@ -253,7 +280,8 @@ static int grade(const char *bin_dir, const struct selection *sel, const char *s
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
     int steps_passed = 0, steps_total = 0;
-    for (const struct lab_steps *t = lab_step_tables; t->lab != NULL; ++t) {
+    for (const struct step_table *const *it = all_step_tables; *it != NULL; ++it) {
+        const struct step_table *t = *it;
         if (sel->lab != NULL && sel->lab != t)
             continue;
         printf("Grading %s for %s: each step at %zu sizes ('.' correct, 'F' wrong)\n", t->lab,
@@ -262,7 +290,7 @@ static int grade(const char *bin_dir, const struct selection *sel, const char *s
             if (sel->step != NULL && sel->step != &t->steps[s])
                 continue;
             char stem[128], path[512];
-            steps_stem(&t->steps[s], stem, sizeof stem);
+            step_stem(&t->steps[s], stem, sizeof stem);
             snprintf(path, sizeof path, "%s/%s/%s", bin_dir, t->lab, stem);
             printf("  %-22s ", stem);
             struct step_grade g;

@@ -12,7 +12,7 @@
  * Run:  make run LAB=matmul STEP=01
  */
 #include "matmul.h"
-#include "step.h"
+#include "step_kernel.h"
 
 #define BLOCK_SIDE 16
 
@@ -36,7 +36,12 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
 {
     const struct matmul_problem *p = (const struct matmul_problem *)problem;
     dim3 block(BLOCK_SIDE, BLOCK_SIDE);
-    dim3 grid((p->n + BLOCK_SIDE - 1) / BLOCK_SIDE, (p->m + BLOCK_SIDE - 1) / BLOCK_SIDE);
+    /* in long: n + BLOCK_SIDE - 1 overflows an int for the largest n */
+    dim3 grid((unsigned)((p->n + BLOCK_SIDE - 1L) / BLOCK_SIDE),
+              (unsigned)((p->m + BLOCK_SIDE - 1L) / BLOCK_SIDE));
+    cudaError_t fits = step_check_grid(grid);
+    if (fits != cudaSuccess)
+        return fits;
     matmul_naive<<<grid, block, 0, stream>>>(p->a, p->b, p->c, p->m, p->n, p->k);
     return cudaGetLastError();
 }

@@ -16,7 +16,7 @@
  * still NaN afterwards. GUIDE.md, "Step 02", walks through the design.
  */
 #include "matmul.h"
-#include "step.h"
+#include "step_kernel.h"
 
 #define TILE 16
 
@@ -44,7 +44,12 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
 {
     const struct matmul_problem *p = (const struct matmul_problem *)problem;
     dim3 block(TILE, TILE);
-    dim3 grid((p->n + TILE - 1) / TILE, (p->m + TILE - 1) / TILE);
+    /* in long: n + TILE - 1 overflows an int for the largest n */
+    dim3 grid((unsigned)((p->n + TILE - 1L) / TILE),
+              (unsigned)((p->m + TILE - 1L) / TILE));
+    cudaError_t fits = step_check_grid(grid);
+    if (fits != cudaSuccess)
+        return fits;
     matmul_tiled<<<grid, block, 0, stream>>>(p->a, p->b, p->c, p->m, p->n, p->k);
     return cudaGetLastError();
 }

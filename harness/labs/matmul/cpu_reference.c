@@ -1,4 +1,4 @@
-#include "matmul_reference.h"
+#include "cpu_reference.h"
 
 #include <limits.h>
 #include <math.h>
@@ -37,15 +37,6 @@ enum lab_status matmul_resolve_size(struct problem_size *s, char *why, size_t wh
      * checks against the GPU. */
     if (s->m > INT_MAX || s->n > INT_MAX || s->k > INT_MAX) {
         snprintf(why, why_len, "each of m, n and k must be at most %d", INT_MAX);
-        return LAB_BAD_SIZE;
-    }
-    /* The steps put the rows of C on gridDim.y, 16 rows per block, and a grid has at
-     * most 65535 blocks in y: taller matrices would fail at launch. */
-    if (s->m > MATMUL_MAX_ROWS) {
-        snprintf(why, why_len,
-                 "m = %ld rows: the steps launch one block per 16 rows of C on the grid's y "
-                 "axis, which holds at most 65535 blocks, so m must be at most %ld",
-                 s->m, MATMUL_MAX_ROWS);
         return LAB_BAD_SIZE;
     }
     return LAB_OK;
@@ -88,9 +79,10 @@ double matmul_flop_count(const struct problem_size *s)
     return 2.0 * (double)s->m * (double)s->n * (double)s->k;
 }
 
-size_t matmul_device_bytes(const struct problem_size *s)
+/* In double: three matrices of 2^31 x 2^31 floats overflow a size_t. */
+double matmul_device_bytes(const struct problem_size *s)
 {
-    size_t m = (size_t)s->m, n = (size_t)s->n, k = (size_t)s->k;
+    double m = (double)s->m, n = (double)s->n, k = (double)s->k;
     return sizeof(float) * (m * k + k * n + m * n);
 }
 

@@ -2,8 +2,8 @@
  * Every step file ends with DEFINE_STEP(...), which exports one descriptor with C
  * linkage: the kernel whose resources are reported, its block size, and the
  * function that enqueues the step's work for one problem. */
-#ifndef LAB_STEP_H
-#define LAB_STEP_H
+#ifndef LAB_STEP_KERNEL_H
+#define LAB_STEP_KERNEL_H
 
 #include <stddef.h>
 #include <cuda_runtime_api.h>
@@ -25,6 +25,12 @@ struct step_kernel {
     cudaError_t (*launch)(const void *problem, cudaStream_t stream);
 };
 
+/* Why the last launch refused to run (empty when it did not): a launch that cannot
+ * cover the problem with one grid writes one line here and returns
+ * cudaErrorInvalidConfiguration, and the runner reports the size as one it cannot
+ * run (exit 2) instead of a launch failure. Defined by the runner. */
+extern char step_launch_refusal[256];
+
 #ifdef __cplusplus
 }
 #endif
@@ -40,7 +46,30 @@ struct step_kernel {
         (const void *)(kernel_fn), #kernel_fn, (threads), (dynamic_smem), (launch_fn)}
 
 /* A library call standing in for a step (the cuBLAS row): no kernel of ours. */
-#define DEFINE_REFERENCE(library_name, launch_fn)                                     \
+#define DEFINE_LIBRARY(library_name, launch_fn)                                       \
     extern "C" const struct step_kernel STEP_ENTRY = {NULL, library_name, 0, 0, (launch_fn)}
+
+/* In a labs/ file whose change is still to be made: the runner then reports the step
+ * as TODO (exit 3), not as passed or failed, and records nothing. The student
+ * deletes the line once the change is made. */
+#define STEP_TODO(what) extern "C" const char step_todo[] = what
+
+#ifdef __CUDACC__
+#include <stdio.h>
+/* Checks grid against CUDA's limits before a launch: cudaSuccess, or a one-line
+ * reason in step_launch_refusal and cudaErrorInvalidConfiguration. Each step knows
+ * its own grid layout, so each step's launch calls this with the grid it built. */
+static inline cudaError_t step_check_grid(dim3 grid)
+{
+    if (grid.x >= 1 && grid.x <= 2147483647u && grid.y >= 1 && grid.y <= 65535u &&
+        grid.z >= 1 && grid.z <= 65535u)
+        return cudaSuccess;
+    snprintf(step_launch_refusal, sizeof step_launch_refusal,
+             "this step would launch a grid of %u x %u x %u blocks; CUDA allows at most "
+             "2147483647 x 65535 x 65535",
+             grid.x, grid.y, grid.z);
+    return cudaErrorInvalidConfiguration;
+}
+#endif
 
 #endif

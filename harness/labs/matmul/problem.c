@@ -1,14 +1,15 @@
-/* The matrix-multiplication lab: device buffers, poisoning and the comparison
- * with the CPU reference. */
+/* The matrix-multiplication lab's problem: device buffers, poisoning and the
+ * comparison with the CPU reference. Its rate is the common gflops column; it has
+ * no columns of its own. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cuda_check.h"
-#include "lab.h"
+#include "lab_problem.h"
 #include "matmul.h"
-#include "matmul_reference.h"
+#include "cpu_reference.h"
 
 /* Results with at most this many multiply-adds are checked in full under
  * --check auto (about a second of CPU time); larger ones are sampled. */
@@ -157,14 +158,16 @@ static enum lab_status matmul_verify(void *opaque, const struct check_options *o
     return LAB_OK;
 }
 
-const struct lab matmul_lab = {
+const struct lab_problem lab_problem = {
     .name = "matmul",
     .size_help = "  --n N              C is N x N, A and B too (default 4096)\n"
-                 "  --m M --n N --k K  A is M x K, B is K x N, C is M x N; any of them from 1\n",
+                 "  --m M --n N --k K  A is M x K, B is K x N, C is M x N; any of them from 1;\n"
+                 "                     a missing --m or --k is taken from --n\n",
     .size_label = "m x n x k",
     .resolve_size = matmul_resolve_size,
     .format_size = matmul_format_size,
     .flop_count = matmul_flop_count,
+    .rate_column = "gflops",
     .device_bytes = matmul_device_bytes,
     .create = matmul_create,
     .problem = matmul_problem_of,

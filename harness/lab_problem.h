@@ -1,13 +1,18 @@
-/* What a lab plugs into the shared runner. The runner owns the command line, the
- * device, timing, occupancy, the table and the CSV; a lab owns its problem: sizes,
- * inputs, device buffers, the CPU reference and the comparison. */
-#ifndef LAB_LAB_H
-#define LAB_LAB_H
+/* What a lab plugs into the shared runner: its problem. The runner owns the command
+ * line, the device, timing, occupancy, the table and the CSV; a lab owns its sizes,
+ * inputs, device buffers, the CPU reference and the comparison, and says which
+ * figures of its own become columns of its results CSV.
+ *
+ * Each lab defines exactly one `const struct lab_problem lab_problem` in
+ * harness/labs/<lab>/problem.c; a step binary links its own lab's alone. */
+#ifndef LAB_LAB_PROBLEM_H
+#define LAB_LAB_PROBLEM_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <cuda_runtime_api.h>
 
+#include "results.h"
 #include "verify.h"
 
 #ifdef __cplusplus
@@ -39,7 +44,7 @@ enum lab_status {
     LAB_CUDA_ERROR,      /* a CUDA call failed (exit 1) */
 };
 
-struct lab {
+struct lab_problem {
     const char *name;
     const char *size_help;       /* for --help: what --m, --n, --k mean here */
     const char *size_label;      /* for the table: "m x n x k" or "bodies" */
@@ -48,10 +53,14 @@ struct lab {
     enum lab_status (*resolve_size)(struct problem_size *size, char *why, size_t why_len);
     /* Formats the size for the table ("4096^3", "1023x1025x999"). */
     void (*format_size)(const struct problem_size *size, char *buf, size_t len);
-    /* Floating-point operations of one launch of the step, as the seeds count them. */
+    /* Floating-point operations of one launch of the step, as the seeds count them:
+     * the gflops column every lab has. */
     double (*flop_count)(const struct problem_size *size);
-    /* Device memory the problem needs, checked against what is free before allocating. */
-    size_t (*device_bytes)(const struct problem_size *size);
+    /* The lab's headline rate, plotted per step: "gflops" or one of its columns. */
+    const char *rate_column;
+    /* Device memory the problem needs in bytes, checked against what is free before
+     * allocating (a double: the largest sizes overflow a size_t). */
+    double (*device_bytes)(const struct problem_size *size);
     /* Generates the inputs from seed, allocates and fills device buffers. */
     enum lab_status (*create)(const struct problem_size *size, uint64_t seed, void **state,
                               char *why, size_t why_len);
@@ -63,15 +72,15 @@ struct lab {
     enum lab_status (*verify)(void *state, const struct check_options *options,
                               struct verify_report *report, char *why, size_t why_len);
     void (*destroy)(void *state);
-    /* Optional: lab-specific figures for the CSV's notes column, as key=value pairs
-     * separated by ';' (N-body: interactions per second, energy drift), given the
-     * median time of one launch. NULL when the lab has none. */
-    void (*notes)(void *state, double median_seconds, char *buf, size_t len);
+    /* The lab's own columns (at most LAB_MAX_COLUMNS), and their values for one run,
+     * given the median time of one launch (after the checks passed). */
+    const struct lab_column *columns;
+    size_t column_count;
+    void (*column_values)(void *state, double median_seconds, double *values);
 };
 
-/* Every lab the runner knows, ending with NULL. */
-extern const struct lab *const all_labs[];
-const struct lab *lab_find(const char *name);
+/* This binary's lab (harness/labs/<lab>/problem.c). */
+extern const struct lab_problem lab_problem;
 
 #ifdef __cplusplus
 }

@@ -13,7 +13,7 @@
 #include <cublas_v2.h>
 
 #include "matmul.h"
-#include "step.h"
+#include "step_kernel.h"
 
 static cublasHandle_t handle;
 
@@ -39,4 +39,4 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     return cudaGetLastError();
 }
 
-DEFINE_REFERENCE("cuBLAS SGEMM", launch);
+DEFINE_LIBRARY("cuBLAS SGEMM", launch);

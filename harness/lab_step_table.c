@@ -1,0 +1,46 @@
+/* One lab's step table, compiled once per lab by the Makefile with
+ *   -DLAB_NAME=matmul -DLAB_DEF='"labs/matmul/lab.def"'
+ * into step_table_<lab>. lab.def holds three kinds of lines, each read in its own
+ * pass: STEP(...) for the steps, CHECK_SIZE(m, n, k) for the sizes every step must
+ * get right, and LIBRARY("name") for the vendor library's row, if any. */
+#include "step_table.h"
+
+#define JOIN_(a, b) a##b
+#define JOIN(a, b) JOIN_(a, b)
+#define STRING_(x) #x
+#define STRING(x) STRING_(x)
+
+#define STEP(id, name, flags, summary) {id, name, flags, summary},
+#define CHECK_SIZE(m, n, k)
+#define LIBRARY(name)
+static const struct step_info steps[] = {
+#include LAB_DEF
+};
+#undef STEP
+#undef CHECK_SIZE
+
+#define STEP(id, name, flags, summary)
+#define CHECK_SIZE(m, n, k) {m, n, k},
+static const struct check_size check_sizes[] = {
+#include LAB_DEF
+};
+#undef STEP
+#undef CHECK_SIZE
+#undef LIBRARY
+
+/* The library row's name: the first LIBRARY line's, or NULL when there is none. */
+#define STEP(id, name, flags, summary)
+#define CHECK_SIZE(m, n, k)
+#define LIBRARY(name) name,
+static const char *const library[] = {
+#include LAB_DEF
+    NULL};
+#undef STEP
+#undef CHECK_SIZE
+#undef LIBRARY
+
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+const struct step_table JOIN(step_table_, LAB_NAME) = {
+    STRING(LAB_NAME), steps, COUNT_OF(steps), library[0], check_sizes, COUNT_OF(check_sizes),
+};

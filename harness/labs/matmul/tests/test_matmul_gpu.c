@@ -1,0 +1,161 @@
+/* The matmul lab's own GPU cases: matrices beyond 32-bit indexing, the grid's
+ * limit, running out of device memory, and the cuBLAS row. Runs only when a GPU is
+ * visible; otherwise each case is listed as SKIPPED by name. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lab_registry.h"
+#include "util.h"
+
+static char out[1 << 16], err[1 << 16];
+
+/* Matrices of more than 2^31 elements (10 GB each): index arithmetic that
+ * overflows int lands outside them. Not among the check sizes, since most GPUs a
+ * student grades on could not hold them. */
+static const struct check_size huge_sizes[] = {
+    {50000, 50000, 1}, /* C: 2.5e9 elements */
+    {50000, 1, 50000}, /* A */
+    {1, 50000, 50000}, /* B */
+};
+#define HUGE_COUNT (sizeof huge_sizes / sizeof huge_sizes[0])
+
+static int run_sized(const char *path, const struct check_size *size)
+{
+    char m[24], n[24], k[24];
+    snprintf(m, sizeof m, "%ld", size->m);
+    snprintf(n, sizeof n, "%ld", size->n);
+    snprintf(k, sizeof k, "%ld", size->k);
+    char *argv[] = {(char *)path, "--m", m, "--n", n, "--k", k, "--repeats", "2", "--min-time",
+                    "0", "--warmup", "1", "--no-csv", NULL};
+    return run_capture(argv, NULL, out, sizeof out, err, sizeof err);
+}
+
+START_TEST(out_of_device_memory)
+{
+    /* gpu-probe holds all but 4 GB of the device; 30000^3 needs 10.8 GB. */
+    char probe[256], step[256];
+    bin_path("gpu-probe", probe, sizeof probe);
+    bin_path("solutions/matmul/01-naive", step, sizeof step);
+    int to_child[2], from_child[2];
+    ck_assert_int_eq(pipe(to_child), 0);
+    ck_assert_int_eq(pipe(from_child), 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(to_child[0], STDIN_FILENO);
+        dup2(from_child[1], STDOUT_FILENO);
+        close(to_child[1]);
+        close(from_child[0]);
+        execl(probe, probe, "--hold-all-but-mb", "4096", (char *)NULL);
+        _exit(127);
+    }
+    close(to_child[0]);
+    close(from_child[1]);
+    char line[256] = "";
+    ssize_t got = read(from_child[0], line, sizeof line - 1);
+    ck_assert_msg(got > 0 && strstr(line, "holding") != NULL, "gpu-probe did not hold: %s", line);
+    const struct check_size size = {30000, 30000, 30000};
+    int code = run_sized(step, &size);
+    close(to_child[1]); /* releases the memory */
+    int status;
+    waitpid(pid, &status, 0);
+    ck_assert_msg(code == 2, "exit %d\n%s", code, err);
+    ck_assert_ptr_nonnull(strstr(err, "GB of device memory"));
+    ck_assert_int_eq(count_lines(err), 1);
+}
+END_TEST
+
+
+START_TEST(solution_step_beyond_32_bit_indexing)
+{
+    const struct step_table *lab = step_table_find("matmul");
+    const struct step_info *step = &lab->steps[(size_t)_i / HUGE_COUNT];
+    const struct check_size *size = &huge_sizes[(size_t)_i % HUGE_COUNT];
+    char stem[128], rel[256], path[512];
+    snprintf(rel, sizeof rel, "solutions/matmul/%s", step_stem(step, stem, sizeof stem));
+    bin_path(rel, path, sizeof path);
+    int code = run_sized(path, size);
+    ck_assert_msg(code == 0, "%s at %ldx%ldx%ld: exit %d\n%s%s", rel, size->m, size->n, size->k,
+                  code, out, err);
+}
+END_TEST
+
+/* Steps 01 and 02 put 16 rows of C per block on the grid's y axis: one row more
+ * than 65535 blocks cover is refused by the step's launch, in one line, exit 2. */
+START_TEST(grid_limit_is_a_clear_refusal)
+{
+    const struct step_table *lab = step_table_find("matmul");
+    char stem[128], rel[256], path[512];
+    for (size_t s = 0; s < 2 && s < lab->count; ++s) {
+        snprintf(rel, sizeof rel, "solutions/matmul/%s", step_stem(&lab->steps[s], stem, sizeof stem));
+        bin_path(rel, path, sizeof path);
+        const struct check_size tallest = {1048560, 2, 3}, too_tall = {1048561, 2, 3};
+        ck_assert_int_eq(run_sized(path, &tallest), 0);
+        int code = run_sized(path, &too_tall);
+        ck_assert_msg(code == 2, "%s: exit %d\n%s", rel, code, err);
+        ck_assert_ptr_nonnull(strstr(err, "65535"));
+        ck_assert_int_eq(count_lines(err), 1);
+    }
+}
+END_TEST
+
+/* The cuBLAS row is checked like a step: a library call with the operands in the
+ * wrong order would still run, and be wrong for every non-square size. */
+static const struct check_size reference_sizes[] = {{1, 1, 1}, {1023, 1025, 999}, {4096, 4096, 4096}};
+
+START_TEST(cublas_reference_is_correct)
+{
+    char path[256];
+    bin_path("solutions/matmul/cublas", path, sizeof path);
+    const struct check_size *size = &reference_sizes[_i];
+    int code = run_sized(path, size);
+    ck_assert_msg(code == 0, "cublas at %ldx%ldx%ld: exit %d\n%s%s", size->m, size->n, size->k,
+                  code, out, err);
+    ck_assert_ptr_nonnull(strstr(out, "PASS"));
+}
+END_TEST
+
+static char case_name_store[64][96];
+static const char *const extra_names[] = {
+    "out of device memory is a clear error (exit 2)",
+    "steps 01-02: one row past the grid's limit is refused in one line (exit 2)",
+    "solutions/matmul/cublas 1x1x1",
+    "solutions/matmul/cublas 1023x1025x999",
+    "solutions/matmul/cublas 4096x4096x4096",
+};
+
+size_t matmul_gpu_case_names(const char **names, size_t max)
+{
+    size_t n = 0;
+    const struct step_table *matmul = step_table_find("matmul");
+    for (size_t i = 0; i < matmul->count * HUGE_COUNT && n < max && n < 64; ++i) {
+        const struct check_size *size = &huge_sizes[i % HUGE_COUNT];
+        snprintf(case_name_store[n], sizeof case_name_store[n],
+                 "solutions/matmul/%s-%s %ldx%ldx%ld (over 2^31 elements)",
+                 matmul->steps[i / HUGE_COUNT].id, matmul->steps[i / HUGE_COUNT].name, size->m,
+                 size->n, size->k);
+        names[n] = case_name_store[n];
+        ++n;
+    }
+    for (size_t i = 0; i < sizeof extra_names / sizeof extra_names[0] && n < max; ++i)
+        names[n++] = extra_names[i];
+    return n;
+}
+
+Suite *matmul_gpu_suite(void)
+{
+    Suite *s = suite_create("matmul_gpu");
+    TCase *tc = tcase_create("matmul on the GPU");
+    tcase_set_timeout(tc, 600);
+    tcase_add_loop_test(tc, solution_step_beyond_32_bit_indexing, 0,
+                        (int)(step_table_find("matmul")->count * HUGE_COUNT));
+    tcase_add_test(tc, out_of_device_memory);
+    tcase_add_test(tc, grid_limit_is_a_clear_refusal);
+    tcase_add_loop_test(tc, cublas_reference_is_correct, 0,
+                        (int)(sizeof reference_sizes / sizeof reference_sizes[0]));
+    suite_add_tcase(s, tc);
+    return s;
+}
