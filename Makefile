@@ -192,10 +192,12 @@ endif
 # Tools
 $(BIN_DIR)/occupancy: $(BUILD_DIR)/host/tools/occupancy.o $(call HOST_OBJ,occupancy)
 	$(call say,LINK,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm
 
 $(BIN_DIR)/lab: $(BUILD_DIR)/host/tools/lab.o $(call HOST_OBJ,step_table lab_registry cli csv) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm
 
 $(BIN_DIR)/gpu-probe: harness/tools/gpu_probe.c

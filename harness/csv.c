@@ -344,7 +344,9 @@ int csv_append_row(const char *path, const char *const *header, const char *cons
         fail(err, err_len, "cannot create the folder for %s: %s", path, strerror(errno));
         return -1;
     }
-    /* Two runs appending at once must not lose a row: they take turns. */
+    /* Two runs appending at once must not lose a row: they take turns, holding a lock
+     * on the folder (a lock file beside the CSV would be left behind, and removing it
+     * would let a third run lock a new file while the second holds the old one). */
     size_t plen = strlen(path);
     char *lock_path = malloc(plen + 8), *tmp_path = malloc(plen + 32);
     if (lock_path == NULL || tmp_path == NULL) {
@@ -353,14 +355,21 @@ int csv_append_row(const char *path, const char *const *header, const char *cons
         fail(err, err_len, "out of memory writing %s%s", path, "");
         return -1;
     }
-    snprintf(lock_path, plen + 8, "%s.lock", path);
+    snprintf(lock_path, plen + 8, "%s", path);
+    char *slash = strrchr(lock_path, '/');
+    if (slash == NULL)
+        snprintf(lock_path, plen + 8, ".");
+    else if (slash == lock_path)
+        slash[1] = '\0';
+    else
+        *slash = '\0';
     snprintf(tmp_path, plen + 32, "%s.%ld.tmp", path, (long)getpid());
 
     int rc = -1;
     struct buffer contents = {0};
-    int lock_fd = open(lock_path, O_CREAT | O_RDWR, 0666);
+    int lock_fd = open(lock_path, O_RDONLY | O_DIRECTORY);
     if (lock_fd < 0 || flock(lock_fd, LOCK_EX) != 0) {
-        fail(err, err_len, "cannot lock %s: %s", lock_path, strerror(errno));
+        fail(err, err_len, "cannot write %s: %s", path, strerror(errno));
         goto out;
     }
 
@@ -395,7 +404,7 @@ int csv_append_row(const char *path, const char *const *header, const char *cons
 
     int fd = open(tmp_path, O_CREAT | O_TRUNC | O_WRONLY, 0666);
     if (fd < 0 || write_all(fd, contents.data, contents.len) != 0 || fsync(fd) != 0) {
-        fail(err, err_len, "cannot write %s: %s", tmp_path, strerror(errno));
+        fail(err, err_len, "cannot write %s: %s", path, strerror(errno));
         if (fd >= 0)
             close(fd);
         unlink(tmp_path);

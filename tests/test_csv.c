@@ -162,6 +162,33 @@ START_TEST(missing_file_reads_as_absent)
 }
 END_TEST
 
+/* Appending leaves nothing beside the CSV (no lock file), and a file that cannot be
+ * written is named in the message, not a helper file. */
+START_TEST(append_leaves_no_lock_file_and_names_the_csv)
+{
+    make_dir();
+    char path[512], err[256];
+    snprintf(path, sizeof path, "%s/r.csv", dir);
+    const char *header[] = {"a"}, *row[] = {"1"};
+    ck_assert_int_eq(csv_append_row(path, header, row, 1, err, sizeof err), 0);
+    char listing[1024], command[600];
+    snprintf(command, sizeof command, "ls -A '%s'", dir);
+    FILE *p = popen(command, "r");
+    size_t n = fread(listing, 1, sizeof listing - 1, p);
+    listing[n] = '\0';
+    pclose(p);
+    ck_assert_str_eq(listing, "r.csv\n");
+    /* a folder where the CSV should be: cannot be written (even by root) */
+    snprintf(path, sizeof path, "%s/folder.csv", dir);
+    ck_assert_int_eq(mkdir(path, 0755), 0);
+    ck_assert_int_ne(csv_append_row(path, header, row, 1, err, sizeof err), 0);
+    ck_assert_msg(strstr(err, path) != NULL, "%s", err);
+    ck_assert_ptr_null(strstr(err, ".lock"));
+    snprintf(command, sizeof command, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(command), 0);
+}
+END_TEST
+
 START_TEST(concurrent_appends_lose_nothing)
 {
     make_dir();
@@ -211,6 +238,7 @@ Suite *csv_suite(void)
     tcase_add_test(tc, append_refuses_other_header);
     tcase_add_test(tc, append_to_file_without_final_newline);
     tcase_add_test(tc, concurrent_appends_lose_nothing);
+    tcase_add_test(tc, append_leaves_no_lock_file_and_names_the_csv);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -45,7 +45,7 @@ static char case_name_store[512][96];
 static const char *const extra_names[] = {
     "every labs/ step passes or is reported TODO, whatever the student has done",
     "occupancy model agrees with the runtime on every step",
-    "results CSV row is written with GPU, driver, nvcc, commit, role, cache",
+    "results CSV row is written with GPU, driver, nvcc, commit, role, cache; unwritable: exit 4",
     "grading the solutions tree: every step passes every check size, gradebook rows",
 };
 
@@ -163,6 +163,9 @@ START_TEST(results_csv_row)
     ck_assert_msg(strstr(row, expected) != NULL, "%s lacks %s", row, expected);
     ck_assert_ptr_nonnull(strstr(row, ",flushed,"));
     ck_assert_ptr_nonnull(strstr(row, ",PASS"));
+    /* a results file that cannot be written: the step ran and passed, exit 4 */
+    ck_assert_int_eq(run_sized(path, &t->check_sizes[0], dir), 4);
+    ck_assert_msg(strstr(err, "was not recorded") != NULL, "%s", err);
     snprintf(row, sizeof row, "rm -rf '%s'", dir);
     ck_assert_int_eq(system(row), 0);
 }

@@ -235,12 +235,14 @@ static int run_steps(const char *bin_dir, const struct selection *sel, int repor
 /* What one step scored at its lab's check sizes. */
 struct step_grade {
     int passed, total;
+    int todo; /* still marked STEP_TODO: not attempted */
     char first_failure[640]; /* the command that reproduces it */
 };
 
 static int grade_step(const char *path, const struct step_table *lab, struct step_grade *g)
 {
     g->passed = 0;
+    g->todo = 0;
     g->total = (int)lab->check_size_count;
     g->first_failure[0] = '\0';
     for (size_t i = 0; i < lab->check_size_count; ++i) {
@@ -256,6 +258,12 @@ static int grade_step(const char *path, const struct step_table *lab, struct ste
         if (code == 127) {
             fprintf(stderr, "%s: cannot run %s (build it with make)\n", program, path);
             return EXIT_USAGE;
+        }
+        if (code == EXIT_TODO) { /* the student has not started this step */
+            g->todo = 1;
+            putchar('T');
+            fflush(stdout);
+            return 0;
         }
         putchar(code == 0 ? '.' : 'F');
         fflush(stdout);
@@ -284,8 +292,9 @@ static int grade(const char *bin_dir, const struct selection *sel, const char *s
         const struct step_table *t = *it;
         if (sel->lab != NULL && sel->lab != t)
             continue;
-        printf("Grading %s for %s: each step at %zu sizes ('.' correct, 'F' wrong)\n", t->lab,
-               student, t->check_size_count);
+        printf("Grading %s for %s: each step at %zu sizes ('.' correct, 'F' wrong, 'T' still "
+               "marked TODO)\n",
+               t->lab, student, t->check_size_count);
         for (size_t s = 0; s < t->count; ++s) {
             if (sel->step != NULL && sel->step != &t->steps[s])
                 continue;
@@ -303,7 +312,7 @@ static int grade(const char *bin_dir, const struct selection *sel, const char *s
             }
             if (code != 0)
                 return code;
-            const char *verdict = g.passed == g.total ? "PASS" : "FAIL";
+            const char *verdict = g.todo ? "TODO" : g.passed == g.total ? "PASS" : "FAIL";
             printf("  %d/%d  %s%s%s\n", g.passed, g.total, verdict,
                    g.first_failure[0] ? "  first failure: " : "", g.first_failure);
             ++steps_total;
