@@ -43,7 +43,7 @@
 
 #include <limits.h>
 #include <stdint.h>
-#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 /* cuobjdump and nvlink count, for sm_90 and later, 1 KB of shared memory that the
@@ -53,9 +53,6 @@
  * (cudaDevAttrReservedSharedMemoryPerBlock), so it is taken off here to keep the
  * static size, not counted twice. Measured with CUDA 13.0 on sm_90, sm_100 and sm_120. */
 enum { RESERVED_SHARED_BYTES_SM90 = 1024, FIRST_ARCH_WITH_RESERVED_SHARED = 90 };
-
-/* A report larger than this is not a resource report; reading stops there. */
-enum { MAX_REPORT_BYTES = 64 * 1024 * 1024 };
 
 #define ARCH_CAPACITY sizeof(((struct kernel_resources *)0)->arch)
 
@@ -511,44 +508,4 @@ int resources_parse(const char *text, struct kernel_resources *out, int max)
     }
     commit(&ps);
     return ps.found > 0 ? ps.stored : -1;
-}
-
-int resources_parse_file(const char *path, struct kernel_resources *out, int max)
-{
-    if (path == NULL)
-        return -1;
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return -1;
-    size_t len = 0, cap = 4096;
-    char *text = malloc(cap);
-    while (text != NULL) {
-        if (len + 1 >= cap) {
-            if (cap >= MAX_REPORT_BYTES)
-                break;
-            char *grown = realloc(text, cap * 2);
-            if (grown == NULL) {
-                free(text);
-                text = NULL;
-                break;
-            }
-            text = grown;
-            cap *= 2;
-        }
-        size_t got = fread(text + len, 1, cap - 1 - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    fclose(f);
-    if (text == NULL)
-        return -1;
-    /* A NUL inside the file would end the text early; read it as a line end. */
-    for (size_t i = 0; i < len; ++i)
-        if (text[i] == '\0')
-            text[i] = '\n';
-    text[len] = '\0';
-    int count = resources_parse(text, out, max);
-    free(text);
-    return count;
 }

@@ -5,7 +5,6 @@
 #define LAB_RESOURCES_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -26,7 +25,6 @@ struct kernel_resources {
 /* Parses every kernel entry found in the text; returns how many were stored in
  * out[0..max-1], or -1 when the text holds none. Accepts both tools' formats. */
 int resources_parse(const char *text, struct kernel_resources *out, int max);
-int resources_parse_file(const char *path, struct kernel_resources *out, int max);
 
 #ifdef __cplusplus
 }
