@@ -1,6 +1,5 @@
-/* Parsing of kernel resource reports: the compiler's (nvcc --resource-usage, i.e.
- * ptxas -v, and nvlink for -rdc builds) and the binary's (cuobjdump
- * --dump-resource-usage), from real outputs kept as data in tests/fixtures/resources/
+/* Parsing of the compiler's kernel resource reports (nvcc --resource-usage, i.e.
+ * ptxas -v), from real outputs kept as data in tests/fixtures/resources/
  * (NAME.res as the tool printed it, NAME.expect what must be read from it: see the
  * README there); edge cases; and the reports of this lab's own build, named by
  * LAB_RESOURCE_FILES. */
@@ -445,13 +444,13 @@ static const char *const garbage[] = {
     /* sizes with no entry to hold them */
     "ptxas info    : Used 32 registers, used 0 barriers\n",
     "    80 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n",
-    "  REG:32 STACK:0 SHARED:0 LOCAL:0 CONSTANT[0]:564\n",
     /* an entry cut before its registers */
     "ptxas info    : Compiling entry function '_Z1kv' for 'sm_90'\n",
     "ptxas info    : Compiling entry function '_Z1kv' for 'sm_90'\nptxas info    : Used registers\n",
-    " Function _Z1kv:\n",
-    " Function _Z1kv:\n  REG:x STACK:0 CONSTANT[0]:3\n",
-    "nvlink info    : Function properties for '_Z1kv':\n",
+    /* other tools' reports, which the lab does not read (cuobjdump, nvlink) */
+    " Function _Z1kv:\n  REG:32 STACK:0 SHARED:0 LOCAL:0 CONSTANT[0]:564\n",
+    "nvlink info    : Function properties for '_Z1kv':\n"
+    "nvlink info    : used 4 registers, used 0 barriers, 0 stack, 0 bytes smem\n",
     /* only errors and warnings */
     "ptxas error   : Entry function '_Z1kv' uses too much shared data (0x10000 bytes, 0xc000 max)\n",
     "ptxas warning : Used 32 registers\n",
@@ -474,7 +473,7 @@ START_TEST(null_text_has_no_kernel)
 }
 END_TEST
 
-/* Pieces of both formats thrown together at random: whatever comes out, no
+/* Pieces of reports (and of other tools' reports) thrown together at random: whatever comes out, no
  * crash, and every stored name and arch is terminated inside its field. */
 START_TEST(random_fragments_never_crash)
 {
@@ -511,35 +510,47 @@ START_TEST(random_fragments_never_crash)
 END_TEST
 START_TEST(long_names_are_cut_and_still_matched)
 {
+    /* two names alike in their first 4999 characters, far beyond what is kept */
     enum { NAME_LEN = 5000 };
-    char *name = malloc(NAME_LEN + 1);
+    char *name = malloc(NAME_LEN + 1), *other = malloc(NAME_LEN + 1);
     ck_assert_ptr_nonnull(name);
+    ck_assert_ptr_nonnull(other);
     memset(name, 'a', NAME_LEN);
     memcpy(name, "_Z4", 3);
     name[NAME_LEN] = '\0';
-    size_t cap = 3 * NAME_LEN + 1024;
+    memcpy(other, name, NAME_LEN + 1);
+    other[NAME_LEN - 1] = 'b';
+    size_t cap = 4 * NAME_LEN + 1024;
     char *text = malloc(cap);
     ck_assert_ptr_nonnull(text);
     snprintf(text, cap,
+             "ptxas info    : Compiling entry function '%s' for 'sm_90'\n"
+             "ptxas info    : Function properties for %s\n"
+             "    64 bytes stack frame, 4 bytes spill stores, 4 bytes spill loads\n"
+             "ptxas info    : Used 41 registers, used 0 barriers\n"
              "ptxas info    : Compiling entry function '%s' for 'sm_90_and_a_suffix_far_too_long'\n"
              "ptxas info    : Function properties for %s\n"
              "    96 bytes stack frame, 12 bytes spill stores, 16 bytes spill loads\n"
-             "ptxas info    : Used 40 registers, used 0 barriers\n"
-             " Function %s:\n"
-             "  REG:41 STACK:8 SHARED:0 LOCAL:0 CONSTANT[0]:360\n",
-             name, name, name);
+             "ptxas info    : Used 40 registers, used 0 barriers\n",
+             other, name, name, name);
     struct kernel_resources k[MAX_KERNELS];
     ck_assert_int_eq(resources_parse(text, k, MAX_KERNELS), 2);
     ck_assert_uint_eq(strlen(k[0].function), sizeof k[0].function - 1);
-    ck_assert_int_eq(strncmp(k[0].function, name, sizeof k[0].function - 1), 0);
-    ck_assert_uint_eq(strlen(k[0].arch), sizeof k[0].arch - 1);
-    ck_assert_int_eq(strncmp(k[0].arch, "sm_90_and_a_suffix", sizeof k[0].arch - 1), 0);
-    /* the properties block was matched on the whole name, not the cut one */
-    ck_assert_uint_eq(k[0].local_bytes, 96);
-    ck_assert_uint_eq(k[0].spill_store_bytes, 12);
-    ck_assert_int_eq(k[1].registers, 41);
+    ck_assert_int_eq(strncmp(k[0].function, other, sizeof k[0].function - 1), 0);
     ck_assert_uint_eq(strlen(k[1].function), sizeof k[1].function - 1);
+    ck_assert_int_eq(strncmp(k[1].function, name, sizeof k[1].function - 1), 0);
+    ck_assert_uint_eq(strlen(k[1].arch), sizeof k[1].arch - 1);
+    ck_assert_int_eq(strncmp(k[1].arch, "sm_90_and_a_suffix", sizeof k[1].arch - 1), 0);
+    /* properties blocks are matched on the whole name, not the cut one: the first
+     * block belongs to another function than the kernel it follows */
+    ck_assert_int_eq(k[0].registers, 41);
+    ck_assert_uint_eq(k[0].local_bytes, 0);
+    ck_assert_uint_eq(k[0].spill_store_bytes, 0);
+    ck_assert_int_eq(k[1].registers, 40);
+    ck_assert_uint_eq(k[1].local_bytes, 96);
+    ck_assert_uint_eq(k[1].spill_store_bytes, 12);
     free(text);
+    free(other);
     free(name);
 }
 END_TEST
@@ -576,7 +587,7 @@ START_TEST(stores_no_more_than_max)
     ck_assert_int_eq(k[1].registers, 27);
     ck_assert_int_eq(k[2].registers, -7);
 
-    ck_assert_int_eq(parse_fixture("nvlink-two-targets", k, 1), 1);
+    ck_assert_int_eq(parse_fixture("ptxas-three-files-one-module-each", k, 1), 1);
     ck_assert_str_eq(k[0].function, "_Z5tiledPKfPfi");
     ck_assert_int_eq(k[1].registers, 27); /* untouched since the call before */
 
@@ -584,7 +595,7 @@ START_TEST(stores_no_more_than_max)
     ck_assert_int_eq(parse_fixture("ptxas-two-archs-sm80-sm90", k, 0), 0);
     ck_assert_int_eq(parse_fixture("ptxas-two-archs-sm80-sm90", k, -3), 0);
     ck_assert_int_eq(parse_fixture("ptxas-two-archs-sm80-sm90", NULL, 4), 0);
-    ck_assert_int_eq(parse_fixture("cuobjdump-ptx-only", k, 0), -1);
+    ck_assert_int_eq(parse_fixture("nvcc-rdc-compile-only-no-report", k, 0), -1);
 }
 END_TEST
 
