@@ -1,61 +1,45 @@
-/* Static resource usage of compiled kernels, read from the text of three tools:
+/* Static resource usage of compiled kernels, read from the compiler's report:
+ * nvcc --resource-usage (ptxas -v) on stderr, one block per entry function, which
+ * the Makefile keeps in build/<tree>/<lab>/<step>.res and embeds in the step binary:
  *
- *   ptxas   nvcc --resource-usage (ptxas -v) on stderr, one block per entry function:
- *             ptxas info    : 0 bytes gmem, 320 bytes cmem[3]
- *             ptxas info    : Compiling entry function '_Z5tiledPKfPfi' for 'sm_75'
- *             ptxas info    : Function properties for _Z5tiledPKfPfi
- *                 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
- *             ptxas info    : Used 14 registers, used 1 barriers, 4264 bytes smem, 372 bytes cmem[0]
- *   nvlink  the device link of -rdc builds, one block per kernel of the final image:
- *             nvlink info    : Function properties for '_Z5firstPfi': (target: sm_80)
- *             nvlink info    : used 46 registers, used 0 barriers, 88 stack, 0 bytes smem, ... (target: sm_80)
- *   cuobjdump --dump-resource-usage, one "Function" record per function of each ELF:
- *             arch = sm_90
- *              Common:
- *               GLOBAL:0 CONSTANT[3]:320
- *              Function _Z5tiledPKfPfi:
- *               REG:16 STACK:0 SHARED:5288 LOCAL:0 CONSTANT[0]:548 TEXTURE:0 SURFACE:0 SAMPLER:0
+ *   ptxas info    : 0 bytes gmem, 320 bytes cmem[3]
+ *   ptxas info    : Compiling entry function '_Z5tiledPKfPfi' for 'sm_75'
+ *   ptxas info    : Function properties for _Z5tiledPKfPfi
+ *       0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ *   ptxas info    : Used 14 registers, used 1 barriers, 4264 bytes smem, 372 bytes cmem[0]
  *
- * What each field of struct kernel_resources means, the same whichever tool wrote
- * the text (checked against cudaFuncGetAttributes on an H100, CUDA 13.0):
+ * What each field of struct kernel_resources means (checked against
+ * cudaFuncGetAttributes on an H100, CUDA 13.0):
  *
  *   local_bytes  the per-thread local memory the kernel needs at launch: its whole
- *                stack (ptxas "cumulative stack size", nvlink "N stack", cuobjdump
- *                STACK: the kernel's own frame plus its deepest chain of non-inlined
+ *                stack ("cumulative stack size", or "N bytes stack" of older ptxas:
+ *                the kernel's own frame plus its deepest chain of non-inlined
  *                callees; where only "N bytes stack frame" is printed, that frame),
  *                plus legacy local memory outside the stack ("N bytes lmem", "N+M
- *                bytes lmem", cuobjdump LOCAL). Register spills are NOT added: their
- *                slots already lie inside the stack frame, and "spill stores" counts
- *                bytes written by spill instructions (2372 for a 1264-byte frame in a
- *                real sample), not bytes of memory. This equals localSizeBytes.
+ *                bytes lmem"). Register spills are NOT added: their slots already
+ *                lie inside the stack frame, and "spill stores" counts bytes written
+ *                by spill instructions (2372 for a 1264-byte frame in a real sample),
+ *                not bytes of memory. This equals localSizeBytes.
  *   shared_bytes static __shared__ per block, as sharedSizeBytes reports it. "X+Y
  *                bytes smem" of sm_1x (Y: kernel parameters kept in shared memory)
  *                counts X+Y, since both occupy the block's shared memory.
  *   constant_bytes  user __constant__ data, bank 3. It belongs to the module, not to
- *                a kernel: recent tools print it once per module (ptxas on the gmem
- *                line, cuobjdump under Common), so every kernel of the module gets
- *                it, as constSizeBytes does. ptxas of CUDA 13 prints no cmem at all
- *                for sm_90 and later, so from that report it reads 0 there.
- *   spill_*      only ptxas prints them; 0 from the other tools.
- *   arch         "sm_90", "sm_90a", "sm_100f"; "" when the text never names it (old
- *                ptxas without "for 'sm_NN'", nvlink of a single target, a bare cubin). */
+ *                a kernel: recent ptxas prints it once per module, on the gmem line,
+ *                so every kernel of the module gets it, as constSizeBytes does. ptxas
+ *                of CUDA 13 prints no cmem at all for sm_90 and later, so there it
+ *                reads 0.
+ *   arch         "sm_90", "sm_90a", "sm_100f"; "" when the text never names it (ptxas
+ *                before CUDA 4 printed no "for 'sm_NN'").
+ *
+ * Only this report has a caller: the parsers of nvlink's (-rdc device link) and
+ * cuobjdump --dump-resource-usage's reports were removed, as nothing in the lab
+ * produces those texts (git history has them, with their captured fixtures). */
 #include "resources.h"
 
 #include <limits.h>
 #include <stdint.h>
-#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
-
-/* cuobjdump and nvlink count, for sm_90 and later, 1 KB of shared memory that the
- * system reserves per block inside every kernel that touches shared memory (also
- * with only dynamic shared memory: SHARED:1024 for a static size of 0). ptxas and
- * the runtime (sharedSizeBytes) leave it out, and the driver adds it apart
- * (cudaDevAttrReservedSharedMemoryPerBlock), so it is taken off here to keep the
- * static size, not counted twice. Measured with CUDA 13.0 on sm_90, sm_100 and sm_120. */
-enum { RESERVED_SHARED_BYTES_SM90 = 1024, FIRST_ARCH_WITH_RESERVED_SHARED = 90 };
-
-/* A report larger than this is not a resource report; reading stops there. */
-enum { MAX_REPORT_BYTES = 64 * 1024 * 1024 };
 
 #define ARCH_CAPACITY sizeof(((struct kernel_resources *)0)->arch)
 
@@ -186,7 +170,7 @@ static int clamp_to_int(size_t v)
     return v > (size_t)INT_MAX ? INT_MAX : (int)v;
 }
 
-/* Removes one pair of surrounding quotes, as nvlink and old ptxas print names. */
+/* Removes one pair of surrounding quotes, should a name be printed quoted. */
 static struct span strip_quotes(struct span s)
 {
     s = span_trim(s);
@@ -203,7 +187,6 @@ static struct span strip_quotes(struct span s)
 /* What is known so far of the function being read. */
 struct kernel_builder {
     int open;
-    int is_entry;              /* a kernel, not a device function */
     struct span name;          /* points into the text */
     char arch[ARCH_CAPACITY];
     int has_registers;
@@ -215,7 +198,6 @@ struct kernel_builder {
     size_t spill_stores, spill_loads;
     int has_own_constant;
     size_t own_constant;       /* cmem[3] printed with this kernel (older ptxas) */
-    int shared_includes_reserved; /* counted by cuobjdump or nvlink, see above */
 };
 
 struct parser {
@@ -224,28 +206,16 @@ struct parser {
     int stored;
     int found;
     struct kernel_builder current;
-    char module_arch[ARCH_CAPACITY]; /* cuobjdump "arch =" */
     size_t module_constant;    /* bank 3 of the module being read */
     int properties_apply;      /* the last ptxas "Function properties for" named current */
 };
-
-/* 90 for "sm_90" and "sm_90a", -1 when the name is not of that form. */
-static int arch_number(const char *arch)
-{
-    if (strncmp(arch, "sm_", 3) != 0 || !is_digit(arch[3]))
-        return -1;
-    int number = 0;
-    for (const char *d = arch + 3; is_digit(*d) && number < 100000; ++d)
-        number = number * 10 + (*d - '0');
-    return number;
-}
 
 /* Hands the function read so far to the caller when it is a kernel whose
  * registers were printed; a block cut off before its "Used" line is dropped. */
 static void commit(struct parser *ps)
 {
     struct kernel_builder *k = &ps->current;
-    if (k->open && k->is_entry && k->has_registers) {
+    if (k->open && k->has_registers) {
         ++ps->found;
         if (ps->stored < ps->max) {
             struct kernel_resources *r = &ps->out[ps->stored++];
@@ -254,9 +224,6 @@ static void commit(struct parser *ps)
             memcpy(r->arch, k->arch, sizeof r->arch);
             r->registers = k->registers;
             r->shared_bytes = k->shared;
-            if (k->shared_includes_reserved && arch_number(k->arch) >= FIRST_ARCH_WITH_RESERVED_SHARED &&
-                r->shared_bytes >= RESERVED_SHARED_BYTES_SM90)
-                r->shared_bytes -= RESERVED_SHARED_BYTES_SM90;
             size_t stack = k->stack_total > k->stack_frame ? k->stack_total : k->stack_frame;
             r->local_bytes = add_saturating(stack, k->legacy_local);
             r->spill_store_bytes = k->spill_stores;
@@ -268,17 +235,16 @@ static void commit(struct parser *ps)
     ps->properties_apply = 0;
 }
 
-static void open_function(struct parser *ps, struct span name, const char *arch, int is_entry)
+static void open_function(struct parser *ps, struct span name, const char *arch)
 {
     commit(ps);
     ps->current.open = 1;
-    ps->current.is_entry = is_entry;
     ps->current.name = name;
     snprintf(ps->current.arch, sizeof ps->current.arch, "%s", arch);
 }
 
-/* One comma-separated item of a ptxas or nvlink line: "Used 32 registers",
- * "4264 bytes smem", "28+16 bytes smem", "372 bytes cmem[0]", "88 stack",
+/* One comma-separated item of a ptxas line: "Used 32 registers",
+ * "4264 bytes smem", "28+16 bytes smem", "372 bytes cmem[0]", "16 bytes stack",
  * "80 bytes cumulative stack size", "8 bytes stack frame", "0 bytes spill loads". */
 static void read_item(struct kernel_builder *k, struct span item)
 {
@@ -346,40 +312,22 @@ static void read_entry_header(struct span rest, struct span *name, char *arch, s
     *name = (struct span){rest.p, close == SIZE_MAX ? rest.n : close};
 }
 
-/* A line of ptxas or nvlink; message is what follows "ptxas info    :". */
-static void read_tool_message(struct parser *ps, struct span message, int from_nvlink)
+/* A line of ptxas; message is what follows "ptxas info    :". */
+static void read_tool_message(struct parser *ps, struct span message)
 {
-    /* nvlink of several targets ends each line with "(target: sm_80)". */
-    char target[ARCH_CAPACITY] = "";
-    size_t target_at = span_find_last(message, "(target:");
-    if (target_at != SIZE_MAX) {
-        struct span t = span_after(message, target_at + 8);
-        size_t close = span_find(t, ")");
-        if (close != SIZE_MAX)
-            t.n = close;
-        copy_capped(target, sizeof target, span_trim(t));
-        message = span_trim((struct span){message.p, target_at});
-    }
-
     if (span_starts_with(message, "Compiling entry function")) {
         struct span name;
         char arch[ARCH_CAPACITY];
         read_entry_header(span_after(message, 24), &name, arch, sizeof arch);
-        open_function(ps, name, arch, 1);
+        open_function(ps, name, arch);
     } else if (span_starts_with(message, "Function properties for")) {
         struct span name = span_trim(span_after(message, 23));
         if (span_ends_with(name, ":"))
             --name.n;
         name = strip_quotes(name);
-        if (from_nvlink) {
-            /* nvlink lists the kernels of the linked image only. */
-            open_function(ps, name, target, 1);
-            ps->current.shared_includes_reserved = 1;
-        } else {
-            /* ptxas also prints these blocks for the device functions a kernel
-             * calls, before or after it: they belong to no kernel. */
-            ps->properties_apply = ps->current.open && span_equal(name, ps->current.name);
-        }
+        /* ptxas also prints these blocks for the device functions a kernel calls,
+         * before or after it: they belong to no kernel. */
+        ps->properties_apply = ps->current.open && span_equal(name, ps->current.name);
     } else if (span_starts_with(message, "Used ") || span_starts_with(message, "used ")) {
         if (ps->current.open)
             read_items(&ps->current, message);
@@ -396,62 +344,13 @@ static void read_tool_message(struct parser *ps, struct span message, int from_n
     }
 }
 
-/* "KEY:VALUE KEY:VALUE ..." of cuobjdump. */
-static void read_binary_fields(struct parser *ps, struct span line, int is_common)
-{
-    struct kernel_builder *k = &ps->current;
-    if (is_common)
-        ps->module_constant = 0; /* the Common line lists all the module has */
-    while (line.n > 0) {
-        line = span_trim(line);
-        size_t end = 0;
-        while (end < line.n && !is_blank(line.p[end]))
-            ++end;
-        struct span field = {line.p, end};
-        line = span_after(line, end);
-
-        size_t colon = span_find_last(field, ":");
-        if (colon == SIZE_MAX)
-            continue;
-        struct span key = {field.p, colon};
-        struct span digits = span_after(field, colon + 1);
-        size_t value;
-        if (!take_number(&digits, &value))
-            continue;
-
-        if (is_common) {
-            if (span_equal(key, (struct span){"CONSTANT[3]", 11}))
-                ps->module_constant = value;
-        } else if (span_equal(key, (struct span){"REG", 3})) {
-            k->has_registers = 1;
-            k->registers = clamp_to_int(value);
-        } else if (span_equal(key, (struct span){"STACK", 5})) {
-            k->stack_total = value;
-        } else if (span_equal(key, (struct span){"SHARED", 6})) {
-            k->shared = value;
-        } else if (span_equal(key, (struct span){"LOCAL", 5})) {
-            k->legacy_local = value;
-        } else if (span_equal(key, (struct span){"CONSTANT[0]", 11})) {
-            /* Bank 0 holds a kernel's parameters and launch data: every kernel has
-             * it, even one without parameters, and the device functions that
-             * cuobjdump lists for -G or -rdc builds never do. */
-            k->is_entry = 1;
-        } else if (span_equal(key, (struct span){"CONSTANT[3]", 11})) {
-            k->has_own_constant = 1;
-            k->own_constant = value;
-        }
-    }
-}
-
 static void read_line(struct parser *ps, struct span raw)
 {
     struct span line = span_trim(raw);
     if (line.n == 0)
         return;
 
-    int from_ptxas = span_starts_with(line, "ptxas");
-    int from_nvlink = span_starts_with(line, "nvlink");
-    if (from_ptxas || from_nvlink) {
+    if (span_starts_with(line, "ptxas")) {
         size_t colon = span_find(line, ":");
         if (colon == SIZE_MAX)
             return;
@@ -459,37 +358,13 @@ static void read_line(struct parser *ps, struct span raw)
         /* warnings and errors repeat what the info lines say, or say nothing of sizes */
         if (span_find(severity, "info") == SIZE_MAX)
             return;
-        read_tool_message(ps, span_trim(span_after(line, colon + 1)), from_nvlink);
+        read_tool_message(ps, span_trim(span_after(line, colon + 1)));
         return;
     }
 
     /* ptxas prints a function's sizes indented under "Function properties for". */
-    if (is_digit(line.p[0]) && span_find(line, "stack frame") != SIZE_MAX) {
-        read_tool_message(ps, line, 0);
-        return;
-    }
-
-    /* cuobjdump */
-    if (span_starts_with(line, "Fatbin ") || span_starts_with(line, "Resource usage:")) {
-        commit(ps);
-        if (span_starts_with(line, "Fatbin "))
-            ps->module_arch[0] = '\0';
-        ps->module_constant = 0;
-    } else if (span_starts_with(line, "arch =")) {
-        copy_capped(ps->module_arch, sizeof ps->module_arch, span_trim(span_after(line, 6)));
-    } else if (span_starts_with(line, "Common:")) {
-        commit(ps);
-    } else if (span_starts_with(line, "GLOBAL:")) {
-        read_binary_fields(ps, line, 1);
-    } else if (span_starts_with(line, "Function ") && span_ends_with(line, ":")) {
-        struct span name = span_trim((struct span){line.p + 9, line.n - 10});
-        /* a kernel only once its fields show bank 0 */
-        open_function(ps, name, ps->module_arch, 0);
-        ps->current.shared_includes_reserved = 1;
-    } else if (span_starts_with(line, "REG:")) {
-        if (ps->current.open)
-            read_binary_fields(ps, line, 0);
-    }
+    if (is_digit(line.p[0]) && span_find(line, "stack frame") != SIZE_MAX)
+        read_tool_message(ps, line);
 }
 
 int resources_parse(const char *text, struct kernel_resources *out, int max)
@@ -511,44 +386,4 @@ int resources_parse(const char *text, struct kernel_resources *out, int max)
     }
     commit(&ps);
     return ps.found > 0 ? ps.stored : -1;
-}
-
-int resources_parse_file(const char *path, struct kernel_resources *out, int max)
-{
-    if (path == NULL)
-        return -1;
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return -1;
-    size_t len = 0, cap = 4096;
-    char *text = malloc(cap);
-    while (text != NULL) {
-        if (len + 1 >= cap) {
-            if (cap >= MAX_REPORT_BYTES)
-                break;
-            char *grown = realloc(text, cap * 2);
-            if (grown == NULL) {
-                free(text);
-                text = NULL;
-                break;
-            }
-            text = grown;
-            cap *= 2;
-        }
-        size_t got = fread(text + len, 1, cap - 1 - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    fclose(f);
-    if (text == NULL)
-        return -1;
-    /* A NUL inside the file would end the text early; read it as a line end. */
-    for (size_t i = 0; i < len; ++i)
-        if (text[i] == '\0')
-            text[i] = '\n';
-    text[len] = '\0';
-    int count = resources_parse(text, out, max);
-    free(text);
-    return count;
 }

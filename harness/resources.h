@@ -1,18 +1,17 @@
 /* Static resource usage of compiled kernels, without a GPU: parsed from the
- * compiler's report (nvcc --resource-usage, i.e. ptxas -v) or from the binary
- * (cuobjdump --dump-resource-usage). */
+ * compiler's report (nvcc --resource-usage, i.e. ptxas -v), which each step binary
+ * embeds. */
 #ifndef LAB_RESOURCES_H
 #define LAB_RESOURCES_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 struct kernel_resources {
-    char function[256];      /* mangled name as the tool prints it */
+    char function[256];      /* mangled name as ptxas prints it */
     char arch[16];           /* "sm_90" */
     int registers;
     size_t shared_bytes;     /* static shared memory per block */
@@ -24,9 +23,8 @@ struct kernel_resources {
 };
 
 /* Parses every kernel entry found in the text; returns how many were stored in
- * out[0..max-1], or -1 when the text holds none. Accepts both tools' formats. */
+ * out[0..max-1], or -1 when the text holds none. */
 int resources_parse(const char *text, struct kernel_resources *out, int max);
-int resources_parse_file(const char *path, struct kernel_resources *out, int max);
 
 #ifdef __cplusplus
 }

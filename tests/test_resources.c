@@ -1,1058 +1,479 @@
-/* Parsing of kernel resource reports: the compiler's (nvcc --resource-usage, i.e.
- * ptxas -v, and nvlink for -rdc builds) and the binary's (cuobjdump
- * --dump-resource-usage), from real outputs; and the reports of this lab's own
- * build, named by LAB_RESOURCE_FILES. */
+/* Parsing of the compiler's kernel resource reports (nvcc --resource-usage, i.e.
+ * ptxas -v), from real outputs kept as data in tests/fixtures/resources/
+ * (NAME.res as the tool printed it, NAME.expect what must be read from it: see the
+ * README there); edge cases; and the reports of this lab's own build, named by
+ * LAB_RESOURCE_FILES. */
 #ifndef _POSIX_C_SOURCE
-#define _POSIX_C_SOURCE 200809L /* strdup, strtok_r, mkstemp, fdopen: also without the Makefile's -D_GNU_SOURCE */
+#define _POSIX_C_SOURCE 200809L /* strdup, strtok_r: also without the Makefile's -D_GNU_SOURCE */
 #endif
 #include <check.h>
+#include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "resources.h"
+#include "util.h"
+
+enum { MAX_KERNELS = 32, MAX_FIXTURES = 128 };
 
 /* ---------------------------------------------------------------------------
- * Fixtures: each line exactly as the tool printed it, one string per line
- * (joined at run time with "\n", or "\r\n" to test CRLF; kept as lines because
- * ISO C only promises string literals of 4095 characters).
- *
- * Captured on x86-64 Linux with nvcc "Cuda compilation tools, release 13.0,
- * V13.0.88" (default arch sm_75) and cuobjdump "release 13.5, V13.5.37" from
- * small .cu files written for the purpose; only "ptxas info : Compile time"
- * lines vary from run to run. Flags are given with each fixture. */
+ * The fixtures: every NAME.res of the folder, in name order, listed when the suite
+ * is made (the runner forks each test from there, so the tests see the list). */
 
-/* nvcc --resource-usage -c: static __shared__ tile[32][33] and int[10], __constant__ float[64] and int[16].
- * sm_75 prints the module's user constants on the gmem line, not with the kernel. */
-static const char *const ptxas_sm75_static_shared_and_constant[] = {
-    "ptxas info    : 0 bytes gmem, 320 bytes cmem[3]",
-    "ptxas info    : Compiling entry function '_Z5tiledPKfPfi' for 'sm_75'",
-    "ptxas info    : Function properties for _Z5tiledPKfPfi",
-    "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads",
-    "ptxas info    : Used 14 registers, used 1 barriers, 4264 bytes smem, 372 bytes cmem[0]",
-    "ptxas info    : Compile time = 13.654 ms",
-    NULL,
-};
+static char *fixture_names[MAX_FIXTURES]; /* NAME, without .res */
+static int fixture_count;
+static char fixture_list_error[1024];
 
-/* The same source, -arch=sm_90: for sm_90 and later ptxas prints no cmem at all. */
-static const char *const ptxas_sm90_no_cmem[] = {
-    "ptxas info    : 0 bytes gmem",
-    "ptxas info    : Compiling entry function '_Z5tiledPKfPfi' for 'sm_90'",
-    "ptxas info    : Function properties for _Z5tiledPKfPfi",
-    "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads",
-    "ptxas info    : Used 16 registers, used 1 barriers, 4264 bytes smem",
-    "ptxas info    : Compile time = 2.748 ms",
-    NULL,
-};
-
-/* -Xptxas -warn-spills -maxrregcount=16 -arch=sm_90 on a kernel holding float[48]:
- * warnings before the block, and spill stores larger than the stack frame. */
-static const char *const ptxas_sm90_spill[] = {
-    "ptxas warning : For profile sm_90 adjusting per thread register count of 16 to lower bound of 24",
-    "ptxas info    : Overriding maximum register limit 256 for '_Z5heavyPKfPfi' with  24 of maxrregcount option",
-    "ptxas warning : Registers are spilled to local memory in function '_Z5heavyPKfPfi', 2520 bytes spill stores, 2840 bytes spill loads",
-    "ptxas info    : 0 bytes gmem",
-    "ptxas info    : Compiling entry function '_Z5heavyPKfPfi' for 'sm_90'",
-    "ptxas info    : Function properties for _Z5heavyPKfPfi",
-    "    1408 bytes stack frame, 2520 bytes spill stores, 2840 bytes spill loads",
-    "ptxas info    : Used 24 registers, used 0 barriers, 1408 bytes cumulative stack size",
-    "ptxas info    : Compile time = 194.924 ms",
-    NULL,
-};
-
-/* Two kernels calling a __device__ __noinline__ helper (float[20] inside); the
- * helper's properties block follows each kernel and must not become an entry. */
-static const char *const ptxas_two_kernels[] = {
-    "ptxas info    : 0 bytes gmem",
-    "ptxas info    : Compiling entry function '_Z6secondPKfPf' for 'sm_75'",
-    "ptxas info    : Function properties for _Z6secondPKfPf",
-    "    80 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads",
-    "ptxas info    : Used 28 registers, used 1 barriers, 80 bytes cumulative stack size, 1024 bytes smem, 368 bytes cmem[0]",
-    "ptxas info    : Compile time = 2.648 ms",
-    "ptxas info    : Function properties for _Z6helperfi",
-    "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads",
-    "ptxas info    : Compiling entry function '_Z5firstPfi' for 'sm_75'",
-    "ptxas info    : Function properties for _Z5firstPfi",
-    "    80 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads",
-    "ptxas info    : Used 28 registers, used 0 barriers, 80 bytes cumulative stack size, 364 bytes cmem[0]",
-    "ptxas info    : Compile time = 1.485 ms",
-    "ptxas info    : Function properties for _Z6helperfi",
-    "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads",
-    NULL,
-};
-
-/* The same source with -G: the helper's block comes before any entry, and the
- * kernels' own frames read 0 while their cumulative stack is the helper's 80. */
-static const char *const ptxas_debug[] = {
-    "ptxas info    : 0 bytes gmem",
-    "ptxas info    : Function properties for _Z6helperfi",
-    "    80 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads",
-    "ptxas info    : Compile time = 1.524 ms",
-    "ptxas info    : Compiling entry function '_Z5firstPfi' for 'sm_75'",
-    "ptxas info    : Function properties for _Z5firstPfi",
-    "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads",
-    "ptxas info    : Used 24 registers, used 0 barriers, 80 bytes cumulative stack size, 364 bytes cmem[0]",
-    "ptxas info    : Compile time = 0.554 ms",
-    "ptxas info    : Compiling entry function '_Z6secondPKfPf' for 'sm_75'",
-    "ptxas info    : Function properties for _Z6secondPKfPf",
-    "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads",
-    "ptxas info    : Used 24 registers, used 1 barriers, 80 bytes cumulative stack size, 1024 bytes smem, 368 bytes cmem[0]",
-    "ptxas info    : Compile time = 0.804 ms",
-    NULL,
-};
-
-/* The same source with -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90.
- * The object file of this very command gave cuobjdump_two_archs. */
-static const char *const ptxas_two_archs[] = {
-    "ptxas info    : 0 bytes gmem",
-    "ptxas info    : Compiling entry function '_Z6secondPKfPf' for 'sm_80'",
-    "ptxas info    : Function properties for _Z6secondPKfPf",
-    "    80 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads",
-    "ptxas info    : Used 26 registers, used 1 barriers, 80 bytes cumulative stack size, 1024 bytes smem, 368 bytes cmem[0]",
-    "ptxas info    : Compile time = 2.661 ms",
-    "ptxas info    : Function properties for _Z6helperfi",
-    "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads",
-    "ptxas info    : Compiling entry function '_Z5firstPfi' for 'sm_80'",
-    "ptxas info    : Function properties for _Z5firstPfi",
-    "    80 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads",
-    "ptxas info    : Used 27 registers, used 0 barriers, 80 bytes cumulative stack size, 364 bytes cmem[0]",
-    "ptxas info    : Compile time = 1.541 ms",
-    "ptxas info    : Function properties for _Z6helperfi",
-    "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads",
-    "ptxas info    : 0 bytes gmem",
-    "ptxas info    : Compiling entry function '_Z6secondPKfPf' for 'sm_90'",
-    "ptxas info    : Function properties for _Z6secondPKfPf",
-    "    80 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads",
-    "ptxas info    : Used 26 registers, used 1 barriers, 80 bytes cumulative stack size, 1024 bytes smem",
-    "ptxas info    : Compile time = 3.346 ms",
-    "ptxas info    : Function properties for _Z6helperfi",
-    "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads",
-    "ptxas info    : Compiling entry function '_Z5firstPfi' for 'sm_90'",
-    "ptxas info    : Function properties for _Z5firstPfi",
-    "    80 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads",
-    "ptxas info    : Used 27 registers, used 0 barriers, 80 bytes cumulative stack size",
-    "ptxas info    : Compile time = 1.846 ms",
-    "ptxas info    : Function properties for _Z6helperfi",
-    "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads",
-    NULL,
-};
-
-/* What the lab's Makefile stores in build/labs/matmul/02-tiled.res (the whole stderr of
- * nvcc -O3 -lineinfo -std=c++17 -arch=sm_90 --resource-usage -c) for the unfinished step:
- * front-end warnings come first. */
-static const char *const ptxas_lab_with_frontend_warnings[] = {
-    "labs/matmul/02-tiled.cu(24): warning #550-D: variable \"a_tile\" was set but never used",
-    "      __attribute__((shared)) float a_tile[16][16];",
-    "                                    ^",
-    "",
-    "Remark: The warnings can be suppressed with \"-diag-suppress <warning-number>\"",
-    "",
-    "labs/matmul/02-tiled.cu(25): warning #550-D: variable \"b_tile\" was set but never used",
-    "      __attribute__((shared)) float b_tile[16][16];",
-    "                                    ^",
-    "",
-    "labs/matmul/02-tiled.cu(28): warning #550-D: variable \"row\" was set but never used",
-    "      int row = blockIdx.y * 16 + ty;",
-    "          ^",
-    "",
-    "labs/matmul/02-tiled.cu(29): warning #550-D: variable \"col\" was set but never used",
-    "      int col = blockIdx.x * 16 + tx;",
-    "          ^",
-    "",
-    "ptxas info    : 0 bytes gmem",
-    "ptxas info    : Compiling entry function '_Z12matmul_tiledPKfS0_Pfiii' for 'sm_90'",
-    "ptxas info    : Function properties for _Z12matmul_tiledPKfS0_Pfiii",
-    "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads",
-    "ptxas info    : Used 4 registers, used 0 barriers",
-    "ptxas info    : Compile time = 1.175 ms",
-    NULL,
-};
-
-/* nvcc --resource-usage -rdc=true -c: nothing to report until the device link. */
-static const char *const ptxas_rdc_no_report[] = {
-    "nvcc warning : Resource usage is not shown as the final resource allocation is not done.",
-    NULL,
-};
-
-/* The device link of an -rdc=true build for sm_80 and sm_90 (nvcc ... -o exe --resource-usage):
- * nvlink prints only kernels, tags each line with its target, and for sm_90 counts the
- * 1 KB reserved shared memory (5288 = 4264 + 1024). */
-static const char *const nvlink_two_targets[] = {
-    "nvlink info    : 0 bytes gmem, 320 bytes cmem[3] (target: sm_80)",
-    "nvlink info    : Function properties for '_Z5tiledPKfPfi': (target: sm_80)",
-    "nvlink info    : used 13 registers, used 1 barriers, 0 stack, 4264 bytes smem, 372 bytes cmem[0], 0 bytes lmem (target: sm_80)",
-    "nvlink info    : Function properties for '_Z5firstPfi': (target: sm_80)",
-    "nvlink info    : used 46 registers, used 0 barriers, 88 stack, 0 bytes smem, 364 bytes cmem[0], 0 bytes lmem (target: sm_80)",
-    "nvlink info    : Function properties for '_Z6secondPKfPf': (target: sm_80)",
-    "nvlink info    : used 46 registers, used 1 barriers, 88 stack, 1024 bytes smem, 368 bytes cmem[0], 0 bytes lmem (target: sm_80)",
-    "nvlink info    : Function properties for '_Z8noparamsv': (target: sm_80)",
-    "nvlink info    : used 4 registers, used 0 barriers, 0 stack, 0 bytes smem, 352 bytes cmem[0], 0 bytes lmem (target: sm_80)",
-    "nvlink info    : Function properties for '_Z6callerPfi': (target: sm_80)",
-    "nvlink info    : used 24 registers, used 0 barriers, 40 stack, 0 bytes smem, 364 bytes cmem[0], 0 bytes lmem (target: sm_80)",
-    "nvlink info    : 0 bytes gmem, 320 bytes cmem[3] (target: sm_90)",
-    "nvlink info    : Function properties for '_Z5tiledPKfPfi': (target: sm_90)",
-    "nvlink info    : used 16 registers, used 1 barriers, 0 stack, 5288 bytes smem, 548 bytes cmem[0], 0 bytes lmem (target: sm_90)",
-    "nvlink info    : Function properties for '_Z5firstPfi': (target: sm_90)",
-    "nvlink info    : used 46 registers, used 0 barriers, 88 stack, 0 bytes smem, 540 bytes cmem[0], 0 bytes lmem (target: sm_90)",
-    "nvlink info    : Function properties for '_Z6secondPKfPf': (target: sm_90)",
-    "nvlink info    : used 46 registers, used 1 barriers, 88 stack, 2048 bytes smem, 544 bytes cmem[0], 0 bytes lmem (target: sm_90)",
-    "nvlink info    : Function properties for '_Z8noparamsv': (target: sm_90)",
-    "nvlink info    : used 4 registers, used 0 barriers, 0 stack, 0 bytes smem, 528 bytes cmem[0], 0 bytes lmem (target: sm_90)",
-    "nvlink info    : Function properties for '_Z6callerPfi': (target: sm_90)",
-    "nvlink info    : used 24 registers, used 0 barriers, 40 stack, 0 bytes smem, 540 bytes cmem[0], 0 bytes lmem (target: sm_90)",
-    NULL,
-};
-
-/* The device link of an -rdc=true build for sm_90 only: no "(target: ...)" tags, so no arch. */
-static const char *const nvlink_one_target[] = {
-    "nvlink info    : 0 bytes gmem",
-    "nvlink info    : Function properties for '_Z8noparamsv':",
-    "nvlink info    : used 4 registers, used 0 barriers, 0 stack, 0 bytes smem, 528 bytes cmem[0], 0 bytes lmem",
-    "nvlink info    : Function properties for '_Z6callerPfi':",
-    "nvlink info    : used 24 registers, used 0 barriers, 40 stack, 0 bytes smem, 540 bytes cmem[0], 0 bytes lmem",
-    NULL,
-};
-
-/* cuobjdump --dump-resource-usage of the object from ptxas_sm75_static_shared_and_constant:
- * the user constants are listed under Common. */
-static const char *const cuobjdump_sm75_static_shared_and_constant[] = {
-    "",
-    "Fatbin elf code:",
-    "================",
-    "arch = sm_75",
-    "code version = [1,8]",
-    "host = linux",
-    "compile_size = 64bit",
-    "",
-    "Resource usage:",
-    " Common:",
-    "  GLOBAL:0 CONSTANT[3]:320",
-    " Function _Z5tiledPKfPfi:",
-    "  REG:14 STACK:0 SHARED:4264 LOCAL:0 CONSTANT[0]:372 TEXTURE:0 SURFACE:0 SAMPLER:0",
-    "",
-    "Fatbin ptx code:",
-    "================",
-    "arch = sm_75",
-    "code version = [9,0]",
-    "host = linux",
-    "compile_size = 64bit",
-    "compressed",
-    "ptxasOptions = ",
-    NULL,
-};
-
-/* The spilling kernel compiled with -maxrregcount=16 for sm_75 (ptxas said: 1264 bytes stack
- * frame, 2372 bytes spill stores, 2632 bytes spill loads); cuobjdump has no spill counts. */
-static const char *const cuobjdump_sm75_spill[] = {
-    "",
-    "Fatbin elf code:",
-    "================",
-    "arch = sm_75",
-    "code version = [1,8]",
-    "host = linux",
-    "compile_size = 64bit",
-    "",
-    "Resource usage:",
-    " Common:",
-    "  GLOBAL:0",
-    " Function _Z5heavyPKfPfi:",
-    "  REG:24 STACK:1264 SHARED:0 LOCAL:0 CONSTANT[0]:372 TEXTURE:0 SURFACE:0 SAMPLER:0",
-    "",
-    "Fatbin ptx code:",
-    "================",
-    "arch = sm_75",
-    "code version = [9,0]",
-    "host = linux",
-    "compile_size = 64bit",
-    "compressed",
-    "ptxasOptions =  -maxrregcount=16 ",
-    NULL,
-};
-
-/* The object of ptxas_two_archs: for sm_90, SHARED counts 1 KB more than ptxas says. */
-static const char *const cuobjdump_two_archs[] = {
-    "",
-    "Fatbin elf code:",
-    "================",
-    "arch = sm_80",
-    "code version = [1,8]",
-    "host = linux",
-    "compile_size = 64bit",
-    "",
-    "Resource usage:",
-    " Common:",
-    "  GLOBAL:0",
-    " Function _Z6secondPKfPf:",
-    "  REG:26 STACK:80 SHARED:1024 LOCAL:0 CONSTANT[0]:368 TEXTURE:0 SURFACE:0 SAMPLER:0",
-    " Function _Z5firstPfi:",
-    "  REG:27 STACK:80 SHARED:0 LOCAL:0 CONSTANT[0]:364 TEXTURE:0 SURFACE:0 SAMPLER:0",
-    "",
-    "Fatbin elf code:",
-    "================",
-    "arch = sm_90",
-    "code version = [1,8]",
-    "host = linux",
-    "compile_size = 64bit",
-    "",
-    "Resource usage:",
-    " Common:",
-    "  GLOBAL:0",
-    " Function _Z6secondPKfPf:",
-    "  REG:26 STACK:80 SHARED:2048 LOCAL:0 CONSTANT[0]:544 TEXTURE:0 SURFACE:0 SAMPLER:0",
-    " Function _Z5firstPfi:",
-    "  REG:27 STACK:80 SHARED:0 LOCAL:0 CONSTANT[0]:540 TEXTURE:0 SURFACE:0 SAMPLER:0",
-    NULL,
-};
-
-/* The object of ptxas_debug (-G): the device function is listed too, without CONSTANT[0]. */
-static const char *const cuobjdump_debug[] = {
-    "",
-    "Fatbin elf code:",
-    "================",
-    "arch = sm_75",
-    "code version = [1,8]",
-    "host = linux",
-    "compile_size = 64bit",
-    "has debug info",
-    "compressed",
-    "identifier = twokern.cu",
-    "",
-    "Resource usage:",
-    " Common:",
-    "  GLOBAL:0",
-    " Function _Z6helperfi:",
-    "  REG:24 STACK:0 SHARED:0 LOCAL:0 TEXTURE:0 SURFACE:0 SAMPLER:0",
-    " Function _Z5firstPfi:",
-    "  REG:24 STACK:80 SHARED:0 LOCAL:0 CONSTANT[0]:364 TEXTURE:0 SURFACE:0 SAMPLER:0",
-    " Function _Z6secondPKfPf:",
-    "  REG:24 STACK:80 SHARED:1024 LOCAL:0 CONSTANT[0]:368 TEXTURE:0 SURFACE:0 SAMPLER:0",
-    "",
-    "Fatbin ptx code:",
-    "================",
-    "arch = sm_75",
-    "code version = [9,0]",
-    "host = linux",
-    "compile_size = 64bit",
-    "has debug info",
-    "compressed",
-    "identifier = twokern.cu",
-    "ptxasOptions =  -g --dont-merge-basicblocks --return-at-end ",
-    NULL,
-};
-
-/* -rdc=true -arch=sm_90 -c of two kernels and a __device__ __noinline__ function. */
-static const char *const cuobjdump_rdc_object[] = {
-    "",
-    "Fatbin elf code:",
-    "================",
-    "arch = sm_90",
-    "code version = [1,8]",
-    "host = linux",
-    "compile_size = 64bit",
-    "compressed",
-    "",
-    "Resource usage:",
-    " Common:",
-    "  GLOBAL:0",
-    " Function _Z5scalefi:",
-    "  REG:0 STACK:0 SHARED:0 LOCAL:0 TEXTURE:0 SURFACE:0 SAMPLER:0",
-    " Function _Z6callerPfi:",
-    "  REG:24 STACK:0 SHARED:0 LOCAL:0 CONSTANT[0]:540 TEXTURE:0 SURFACE:0 SAMPLER:0",
-    " Function _Z8noparamsv:",
-    "  REG:4 STACK:0 SHARED:0 LOCAL:0 CONSTANT[0]:528 TEXTURE:0 SURFACE:0 SAMPLER:0",
-    "",
-    "Fatbin ptx code:",
-    "================",
-    "arch = sm_90",
-    "code version = [9,0]",
-    "host = linux",
-    "compile_size = 64bit",
-    "compressed",
-    "ptxasOptions = --compile-only  ",
-    NULL,
-};
-
-/* sm_90, extern __shared__ only (ptxas: no smem) and with float[8] static (ptxas: 32 bytes smem). */
-static const char *const cuobjdump_dynamic_shared[] = {
-    "",
-    "Fatbin elf code:",
-    "================",
-    "arch = sm_90",
-    "code version = [1,8]",
-    "host = linux",
-    "compile_size = 64bit",
-    "",
-    "Resource usage:",
-    " Common:",
-    "  GLOBAL:0",
-    " Function _Z4bothPf:",
-    "  REG:12 STACK:0 SHARED:1056 LOCAL:0 CONSTANT[0]:536 TEXTURE:0 SURFACE:0 SAMPLER:0",
-    " Function _Z8dyn_onlyPf:",
-    "  REG:10 STACK:0 SHARED:1024 LOCAL:0 CONSTANT[0]:536 TEXTURE:0 SURFACE:0 SAMPLER:0",
-    "",
-    "Fatbin ptx code:",
-    "================",
-    "arch = sm_90",
-    "code version = [9,0]",
-    "host = linux",
-    "compile_size = 64bit",
-    "compressed",
-    "ptxasOptions = ",
-    NULL,
-};
-
-/* -arch=sm_90a: the PTX section comes first and names another arch. */
-static const char *const cuobjdump_sm90a[] = {
-    "",
-    "Fatbin ptx code:",
-    "================",
-    "arch = sm_90",
-    "code version = [9,0]",
-    "host = linux",
-    "compile_size = 64bit",
-    "compressed",
-    "ptxasOptions = ",
-    "",
-    "Fatbin elf code:",
-    "================",
-    "arch = sm_90a",
-    "code version = [1,8]",
-    "host = linux",
-    "compile_size = 64bit",
-    "",
-    "Resource usage:",
-    " Common:",
-    "  GLOBAL:0 CONSTANT[3]:320",
-    " Function _Z5tiledPKfPfi:",
-    "  REG:16 STACK:0 SHARED:5288 LOCAL:0 CONSTANT[0]:548 TEXTURE:0 SURFACE:0 SAMPLER:0",
-    "",
-    "Fatbin ptx code:",
-    "================",
-    "arch = sm_90a",
-    "code version = [9,0]",
-    "host = linux",
-    "compile_size = 64bit",
-    "compressed",
-    "ptxasOptions = ",
-    NULL,
-};
-
-/* nvcc -cubin -arch=sm_90: a bare cubin has no arch line, so the 1 KB cannot be taken off. */
-static const char *const cuobjdump_cubin[] = {
-    "",
-    "Resource usage:",
-    " Common:",
-    "  GLOBAL:0 CONSTANT[3]:320",
-    " Function _Z5tiledPKfPfi:",
-    "  REG:16 STACK:0 SHARED:5288 LOCAL:0 CONSTANT[0]:548 TEXTURE:0 SURFACE:0 SAMPLER:0",
-    NULL,
-};
-
-/* -gencode arch=compute_90,code=compute_90: PTX only, no machine code, no resources. */
-static const char *const cuobjdump_ptx_only[] = {
-    "",
-    "Fatbin ptx code:",
-    "================",
-    "arch = sm_90",
-    "code version = [9,0]",
-    "host = linux",
-    "compile_size = 64bit",
-    "compressed",
-    "ptxasOptions = ",
-    NULL,
-};
-
-/* cuobjdump --dump-resource-usage /etc/passwd (stdout and stderr). */
-static const char *const cuobjdump_not_device_code[] = {
-    "cuobjdump info    : File '/etc/passwd' does not contain device code",
-    NULL,
-};
-
-/* A kernel calling a recursive __device__ __noinline__ function (float[32] inside):
- * the callee's block, with a frame and spills, comes after the kernel's report, and
- * the kernel's own stack reads 0, as the depth of recursion is unknown. */
-static const char *const ptxas_recursive_callee[] = {
-    "ptxas info    : 0 bytes gmem",
-    "ptxas info    : Compiling entry function '_Z7recursePKfPfi' for 'sm_75'",
-    "ptxas info    : Function properties for _Z7recursePKfPfi",
-    "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads",
-    "ptxas info    : Used 82 registers, used 0 barriers, 372 bytes cmem[0]",
-    "ptxas info    : Compile time = 19.596 ms",
-    "ptxas info    : Function properties for _Z4walkPKfii",
-    "    312 bytes stack frame, 164 bytes spill stores, 164 bytes spill loads",
-    NULL,
-};
-
-/* The object of ptxas_recursive_callee. */
-static const char *const cuobjdump_recursive_callee[] = {
-    "",
-    "Fatbin elf code:",
-    "================",
-    "arch = sm_75",
-    "code version = [1,8]",
-    "host = linux",
-    "compile_size = 64bit",
-    "",
-    "Resource usage:",
-    " Common:",
-    "  GLOBAL:0",
-    " Function _Z7recursePKfPfi:",
-    "  REG:82 STACK:0 SHARED:0 LOCAL:0 CONSTANT[0]:372 TEXTURE:0 SURFACE:0 SAMPLER:0",
-    "",
-    "Fatbin ptx code:",
-    "================",
-    "arch = sm_75",
-    "code version = [9,0]",
-    "host = linux",
-    "compile_size = 64bit",
-    "compressed",
-    "ptxasOptions = ",
-    NULL,
-};
-
-/* nvcc --resource-usage -arch=sm_80 of three files linked into one executable
- * (the sources of ptxas_sm75_static_shared_and_constant and ptxas_two_kernels, and a
- * main without kernels): one module each, only the first with constants. */
-static const char *const ptxas_three_files[] = {
-    "ptxas info    : 0 bytes gmem, 320 bytes cmem[3]",
-    "ptxas info    : Compiling entry function '_Z5tiledPKfPfi' for 'sm_80'",
-    "ptxas info    : Function properties for _Z5tiledPKfPfi",
-    "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads",
-    "ptxas info    : Used 14 registers, used 1 barriers, 4264 bytes smem, 372 bytes cmem[0]",
-    "ptxas info    : Compile time = 2.159 ms",
-    "ptxas info    : 0 bytes gmem",
-    "ptxas info    : Compiling entry function '_Z6secondPKfPf' for 'sm_80'",
-    "ptxas info    : Function properties for _Z6secondPKfPf",
-    "    80 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads",
-    "ptxas info    : Used 26 registers, used 1 barriers, 80 bytes cumulative stack size, 1024 bytes smem, 368 bytes cmem[0]",
-    "ptxas info    : Compile time = 2.630 ms",
-    "ptxas info    : Function properties for _Z6helperfi",
-    "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads",
-    "ptxas info    : Compiling entry function '_Z5firstPfi' for 'sm_80'",
-    "ptxas info    : Function properties for _Z5firstPfi",
-    "    80 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads",
-    "ptxas info    : Used 27 registers, used 0 barriers, 80 bytes cumulative stack size, 364 bytes cmem[0]",
-    "ptxas info    : Compile time = 1.584 ms",
-    "ptxas info    : Function properties for _Z6helperfi",
-    "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads",
-    "ptxas info    : 0 bytes gmem",
-    NULL,
-};
-
-/* That executable: one fatbin per file, two of them without a kernel. */
-static const char *const cuobjdump_executable[] = {
-    "",
-    "Fatbin elf code:",
-    "================",
-    "arch = sm_80",
-    "code version = [1,8]",
-    "host = linux",
-    "compile_size = 64bit",
-    "",
-    "Resource usage:",
-    " Common:",
-    "  GLOBAL:0",
-    "",
-    "Fatbin elf code:",
-    "================",
-    "arch = sm_80",
-    "code version = [1,8]",
-    "host = linux",
-    "compile_size = 64bit",
-    "",
-    "Resource usage:",
-    " Common:",
-    "  GLOBAL:0 CONSTANT[3]:320",
-    " Function _Z5tiledPKfPfi:",
-    "  REG:14 STACK:0 SHARED:4264 LOCAL:0 CONSTANT[0]:372 TEXTURE:0 SURFACE:0 SAMPLER:0",
-    "",
-    "Fatbin ptx code:",
-    "================",
-    "arch = sm_80",
-    "code version = [9,0]",
-    "host = linux",
-    "compile_size = 64bit",
-    "compressed",
-    "ptxasOptions = ",
-    "",
-    "Fatbin elf code:",
-    "================",
-    "arch = sm_80",
-    "code version = [1,8]",
-    "host = linux",
-    "compile_size = 64bit",
-    "",
-    "Resource usage:",
-    " Common:",
-    "  GLOBAL:0",
-    " Function _Z6secondPKfPf:",
-    "  REG:26 STACK:80 SHARED:1024 LOCAL:0 CONSTANT[0]:368 TEXTURE:0 SURFACE:0 SAMPLER:0",
-    " Function _Z5firstPfi:",
-    "  REG:27 STACK:80 SHARED:0 LOCAL:0 CONSTANT[0]:364 TEXTURE:0 SURFACE:0 SAMPLER:0",
-    "",
-    "Fatbin ptx code:",
-    "================",
-    "arch = sm_80",
-    "code version = [9,0]",
-    "host = linux",
-    "compile_size = 64bit",
-    "compressed",
-    "ptxasOptions = ",
-    "",
-    "Fatbin elf code:",
-    "================",
-    "arch = sm_80",
-    "code version = [1,8]",
-    "host = linux",
-    "compile_size = 64bit",
-    "",
-    "Resource usage:",
-    " Common:",
-    "  GLOBAL:0",
-    "",
-    "Fatbin ptx code:",
-    "================",
-    "arch = sm_80",
-    "code version = [9,0]",
-    "host = linux",
-    "compile_size = 64bit",
-    "compressed",
-    "ptxasOptions = ",
-    NULL,
-};
-
-/* Older report formats that CUDA 13 no longer prints (it compiles sm_75 and up),
- * written out after published examples of older toolkits; NOT captured here.
- *   sm_1x, CUDA 2.x: no " for 'sm_NN'"; "X+Y bytes" where Y is the system part
- *   sm_13: lmem and smem as X+Y, constants in other banks than 3
- *   sm_20: a properties block with a stack frame; banks 0, 14 and 16 only
- *   sm_52: user constants printed with the kernel as cmem[3]
- *   sm_61: the stack printed on the Used line as "N bytes stack", with lmem */
-static const char *const ptxas_historical[] = {
-    "ptxas info    : Compiling entry function '_Z5tT_1DPfS_S_j'",
-    "ptxas info    : Used 47 registers, 60+0 bytes lmem, 28+16 bytes smem, 352 bytes cmem[1]",
-    "ptxas info    : Compiling entry function '_Z8acos_mainPf' for 'sm_13'",
-    "ptxas info    : Used 4 registers, 60+56 bytes lmem, 44+40 bytes smem, 20 bytes cmem[1], 12 bytes cmem[14]",
-    "ptxas info    : Compiling entry function '_Z11solverPfS_' for 'sm_20'",
-    "ptxas info    : Function properties for _Z11solverPfS_",
-    "    8 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads",
-    "ptxas info    : Used 40 registers, 128 bytes cmem[0], 128 bytes cmem[14], 56 bytes cmem[16]",
-    "ptxas info    : 0 bytes gmem",
-    "ptxas info    : Compiling entry function '_Z7stencilPKfPf' for 'sm_52'",
-    "ptxas info    : Function properties for _Z7stencilPKfPf",
-    "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads",
-    "ptxas info    : Used 10 registers, 2088 bytes smem, 360 bytes cmem[0], 4 bytes cmem[3]",
-    "ptxas info    : Compiling entry function '_Z4stepPf' for 'sm_61'",
-    "ptxas info    : Used 12 registers, 16 bytes stack, 0 bytes smem, 328 bytes cmem[0], 8 bytes lmem",
-    NULL,
-};
-
-/* ---------------------------------------------------------------------------
- * Helpers */
-
-enum { MAX_KERNELS = 32 };
-
-/* The fixture as one text, each line ended by eol. The caller frees it. */
-static char *join_lines(const char *const *lines, const char *eol)
+static int has_suffix(const char *name, const char *suffix)
 {
-    size_t len = 1;
-    for (const char *const *l = lines; *l != NULL; ++l)
-        len += strlen(*l) + strlen(eol);
-    char *text = malloc(len);
-    ck_assert_ptr_nonnull(text);
-    text[0] = '\0';
-    for (const char *const *l = lines; *l != NULL; ++l) {
-        strcat(text, *l);
-        strcat(text, eol);
+    size_t n = strlen(name), s = strlen(suffix);
+    return n > s && strcmp(name + n - s, suffix) == 0;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static const char *fixture_folder(char *buf, size_t len)
+{
+    return fixture_path("resources", buf, len);
+}
+
+static void list_fixtures(void)
+{
+    char folder[512];
+    fixture_folder(folder, sizeof folder);
+    DIR *dir = opendir(folder);
+    if (dir == NULL) {
+        snprintf(fixture_list_error, sizeof fixture_list_error,
+                 "cannot read %s: %s (the tests run from the repository root, or set "
+                 "LAB_FIXTURES)", folder, strerror(errno));
+        return;
     }
+    for (struct dirent *e; (e = readdir(dir)) != NULL;) {
+        if (!has_suffix(e->d_name, ".res"))
+            continue;
+        if (fixture_count == MAX_FIXTURES) {
+            snprintf(fixture_list_error, sizeof fixture_list_error,
+                     "%s holds more than %d fixtures: raise MAX_FIXTURES", folder, MAX_FIXTURES);
+            break;
+        }
+        fixture_names[fixture_count++] = strndup(e->d_name, strlen(e->d_name) - 4);
+    }
+    closedir(dir);
+    qsort(fixture_names, (size_t)fixture_count, sizeof fixture_names[0], compare_names);
+}
+
+/* The report NAME.res as one text; the test fails when it cannot be read. */
+static char *load_report(const char *name)
+{
+    char relative[512], path[1024];
+    snprintf(relative, sizeof relative, "resources/%s.res", name);
+    fixture_path(relative, path, sizeof path);
+    char *text = util_read_file(path, NULL);
+    ck_assert_msg(text != NULL, "cannot read %s: %s", path, strerror(errno));
     return text;
 }
 
-static int parse_lines(const char *const *lines, struct kernel_resources *out, int max)
-{
-    char *text = join_lines(lines, "\n");
-    int count = resources_parse(text, out, max);
-    free(text);
-    return count;
-}
-
-/* A macro, so that a failure names the line of the test, not of a helper. */
-#define EXPECT_KERNEL(k, name, arch_name, regs, shared, local, stores, loads, constant)             \
-    do {                                                                                           \
-        ck_assert_str_eq((k).function, (name));                                                    \
-        ck_assert_str_eq((k).arch, (arch_name));                                                   \
-        ck_assert_int_eq((k).registers, (regs));                                                   \
-        ck_assert_uint_eq((k).shared_bytes, (shared));                                             \
-        ck_assert_uint_eq((k).local_bytes, (local));                                               \
-        ck_assert_uint_eq((k).spill_store_bytes, (stores));                                        \
-        ck_assert_uint_eq((k).spill_load_bytes, (loads));                                          \
-        ck_assert_uint_eq((k).constant_bytes, (constant));                                         \
-    } while (0)
-
-#define EXPECT_SAME_KERNEL(a, b)                                                                   \
-    EXPECT_KERNEL((a), (b).function, (b).arch, (b).registers, (b).shared_bytes, (b).local_bytes,   \
-                  (b).spill_store_bytes, (b).spill_load_bytes, (b).constant_bytes)
-
 /* ---------------------------------------------------------------------------
- * ptxas */
+ * Expectations: NAME.expect, parsed strictly, so that a typo there fails the test
+ * instead of making it check nothing. */
 
-START_TEST(ptxas_static_shared_and_module_constant)
-{
+static const char EXPECT_HEADER[] = "function arch regs shared local spill_stores spill_loads constant";
+
+struct expectation {
+    int count; /* what resources_parse must return: -1 for "none" */
     struct kernel_resources k[MAX_KERNELS];
-    ck_assert_int_eq(parse_lines(ptxas_sm75_static_shared_and_constant, k, MAX_KERNELS), 1);
-    /* 32*33*4 + 10*4 = 4264 bytes; 64*4 + 16*4 = 320 bytes of constants */
-    EXPECT_KERNEL(k[0], "_Z5tiledPKfPfi", "sm_75", 14, 4264, 0, 0, 0, 320);
-}
-END_TEST
+};
 
-START_TEST(ptxas_sm90_prints_no_constant_bank)
+static int take_size(const char *field, size_t *value)
 {
-    struct kernel_resources k[MAX_KERNELS];
-    ck_assert_int_eq(parse_lines(ptxas_sm90_no_cmem, k, MAX_KERNELS), 1);
-    EXPECT_KERNEL(k[0], "_Z5tiledPKfPfi", "sm_90", 16, 4264, 0, 0, 0, 0);
+    if (field[0] < '0' || field[0] > '9')
+        return 0;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(field, &end, 10);
+    if (errno != 0 || *end != '\0' || v > SIZE_MAX)
+        return 0;
+    *value = (size_t)v;
+    return 1;
 }
-END_TEST
 
-START_TEST(ptxas_spills_with_warnings_interleaved)
+/* Reads one kernel line; 0 and a reason in why when it is not one. */
+static int read_kernel_line(char *line, struct kernel_resources *k, char *why, size_t len)
 {
-    struct kernel_resources k[MAX_KERNELS];
-    ck_assert_int_eq(parse_lines(ptxas_sm90_spill, k, MAX_KERNELS), 1);
-    /* local is the stack frame, where the spill slots are; spill stores count
-     * bytes written by instructions and exceed it */
-    EXPECT_KERNEL(k[0], "_Z5heavyPKfPfi", "sm_90", 24, 0, 1408, 2520, 2840, 0);
-}
-END_TEST
-
-START_TEST(ptxas_two_kernels_device_function_not_counted)
-{
-    struct kernel_resources k[MAX_KERNELS];
-    ck_assert_int_eq(parse_lines(ptxas_two_kernels, k, MAX_KERNELS), 2);
-    EXPECT_KERNEL(k[0], "_Z6secondPKfPf", "sm_75", 28, 1024, 80, 0, 0, 0);
-    EXPECT_KERNEL(k[1], "_Z5firstPfi", "sm_75", 28, 0, 80, 0, 0, 0);
-}
-END_TEST
-
-START_TEST(ptxas_debug_build_counts_callee_stack)
-{
-    struct kernel_resources k[MAX_KERNELS];
-    ck_assert_int_eq(parse_lines(ptxas_debug, k, MAX_KERNELS), 2);
-    /* the helper's 80-byte frame must neither make an entry nor be lost: it is
-     * in each kernel's cumulative stack */
-    EXPECT_KERNEL(k[0], "_Z5firstPfi", "sm_75", 24, 0, 80, 0, 0, 0);
-    EXPECT_KERNEL(k[1], "_Z6secondPKfPf", "sm_75", 24, 1024, 80, 0, 0, 0);
-}
-END_TEST
-
-START_TEST(ptxas_two_architectures)
-{
-    struct kernel_resources k[MAX_KERNELS];
-    ck_assert_int_eq(parse_lines(ptxas_two_archs, k, MAX_KERNELS), 4);
-    EXPECT_KERNEL(k[0], "_Z6secondPKfPf", "sm_80", 26, 1024, 80, 0, 0, 0);
-    EXPECT_KERNEL(k[1], "_Z5firstPfi", "sm_80", 27, 0, 80, 0, 0, 0);
-    EXPECT_KERNEL(k[2], "_Z6secondPKfPf", "sm_90", 26, 1024, 80, 0, 0, 0);
-    EXPECT_KERNEL(k[3], "_Z5firstPfi", "sm_90", 27, 0, 80, 0, 0, 0);
-}
-END_TEST
-
-START_TEST(ptxas_after_front_end_warnings)
-{
-    struct kernel_resources k[MAX_KERNELS];
-    ck_assert_int_eq(parse_lines(ptxas_lab_with_frontend_warnings, k, MAX_KERNELS), 1);
-    EXPECT_KERNEL(k[0], "_Z12matmul_tiledPKfS0_Pfiii", "sm_90", 4, 0, 0, 0, 0, 0);
-}
-END_TEST
-
-START_TEST(ptxas_historical_formats)
-{
-    struct kernel_resources k[MAX_KERNELS];
-    ck_assert_int_eq(parse_lines(ptxas_historical, k, MAX_KERNELS), 5);
-    /* X+Y counts in full: the system part occupies the block's memory too */
-    EXPECT_KERNEL(k[0], "_Z5tT_1DPfS_S_j", "", 47, 44, 60, 0, 0, 0);
-    EXPECT_KERNEL(k[1], "_Z8acos_mainPf", "sm_13", 4, 84, 116, 0, 0, 0);
-    EXPECT_KERNEL(k[2], "_Z11solverPfS_", "sm_20", 40, 0, 8, 0, 0, 0);
-    EXPECT_KERNEL(k[3], "_Z7stencilPKfPf", "sm_52", 10, 2088, 0, 0, 0, 4);
-    EXPECT_KERNEL(k[4], "_Z4stepPf", "sm_61", 12, 0, 24, 0, 0, 0);
-}
-END_TEST
-
-START_TEST(ptxas_callee_block_after_kernel_not_counted)
-{
-    struct kernel_resources k[MAX_KERNELS];
-    ck_assert_int_eq(parse_lines(ptxas_recursive_callee, k, MAX_KERNELS), 1);
-    /* the 312-byte frame and the spills are the callee's, not the kernel's */
-    EXPECT_KERNEL(k[0], "_Z7recursePKfPfi", "sm_75", 82, 0, 0, 0, 0, 0);
-}
-END_TEST
-
-START_TEST(ptxas_without_final_report_has_no_kernel)
-{
-    struct kernel_resources k[MAX_KERNELS];
-    ck_assert_int_eq(parse_lines(ptxas_rdc_no_report, k, MAX_KERNELS), -1);
-}
-END_TEST
-
-/* ---------------------------------------------------------------------------
- * nvlink */
-
-START_TEST(nvlink_two_targets_lists_kernels_only)
-{
-    struct kernel_resources k[MAX_KERNELS];
-    ck_assert_int_eq(parse_lines(nvlink_two_targets, k, MAX_KERNELS), 10);
-    EXPECT_KERNEL(k[0], "_Z5tiledPKfPfi", "sm_80", 13, 4264, 0, 0, 0, 320);
-    /* 88: the kernel's stack with the linked helper's */
-    EXPECT_KERNEL(k[1], "_Z5firstPfi", "sm_80", 46, 0, 88, 0, 0, 320);
-    EXPECT_KERNEL(k[2], "_Z6secondPKfPf", "sm_80", 46, 1024, 88, 0, 0, 320);
-    EXPECT_KERNEL(k[3], "_Z8noparamsv", "sm_80", 4, 0, 0, 0, 0, 320);
-    EXPECT_KERNEL(k[4], "_Z6callerPfi", "sm_80", 24, 0, 40, 0, 0, 320);
-    /* sm_90: 5288 and 2048 printed, less the 1 KB reserved */
-    EXPECT_KERNEL(k[5], "_Z5tiledPKfPfi", "sm_90", 16, 4264, 0, 0, 0, 320);
-    EXPECT_KERNEL(k[7], "_Z6secondPKfPf", "sm_90", 46, 1024, 88, 0, 0, 320);
-    EXPECT_KERNEL(k[9], "_Z6callerPfi", "sm_90", 24, 0, 40, 0, 0, 320);
-}
-END_TEST
-
-START_TEST(nvlink_one_target_names_no_arch)
-{
-    struct kernel_resources k[MAX_KERNELS];
-    ck_assert_int_eq(parse_lines(nvlink_one_target, k, MAX_KERNELS), 2);
-    EXPECT_KERNEL(k[0], "_Z8noparamsv", "", 4, 0, 0, 0, 0, 0);
-    EXPECT_KERNEL(k[1], "_Z6callerPfi", "", 24, 0, 40, 0, 0, 0);
-}
-END_TEST
-
-/* ---------------------------------------------------------------------------
- * cuobjdump */
-
-START_TEST(cuobjdump_static_shared_and_module_constant)
-{
-    struct kernel_resources k[MAX_KERNELS];
-    ck_assert_int_eq(parse_lines(cuobjdump_sm75_static_shared_and_constant, k, MAX_KERNELS), 1);
-    EXPECT_KERNEL(k[0], "_Z5tiledPKfPfi", "sm_75", 14, 4264, 0, 0, 0, 320);
-}
-END_TEST
-
-START_TEST(cuobjdump_spilling_kernel_has_stack_but_no_spill_counts)
-{
-    struct kernel_resources k[MAX_KERNELS];
-    ck_assert_int_eq(parse_lines(cuobjdump_sm75_spill, k, MAX_KERNELS), 1);
-    EXPECT_KERNEL(k[0], "_Z5heavyPKfPfi", "sm_75", 24, 0, 1264, 0, 0, 0);
-}
-END_TEST
-
-START_TEST(cuobjdump_two_architectures_reserved_shared_taken_off)
-{
-    struct kernel_resources k[MAX_KERNELS];
-    ck_assert_int_eq(parse_lines(cuobjdump_two_archs, k, MAX_KERNELS), 4);
-    EXPECT_KERNEL(k[0], "_Z6secondPKfPf", "sm_80", 26, 1024, 80, 0, 0, 0);
-    EXPECT_KERNEL(k[1], "_Z5firstPfi", "sm_80", 27, 0, 80, 0, 0, 0);
-    EXPECT_KERNEL(k[2], "_Z6secondPKfPf", "sm_90", 26, 1024, 80, 0, 0, 0); /* SHARED:2048 */
-    EXPECT_KERNEL(k[3], "_Z5firstPfi", "sm_90", 27, 0, 80, 0, 0, 0);
-}
-END_TEST
-
-START_TEST(cuobjdump_device_functions_not_counted)
-{
-    struct kernel_resources k[MAX_KERNELS];
-    ck_assert_int_eq(parse_lines(cuobjdump_debug, k, MAX_KERNELS), 2);
-    EXPECT_KERNEL(k[0], "_Z5firstPfi", "sm_75", 24, 0, 80, 0, 0, 0);
-    EXPECT_KERNEL(k[1], "_Z6secondPKfPf", "sm_75", 24, 1024, 80, 0, 0, 0);
-
-    ck_assert_int_eq(parse_lines(cuobjdump_rdc_object, k, MAX_KERNELS), 2);
-    EXPECT_KERNEL(k[0], "_Z6callerPfi", "sm_90", 24, 0, 0, 0, 0, 0);
-    EXPECT_KERNEL(k[1], "_Z8noparamsv", "sm_90", 4, 0, 0, 0, 0, 0);
-}
-END_TEST
-
-START_TEST(cuobjdump_dynamic_shared_only_reads_zero)
-{
-    struct kernel_resources k[MAX_KERNELS];
-    ck_assert_int_eq(parse_lines(cuobjdump_dynamic_shared, k, MAX_KERNELS), 2);
-    EXPECT_KERNEL(k[0], "_Z4bothPf", "sm_90", 12, 32, 0, 0, 0, 0);
-    EXPECT_KERNEL(k[1], "_Z8dyn_onlyPf", "sm_90", 10, 0, 0, 0, 0, 0);
-}
-END_TEST
-
-START_TEST(cuobjdump_arch_comes_from_the_elf_section)
-{
-    struct kernel_resources k[MAX_KERNELS];
-    ck_assert_int_eq(parse_lines(cuobjdump_sm90a, k, MAX_KERNELS), 1);
-    EXPECT_KERNEL(k[0], "_Z5tiledPKfPfi", "sm_90a", 16, 4264, 0, 0, 0, 320);
-}
-END_TEST
-
-START_TEST(cuobjdump_bare_cubin_has_no_arch)
-{
-    struct kernel_resources k[MAX_KERNELS];
-    ck_assert_int_eq(parse_lines(cuobjdump_cubin, k, MAX_KERNELS), 1);
-    /* without the arch the reserved 1 KB cannot be known to be in SHARED */
-    EXPECT_KERNEL(k[0], "_Z5tiledPKfPfi", "", 16, 5288, 0, 0, 0, 320);
-}
-END_TEST
-
-START_TEST(cuobjdump_without_machine_code_has_no_kernel)
-{
-    struct kernel_resources k[MAX_KERNELS];
-    ck_assert_int_eq(parse_lines(cuobjdump_ptx_only, k, MAX_KERNELS), -1);
-    ck_assert_int_eq(parse_lines(cuobjdump_not_device_code, k, MAX_KERNELS), -1);
-}
-END_TEST
-
-START_TEST(constants_belong_to_their_module)
-{
-    const char *const *reports[] = {ptxas_three_files, cuobjdump_executable};
-    for (size_t r = 0; r < sizeof reports / sizeof reports[0]; ++r) {
-        struct kernel_resources k[MAX_KERNELS];
-        ck_assert_int_eq(parse_lines(reports[r], k, MAX_KERNELS), 3);
-        EXPECT_KERNEL(k[0], "_Z5tiledPKfPfi", "sm_80", 14, 4264, 0, 0, 0, 320);
-        EXPECT_KERNEL(k[1], "_Z6secondPKfPf", "sm_80", 26, 1024, 80, 0, 0, 0);
-        EXPECT_KERNEL(k[2], "_Z5firstPfi", "sm_80", 27, 0, 80, 0, 0, 0);
+    char *fields[9], *save = NULL;
+    int n = 0;
+    for (char *f = strtok_r(line, " \t", &save); f != NULL; f = strtok_r(NULL, " \t", &save))
+        if (n < 9)
+            fields[n++] = f;
+        else
+            ++n;
+    if (n != 8) {
+        snprintf(why, len, "%d fields, not the 8 of the header", n);
+        return 0;
     }
+    memset(k, 0, sizeof *k);
+    if (strlen(fields[0]) >= sizeof k->function || strlen(fields[1]) >= sizeof k->arch) {
+        snprintf(why, len, "function or arch longer than struct kernel_resources holds");
+        return 0;
+    }
+    strcpy(k->function, fields[0]);
+    strcpy(k->arch, strcmp(fields[1], "-") == 0 ? "" : fields[1]);
+    size_t regs;
+    size_t *sizes[] = {&regs, &k->shared_bytes, &k->local_bytes, &k->spill_store_bytes,
+                       &k->spill_load_bytes, &k->constant_bytes};
+    for (int i = 0; i < 6; ++i)
+        if (!take_size(fields[2 + i], sizes[i])) {
+            snprintf(why, len, "field %d (\"%s\") is not a number", 3 + i, fields[2 + i]);
+            return 0;
+        }
+    if (regs > INT_MAX) {
+        snprintf(why, len, "regs %zu is too large", regs);
+        return 0;
+    }
+    k->registers = (int)regs;
+    return 1;
 }
-END_TEST
 
-/* Both tools on the same build must say the same, spill counts apart. */
-START_TEST(compiler_and_binary_reports_agree)
+/* 0, or -1 with "path:line: reason" in why. */
+static int load_expectation(const char *path, struct expectation *e, char *why, size_t len)
 {
-    struct {
-        const char *const *compiler, *const *binary;
-        int kernels;
-    } pairs[] = {
-        {ptxas_two_archs, cuobjdump_two_archs, 4},
-        {ptxas_debug, cuobjdump_debug, 2},
-        {ptxas_sm75_static_shared_and_constant, cuobjdump_sm75_static_shared_and_constant, 1},
-        {ptxas_recursive_callee, cuobjdump_recursive_callee, 1},
-    };
-    for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; ++p) {
-        struct kernel_resources from_compiler[MAX_KERNELS], from_binary[MAX_KERNELS];
-        ck_assert_int_eq(parse_lines(pairs[p].compiler, from_compiler, MAX_KERNELS), pairs[p].kernels);
-        ck_assert_int_eq(parse_lines(pairs[p].binary, from_binary, MAX_KERNELS), pairs[p].kernels);
-        for (int i = 0; i < pairs[p].kernels; ++i) {
-            from_compiler[i].spill_store_bytes = from_compiler[i].spill_load_bytes = 0;
-            EXPECT_SAME_KERNEL(from_binary[i], from_compiler[i]);
+    char *text = util_read_file(path, NULL);
+    if (text == NULL) {
+        snprintf(why, len, "cannot read %s: %s", path, strerror(errno));
+        return -1;
+    }
+    e->count = 0;
+    int header_seen = 0, none = 0, line_no = 0, rc = 0;
+    char reason[256] = "";
+    for (char *line = text, *next; line != NULL && rc == 0; line = next) {
+        next = strchr(line, '\n');
+        if (next != NULL)
+            *next++ = '\0';
+        ++line_no;
+        size_t n = strlen(line);
+        while (n > 0 && (line[n - 1] == '\r' || line[n - 1] == ' ' || line[n - 1] == '\t'))
+            line[--n] = '\0';
+        if (n == 0 || line[0] == '#')
+            continue;
+        if (!header_seen) {
+            if (strcmp(line, EXPECT_HEADER) != 0) {
+                snprintf(reason, sizeof reason, "the first line that is not a comment must be "
+                         "the header \"%s\"", EXPECT_HEADER);
+                rc = -1;
+            }
+            header_seen = 1;
+        } else if (strcmp(line, "none") == 0) {
+            none = 1;
+            if (e->count > 0) {
+                snprintf(reason, sizeof reason, "\"none\" after kernel lines");
+                rc = -1;
+            }
+        } else if (none) {
+            snprintf(reason, sizeof reason, "a kernel line after \"none\"");
+            rc = -1;
+        } else if (e->count == MAX_KERNELS) {
+            snprintf(reason, sizeof reason, "more than %d kernels", MAX_KERNELS);
+            rc = -1;
+        } else if (!read_kernel_line(line, &e->k[e->count], reason, sizeof reason)) {
+            rc = -1;
+        } else {
+            ++e->count;
         }
     }
+    free(text);
+    if (rc == 0 && !header_seen) {
+        snprintf(why, len, "%s: no header line \"%s\"", path, EXPECT_HEADER);
+        return -1;
+    }
+    if (rc == 0 && !none && e->count == 0) {
+        snprintf(why, len, "%s: no kernel line and no \"none\"", path);
+        return -1;
+    }
+    if (rc != 0) {
+        snprintf(why, len, "%s:%d: %s", path, line_no, reason);
+        return -1;
+    }
+    if (none)
+        e->count = -1;
+    return 0;
+}
+
+static void load_expected(const char *name, struct expectation *e)
+{
+    char relative[512], path[1024], why[1024];
+    snprintf(relative, sizeof relative, "resources/%s.expect", name);
+    fixture_path(relative, path, sizeof path);
+    ck_assert_msg(load_expectation(path, e, why, sizeof why) == 0, "%s", why);
+}
+
+/* The first difference between what was parsed and what is expected, in words, or
+ * 0 when there is none. */
+static int differs(const struct kernel_resources *got, int count, const struct expectation *want,
+                   char *msg, size_t len)
+{
+    if (count != want->count) {
+        snprintf(msg, len, "%d kernel(s) parsed, %d expected", count, want->count);
+        return 1;
+    }
+    for (int i = 0; i < count; ++i) {
+        const struct kernel_resources *g = &got[i], *w = &want->k[i];
+        const char *field = NULL;
+        char has[300], wanted[300];
+        if (strcmp(g->function, w->function) != 0) {
+            field = "function";
+            snprintf(has, sizeof has, "%s", g->function);
+            snprintf(wanted, sizeof wanted, "%s", w->function);
+        } else if (strcmp(g->arch, w->arch) != 0) {
+            field = "arch";
+            snprintf(has, sizeof has, "\"%s\"", g->arch);
+            snprintf(wanted, sizeof wanted, "\"%s\"", w->arch);
+        } else if (g->registers != w->registers) {
+            field = "regs";
+            snprintf(has, sizeof has, "%d", g->registers);
+            snprintf(wanted, sizeof wanted, "%d", w->registers);
+        } else {
+            const char *names[] = {"shared", "local", "spill_stores", "spill_loads", "constant"};
+            size_t a[] = {g->shared_bytes, g->local_bytes, g->spill_store_bytes,
+                          g->spill_load_bytes, g->constant_bytes};
+            size_t b[] = {w->shared_bytes, w->local_bytes, w->spill_store_bytes,
+                          w->spill_load_bytes, w->constant_bytes};
+            for (int f = 0; f < 5 && field == NULL; ++f)
+                if (a[f] != b[f]) {
+                    field = names[f];
+                    snprintf(has, sizeof has, "%zu", a[f]);
+                    snprintf(wanted, sizeof wanted, "%zu", b[f]);
+                }
+        }
+        if (field != NULL) {
+            snprintf(msg, len, "kernel %d (%s): %s is %s, expected %s", i + 1, w->function, field,
+                     has, wanted);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* text with every "\n" replaced by eol; the caller frees it. */
+static char *with_line_ends(const char *text, const char *eol)
+{
+    size_t lines = 0;
+    for (const char *p = text; *p != '\0'; ++p)
+        lines += *p == '\n';
+    char *out = malloc(strlen(text) + lines * strlen(eol) + 1);
+    ck_assert_ptr_nonnull(out);
+    char *o = out;
+    for (const char *p = text; *p != '\0'; ++p)
+        if (*p == '\n') {
+            memcpy(o, eol, strlen(eol));
+            o += strlen(eol);
+        } else {
+            *o++ = *p;
+        }
+    *o = '\0';
+    return out;
+}
+
+/* ---------------------------------------------------------------------------
+ * The fixtures, one test each */
+
+START_TEST(fixtures_are_complete)
+{
+    ck_assert_msg(fixture_list_error[0] == '\0', "%s", fixture_list_error);
+    char folder[512];
+    fixture_folder(folder, sizeof folder);
+    ck_assert_msg(fixture_count >= 1, "no NAME.res in %s: the fixture tests would test nothing",
+                  folder);
+    /* every report has its expectation... */
+    for (int i = 0; i < fixture_count; ++i) {
+        struct expectation e;
+        load_expected(fixture_names[i], &e);
+    }
+    /* ...and every expectation its report */
+    DIR *dir = opendir(folder);
+    ck_assert_ptr_nonnull(dir);
+    for (struct dirent *d; (d = readdir(dir)) != NULL;) {
+        if (!has_suffix(d->d_name, ".expect"))
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%.*s.res", folder, (int)(strlen(d->d_name) - 7), d->d_name);
+        ck_assert_msg(access(path, R_OK) == 0, "%s/%s has no report %s", folder, d->d_name, path);
+    }
+    closedir(dir);
+}
+END_TEST
+
+START_TEST(fixture_parses_as_expected)
+{
+    const char *name = fixture_names[_i];
+    struct expectation want;
+    load_expected(name, &want);
+    char *text = load_report(name);
+    struct kernel_resources got[MAX_KERNELS];
+    int count = resources_parse(text, got, MAX_KERNELS);
+    free(text);
+    char msg[1024];
+    ck_assert_msg(!differs(got, count, &want, msg, sizeof msg), "%s.res: %s", name, msg);
+}
+END_TEST
+
+START_TEST(fixture_reads_the_same_with_crlf_and_lone_cr)
+{
+    const char *name = fixture_names[_i];
+    struct expectation want;
+    load_expected(name, &want);
+    char *text = load_report(name);
+    const char *const ends[] = {"\r\n", "\r"};
+    for (size_t e = 0; e < sizeof ends / sizeof ends[0]; ++e) {
+        char *converted = with_line_ends(text, ends[e]);
+        struct kernel_resources got[MAX_KERNELS];
+        int count = resources_parse(converted, got, MAX_KERNELS);
+        free(converted);
+        char msg[1024];
+        ck_assert_msg(!differs(got, count, &want, msg, sizeof msg), "%s.res with %s line ends: %s",
+                      name, e == 0 ? "CRLF" : "CR", msg);
+    }
+    free(text);
+}
+END_TEST
+
+/* Every prefix of a report, as a build cut off mid-write leaves it: no crash, never
+ * a kernel that was not complete, never more as the text gets shorter. */
+START_TEST(fixture_cut_anywhere_gives_whole_kernels_only)
+{
+    const char *name = fixture_names[_i];
+    struct expectation want;
+    load_expected(name, &want);
+    char *text = load_report(name);
+    size_t len = strlen(text);
+    int previous = -1;
+    for (size_t cut = 0; cut <= len; ++cut) {
+        char saved = text[cut];
+        text[cut] = '\0';
+        struct kernel_resources k[MAX_KERNELS];
+        int count = resources_parse(text, k, MAX_KERNELS);
+        text[cut] = saved;
+        ck_assert_msg(count == -1 || (count >= 1 && count <= want.count), "%s.res cut at %zu: %d",
+                      name, cut, count);
+        ck_assert_msg(count >= previous, "%s.res cut at %zu: %d kernels after %d", name, cut, count,
+                      previous);
+        previous = count;
+        for (int i = 0; i < count; ++i) {
+            ck_assert_str_eq(k[i].function, want.k[i].function);
+            ck_assert_str_eq(k[i].arch, want.k[i].arch);
+            ck_assert_int_gt(k[i].registers, 0);
+        }
+    }
+    ck_assert_int_eq(previous, want.count);
+    free(text);
+}
+END_TEST
+
+/* The checks on expectation files themselves: each of these must be refused. */
+static const char *const bad_expectations[] = {
+    "", /* empty */
+    "# only a comment\n",
+    "_Z1kv sm_90 8 0 0 0 0 0\n", /* no header */
+    "function arch regs shared local constant\n_Z1kv sm_90 8 0 0 0\n", /* other header */
+    "function arch regs shared local spill_stores spill_loads constant\n", /* neither kernels nor none */
+    "function arch regs shared local spill_stores spill_loads constant\n_Z1kv sm_90 8 0 0 0 0\n",
+    "function arch regs shared local spill_stores spill_loads constant\n_Z1kv sm_90 8 0 0 0 0 0 0\n",
+    "function arch regs shared local spill_stores spill_loads constant\n_Z1kv sm_90 8 0 0 x 0 0\n",
+    "function arch regs shared local spill_stores spill_loads constant\n_Z1kv sm_90 -8 0 0 0 0 0\n",
+    "function arch regs shared local spill_stores spill_loads constant\n_Z1kv sm_90 8 0 0 0 0 1e3\n",
+    "function arch regs shared local spill_stores spill_loads constant\nnone\n_Z1kv sm_90 8 0 0 0 0 0\n",
+    "function arch regs shared local spill_stores spill_loads constant\n_Z1kv sm_90 8 0 0 0 0 0\nnone\n",
+};
+
+START_TEST(malformed_expectations_are_refused)
+{
+    /* written to a folder of its own, which is removed before any assertion can end
+     * the test, so that a failure leaves nothing behind */
+    enum { BAD = sizeof bad_expectations / sizeof bad_expectations[0] };
+    char *dir = util_temp_dir("resources");
+    ck_assert_msg(dir != NULL, "util_temp_dir: %s", strerror(errno));
+    char sub[1024], path[1100], why[BAD + 1][1024];
+    int written = 1, refused[BAD + 1];
+    snprintf(sub, sizeof sub, "%s/resources", dir);
+    written = mkdir(sub, 0700) == 0;
+    const char good[] = "# a comment\n\n" "function arch regs shared local spill_stores spill_loads constant\n"
+                        "_Z1kv - 8 16 32 0 0 4\r\n";
+    for (int i = 0; i <= BAD && written; ++i) {
+        snprintf(path, sizeof path, "%s/case-%d.expect", sub, i);
+        const char *content = i < BAD ? bad_expectations[i] : good;
+        FILE *f = fopen(path, "wb");
+        written = f != NULL && fputs(content, f) >= 0;
+        written = f != NULL && fclose(f) == 0 && written;
+        struct expectation e;
+        why[i][0] = '\0';
+        refused[i] = load_expectation(path, &e, why[i], sizeof why[i]) != 0;
+        if (i == BAD && !refused[i])
+            refused[i] = e.count != 1 || e.k[0].arch[0] != '\0' || e.k[0].shared_bytes != 16 ||
+                         e.k[0].constant_bytes != 4 ? 2 : 0;
+    }
+    int removed = util_remove_tree(dir);
+    struct stat st;
+    int gone = lstat(dir, &st) != 0 && errno == ENOENT;
+    ck_assert_msg(written, "could not write the cases under %s", dir);
+    ck_assert_msg(removed == 0 && gone, "util_remove_tree(%s) left it behind", dir);
+    free(dir);
+    for (int i = 0; i < BAD; ++i)
+        ck_assert_msg(refused[i], "bad expectation %d was accepted", i);
+    ck_assert_msg(refused[BAD] == 0, "a good expectation was refused or misread: %s", why[BAD]);
+    ck_assert_ptr_nonnull(strstr(why[7], ":2: field 6 (\"x\") is not a number"));
 }
 END_TEST
 
 /* ---------------------------------------------------------------------------
- * Robustness */
+ * Edge cases */
 
-static const char *const *const all_fixtures[] = {
-    ptxas_sm75_static_shared_and_constant, ptxas_sm90_no_cmem, ptxas_sm90_spill, ptxas_two_kernels,
-    ptxas_debug, ptxas_two_archs, ptxas_lab_with_frontend_warnings, ptxas_recursive_callee,
-    ptxas_historical,
-    nvlink_two_targets, nvlink_one_target, cuobjdump_sm75_static_shared_and_constant,
-    cuobjdump_sm75_spill, cuobjdump_two_archs, cuobjdump_debug, cuobjdump_rdc_object,
-    cuobjdump_dynamic_shared, cuobjdump_sm90a, cuobjdump_cubin, cuobjdump_recursive_callee,
-    ptxas_three_files, cuobjdump_executable,
+/* Text that holds no complete kernel, one test each. */
+static const char *const garbage[] = {
+    "",
+    "\n\n\r\n",
+    "hello world\n",
+    "\x01\x7f\xff\xfe\x80 binary \x1b[0m",
+    /* sizes with no entry to hold them */
+    "ptxas info    : Used 32 registers, used 0 barriers\n",
+    "    80 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n",
+    /* an entry cut before its registers */
+    "ptxas info    : Compiling entry function '_Z1kv' for 'sm_90'\n",
+    "ptxas info    : Compiling entry function '_Z1kv' for 'sm_90'\nptxas info    : Used registers\n",
+    /* other tools' reports, which the lab does not read (cuobjdump, nvlink) */
+    " Function _Z1kv:\n  REG:32 STACK:0 SHARED:0 LOCAL:0 CONSTANT[0]:564\n",
+    "nvlink info    : Function properties for '_Z1kv':\n"
+    "nvlink info    : used 4 registers, used 0 barriers, 0 stack, 0 bytes smem\n",
+    /* only errors and warnings */
+    "ptxas error   : Entry function '_Z1kv' uses too much shared data (0x10000 bytes, 0xc000 max)\n",
+    "ptxas warning : Used 32 registers\n",
+    "ptxas info    : Compiling entry function '_Z1kv' for 'sm_90'\nptxas warning : Used 32 registers\n",
+    ":::: ' ' '' for '' Function : REG: \n",
 };
-enum { FIXTURE_COUNT = sizeof all_fixtures / sizeof all_fixtures[0] };
-
-START_TEST(crlf_and_lone_cr_read_like_lf)
-{
-    const char *const *fixture = all_fixtures[_i];
-    struct kernel_resources lf[MAX_KERNELS], crlf[MAX_KERNELS], cr[MAX_KERNELS];
-    int count = parse_lines(fixture, lf, MAX_KERNELS);
-    ck_assert_int_ge(count, 1);
-
-    char *text = join_lines(fixture, "\r\n");
-    ck_assert_int_eq(resources_parse(text, crlf, MAX_KERNELS), count);
-    free(text);
-    text = join_lines(fixture, "\r");
-    ck_assert_int_eq(resources_parse(text, cr, MAX_KERNELS), count);
-    free(text);
-    for (int i = 0; i < count; ++i) {
-        EXPECT_SAME_KERNEL(crlf[i], lf[i]);
-        EXPECT_SAME_KERNEL(cr[i], lf[i]);
-    }
-}
-END_TEST
+enum { GARBAGE_COUNT = sizeof garbage / sizeof garbage[0] };
 
 START_TEST(garbage_has_no_kernel)
 {
     struct kernel_resources k[MAX_KERNELS];
-    const char *garbage[] = {
-        "",
-        "\n\n\r\n",
-        "hello world\n",
-        "\x01\x7f\xff\xfe\x80 binary \x1b[0m",
-        /* sizes with no entry to hold them */
-        "ptxas info    : Used 32 registers, used 0 barriers\n",
-        "    80 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n",
-        "  REG:32 STACK:0 SHARED:0 LOCAL:0 CONSTANT[0]:564\n",
-        /* an entry cut before its registers */
-        "ptxas info    : Compiling entry function '_Z1kv' for 'sm_90'\n",
-        "ptxas info    : Compiling entry function '_Z1kv' for 'sm_90'\nptxas info    : Used registers\n",
-        " Function _Z1kv:\n",
-        " Function _Z1kv:\n  REG:x STACK:0 CONSTANT[0]:3\n",
-        "nvlink info    : Function properties for '_Z1kv':\n",
-        /* only errors and warnings */
-        "ptxas error   : Entry function '_Z1kv' uses too much shared data (0x10000 bytes, 0xc000 max)\n",
-        "ptxas warning : Used 32 registers\n",
-        "ptxas info    : Compiling entry function '_Z1kv' for 'sm_90'\nptxas warning : Used 32 registers\n",
-        ":::: ' ' '' for '' Function : REG: \n",
-    };
-    for (size_t i = 0; i < sizeof garbage / sizeof garbage[0]; ++i)
-        ck_assert_msg(resources_parse(garbage[i], k, MAX_KERNELS) == -1, "garbage[%zu] gave kernels", i);
+    ck_assert_msg(resources_parse(garbage[_i], k, MAX_KERNELS) == -1, "garbage[%d] gave kernels", _i);
+}
+END_TEST
+
+START_TEST(null_text_has_no_kernel)
+{
+    struct kernel_resources k[MAX_KERNELS];
     ck_assert_int_eq(resources_parse(NULL, k, MAX_KERNELS), -1);
 }
 END_TEST
 
-/* Every prefix of a report, as a build cut off mid-write leaves it: no crash,
- * never a kernel that was not complete, never more as the text gets shorter. */
-START_TEST(truncated_reports)
-{
-    const char *const *fixtures[] = {ptxas_two_archs, cuobjdump_two_archs, nvlink_two_targets};
-    for (size_t f = 0; f < sizeof fixtures / sizeof fixtures[0]; ++f) {
-        char *text = join_lines(fixtures[f], "\n");
-        size_t len = strlen(text);
-        struct kernel_resources full[MAX_KERNELS];
-        int full_count = resources_parse(text, full, MAX_KERNELS);
-        int previous = -1;
-        for (size_t cut = 0; cut <= len; ++cut) {
-            char *prefix = malloc(cut + 1);
-            ck_assert_ptr_nonnull(prefix);
-            memcpy(prefix, text, cut);
-            prefix[cut] = '\0';
-            struct kernel_resources k[MAX_KERNELS];
-            int count = resources_parse(prefix, k, MAX_KERNELS);
-            free(prefix);
-            ck_assert_msg(count == -1 || (count >= 1 && count <= full_count), "cut %zu: %d", cut, count);
-            ck_assert_msg(count >= previous, "cut %zu: %d kernels after %d", cut, count, previous);
-            previous = count;
-            for (int i = 0; i < count; ++i) {
-                ck_assert_str_eq(k[i].function, full[i].function);
-                ck_assert_str_eq(k[i].arch, full[i].arch);
-                ck_assert_int_gt(k[i].registers, 0);
-            }
-        }
-        ck_assert_int_eq(previous, full_count);
-        free(text);
-    }
-}
-END_TEST
-
-START_TEST(report_cut_inside_registers)
-{
-    struct kernel_resources k[MAX_KERNELS];
-    const char *whole_first = "ptxas info    : 0 bytes gmem\n"
-                              "ptxas info    : Compiling entry function '_Z6secondPKfPf' for 'sm_80'\n"
-                              "ptxas info    : Function properties for _Z6secondPKfPf\n"
-                              "    80 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
-                              "ptxas info    : Used 26 registers, used 1 barriers, 80 bytes cumulative stack size, 1024 bytes smem\n"
-                              "ptxas info    : Compiling entry function '_Z5firstPfi' for 'sm_80'\n"
-                              "ptxas info    : Function properties for _Z5firstPfi\n"
-                              "    80 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
-                              "ptxas info    : Used 2";
-    ck_assert_int_eq(resources_parse(whole_first, k, MAX_KERNELS), 1);
-    EXPECT_KERNEL(k[0], "_Z6secondPKfPf", "sm_80", 26, 1024, 80, 0, 0, 0);
-}
-END_TEST
-
-/* Pieces of both formats thrown together at random: whatever comes out, no
+/* Pieces of reports (and of other tools' reports) thrown together at random: whatever comes out, no
  * crash, and every stored name and arch is terminated inside its field. */
 START_TEST(random_fragments_never_crash)
 {
@@ -1087,38 +508,49 @@ START_TEST(random_fragments_never_crash)
     }
 }
 END_TEST
-
 START_TEST(long_names_are_cut_and_still_matched)
 {
+    /* two names alike in their first 4999 characters, far beyond what is kept */
     enum { NAME_LEN = 5000 };
-    char *name = malloc(NAME_LEN + 1);
+    char *name = malloc(NAME_LEN + 1), *other = malloc(NAME_LEN + 1);
     ck_assert_ptr_nonnull(name);
+    ck_assert_ptr_nonnull(other);
     memset(name, 'a', NAME_LEN);
     memcpy(name, "_Z4", 3);
     name[NAME_LEN] = '\0';
-    size_t cap = 3 * NAME_LEN + 1024;
+    memcpy(other, name, NAME_LEN + 1);
+    other[NAME_LEN - 1] = 'b';
+    size_t cap = 4 * NAME_LEN + 1024;
     char *text = malloc(cap);
     ck_assert_ptr_nonnull(text);
     snprintf(text, cap,
+             "ptxas info    : Compiling entry function '%s' for 'sm_90'\n"
+             "ptxas info    : Function properties for %s\n"
+             "    64 bytes stack frame, 4 bytes spill stores, 4 bytes spill loads\n"
+             "ptxas info    : Used 41 registers, used 0 barriers\n"
              "ptxas info    : Compiling entry function '%s' for 'sm_90_and_a_suffix_far_too_long'\n"
              "ptxas info    : Function properties for %s\n"
              "    96 bytes stack frame, 12 bytes spill stores, 16 bytes spill loads\n"
-             "ptxas info    : Used 40 registers, used 0 barriers\n"
-             " Function %s:\n"
-             "  REG:41 STACK:8 SHARED:0 LOCAL:0 CONSTANT[0]:360\n",
-             name, name, name);
+             "ptxas info    : Used 40 registers, used 0 barriers\n",
+             other, name, name, name);
     struct kernel_resources k[MAX_KERNELS];
     ck_assert_int_eq(resources_parse(text, k, MAX_KERNELS), 2);
     ck_assert_uint_eq(strlen(k[0].function), sizeof k[0].function - 1);
-    ck_assert_int_eq(strncmp(k[0].function, name, sizeof k[0].function - 1), 0);
-    ck_assert_uint_eq(strlen(k[0].arch), sizeof k[0].arch - 1);
-    ck_assert_int_eq(strncmp(k[0].arch, "sm_90_and_a_suffix", sizeof k[0].arch - 1), 0);
-    /* the properties block was matched on the whole name, not the cut one */
-    ck_assert_uint_eq(k[0].local_bytes, 96);
-    ck_assert_uint_eq(k[0].spill_store_bytes, 12);
-    ck_assert_int_eq(k[1].registers, 41);
+    ck_assert_int_eq(strncmp(k[0].function, other, sizeof k[0].function - 1), 0);
     ck_assert_uint_eq(strlen(k[1].function), sizeof k[1].function - 1);
+    ck_assert_int_eq(strncmp(k[1].function, name, sizeof k[1].function - 1), 0);
+    ck_assert_uint_eq(strlen(k[1].arch), sizeof k[1].arch - 1);
+    ck_assert_int_eq(strncmp(k[1].arch, "sm_90_and_a_suffix", sizeof k[1].arch - 1), 0);
+    /* properties blocks are matched on the whole name, not the cut one: the first
+     * block belongs to another function than the kernel it follows */
+    ck_assert_int_eq(k[0].registers, 41);
+    ck_assert_uint_eq(k[0].local_bytes, 0);
+    ck_assert_uint_eq(k[0].spill_store_bytes, 0);
+    ck_assert_int_eq(k[1].registers, 40);
+    ck_assert_uint_eq(k[1].local_bytes, 96);
+    ck_assert_uint_eq(k[1].spill_store_bytes, 12);
     free(text);
+    free(other);
     free(name);
 }
 END_TEST
@@ -1136,74 +568,41 @@ START_TEST(huge_numbers_saturate)
 }
 END_TEST
 
+static int parse_fixture(const char *name, struct kernel_resources *out, int max)
+{
+    char *text = load_report(name);
+    int count = resources_parse(text, out, max);
+    free(text);
+    return count;
+}
+
 START_TEST(stores_no_more_than_max)
 {
     struct kernel_resources k[MAX_KERNELS];
     for (int i = 0; i < MAX_KERNELS; ++i)
         k[i].registers = -7;
-    ck_assert_int_eq(parse_lines(ptxas_two_archs, k, 2), 2);
-    EXPECT_KERNEL(k[0], "_Z6secondPKfPf", "sm_80", 26, 1024, 80, 0, 0, 0);
-    EXPECT_KERNEL(k[1], "_Z5firstPfi", "sm_80", 27, 0, 80, 0, 0, 0);
+    ck_assert_int_eq(parse_fixture("ptxas-two-archs-sm80-sm90", k, 2), 2);
+    ck_assert_str_eq(k[0].function, "_Z6secondPKfPf");
+    ck_assert_str_eq(k[1].function, "_Z5firstPfi");
+    ck_assert_int_eq(k[1].registers, 27);
     ck_assert_int_eq(k[2].registers, -7);
 
-    ck_assert_int_eq(parse_lines(nvlink_two_targets, k, 1), 1);
+    ck_assert_int_eq(parse_fixture("ptxas-three-files-one-module-each", k, 1), 1);
     ck_assert_str_eq(k[0].function, "_Z5tiledPKfPfi");
     ck_assert_int_eq(k[1].registers, 27); /* untouched since the call before */
 
     /* kernels found but no room: 0, not the -1 of "no kernel" */
-    ck_assert_int_eq(parse_lines(ptxas_two_archs, k, 0), 0);
-    ck_assert_int_eq(parse_lines(ptxas_two_archs, k, -3), 0);
-    ck_assert_int_eq(parse_lines(ptxas_two_archs, NULL, 4), 0);
-    ck_assert_int_eq(parse_lines(cuobjdump_ptx_only, k, 0), -1);
+    ck_assert_int_eq(parse_fixture("ptxas-two-archs-sm80-sm90", k, 0), 0);
+    ck_assert_int_eq(parse_fixture("ptxas-two-archs-sm80-sm90", k, -3), 0);
+    ck_assert_int_eq(parse_fixture("ptxas-two-archs-sm80-sm90", NULL, 4), 0);
+    ck_assert_int_eq(parse_fixture("nvcc-rdc-compile-only-no-report", k, 0), -1);
 }
 END_TEST
 
 /* ---------------------------------------------------------------------------
- * Files */
-
-static void write_temp_file(char *path, size_t path_len, const char *data, size_t len)
-{
-    snprintf(path, path_len, "/tmp/lab-resources-XXXXXX");
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    FILE *f = fdopen(fd, "wb");
-    ck_assert_ptr_nonnull(f);
-    ck_assert_uint_eq(fwrite(data, 1, len, f), len);
-    ck_assert_int_eq(fclose(f), 0);
-}
-
-START_TEST(parse_file_reads_reports)
-{
-    char path[64];
-    char *text = join_lines(ptxas_two_archs, "\r\n");
-    write_temp_file(path, sizeof path, text, strlen(text));
-    free(text);
-    struct kernel_resources k[MAX_KERNELS];
-    ck_assert_int_eq(resources_parse_file(path, k, MAX_KERNELS), 4);
-    EXPECT_KERNEL(k[3], "_Z5firstPfi", "sm_90", 27, 0, 80, 0, 0, 0);
-    unlink(path);
-
-    /* a NUL byte between two reports must not hide the second */
-    const char first[] = "ptxas info    : Compiling entry function '_Z1av' for 'sm_90'\n"
-                         "ptxas info    : Used 8 registers\n";
-    const char second[] = "ptxas info    : Compiling entry function '_Z1bv' for 'sm_90'\n"
-                          "ptxas info    : Used 9 registers\n";
-    char both[sizeof first + sizeof second];
-    memcpy(both, first, sizeof first); /* with its '\0' */
-    memcpy(both + sizeof first, second, sizeof second - 1);
-    write_temp_file(path, sizeof path, both, sizeof both - 1);
-    ck_assert_int_eq(resources_parse_file(path, k, MAX_KERNELS), 2);
-    ck_assert_str_eq(k[1].function, "_Z1bv");
-    ck_assert_int_eq(k[1].registers, 9);
-    unlink(path);
-
-    write_temp_file(path, sizeof path, "", 0);
-    ck_assert_int_eq(resources_parse_file(path, k, MAX_KERNELS), -1);
-    unlink(path);
-    ck_assert_int_eq(resources_parse_file("/nonexistent/lab/report.res", k, MAX_KERNELS), -1);
-    ck_assert_int_eq(resources_parse_file(NULL, k, MAX_KERNELS), -1);
-}
-END_TEST
+ * The reports the real build of this lab's steps wrote (the Makefile names them),
+ * which the step binaries embed and parse. Not finding them is a failure: a silent
+ * pass would test nothing. */
 
 static int looks_like_sm_arch(const char *arch)
 {
@@ -1213,8 +612,6 @@ static int looks_like_sm_arch(const char *arch)
     return digits >= 2;
 }
 
-/* The reports the real build of this lab's steps wrote (the Makefile names them).
- * Not finding them is a failure: a silent pass would test nothing. */
 START_TEST(reports_of_this_build)
 {
     const char *list = getenv("LAB_RESOURCE_FILES");
@@ -1226,9 +623,12 @@ START_TEST(reports_of_this_build)
     int files = 0;
     char *save = NULL;
     for (char *path = strtok_r(paths, ":", &save); path != NULL; path = strtok_r(NULL, ":", &save)) {
+        char *text = util_read_file(path, NULL);
+        ck_assert_msg(text != NULL, "%s: cannot read it: %s", path, strerror(errno));
         struct kernel_resources k[MAX_KERNELS];
-        int count = resources_parse_file(path, k, MAX_KERNELS);
-        ck_assert_msg(count >= 1, "%s: no kernel found (missing, unreadable or not a report)", path);
+        int count = resources_parse(text, k, MAX_KERNELS);
+        free(text);
+        ck_assert_msg(count >= 1, "%s: no kernel found (not a resource report)", path);
         for (int i = 0; i < count; ++i) {
             ck_assert_msg(k[i].registers > 0, "%s: %s has %d registers", path, k[i].function,
                           k[i].registers);
@@ -1244,45 +644,24 @@ END_TEST
 
 Suite *resources_suite(void)
 {
+    if (fixture_count == 0 && fixture_list_error[0] == '\0')
+        list_fixtures();
     Suite *s = suite_create("resources");
-    TCase *ptxas = tcase_create("ptxas");
-    tcase_add_test(ptxas, ptxas_static_shared_and_module_constant);
-    tcase_add_test(ptxas, ptxas_sm90_prints_no_constant_bank);
-    tcase_add_test(ptxas, ptxas_spills_with_warnings_interleaved);
-    tcase_add_test(ptxas, ptxas_two_kernels_device_function_not_counted);
-    tcase_add_test(ptxas, ptxas_debug_build_counts_callee_stack);
-    tcase_add_test(ptxas, ptxas_two_architectures);
-    tcase_add_test(ptxas, ptxas_after_front_end_warnings);
-    tcase_add_test(ptxas, ptxas_historical_formats);
-    tcase_add_test(ptxas, ptxas_callee_block_after_kernel_not_counted);
-    tcase_add_test(ptxas, ptxas_without_final_report_has_no_kernel);
-    tcase_add_test(ptxas, nvlink_two_targets_lists_kernels_only);
-    tcase_add_test(ptxas, nvlink_one_target_names_no_arch);
-    suite_add_tcase(s, ptxas);
-
-    TCase *cuobjdump = tcase_create("cuobjdump");
-    tcase_add_test(cuobjdump, cuobjdump_static_shared_and_module_constant);
-    tcase_add_test(cuobjdump, cuobjdump_spilling_kernel_has_stack_but_no_spill_counts);
-    tcase_add_test(cuobjdump, cuobjdump_two_architectures_reserved_shared_taken_off);
-    tcase_add_test(cuobjdump, cuobjdump_device_functions_not_counted);
-    tcase_add_test(cuobjdump, cuobjdump_dynamic_shared_only_reads_zero);
-    tcase_add_test(cuobjdump, cuobjdump_arch_comes_from_the_elf_section);
-    tcase_add_test(cuobjdump, cuobjdump_bare_cubin_has_no_arch);
-    tcase_add_test(cuobjdump, cuobjdump_without_machine_code_has_no_kernel);
-    tcase_add_test(cuobjdump, constants_belong_to_their_module);
-    tcase_add_test(cuobjdump, compiler_and_binary_reports_agree);
-    suite_add_tcase(s, cuobjdump);
+    TCase *fixtures = tcase_create("fixtures");
+    tcase_add_test(fixtures, fixtures_are_complete);
+    tcase_add_loop_test(fixtures, fixture_parses_as_expected, 0, fixture_count);
+    tcase_add_loop_test(fixtures, fixture_reads_the_same_with_crlf_and_lone_cr, 0, fixture_count);
+    tcase_add_loop_test(fixtures, fixture_cut_anywhere_gives_whole_kernels_only, 0, fixture_count);
+    tcase_add_test(fixtures, malformed_expectations_are_refused);
+    suite_add_tcase(s, fixtures);
 
     TCase *robust = tcase_create("robustness");
-    tcase_add_loop_test(robust, crlf_and_lone_cr_read_like_lf, 0, FIXTURE_COUNT);
-    tcase_add_test(robust, garbage_has_no_kernel);
-    tcase_add_test(robust, truncated_reports);
-    tcase_add_test(robust, report_cut_inside_registers);
+    tcase_add_loop_test(robust, garbage_has_no_kernel, 0, GARBAGE_COUNT);
+    tcase_add_test(robust, null_text_has_no_kernel);
     tcase_add_test(robust, random_fragments_never_crash);
     tcase_add_test(robust, long_names_are_cut_and_still_matched);
     tcase_add_test(robust, huge_numbers_saturate);
     tcase_add_test(robust, stores_no_more_than_max);
-    tcase_add_test(robust, parse_file_reads_reports);
     suite_add_tcase(s, robust);
 
     TCase *build = tcase_create("build");

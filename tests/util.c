@@ -1,9 +1,12 @@
 #include "util.h"
 
+#include <errno.h>
+#include <ftw.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -92,4 +95,102 @@ int run_capture(char *const argv[], const char *const extra_env[], char *out, si
     if (WIFSIGNALED(status))
         return 128 + WTERMSIG(status);
     return WEXITSTATUS(status);
+}
+
+const char *fixtures_dir(void)
+{
+    const char *dir = getenv("LAB_FIXTURES");
+    return dir != NULL && *dir != '\0' ? dir : "tests/fixtures";
+}
+
+const char *fixture_path(const char *relative, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/%s", fixtures_dir(), relative);
+    return buf;
+}
+
+char *util_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    size_t used = 0, cap = 4096;
+    char *text = malloc(cap);
+    while (text != NULL) {
+        if (used + 1 == cap) {
+            char *grown = realloc(text, cap * 2);
+            if (grown == NULL) {
+                free(text);
+                text = NULL;
+                break;
+            }
+            text = grown;
+            cap *= 2;
+        }
+        size_t got = fread(text + used, 1, cap - 1 - used, f);
+        used += got;
+        if (got == 0)
+            break;
+    }
+    int failed = ferror(f);
+    fclose(f);
+    if (text == NULL || failed) {
+        free(text);
+        return NULL;
+    }
+    text[used] = '\0';
+    if (len != NULL)
+        *len = used;
+    return text;
+}
+
+char *util_temp_dir(const char *prefix)
+{
+    const char *base = getenv("TMPDIR");
+    if (base == NULL || *base == '\0')
+        base = "/tmp";
+    size_t len = strlen(base) + strlen(prefix) + sizeof "/lab--XXXXXX";
+    char *path = malloc(len);
+    if (path == NULL)
+        return NULL;
+    snprintf(path, len, "%s/lab-%s-XXXXXX", base, prefix);
+    if (mkdtemp(path) == NULL) {
+        int saved = errno;
+        free(path);
+        errno = saved;
+        return NULL;
+    }
+    return path;
+}
+
+static int remove_failures;
+static int remove_errno;
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st;
+    (void)ftw;
+    /* FTW_DEPTH: a folder comes after its contents; FTW_PHYS: links are not followed */
+    int rc = type == FTW_DP || type == FTW_DNR ? rmdir(path) : unlink(path);
+    if (rc != 0 && errno != ENOENT) {
+        ++remove_failures;
+        remove_errno = errno;
+    }
+    return 0; /* go on: remove as much as can be removed */
+}
+
+int util_remove_tree(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return errno == ENOENT ? 0 : -1;
+    remove_failures = 0;
+    remove_errno = 0;
+    if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
+        return -1;
+    if (remove_failures > 0) {
+        errno = remove_errno;
+        return -1;
+    }
+    return 0;
 }

@@ -1,4 +1,5 @@
-/* Helpers shared by the suites that run the lab's binaries. */
+/* Helpers shared by the test suites: running the lab's binaries, test data files,
+ * temporary folders. */
 #ifndef LAB_TEST_UTIL_H
 #define LAB_TEST_UTIL_H
 
@@ -16,5 +17,28 @@ const char *bin_path(const char *relative, char *buf, size_t len);
 
 /* Lines of text (counting a last line without '\n'). */
 int count_lines(const char *text);
+
+/* The folder of the test data files (LAB_FIXTURES, default "tests/fixtures": the
+ * tests run from the repository root), and a path in it. */
+const char *fixtures_dir(void);
+const char *fixture_path(const char *relative, char *buf, size_t len);
+
+/* The whole file as a NUL-terminated text (a NUL byte inside it ends the text
+ * early); its length in *len when len is not NULL. NULL when it cannot be read.
+ * The caller frees it. */
+char *util_read_file(const char *path, size_t *len);
+
+/* A fresh, empty folder $TMPDIR/lab-<prefix>-XXXXXX (/tmp when TMPDIR is unset or
+ * empty), made with mkdtemp, so mode 0700 and a name no other run can take. Returns
+ * its path, which the caller frees, or NULL (errno set). */
+char *util_temp_dir(const char *prefix);
+
+/* Removes path and everything under it; symbolic links are removed, never followed,
+ * and nothing outside path is touched. Returns 0, or -1 when something could not be
+ * removed (errno set; it goes on with the rest). A path that does not exist is 0.
+ * For a folder made in a forked Check test, remove it before the assertions that
+ * may fail (a failing assertion ends the child, teardown of checked fixtures
+ * included), or make it in an unchecked fixture, which runs in the runner. */
+int util_remove_tree(const char *path);
 
 #endif
