@@ -78,6 +78,13 @@ int main(void)
         return 1;
     }
     printf("GPU: %s\n", have_gpu ? gpu_why : "none visible: GPU tests will be SKIPPED");
+    /* Every temporary folder a test makes goes under one folder of this run, removed
+     * at the end: a test that fails half-way leaves nothing behind either. */
+    char *run_tmp = util_temp_dir("tests");
+    if (run_tmp == NULL || setenv("TMPDIR", run_tmp, 1) != 0) {
+        fprintf(stderr, "cannot make a temporary folder for the tests\n");
+        return 1;
+    }
 
     SRunner *runner = NULL;
     size_t skipped = 0;
@@ -114,6 +121,8 @@ int main(void)
 
     if (skipped > 0)
         printf("\n%s", skip_report);
+    util_remove_tree(run_tmp);
+    free(run_tmp);
     printf("\ntests: %d passed, %d failed, %zu skipped\n", run - failed, failed, skipped);
     return failed == 0 ? 0 : 1;
 }

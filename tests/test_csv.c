@@ -8,13 +8,24 @@
 #include <unistd.h>
 
 #include "csv.h"
+#include "util.h"
 
-static char dir[256];
+static char *dir;
 
+/* A fresh folder for each test of the "append" case, removed after it (checked
+ * fixtures run in the forked test's process). */
 static void make_dir(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/lab-csv-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(dir));
+    dir = util_temp_dir("csv");
+    ck_assert_ptr_nonnull(dir);
+}
+
+static void remove_dir(void)
+{
+    if (dir != NULL)
+        util_remove_tree(dir);
+    free(dir);
+    dir = NULL;
 }
 
 static char *slurp(const char *path)
@@ -103,7 +114,6 @@ END_TEST
 
 START_TEST(append_creates_dirs_header_and_rows)
 {
-    make_dir();
     char path[512];
     snprintf(path, sizeof path, "%s/deep/er/results.csv", dir);
     const char *header[] = {"gpu", "gflops"};
@@ -122,7 +132,6 @@ END_TEST
 
 START_TEST(append_refuses_other_header)
 {
-    make_dir();
     char path[512];
     snprintf(path, sizeof path, "%s/r.csv", dir);
     FILE *f = fopen(path, "w");
@@ -139,7 +148,6 @@ END_TEST
 
 START_TEST(append_to_file_without_final_newline)
 {
-    make_dir();
     char path[512];
     snprintf(path, sizeof path, "%s/r.csv", dir);
     FILE *f = fopen(path, "w");
@@ -166,7 +174,6 @@ END_TEST
  * written is named in the message, not a helper file. */
 START_TEST(append_leaves_no_lock_file_and_names_the_csv)
 {
-    make_dir();
     char path[512], err[256];
     snprintf(path, sizeof path, "%s/r.csv", dir);
     const char *header[] = {"a"}, *row[] = {"1"};
@@ -184,14 +191,11 @@ START_TEST(append_leaves_no_lock_file_and_names_the_csv)
     ck_assert_int_ne(csv_append_row(path, header, row, 1, err, sizeof err), 0);
     ck_assert_msg(strstr(err, path) != NULL, "%s", err);
     ck_assert_ptr_null(strstr(err, ".lock"));
-    snprintf(command, sizeof command, "rm -rf '%s'", dir);
-    ck_assert_int_eq(system(command), 0);
 }
 END_TEST
 
 START_TEST(concurrent_appends_lose_nothing)
 {
-    make_dir();
     char path[512];
     snprintf(path, sizeof path, "%s/r.csv", dir);
     const char *header[] = {"writer", "i"};
@@ -234,6 +238,7 @@ Suite *csv_suite(void)
     tcase_add_test(tc, missing_file_reads_as_absent);
     suite_add_tcase(s, tc);
     tc = tcase_create("append");
+    tcase_add_checked_fixture(tc, make_dir, remove_dir);
     tcase_add_test(tc, append_creates_dirs_header_and_rows);
     tcase_add_test(tc, append_refuses_other_header);
     tcase_add_test(tc, append_to_file_without_final_newline);

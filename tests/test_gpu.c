@@ -143,8 +143,8 @@ END_TEST
 
 START_TEST(results_csv_row)
 {
-    char dir[] = "/tmp/lab-gpu-XXXXXX";
-    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char *dir = util_temp_dir("gpu");
+    ck_assert_ptr_nonnull(dir);
     const struct step_table *t = all_step_tables[0];
     char csv[256], path[256], stem[128], rel[256], expected[256];
     snprintf(csv, sizeof csv, "%s/results.csv", dir);
@@ -166,16 +166,16 @@ START_TEST(results_csv_row)
     /* a results file that cannot be written: the step ran and passed, exit 4 */
     ck_assert_int_eq(run_sized(path, &t->check_sizes[0], dir), 4);
     ck_assert_msg(strstr(err, "was not recorded") != NULL, "%s", err);
-    snprintf(row, sizeof row, "rm -rf '%s'", dir);
-    ck_assert_int_eq(system(row), 0);
+    ck_assert_int_eq(util_remove_tree(dir), 0);
+    free(dir);
 }
 END_TEST
 
 /* Grading the reference solutions: every step passes every check size. */
 START_TEST(grading_the_solutions_tree)
 {
-    char dir[] = "/tmp/lab-grade-XXXXXX";
-    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char *dir = util_temp_dir("grade");
+    ck_assert_ptr_nonnull(dir);
     const struct step_table *t = all_step_tables[0];
     char gradebook[256], lab[256], bins[256];
     snprintf(gradebook, sizeof gradebook, "%s/gradebook.csv", dir);
@@ -200,8 +200,8 @@ START_TEST(grading_the_solutions_tree)
     }
     fclose(f);
     ck_assert_uint_eq(rows, t->count);
-    snprintf(line, sizeof line, "rm -rf '%s'", dir);
-    ck_assert_int_eq(system(line), 0);
+    ck_assert_int_eq(util_remove_tree(dir), 0);
+    free(dir);
 }
 END_TEST
 

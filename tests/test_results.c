@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "results.h"
+#include "util.h"
 
 static struct run_record sample_record(void)
 {
@@ -61,8 +62,8 @@ END_TEST
 
 START_TEST(record_round_trips_through_csv)
 {
-    char dir[] = "/tmp/lab-results-XXXXXX";
-    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char *dir = util_temp_dir("results");
+    ck_assert_ptr_nonnull(dir);
     char path[256], err[256];
     snprintf(path, sizeof path, "%s/matmul.csv", dir);
     struct run_record r = sample_record();
@@ -85,8 +86,8 @@ START_TEST(record_round_trips_through_csv)
     ck_assert_str_eq(csv_get(&t, 0, "role"), "step");
     ck_assert_str_eq(csv_get(&t, 0, "cache"), "flushed");
     csv_free(&t);
-    snprintf(err, sizeof err, "rm -rf '%s'", dir);
-    ck_assert_int_eq(system(err), 0);
+    ck_assert_int_eq(util_remove_tree(dir), 0);
+    free(dir);
 }
 END_TEST
 
@@ -98,8 +99,8 @@ START_TEST(lab_columns_follow_the_common_ones)
         {"interactions_per_s", "Ginter/s", 1e-9, "%.1f"},
         {"energy_drift", "dE/E", 1.0, "%.1e"},
     };
-    char dir[] = "/tmp/lab-results-XXXXXX";
-    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char *dir = util_temp_dir("results");
+    ck_assert_ptr_nonnull(dir);
     char path[256], err[256];
     snprintf(path, sizeof path, "%s/nbody.csv", dir);
     struct run_record r = sample_record();
@@ -125,8 +126,8 @@ START_TEST(lab_columns_follow_the_common_ones)
     ck_assert_ptr_nonnull(strstr(text, "Ginter/s"));
     ck_assert_ptr_nonnull(strstr(text, "2250.0"));
     free(text);
-    snprintf(err, sizeof err, "rm -rf '%s'", dir);
-    ck_assert_int_eq(system(err), 0);
+    ck_assert_int_eq(util_remove_tree(dir), 0);
+    free(dir);
 }
 END_TEST
 

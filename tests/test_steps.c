@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "lab_registry.h"
+#include "util.h"
 
 START_TEST(ids_are_zero_padded_increasing_and_unique)
 {
@@ -45,8 +46,8 @@ END_TEST
  * a step's own nvcc flags (the fast-math step of a later lab needs them). */
 START_TEST(makefile_reader_gives_stems_and_flags)
 {
-    char dir[] = "/tmp/lab-steps-XXXXXX";
-    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char *dir = util_temp_dir("steps");
+    ck_assert_ptr_nonnull(dir);
     char def[256], command[512];
     snprintf(def, sizeof def, "%s/demo.def", dir);
     FILE *f = fopen(def, "w");
@@ -88,8 +89,8 @@ START_TEST(makefile_reader_gives_stems_and_flags)
         }
         ck_assert_str_eq(out, expected);
     }
-    snprintf(command, sizeof command, "rm -rf '%s'", dir);
-    ck_assert_int_eq(system(command), 0);
+    ck_assert_int_eq(util_remove_tree(dir), 0);
+    free(dir);
 }
 END_TEST
 
@@ -98,8 +99,8 @@ END_TEST
  * run it there with no other edit. */
 START_TEST(a_new_lab_is_one_folder)
 {
-    char tree[] = "/tmp/lab-newlab-XXXXXX";
-    ck_assert_ptr_nonnull(mkdtemp(tree));
+    char *tree = util_temp_dir("newlab");
+    ck_assert_ptr_nonnull(tree);
     char command[2048], out[8192];
     snprintf(command, sizeof command,
              "set -e; cd '%s'; cp -R '%s'/Makefile '%s'/harness '%s'/plots .; rm -rf harness/labs/*; "
@@ -111,8 +112,8 @@ START_TEST(a_new_lab_is_one_folder)
     size_t n = fread(out, 1, sizeof out - 1, p);
     out[n] = '\0';
     int status = pclose(p);
-    snprintf(command, sizeof command, "rm -rf '%s'", tree);
-    ck_assert_int_eq(system(command), 0);
+    ck_assert_int_eq(util_remove_tree(tree), 0);
+    free(tree);
     ck_assert_msg(status == 0, "building the throwaway lab failed:\n%s", out);
     ck_assert_msg(strstr(out, "demo\n  01-fill") != NULL, "bin/lab list:\n%s", out);
     ck_assert_msg(strstr(out, "01-fill        demo_fill") != NULL, "report:\n%s", out);
