@@ -800,6 +800,34 @@ START_TEST(tool_lists_every_architecture_with_an_example_gpu)
 }
 END_TEST
 
+/* make ARCH=... and make report WHATIF=... stop before building anything when the
+ * name is unknown, in one line that names the variable. */
+START_TEST(make_checks_arch_and_whatif_first)
+{
+    if (access("Makefile", R_OK) != 0 || access("harness/tools/occupancy.c", R_OK) != 0)
+        ck_abort_msg("run from the repository root (make test does)");
+    char out[16384], err[4096];
+    const char *cases[][2] = {
+        {"make --no-print-directory -n ARCH=garbage", "ARCH=garbage: unknown architecture 'garbage'"},
+        {"make --no-print-directory -n report WHATIF=garbage",
+         "WHATIF=garbage: unknown architecture 'garbage'"},
+        {"ARCH=sm_99 make --no-print-directory -n", "ARCH=sm_99: unknown architecture"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        int rc = run_shell(cases[i][0], out, sizeof out, err, sizeof err);
+        ck_assert_msg(rc == 2, "%s: exit %d, stderr: %s", cases[i][0], rc, err);
+        ck_assert_msg(strstr(err, cases[i][1]) != NULL, "%s: %s", cases[i][0], err);
+        ck_assert_msg(strstr(err, "sm_87") != NULL, "%s does not name the known ones: %s", cases[i][0], err);
+        ck_assert_int_eq(count_lines(err), 1);
+        ck_assert_str_eq(out, "");
+    }
+    /* a known one passes the check */
+    int rc = run_shell("make --no-print-directory -n bin/occupancy ARCH=sm_87 WHATIF=g80", out, sizeof out,
+                       err, sizeof err);
+    ck_assert_msg(rc == 0, "ARCH=sm_87 WHATIF=g80: exit %d, stderr: %s", rc, err);
+}
+END_TEST
+
 Suite *occupancy_suite(void)
 {
     Suite *s = suite_create("occupancy");
@@ -859,6 +887,7 @@ Suite *occupancy_suite(void)
     tcase_add_test(tc, tool_checks_an_architecture_name);
     tcase_add_test(tc, tool_help_documents_every_option_and_exit_code);
     tcase_add_test(tc, tool_lists_every_architecture_with_an_example_gpu);
+    tcase_add_test(tc, make_checks_arch_and_whatif_first);
     tcase_set_timeout(tc, 30);
     suite_add_tcase(s, tc);
     return s;
