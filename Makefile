@@ -45,6 +45,17 @@ endif
 BUILD_DIR := build
 BIN_DIR := bin
 
+# ARCH= or WHATIF= given on the command line or in the environment must name an
+# architecture the occupancy model knows: bin/occupancy --check-arch says so before
+# anything else is built, in one line that names the variable.
+ifneq ($(LAB_ARCH_CHECKED),1)
+check_arch = $(if $(filter command% environment%,$(origin $(1))),$(eval arch_why := $(shell \
+  MAKEFLAGS= $(MAKE) -s --no-print-directory LAB_ARCH_CHECKED=1 $(BIN_DIR)/occupancy >/dev/null \
+  || { echo 'bin/occupancy, which checks it, does not build'; exit; }; \
+  $(BIN_DIR)/occupancy --check-arch '$($(1))' 2>&1 | sed 's/^occupancy: //'))$(if $(arch_why),$(error $(1)=$($(1)): $(arch_why))))
+$(call check_arch,ARCH)$(call check_arch,WHATIF)
+endif
+
 comma := ,
 # Check (unit tests): from the system, or from an unpacked prefix (CHECK_PREFIX=.deps/root/usr).
 CHECK_PREFIX ?=

@@ -8,8 +8,15 @@
  *     (register allocation unit, warp allocation granularity, shared memory unit).
  *   - cc 7.0 and later: the Programming Guide's table, cudaDeviceProp as the
  *     runtime reports it (sharedMemPerMultiprocessor, sharedMemPerBlockOptin,
- *     reservedSharedMemPerBlock), and the CUDA Toolkit's cuda_occupancy.h, which
- *     is the runtime's own calculation written out as a header.
+ *     reservedSharedMemPerBlock), the CUDA Toolkit's cuda_occupancy.h, which
+ *     is the runtime's own calculation written out as a header (blocks per SM,
+ *     allocation units, register-file parts, shared-memory carve-outs), and
+ *     CCCL's cuda::arch_traits (libcudacxx/include/cuda/__device/arch_traits.h:
+ *     threads, blocks and shared memory per SM for every architecture from sm_60
+ *     to sm_121; the CUDA 13.0 toolkit does not ship that header yet).
+ *   - Every architecture `nvcc --list-gpu-code` of CUDA 13.0 names is here (sm_75
+ *     to sm_121), plus sm_101, the name CUDA 12.8 and 12.9 give Jetson Thor, and
+ *     the older GPUs the papers and lectures use.
  *
  * How the calculation follows the runtime (cudaOccupancyMaxActiveBlocksPerMultiprocessor)
  *   - Threads: a block occupies whole warps, so 144 threads take 5 warp slots.
@@ -42,7 +49,8 @@
  * the kernel opted in to what it uses".
  *
  * Checked against cuda_occupancy.h for every architecture it knows (cc 3.0 and
- * later) by tests/occupancy_xcheck.cpp. */
+ * later: the calculation and the facts the header holds) and against CCCL's
+ * arch_traits figures by tests/occupancy_xcheck.cpp. */
 #include "occupancy.h"
 
 #include <ctype.h>
@@ -138,6 +146,28 @@ const struct gpu_arch gpu_archs[] = {
         .smem_reserved_per_block = 1 * KB,
     },
     {
+        .name = "sm_87", .cc_major = 8, .cc_minor = 7, .example_gpu = "Jetson AGX Orin",
+        .warp_size = 32, .max_threads_per_sm = 1536, .max_warps_per_sm = 48,
+        .max_blocks_per_sm = 16, .max_threads_per_block = 1024,
+        .regs_per_sm = 65536, .max_regs_per_block = 65536, .max_regs_per_thread = 255,
+        .reg_alloc_unit = 256, .reg_granularity = REG_ALLOC_PER_WARP,
+        .warp_alloc_granularity = 4,
+        /* the A100's 164 KB of shared memory with GA10x's 48 warps and 16 blocks */
+        .smem_per_sm = 164 * KB, .max_smem_per_block = 163 * KB, .smem_alloc_unit = 128,
+        .smem_reserved_per_block = 1 * KB,
+    },
+    {
+        .name = "sm_88", .cc_major = 8, .cc_minor = 8, .example_gpu = "none named yet (limits of sm_86)",
+        .warp_size = 32, .max_threads_per_sm = 1536, .max_warps_per_sm = 48,
+        .max_blocks_per_sm = 16, .max_threads_per_block = 1024,
+        .regs_per_sm = 65536, .max_regs_per_block = 65536, .max_regs_per_thread = 255,
+        .reg_alloc_unit = 256, .reg_granularity = REG_ALLOC_PER_WARP,
+        .warp_alloc_granularity = 4,
+        /* no product named yet: the same per-SM limits as sm_86 (CCCL's arch_traits) */
+        .smem_per_sm = 100 * KB, .max_smem_per_block = 99 * KB, .smem_alloc_unit = 128,
+        .smem_reserved_per_block = 1 * KB,
+    },
+    {
         .name = "sm_89", .cc_major = 8, .cc_minor = 9, .example_gpu = "GeForce RTX 4090 / L4 / L40S",
         .warp_size = 32, .max_threads_per_sm = 1536, .max_warps_per_sm = 48,
         .max_blocks_per_sm = 24, .max_threads_per_block = 1024,
@@ -168,7 +198,49 @@ const struct gpu_arch gpu_archs[] = {
         .smem_reserved_per_block = 1 * KB,
     },
     {
+        .name = "sm_101", .cc_major = 10, .cc_minor = 1, .example_gpu = "Jetson Thor (CUDA 12.8/12.9 name)",
+        .warp_size = 32, .max_threads_per_sm = 1536, .max_warps_per_sm = 48,
+        .max_blocks_per_sm = 24, .max_threads_per_block = 1024,
+        .regs_per_sm = 65536, .max_regs_per_block = 65536, .max_regs_per_thread = 255,
+        .reg_alloc_unit = 256, .reg_granularity = REG_ALLOC_PER_WARP,
+        .warp_alloc_granularity = 4,
+        /* CUDA 12.8 and 12.9 name Jetson Thor sm_101; CUDA 13.0 renamed it sm_110 */
+        .smem_per_sm = 228 * KB, .max_smem_per_block = 227 * KB, .smem_alloc_unit = 128,
+        .smem_reserved_per_block = 1 * KB,
+    },
+    {
+        .name = "sm_103", .cc_major = 10, .cc_minor = 3, .example_gpu = "B300 / GB300",
+        .warp_size = 32, .max_threads_per_sm = 2048, .max_warps_per_sm = 64,
+        .max_blocks_per_sm = 32, .max_threads_per_block = 1024,
+        .regs_per_sm = 65536, .max_regs_per_block = 65536, .max_regs_per_thread = 255,
+        .reg_alloc_unit = 256, .reg_granularity = REG_ALLOC_PER_WARP,
+        .warp_alloc_granularity = 4,
+        .smem_per_sm = 228 * KB, .max_smem_per_block = 227 * KB, .smem_alloc_unit = 128,
+        .smem_reserved_per_block = 1 * KB,
+    },
+    {
+        .name = "sm_110", .cc_major = 11, .cc_minor = 0, .example_gpu = "Jetson Thor",
+        .warp_size = 32, .max_threads_per_sm = 1536, .max_warps_per_sm = 48,
+        .max_blocks_per_sm = 24, .max_threads_per_block = 1024,
+        .regs_per_sm = 65536, .max_regs_per_block = 65536, .max_regs_per_thread = 255,
+        .reg_alloc_unit = 256, .reg_granularity = REG_ALLOC_PER_WARP,
+        .warp_alloc_granularity = 4,
+        /* sm_100's shared memory with 48 warps and 24 blocks per SM */
+        .smem_per_sm = 228 * KB, .max_smem_per_block = 227 * KB, .smem_alloc_unit = 128,
+        .smem_reserved_per_block = 1 * KB,
+    },
+    {
         .name = "sm_120", .cc_major = 12, .cc_minor = 0, .example_gpu = "GeForce RTX 5090",
+        .warp_size = 32, .max_threads_per_sm = 1536, .max_warps_per_sm = 48,
+        .max_blocks_per_sm = 24, .max_threads_per_block = 1024,
+        .regs_per_sm = 65536, .max_regs_per_block = 65536, .max_regs_per_thread = 255,
+        .reg_alloc_unit = 256, .reg_granularity = REG_ALLOC_PER_WARP,
+        .warp_alloc_granularity = 4,
+        .smem_per_sm = 100 * KB, .max_smem_per_block = 99 * KB, .smem_alloc_unit = 128,
+        .smem_reserved_per_block = 1 * KB,
+    },
+    {
+        .name = "sm_121", .cc_major = 12, .cc_minor = 1, .example_gpu = "DGX Spark (GB10)",
         .warp_size = 32, .max_threads_per_sm = 1536, .max_warps_per_sm = 48,
         .max_blocks_per_sm = 24, .max_threads_per_block = 1024,
         .regs_per_sm = 65536, .max_regs_per_block = 65536, .max_regs_per_thread = 255,
@@ -186,7 +258,8 @@ static const struct {
     int cc_major, cc_minor;
 } arch_nicknames[] = {
     {"g80", 1, 0},  {"8800gtx", 1, 0}, {"gt200", 1, 3}, {"gtx280", 1, 3},
-    {"v100", 7, 0}, {"a100", 8, 0},    {"h100", 9, 0},
+    {"v100", 7, 0}, {"t4", 7, 5},      {"a100", 8, 0},    {"orin", 8, 7},
+    {"h100", 9, 0}, {"b200", 10, 0},   {"b300", 10, 3},   {"thor", 11, 0},
 };
 
 const struct gpu_arch *arch_for_cc(int major, int minor)
@@ -340,16 +413,16 @@ int occ_compute(const struct gpu_arch *arch, const struct occ_input *in, struct 
     int threads = in->threads_per_block;
     int regs = in->regs_per_thread;
     if (threads <= 0) {
-        snprintf(why, why_len, "a block needs at least 1 thread (got %d)", threads);
+        snprintf(why, why_len, "cannot launch: a block needs at least 1 thread (got %d)", threads);
         return -1;
     }
     if (threads > arch->max_threads_per_block) {
-        snprintf(why, why_len, "%d threads per block exceeds the %d a block may have on %s",
+        snprintf(why, why_len, "cannot launch: %d threads per block exceeds the %d a block may have on %s",
                  threads, arch->max_threads_per_block, arch->name);
         return -1;
     }
     if (regs < 0) {
-        snprintf(why, why_len, "registers per thread cannot be negative (got %d)", regs);
+        snprintf(why, why_len, "cannot launch: registers per thread cannot be negative (got %d)", regs);
         return -1;
     }
 
@@ -358,18 +431,18 @@ int occ_compute(const struct gpu_arch *arch, const struct occ_input *in, struct 
     block_registers(arch, warps_per_block, regs, &regs_allocated, &regs_checked, &regs_per_warp);
     if (regs_checked > arch->max_regs_per_block) {
         snprintf(why, why_len,
-                 "%d threads x %d registers needs %lld registers per block (after rounding to "
+                 "cannot launch: %d threads x %d registers needs %lld registers per block (after rounding to "
                  "the allocation unit), more than the %d a block may use on %s",
                  threads, regs, regs_checked, arch->max_regs_per_block, arch->name);
         return -1;
     }
     if (regs > arch->max_regs_per_thread) {
-        snprintf(why, why_len, "%d registers per thread exceeds the %d a thread may use on %s",
+        snprintf(why, why_len, "cannot launch: %d registers per thread exceeds the %d a thread may use on %s",
                  regs, arch->max_regs_per_thread, arch->name);
         return -1;
     }
     if (in->smem_per_block > arch->max_smem_per_block) {
-        snprintf(why, why_len, "%zu bytes of shared memory per block exceeds the %zu a block may use on %s%s",
+        snprintf(why, why_len, "cannot launch: %zu bytes of shared memory per block exceeds the %zu a block may use on %s%s",
                  in->smem_per_block, arch->max_smem_per_block, arch->name, opt_in_note(arch));
         return -1;
     }

@@ -63,14 +63,18 @@ struct occ_result {
 /* Every architecture the model knows, oldest first, ending with a NULL name. */
 extern const struct gpu_arch gpu_archs[];
 
-/* Accepts "sm_90", "compute_90", "90", "9.0", "g80" and "8800gtx" (case-insensitive).
- * Returns NULL for anything else. */
+/* Accepts "sm_90", "compute_90", "90", "9.0", "sm_90a", "sm_100f" and the nicknames
+ * "g80", "8800gtx", "gt200", "gtx280", "v100", "t4", "a100", "orin", "h100", "b200",
+ * "b300", "thor" (case-insensitive). Returns NULL for anything else. */
 const struct gpu_arch *arch_find(const char *name);
 const struct gpu_arch *arch_for_cc(int major, int minor);
 
-/* Returns 0 and fills *out, or -1 with a one-line reason in why[] when the input
- * cannot run at all on this arch (too many threads, registers or shared memory per
- * block); blocks_per_sm is then 0. */
+/* Returns 0 and fills *out, or -1 when the block cannot launch at all on this arch
+ * (threads per block over the limit, registers per thread over the limit or the
+ * block's registers over the per-block register file, shared memory over the
+ * per-block maximum): blocks_per_sm is then 0 and why[] holds one line that starts
+ * with "cannot launch: " and names the limit, e.g. "cannot launch: 4096 threads per
+ * block exceeds the 1024 a block may have on sm_90". */
 int occ_compute(const struct gpu_arch *arch, const struct occ_input *in,
                 struct occ_result *out, char *why, size_t why_len);
 

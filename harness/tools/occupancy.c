@@ -5,8 +5,11 @@
  *   occupancy --arch sm_90 --threads 256 --regs 10 [--smem 2088]
  *   occupancy --arch g80 --threads 256 --regs 11
  *   occupancy --list
+ *   occupancy --check-arch sm_87     (the Makefile's check of ARCH= and WHATIF=)
  *
- * Exit status: 0 for an answer, 2 for bad input (one line on stderr). */
+ * Exit status: 0 for an answer, 2 for bad input or a block that cannot launch at
+ * all (one line on stderr). */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -24,20 +27,38 @@ static void usage(FILE *to)
 {
     fprintf(to,
             "usage: %s [--arch ARCH] --threads N --regs N [--smem BYTES]\n"
-            "       %s --list | --help\n"
+            "       %s --list | --check-arch ARCH | --help\n"
             "\n"
             "How many blocks of a kernel are resident on one SM, which resource limits\n"
             "them (threads, blocks, registers or shared memory), and how many more\n"
-            "registers or bytes the kernel could use before it loses a block.\n"
+            "registers or bytes the kernel could use before it loses a block. No GPU needed.\n"
             "\n"
-            "  --arch ARCH     sm_90, 90, 9.0, h100, g80 (the GeForce 8800 GTX), ...\n"
-            "                  (default %s; --list shows them all)\n"
-            "  --threads N     threads per block\n"
-            "  --regs N        registers per thread (nvcc --resource-usage, 'Used N registers')\n"
-            "  --smem BYTES    shared memory per block, static plus dynamic (default 0);\n"
-            "                  a K suffix means x 1024, e.g. 48K\n"
-            "  --list          the architectures and their per-SM limits\n"
-            "  --help          this text\n",
+            "  --arch ARCH       the architecture: sm_90, compute_90, 90, 9.0, sm_90a, sm_100f,\n"
+            "                    or a nickname (g80 = the GeForce 8800 GTX, gt200, v100, t4,\n"
+            "                    a100, orin, h100, b200, b300, thor); default %s;\n"
+            "                    --list shows them all\n"
+            "  --threads N       threads per block, at least 1 and at most the architecture's\n"
+            "                    limit (1024; 512 on cc 1.x); required\n"
+            "  --regs N          registers per thread, at least 1 (nvcc --resource-usage:\n"
+            "                    'Used N registers'), at most 255 (124 on cc 1.x, 63 on\n"
+            "                    cc 2.x and 3.0); required\n"
+            "  --smem BYTES      shared memory per block, static plus dynamic (default 0);\n"
+            "                    a K, M or G suffix means x 1024, x 1024^2, x 1024^3 (48K);\n"
+            "                    at most the architecture's per-block maximum\n"
+            "  --list            every architecture, an example GPU and its per-SM limits\n"
+            "  --check-arch ARCH exit 0 if ARCH is a known architecture, else exit 2 with\n"
+            "                    one line naming the known ones (the Makefile checks ARCH=\n"
+            "                    and WHATIF= with it before building)\n"
+            "  --help            this text\n"
+            "\n"
+            "Options take their value as '--threads 256' or '--threads=256'.\n"
+            "\n"
+            "Exit status:\n"
+            "  0  the answer was printed (or --list, --help, or --check-arch of a known one)\n"
+            "  2  bad usage: an unknown option or architecture, a malformed or missing\n"
+            "     value, or a block that cannot launch at all on the architecture (too\n"
+            "     many threads, registers or bytes of shared memory for one block); one\n"
+            "     line on stderr says which\n",
             program, program, default_arch);
 }
 
@@ -49,22 +70,32 @@ static int bad_input(const char *fmt, const char *detail)
     return EXIT_BAD_INPUT;
 }
 
-/* A whole decimal number, optionally with a K / KB suffix (x 1024) when allowed.
- * Returns 0 and sets *value, or -1 for anything else (sign, junk, overflow). */
-static int parse_count(const char *text, int allow_kilo, long *value)
+/* A whole decimal number, optionally with a K, M or G suffix (x 1024, x 1024^2,
+ * x 1024^3; also KB, KiB, ...) when allowed. Returns 0 and sets *value, or -1 for
+ * anything else (sign, junk, overflow). */
+static int parse_count(const char *text, int allow_suffix, long *value)
 {
-    if (text == NULL || *text == '\0' || *text == '-' || *text == '+')
+    if (text == NULL || *text == '\0' || *text == '-' || *text == '+' || *text == ' ')
         return -1;
     errno = 0;
     char *end = NULL;
     long number = strtol(text, &end, 10);
     if (errno != 0 || end == text)
         return -1;
-    if (allow_kilo && (strcmp(end, "K") == 0 || strcmp(end, "k") == 0 || strcmp(end, "KB") == 0 ||
-                       strcmp(end, "kB") == 0 || strcmp(end, "kb") == 0)) {
-        if (number > LONG_MAX / 1024)
+    if (allow_suffix && *end != '\0') {
+        static const char *const units = "KMG";
+        const char *unit = strchr(units, toupper((unsigned char)*end));
+        if (unit == NULL)
             return -1;
-        number *= 1024;
+        const char *rest = end + 1;
+        if (strcmp(rest, "") != 0 && strcmp(rest, "B") != 0 && strcmp(rest, "b") != 0 &&
+            strcmp(rest, "iB") != 0)
+            return -1;
+        for (const char *u = units; u <= unit; ++u) {
+            if (number > LONG_MAX / 1024)
+                return -1;
+            number *= 1024;
+        }
         end += strlen(end);
     }
     if (*end != '\0')
@@ -75,18 +106,29 @@ static int parse_count(const char *text, int allow_kilo, long *value)
 
 static void print_list(void)
 {
-    printf("%-7s %-5s %-30s %8s %7s %7s %10s %11s %12s\n", "arch", "cc", "example GPU", "threads",
+    printf("%-7s %-5s %-34s %7s %6s %6s %9s %9s %12s\n", "arch", "cc", "example GPU", "threads",
            "warps", "blocks", "registers", "shared/SM", "shared/block");
     for (const struct gpu_arch *a = gpu_archs; a->name != NULL; ++a) {
         char cc[8];
         snprintf(cc, sizeof cc, "%d.%d", a->cc_major, a->cc_minor);
-        printf("%-7s %-5s %-30s %8d %7d %7d %10d %11zu %12zu\n", a->name, cc, a->example_gpu,
+        printf("%-7s %-5s %-34s %7d %6d %6d %9d %9zu %12zu\n", a->name, cc, a->example_gpu,
                a->max_threads_per_sm, a->max_warps_per_sm, a->max_blocks_per_sm, a->regs_per_sm,
                a->smem_per_sm, a->max_smem_per_block);
     }
     printf("\nPer SM: threads, warps, blocks, registers and bytes of shared memory; shared/block is\n"
            "the most one block may use (above 48 KB only with the opt-in attribute).\n"
-           "Also accepted: compute_90, 90, 9.0, sm_90a, g80, 8800gtx, gt200, v100, a100, h100.\n");
+           "Also accepted: compute_90, 90, 9.0, sm_90a, sm_100f, and the nicknames g80, 8800gtx,\n"
+           "gt200, gtx280, v100, t4, a100, orin, h100, b200, b300, thor.\n");
+}
+
+/* One line for an unknown architecture, naming every known one. */
+static int unknown_arch(const char *name)
+{
+    fprintf(stderr, "%s: unknown architecture '%s'; known:", program, name);
+    for (const struct gpu_arch *a = gpu_archs; a->name != NULL; ++a)
+        fprintf(stderr, " %s", a->name);
+    fprintf(stderr, " (also compute_NN, N.N, sm_NNa, sm_NNf, g80, h100, ...: bin/occupancy --list)\n");
+    return EXIT_BAD_INPUT;
 }
 
 static long long round_up(long long value, long long unit)
@@ -226,10 +268,24 @@ static void print_headroom(const struct gpu_arch *arch, const struct occ_input *
     }
 }
 
+/* An option given alone that already breaks a per-block maximum of the
+ * architecture: one line naming the option, exit 2. The other two quantities are
+ * set to values that launch everywhere, so only this one can be at fault. */
+static int option_cannot_launch(const struct gpu_arch *arch, const char *option, const char *text,
+                                struct occ_input probe)
+{
+    struct occ_result ignored;
+    char why[256];
+    if (occ_compute(arch, &probe, &ignored, why, sizeof why) == 0)
+        return 0;
+    fprintf(stderr, "%s: %s %s: %s\n", program, option, text, why);
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
     const char *arch_name = default_arch;
-    const char *threads_text = NULL, *regs_text = NULL, *smem_text = NULL;
+    const char *threads_text = NULL, *regs_text = NULL, *smem_text = NULL, *check_text = NULL;
 
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i];
@@ -242,8 +298,8 @@ int main(int argc, char **argv)
             return EXIT_ANSWER;
         }
         const char **slot = NULL;
-        const char *names[] = {"--arch", "--threads", "--regs", "--smem"};
-        const char **slots[] = {&arch_name, &threads_text, &regs_text, &smem_text};
+        const char *names[] = {"--arch", "--threads", "--regs", "--smem", "--check-arch"};
+        const char **slots[] = {&arch_name, &threads_text, &regs_text, &smem_text, &check_text};
         const char *value = NULL;
         for (size_t k = 0; k < sizeof names / sizeof names[0]; ++k) {
             size_t len = strlen(names[k]);
@@ -265,31 +321,50 @@ int main(int argc, char **argv)
         *slot = value;
     }
 
+    if (check_text != NULL)
+        return arch_find(check_text) != NULL ? EXIT_ANSWER : unknown_arch(check_text);
+
     const struct gpu_arch *arch = arch_find(arch_name);
-    if (arch == NULL) {
-        fprintf(stderr, "%s: unknown architecture '%s' (%s --list shows the known ones)\n", program,
-                arch_name, program);
+    if (arch == NULL)
+        return unknown_arch(arch_name);
+
+    /* Each option that was given is checked on its own first, so that the message
+     * is about what is wrong with it, not about another option that is missing. */
+    long threads = 0, regs = 0, smem = 0;
+    if (threads_text != NULL && (parse_count(threads_text, 0, &threads) != 0 || threads < 1))
+        return bad_input("--threads must be a whole number of at least 1, not '%s'", threads_text);
+    if (regs_text != NULL && (parse_count(regs_text, 0, &regs) != 0 || regs < 1))
+        return bad_input("--regs must be a whole number of at least 1, not '%s'", regs_text);
+    if (threads > INT_MAX || regs > INT_MAX)
+        return bad_input("%s is far beyond what any architecture allows",
+                         threads > INT_MAX ? "--threads" : "--regs");
+    if (smem_text != NULL && parse_count(smem_text, 1, &smem) != 0)
+        return bad_input("--smem must be a whole number of bytes (0 or more; K, M, G for x 1024, "
+                         "x 1024^2, x 1024^3), not '%s'",
+                         smem_text);
+
+    /* ... then against the architecture's per-block maxima, each alone */
+    if (threads_text != NULL &&
+        option_cannot_launch(arch, "--threads", threads_text, (struct occ_input){(int)threads, 1, 0}) != 0)
         return EXIT_BAD_INPUT;
-    }
+    if (regs_text != NULL &&
+        option_cannot_launch(arch, "--regs", regs_text, (struct occ_input){1, (int)regs, 0}) != 0)
+        return EXIT_BAD_INPUT;
+    if (smem_text != NULL &&
+        option_cannot_launch(arch, "--smem", smem_text, (struct occ_input){1, 1, (size_t)smem}) != 0)
+        return EXIT_BAD_INPUT;
+
     if (threads_text == NULL)
         return bad_input("%s", "--threads is required");
     if (regs_text == NULL)
         return bad_input("%s", "--regs is required");
 
-    long threads, regs, smem = 0;
-    if (parse_count(threads_text, 0, &threads) != 0 || threads < 1 || threads > INT_MAX)
-        return bad_input("--threads must be a whole number of at least 1, not '%s'", threads_text);
-    if (parse_count(regs_text, 0, &regs) != 0 || regs < 1 || regs > INT_MAX)
-        return bad_input("--regs must be a whole number of at least 1, not '%s'", regs_text);
-    if (smem_text != NULL && parse_count(smem_text, 1, &smem) != 0)
-        return bad_input("--smem must be a whole number of bytes (0 or more, K for x 1024), not '%s'",
-                         smem_text);
-
+    /* ... and together: the block's registers against the per-block register file */
     struct occ_input in = {(int)threads, (int)regs, (size_t)smem};
     struct occ_result r;
     char why[256];
     if (occ_compute(arch, &in, &r, why, sizeof why) != 0) {
-        fprintf(stderr, "%s: this block cannot launch: %s\n", program, why);
+        fprintf(stderr, "%s: %s\n", program, why);
         return EXIT_BAD_INPUT;
     }
 
