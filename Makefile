@@ -67,7 +67,7 @@ flags_of = $(shell sh harness/step-table.sh harness/steps/$(1).def flags $(2))
 # ---------------------------------------------------------------------------
 # Host code of the harness (C11). The pure part has no CUDA calls and is what the
 # unit tests link; the runner adds the CUDA runtime.
-HARNESS_PURE := rng verify csv cli steps results occupancy resources matmul_reference plotdata
+HARNESS_PURE := rng verify csv cli steps results occupancy resources matmul_reference
 HARNESS_CUDA := lab_matmul labs runner
 HOST_OBJ = $(patsubst %,$(BUILD_DIR)/host/%.o,$(1))
 
@@ -159,7 +159,7 @@ $(BIN_DIR)/occupancy-api-check: harness/tools/occupancy_api_check.cu $(call HOST
 	$(Q)mkdir -p $(@D)
 	$(Q)$(NVCC) $(NVCCFLAGS) -o $@ $< $(call HOST_OBJ,occupancy)
 
-TOOLS := $(BIN_DIR)/occupancy $(BIN_DIR)/lab $(BIN_DIR)/gpu-probe $(BIN_DIR)/plotdata \
+TOOLS := $(BIN_DIR)/occupancy $(BIN_DIR)/lab $(BIN_DIR)/gpu-probe $(BIN_DIR)/results-check \
          $(BIN_DIR)/occupancy-api-check
 
 include plots/plots.mk
