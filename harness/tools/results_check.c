@@ -128,8 +128,11 @@ static struct lab_out *open_lab(struct lab_out *labs, size_t *nlabs, const char 
             return &labs[i];
     char file[4096];
     struct lab_out *l = &labs[*nlabs];
-    if (*nlabs == MAX_LABS || strlen(name) >= sizeof l->name)
-        return NULL;
+    if (*nlabs == MAX_LABS || strlen(name) >= sizeof l->name) {
+        fprintf(stderr, "results-check: more than %d labs, or a lab name over 63 characters\n",
+                MAX_LABS);
+        exit(2);
+    }
     snprintf(l->name, sizeof l->name, "%s", name);
     snprintf(file, sizeof file, "%s/%s.csv", out_dir, name);
     l->csv = fopen(file, "w");
@@ -140,12 +143,7 @@ static struct lab_out *open_lab(struct lab_out *labs, size_t *nlabs, const char 
         exit(2);
     }
     join_header(t, l->header, sizeof l->header);
-    fputs("results_dir", l->csv);
-    for (size_t c = 0; c < t->ncols; ++c) {
-        fputc(',', l->csv);
-        put_field(l->csv, t->header[c], 0);
-    }
-    fputc('\n', l->csv);
+    fprintf(l->csv, "results_dir,%s\n", l->header); /* column names: plain words */
     ++*nlabs;
     return l;
 }

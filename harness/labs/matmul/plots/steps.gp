@@ -38,7 +38,8 @@ do for [i = 1:100] { tick[i] = "" }
 gpu_name = ""; run_date = ""; cache = ""; size = ""
 first_step = 1e9; last_step = -1e9; low = 1e300; high = 0
 library = NaN; library_name = ""
-remember(c) = (gpu_name = strcol("gpu"), run_date = strcol("date"), \
+run_source = ""
+remember(c) = (gpu_name = strcol("gpu"), run_date = strcol("date"), run_source = strcol("source"), \
     size = size_text(column("m"), column("n"), column("k")), \
     cache = cache eq "" || cache eq strcol("cache") ? strcol("cache") : "mixed", 0)
 step_row(c) = (s = step_number(strcol("step")), first_step = s < first_step ? s : first_step, \
@@ -74,7 +75,7 @@ width = 150 * (last_step - first_step + 1) + 250
 eval png_terminal(width < 1200 ? 1200 : width, 700)
 set output outfile
 
-subtitle = size . ", run " . date_text(run_date) . (source ne "" ? ", " . source : "")
+subtitle = size . ", run " . date_text(run_date) . ", " . run_source
 subtitle = subtitle . (cache_text(cache) ne "" ? "; " . cache_text(cache) : "")
 set title sprintf("%s: %s per step on %s\n%s", lab_title, rate_unit, gpu_name, subtitle) offset 0, 1.4
 set ylabel rate_unit . " (higher is better)" . (logscale ? ", log scale" : "")

@@ -37,7 +37,7 @@ see_rate(r) = (low = r < low ? r : low, high = r > high ? r : high, 0)
 # are set before any block that uses them.
 mine = 'strcol("results_dir") eq results_dir && (source eq "" || strcol("source") eq source)'
 today_row = mine . ' && strcol("run_id") eq newest && strcol("role") eq "step" && strcol("verdict") eq "PASS"'
-gpu_name = ""; size = ""; newest = ""; run_date = ""; cache = ""
+gpu_name = ""; size = ""; newest = ""; run_date = ""; cache = ""; run_source = ""
 if (today) {
     stats datafile using (@mine && strcol("verdict") eq "PASS" ? (newest = strcol("run_id"), 0) : 0) nooutput
     if (newest eq "") {
@@ -47,7 +47,7 @@ if (today) {
     }
     stats datafile using (@today_row ? (s = step_number(strcol("step")), see_step(s, strcol("step")), \
         today_rate[s + 1] = column(rate), see_rate(column(rate)), gpu_name = strcol("gpu"), \
-        size = size_text(column("m"), column("n"), column("k")), run_date = strcol("date"), \
+        size = size_text(column("m"), column("n"), column("k")), run_date = strcol("date"), run_source = strcol("source"), \
         cache = cache eq "" || cache eq strcol("cache") ? strcol("cache") : "mixed", 0) : 0) nooutput
 }
 
@@ -69,9 +69,9 @@ set output outfile
 
 if (today) {
     set title sprintf("%s: %s against the GeForce 8800 GTX of 2007-2008\n" . \
-                      "%s, run %s%s; %s\n" . \
+                      "%s, run %s, %s; %s\n" . \
                       "above this GPU's bars: how many times the first 2007-2008 figure of that step", \
-                      lab_title, gpu_name, size, date_text(run_date), source ne "" ? ", " . source : "", \
+                      lab_title, gpu_name, size, date_text(run_date), run_source, \
                       cache_text(cache))
 } else {
     set title sprintf("%s on the GeForce 8800 GTX as published in 2007-2008 (4096 x 4096)\n" . \
