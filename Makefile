@@ -221,7 +221,7 @@ $(BIN_DIR)/occupancy-api-check: harness/tools/occupancy_api_check.cu $(call HOST
 	$(Q)mkdir -p $(@D)
 	$(Q)$(NVCC) $(NVCCFLAGS) -o $@ $< $(call HOST_OBJ,occupancy)
 
-TOOLS := $(BIN_DIR)/occupancy $(BIN_DIR)/lab $(BIN_DIR)/gpu-probe $(BIN_DIR)/plotdata \
+TOOLS := $(BIN_DIR)/occupancy $(BIN_DIR)/lab $(BIN_DIR)/gpu-probe $(BIN_DIR)/results-check \
          $(BIN_DIR)/occupancy-api-check
 
 include plots/plots.mk
@@ -286,7 +286,7 @@ $(BUILD_DIR)/tests/run_tests.o: tests/run_tests.c $(BUILD_DIR)/gen/lab_suites.h 
 $(BUILD_DIR)/tests:
 	$(Q)mkdir -p $@
 
-$(BIN_DIR)/run-tests: $(TEST_OBJS) $(call HOST_OBJ,$(HARNESS_PURE) lab_registry plotdata) $(LAB_PURE_OBJS) $(ALL_TABLE_OBJS)
+$(BIN_DIR)/run-tests: $(TEST_OBJS) $(call HOST_OBJ,$(HARNESS_PURE) lab_registry) $(LAB_PURE_OBJS) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ $(CHECK_LIBS)

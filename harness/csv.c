@@ -53,6 +53,8 @@ void csv_free(struct csv_table *t)
         free(t->header[c]);
     free(t->rows);
     free(t->header);
+    free(t->widths);
+    free(t->lines);
     memset(t, 0, sizeof *t);
 }
 
@@ -112,22 +114,26 @@ static void free_fields(char **fields, size_t n)
 }
 
 /* Stores a record: the first is the header, the others become rows padded with ""
- * to the header's width. Takes ownership of fields in every case. */
+ * to the header's width (cut to it when keep_long is set; otherwise a longer row
+ * is an error). Takes ownership of fields in every case. */
 static int add_record(struct csv_table *t, char **fields, size_t n, size_t *cap_rows,
-                      size_t line, char *err, size_t err_len)
+                      size_t line, int keep_long, char *err, size_t err_len)
 {
     if (t->header == NULL) {
         t->header = fields;
         t->ncols = n;
         return 0;
     }
-    if (n > t->ncols) {
+    size_t width = n;
+    if (n > t->ncols && !keep_long) {
         char where[32];
         snprintf(where, sizeof where, "%zu", line);
         fail(err, err_len, "line %s has more fields than the header%s", where, "");
         free_fields(fields, n);
         return -1;
     }
+    for (; n > t->ncols; --n)
+        free(fields[n - 1]);
     char **row = realloc(fields, t->ncols * sizeof *row);
     if (row == NULL) {
         free_fields(fields, n);
@@ -143,13 +149,22 @@ static int add_record(struct csv_table *t, char **fields, size_t n, size_t *cap_
     if (t->nrows == *cap_rows) {
         size_t cap = *cap_rows ? 2 * *cap_rows : 64;
         char ***grown = realloc(t->rows, cap * sizeof *grown);
-        if (grown == NULL) {
+        size_t *widths = realloc(t->widths, cap * sizeof *widths);
+        if (grown != NULL)
+            t->rows = grown;
+        if (widths != NULL)
+            t->widths = widths;
+        size_t *lines = grown != NULL && widths != NULL ? realloc(t->lines, cap * sizeof *lines)
+                                                        : NULL;
+        if (lines == NULL) {
             free_fields(row, t->ncols);
             goto nomem;
         }
-        t->rows = grown;
+        t->lines = lines;
         *cap_rows = cap;
     }
+    t->widths[t->nrows] = width;
+    t->lines[t->nrows] = line;
     t->rows[t->nrows++] = row;
     return 0;
 nomem:
@@ -158,7 +173,8 @@ nomem:
 }
 
 /* Splits text into records of fields; the first record is the header. */
-int csv_parse(const char *text, struct csv_table *t, char *err, size_t err_len)
+static int parse_text(const char *text, struct csv_table *t, int keep_long, char *err,
+                      size_t err_len)
 {
     memset(t, 0, sizeof *t);
     struct buffer field = {0};
@@ -192,7 +208,7 @@ int csv_parse(const char *text, struct csv_table *t, char *err, size_t err_len)
         if (*p == '\n')
             ++p;
         ++line;
-        if (add_record(t, fields, nfields, &cap_rows, record_line, err, err_len) != 0)
+        if (add_record(t, fields, nfields, &cap_rows, record_line, keep_long, err, err_len) != 0)
             goto fail_table;
         continue;
     nomem:
@@ -208,6 +224,11 @@ fail_table:
     free(field.data);
     csv_free(t);
     return -2;
+}
+
+int csv_parse(const char *text, struct csv_table *t, char *err, size_t err_len)
+{
+    return parse_text(text, t, 0, err, err_len);
 }
 
 static int read_whole_file(const char *path, struct buffer *out)
@@ -229,7 +250,8 @@ static int read_whole_file(const char *path, struct buffer *out)
     return bad ? -2 : 0;
 }
 
-int csv_read_file(const char *path, struct csv_table *t, char *err, size_t err_len)
+static int read_file(const char *path, struct csv_table *t, int keep_long, char *err,
+                     size_t err_len)
 {
     memset(t, 0, sizeof *t);
     struct buffer text = {0};
@@ -244,11 +266,21 @@ int csv_read_file(const char *path, struct csv_table *t, char *err, size_t err_l
         return -2;
     }
     char reason[256] = "";
-    rc = csv_parse(text.data, t, reason, sizeof reason);
+    rc = parse_text(text.data, t, keep_long, reason, sizeof reason);
     free(text.data);
     if (rc != 0)
         fail(err, err_len, "%s: %s", path, reason);
     return rc;
+}
+
+int csv_read_file(const char *path, struct csv_table *t, char *err, size_t err_len)
+{
+    return read_file(path, t, 0, err, err_len);
+}
+
+int csv_read_file_rows(const char *path, struct csv_table *t, char *err, size_t err_len)
+{
+    return read_file(path, t, 1, err, err_len);
 }
 
 int csv_column(const struct csv_table *t, const char *name)

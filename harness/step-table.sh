@@ -1,5 +1,5 @@
 #!/bin/sh
-# Reads a lab's step table (harness/steps/<lab>.def) for the Makefile, so that
+# Reads a lab's step table (harness/labs/<lab>/lab.def) for the Makefile, so that
 # Make, C and the tests share one list of steps and one way to read it.
 #   step-table.sh DEF stems        every step's file stem, "01-naive", in order
 #   step-table.sh DEF flags STEM   the extra nvcc flags of that step ("" if none)

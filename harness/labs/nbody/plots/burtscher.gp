@@ -4,28 +4,18 @@
 # halving and a doubling look alike). Bottom: the running product, i.e. how many
 # times faster than the CPU the code is after each step.
 #
-#   bin/plotdata columns --csv data/reference/nbody-burtscher.csv --column order \
-#       --column step --column metric --column cc13 --column cc20 --column cc30 --out nbody.dat
-#   gnuplot -e "datafile='nbody.dat'; outfile='nbody.png'" plots/nbody-burtscher.gp
-#   gnuplot -c plots/nbody-burtscher.gp nbody.dat nbody.png
+#   gnuplot -c harness/labs/nbody/plots/burtscher.gp data/published/nbody-burtscher.csv OUT.png
 #
-# Rows are told apart by the metric column: slowdown_vs_cpu (the one-thread
-# port), speedup_vs_previous (every later step), gflops (absolute figures).
+# The CSV is read as it is. Rows are told apart by the metric column:
+# slowdown_vs_cpu (the one-thread port), speedup_vs_previous (every later step),
+# gflops (absolute figures).
 
-if (ARGC >= 1) datafile = ARG1
-if (ARGC >= 2) outfile = ARG2
-if (!exists("datafile") || !exists("outfile")) \
-    exit error "nbody-burtscher.gp needs datafile and outfile (-e \"datafile='x.dat'; outfile='x.png'\")"
-
-set datafile columnheaders
-if (strstrt(" " . GPVAL_TERMINALS . " ", " pngcairo ") > 0) {
-    set terminal pngcairo size 1400,1000 noenhanced font "Sans,11"
-} else {
-    set terminal png size 1400,1000 noenhanced
-}
+load 'plots/common.gp'
+datafile = ARG1
+outfile = ARG2
+eval png_terminal(1400, 1000)
 set output outfile
 
-is_number(x) = x == x
 is_step(metric) = strcol("metric") eq metric
 # The tuning steps begin after the port to one thread per body, whose 6500x to
 # 12000x over one GPU thread would flatten every other bar.

@@ -1,0 +1,231 @@
+/* bin/results-check: checks results CSVs (data/results/<gpu-dir>/<lab>.csv) before
+ * they are plotted, with the harness's own CSV reader.
+ *
+ *   results-check [--out DIR] FILE...
+ *
+ * Every row that is not sound is skipped with one line `file:line: reason` on
+ * stderr: a field count other than the header's, a verdict other than PASS/FAIL,
+ * a role other than step/library, a cache other than flushed/warm, an empty
+ * date/run_id/step, a step row not named NN-name, a lab other than the file's, a numeric column that is not a
+ * number, a negative rate or time. A file that is missing, empty, unreadable or
+ * whose header lacks the common columns in order gets one line and is skipped.
+ *
+ * With --out, the sound rows of every file of lab L go to DIR/L.csv (the
+ * figures read only these), after a first column results_dir (the file's
+ * folder), and DIR/L.dirs lists those folders, one per line. Fields are written
+ * without quotes, commas inside a field as ';': gnuplot 5.4 does not read
+ * RFC 4180 quoting (it splits "a, b" at the comma), which is the one reason this
+ * step is C and not gnuplot. Empty numbers become NaN.
+ * Exit status: 0 every row sound, 1 something skipped, 2 bad usage or output. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csv.h"
+
+static const char *const common[] = {
+    "date", "run_id", "commit", "gpu", "cc", "sms", "clock_mhz", "driver", "runtime", "nvcc",
+    "lab", "step", "role", "source", "flags", "cache", "m", "n", "k", "seed", "repeats",
+    "median_ms", "min_ms", "max_ms", "gflops", "regs", "smem_static", "smem_dynamic",
+    "local_bytes", "threads_per_block", "blocks_per_sm", "limiter", "occupancy_pct", "max_err",
+    "verdict"};
+enum { NCOMMON = sizeof common / sizeof common[0], MAX_LABS = 64 };
+/* Text columns; every other common column, and every lab column after verdict, is a number. */
+static const char *const text_columns = " date run_id commit gpu driver runtime nvcc lab step "
+                                        "role source flags cache limiter verdict ";
+
+static int is_text(const char *name)
+{
+    char key[128];
+    snprintf(key, sizeof key, " %s ", name);
+    return strstr(text_columns, key) != NULL;
+}
+
+/* A rate (..._per_s, gflops) or time (..._ms) may not be negative; the other common
+ * numbers are counts and sizes, never negative either. Lab columns such as
+ * energy_drift may be. */
+static int must_be_non_negative(const char *name, size_t column)
+{
+    size_t len = strlen(name);
+    return column < NCOMMON || (len > 6 && strcmp(name + len - 6, "_per_s") == 0) ||
+           (len > 3 && strcmp(name + len - 3, "_ms") == 0);
+}
+
+static int one_of(const char *value, const char *a, const char *b)
+{
+    return strcmp(value, a) == 0 || strcmp(value, b) == 0;
+}
+
+/* Why row r is not sound, in reason; 0 when it is. */
+static int judge(const struct csv_table *t, size_t r, const char *lab, char *reason, size_t len)
+{
+    char *const *f = t->rows[r];
+    if (t->widths[r] == 1 && f[0][0] == '\0')
+        return snprintf(reason, len, "blank line");
+    if (t->widths[r] != t->ncols)
+        return snprintf(reason, len, "%zu fields, the header has %zu", t->widths[r], t->ncols);
+    if (!one_of(f[34], "PASS", "FAIL"))
+        return snprintf(reason, len, "verdict '%s' is neither PASS nor FAIL", f[34]);
+    if (!one_of(f[12], "step", "library"))
+        return snprintf(reason, len, "role '%s' is neither step nor library", f[12]);
+    if (!one_of(f[15], "flushed", "warm"))
+        return snprintf(reason, len, "cache '%s' is neither flushed nor warm", f[15]);
+    for (size_t c = 0; c < 12; c += (c == 0 ? 1 : 10)) /* date, run_id, step */
+        if (f[c][0] == '\0')
+            return snprintf(reason, len, "%s is empty", t->header[c]);
+    if (strcmp(f[12], "step") == 0 && (f[11][0] < '0' || f[11][0] > '9' || !strchr(f[11], '-')))
+        return snprintf(reason, len, "step '%s' does not start with its number (NN-name)", f[11]);
+    if (strcmp(f[10], lab) != 0)
+        return snprintf(reason, len, "lab '%s' in a file of lab '%s'", f[10], lab);
+    for (size_t c = 0; c < t->ncols; ++c) {
+        if (c < NCOMMON && is_text(common[c]))
+            continue;
+        if (f[c][0] == '\0')
+            continue; /* not measured: the harness leaves such fields empty */
+        char *end;
+        errno = 0;
+        double v = strtod(f[c], &end);
+        if (end == f[c] || *end != '\0' || errno == ERANGE || !isfinite(v))
+            return snprintf(reason, len, "%s '%s' is not a number", t->header[c], f[c]);
+        if (v < 0 && must_be_non_negative(t->header[c], c))
+            return snprintf(reason, len, "%s %s is negative", t->header[c], f[c]);
+    }
+    return 0;
+}
+
+/* A field for gnuplot's comma-separated reader: no quotes, no commas, no line breaks. */
+static void put_field(FILE *out, const char *text, int number)
+{
+    if (number && text[0] == '\0')
+        fputs("NaN", out);
+    for (; *text != '\0'; ++text)
+        fputc(*text == ',' ? ';' : *text == '"' ? '\'' : *text == '\n' || *text == '\r' ? ' '
+                                                                                        : *text,
+              out);
+}
+
+struct lab_out {
+    char name[64];
+    FILE *csv, *dirs;
+    char header[4096]; /* the first file's header, which the lab's later files must repeat */
+};
+
+static void join_header(const struct csv_table *t, char *buf, size_t len)
+{
+    size_t used = 0;
+    for (size_t c = 0; c < t->ncols && used < len; ++c)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", c > 0 ? "," : "", t->header[c]);
+}
+
+static struct lab_out *open_lab(struct lab_out *labs, size_t *nlabs, const char *out_dir,
+                                const char *name, const struct csv_table *t)
+{
+    for (size_t i = 0; i < *nlabs; ++i)
+        if (strcmp(labs[i].name, name) == 0)
+            return &labs[i];
+    char file[4096];
+    struct lab_out *l = &labs[*nlabs];
+    if (*nlabs == MAX_LABS || strlen(name) >= sizeof l->name) {
+        fprintf(stderr, "results-check: more than %d labs, or a lab name over 63 characters\n",
+                MAX_LABS);
+        exit(2);
+    }
+    snprintf(l->name, sizeof l->name, "%s", name);
+    snprintf(file, sizeof file, "%s/%s.csv", out_dir, name);
+    l->csv = fopen(file, "w");
+    snprintf(file, sizeof file, "%s/%s.dirs", out_dir, name);
+    l->dirs = fopen(file, "w");
+    if (l->csv == NULL || l->dirs == NULL) {
+        fprintf(stderr, "results-check: cannot write %s: %s\n", file, strerror(errno));
+        exit(2);
+    }
+    join_header(t, l->header, sizeof l->header);
+    fprintf(l->csv, "results_dir,%s\n", l->header); /* column names: plain words */
+    ++*nlabs;
+    return l;
+}
+
+int main(int argc, char **argv)
+{
+    const char *out_dir = NULL;
+    int first = 1, status = 0;
+    if (argc > 2 && strcmp(argv[1], "--out") == 0)
+        out_dir = argv[2], first = 3;
+    if (first >= argc) {
+        fputs("usage: results-check [--out DIR] data/results/GPU/LAB.csv ...\n", stderr);
+        return 2;
+    }
+    static struct lab_out labs[MAX_LABS];
+    size_t nlabs = 0;
+    for (int a = first; a < argc; ++a) {
+        const char *path = argv[a], *base = strrchr(path, '/');
+        char lab[64], dir[1024] = ".", err[512] = "", reason[512];
+        base = base != NULL ? base + 1 : path;
+        snprintf(lab, sizeof lab, "%.*s", (int)strcspn(base, "."), base);
+        if (base > path + 1) { /* the folder's own name: data/results/<gpu-dir>/ */
+            const char *end = base - 1, *start = end;
+            while (start > path && start[-1] != '/')
+                --start;
+            snprintf(dir, sizeof dir, "%.*s", (int)(end - start), start);
+        }
+        struct csv_table t;
+        int rc = csv_read_file_rows(path, &t, err, sizeof err);
+        const char *why = rc == -1 ? "no such file" : rc != 0 ? err : t.ncols == 0 ? "empty file"
+                                                                                  : NULL;
+        size_t c = 0;
+        while (why == NULL && c < NCOMMON && c < t.ncols && strcmp(t.header[c], common[c]) == 0)
+            ++c;
+        if (why == NULL && c < NCOMMON) {
+            snprintf(reason, sizeof reason, "1: column %zu is '%s', not '%s': not a results CSV "
+                     "with the common columns in order", c + 1, c < t.ncols ? t.header[c] : "",
+                     common[c]);
+            why = reason;
+        }
+        if (why == NULL && t.nrows == 0)
+            why = "a header and no rows";
+        struct lab_out *l = why == NULL && out_dir != NULL
+                                ? open_lab(labs, &nlabs, out_dir, lab, &t) : NULL;
+        char header[sizeof l->header];
+        if (l != NULL && (join_header(&t, header, sizeof header), strcmp(header, l->header))) {
+            snprintf(reason, sizeof reason, "1: its columns differ from those of another %s.csv",
+                     lab);
+            why = reason;
+        }
+        if (why != NULL) { /* the file as a whole: "file: why" or "file:1: why" */
+            fprintf(stderr, "%s%s%s: file skipped\n", path, why == reason ? ":" : ": ", why);
+            status = 1;
+            if (rc == 0)
+                csv_free(&t);
+            continue;
+        }
+        size_t kept = 0;
+        for (size_t r = 0; r < t.nrows; ++r) {
+            if (judge(&t, r, lab, reason, sizeof reason)) {
+                fprintf(stderr, "%s:%zu: %s: row skipped\n", path, t.lines[r], reason);
+                status = 1;
+                continue;
+            }
+            if (l == NULL)
+                continue;
+            put_field(l->csv, dir, 0);
+            for (size_t k = 0; k < t.ncols; ++k) {
+                fputc(',', l->csv);
+                put_field(l->csv, t.rows[r][k], k >= NCOMMON || !is_text(t.header[k]));
+            }
+            fputc('\n', l->csv);
+            ++kept;
+        }
+        if (l != NULL && kept > 0)
+            fprintf(l->dirs, "%s\n", dir);
+        csv_free(&t);
+    }
+    for (size_t i = 0; i < nlabs; ++i)
+        if (fclose(labs[i].csv) != 0 || fclose(labs[i].dirs) != 0) {
+            fprintf(stderr, "results-check: cannot write into %s\n", out_dir);
+            status = 2;
+        }
+    return status;
+}
