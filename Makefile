@@ -1,15 +1,22 @@
-# The CUDA optimization lab. `make help` lists the targets.
+# The CUDA optimization lab. `make help` prints this.
 #
 #   make                    build every step of every lab from labs/ (SRC=solutions for the references)
+#   make solutions          build the reference solutions (bin/solutions/) and the tools
 #   make run                the main job: run every step, print the tables, record the CSV
-#   make run LAB=matmul STEP=02
+#   make run LAB=matmul STEP=02   one step (STEP=02 alone works when one lab has step 02)
 #   make test               unit tests, static checks and (with a GPU) every solution step
 #   make report ARCH=sm_90  static resources and blocks per SM of every step, no GPU needed
 #                           (WHATIF=sm_75: the same binaries judged on another architecture)
-#   make plots              draw the figures under plots/ from data/
+#   make plots              check every results CSV, then draw the figures under plots/<lab>/
 #   make grade STUDENT=name every step of labs/ at every check size: verdicts + gradebook
+#   make deps               install Check and gnuplot when missing (run and test do it too)
+#   make clean              remove build/ and bin/
+#   make bin/occupancy      the occupancy calculator alone (bin/occupancy --help)
 #
-# Variables: SRC=labs|solutions  ARCH=sm_NN  WHATIF=sm_NN  V=1 (show commands)  NVCC=  CC=  CHECK_PREFIX=
+# Variables: SRC=labs|solutions  LAB=  STEP=  RUN_ARGS="--n 1024" (options for each step)
+#   ARCH=sm_NN (default: this GPU's, else sm_90)  WHATIF=sm_NN  V=1 (show commands)
+#   STUDENT=  GRADEBOOK=file.csv  PLOT_SOURCE=labs|solutions  NVCC=  CC=  GNUPLOT=
+#   CHECK_PREFIX=dir (Check unpacked there)  and each lab's own, in harness/labs/<lab>/lab.mk
 
 .DEFAULT_GOAL := all
 SHELL := /bin/sh

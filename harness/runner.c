@@ -102,7 +102,8 @@ static void what_if_cell(const struct gpu_arch *arch, const struct occ_input *in
     char why[256];
     if (occ_compute(arch, in, &r, why, sizeof why) != 0) {
         snprintf(cell, cell_len, "cannot launch");
-        snprintf(headroom, headroom_len, "%s: %s", arch->name, why);
+        /* why already says "cannot launch: ..." */
+        snprintf(headroom, headroom_len, "on %s, %s", arch->name, why);
         return;
     }
     snprintf(cell, cell_len, "%d (%s) %.0f%%", r.blocks_per_sm, occ_limiter_name(r.limiter),
@@ -118,7 +119,8 @@ static void what_if_cell(const struct gpu_arch *arch, const struct occ_input *in
         snprintf(smem, sizeof smem, "shared memory: the launch limit comes first");
     else
         snprintf(smem, sizeof smem, "shared memory: +%ld B per block", more_smem);
-    snprintf(headroom, headroom_len, "%s before a block is lost: %s; %s", arch->name, regs, smem);
+    snprintf(headroom, headroom_len, "headroom on %s before a block is lost: %s; %s", arch->name,
+             regs, smem);
 }
 
 /* --report: everything that is known without a GPU, as one table row per step
@@ -167,9 +169,9 @@ static int static_report(const struct run_options *options)
            step_entry.kernel_name, main_kernel->registers, in.smem_per_block,
            main_kernel->local_bytes, main_kernel->spill_store_bytes, step_entry.threads_per_block,
            cell, arch == g80 ? "" : g80_cell);
-    printf("%14s headroom on %s\n", "", headroom);
+    printf("%14s %s\n", "", headroom);
     if (arch != g80)
-        printf("%14s headroom on %s\n", "", g80_headroom);
+        printf("%14s %s\n", "", g80_headroom);
     for (int i = 0; i < count; ++i)
         if (&kernels[i] != main_kernel)
             printf("%14s also in this step: %s, %d registers, %zu B shared, %zu B local\n", "",
