@@ -69,13 +69,7 @@ size_t gpu_case_names(const char **names, size_t max)
 
 static int run_sized(const char *path, const struct check_size *size, const char *csv)
 {
-    char m[24], n[24], k[24];
-    snprintf(m, sizeof m, "%ld", size->m);
-    snprintf(n, sizeof n, "%ld", size->n);
-    snprintf(k, sizeof k, "%ld", size->k);
-    char *argv[] = {(char *)path, "--m", m, "--n", n, "--k", k, "--repeats", "2", "--min-time",
-                    "0", "--warmup", "1", csv ? "--csv" : "--no-csv", (char *)csv, NULL};
-    return run_capture(argv, NULL, out, sizeof out, err, sizeof err);
+    return run_step_at(path, size, csv, out, sizeof out, err, sizeof err);
 }
 
 START_TEST(solution_step_is_correct)

@@ -99,7 +99,7 @@ static char out[65536], err[65536];
 /* bin/results-check --out temp/out on the given files (relative to temp_dir). */
 static int check(const char *file1, const char *file2)
 {
-    char tool[512], out_dir[512], path1[512], path2[512];
+    char tool[512], out_dir[600], path1[1100], path2[1100];
     snprintf(out_dir, sizeof out_dir, "%s/out", temp_dir);
     mkdir(out_dir, 0777);
     snprintf(path1, sizeof path1, "%s/%s", temp_dir, file1);

@@ -194,3 +194,15 @@ int util_remove_tree(const char *path)
     }
     return 0;
 }
+
+int run_step_at(const char *path, const struct check_size *size, const char *csv, char *out,
+                size_t out_len, char *err, size_t err_len)
+{
+    char m[24], n[24], k[24];
+    snprintf(m, sizeof m, "%ld", size->m);
+    snprintf(n, sizeof n, "%ld", size->n);
+    snprintf(k, sizeof k, "%ld", size->k);
+    char *argv[] = {(char *)path, "--m", m, "--n", n, "--k", k, "--repeats", "2", "--min-time",
+                    "0", "--warmup", "1", csv ? "--csv" : "--no-csv", (char *)csv, NULL};
+    return run_capture(argv, NULL, out, out_len, err, err_len);
+}

@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+#include "step_table.h"
+
 /* Runs argv[0] with argv, with extra environment assignments ("NAME=value", NULL
  * ended, may be NULL), capturing stdout and stderr (truncated to the buffers).
  * Returns the exit code, 128 + signal when killed, -1 when it could not start. */
@@ -40,5 +42,10 @@ char *util_temp_dir(const char *prefix);
  * may fail (a failing assertion ends the child, teardown of checked fixtures
  * included), or make it in an unchecked fixture, which runs in the runner. */
 int util_remove_tree(const char *path);
+
+/* Runs a step binary once at size (2 timed runs, 1 warm-up), appending to csv, or
+ * recording nothing when csv is NULL; output captured as run_capture does. */
+int run_step_at(const char *path, const struct check_size *size, const char *csv, char *out,
+                size_t out_len, char *err, size_t err_len);
 
 #endif

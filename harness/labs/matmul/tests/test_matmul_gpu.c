@@ -25,13 +25,7 @@ static const struct check_size huge_sizes[] = {
 
 static int run_sized(const char *path, const struct check_size *size)
 {
-    char m[24], n[24], k[24];
-    snprintf(m, sizeof m, "%ld", size->m);
-    snprintf(n, sizeof n, "%ld", size->n);
-    snprintf(k, sizeof k, "%ld", size->k);
-    char *argv[] = {(char *)path, "--m", m, "--n", n, "--k", k, "--repeats", "2", "--min-time",
-                    "0", "--warmup", "1", "--no-csv", NULL};
-    return run_capture(argv, NULL, out, sizeof out, err, sizeof err);
+    return run_step_at(path, size, NULL, out, sizeof out, err, sizeof err);
 }
 
 START_TEST(out_of_device_memory)
