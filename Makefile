@@ -10,6 +10,7 @@
 #   make plots              check every results CSV, then draw the figures under plots/<lab>/
 #   make grade STUDENT=name every step of labs/ at every check size: verdicts + gradebook
 #   make deps               install Check and gnuplot when missing (run and test do it too)
+#   make diffs              the change each solution step makes, as diffs under build/diffs/
 #   make clean              remove build/ and bin/
 #   make bin/occupancy      the occupancy calculator alone (bin/occupancy --help)
 #
@@ -234,7 +235,7 @@ TOOLS := $(BIN_DIR)/occupancy $(BIN_DIR)/lab $(BIN_DIR)/gpu-probe $(BIN_DIR)/res
 include plots/plots.mk
 
 # ---------------------------------------------------------------------------
-.PHONY: all solutions run report grade test deps plots clean help FORCE
+.PHONY: all solutions run report grade test deps plots clean help diffs FORCE
 all: $(BINS) $(TOOLS)
 solutions: $(SOLUTION_BINS) $(TOOLS)
 
@@ -308,6 +309,18 @@ test: deps $(LAB_BINS) $(SOLUTION_BINS) $(TOOLS) $(BIN_DIR)/run-tests $(BIN_DIR)
 	$(Q)$(BIN_DIR)/occupancy-xcheck
 	$(Q)LAB_RESOURCE_FILES='$(subst $(space),:,$(strip $(RESOURCE_FILES)))' LAB_BIN_DIR='$(BIN_DIR)' \
 	  $(BIN_DIR)/run-tests
+
+# The change each step makes: a unified diff of its solution against the previous
+# step's, one file per step under build/diffs/, so the guide and the code stay in step.
+DIFF_DIR := $(BUILD_DIR)/diffs
+diffs:
+	$(Q)mkdir -p $(DIFF_DIR)
+	$(Q)$(foreach lab,$(LABS),prev=; for stem in $(call steps_of,$(lab)); do \
+	  if [ -n "$$prev" ]; then \
+	    out=$(DIFF_DIR)/$(lab)-$$stem.diff; \
+	    diff -u solutions/$(lab)/$$prev.cu solutions/$(lab)/$$stem.cu > $$out; [ $$? -le 1 ] || exit 1; \
+	    printf '  %-8s %s (%s lines changed from %s)\n' DIFF $$out "$$(grep -c '^[-+][^-+]' $$out)" $$prev; \
+	  fi; prev=$$stem; done;)
 
 # Check and gnuplot from the distribution's packages when they are missing.
 deps:
