@@ -52,9 +52,9 @@ CHECK_CFLAGS := $(if $(CHECK_PREFIX),-I$(CHECK_PREFIX)/include)
 CHECK_LIBS := $(if $(CHECK_PREFIX),-L$(CHECK_PREFIX)/lib/x86_64-linux-gnu -Wl$(comma)-rpath$(comma)$(abspath $(CHECK_PREFIX))/lib/x86_64-linux-gnu) -lcheck -lsubunit -lm -lpthread -lrt
 
 CFLAGS ?= -O2 -g
-CFLAGS += -std=c11 -Wall -Wextra -pedantic -Iharness -I$(CUDA_HOME)/include
+CFLAGS += -std=c11 -Wall -Wextra -pedantic -Iharness -Iharness/labs/nbody -I$(CUDA_HOME)/include
 NVCCFLAGS ?= -O3 -lineinfo
-NVCCFLAGS += -std=c++17 -arch=$(ARCH) -Iharness -Xcompiler -Wall
+NVCCFLAGS += -std=c++17 -arch=$(ARCH) -Iharness -Iharness/labs/nbody -Xcompiler -Wall
 DEPFLAGS = -MMD -MP
 
 # ---------------------------------------------------------------------------
@@ -67,12 +67,14 @@ flags_of = $(shell sh harness/step-table.sh harness/steps/$(1).def flags $(2))
 # ---------------------------------------------------------------------------
 # Host code of the harness (C11). The pure part has no CUDA calls and is what the
 # unit tests link; the runner adds the CUDA runtime.
-HARNESS_PURE := rng verify csv cli steps results occupancy resources matmul_reference plotdata
+HARNESS_PURE := rng verify csv cli steps results occupancy resources matmul_reference plotdata \
+                labs/nbody/physics
 HARNESS_CUDA := lab_matmul labs runner
 HOST_OBJ = $(patsubst %,$(BUILD_DIR)/host/%.o,$(1))
 
 $(BUILD_DIR)/host/%.o: harness/%.c | $(BUILD_DIR)/host/tools
 	$(call say,CC,$<)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(BUILD_DIR)/host/tools/%.o: harness/tools/%.c | $(BUILD_DIR)/host/tools
@@ -195,7 +197,14 @@ grade: deps all
 # ---------------------------------------------------------------------------
 # Tests: one Check suite per area under tests/, one runner.
 TEST_SUITES := $(wildcard tests/test_*.c)
-TEST_OBJS := $(patsubst tests/%.c,$(BUILD_DIR)/tests/%.o,$(TEST_SUITES) tests/run_tests.c tests/util.c)
+LAB_TEST_SUITES := $(wildcard harness/labs/*/tests/test_*.c)
+TEST_OBJS := $(patsubst tests/%.c,$(BUILD_DIR)/tests/%.o,$(TEST_SUITES) tests/run_tests.c tests/util.c) \
+             $(patsubst harness/labs/%.c,$(BUILD_DIR)/tests/labs/%.o,$(LAB_TEST_SUITES))
+
+$(BUILD_DIR)/tests/labs/%.o: harness/labs/%.c
+	$(call say,CC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(CHECK_CFLAGS) -D_GNU_SOURCE $(DEPFLAGS) -c $< -o $@
 
 $(BUILD_DIR)/tests/%.o: tests/%.c | $(BUILD_DIR)/tests
 	$(call say,CC,$<)
