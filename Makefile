@@ -59,17 +59,20 @@ DEPFLAGS = -MMD -MP
 
 # ---------------------------------------------------------------------------
 # The step tables (harness/steps/<lab>.def) are the one list of steps.
-LABS := $(patsubst harness/steps/%.def,%,$(wildcard harness/steps/*.def))
-steps_of = $(shell sh harness/step-table.sh harness/steps/$(1).def stems)
+# (a lab in its own folder keeps it in harness/labs/<lab>/lab.def)
+LABS := $(patsubst harness/steps/%.def,%,$(wildcard harness/steps/*.def)) \
+        $(patsubst harness/labs/%/lab.def,%,$(wildcard harness/labs/*/lab.def))
+def_of = $(firstword $(wildcard harness/steps/$(1).def harness/labs/$(1)/lab.def))
+steps_of = $(shell sh harness/step-table.sh $(call def_of,$(1)) stems)
 # extra nvcc flags of step $(2) of lab $(1)
-flags_of = $(shell sh harness/step-table.sh harness/steps/$(1).def flags $(2))
+flags_of = $(shell sh harness/step-table.sh $(call def_of,$(1)) flags $(2))
 
 # ---------------------------------------------------------------------------
 # Host code of the harness (C11). The pure part has no CUDA calls and is what the
 # unit tests link; the runner adds the CUDA runtime.
 HARNESS_PURE := rng verify csv cli steps results occupancy resources matmul_reference plotdata \
                 labs/nbody/physics
-HARNESS_CUDA := lab_matmul labs runner
+HARNESS_CUDA := lab_matmul labs/nbody/problem labs runner
 HOST_OBJ = $(patsubst %,$(BUILD_DIR)/host/%.o,$(1))
 
 $(BUILD_DIR)/host/%.o: harness/%.c | $(BUILD_DIR)/host/tools
@@ -97,7 +100,7 @@ $(FLAGS_STAMP): FORCE
 # $(1) tree (labs|solutions)  $(2) lab  $(3) step stem  $(4) binary folder
 # $(5) source file  $(6) extra libraries  $(7) the step's extra nvcc flags
 define STEP_RULES
-$(BUILD_DIR)/$(1)/$(2)/$(3).o: $(5) $(FLAGS_STAMP) $(wildcard harness/steps/$(2).def)
+$(BUILD_DIR)/$(1)/$(2)/$(3).o: $(5) $(FLAGS_STAMP) $(call def_of,$(2))
 	$$(call say,NVCC,$$<)
 	$(Q)mkdir -p $$(@D)
 	$(Q)$(NVCC) $(NVCCFLAGS) $(7) $(DEPFLAGS) --resource-usage -c $$< -o $$@ 2> $$(@:.o=.res.tmp); \
@@ -139,7 +142,7 @@ BINS := $(call step_bins,$(SRC))
 
 # A step file listed in a table must exist in both trees: say which one is missing.
 $(foreach tree,labs solutions,$(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(lab)),\
-  $(if $(wildcard $(tree)/$(lab)/$(stem).cu),,$(error $(tree)/$(lab)/$(stem).cu is listed in harness/steps/$(lab).def but does not exist)))))
+  $(if $(wildcard $(tree)/$(lab)/$(stem).cu),,$(error $(tree)/$(lab)/$(stem).cu is listed in $(call def_of,$(lab)) but does not exist)))))
 
 # ---------------------------------------------------------------------------
 # Tools

@@ -3,8 +3,9 @@
 #include "lab.h"
 
 extern const struct lab matmul_lab;
+extern const struct lab nbody_lab;
 
-const struct lab *const all_labs[] = {&matmul_lab, NULL};
+const struct lab *const all_labs[] = {&matmul_lab, &nbody_lab, NULL};
 
 const struct lab *lab_find(const char *name)
 {

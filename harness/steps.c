@@ -8,6 +8,9 @@
 static const struct step_info matmul_steps[] = {
 #include "steps/matmul.def"
 };
+static const struct step_info nbody_steps[] = {
+#include "lab.def" /* harness/labs/nbody/lab.def */
+};
 #undef STEP
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -21,9 +24,18 @@ static const struct check_size matmul_check_sizes[] = {
     {1048560, 2, 3},
 };
 
+/* N-body: 1, 2 and 3 bodies, sizes that are multiples of no block or tile (17, 255,
+ * 1000, 1025, 4097) and one that is (4096). */
+static const struct check_size nbody_check_sizes[] = {
+    {1, 1, 1}, {1, 2, 1}, {1, 3, 1}, {1, 17, 1}, {1, 255, 1}, {1, 1000, 1}, {1, 1025, 1},
+    {1, 4096, 1}, {1, 4097, 1},
+};
+
 const struct lab_steps lab_step_tables[] = {
     {"matmul", matmul_steps, COUNT_OF(matmul_steps), "cublas", matmul_check_sizes,
      COUNT_OF(matmul_check_sizes)},
+    {"nbody", nbody_steps, COUNT_OF(nbody_steps), NULL, nbody_check_sizes,
+     COUNT_OF(nbody_check_sizes)},
     {NULL, NULL, 0, NULL, NULL, 0},
 };
 
