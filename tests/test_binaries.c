@@ -68,6 +68,9 @@ START_TEST(bad_arguments_exit_2_with_one_line)
     char paths[64][256];
     size_t n = step_binaries(paths, 64);
     for (size_t i = 0; i < n; ++i) {
+        /* the row limit is matmul's; N-body has one size (its own suite checks it) */
+        if (strstr(bad_args[_i].message, "1048560") != NULL && strstr(paths[i], "/matmul/") == NULL)
+            continue;
         int code = run_step(paths[i], NULL, bad_args[_i].args[0], bad_args[_i].args[1], NULL);
         ck_assert_msg(code == 2, "%s %s %s: exit %d, want 2", paths[i], bad_args[_i].args[0],
                       bad_args[_i].args[1] ? bad_args[_i].args[1] : "", code);
