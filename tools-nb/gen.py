@@ -553,11 +553,9 @@ static cudaError_t forces(const struct nbody_problem *p, cudaStream_t stream)
 
 k15 = f"""
 #define THREADS 256 /* threads per block, and bodies per shared-memory tile */
-#define BODIES 4    /* bodies per thread, as in step 14 */
 {CONST_DECL}
-/* PARTS neighbouring threads share BODIES bodies: each takes every PARTS-th body of
- * a tile, then the PARTS partial sums are added with warp shuffles. A block holds
- * THREADS / PARTS groups, so THREADS / PARTS * BODIES bodies. */
+/* PARTS threads share one body: each takes every PARTS-th body of a tile, then the
+ * PARTS partial sums (held by PARTS neighbouring lanes) are added with shuffles. */
 template <int PARTS>
 __device__ __forceinline__ void force_parts(void)
 {{
@@ -565,65 +563,49 @@ __device__ __forceinline__ void force_parts(void)
     const int n = c.n;
     const float epssq = c.epssq;
     const int part = threadIdx.x % PARTS;
-    const int groups = THREADS / PARTS;
-    const long first = (long)blockIdx.x * (groups * BODIES) + threadIdx.x / PARTS;
-    float px[BODIES], py[BODIES], pz[BODIES], ax[BODIES], ay[BODIES], az[BODIES];
-    #pragma unroll
-    for (int b = 0; b < BODIES; ++b) {{
-        long i = first + (long)b * groups;
-        float4 me = i < n ? c.posm[i] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-        px[b] = me.x, py[b] = me.y, pz[b] = me.z;
-        ax[b] = ay[b] = az[b] = 0.0f;
+    const long i = (long)blockIdx.x * (THREADS / PARTS) + threadIdx.x / PARTS;
+    float px = 0.0f, py = 0.0f, pz = 0.0f;
+    if (i < n) {{
+        float4 me = c.posm[i];
+        px = me.x, py = me.y, pz = me.z;
     }}
+    float ax = 0.0f, ay = 0.0f, az = 0.0f;
     for (int j1 = 0; j1 < n; j1 += THREADS) {{
         int idx = j1 + threadIdx.x;
         tile[threadIdx.x] = idx < n ? c.posm[idx] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
         __syncthreads();
-        #pragma unroll 16
+        #pragma unroll 32
         for (int j2 = part; j2 < THREADS; j2 += PARTS) {{
-            float4 q = tile[j2]; /* PARTS <= 8 different float4 per warp: one wavefront */
-            #pragma unroll
-            for (int b = 0; b < BODIES; ++b) {{
-                float dx = q.x - px[b];
-                float dy = q.y - py[b];
-                float dz = q.z - pz[b];
-                float dsq = dx * dx + (dy * dy + (dz * dz + epssq));
-                float dinv = rsqrtf(dsq);
-                float scale = q.w * dinv * dinv * dinv;
-                ax[b] += dx * scale;
-                ay[b] += dy * scale;
-                az[b] += dz * scale;
-            }}
+            float4 q = tile[j2]; /* PARTS different words per warp: no bank conflict */
+            {F4_INTER}
         }}
         __syncthreads();
     }}
     #pragma unroll
-    for (int b = 0; b < BODIES; ++b) {{
-        #pragma unroll
-        for (int offset = PARTS / 2; offset > 0; offset /= 2) {{
-            ax[b] += __shfl_xor_sync(0xffffffffu, ax[b], offset, PARTS);
-            ay[b] += __shfl_xor_sync(0xffffffffu, ay[b], offset, PARTS);
-            az[b] += __shfl_xor_sync(0xffffffffu, az[b], offset, PARTS);
-        }}
-        long i = first + (long)b * groups;
-        if (i < n && part == 0) {{
-            c.accx[i] = ax[b];
-            c.accy[i] = ay[b];
-            c.accz[i] = az[b];
-        }}
+    for (int offset = PARTS / 2; offset > 0; offset /= 2) {{
+        ax += __shfl_xor_sync(0xffffffffu, ax, offset, PARTS);
+        ay += __shfl_xor_sync(0xffffffffu, ay, offset, PARTS);
+        az += __shfl_xor_sync(0xffffffffu, az, offset, PARTS);
+    }}
+    if (i < n && part == 0) {{
+        c.accx[i] = ax;
+        c.accy[i] = ay;
+        c.accz[i] = az;
     }}
 }}
 
 /* one kernel per choice, each with a name of its own for the resource report */
-#define PARTS_KERNEL(parts) \\
+#define PARTS_KERNEL(parts) \
     __global__ void __launch_bounds__(THREADS) force_parts_##parts(void) {{ force_parts<parts>(); }}
 PARTS_KERNEL(1)
 PARTS_KERNEL(2)
 PARTS_KERNEL(4)
 PARTS_KERNEL(8)
+PARTS_KERNEL(16)
+PARTS_KERNEL(32)
 
-/* Threads per body: enough threads for about two full waves of the GPU (2048 per
- * SM), a power of two up to 8 (more would make the tile reads conflict). */
+/* Threads per body: enough for about two full waves of the GPU (2048 threads per
+ * SM), a power of two up to a warp. 1 at large n: then this is step 13. */
 static cudaError_t parts_for(long n, int *parts)
 {{
     int device = 0, sms = 0;
@@ -634,7 +616,7 @@ static cudaError_t parts_for(long n, int *parts)
         return status;
     long target = 2L * sms * 2048;
     int p = 1;
-    while (p < 8 && (n + BODIES - 1) / BODIES * p < target)
+    while (p < 32 && n * p < target)
         p *= 2;
     *parts = p;
     return cudaSuccess;
@@ -646,7 +628,7 @@ static cudaError_t forces(const struct nbody_problem *p, cudaStream_t stream)
     unsigned blocks;
     cudaError_t status = parts_for(p->n, &parts);
     if (status == cudaSuccess)
-        status = nbody_blocks(p->n, THREADS / parts * BODIES, &blocks);
+        status = nbody_blocks(p->n, THREADS / parts, &blocks);
     if (status == cudaSuccess)
         status = set_parameters(p, stream);
     if (status != cudaSuccess)
@@ -655,11 +637,13 @@ static cudaError_t forces(const struct nbody_problem *p, cudaStream_t stream)
     case 1: force_parts_1<<<blocks, THREADS, 0, stream>>>(); break;
     case 2: force_parts_2<<<blocks, THREADS, 0, stream>>>(); break;
     case 4: force_parts_4<<<blocks, THREADS, 0, stream>>>(); break;
-    default: force_parts_8<<<blocks, THREADS, 0, stream>>>(); break;
+    case 8: force_parts_8<<<blocks, THREADS, 0, stream>>>(); break;
+    case 16: force_parts_16<<<blocks, THREADS, 0, stream>>>(); break;
+    default: force_parts_32<<<blocks, THREADS, 0, stream>>>(); break;
     }}
     return cudaGetLastError();
 }}
-""" + F4_ADV + LAUNCH + "\n/* resources reported for 8 threads per body, the choice up to about 135000 bodies */\nDEFINE_STEP(force_parts_8, THREADS, 0, launch);\n"
+""" + F4_ADV + LAUNCH + "\n/* resources reported for 32 threads per body, the choice at the default 4096 bodies */\nDEFINE_STEP(force_parts_32, THREADS, 0, launch);\n"
 
 KERN = {"01": k01, "02": k02, "03": k03, "04": k04, "05": k05, "06": k06, "07": k07, "08": k08,
         "09": k09, "10": k10, "11": k11, "12": k12, "13": k13, "14": k14, "15": k15}
@@ -746,14 +730,14 @@ H["13"] = ("float4", "packed float4 positions and mass",
 H["14"] = ("register-blocking", "several bodies per thread",
  "each thread computes BODIES = 4 bodies (THREADS apart), 256 threads per\n * block: every float4 read from the tile serves four interactions.",
  "the shared load and the loop overhead are shared by four interactions, and\n * four independent dependency chains hide the MUFU latency with fewer warps.",
- "more registers (four sets of position and acceleration); 1024 bodies per block,\n *   128 blocks at 131072 bodies: one per SM, 8 warps, few for the GPU. The speed target: >= 2.0e12\n *   interactions/s at 131072 bodies on an H100 (ceiling about 2.4e12).",
+ "more registers (four sets of position and acceleration); 1024 bodies per block,\n *   128 blocks at 131072 bodies: one per SM, 8 warps each. The speed target: >= 2.0e12\n *   interactions/s at 131072 bodies on an H100 (ceiling about 2.4e12).",
  "give each thread BODIES bodies: arrays px[BODIES] ... az[BODIES], bodies first +\n     * b * THREADS, an inner #pragma unroll loop over b inside the j2 loop, and\n     * blocks for THREADS * BODIES bodies each.",
  "four bodies per thread (register blocking), 256 threads per block")
 H["15"] = ("threads-per-body", "several threads per body for small n",
- "PARTS threads (a power of two up to 8, chosen at launch so that the grid\n * fills the GPU about twice) share step 14's four bodies: each takes every\n * PARTS-th body of a tile, and the partial sums are added with warp shuffles.",
- "with one thread per body, 4096 bodies are 16 blocks: 16 of 132 SMs busy;\n * with four bodies per thread even 131072 bodies leave each SM 8 warps.\n * Appendix B.8 (8800 GTX): 90 -> 190 GFLOP/s at n = 1024 with 4 threads per body.",
- "a large gain at n = 1024 to 16384, and the fastest step at 131072 too (the\n *   speed target: >= 2.0e12 interactions/s there on an H100). Default size 4096.",
- "let PARTS threads share the bodies: group = threadIdx.x / PARTS, bodies\n     * blockIdx.x * (THREADS / PARTS * BODIES) + group + b * (THREADS / PARTS), j2 from\n     * part = threadIdx.x % PARTS in steps of PARTS, then add the partial sums with\n     * __shfl_xor_sync(mask, v, offset, PARTS).",
+ "PARTS threads (a power of two up to 32, chosen at launch so that the grid\n * fills the GPU about twice) share one body: each takes every PARTS-th body of a\n * tile, and the partial sums are added with warp shuffles.",
+ "with one thread per body, 4096 bodies are 16 blocks: 16 of 132 SMs busy.\n * Appendix B.8 (8800 GTX): 90 -> 190 GFLOP/s at n = 1024 with 4 threads per body.",
+ "at large n PARTS is 4 or less and this is close to step 13; at n = 1024 to\n *   16384 a large gain (H100: 3.5x step 13 at 1024, 4.1x at 4096).\n *   Default size 4096.",
+ "let PARTS threads share a body: body i = blockIdx.x * (THREADS / PARTS) +\n     * threadIdx.x / PARTS, j2 from part = threadIdx.x % PARTS in steps of PARTS, then\n     * add the partial sums with __shfl_xor_sync(mask, v, offset, PARTS).",
  "several threads per body for small n (partial sums added with shuffles)")
 
 IDS = sorted(KERN)

@@ -5,7 +5,7 @@
  * Why: the shared load and the loop overhead are shared by four interactions, and
  * four independent dependency chains hide the MUFU latency with fewer warps.
  * Expect: more registers (four sets of position and acceleration); 1024 bodies per block,
- *   128 blocks at 131072 bodies: one per SM, 8 warps, few for the GPU. The speed target: >= 2.0e12
+ *   128 blocks at 131072 bodies: one per SM, 8 warps each. The speed target: >= 2.0e12
  *   interactions/s at 131072 bodies on an H100 (ceiling about 2.4e12).
  * Run:  make run LAB=nbody STEP=14    (default 131072 bodies; RUN_ARGS="--n 1000" for an awkward size)
  *
