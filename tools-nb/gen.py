@@ -736,7 +736,7 @@ H["14"] = ("register-blocking", "several bodies per thread",
 H["15"] = ("threads-per-body", "several threads per body for small n",
  "PARTS threads (a power of two up to 32, chosen at launch so that the grid\n * fills the GPU about twice) share one body: each takes every PARTS-th body of a\n * tile, and the partial sums are added with warp shuffles.",
  "with one thread per body, 4096 bodies are 16 blocks: 16 of 132 SMs busy.\n * Appendix B.8 (8800 GTX): 90 -> 190 GFLOP/s at n = 1024 with 4 threads per body.",
- "at large n PARTS is 4 or less and this is close to step 13; at n = 1024 to\n *   16384 a large gain (H100: 3.5x step 13 at 1024, 4.1x at 4096).\n *   Default size 4096.",
+ "a large gain at n = 1024 to 16384 (H100: 3.5x step 13 at 1024, 4.1x at\n *   4096, 1.6x at 16384). PARTS reaches 1 only above about 540000 bodies (8 at\n *   131072, not measured there yet).\n *   Default size 4096.",
  "let PARTS threads share a body: body i = blockIdx.x * (THREADS / PARTS) +\n     * threadIdx.x / PARTS, j2 from part = threadIdx.x % PARTS in steps of PARTS, then\n     * add the partial sums with __shfl_xor_sync(mask, v, offset, PARTS).",
  "several threads per body for small n (partial sums added with shuffles)")
 
