@@ -71,9 +71,9 @@ CHECK_CFLAGS := $(if $(CHECK_PREFIX),-I$(CHECK_PREFIX)/include)
 CHECK_LIBS := $(if $(CHECK_PREFIX),-L$(CHECK_PREFIX)/lib/x86_64-linux-gnu -Wl$(comma)-rpath$(comma)$(abspath $(CHECK_PREFIX))/lib/x86_64-linux-gnu) -lcheck -lsubunit -lm -lpthread -lrt
 
 CFLAGS ?= -O2 -g
-CFLAGS += -std=c11 -Wall -Wextra -pedantic -Iharness -I$(CUDA_HOME)/include
+CFLAGS += -std=c11 -Wall -Wextra -pedantic -Iharness -Iharness/labs/nbody -I$(CUDA_HOME)/include
 NVCCFLAGS ?= -O3 -lineinfo
-NVCCFLAGS += -std=c++17 -arch=$(ARCH) -Iharness -Xcompiler -Wall
+NVCCFLAGS += -std=c++17 -arch=$(ARCH) -Iharness -Iharness/labs/nbody -Xcompiler -Wall
 DEPFLAGS = -MMD -MP
 
 # ---------------------------------------------------------------------------
@@ -106,6 +106,7 @@ lab_objs = $(call lab_pure_objs,$(1)) $(BUILD_DIR)/host/labs/$(1)/problem.o $(ca
 
 $(BUILD_DIR)/host/%.o: harness/%.c | $(BUILD_DIR)/host/tools
 	$(call say,CC,$<)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(BUILD_DIR)/host/tools/%.o: harness/tools/%.c | $(BUILD_DIR)/host/tools
@@ -159,7 +160,7 @@ $(BUILD_DIR)/$(1)/$(2)/$(3).flags: FORCE
 	$(Q)mkdir -p $$(@D)
 	$(Q)echo '$(strip $(7))' | cmp -s - $$@ || echo '$(strip $(7))' > $$@
 
-$(BUILD_DIR)/$(1)/$(2)/$(3).o: $(5) $(FLAGS_STAMP) $(BUILD_DIR)/$(1)/$(2)/$(3).flags
+$(BUILD_DIR)/$(1)/$(2)/$(3).o: $(5) $(FLAGS_STAMP) $(BUILD_DIR)/$(1)/$(2)/$(3).flags $(call lab_def,$(2))
 	$$(call say,NVCC,$$<)
 	$(Q)mkdir -p $$(@D)
 	$(Q)$(NVCC) $(NVCCFLAGS) -Iharness/labs/$(2) $(7) $(DEPFLAGS) --resource-usage -c $$< -o $$@ 2> $$(@:.o=.res.tmp); \

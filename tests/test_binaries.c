@@ -39,8 +39,8 @@ static int run_step(const char *path, const char *const *env, const char *a1, co
 
 START_TEST(help_on_every_step)
 {
-    char paths[64][256];
-    size_t n = step_binaries(paths, 64);
+    static char paths[512][256];
+    size_t n = step_binaries(paths, 512);
     ck_assert_uint_ge(n, 6);
     for (size_t i = 0; i < n; ++i) {
         ck_assert_msg(run_step(paths[i], NULL, "--help", NULL, NULL) == 0, "%s --help", paths[i]);
@@ -64,8 +64,8 @@ static const struct {
 
 START_TEST(bad_arguments_exit_2_with_one_line)
 {
-    char paths[64][256];
-    size_t n = step_binaries(paths, 64);
+    static char paths[512][256];
+    size_t n = step_binaries(paths, 512);
     for (size_t i = 0; i < n; ++i) {
         int code = run_step(paths[i], NULL, bad_args[_i].args[0], bad_args[_i].args[1], NULL);
         ck_assert_msg(code == 2, "%s %s %s: exit %d, want 2", paths[i], bad_args[_i].args[0],
@@ -83,8 +83,8 @@ START_TEST(no_gpu_exits_77_with_one_line)
     /* An empty CUDA_VISIBLE_DEVICES hides every GPU: this path is tested on GPU
      * machines too. */
     static const char *const hide_gpus[] = {"CUDA_VISIBLE_DEVICES=", NULL};
-    char paths[64][256];
-    size_t n = step_binaries(paths, 64);
+    static char paths[512][256];
+    size_t n = step_binaries(paths, 512);
     for (size_t i = 0; i < n; ++i) {
         int code = run_step(paths[i], hide_gpus, "--n", "64", "--no-csv");
         ck_assert_msg(code == 77, "%s: exit %d, want 77; stderr: %s", paths[i], code, err);
