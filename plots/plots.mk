@@ -58,7 +58,8 @@ plots-check: $(RESULTS_CHECK)
 	  if [ ! -e "$$1" ]; then echo "plots: no results in $(PLOT_RESULTS)/<gpu>/<lab>.csv yet: published figures only"; exit 0; fi; \
 	  $(RESULTS_CHECK) --out '$(PLOT_WORK)' "$$@" || [ $$? -eq 1 ]
 
-$(RESULTS_CHECK): harness/tools/results_check.c harness/csv.c harness/csv.h harness/text.h
+$(RESULTS_CHECK): harness/tools/results_check.c harness/csv.c harness/csv.h harness/text.h \
+                  harness/results.c harness/results.h
 	$(if $(value say),$(call say,CC,$@),@printf '  %-8s %s\n' CC $@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -o $@ harness/tools/results_check.c harness/csv.c
+	$(Q)$(CC) $(CFLAGS) -o $@ harness/tools/results_check.c harness/csv.c harness/results.c

@@ -25,14 +25,12 @@
 #include <string.h>
 
 #include "csv.h"
+#include "results.h"
 
-static const char *const common[] = {
-    "date", "run_id", "commit", "gpu", "cc", "sms", "clock_mhz", "driver", "runtime", "nvcc",
-    "lab", "step", "role", "source", "flags", "cache", "m", "n", "k", "seed", "repeats",
-    "median_ms", "min_ms", "max_ms", "gflops", "regs", "smem_static", "smem_dynamic",
-    "local_bytes", "threads_per_block", "blocks_per_sm", "limiter", "occupancy_pct", "max_err",
-    "verdict"};
-enum { NCOMMON = sizeof common / sizeof common[0], MAX_LABS = 64 };
+/* The common columns are the ones the runner writes (results.h). */
+#define common results_columns
+#define NCOMMON results_column_count
+enum { MAX_LABS = 64 };
 /* Text columns; every other common column, and every lab column after verdict, is a number. */
 static const char *const text_columns = " date run_id commit gpu driver runtime nvcc lab step "
                                         "role source flags cache limiter verdict ";
