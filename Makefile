@@ -11,6 +11,7 @@
 #   make grade STUDENT=name every step of labs/ at every check size: verdicts + gradebook
 #   make deps               install Check and gnuplot when missing (run and test do it too)
 #   make diffs              the change each solution step makes, as diffs under build/diffs/
+#   make guide-tables       regenerate GUIDE.md's tables of recorded results from data/results/
 #   make clean              remove build/ and bin/
 #   make bin/occupancy      the occupancy calculator alone (bin/occupancy --help)
 #
@@ -230,13 +231,18 @@ $(BIN_DIR)/occupancy-api-check: harness/tools/occupancy_api_check.cu $(call HOST
 	$(Q)mkdir -p $(@D)
 	$(Q)$(NVCC) $(NVCCFLAGS) -o $@ $< $(call HOST_OBJ,occupancy)
 
-TOOLS := $(BIN_DIR)/occupancy $(BIN_DIR)/lab $(BIN_DIR)/gpu-probe $(BIN_DIR)/results-check \
+$(BIN_DIR)/guide-tables: $(BUILD_DIR)/host/tools/guide_tables.o $(call HOST_OBJ,step_table lab_registry csv) $(ALL_TABLE_OBJS)
+	$(call say,LINK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -o $@ $^ -lm
+
+TOOLS := $(BIN_DIR)/guide-tables $(BIN_DIR)/occupancy $(BIN_DIR)/lab $(BIN_DIR)/gpu-probe $(BIN_DIR)/results-check \
          $(BIN_DIR)/occupancy-api-check
 
 include plots/plots.mk
 
 # ---------------------------------------------------------------------------
-.PHONY: all solutions run report grade test deps plots clean help diffs FORCE
+.PHONY: all solutions run report grade test deps plots clean help diffs guide-tables FORCE
 all: $(BINS) $(TOOLS)
 solutions: $(SOLUTION_BINS) $(TOOLS)
 
@@ -322,6 +328,11 @@ diffs:
 	    diff -u solutions/$(lab)/$$prev.cu solutions/$(lab)/$$stem.cu > $$out; [ $$? -le 1 ] || exit 1; \
 	    printf '  %-8s %s (%s lines changed from %s)\n' DIFF $$out "$$(grep -c '^[-+][^-+]' $$out)" $$prev; \
 	  fi; prev=$$stem; done;)
+
+# The tables of recorded results in GUIDE.md, regenerated from data/results/
+# (make test checks that they are up to date).
+guide-tables: $(BIN_DIR)/guide-tables
+	$(Q)$(BIN_DIR)/guide-tables GUIDE.md
 
 # Check and gnuplot from the distribution's packages when they are missing.
 deps:

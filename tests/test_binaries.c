@@ -3,6 +3,7 @@
  * static resource report, and the front door bin/lab. */
 #include <check.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lab_registry.h"
@@ -199,6 +200,73 @@ START_TEST(grading_needs_a_gpu)
 }
 END_TEST
 
+/* GUIDE.md's tables of recorded results are generated from the CSV, and make test
+ * fails when someone edits one or records new results without regenerating. */
+START_TEST(guide_tables_match_the_recorded_results)
+{
+    char tool[256];
+    char *argv[] = {(char *)bin_path("guide-tables", tool, sizeof tool), "--check", "GUIDE.md", NULL};
+    int code = run_capture(argv, NULL, out, sizeof out, err, sizeof err);
+    ck_assert_msg(code == 0, "exit %d: %s", code, err);
+}
+END_TEST
+
+START_TEST(guide_tables_follow_the_csv)
+{
+    char *dir = util_temp_dir("guide");
+    ck_assert_ptr_nonnull(dir);
+    char path[512], tool[256];
+    snprintf(path, sizeof path, "%s/G/matmul.csv", dir);
+    const char *const header = "date,run_id,commit,gpu,cc,sms,clock_mhz,driver,runtime,nvcc,lab,"
+                               "step,role,source,flags,cache,m,n,k,seed,repeats,median_ms,min_ms,"
+                               "max_ms,gflops,regs,smem_static,smem_dynamic,local_bytes,"
+                               "threads_per_block,blocks_per_sm,limiter,occupancy_pct,max_err,verdict\n";
+    const char *const row = "2026-11-23T10:00:00Z,%s,abc,G,9.0,132,1980,13.0,13.0,13.0,matmul,%s,%s,"
+                            "solutions,,flushed,64,64,64,1,5,%s,1,1,%s,32,2048,0,0,256,8,threads,"
+                            "100,0,%s\n";
+    char text[4096], line[512];
+    snprintf(text, sizeof text, "%s", header);
+    snprintf(line, sizeof line, row, "old", "01-naive", "step", "9.0", "1", "PASS");
+    strcat(text, line);
+    snprintf(line, sizeof line, row, "new", "01-naive", "step", "4.0", "2", "PASS");
+    strcat(text, line);
+    snprintf(line, sizeof line, row, "new", "02-tiled", "step", "2.0", "4", "PASS");
+    strcat(text, line);
+    snprintf(line, sizeof line, row, "new", "cublas", "library", "1.0", "8", "PASS");
+    strcat(text, line);
+    char command[1200];
+    snprintf(command, sizeof command, "mkdir -p '%s/G' && cat > '%s'", dir, path);
+    FILE *p = popen(command, "w");
+    fputs(text, p);
+    ck_assert_int_eq(pclose(p), 0);
+    snprintf(path, sizeof path, "%s/guide.md", dir);
+    FILE *f = fopen(path, "w");
+    fputs("# Guide\n<!-- results-table matmul G -->\nstale text\n<!-- end results-table -->\nend\n", f);
+    fclose(f);
+    char results[512];
+    snprintf(results, sizeof results, "%s", dir);
+    char *check[] = {(char *)bin_path("guide-tables", tool, sizeof tool), "--check", "--results",
+                     results, path, NULL};
+    ck_assert_int_eq(run_capture(check, NULL, out, sizeof out, err, sizeof err), 1);
+    char *write[] = {tool, "--results", results, path, NULL};
+    ck_assert_int_eq(run_capture(write, NULL, out, sizeof out, err, sizeof err), 0);
+    ck_assert_int_eq(run_capture(check, NULL, out, sizeof out, err, sizeof err), 0);
+    f = fopen(path, "r");
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    /* the newest run only, in order, with the speedup over the step before */
+    ck_assert_ptr_null(strstr(text, "stale text"));
+    ck_assert_ptr_null(strstr(text, "9.000"));
+    ck_assert_ptr_nonnull(strstr(text, "| 01-naive | 64³ | 32 | 2048 | 8 (threads) | 4.000 | 2 | - | PASS |"));
+    ck_assert_ptr_nonnull(strstr(text, "| 02-tiled | 64³ | 32 | 2048 | 8 (threads) | 2.000 | 4 | 2.00x | PASS |"));
+    ck_assert_ptr_nonnull(strstr(text, "| cublas (library) | 64³ | - | - | (library) | 1.000 | 8 | - | PASS |"));
+    ck_assert_ptr_nonnull(strstr(text, "end\n"));
+    ck_assert_int_eq(util_remove_tree(dir), 0);
+    free(dir);
+}
+END_TEST
+
 Suite *binaries_suite(void)
 {
     Suite *s = suite_create("binaries");
@@ -217,6 +285,8 @@ Suite *binaries_suite(void)
     tcase_add_test(tc, front_door_without_gpu_shows_report);
     tcase_add_test(tc, front_door_takes_a_step_without_its_lab);
     tcase_add_test(tc, grading_needs_a_gpu);
+    tcase_add_test(tc, guide_tables_match_the_recorded_results);
+    tcase_add_test(tc, guide_tables_follow_the_csv);
     suite_add_tcase(s, tc);
     return s;
 }
