@@ -39,6 +39,14 @@ struct step_kernel {
     extern "C" const struct step_kernel STEP_ENTRY = {                                \
         (const void *)(kernel_fn), #kernel_fn, (threads), (dynamic_smem), (launch_fn)}
 
+/* A labs/ file whose change the student has not made yet ends with
+ *     STEP_TODO("one line: the change to make");
+ * before DEFINE_STEP. It exports the symbol step_todo; the runner reports a step that
+ * still has it as "TODO" (not as a failure), whatever its result. The student deletes
+ * the line once the change is made, and from then on the step is checked like any
+ * other. Solution files never have it. */
+#define STEP_TODO(what) extern "C" const char step_todo[] = what
+
 /* A library call standing in for a step (the cuBLAS row): no kernel of ours. */
 #define DEFINE_REFERENCE(library_name, launch_fn)                                     \
     extern "C" const struct step_kernel STEP_ENTRY = {NULL, library_name, 0, 0, (launch_fn)}
