@@ -17,8 +17,15 @@
 #include "matmul.h"
 #include "step.h"
 
+#ifndef BM
 #define BM 128
+#endif
+#ifndef BN
 #define BN 128
+#endif
+#ifndef FRAG_PIPE
+#define FRAG_PIPE 1 /* double-buffered fragments (1) or not (0) */
+#endif
 #ifndef BK
 #define BK 8
 #endif
@@ -122,6 +129,16 @@ __device__ __forceinline__ void copy_slice(const float *a, const float *b, int m
     }
 }
 
+/* This thread's 8 values of A (two float4) and 8 of B for row kk of a slice. */
+__device__ __forceinline__ void load_frags(const float *as, const float *bs, int kk, int a_off,
+                                           int b_off, float *a_frag, float *b_frag)
+{
+    *(float4 *)&a_frag[0] = *(const float4 *)&as[kk * (BM + A_PAD) + a_off];
+    *(float4 *)&a_frag[4] = *(const float4 *)&as[kk * (BM + A_PAD) + a_off + WM / 2];
+    *(float4 *)&b_frag[0] = *(const float4 *)&bs[kk * BN + b_off];
+    *(float4 *)&b_frag[4] = *(const float4 *)&bs[kk * BN + b_off + WN / 2];
+}
+
 template <bool VEC>
 __device__ __forceinline__ void matmul_body(const float *a, const float *b, float *c, int m,
                                             int n, int k)
@@ -164,6 +181,50 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, floa
         cp_async_commit();
     }
 
+#if FRAG_PIPE
+    /* The fragments of A and B for one k, twice: while the FFMAs use set kk % 2,
+     * the loads of set (kk + 1) % 2 are in flight. The loads for the first k of the
+     * next slice come right after the barrier at the end of this slice. */
+    float a_frag[2][TM], b_frag[2][TN];
+    cp_async_wait<STAGES - 2>();
+    __syncthreads(); /* slice 0 has landed */
+    load_frags(a_stages, b_stages, 0, a_off, b_off, a_frag[0], b_frag[0]);
+
+    for (int s = 0; s < slices; ++s) {
+        /* Refill the buffer of slice s-1 with slice s + STAGES - 1: every thread
+         * passed the barrier at the end of slice s-1 after its last read of it. */
+        int next = s + STAGES - 1;
+        if (next < slices)
+            copy_slice<VEC>(a, b, m, n, k, next * BK, block_row, block_col,
+                            a_stages + (next % STAGES) * A_STAGE,
+                            b_stages + (next % STAGES) * B_STAGE);
+        cp_async_commit();
+
+        const float *as = a_stages + (s % STAGES) * A_STAGE;
+        const float *bs = b_stages + (s % STAGES) * B_STAGE;
+#pragma unroll
+        for (int kk = 0; kk < BK; ++kk) {
+            if (kk < BK - 1) {
+                load_frags(as, bs, kk + 1, a_off, b_off, a_frag[(kk + 1) % 2],
+                           b_frag[(kk + 1) % 2]);
+            } else if (s + 1 < slices) {
+                /* Slice s+1 has landed once at most STAGES-2 younger groups are
+                 * pending; the barrier makes it visible to all, and tells the
+                 * next iteration that nobody reads slice s any more. */
+                cp_async_wait<STAGES - 2>();
+                __syncthreads();
+                load_frags(a_stages + ((s + 1) % STAGES) * A_STAGE,
+                           b_stages + ((s + 1) % STAGES) * B_STAGE, 0, a_off, b_off,
+                           a_frag[(kk + 1) % 2], b_frag[(kk + 1) % 2]);
+            }
+#pragma unroll
+            for (int i = 0; i < TM; ++i)
+#pragma unroll
+                for (int j = 0; j < TN; ++j)
+                    acc[i][j] += a_frag[kk % 2][i] * b_frag[kk % 2][j];
+        }
+    }
+#else
     for (int s = 0; s < slices; ++s) {
         /* Slice s has landed once at most STAGES-2 younger groups are pending. */
         cp_async_wait<STAGES - 2>();
@@ -193,6 +254,7 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, floa
                     acc[i][j] += a_frag[i] * b_frag[j];
         }
     }
+#endif
     cp_async_wait<0>(); /* no copy may outlive the block (the last groups are empty) */
 
 #pragma unroll
