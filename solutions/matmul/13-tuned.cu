@@ -18,28 +18,39 @@
 #include "step.h"
 
 #ifndef BM
-#define BM 128
+#define BM 128 /* rows of C per block */
 #endif
 #ifndef BN
-#define BN 128
-#endif
-#ifndef FRAG_PIPE
-#define FRAG_PIPE 1 /* double-buffered fragments (1) or not (0) */
+#define BN 256 /* columns of C per block */
 #endif
 #ifndef BK
-#define BK 8
+#define BK 16
 #endif
 #ifndef STAGES
-#define STAGES 3
+#define STAGES 4
 #endif
-#define TM 8
-#define TN 8
-#define THREADS ((BM / TM) * (BN / TN)) /* 256 */
+#ifndef FRAG_PIPE
+#define FRAG_PIPE 0 /* 1: double-buffered fragments in registers */
+#endif
+#ifndef TM
+#define TM 8 /* rows of C per thread: TM / 4 blocks of 4 */
+#endif
+#ifndef TN
+#define TN 16 /* columns of C per thread: TN / 4 blocks of 4 */
+#endif
+#ifndef LM
+#define LM 8 /* lanes of a warp along m; 32 / LM along n */
+#endif
+#define LN (32 / LM)
+#define WM (TM * LM) /* rows of C per warp */
+#define WN (TN * LN) /* columns of C per warp */
+#define THREADS ((BM / WM) * (BN / WN) * 32)
 #define A_PAD 4
-#define WM 64
-#define WN 32
+#if BM % WM != 0 || BN % WN != 0 || TM % 4 != 0 || TN % 4 != 0
+#error "the warp tile must divide the block tile, the thread tile be made of 4x4 blocks"
+#endif
 #ifndef MIN_BLOCKS
-#define MIN_BLOCKS 2 /* blocks per SM the register budget must allow */
+#define MIN_BLOCKS 1 /* blocks per SM the register budget must allow */
 #endif
 #ifndef GROUP
 #define GROUP 8 /* rows of tiles per band */
@@ -93,50 +104,70 @@ __device__ __forceinline__ void cp_async_wait(void)
 #endif
 }
 
+#define A_RS (THREADS / 8)        /* rows of A between one thread's copies */
+#define B_RS (THREADS / (BN / 4)) /* rows of B between one thread's copies */
+#if BM % A_RS != 0 || THREADS % (BN / 4) != 0 || BK % B_RS != 0
+#error "the copy layout needs BM % (THREADS/8) == 0 and THREADS % (BN/4) == 0"
+#endif
+
+/* What one thread copies, fixed for the whole block: A rows r0 + q * A_RS (q <
+ * BM / A_RS) at k offsets k0 + 8 h (h < BK / 8); B rows kb0 + q * B_RS at columns
+ * cb0 .. cb0 + 3. The pointers are to the first slice and move by BK along k. */
+struct copy_plan {
+    const float *a_src;    /* A[block_row + r0][k0] */
+    const float *b_src;    /* B[kb0][block_col + cb0] */
+    size_t a_step;         /* A_RS rows of A, in floats */
+    size_t b_step;         /* B_RS rows of B, in floats */
+    size_t b_row;          /* one row of B: n */
+    unsigned a_rows_in;    /* bit q: row r0 + q * A_RS is inside A */
+    int k0, kb0, cols_in;  /* cols_in: how many of the 4 B columns are inside B */
+    int a_dst, b_dst;      /* offsets in a stage's A and B buffers */
+};
+
 /* Start the copies of the slice that begins at k = t into one stage's buffers. */
 template <bool VEC>
-__device__ __forceinline__ void copy_slice(const float *a, const float *b, int m, int n, int k,
-                                           int t, int block_row, int block_col, float *as,
-                                           float *bs)
+__device__ __forceinline__ void copy_slice(const copy_plan &p, const float *a, const float *b,
+                                           int k, int t, float *as, float *bs)
 {
-    int tid = threadIdx.x;
-    /* A: BM x BK values, 4-byte copies. A warp takes 4 rows x 8 consecutive k. */
 #pragma unroll
-    for (int j = 0; j < BM * BK / THREADS; ++j) {
-        int e = tid + j * THREADS;
-        int kk = (e / (8 * BM)) * 8 + e % 8, r = (e / 8) % BM;
-        int gr = block_row + r, gk = t + kk;
-        bool in = gr < m && gk < k;
-        cp_async4(&as[kk * (BM + A_PAD) + r], in ? &a[(size_t)gr * k + gk] : a, in);
+    for (int h = 0; h < BK / 8; ++h) {
+        bool k_in = t + p.k0 + 8 * h < k;
+#pragma unroll
+        for (int q = 0; q < BM / A_RS; ++q) {
+            bool in = k_in && ((p.a_rows_in >> q) & 1u);
+            cp_async4(&as[p.a_dst + 8 * h * (BM + A_PAD) + q * A_RS],
+                      in ? p.a_src + q * p.a_step + t + 8 * h : a, in);
+        }
     }
-    /* B: BK x BN values, in float4 pieces: row kk, columns cq.. cq + 3. */
 #pragma unroll
-    for (int j = 0; j < BK * BN / 4 / THREADS; ++j) {
-        int e = tid + j * THREADS;
-        int kk = e / (BN / 4), cq = (e % (BN / 4)) * 4;
-        int hk = t + kk, hc = block_col + cq;
-        float *dst = &bs[kk * BN + cq];
+    for (int q = 0; q < BK / B_RS; ++q) {
+        bool row_in = t + p.kb0 + q * B_RS < k;
+        const float *src = p.b_src + (size_t)t * p.b_row + q * p.b_step;
+        float *dst = &bs[p.b_dst + q * B_RS * BN];
         if (VEC) { /* n % 4 == 0: the float4 is all inside the row or all outside */
-            bool in = hk < k && hc < n;
-            cp_async16(dst, in ? &b[(size_t)hk * n + hc] : b, in);
+            bool in = row_in && p.cols_in == 4;
+            cp_async16(dst, in ? src : b, in);
         } else {
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {
-                bool in = hk < k && hc + q < n;
-                cp_async4(dst + q, in ? &b[(size_t)hk * n + hc + q] : b, in);
+            for (int e = 0; e < 4; ++e) {
+                bool in = row_in && e < p.cols_in;
+                cp_async4(dst + e, in ? src + e : b, in);
             }
         }
     }
 }
 
-/* This thread's 8 values of A (two float4) and 8 of B for row kk of a slice. */
+/* This thread's TM values of A and TN of B for row kk of a slice. */
 __device__ __forceinline__ void load_frags(const float *as, const float *bs, int kk, int a_off,
                                            int b_off, float *a_frag, float *b_frag)
 {
-    *(float4 *)&a_frag[0] = *(const float4 *)&as[kk * (BM + A_PAD) + a_off];
-    *(float4 *)&a_frag[4] = *(const float4 *)&as[kk * (BM + A_PAD) + a_off + WM / 2];
-    *(float4 *)&b_frag[0] = *(const float4 *)&bs[kk * BN + b_off];
-    *(float4 *)&b_frag[4] = *(const float4 *)&bs[kk * BN + b_off + WN / 2];
+    /* block q of 4 values sits 4 * LM (A) or 4 * LN (B) columns after block q-1 */
+#pragma unroll
+    for (int q = 0; q < TM / 4; ++q)
+        *(float4 *)&a_frag[4 * q] = *(const float4 *)&as[kk * (BM + A_PAD) + a_off + q * 4 * LM];
+#pragma unroll
+    for (int q = 0; q < TN / 4; ++q)
+        *(float4 *)&b_frag[4 * q] = *(const float4 *)&bs[kk * BN + b_off + q * 4 * LN];
 }
 
 template <bool VEC>
@@ -151,7 +182,7 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, floa
     int tid = threadIdx.x;
     int warp = tid / 32, lane = tid % 32;
     int wr = warp / (BN / WN), wc = warp % (BN / WN);
-    int tm = lane / 4, tn = lane % 4;
+    int tm = lane / LN, tn = lane % LN;
     int a_off = wr * WM + tm * 4;
     int b_off = wc * WN + tn * 4;
     /* Tile (tile_row, tile_col) of this block: bands of GROUP rows of tiles, numbered
@@ -162,6 +193,26 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, floa
     int band_rows = min(GROUP, tiles_m - band * GROUP);
     int tile_row = band * GROUP + in_band % band_rows, tile_col = in_band / band_rows;
     int block_row = tile_row * BM, block_col = tile_col * BN;
+
+    copy_plan plan;
+    {
+        int r0 = tid / 8, cb0 = (tid % (BN / 4)) * 4;
+        plan.k0 = tid % 8;
+        plan.kb0 = tid / (BN / 4);
+        plan.a_src = a + (size_t)(block_row + r0) * k + plan.k0;
+        plan.b_src = b + (size_t)plan.kb0 * n + block_col + cb0;
+        plan.a_step = (size_t)A_RS * k;
+        plan.b_step = (size_t)B_RS * n;
+        plan.b_row = (size_t)n;
+        plan.a_rows_in = 0;
+#pragma unroll
+        for (int q = 0; q < BM / A_RS; ++q)
+            if (block_row + r0 + q * A_RS < m)
+                plan.a_rows_in |= 1u << q;
+        plan.cols_in = max(0, min(4, n - (block_col + cb0)));
+        plan.a_dst = plan.k0 * (BM + A_PAD) + r0;
+        plan.b_dst = plan.kb0 * BN + cb0;
+    }
 
     float acc[TM][TN];
 #pragma unroll
@@ -176,15 +227,13 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, floa
 #pragma unroll
     for (int s = 0; s < STAGES - 1; ++s) {
         if (s < slices)
-            copy_slice<VEC>(a, b, m, n, k, s * BK, block_row, block_col, a_stages + s * A_STAGE,
-                            b_stages + s * B_STAGE);
+            copy_slice<VEC>(plan, a, b, k, s * BK, a_stages + s * A_STAGE, b_stages + s * B_STAGE);
         cp_async_commit();
     }
 
 #if FRAG_PIPE
-    /* The fragments of A and B for one k, twice: while the FFMAs use set kk % 2,
-     * the loads of set (kk + 1) % 2 are in flight. The loads for the first k of the
-     * next slice come right after the barrier at the end of this slice. */
+    /* The fragments for one k, twice: while the FFMAs use set kk % 2, the loads of
+     * set (kk + 1) % 2 are in flight. */
     float a_frag[2][TM], b_frag[2][TN];
     cp_async_wait<STAGES - 2>();
     __syncthreads(); /* slice 0 has landed */
@@ -195,8 +244,7 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, floa
          * passed the barrier at the end of slice s-1 after its last read of it. */
         int next = s + STAGES - 1;
         if (next < slices)
-            copy_slice<VEC>(a, b, m, n, k, next * BK, block_row, block_col,
-                            a_stages + (next % STAGES) * A_STAGE,
+            copy_slice<VEC>(plan, a, b, k, next * BK, a_stages + (next % STAGES) * A_STAGE,
                             b_stages + (next % STAGES) * B_STAGE);
         cp_async_commit();
 
@@ -208,10 +256,7 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, floa
                 load_frags(as, bs, kk + 1, a_off, b_off, a_frag[(kk + 1) % 2],
                            b_frag[(kk + 1) % 2]);
             } else if (s + 1 < slices) {
-                /* Slice s+1 has landed once at most STAGES-2 younger groups are
-                 * pending; the barrier makes it visible to all, and tells the
-                 * next iteration that nobody reads slice s any more. */
-                cp_async_wait<STAGES - 2>();
+                cp_async_wait<STAGES - 2>(); /* slice s+1 has landed */
                 __syncthreads();
                 load_frags(a_stages + ((s + 1) % STAGES) * A_STAGE,
                            b_stages + ((s + 1) % STAGES) * B_STAGE, 0, a_off, b_off,
@@ -233,8 +278,7 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, floa
         /* Refill the buffer slice s-1 used with slice s + STAGES - 1. */
         int next = s + STAGES - 1;
         if (next < slices)
-            copy_slice<VEC>(a, b, m, n, k, next * BK, block_row, block_col,
-                            a_stages + (next % STAGES) * A_STAGE,
+            copy_slice<VEC>(plan, a, b, k, next * BK, a_stages + (next % STAGES) * A_STAGE,
                             b_stages + (next % STAGES) * B_STAGE);
         cp_async_commit();
 
@@ -243,10 +287,7 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, floa
 #pragma unroll
         for (int kk = 0; kk < BK; ++kk) {
             float a_frag[TM], b_frag[TN];
-            *(float4 *)&a_frag[0] = *(const float4 *)&as[kk * (BM + A_PAD) + a_off];
-            *(float4 *)&a_frag[4] = *(const float4 *)&as[kk * (BM + A_PAD) + a_off + WM / 2];
-            *(float4 *)&b_frag[0] = *(const float4 *)&bs[kk * BN + b_off];
-            *(float4 *)&b_frag[4] = *(const float4 *)&bs[kk * BN + b_off + WN / 2];
+            load_frags(as, bs, kk, a_off, b_off, a_frag, b_frag);
 #pragma unroll
             for (int i = 0; i < TM; ++i)
 #pragma unroll
@@ -259,14 +300,14 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, floa
 
 #pragma unroll
     for (int i = 0; i < TM; ++i) {
-        /* acc[i][j] is row a_off + (i / 4) * 32 + i % 4, column b_off + (j / 4) * 16 + j % 4 */
-        int row = block_row + a_off + (i / 4) * (WM / 2) + i % 4;
+        /* acc[i][j] is row a_off + (i / 4) * 4 * LM + i % 4, column b_off + (j / 4) * 4 * LN + j % 4 */
+        int row = block_row + a_off + (i / 4) * 4 * LM + i % 4;
         if (row >= m)
             continue;
         float *crow = c + (size_t)row * n;
 #pragma unroll
         for (int j = 0; j < TN; j += 4) {
-            int col = block_col + b_off + (j / 4) * (WN / 2);
+            int col = block_col + b_off + (j / 4) * 4 * LN;
             if (VEC) {
                 if (col < n) /* n % 4 == 0: the whole float4 is inside the row */
                     *(float4 *)&crow[col] =
