@@ -41,12 +41,14 @@
 #error "UNROLL must be 1, 2, 4 or 0 (complete)"
 #endif
 
-/* #pragma unroll N from a macro: _Pragma takes a string literal. */
+/* #pragma unroll N from a macro: _Pragma takes a string literal, and the extra
+ * level (UNROLL_BY) lets UNROLL expand to its number before it is stringized. */
 #define PRAGMA(x) _Pragma(#x)
+#define UNROLL_BY(n) PRAGMA(unroll n)
 #if UNROLL == 0
 #define UNROLL_INNER PRAGMA(unroll)
 #else
-#define UNROLL_INNER PRAGMA(unroll UNROLL)
+#define UNROLL_INNER UNROLL_BY(UNROLL)
 #endif
 
 #define WIDE (TILE * RESULTS) /* columns of C per block */

@@ -52,13 +52,16 @@
 
 /* cp.async of 4 or 16 bytes from global to shared memory; when `in` is false the
  * source size is 0 and the destination is filled with zeros (src must still be a
- * valid address: the callers pass the matrix's base pointer). */
+ * valid address: the callers pass the matrix's base pointer). The "memory" clobber
+ * tells the compiler that the instruction writes memory it cannot see, so it keeps
+ * shared-memory reads and writes in program order around it. */
 __device__ __forceinline__ void cp_async4(float *dst, const float *src, bool in)
 {
 #if __CUDA_ARCH__ >= 800
     unsigned d = (unsigned)__cvta_generic_to_shared(dst);
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d), "l"(src),
-                 "r"(in ? 4 : 0));
+                 "r"(in ? 4 : 0)
+                 : "memory");
 #else
     *dst = in ? *src : 0.0f;
 #endif
@@ -69,7 +72,8 @@ __device__ __forceinline__ void cp_async16(float *dst, const float *src, bool in
 #if __CUDA_ARCH__ >= 800
     unsigned d = (unsigned)__cvta_generic_to_shared(dst);
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src),
-                 "r"(in ? 16 : 0));
+                 "r"(in ? 16 : 0)
+                 : "memory");
 #else
     *(float4 *)dst = in ? *(const float4 *)src : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
 #endif
@@ -78,7 +82,7 @@ __device__ __forceinline__ void cp_async16(float *dst, const float *src, bool in
 __device__ __forceinline__ void cp_async_commit(void)
 {
 #if __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.commit_group;\n" ::);
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
 #endif
 }
 
@@ -87,7 +91,7 @@ template <int pending>
 __device__ __forceinline__ void cp_async_wait(void)
 {
 #if __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(pending));
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(pending) : "memory");
 #endif
 }
 
