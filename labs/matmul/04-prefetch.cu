@@ -1,6 +1,6 @@
-/* Step 04 - prefetching: the next tiles are loaded while this one is used.
+/* Step 04 - prefetching: the next tiles are loaded while this one is used.   *** YOUR TURN ***
  *
- * What changed from 03: each thread loads its elements of the *next* A and B tiles
+ * What changes from 03: each thread loads its elements of the *next* A and B tiles
  * from global memory into two registers before it starts on the multiply-adds of the
  * current tiles, and only stores them into shared memory at the top of the next
  * iteration. The loop is rotated: load tile 0 into registers before the loop; in
@@ -17,11 +17,29 @@
  * to spare), and with many resident warps the latency was mostly hidden anyway:
  * expect a small gain or none.
  * Run:  make run LAB=matmul STEP=04
+ *
+ * This file is step 03's solution with the new kernel names: it runs and is
+ * correct, but it is not this step yet. Make the change the TODO below describes,
+ * then delete the STEP_TODO line at the end (until then the runner reports the step
+ * as TODO). solutions/matmul/04-prefetch.cu has a complete version.
  */
 #include "matmul.h"
 #include "step.h"
 
 #define TILE 16
+
+/* TODO (step 04). Prefetch the next tiles into registers:
+ *  1. Before the loop, load this thread's element of the first A tile and of the
+ *     first B tile into two registers, a_next and b_next (0.0f outside the matrices,
+ *     the same guards as now with t = 0).
+ *  2. At the top of the loop, store a_next and b_next into a_tile[ty][tx] and
+ *     b_tile[ty][tx] instead of reading global memory there.
+ *  3. Right after the first __syncthreads(), load the elements of the *next* tiles
+ *     (k offset u = t + TILE) into a_next and b_next, with the same guards (u + tx < k,
+ *     u + ty < k). Nothing uses them until the next iteration, so the loads are in
+ *     flight during the 16 multiply-adds.
+ *  4. Keep the unrolled inner loop and both barriers as they are.
+ * Count the registers afterwards (make report): the G80 lost a block per SM here. */
 
 __global__ void matmul_prefetch(const float *a, const float *b, float *c, int m, int n, int k)
 {
@@ -32,23 +50,13 @@ __global__ void matmul_prefetch(const float *a, const float *b, float *c, int m,
     int row = blockIdx.y * TILE + ty;
     int col = blockIdx.x * TILE + tx;
 
-    /* this thread's elements of the first tiles, in registers */
-    float a_next = (row < m && tx < k) ? a[(size_t)row * k + tx] : 0.0f;
-    float b_next = (ty < k && col < n) ? b[(size_t)ty * n + col] : 0.0f;
-
     float sum = 0.0f;
     for (int t = 0; t < k; t += TILE) {
-        a_tile[ty][tx] = a_next;
-        b_tile[ty][tx] = b_next;
+        a_tile[ty][tx] = (row < m && t + tx < k) ? a[(size_t)row * k + t + tx] : 0.0f;
+        b_tile[ty][tx] = (t + ty < k && col < n) ? b[(size_t)(t + ty) * n + col] : 0.0f;
         __syncthreads();
 
-        /* Start the loads of the next tiles; nothing waits for them until the
-         * stores at the top of the next iteration. */
-        int u = t + TILE;
-        a_next = (row < m && u + tx < k) ? a[(size_t)row * k + u + tx] : 0.0f;
-        b_next = (u + ty < k && col < n) ? b[(size_t)(u + ty) * n + col] : 0.0f;
-
-#pragma unroll
+#pragma unroll /* TILE is a constant: all 16 iterations are written out */
         for (int i = 0; i < TILE; ++i)
             sum += a_tile[ty][i] * b_tile[i][tx];
         __syncthreads();
@@ -68,4 +76,5 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     return cudaGetLastError();
 }
 
+STEP_TODO("load the next tiles into registers while computing on the current ones");
 DEFINE_STEP(matmul_prefetch, TILE * TILE, 0, launch);

@@ -1,6 +1,6 @@
-/* Step 05 - several results per thread: rectangular 1xR tiling.
+/* Step 05 - several results per thread: rectangular 1xR tiling.   *** YOUR TURN ***
  *
- * What changed from 04: a block of 16x16 threads now computes a 16 x (16*RESULTS)
+ * What changes from 04: a block of 16x16 threads now computes a 16 x (16*RESULTS)
  * tile of C (16x32 for RESULTS=2, 16x64 for RESULTS=4). Each thread owns RESULTS
  * elements of one row of C, 16 columns apart, and keeps RESULTS sums. Per tile it
  * loads one element of A and RESULTS elements of B (still prefetched into registers
@@ -23,99 +23,79 @@
  *   6 blocks of 256 threads per SM (limited by registers), and a clear gain over
  *   step 04 because every thread now does four times the work per shared load.
  * Run:  make run LAB=matmul STEP=05
+ *
+ * This file is step 04's solution with the new kernel names: it runs and is
+ * correct, but it is not this step yet. Make the change the TODO below describes,
+ * then delete the STEP_TODO line at the end (until then the runner reports the step
+ * as TODO). solutions/matmul/05-rect-tiles.cu has a complete version.
  */
 #include "matmul.h"
 #include "step.h"
 
 #define TILE 16
-#ifndef RESULTS
-#define RESULTS 4
-#endif
-#ifndef UNROLL
-#define UNROLL 0
-#endif
-#if RESULTS != 1 && RESULTS != 2 && RESULTS != 4
-#error "RESULTS must be 1, 2 or 4"
-#endif
-#if UNROLL != 0 && UNROLL != 1 && UNROLL != 2 && UNROLL != 4
-#error "UNROLL must be 1, 2, 4 or 0 (complete)"
-#endif
 
-/* #pragma unroll N from a macro: _Pragma takes a string literal. */
-#define PRAGMA(x) _Pragma(#x)
-#if UNROLL == 0
-#define UNROLL_INNER PRAGMA(unroll)
-#else
-#define UNROLL_INNER PRAGMA(unroll UNROLL)
-#endif
-
-#define WIDE (TILE * RESULTS) /* columns of C per block */
+/* TODO (step 05). Several results per thread (1 x RESULTS tiling):
+ *  1. Add the build variables, each in #ifndef: RESULTS (1, 2 or 4; default 4) and
+ *     UNROLL (1, 2, 4, or 0 = complete; default 0), and a macro that turns UNROLL into
+ *     `#pragma unroll N` (_Pragma("unroll 4") needs a string: stringize through two
+ *     macro levels so UNROLL expands first; UNROLL 0 gives a plain `#pragma unroll`).
+ *  2. A block of 16x16 threads now covers 16 rows x 16*RESULTS columns of C:
+ *     b_tile becomes [TILE][TILE * RESULTS]; the launch's grid.x becomes
+ *     (n + TILE*RESULTS - 1) / (TILE*RESULTS).
+ *  3. This thread's columns: col0 = blockIdx.x * TILE*RESULTS + tx, and
+ *     col0 + r * TILE for r < RESULTS (16 apart: a warp still reads consecutive words).
+ *  4. Prefetch one A element (as now) and RESULTS B elements (b_next[RESULTS]); keep
+ *     RESULTS sums, sum[RESULTS], all in registers (loops over r with #pragma unroll).
+ *  5. Inner loop (with the UNROLL pragma): read a_tile[ty][i] once into a register, then
+ *     for each r: sum[r] += that value * b_tile[i][tx + r * TILE].
+ *  6. Write the RESULTS sums, each only if its column is < n (and row < m).
+ * RESULTS=1 must give step 04 back; try RESULTS=2 and UNROLL=1/2/4 to replay the
+ * Johnson slides' sequence. */
 
 __global__ void matmul_rect(const float *a, const float *b, float *c, int m, int n, int k)
 {
     __shared__ float a_tile[TILE][TILE];
-    __shared__ float b_tile[TILE][WIDE];
+    __shared__ float b_tile[TILE][TILE];
 
     int tx = threadIdx.x, ty = threadIdx.y;
     int row = blockIdx.y * TILE + ty;
-    int col0 = blockIdx.x * WIDE + tx; /* this thread's columns: col0 + r * TILE */
+    int col = blockIdx.x * TILE + tx;
 
+    /* this thread's elements of the first tiles, in registers */
     float a_next = (row < m && tx < k) ? a[(size_t)row * k + tx] : 0.0f;
-    float b_next[RESULTS];
-#pragma unroll
-    for (int r = 0; r < RESULTS; ++r) {
-        int col = col0 + r * TILE;
-        b_next[r] = (ty < k && col < n) ? b[(size_t)ty * n + col] : 0.0f;
-    }
+    float b_next = (ty < k && col < n) ? b[(size_t)ty * n + col] : 0.0f;
 
-    float sum[RESULTS];
-#pragma unroll
-    for (int r = 0; r < RESULTS; ++r)
-        sum[r] = 0.0f;
-
+    float sum = 0.0f;
     for (int t = 0; t < k; t += TILE) {
         a_tile[ty][tx] = a_next;
-#pragma unroll
-        for (int r = 0; r < RESULTS; ++r)
-            b_tile[ty][tx + r * TILE] = b_next[r];
+        b_tile[ty][tx] = b_next;
         __syncthreads();
 
+        /* Start the loads of the next tiles; nothing waits for them until the
+         * stores at the top of the next iteration. */
         int u = t + TILE;
         a_next = (row < m && u + tx < k) ? a[(size_t)row * k + u + tx] : 0.0f;
-#pragma unroll
-        for (int r = 0; r < RESULTS; ++r) {
-            int col = col0 + r * TILE;
-            b_next[r] = (u + ty < k && col < n) ? b[(size_t)(u + ty) * n + col] : 0.0f;
-        }
+        b_next = (u + ty < k && col < n) ? b[(size_t)(u + ty) * n + col] : 0.0f;
 
-        UNROLL_INNER
-        for (int i = 0; i < TILE; ++i) {
-            float av = a_tile[ty][i]; /* read once, used RESULTS times */
 #pragma unroll
-            for (int r = 0; r < RESULTS; ++r)
-                sum[r] += av * b_tile[i][tx + r * TILE];
-        }
+        for (int i = 0; i < TILE; ++i)
+            sum += a_tile[ty][i] * b_tile[i][tx];
         __syncthreads();
     }
-    if (row < m) {
-#pragma unroll
-        for (int r = 0; r < RESULTS; ++r) {
-            int col = col0 + r * TILE;
-            if (col < n)
-                c[(size_t)row * n + col] = sum[r];
-        }
-    }
+    if (row < m && col < n)
+        c[(size_t)row * n + col] = sum;
 }
 
 static cudaError_t launch(const void *problem, cudaStream_t stream)
 {
     const struct matmul_problem *p = (const struct matmul_problem *)problem;
     dim3 block(TILE, TILE);
-    dim3 grid((p->n + WIDE - 1) / WIDE, (p->m + TILE - 1) / TILE);
+    dim3 grid((p->n + TILE - 1) / TILE, (p->m + TILE - 1) / TILE);
     if (grid.y > 65535u) /* CUDA's limit on grid.y: refuse rather than fail the launch */
         return cudaErrorInvalidConfiguration;
     matmul_rect<<<grid, block, 0, stream>>>(p->a, p->b, p->c, p->m, p->n, p->k);
     return cudaGetLastError();
 }
 
+STEP_TODO("compute RESULTS (4) elements of one row of C per thread, reusing the A value from a register");
 DEFINE_STEP(matmul_rect, TILE * TILE, 0, launch);

@@ -1,6 +1,6 @@
-/* Step 07 - A stored transposed in shared memory, read 16 bytes at a time.
+/* Step 07 - A stored transposed in shared memory, read 16 bytes at a time.   *** YOUR TURN ***
  *
- * What changed from 06: the A tile is stored transposed, a_tile[k][row], so the 8
+ * What changes from 06: the A tile is stored transposed, a_tile[k][row], so the 8
  * values of A a thread needs for one k are 8 consecutive floats, like its 8 values
  * of B. The inner loop reads each as two float4 (16-byte) loads: 4 shared-memory
  * loads per 64 multiply-adds instead of 16. Each row of the transposed tile is
@@ -17,23 +17,38 @@
  *   shows LDS.128 where step 06 had LDS (32-bit). The B reads still conflict 2-way
  *   (threads 0 and 4 of each quarter warp hit the same banks): step 09 fixes that.
  * Run:  make run LAB=matmul STEP=07
+ *
+ * This file is step 06's solution with the new kernel names: it runs and is
+ * correct, but it is not this step yet. Make the change the TODO below describes,
+ * then delete the STEP_TODO line at the end (until then the runner reports the step
+ * as TODO). solutions/matmul/07-smem-transposed.cu has a complete version.
  */
 #include "matmul.h"
 #include "step.h"
 
-#define BM 128
-#define BN 128
-#define BK 8
-#define TM 8
-#define TN 8
+#define BM 128 /* rows of C per block */
+#define BN 128 /* columns of C per block */
+#define BK 8   /* the slice of k staged in shared memory per step */
+#define TM 8   /* rows of C per thread */
+#define TN 8   /* columns of C per thread */
 #define THREADS ((BM / TM) * (BN / TN)) /* 256 */
-#define A_PAD 4 /* floats of padding per transposed row: conflict-free, still 16-byte aligned */
 
-__global__ void matmul_smem_transposed(const float *a, const float *b, float *c, int m, int n,
-                                       int k)
+/* TODO (step 07). Store A transposed in shared memory and read 16 bytes at a time:
+ *  1. #define A_PAD 4 and declare __shared__ __align__(16) float a_tile[BK][BM + A_PAD]
+ *     (transposed: [k][row]); give b_tile __align__(16) too.
+ *  2. In the tile load, store a_tile[kk][r] instead of a_tile[r][kk].
+ *  3. In the inner loop read each fragment as two float4:
+ *       *(float4 *)&a_frag[0] = *(const float4 *)&a_tile[kk][trow * TM];
+ *       *(float4 *)&a_frag[4] = *(const float4 *)&a_tile[kk][trow * TM + 4];
+ *     and the same for b_frag from b_tile[kk][tcol * TN] and [tcol * TN + 4].
+ *  Nothing else changes: the loads from global memory stay scalar.
+ * Check by hand that the transposed stores are conflict-free: word kk*(BM+A_PAD) + r,
+ * bank (4*kk + r) mod 32, for the 32 (r, kk) pairs one warp stores. Why 4 and not 1? */
+
+__global__ void matmul_smem_transposed(const float *a, const float *b, float *c, int m, int n, int k)
 {
-    __shared__ __align__(16) float a_tile[BK][BM + A_PAD]; /* transposed: [k][row] */
-    __shared__ __align__(16) float b_tile[BK][BN];
+    __shared__ float a_tile[BM][BK]; /* as in A: row-major */
+    __shared__ float b_tile[BK][BN];
 
     int tid = threadIdx.x;
     int trow = tid / (BN / TN), tcol = tid % (BN / TN);
@@ -47,11 +62,13 @@ __global__ void matmul_smem_transposed(const float *a, const float *b, float *c,
             acc[i][j] = 0.0f;
 
     for (int t = 0; t < k; t += BK) {
+        /* 1024 elements per tile, 4 per thread; consecutive threads take
+         * consecutive elements, so a warp reads whole 32-byte pieces of rows. */
 #pragma unroll
         for (int e = tid; e < BM * BK; e += THREADS) {
             int r = e / BK, kk = e % BK;
             int gr = block_row + r, gk = t + kk;
-            a_tile[kk][r] = (gr < m && gk < k) ? a[(size_t)gr * k + gk] : 0.0f;
+            a_tile[r][kk] = (gr < m && gk < k) ? a[(size_t)gr * k + gk] : 0.0f;
         }
 #pragma unroll
         for (int e = tid; e < BK * BN; e += THREADS) {
@@ -64,11 +81,12 @@ __global__ void matmul_smem_transposed(const float *a, const float *b, float *c,
 #pragma unroll
         for (int kk = 0; kk < BK; ++kk) {
             float a_frag[TM], b_frag[TN];
-            /* two 16-byte loads each: the addresses are multiples of 16 bytes */
-            *(float4 *)&a_frag[0] = *(const float4 *)&a_tile[kk][trow * TM];
-            *(float4 *)&a_frag[4] = *(const float4 *)&a_tile[kk][trow * TM + 4];
-            *(float4 *)&b_frag[0] = *(const float4 *)&b_tile[kk][tcol * TN];
-            *(float4 *)&b_frag[4] = *(const float4 *)&b_tile[kk][tcol * TN + 4];
+#pragma unroll
+            for (int i = 0; i < TM; ++i)
+                a_frag[i] = a_tile[trow * TM + i][kk];
+#pragma unroll
+            for (int j = 0; j < TN; ++j)
+                b_frag[j] = b_tile[kk][tcol * TN + j];
 #pragma unroll
             for (int i = 0; i < TM; ++i)
 #pragma unroll
@@ -102,4 +120,5 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     return cudaGetLastError();
 }
 
+STEP_TODO("store the A tile transposed (padded) in shared memory and read A and B fragments as float4");
 DEFINE_STEP(matmul_smem_transposed, THREADS, 0, launch);

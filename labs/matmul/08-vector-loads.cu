@@ -1,6 +1,6 @@
-/* Step 08 - 16-byte global loads and stores, with a checked fallback.
+/* Step 08 - 16-byte global loads and stores, with a checked fallback.   *** YOUR TURN ***
  *
- * What changed from 07: each thread loads its part of the A tile as one float4 (4
+ * What changes from 07: each thread loads its part of the A tile as one float4 (4
  * consecutive values of k in one row of A) and its part of the B tile as one float4
  * (4 consecutive columns), instead of 4 scalar loads each, and writes C as float4.
  * The A float4 is taken apart into the 4 transposed shared-memory stores; the B
@@ -17,9 +17,12 @@
  *   loads of matmul_vector_loads and LDG.E (32-bit) in matmul_vector_loads_scalar.
  *   Try `--m 1000 --n 1001 --k 999`: the fallback runs, correct and slower.
  * Run:  make run LAB=matmul STEP=08
+ *
+ * This file is step 07's solution with the new kernel names: it runs and is
+ * correct, but it is not this step yet. Make the change the TODO below describes,
+ * then delete the STEP_TODO line at the end (until then the runner reports the step
+ * as TODO). solutions/matmul/08-vector-loads.cu has a complete version.
  */
-#include <stdint.h>
-
 #include "matmul.h"
 #include "step.h"
 
@@ -29,26 +32,34 @@
 #define TM 8
 #define TN 8
 #define THREADS ((BM / TM) * (BN / TN)) /* 256 */
-#define A_PAD 4
+#define A_PAD 4 /* floats of padding per transposed row: conflict-free, still 16-byte aligned */
 
-/* The body of both kernels. VEC: k and n are multiples of 4 and the pointers are
- * 16-byte aligned (checked by the launch), so a float4 that starts inside a row
- * ends inside it, and every float4 address is a multiple of 16 bytes. */
-template <bool VEC>
-__device__ __forceinline__ void matmul_body(const float *a, const float *b, float *c, int m,
-                                            int n, int k)
+/* TODO (step 08). 16-byte global loads and stores, with a checked fallback:
+ *  1. Turn the kernel body into `template <bool VEC> __device__ __forceinline__ void
+ *     matmul_body(...)` and call it from two kernels, matmul_vector_loads (VEC = true)
+ *     and matmul_vector_loads_scalar (VEC = false).
+ *  2. Each thread loads one float4 of the A tile: row a_r = tid / (BK/4), k offset
+ *     a_k = (tid % (BK/4)) * 4; and one float4 of the B tile: row b_k = tid / (BN/4),
+ *     columns b_c = (tid % (BN/4)) * 4 ..+3.
+ *  3. VEC: one float4 load each, in bounds as a whole (gr < m && gk < k, hk < k && hc < n,
+ *     true because k % 4 == 0 and n % 4 == 0), else make_float4(0, 0, 0, 0).
+ *     !VEC: the same 4 + 4 values as guarded scalar loads.
+ *  4. Store the A float4 as 4 transposed scalars a_tile[a_k + q][a_r], the B float4 as
+ *     one float4 at &b_tile[b_k][b_c].
+ *  5. Write C as float4 when VEC (col < n covers the whole float4), else per element.
+ *  6. launch: vec = k % 4 == 0 && n % 4 == 0 && a, b, c 16-byte aligned
+ *     (((uintptr_t)p & 15) == 0, #include <stdint.h>); launch the matching kernel.
+ * DEFINE_STEP names the fast kernel. */
+
+__global__ void matmul_vector_loads(const float *a, const float *b, float *c, int m, int n,
+                                       int k)
 {
-    __shared__ __align__(16) float a_tile[BK][BM + A_PAD];
+    __shared__ __align__(16) float a_tile[BK][BM + A_PAD]; /* transposed: [k][row] */
     __shared__ __align__(16) float b_tile[BK][BN];
 
     int tid = threadIdx.x;
     int trow = tid / (BN / TN), tcol = tid % (BN / TN);
     int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
-
-    /* This thread's float4 of each tile: A row a_r, k offset a_k (0 or 4);
-     * B row b_k, columns b_c.. b_c + 3. */
-    int a_r = tid / (BK / 4), a_k = (tid % (BK / 4)) * 4;
-    int b_k = tid / (BN / 4), b_c = (tid % (BN / 4)) * 4;
 
     float acc[TM][TN];
 #pragma unroll
@@ -58,37 +69,24 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, floa
             acc[i][j] = 0.0f;
 
     for (int t = 0; t < k; t += BK) {
-        float4 av, bv;
-        int gr = block_row + a_r, gk = t + a_k;
-        int hk = t + b_k, hc = block_col + b_c;
-        if (VEC) {
-            av = (gr < m && gk < k) ? *(const float4 *)&a[(size_t)gr * k + gk]
-                                    : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-            bv = (hk < k && hc < n) ? *(const float4 *)&b[(size_t)hk * n + hc]
-                                    : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-        } else {
-            const float *ap = a + (size_t)gr * k + gk; /* only read where in bounds */
-            const float *bp = b + (size_t)hk * n + hc;
-            bool ar = gr < m, bk = hk < k;
-            av.x = (ar && gk < k) ? ap[0] : 0.0f;
-            av.y = (ar && gk + 1 < k) ? ap[1] : 0.0f;
-            av.z = (ar && gk + 2 < k) ? ap[2] : 0.0f;
-            av.w = (ar && gk + 3 < k) ? ap[3] : 0.0f;
-            bv.x = (bk && hc < n) ? bp[0] : 0.0f;
-            bv.y = (bk && hc + 1 < n) ? bp[1] : 0.0f;
-            bv.z = (bk && hc + 2 < n) ? bp[2] : 0.0f;
-            bv.w = (bk && hc + 3 < n) ? bp[3] : 0.0f;
+#pragma unroll
+        for (int e = tid; e < BM * BK; e += THREADS) {
+            int r = e / BK, kk = e % BK;
+            int gr = block_row + r, gk = t + kk;
+            a_tile[kk][r] = (gr < m && gk < k) ? a[(size_t)gr * k + gk] : 0.0f;
         }
-        a_tile[a_k + 0][a_r] = av.x;
-        a_tile[a_k + 1][a_r] = av.y;
-        a_tile[a_k + 2][a_r] = av.z;
-        a_tile[a_k + 3][a_r] = av.w;
-        *(float4 *)&b_tile[b_k][b_c] = bv;
+#pragma unroll
+        for (int e = tid; e < BK * BN; e += THREADS) {
+            int kk = e / BN, cc = e % BN;
+            int gk = t + kk, gc = block_col + cc;
+            b_tile[kk][cc] = (gk < k && gc < n) ? b[(size_t)gk * n + gc] : 0.0f;
+        }
         __syncthreads();
 
 #pragma unroll
         for (int kk = 0; kk < BK; ++kk) {
             float a_frag[TM], b_frag[TN];
+            /* two 16-byte loads each: the addresses are multiples of 16 bytes */
             *(float4 *)&a_frag[0] = *(const float4 *)&a_tile[kk][trow * TM];
             *(float4 *)&a_frag[4] = *(const float4 *)&a_tile[kk][trow * TM + 4];
             *(float4 *)&b_frag[0] = *(const float4 *)&b_tile[kk][tcol * TN];
@@ -107,37 +105,14 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, floa
         int row = block_row + trow * TM + i;
         if (row >= m)
             continue;
-        float *crow = c + (size_t)row * n;
 #pragma unroll
-        for (int j = 0; j < TN; j += 4) {
+        for (int j = 0; j < TN; ++j) {
             int col = block_col + tcol * TN + j;
-            if (VEC) {
-                if (col < n) /* n % 4 == 0: the whole float4 is inside the row */
-                    *(float4 *)&crow[col] =
-                        make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]);
-            } else {
-#pragma unroll
-                for (int q = 0; q < 4; ++q)
-                    if (col + q < n)
-                        crow[col + q] = acc[i][j + q];
-            }
+            if (col < n)
+                c[(size_t)row * n + col] = acc[i][j];
         }
     }
 }
-
-__global__ void matmul_vector_loads(const float *a, const float *b, float *c, int m, int n, int k)
-{
-    matmul_body<true>(a, b, c, m, n, k);
-}
-
-/* The same kernel with scalar loads, for sizes or pointers the fast path cannot take. */
-__global__ void matmul_vector_loads_scalar(const float *a, const float *b, float *c, int m, int n,
-                                           int k)
-{
-    matmul_body<false>(a, b, c, m, n, k);
-}
-
-static bool aligned16(const void *p) { return ((uintptr_t)p & 15u) == 0; }
 
 static cudaError_t launch(const void *problem, cudaStream_t stream)
 {
@@ -145,14 +120,9 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     dim3 grid((p->n + BN - 1) / BN, (p->m + BM - 1) / BM);
     if (grid.y > 65535u) /* CUDA's limit on grid.y: refuse rather than fail the launch */
         return cudaErrorInvalidConfiguration;
-    bool vec = p->k % 4 == 0 && p->n % 4 == 0 && aligned16(p->a) && aligned16(p->b) &&
-               aligned16(p->c);
-    if (vec)
-        matmul_vector_loads<<<grid, THREADS, 0, stream>>>(p->a, p->b, p->c, p->m, p->n, p->k);
-    else
-        matmul_vector_loads_scalar<<<grid, THREADS, 0, stream>>>(p->a, p->b, p->c, p->m, p->n,
-                                                                 p->k);
+    matmul_vector_loads<<<grid, THREADS, 0, stream>>>(p->a, p->b, p->c, p->m, p->n, p->k);
     return cudaGetLastError();
 }
 
+STEP_TODO("load A and B tiles and store C with float4, after checking alignment at launch (scalar fallback)");
 DEFINE_STEP(matmul_vector_loads, THREADS, 0, launch);

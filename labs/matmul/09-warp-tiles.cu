@@ -1,6 +1,6 @@
-/* Step 09 - warp tiling: each warp owns a 64x32 piece of the block's tile.
+/* Step 09 - warp tiling: each warp owns a 64x32 piece of the block's tile.   *** YOUR TURN ***
  *
- * What changed from 08: only which elements of C a thread owns. The 8 warps of a
+ * What changes from 08: only which elements of C a thread owns. The 8 warps of a
  * block split its 128x128 tile into 2 x 4 warp tiles of 64x32. Inside a warp, lane
  * (tm = lane / 4, tn = lane % 4) owns four 4x4 blocks of C: rows tm*4.. and 32 +
  * tm*4.. of the warp tile, times columns tn*4.. and 16 + tn*4... Each thread still
@@ -17,6 +17,11 @@
  *   "Shared Memory" bank conflicts drop to zero for the inner-loop loads and
  *   smsp__inst_executed_op_shared_ld stays the same; time goes down.
  * Run:  make run LAB=matmul STEP=09
+ *
+ * This file is step 08's solution with the new kernel names: it runs and is
+ * correct, but it is not this step yet. Make the change the TODO below describes,
+ * then delete the STEP_TODO line at the end (until then the runner reports the step
+ * as TODO). solutions/matmul/09-warp-tiles.cu has a complete version.
  */
 #include <stdint.h>
 
@@ -30,8 +35,20 @@
 #define TN 8
 #define THREADS ((BM / TM) * (BN / TN)) /* 256 */
 #define A_PAD 4
-#define WM 64 /* rows of C per warp */
-#define WN 32 /* columns of C per warp */
+
+/* TODO (step 09). Warp tiling: change which elements of C a thread owns.
+ *  1. #define WM 64, WN 32 (a warp's tile). Replace trow/tcol by
+ *       warp = tid / 32, lane = tid % 32, wr = warp / (BN / WN), wc = warp % (BN / WN),
+ *       tm = lane / 4, tn = lane % 4,
+ *       a_off = wr * WM + tm * 4, b_off = wc * WN + tn * 4.
+ *  2. Inner loop: a_frag[0..3] from a_tile[kk][a_off], a_frag[4..7] from
+ *     a_tile[kk][a_off + WM/2]; b_frag[0..3] from b_tile[kk][b_off], b_frag[4..7] from
+ *     b_tile[kk][b_off + WN/2] (float4 each, as now).
+ *  3. Epilogue: acc[i][j] belongs to row block_row + a_off + (i/4)*(WM/2) + i%4 and
+ *     column block_col + b_off + (j/4)*(WN/2) + j%4 (a float4 store still covers
+ *     j .. j+3).
+ * Work out, for one warp, the addresses of its A and B float4 loads before and after:
+ * how many different 16-byte words, how many banks, how many cycles? */
 
 /* The body of both kernels. VEC: k and n are multiples of 4 and the pointers are
  * 16-byte aligned (checked by the launch), so a float4 that starts inside a row
@@ -44,14 +61,7 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, floa
     __shared__ __align__(16) float b_tile[BK][BN];
 
     int tid = threadIdx.x;
-    /* warp (wr, wc) of 2 x 4 owns rows wr*64.. and columns wc*32.. of the tile;
-     * lane (tm, tn) of 8 x 4 owns rows tm*4 + {0..3, 32..35} of the warp tile and
-     * columns tn*4 + {0..3, 16..19}. */
-    int warp = tid / 32, lane = tid % 32;
-    int wr = warp / (BN / WN), wc = warp % (BN / WN);
-    int tm = lane / 4, tn = lane % 4;
-    int a_off = wr * WM + tm * 4; /* first of this thread's columns of a_tile */
-    int b_off = wc * WN + tn * 4; /* first of this thread's columns of b_tile */
+    int trow = tid / (BN / TN), tcol = tid % (BN / TN);
     int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
 
     /* This thread's float4 of each tile: A row a_r, k offset a_k (0 or 4);
@@ -98,10 +108,10 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, floa
 #pragma unroll
         for (int kk = 0; kk < BK; ++kk) {
             float a_frag[TM], b_frag[TN];
-            *(float4 *)&a_frag[0] = *(const float4 *)&a_tile[kk][a_off];
-            *(float4 *)&a_frag[4] = *(const float4 *)&a_tile[kk][a_off + WM / 2];
-            *(float4 *)&b_frag[0] = *(const float4 *)&b_tile[kk][b_off];
-            *(float4 *)&b_frag[4] = *(const float4 *)&b_tile[kk][b_off + WN / 2];
+            *(float4 *)&a_frag[0] = *(const float4 *)&a_tile[kk][trow * TM];
+            *(float4 *)&a_frag[4] = *(const float4 *)&a_tile[kk][trow * TM + 4];
+            *(float4 *)&b_frag[0] = *(const float4 *)&b_tile[kk][tcol * TN];
+            *(float4 *)&b_frag[4] = *(const float4 *)&b_tile[kk][tcol * TN + 4];
 #pragma unroll
             for (int i = 0; i < TM; ++i)
 #pragma unroll
@@ -113,14 +123,13 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, floa
 
 #pragma unroll
     for (int i = 0; i < TM; ++i) {
-        /* acc[i][j] is row a_off + (i / 4) * 32 + i % 4, column b_off + (j / 4) * 16 + j % 4 */
-        int row = block_row + a_off + (i / 4) * (WM / 2) + i % 4;
+        int row = block_row + trow * TM + i;
         if (row >= m)
             continue;
         float *crow = c + (size_t)row * n;
 #pragma unroll
         for (int j = 0; j < TN; j += 4) {
-            int col = block_col + b_off + (j / 4) * (WN / 2);
+            int col = block_col + tcol * TN + j;
             if (VEC) {
                 if (col < n) /* n % 4 == 0: the whole float4 is inside the row */
                     *(float4 *)&crow[col] =
@@ -165,4 +174,5 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     return cudaGetLastError();
 }
 
+STEP_TODO("give each warp a 64x32 tile and each lane four 4x4 blocks so the shared loads are conflict-free");
 DEFINE_STEP(matmul_warp_tiles, THREADS, 0, launch);

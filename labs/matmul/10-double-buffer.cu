@@ -1,6 +1,6 @@
-/* Step 10 - double buffering: two tiles in shared memory, one barrier per slice.
+/* Step 10 - double buffering: two tiles in shared memory, one barrier per slice.   *** YOUR TURN ***
  *
- * What changed from 09: shared memory holds two A tiles and two B tiles. While the
+ * What changes from 09: shared memory holds two A tiles and two B tiles. While the
  * block computes on buffer t % 2, each thread already has the float4s of slice t + 1
  * in registers (loaded before the compute, as step 04 prefetched), and stores them
  * into the other buffer after the compute. Then one __syncthreads(), and the roles
@@ -16,6 +16,11 @@
  *   blocks per SM), twice the shared memory (16.6 KB), and a gain. ncu's warp state
  *   statistics show "Stall Barrier" and "Stall Long Scoreboard" shrinking.
  * Run:  make run LAB=matmul STEP=10
+ *
+ * This file is step 09's solution with the new kernel names: it runs and is
+ * correct, but it is not this step yet. Make the change the TODO below describes,
+ * then delete the STEP_TODO line at the end (until then the runner reports the step
+ * as TODO). solutions/matmul/10-double-buffer.cu has a complete version.
  */
 #include <stdint.h>
 
@@ -32,45 +37,18 @@
 #define WM 64 /* rows of C per warp */
 #define WN 32 /* columns of C per warp */
 
-/* This thread's float4 of A (row gr, k from gk) and of B (row hk, columns from hc)
- * for the slice that starts at k = t; zeros outside the matrices. */
-template <bool VEC>
-__device__ __forceinline__ void load_slice(const float *a, const float *b, int m, int n, int k,
-                                           int t, int gr, int a_k, int b_k, int hc, float4 &av,
-                                           float4 &bv)
-{
-    int gk = t + a_k, hk = t + b_k;
-    if (VEC) {
-        av = (gr < m && gk < k) ? *(const float4 *)&a[(size_t)gr * k + gk]
-                                : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-        bv = (hk < k && hc < n) ? *(const float4 *)&b[(size_t)hk * n + hc]
-                                : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    } else {
-        const float *ap = a + (size_t)gr * k + gk; /* only read where in bounds */
-        const float *bp = b + (size_t)hk * n + hc;
-        bool ar = gr < m, bk = hk < k;
-        av.x = (ar && gk < k) ? ap[0] : 0.0f;
-        av.y = (ar && gk + 1 < k) ? ap[1] : 0.0f;
-        av.z = (ar && gk + 2 < k) ? ap[2] : 0.0f;
-        av.w = (ar && gk + 3 < k) ? ap[3] : 0.0f;
-        bv.x = (bk && hc < n) ? bp[0] : 0.0f;
-        bv.y = (bk && hc + 1 < n) ? bp[1] : 0.0f;
-        bv.z = (bk && hc + 2 < n) ? bp[2] : 0.0f;
-        bv.w = (bk && hc + 3 < n) ? bp[3] : 0.0f;
-    }
-}
-
-/* A transposed into a_tile[k][row], B as it is. */
-__device__ __forceinline__ void store_slice(float (*a_tile)[BM + A_PAD], float (*b_tile)[BN],
-                                            int a_r, int a_k, int b_k, int b_c, float4 av,
-                                            float4 bv)
-{
-    a_tile[a_k + 0][a_r] = av.x;
-    a_tile[a_k + 1][a_r] = av.y;
-    a_tile[a_k + 2][a_r] = av.z;
-    a_tile[a_k + 3][a_r] = av.w;
-    *(float4 *)&b_tile[b_k][b_c] = bv;
-}
+/* TODO (step 10). Double buffering:
+ *  1. Give both shared arrays a leading [2]: a_tile[2][BK][BM + A_PAD], b_tile[2][BK][BN].
+ *  2. Split the tile load into load_slice<VEC>(..., t, ..., float4 &av, float4 &bv)
+ *     (global memory -> registers, the code there is now) and store_slice(a_tile[buf],
+ *     b_tile[buf], ..., av, bv) (registers -> shared memory, A transposed).
+ *  3. Before the loop: load slice 0, store it into buffer 0, __syncthreads().
+ *  4. for (s = 0; s < slices; ++s), slices = (k + BK - 1) / BK:
+ *       if (s + 1 < slices) load_slice(slice s + 1) into av, bv;
+ *       compute on buffer s % 2 (the inner loop as now);
+ *       if (s + 1 < slices) store_slice(av, bv) into buffer 1 - s % 2;
+ *       __syncthreads();   -- the only barrier.
+ * Explain in a comment why no barrier is needed between the compute and the store. */
 
 /* The body of both kernels. VEC: k and n are multiples of 4 and the pointers are
  * 16-byte aligned (checked by the launch), so a float4 that starts inside a row
@@ -79,8 +57,8 @@ template <bool VEC>
 __device__ __forceinline__ void matmul_body(const float *a, const float *b, float *c, int m,
                                             int n, int k)
 {
-    __shared__ __align__(16) float a_tile[2][BK][BM + A_PAD]; /* two buffers */
-    __shared__ __align__(16) float b_tile[2][BK][BN];
+    __shared__ __align__(16) float a_tile[BK][BM + A_PAD];
+    __shared__ __align__(16) float b_tile[BK][BN];
 
     int tid = threadIdx.x;
     /* warp (wr, wc) of 2 x 4 owns rows wr*64.. and columns wc*32.. of the tile;
@@ -105,39 +83,48 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, floa
         for (int j = 0; j < TN; ++j)
             acc[i][j] = 0.0f;
 
-    float4 av, bv; /* this thread's float4 of the next slice, in flight */
-    load_slice<VEC>(a, b, m, n, k, 0, block_row + a_r, a_k, b_k, block_col + b_c, av, bv);
-    store_slice(a_tile[0], b_tile[0], a_r, a_k, b_k, b_c, av, bv);
-    __syncthreads();
+    for (int t = 0; t < k; t += BK) {
+        float4 av, bv;
+        int gr = block_row + a_r, gk = t + a_k;
+        int hk = t + b_k, hc = block_col + b_c;
+        if (VEC) {
+            av = (gr < m && gk < k) ? *(const float4 *)&a[(size_t)gr * k + gk]
+                                    : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            bv = (hk < k && hc < n) ? *(const float4 *)&b[(size_t)hk * n + hc]
+                                    : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        } else {
+            const float *ap = a + (size_t)gr * k + gk; /* only read where in bounds */
+            const float *bp = b + (size_t)hk * n + hc;
+            bool ar = gr < m, bk = hk < k;
+            av.x = (ar && gk < k) ? ap[0] : 0.0f;
+            av.y = (ar && gk + 1 < k) ? ap[1] : 0.0f;
+            av.z = (ar && gk + 2 < k) ? ap[2] : 0.0f;
+            av.w = (ar && gk + 3 < k) ? ap[3] : 0.0f;
+            bv.x = (bk && hc < n) ? bp[0] : 0.0f;
+            bv.y = (bk && hc + 1 < n) ? bp[1] : 0.0f;
+            bv.z = (bk && hc + 2 < n) ? bp[2] : 0.0f;
+            bv.w = (bk && hc + 3 < n) ? bp[3] : 0.0f;
+        }
+        a_tile[a_k + 0][a_r] = av.x;
+        a_tile[a_k + 1][a_r] = av.y;
+        a_tile[a_k + 2][a_r] = av.z;
+        a_tile[a_k + 3][a_r] = av.w;
+        *(float4 *)&b_tile[b_k][b_c] = bv;
+        __syncthreads();
 
-    int slices = (k + BK - 1) / BK;
-    for (int s = 0; s < slices; ++s) {
-        int cur = s % 2;
-        /* 1. Start the loads of slice s + 1: nothing waits for them until step 3. */
-        if (s + 1 < slices)
-            load_slice<VEC>(a, b, m, n, k, (s + 1) * BK, block_row + a_r, a_k, b_k,
-                            block_col + b_c, av, bv);
-
-        /* 2. Compute on the current buffer. */
 #pragma unroll
         for (int kk = 0; kk < BK; ++kk) {
             float a_frag[TM], b_frag[TN];
-            *(float4 *)&a_frag[0] = *(const float4 *)&a_tile[cur][kk][a_off];
-            *(float4 *)&a_frag[4] = *(const float4 *)&a_tile[cur][kk][a_off + WM / 2];
-            *(float4 *)&b_frag[0] = *(const float4 *)&b_tile[cur][kk][b_off];
-            *(float4 *)&b_frag[4] = *(const float4 *)&b_tile[cur][kk][b_off + WN / 2];
+            *(float4 *)&a_frag[0] = *(const float4 *)&a_tile[kk][a_off];
+            *(float4 *)&a_frag[4] = *(const float4 *)&a_tile[kk][a_off + WM / 2];
+            *(float4 *)&b_frag[0] = *(const float4 *)&b_tile[kk][b_off];
+            *(float4 *)&b_frag[4] = *(const float4 *)&b_tile[kk][b_off + WN / 2];
 #pragma unroll
             for (int i = 0; i < TM; ++i)
 #pragma unroll
                 for (int j = 0; j < TN; ++j)
                     acc[i][j] += a_frag[i] * b_frag[j];
         }
-
-        /* 3. Store slice s + 1 into the other buffer. Nobody reads that buffer now:
-         * its last readers (slice s - 1) all passed the barrier below before any
-         * thread started slice s. One barrier per slice. */
-        if (s + 1 < slices)
-            store_slice(a_tile[1 - cur], b_tile[1 - cur], a_r, a_k, b_k, b_c, av, bv);
         __syncthreads();
     }
 
@@ -195,4 +182,5 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     return cudaGetLastError();
 }
 
+STEP_TODO("two shared buffers: load the next slice into registers during the compute, one barrier per slice");
 DEFINE_STEP(matmul_double_buffer, THREADS, 0, launch);

@@ -1,6 +1,6 @@
-/* Step 11 - a multi-stage cp.async pipeline.
+/* Step 11 - a multi-stage cp.async pipeline.   *** YOUR TURN ***
  *
- * What changed from 10: the tiles travel from global to shared memory with cp.async,
+ * What changes from 10: the tiles travel from global to shared memory with cp.async,
  * the asynchronous copy of compute capability 8.0 and later, which writes shared
  * memory directly without passing through registers. STAGES (3) slices are in
  * flight or ready at any time in a ring of STAGES shared-memory buffers: while the
@@ -22,6 +22,11 @@
  *   instruction) and LDGDEPBAR / DEPBAR for commit and wait. On GPUs before sm_80
  *   the helpers fall back to ordinary loads and stores, so the step still builds.
  * Run:  make run LAB=matmul STEP=11
+ *
+ * This file is step 10's solution with the new kernel names: it runs and is
+ * correct, but it is not this step yet. Make the change the TODO below describes,
+ * then delete the STEP_TODO line at the end (until then the runner reports the step
+ * as TODO). solutions/matmul/11-cp-async.cu has a complete version.
  */
 #include <stdint.h>
 
@@ -30,119 +35,99 @@
 
 #define BM 128
 #define BN 128
-#ifndef BK
 #define BK 8
-#endif
-#ifndef STAGES
-#define STAGES 3
-#endif
 #define TM 8
 #define TN 8
 #define THREADS ((BM / TM) * (BN / TN)) /* 256 */
 #define A_PAD 4
-#define WM 64
-#define WN 32
-#if BK % 8 != 0 || STAGES < 2
-#error "BK must be a multiple of 8 and STAGES at least 2"
-#endif
+#define WM 64 /* rows of C per warp */
+#define WN 32 /* columns of C per warp */
 
-#define A_STAGE (BK * (BM + A_PAD)) /* floats of one A buffer, transposed: [BK][BM + A_PAD] */
-#define B_STAGE (BK * BN)           /* floats of one B buffer: [BK][BN] */
-#define SMEM_BYTES (STAGES * (A_STAGE + B_STAGE) * sizeof(float))
+/* TODO (step 11). A multi-stage cp.async pipeline:
+ *  1. Helpers with inline PTX (under #if __CUDA_ARCH__ >= 800, ordinary loads and
+ *     stores otherwise): cp_async4(dst, src, in) = cp.async.ca.shared.global [d], [src],
+ *     4, in ? 4 : 0;  cp_async16 = cp.async.cg ... 16, in ? 16 : 0 (a source size of 0
+ *     fills zeros; pass a valid src, e.g. the matrix base, when !in); cp_async_commit()
+ *     = cp.async.commit_group; cp_async_wait<N>() = cp.async.wait_group N. Convert the
+ *     shared address with __cvta_generic_to_shared; add a "memory" clobber.
+ *  2. #define STAGES 3. Shared memory becomes dynamic (extern __shared__ float4 smem4[]):
+ *     STAGES A buffers [BK][BM + A_PAD] then STAGES B buffers [BK][BN]; SMEM_BYTES;
+ *     the launch passes SMEM_BYTES (and opts in with cudaFuncSetAttribute above 48 KB);
+ *     DEFINE_STEP(..., SMEM_BYTES, ...).
+ *  3. copy_slice<VEC>(t, as, bs): A as 4 cp_async4 per thread, e = tid + j*THREADS,
+ *     kk = (e / (8*BM))*8 + e % 8, r = (e / 8) % BM, into as[kk*(BM + A_PAD) + r];
+ *     B as one cp_async16 per thread (VEC) or 4 cp_async4 (!VEC).
+ *  4. Prologue: copy slices 0 .. STAGES-2, cp_async_commit() after each (even if empty).
+ *  5. Loop over slices s: cp_async_wait<STAGES-2>(); __syncthreads(); copy slice
+ *     s + STAGES - 1 (if it exists) into ring slot (s + STAGES - 1) % STAGES; commit
+ *     (always); compute on slot s % STAGES. After the loop: cp_async_wait<0>().
+ *  The registers av, bv and load_slice/store_slice go away. */
 
-/* cp.async of 4 or 16 bytes from global to shared memory; when `in` is false the
- * source size is 0 and the destination is filled with zeros (src must still be a
- * valid address: the callers pass the matrix's base pointer). */
-__device__ __forceinline__ void cp_async4(float *dst, const float *src, bool in)
-{
-#if __CUDA_ARCH__ >= 800
-    unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d), "l"(src),
-                 "r"(in ? 4 : 0));
-#else
-    *dst = in ? *src : 0.0f;
-#endif
-}
-
-__device__ __forceinline__ void cp_async16(float *dst, const float *src, bool in)
-{
-#if __CUDA_ARCH__ >= 800
-    unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src),
-                 "r"(in ? 16 : 0));
-#else
-    *(float4 *)dst = in ? *(const float4 *)src : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-#endif
-}
-
-__device__ __forceinline__ void cp_async_commit(void)
-{
-#if __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.commit_group;\n" ::);
-#endif
-}
-
-/* Wait until at most `pending` of this thread's committed groups are still in flight. */
-template <int pending>
-__device__ __forceinline__ void cp_async_wait(void)
-{
-#if __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(pending));
-#endif
-}
-
-/* Start the copies of the slice that begins at k = t into one stage's buffers. */
+/* This thread's float4 of A (row gr, k from gk) and of B (row hk, columns from hc)
+ * for the slice that starts at k = t; zeros outside the matrices. */
 template <bool VEC>
-__device__ __forceinline__ void copy_slice(const float *a, const float *b, int m, int n, int k,
-                                           int t, int block_row, int block_col, float *as,
-                                           float *bs)
+__device__ __forceinline__ void load_slice(const float *a, const float *b, int m, int n, int k,
+                                           int t, int gr, int a_k, int b_k, int hc, float4 &av,
+                                           float4 &bv)
 {
-    int tid = threadIdx.x;
-    /* A: BM x BK values, 4-byte copies. A warp takes 4 rows x 8 consecutive k. */
-#pragma unroll
-    for (int j = 0; j < BM * BK / THREADS; ++j) {
-        int e = tid + j * THREADS;
-        int kk = (e / (8 * BM)) * 8 + e % 8, r = (e / 8) % BM;
-        int gr = block_row + r, gk = t + kk;
-        bool in = gr < m && gk < k;
-        cp_async4(&as[kk * (BM + A_PAD) + r], in ? &a[(size_t)gr * k + gk] : a, in);
-    }
-    /* B: BK x BN values, in float4 pieces: row kk, columns cq.. cq + 3. */
-#pragma unroll
-    for (int j = 0; j < BK * BN / 4 / THREADS; ++j) {
-        int e = tid + j * THREADS;
-        int kk = e / (BN / 4), cq = (e % (BN / 4)) * 4;
-        int hk = t + kk, hc = block_col + cq;
-        float *dst = &bs[kk * BN + cq];
-        if (VEC) { /* n % 4 == 0: the float4 is all inside the row or all outside */
-            bool in = hk < k && hc < n;
-            cp_async16(dst, in ? &b[(size_t)hk * n + hc] : b, in);
-        } else {
-#pragma unroll
-            for (int q = 0; q < 4; ++q) {
-                bool in = hk < k && hc + q < n;
-                cp_async4(dst + q, in ? &b[(size_t)hk * n + hc + q] : b, in);
-            }
-        }
+    int gk = t + a_k, hk = t + b_k;
+    if (VEC) {
+        av = (gr < m && gk < k) ? *(const float4 *)&a[(size_t)gr * k + gk]
+                                : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        bv = (hk < k && hc < n) ? *(const float4 *)&b[(size_t)hk * n + hc]
+                                : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    } else {
+        const float *ap = a + (size_t)gr * k + gk; /* only read where in bounds */
+        const float *bp = b + (size_t)hk * n + hc;
+        bool ar = gr < m, bk = hk < k;
+        av.x = (ar && gk < k) ? ap[0] : 0.0f;
+        av.y = (ar && gk + 1 < k) ? ap[1] : 0.0f;
+        av.z = (ar && gk + 2 < k) ? ap[2] : 0.0f;
+        av.w = (ar && gk + 3 < k) ? ap[3] : 0.0f;
+        bv.x = (bk && hc < n) ? bp[0] : 0.0f;
+        bv.y = (bk && hc + 1 < n) ? bp[1] : 0.0f;
+        bv.z = (bk && hc + 2 < n) ? bp[2] : 0.0f;
+        bv.w = (bk && hc + 3 < n) ? bp[3] : 0.0f;
     }
 }
 
+/* A transposed into a_tile[k][row], B as it is. */
+__device__ __forceinline__ void store_slice(float (*a_tile)[BM + A_PAD], float (*b_tile)[BN],
+                                            int a_r, int a_k, int b_k, int b_c, float4 av,
+                                            float4 bv)
+{
+    a_tile[a_k + 0][a_r] = av.x;
+    a_tile[a_k + 1][a_r] = av.y;
+    a_tile[a_k + 2][a_r] = av.z;
+    a_tile[a_k + 3][a_r] = av.w;
+    *(float4 *)&b_tile[b_k][b_c] = bv;
+}
+
+/* The body of both kernels. VEC: k and n are multiples of 4 and the pointers are
+ * 16-byte aligned (checked by the launch), so a float4 that starts inside a row
+ * ends inside it, and every float4 address is a multiple of 16 bytes. */
 template <bool VEC>
 __device__ __forceinline__ void matmul_body(const float *a, const float *b, float *c, int m,
                                             int n, int k)
 {
-    extern __shared__ float4 smem4[]; /* float4: 16-byte aligned */
-    float *smem = (float *)smem4;
-    float *a_stages = smem;                    /* STAGES x [BK][BM + A_PAD] */
-    float *b_stages = smem + STAGES * A_STAGE; /* STAGES x [BK][BN] */
+    __shared__ __align__(16) float a_tile[2][BK][BM + A_PAD]; /* two buffers */
+    __shared__ __align__(16) float b_tile[2][BK][BN];
 
     int tid = threadIdx.x;
+    /* warp (wr, wc) of 2 x 4 owns rows wr*64.. and columns wc*32.. of the tile;
+     * lane (tm, tn) of 8 x 4 owns rows tm*4 + {0..3, 32..35} of the warp tile and
+     * columns tn*4 + {0..3, 16..19}. */
     int warp = tid / 32, lane = tid % 32;
     int wr = warp / (BN / WN), wc = warp % (BN / WN);
     int tm = lane / 4, tn = lane % 4;
-    int a_off = wr * WM + tm * 4;
-    int b_off = wc * WN + tn * 4;
+    int a_off = wr * WM + tm * 4; /* first of this thread's columns of a_tile */
+    int b_off = wc * WN + tn * 4; /* first of this thread's columns of b_tile */
     int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
+
+    /* This thread's float4 of each tile: A row a_r, k offset a_k (0 or 4);
+     * B row b_k, columns b_c.. b_c + 3. */
+    int a_r = tid / (BK / 4), a_k = (tid % (BK / 4)) * 4;
+    int b_k = tid / (BN / 4), b_c = (tid % (BN / 4)) * 4;
 
     float acc[TM][TN];
 #pragma unroll
@@ -151,47 +136,41 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, floa
         for (int j = 0; j < TN; ++j)
             acc[i][j] = 0.0f;
 
+    float4 av, bv; /* this thread's float4 of the next slice, in flight */
+    load_slice<VEC>(a, b, m, n, k, 0, block_row + a_r, a_k, b_k, block_col + b_c, av, bv);
+    store_slice(a_tile[0], b_tile[0], a_r, a_k, b_k, b_c, av, bv);
+    __syncthreads();
+
     int slices = (k + BK - 1) / BK;
-    /* Prologue: start slices 0 .. STAGES-2, one commit group each (empty groups
-     * past the end keep the counting simple). */
-#pragma unroll
-    for (int s = 0; s < STAGES - 1; ++s) {
-        if (s < slices)
-            copy_slice<VEC>(a, b, m, n, k, s * BK, block_row, block_col, a_stages + s * A_STAGE,
-                            b_stages + s * B_STAGE);
-        cp_async_commit();
-    }
-
     for (int s = 0; s < slices; ++s) {
-        /* Slice s has landed once at most STAGES-2 younger groups are pending. */
-        cp_async_wait<STAGES - 2>();
-        __syncthreads(); /* everyone's copies visible; everyone done with slice s-1 */
+        int cur = s % 2;
+        /* 1. Start the loads of slice s + 1: nothing waits for them until step 3. */
+        if (s + 1 < slices)
+            load_slice<VEC>(a, b, m, n, k, (s + 1) * BK, block_row + a_r, a_k, b_k,
+                            block_col + b_c, av, bv);
 
-        /* Refill the buffer slice s-1 used with slice s + STAGES - 1. */
-        int next = s + STAGES - 1;
-        if (next < slices)
-            copy_slice<VEC>(a, b, m, n, k, next * BK, block_row, block_col,
-                            a_stages + (next % STAGES) * A_STAGE,
-                            b_stages + (next % STAGES) * B_STAGE);
-        cp_async_commit();
-
-        const float *as = a_stages + (s % STAGES) * A_STAGE;
-        const float *bs = b_stages + (s % STAGES) * B_STAGE;
+        /* 2. Compute on the current buffer. */
 #pragma unroll
         for (int kk = 0; kk < BK; ++kk) {
             float a_frag[TM], b_frag[TN];
-            *(float4 *)&a_frag[0] = *(const float4 *)&as[kk * (BM + A_PAD) + a_off];
-            *(float4 *)&a_frag[4] = *(const float4 *)&as[kk * (BM + A_PAD) + a_off + WM / 2];
-            *(float4 *)&b_frag[0] = *(const float4 *)&bs[kk * BN + b_off];
-            *(float4 *)&b_frag[4] = *(const float4 *)&bs[kk * BN + b_off + WN / 2];
+            *(float4 *)&a_frag[0] = *(const float4 *)&a_tile[cur][kk][a_off];
+            *(float4 *)&a_frag[4] = *(const float4 *)&a_tile[cur][kk][a_off + WM / 2];
+            *(float4 *)&b_frag[0] = *(const float4 *)&b_tile[cur][kk][b_off];
+            *(float4 *)&b_frag[4] = *(const float4 *)&b_tile[cur][kk][b_off + WN / 2];
 #pragma unroll
             for (int i = 0; i < TM; ++i)
 #pragma unroll
                 for (int j = 0; j < TN; ++j)
                     acc[i][j] += a_frag[i] * b_frag[j];
         }
+
+        /* 3. Store slice s + 1 into the other buffer. Nobody reads that buffer now:
+         * its last readers (slice s - 1) all passed the barrier below before any
+         * thread started slice s. One barrier per slice. */
+        if (s + 1 < slices)
+            store_slice(a_tile[1 - cur], b_tile[1 - cur], a_r, a_k, b_k, b_c, av, bv);
+        __syncthreads();
     }
-    cp_async_wait<0>(); /* no copy may outlive the block (the last groups are empty) */
 
 #pragma unroll
     for (int i = 0; i < TM; ++i) {
@@ -239,24 +218,13 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
         return cudaErrorInvalidConfiguration;
     bool vec = p->k % 4 == 0 && p->n % 4 == 0 && aligned16(p->a) && aligned16(p->b) &&
                aligned16(p->c);
-    /* more than 48 KB of dynamic shared memory needs an opt-in per kernel */
-    if (SMEM_BYTES > 48 * 1024) {
-        cudaError_t e = cudaFuncSetAttribute(matmul_cp_async,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             (int)SMEM_BYTES);
-        if (e == cudaSuccess)
-            e = cudaFuncSetAttribute(matmul_cp_async_scalar,
-                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     (int)SMEM_BYTES);
-        if (e != cudaSuccess)
-            return e;
-    }
     if (vec)
-        matmul_cp_async<<<grid, THREADS, SMEM_BYTES, stream>>>(p->a, p->b, p->c, p->m, p->n, p->k);
+        matmul_cp_async<<<grid, THREADS, 0, stream>>>(p->a, p->b, p->c, p->m, p->n, p->k);
     else
-        matmul_cp_async_scalar<<<grid, THREADS, SMEM_BYTES, stream>>>(p->a, p->b, p->c, p->m, p->n,
+        matmul_cp_async_scalar<<<grid, THREADS, 0, stream>>>(p->a, p->b, p->c, p->m, p->n,
                                                                  p->k);
     return cudaGetLastError();
 }
 
-DEFINE_STEP(matmul_cp_async, THREADS, SMEM_BYTES, launch);
+STEP_TODO("copy slices with cp.async into a 3-stage ring of shared buffers (wait_group STAGES-2, one barrier)");
+DEFINE_STEP(matmul_cp_async, THREADS, 0, launch);

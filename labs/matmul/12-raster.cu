@@ -1,6 +1,6 @@
-/* Step 12 - block rasterization: blocks visit C in groups of rows, for L2 reuse.
+/* Step 12 - block rasterization: blocks visit C in groups of rows, for L2 reuse.   *** YOUR TURN ***
  *
- * What changed from 11: the grid is 1-D, and each block computes which tile of C it
+ * What changes from 11: the grid is 1-D, and each block computes which tile of C it
  * owns from its number. Instead of row by row (blockIdx.x along a row of tiles, as
  * in every earlier step), the tiles are numbered column by column inside bands of
  * GROUP (8) rows of tiles: blocks 0..7 take the first column of tiles of band 0,
@@ -16,6 +16,11 @@
  *   gain at 4096 (the kernel is mostly limited by its FFMA issue rate now, and
  *   128x128 tiles already reuse a lot), more at 8192 where the panels are larger.
  * Run:  make run LAB=matmul STEP=12
+ *
+ * This file is step 11's solution with the new kernel names: it runs and is
+ * correct, but it is not this step yet. Make the change the TODO below describes,
+ * then delete the STEP_TODO line at the end (until then the runner reports the step
+ * as TODO). solutions/matmul/12-raster.cu has a complete version.
  */
 #include <stdint.h>
 
@@ -36,9 +41,6 @@
 #define A_PAD 4
 #define WM 64
 #define WN 32
-#ifndef GROUP
-#define GROUP 8 /* rows of tiles per band */
-#endif
 #if BK % 8 != 0 || STAGES < 2
 #error "BK must be a multiple of 8 and STAGES at least 2"
 #endif
@@ -47,15 +49,29 @@
 #define B_STAGE (BK * BN)           /* floats of one B buffer: [BK][BN] */
 #define SMEM_BYTES (STAGES * (A_STAGE + B_STAGE) * sizeof(float))
 
+/* TODO (step 12). Block rasterization:
+ *  1. #define GROUP 8. The launch makes a 1-D grid of tiles_m * tiles_n blocks
+ *     (refuse more than 2^31 - 1 with cudaErrorInvalidConfiguration).
+ *  2. In the kernel, replace block_row/block_col by:
+ *       tiles_n = (n + BN-1)/BN, tiles_m = (m + BM-1)/BM, per_band = GROUP * tiles_n,
+ *       band = blockIdx.x / per_band, in_band = blockIdx.x % per_band,
+ *       band_rows = min(GROUP, tiles_m - band * GROUP),
+ *       tile_row = band * GROUP + in_band % band_rows, tile_col = in_band / band_rows,
+ *       block_row = tile_row * BM, block_col = tile_col * BN.
+ * Draw the order of the first 20 blocks for a 16 x 16 grid of tiles, before and after. */
+
 /* cp.async of 4 or 16 bytes from global to shared memory; when `in` is false the
  * source size is 0 and the destination is filled with zeros (src must still be a
- * valid address: the callers pass the matrix's base pointer). */
+ * valid address: the callers pass the matrix's base pointer). The "memory" clobber
+ * tells the compiler that the instruction writes memory it cannot see, so it keeps
+ * shared-memory reads and writes in program order around it. */
 __device__ __forceinline__ void cp_async4(float *dst, const float *src, bool in)
 {
 #if __CUDA_ARCH__ >= 800
     unsigned d = (unsigned)__cvta_generic_to_shared(dst);
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d), "l"(src),
-                 "r"(in ? 4 : 0));
+                 "r"(in ? 4 : 0)
+                 : "memory");
 #else
     *dst = in ? *src : 0.0f;
 #endif
@@ -66,7 +82,8 @@ __device__ __forceinline__ void cp_async16(float *dst, const float *src, bool in
 #if __CUDA_ARCH__ >= 800
     unsigned d = (unsigned)__cvta_generic_to_shared(dst);
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src),
-                 "r"(in ? 16 : 0));
+                 "r"(in ? 16 : 0)
+                 : "memory");
 #else
     *(float4 *)dst = in ? *(const float4 *)src : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
 #endif
@@ -75,7 +92,7 @@ __device__ __forceinline__ void cp_async16(float *dst, const float *src, bool in
 __device__ __forceinline__ void cp_async_commit(void)
 {
 #if __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.commit_group;\n" ::);
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
 #endif
 }
 
@@ -84,7 +101,7 @@ template <int pending>
 __device__ __forceinline__ void cp_async_wait(void)
 {
 #if __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(pending));
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(pending) : "memory");
 #endif
 }
 
@@ -139,14 +156,7 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, floa
     int tm = lane / 4, tn = lane % 4;
     int a_off = wr * WM + tm * 4;
     int b_off = wc * WN + tn * 4;
-    /* Tile (tile_row, tile_col) of this block: bands of GROUP rows of tiles, numbered
-     * column by column inside a band (the last band may be shorter). */
-    int tiles_n = (n + BN - 1) / BN, tiles_m = (m + BM - 1) / BM;
-    int per_band = GROUP * tiles_n;
-    int band = blockIdx.x / per_band, in_band = blockIdx.x % per_band;
-    int band_rows = min(GROUP, tiles_m - band * GROUP);
-    int tile_row = band * GROUP + in_band % band_rows, tile_col = in_band / band_rows;
-    int block_row = tile_row * BM, block_col = tile_col * BN;
+    int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
 
     float acc[TM][TN];
 #pragma unroll
@@ -238,11 +248,9 @@ static bool aligned16(const void *p) { return ((uintptr_t)p & 15u) == 0; }
 static cudaError_t launch(const void *problem, cudaStream_t stream)
 {
     const struct matmul_problem *p = (const struct matmul_problem *)problem;
-    /* one block per tile of C, in a 1-D grid: at most 2^31 - 1 blocks */
-    long long tiles = (long long)((p->m + BM - 1) / BM) * ((p->n + BN - 1) / BN);
-    if (tiles > 2147483647LL)
+    dim3 grid((p->n + BN - 1) / BN, (p->m + BM - 1) / BM);
+    if (grid.y > 65535u) /* CUDA's limit on grid.y: refuse rather than fail the launch */
         return cudaErrorInvalidConfiguration;
-    dim3 grid((unsigned)tiles);
     bool vec = p->k % 4 == 0 && p->n % 4 == 0 && aligned16(p->a) && aligned16(p->b) &&
                aligned16(p->c);
     /* more than 48 KB of dynamic shared memory needs an opt-in per kernel */
@@ -265,4 +273,5 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     return cudaGetLastError();
 }
 
+STEP_TODO("launch a 1-D grid and map block numbers to tiles in bands of GROUP rows of tiles");
 DEFINE_STEP(matmul_raster, THREADS, SMEM_BYTES, launch);
