@@ -164,9 +164,13 @@ START_TEST(front_door_without_gpu_shows_report)
     ck_assert_ptr_nonnull(strstr(err, "no NVIDIA driver or GPU found"));
     ck_assert_int_eq(count_lines(err), 1);
     ck_assert_ptr_nonnull(strstr(out, "Without a GPU, here is what the compiler"));
-    ck_assert_ptr_nonnull(strstr(out, "\n01-naive"));
-    ck_assert_ptr_nonnull(strstr(out, "\n02-tiled"));
-    ck_assert_int_eq(count_lines(strstr(out, "Static resource report")), 1 + 1 + 1 + 1 + 2 * 3 + 1);
+    /* one row for every step of the lab's table */
+    const struct step_table *matmul = step_table_find("matmul");
+    for (size_t i = 0; i < matmul->count; ++i) {
+        char stem[128], row[140];
+        snprintf(row, sizeof row, "\n%s ", step_stem(&matmul->steps[i], stem, sizeof stem));
+        ck_assert_msg(strstr(out, row) != NULL, "no row for %s in:\n%s", stem, out);
+    }
 }
 END_TEST
 
