@@ -17,9 +17,10 @@ set encoding utf8
 have_cairo = strstrt(" " . GPVAL_TERMINALS . " ", " pngcairo ") > 0
 font_name = "Sans"
 ends_with(text, tail) = strlen(text) >= strlen(tail) && text[strlen(text) - strlen(tail) + 1:] eq tail
-for_slides = exists("ARG2") && ends_with(ARG2, ".svg")
+# (decided when the terminal is set: the script has named its outfile by then)
+for_slides(x) = exists("outfile") && ends_with(outfile, ".svg")
 # usage: eval png_terminal(width, height)
-png_terminal(w, h) = for_slides \
+png_terminal(w, h) = for_slides(0) \
     ? sprintf("set terminal svg size %d,%d dynamic noenhanced font '%s,11' fontscale 1.3 background rgb 'white'", w, h, font_name) \
     : have_cairo \
     ? sprintf("set terminal pngcairo size %d,%d noenhanced font '%s,11'", w, h, font_name) \
@@ -85,3 +86,5 @@ is_picked(x) = strcol("role") eq "library" ? column(0) == pick_library \
 
 # A file that is there and not empty (the peaks table is optional).
 file_exists(f) = f ne "" && system("test -s '" . f . "' && echo y") eq "y"
+# The figure's name as make plots gives it (the script writes FIGURE.tmp first).
+strip_tmp(f) = ends_with(f, ".tmp") ? f[1:strlen(f) - 4] : ends_with(f, ".tmp.svg") ? f[1:strlen(f) - 8] . ".svg" : f

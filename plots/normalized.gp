@@ -62,14 +62,14 @@ do for [d = 1:ndirs_asked] {
 if (published ne "" && is_number(published_peak)) {
     nseries = nseries + 1
     dir_gpu[nseries] = published_series; dir_peak[nseries] = published_peak
-    putp(x) = (s = step_number(strcol("step")), tick[s + 1] = tick[s + 1] ne "" ? tick[s + 1] : strcol("step"), \
+    putp(x) = (s = step_number(strcol("step")), dir_gpu[nseries] = strcol("gpu") . " (" . published_series . ")", tick[s + 1] = tick[s + 1] ne "" ? tick[s + 1] : strcol("step"), \
         first_step = s < first_step ? s : first_step, last_step = s > last_step ? s : last_step, \
         v = 100 * column("gflops") / published_peak, val[(nseries - 1) * 100 + s + 1] = v, high = v > high ? v : high, 0)
     stats published using (strcol("step") ne "" && strstrt(strcol("series"), published_series) == 1 ? putp(0) : 0) nooutput
 }
 if (nseries < 2) {
     print sprintf("plots: fewer than two GPUs with %s results and a measured %s ceiling%s: %s not drawn", \
-        lab_name, peak_quantity, missing ne "" ? " (none for:" . missing . ")" : "", outfile)
+        lab_name, peak_quantity, missing ne "" ? " (none for:" . missing . ")" : "", strip_tmp(outfile))
     exit status 3
 }
 

@@ -49,7 +49,7 @@ see(x) = (gpu_name = strcol("gpu"), t = strptime("%Y-%m-%dT%H:%M:%SZ", strcol("d
 stats datafile using (@picked ? see(0) : 0) nooutput
 if (placed == 0) {
     print sprintf("plots: %s has no passing %s%s row with a declared intensity: %s not drawn", \
-                  results_dir, source ne "" ? source . " " : "", lab_name, outfile)
+                  results_dir, source ne "" ? source . " " : "", lab_name, strip_tmp(outfile))
     exit status 3
 }
 
@@ -75,12 +75,13 @@ set title sprintf("%s on %s: roofline, each step's newest result at %s\n" . \
     lab_name eq "nbody" ? sprintf("n=%d", head_n) : size_text(head_m, head_n, head_k), date_text(run_date), \
     have_peaks ? "measured by bin/peaks " . peak_date[1:10] : "not measured yet (make peaks)", cache_text(cache))
 set xlabel "arithmetic intensity (flops per byte of device memory, from the kernel's design; log scale)"
-set ylabel "achieved GFLOP/s (log scale)"
+set ylabel "achieved FLOP/s (log scale)"
 set logscale xy 10
 set xrange [xmin : xmax]
 set yrange [low_y / 5 : top * 3]
 set format x "%g"
-set format y "%g"
+set ytics ("10 MFLOP/s" 0.01, "100 MFLOP/s" 0.1, "1 GFLOP/s" 1, "10 GFLOP/s" 10, "100 GFLOP/s" 100, \
+    "1 TFLOP/s" 1000, "10 TFLOP/s" 1e4, "100 TFLOP/s" 1e5, "1 PFLOP/s" 1e6)
 set grid xtics ytics lc rgb grid_colour
 set key bottom right opaque box lc rgb "#bbbbbb"
 set label 11 "A step above the device-memory slope gets data from the L1/L2 caches or registers beyond its design count." \

@@ -53,7 +53,7 @@ do for [s = (first_step < 1e9 ? first_step : 0) : (last_step >= 0 ? last_step : 
     }
 }
 if (nfactors == 0) {
-    print sprintf("plots: %s has fewer than two passing %s steps in a row: %s not drawn", results_dir, lab_name, outfile)
+    print sprintf("plots: %s has fewer than two passing %s steps in a row: %s not drawn", results_dir, lab_name, strip_tmp(outfile))
     exit status 3
 }
 

@@ -47,7 +47,7 @@ library_row(x) = strcol("verdict") eq "PASS" ? (library = column(rate) * rate_sc
 stats datafile using (@picked ? (remember(0), strcol("role") eq "step" ? step_row(0) : library_row(0)) : 0) nooutput
 if (last_step < first_step) {
     print sprintf("plots: %s has no %s%s step rows: %s not drawn", results_dir, \
-                  source ne "" ? source . " " : "", lab_name, outfile)
+                  source ne "" ? source . " " : "", lab_name, strip_tmp(outfile))
     exit status 3
 }
 

@@ -61,7 +61,7 @@ do for [k = 0:99] {
     if (count >= 2) { nshown = nshown + 1; shown[nshown] = k }
 }
 if (nshown == 0) {
-    print sprintf("plots: %s has no %s step run at two sizes or more: %s not drawn", results_dir, lab_name, outfile)
+    print sprintf("plots: %s has no %s step run at two sizes or more: %s not drawn", results_dir, lab_name, strip_tmp(outfile))
     exit status 3
 }
 

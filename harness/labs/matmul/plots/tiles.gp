@@ -29,7 +29,7 @@ see(x) = (n = tile_at(strcol("flags")), n < 1 || n > 64 ? 0 : \
 stats datafile using (@mine ? see(0) : 0) nooutput
 do for [i = 1:64] { if (pick[i] >= 0) { ntiles = ntiles + 1 } }
 if (ntiles == 0) {
-    print sprintf("plots: %s has no matmul row built with -DTILE=N (the tile-size sweep): %s not drawn", results_dir, outfile)
+    print sprintf("plots: %s has no matmul row built with -DTILE=N (the tile-size sweep): %s not drawn", results_dir, strip_tmp(outfile))
     exit status 3
 }
 row_tile = 'tile_at(strcol("flags"))'
