@@ -27,9 +27,9 @@ plots-nbody: plots-check
 	          '$(NBODY_PUBLISHED)' burtscher; fi; \
 	      draw "$$out/sizes-$$name.png" plots/sweep.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab"; \
 	    done < '$(PLOT_WORK)/nbody.dirs'; \
-	    if [ $$(wc -l < '$(PLOT_WORK)/nbody.dirs') -ge 2 ] || [ -n '$(strip $(GPUS))' ]; then \
-	      draw "$$out/normalized.png" plots/normalized.gp "$$rows" '$(PLOT_SOURCE)' "$$lab" "$$peaks" \
-	        "$$(gpu_list '$(PLOT_WORK)/nbody.dirs')"; fi; \
+	    gpus=$$(gpu_list '$(PLOT_WORK)/nbody.dirs'); \
+	    case "$$gpus" in *'|'*) \
+	      draw "$$out/normalized.png" plots/normalized.gp "$$rows" '$(PLOT_SOURCE)' "$$lab" "$$peaks" "$$gpus";; esac; \
 	  else echo "plots: no N-body results in $(PLOT_RESULTS)/<gpu>/nbody.csv yet: only Burtscher's published figure"; \
 	  fi; \
 	  exit $$failed
