@@ -55,10 +55,16 @@ do for [k = 0:99] {
     count = 0
     do for [i = 1:nsizes] {
         v = val[k * 40 + i]
-        if (is_number(v) && v > 0) { count = count + 1; low = v < low ? v : low; high = v > high ? v : high }
+        if (is_number(v) && v > 0) { count = count + 1 }
         if (is_number(v) && v < 0) { failures = failures . sprintf(" %s at %d;", slot_name[k + 1], size_list[i]) }
     }
-    if (count >= 2) { nshown = nshown + 1; shown[nshown] = k }
+    if (count >= 2) {
+        nshown = nshown + 1; shown[nshown] = k
+        do for [i = 1:nsizes] {
+            v = val[k * 40 + i]
+            if (is_number(v) && v > 0) { low = v < low ? v : low; high = v > high ? v : high }
+        }
+    }
 }
 if (nshown == 0) {
     print sprintf("plots: %s has no %s step run at two sizes or more: %s not drawn", results_dir, lab_name, strip_tmp(outfile))
