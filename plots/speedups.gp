@@ -41,13 +41,16 @@ array factor[100]
 do for [i = 1:100] { factor[i] = NaN }
 nfactors = 0; low = 1; high = 1
 prev = -1
+# A factor over cap (N-body's one thread -> one thread per body: thousands) would
+# flatten every other bar: its bar stops at the top of the axis, its label says it.
+cap = 20
 do for [s = (first_step < 1e9 ? first_step : 0) : (last_step >= 0 ? last_step : -1)] {
     if (name[s + 1] ne "") {
         if (prev >= 0 && today[prev + 1] > 0 && today[s + 1] > 0) {
             factor[s + 1] = today[s + 1] / today[prev + 1]
             nfactors = nfactors + 1
             low = factor[s + 1] < low ? factor[s + 1] : low
-            high = factor[s + 1] > high ? factor[s + 1] : high
+            high = factor[s + 1] > high && factor[s + 1] <= cap ? factor[s + 1] : high
         }
         prev = s
     }
@@ -84,19 +87,23 @@ if (mode eq "burtscher") {
     stats published using (strcol("step") ne "" ? put(0) : 0) nooutput
 }
 do for [i = 1:400] {
-    if (is_number(pub[i])) { low = pub[i] < low ? pub[i] : low; high = pub[i] > high ? pub[i] : high }
+    if (is_number(pub[i])) { low = pub[i] < low ? pub[i] : low; high = pub[i] > high && pub[i] <= cap ? pub[i] : high }
 }
 
 groups = last_step - first_step + 1
 width = 75 * groups * (nseries + 2) / 2 + 300
-eval png_terminal(width < 1200 ? 1200 : width, 720)
+width = width < 1200 ? 1200 : width > 1800 ? 1800 : width
+eval png_terminal(width, 720)
 set output outfile
 set title sprintf("%s: speedup of each step over the previous one on %s\n" . \
     "ratio of each step's newest rate (newest %s) beside the published factors:\n%s", lab_title, gpu_name, \
     date_text(run_date), mode eq "burtscher" ? "Burtscher's N-body slides" : "Ryoo et al. PPoPP 2008 and Johnson CScADS 2007, GeForce 8800 GTX")
 set ylabel "speedup over the previous step (log2 scale; above 1: faster)"
 set logscale y 2
-set yrange [low / 1.5 : high * 1.8]
+set yrange [low / 1.5 : high * 2.2]
+top_y = high * 1.6
+clip(v) = v > top_y ? top_y : v
+factor_text(v) = !is_number(v) ? "" : v > top_y ? sprintf("%.0fx (off the scale)", v) : sprintf("%.2f", v)
 set format y "%g"
 set xrange [first_step - 0.6 : last_step + 0.6]
 set xtics ()
@@ -104,7 +111,7 @@ do for [s = first_step : last_step] {
     if (name[s + 1] ne "") { set xtics add (name[s + 1] s) }
 }
 if (groups > 8) { set xtics rotate by 30 right font ",9" }
-set key top left opaque box lc rgb "#bbbbbb"
+set key top right opaque box lc rgb "#bbbbbb"
 set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead lw 1.5 lc rgb "#444444" back
 set bmargin 6
 bar = 0.8 / (nseries + 1)
@@ -119,9 +126,9 @@ do for [s = first_step : last_step] {
 }
 unset print
 set datafile missing "NaN"
-plot $F using (pos($1, 1)):2:(bar * 0.95) with boxes lc rgb today_colour title gpu_name, \
-     $F using (pos($1, 1)):2:(sprintf("%.2f", $2)) with labels offset 0, 0.7 font ",9" tc rgb today_colour notitle, \
-     for [i = 1:nseries] $F using (pos($1, i + 1)):(column(i + 2)):(bar * 0.95) \
+plot $F using (pos($1, 1)):(clip($2)):(bar * 0.95) with boxes lc rgb today_colour title gpu_name, \
+     $F using (pos($1, 1)):(clip($2)):(factor_text($2)) with labels offset 0, 0.7 font ",9" tc rgb today_colour notitle, \
+     for [i = 1:nseries] $F using (pos($1, i + 1)):(clip(column(i + 2))):(bar * 0.95) \
          with boxes lc rgb published_colour(i) title series_name[i], \
-     for [i = 1:nseries] $F using (pos($1, i + 1)):(column(i + 2)):(sprintf("%.2f", column(i + 2))) \
+     for [i = 1:nseries] $F using (pos($1, i + 1)):(clip(column(i + 2))):(factor_text(column(i + 2))) \
          with labels offset 0, 0.7 font ",8" notitle
