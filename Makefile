@@ -9,6 +9,8 @@
 #                           (WHATIF=sm_75: the same binaries judged on another architecture)
 #   make plots              check every results CSV, then draw the figures under plots/<lab>/
 #   make grade STUDENT=name every step of labs/ at every check size: verdicts + gradebook
+#   make peaks              measure this GPU's ceilings (FP32 FMA, rsqrtf, shared memory, copy): data/results/<gpu>/peaks.csv
+#   make plots GPUS="A B"   also draw those results folders side by side, each against its own peak
 #   make deps               install Check and gnuplot when missing (run and test do it too)
 #   make diffs              the change each solution step makes, as diffs under build/diffs/
 #   make guide-tables       regenerate GUIDE.md's tables of recorded results from data/results/
@@ -235,6 +237,18 @@ $(BIN_DIR)/guide-tables: $(BUILD_DIR)/host/tools/guide_tables.o $(call HOST_OBJ,
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm
+
+# bin/peaks: the measured ceilings (FP32 FMA, rsqrtf, shared memory, device-memory
+# copy) of this GPU, recorded in data/results/<gpu-dir>/peaks.csv for the figures.
+$(BIN_DIR)/peaks: harness/tools/peaks.cu $(call HOST_OBJ,csv results) harness/csv.h harness/results.h harness/cuda_check.h
+	$(call say,NVCC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(NVCC) -O3 -std=c++17 -arch=$(ARCH) -ftz=true -Iharness -Xcompiler -Wall \
+	  '-DPEAKS_NVCC_VERSION="$(NVCC_VERSION)"' -o $@ $< $(call HOST_OBJ,csv results) -lm
+
+.PHONY: peaks
+peaks: $(BIN_DIR)/peaks
+	$(Q)$(BIN_DIR)/peaks
 
 TOOLS := $(BIN_DIR)/guide-tables $(BIN_DIR)/occupancy $(BIN_DIR)/lab $(BIN_DIR)/gpu-probe $(BIN_DIR)/results-check \
          $(BIN_DIR)/occupancy-api-check

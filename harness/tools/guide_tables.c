@@ -4,12 +4,12 @@
  *   guide-tables [--check] [--results DIR] FILE.md
  *
  * FILE.md marks each table with two comment lines:
- *   <!-- results-table LAB GPU-DIR -->
+ *   <!-- results-table LAB GPU-DIR [MxNxK] -->
  *   ... (generated) ...
  *   <!-- end results-table -->
- * and gets between them the newest complete run of LAB's solutions recorded in
- * DIR/GPU-DIR/LAB.csv (DIR: data/results): the run of the last passing row of the
- * lab's first step, every row of that run in the order recorded. Without --check
+ * and gets between them the newest fullest run of LAB's solutions recorded in
+ * DIR/GPU-DIR/LAB.csv (DIR: data/results): the run with the most passing steps (at
+ * size MxNxK when given), every row of that run (at that size) in the order recorded. Without --check
  * the file is rewritten; with it, nothing is written and the exit status says
  * whether every table is up to date (1 names the first that is not).
  * Exit status: 0 done / up to date, 1 out of date, 2 bad usage or unreadable data. */
@@ -58,31 +58,62 @@ static double number(const struct csv_table *t, size_t row, const char *name)
     return v != NULL && *v != '\0' ? strtod(v, NULL) : NAN;
 }
 
+/* 1 when row has size "MxNxK" (any size when size is NULL). */
+static int size_matches(const struct csv_table *t, size_t row, const char *size)
+{
+    if (size == NULL)
+        return 1;
+    char text[96];
+    snprintf(text, sizeof text, "%sx%sx%s", field(t, row, "m"), field(t, row, "n"), field(t, row, "k"));
+    return strcmp(text, size) == 0;
+}
+
 /* The table of one lab's newest complete run, or -1 with a reason in why. */
-static int make_table(const char *results, const char *lab, const char *gpu_dir, struct text *out,
-                      char *why, size_t why_len)
+static int make_table(const char *results, const char *lab, const char *gpu_dir, const char *size,
+                      struct text *out, char *why, size_t why_len)
 {
     const struct step_table *steps = step_table_find(lab);
     if (steps == NULL || steps->count == 0) {
         snprintf(why, why_len, "unknown lab '%s'", lab);
         return -1;
     }
-    char path[1024], first[128];
+    char path[1024];
     snprintf(path, sizeof path, "%s/%s/%s.csv", results, gpu_dir, lab);
-    step_stem(&steps->steps[0], first, sizeof first);
     struct csv_table t;
     char err[512];
     if (csv_read_file(path, &t, err, sizeof err) != 0) {
         snprintf(why, why_len, "%s: %s", path, err[0] ? err : "no such file");
         return -1;
     }
+    /* The run: the one with the most passing steps of solutions/ (at the size asked
+     * for, when one is), the newest of those; sweeps of one or two steps lose to a
+     * run of the whole lab. */
     const char *run = NULL;
-    for (size_t r = t.nrows; r-- > 0 && run == NULL;)
-        if (strcmp(field(&t, r, "step"), first) == 0 && strcmp(field(&t, r, "source"), "solutions") == 0 &&
-            strcmp(field(&t, r, "verdict"), "PASS") == 0)
-            run = field(&t, r, "run_id");
+    size_t best = 0;
+    for (size_t r = t.nrows; r-- > 0;) {
+        const char *id = field(&t, r, "run_id");
+        if (run != NULL && strcmp(id, run) == 0)
+            continue;
+        size_t steps_passed = 0;
+        for (size_t i = 0; i < steps->count; ++i) {
+            char stem[128];
+            step_stem(&steps->steps[i], stem, sizeof stem);
+            for (size_t q = 0; q < t.nrows; ++q)
+                if (strcmp(field(&t, q, "run_id"), id) == 0 && strcmp(field(&t, q, "step"), stem) == 0 &&
+                    strcmp(field(&t, q, "source"), "solutions") == 0 &&
+                    strcmp(field(&t, q, "verdict"), "PASS") == 0 && size_matches(&t, q, size)) {
+                    ++steps_passed;
+                    break;
+                }
+        }
+        if (steps_passed > best) {
+            best = steps_passed;
+            run = id;
+        }
+    }
     if (run == NULL) {
-        snprintf(why, why_len, "%s: no passing run of solutions/%s/%s", path, lab, first);
+        snprintf(why, why_len, "%s: no passing run of solutions/%s%s%s", path, lab,
+                 size ? " at " : "", size ? size : "");
         csv_free(&t);
         return -1;
     }
@@ -95,7 +126,7 @@ static int make_table(const char *results, const char *lab, const char *gpu_dir,
     double previous_ms = NAN;
     char previous_size[64] = "", date[64] = "", commit[64] = "", gpu[256] = "", cache[32] = "";
     for (size_t r = 0; r < t.nrows; ++r) {
-        if (strcmp(field(&t, r, "run_id"), run) != 0)
+        if (strcmp(field(&t, r, "run_id"), run) != 0 || !size_matches(&t, r, size))
             continue;
         int library = strcmp(field(&t, r, "role"), "library") == 0;
         char size[64], resources[128], ratio[32] = "-", inter[32] = "";
@@ -188,14 +219,18 @@ int main(int argc, char **argv)
         put(&after, line);
         if (strncmp(line, BEGIN_MARK, strlen(BEGIN_MARK)) != 0)
             continue;
-        char lab[64], gpu_dir[256], why[2048];
-        if (sscanf(line + strlen(BEGIN_MARK), "%63s %255s", lab, gpu_dir) != 2) {
-            fprintf(stderr, "%s:%ld: expected <!-- results-table LAB GPU-DIR -->\n", file, lineno);
+        char lab[64], gpu_dir[256], size[96], why[2048];
+        int words = sscanf(line + strlen(BEGIN_MARK), "%63s %255s %95s", lab, gpu_dir, size);
+        if (words < 2) {
+            fprintf(stderr, "%s:%ld: expected <!-- results-table LAB GPU-DIR [MxNxK] -->\n", file,
+                    lineno);
             return 2;
         }
+        if (words < 3 || strcmp(size, "-->") == 0)
+            size[0] = '\0';
         generated.len = 0;
         put(&generated, "");
-        if (make_table(results, lab, gpu_dir, &generated, why, sizeof why) != 0) {
+        if (make_table(results, lab, gpu_dir, size[0] ? size : NULL, &generated, why, sizeof why) != 0) {
             fprintf(stderr, "%s:%ld: %s\n", file, lineno, why);
             return 2;
         }
