@@ -330,14 +330,6 @@ static void start_build(struct student *s, size_t i)
     fflush(stderr);
     pid_t pid = fork();
     if (pid == 0) {
-        /* the variables given to the make that started us (ARCH=, TILE= ...) go on;
-         * its job server and flags do not */
-        if (G.have_makeflags)
-            setenv("MAKEFLAGS", G.makeflags, 1);
-        else
-            unsetenv("MAKEFLAGS");
-        unsetenv("MFLAGS");
-        unsetenv("MAKELEVEL");
         child_setup(log, 0);
         execvp(argv[0], argv);
         fprintf(stderr, "cannot run make: %s\n", strerror(errno));
@@ -1226,7 +1218,15 @@ int grade_main(const struct grade_request *q)
     G.sanitizer = q->sanitizer != NULL && q->sanitizer[0] != '\0' ? q->sanitizer : NULL;
     if (G.sanitizer != NULL && access(G.sanitizer, X_OK) != 0)
         G.sanitizer = NULL;
+    /* the variables given to the make that started us (ARCH=, TILE= ...) go on to
+     * the makes we start; its job server and flags do not */
     keep_make_variables();
+    if (G.have_makeflags)
+        setenv("MAKEFLAGS", G.makeflags, 1);
+    else
+        unsetenv("MAKEFLAGS");
+    unsetenv("MFLAGS");
+    unsetenv("MAKELEVEL");
 
     /* who is graded */
     size_t cap = 16;
@@ -1318,7 +1318,9 @@ int grade_main(const struct grade_request *q)
 
     /* the GPU */
     G.have_gpu = 0;
-    {
+    if (q->no_gpu) {
+        snprintf(G.no_gpu_why, sizeof G.no_gpu_why, "--no-gpu: static checks only");
+    } else {
         char *argv[] = {"bin/gpu-probe", NULL};
         char log[] = "build/grade-gpu-probe.log";
         make_dirs("build");
@@ -1359,9 +1361,9 @@ int grade_main(const struct grade_request *q)
                "points; builds and the static technique checks still do\n");
     fflush(stdout);
 
-    /* builds first run by make once for the shared objects, so the parallel makes
-     * below never build the same file twice */
-    {
+    /* make runs once first for the shared objects, so the parallel makes below never
+     * build the same file twice */
+    if (G.student_count > 0) {
         char *argv[] = {"make", "-s", "--no-print-directory", "LAB_ARCH_CHECKED=1",
                         "grade-prereqs", NULL};
         char log[512];
@@ -1377,6 +1379,12 @@ int grade_main(const struct grade_request *q)
     }
 
     int status = 0;
+    if (G.student_count == 0) {
+        write_junit(q->gradebook);
+        remove_tree(G.run_dir);
+        printf("nothing to grade\n");
+        return 0;
+    }
     for (size_t si = 0; si < G.student_count; ++si) {
         G.current = si;
         for (size_t a = si; a < G.student_count && a <= si + LOOKAHEAD; ++a)

@@ -13,6 +13,7 @@ struct grade_request {
     const char *gradebook;
     const char *sanitizer;         /* compute-sanitizer's path; NULL or "": look on PATH */
     int jobs;                      /* compilations at once */
+    int no_gpu;                    /* grade as if there were no GPU: builds and static checks */
 };
 
 /* Grades, writes the gradebook, reports and JUnit file; returns the exit code. */

@@ -242,19 +242,25 @@ int main(int argc, char **argv)
                 "       %s run [--bin-dir DIR] [LAB [STEP]] [-- STEP-OPTIONS]\n"
                 "       %s report [--bin-dir DIR] [--arch ARCH] [LAB [STEP]]\n"
                 "       %s grade [--student NAME] [--submission DIR] [--gradebook CSV]\n"
-                "             [--jobs N] [--sanitizer PATH] [LAB [STEP]]\n"
+                "             [--jobs N] [--sanitizer PATH] [--no-gpu] [LAB [STEP]]\n"
                 "       %s grade-all --submissions DIR [--gradebook CSV] [--jobs N]\n"
-                "             [--sanitizer PATH] [LAB [STEP]]\n",
+                "             [--sanitizer PATH] [--no-gpu] [LAB [STEP]]\n"
+                "       (--no-gpu: builds and static checks only, as on a machine without one)\n",
                 program, program, program, program, program);
         return argc < 2 ? EXIT_USAGE : 0;
     }
     const char *command = argv[1];
     const char *bin_dir = "bin";
     const char *arch = NULL;
-    struct grade_request request = {NULL, NULL, NULL, NULL, NULL, "data/gradebook.csv", NULL, 2};
+    struct grade_request request = {NULL, NULL, NULL, NULL, NULL, "data/gradebook.csv", NULL, 2, 0};
     int i = 2;
     while (i < argc && strncmp(argv[i], "--", 2) == 0 && argv[i][2] != '\0') {
         const char *opt = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(opt, "--no-gpu") == 0) {
+            request.no_gpu = 1;
+            ++i;
+            continue;
+        }
         /* names and paths are plain text; an empty one is refused by name */
         static const char *const texts[][2] = {
             {"--student", "STUDENT"},         {"--submission", "SUBMISSION"},
