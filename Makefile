@@ -277,6 +277,8 @@ report: all
 #   make grade                        labs/ in place (STUDENT= defaults to the folder's name)
 #   make grade SUBMISSION=path        one submission (a folder holding labs/, or labs/ itself)
 #   make grade-all SUBMISSIONS=dir GRADEBOOK=file.csv   every folder in dir
+#   GRADE_JOBS=N compilations at once (default: the CPU cores); GRADE_NO_GPU=1 builds and
+#   static checks only, as on a machine without a GPU
 # STUDENT, SUBMISSION, SUBMISSIONS and GRADEBOOK are plain text: make never expands
 # them and no shell parses them (they reach bin/lab through the environment).
 GRADE_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -289,7 +291,7 @@ grade grade-all: export LAB_GRADE_SUBMISSIONS := $(SUBMISSIONS)
 grade grade-all: export LAB_GRADE_GRADEBOOK := $(GRADEBOOK)
 grade grade-all: export LAB_GRADE_LAB := $(value LAB)
 grade grade-all: export LAB_GRADE_STEP := $(value STEP)
-grade_common = --jobs '$(GRADE_JOBS)' --sanitizer '$(COMPUTE_SANITIZER)' \
+grade_common = --jobs '$(GRADE_JOBS)' --sanitizer '$(COMPUTE_SANITIZER)' $(if $(filter 1,$(GRADE_NO_GPU)),--no-gpu) \
   $(if $(GIVEN_GRADEBOOK),--gradebook "$$LAB_GRADE_GRADEBOOK") "$$LAB_GRADE_LAB" "$$LAB_GRADE_STEP"
 grade-prereqs: $(GRADE_PREREQS)
 grade: $(GRADE_PREREQS)

@@ -1216,6 +1216,17 @@ int grade_main(const struct grade_request *q)
     G.build_limit_s = G.rubrics[0].build_time_s;
     G.jobs = q->jobs > 0 ? q->jobs : 2;
     G.sanitizer = q->sanitizer != NULL && q->sanitizer[0] != '\0' ? q->sanitizer : NULL;
+    static char found[4096];
+    if (G.sanitizer == NULL) { /* on PATH, else where the CUDA Toolkit usually is */
+        const char *path = getenv("PATH");
+        char dirs[8192];
+        snprintf(dirs, sizeof dirs, "%s:/usr/local/cuda/bin", path ? path : "");
+        for (char *d = strtok(dirs, ":"); d != NULL && G.sanitizer == NULL; d = strtok(NULL, ":")) {
+            snprintf(found, sizeof found, "%s/compute-sanitizer", d);
+            if (d[0] != '\0' && access(found, X_OK) == 0)
+                G.sanitizer = found;
+        }
+    }
     if (G.sanitizer != NULL && access(G.sanitizer, X_OK) != 0)
         G.sanitizer = NULL;
     /* the variables given to the make that started us (ARCH=, TILE= ...) go on to
