@@ -302,6 +302,7 @@ void grade_score(const struct rubric *r, struct step_result *s)
         if (r->required[c] && k->state == CHECK_NOT_RUN)
             s->provisional = 1;
     }
+    s->required_failed = required_failed && s->verdict == VERDICT_GRADED;
     if (required_failed)
         return;
     double points = 0;
@@ -344,6 +345,8 @@ const char *step_verdict_text(const struct step_result *s)
     default:
         break;
     }
+    if (s->required_failed)
+        return "a required check failed: no points for the step";
     if (s->points >= s->max && s->max > 0)
         return s->provisional ? "provisional" : "full marks";
     return s->provisional ? "provisional, lost points" : "lost points";

@@ -109,6 +109,7 @@ struct step_result {
     double points, max;
     double earned[GRADE_CHECKS], worth[GRADE_CHECKS]; /* per check, from grade_score */
     int provisional;  /* a required check did not run: the points may change with a GPU */
+    int required_failed; /* a required check failed: the step scores 0 */
 };
 
 /* Fills points, max and provisional from the checks and the rubric. */

@@ -3,8 +3,8 @@
  *
  * An off-by-one at the edge: the tile loop stops at k - 1, so when k is one more
  * than a multiple of 16 the last tile (one column of A, one row of B) is dropped.
- * Sizes like 1000 and 4096 pass; 1x1x1, 17^3 and 300x1x33 do not.
- * Expect: correct FAIL (6 of 9 sizes), so 0 points for the step (correct is required).
+ * Sizes like 1000 and 4096 pass; 1x1x1, 17^3, 1x300x17 and 300x1x33 do not.
+ * Expect: correct FAIL (5 of 9 sizes), so 0 points for the step (correct is required).
  */
 #include "matmul.h"
 #include "step_kernel.h"
