@@ -191,16 +191,21 @@ START_TEST(front_door_takes_a_step_without_its_lab)
 }
 END_TEST
 
-START_TEST(grading_needs_a_gpu)
+/* Names are plain text, and an empty one is refused by name before anything runs
+ * (tests/test_grading.c grades for real). */
+START_TEST(grading_refuses_empty_values)
 {
-    static const char *const hide_gpus[] = {"CUDA_VISIBLE_DEVICES=", NULL};
-    char lab[256], dir[256];
+    char lab[256];
     bin_path("lab", lab, sizeof lab);
-    bin_path("solutions", dir, sizeof dir);
-    char *argv[] = {lab, "grade", "--bin-dir", dir, "--student", "x", "matmul", NULL};
-    ck_assert_int_eq(run_capture(argv, hide_gpus, out, sizeof out, err, sizeof err), 77);
-    ck_assert_ptr_nonnull(strstr(err, "no CUDA device visible: grading runs every step on a GPU"));
+    char *empty[] = {lab, "grade", "--student", "", NULL};
+    ck_assert_int_eq(run_capture(empty, NULL, out, sizeof out, err, sizeof err), 2);
+    ck_assert_ptr_nonnull(strstr(err, "STUDENT is empty"));
     ck_assert_int_eq(count_lines(err), 1);
+    char *all[] = {lab, "grade-all", NULL};
+    ck_assert_int_eq(run_capture(all, NULL, out, sizeof out, err, sizeof err), 2);
+    ck_assert_ptr_nonnull(strstr(err, "SUBMISSIONS=dir"));
+    char *both[] = {lab, "grade-all", "--submissions", "tests/submissions", "--student", "x", NULL};
+    ck_assert_int_eq(run_capture(both, NULL, out, sizeof out, err, sizeof err), 2);
 }
 END_TEST
 
@@ -288,9 +293,9 @@ Suite *binaries_suite(void)
     tcase_add_test(tc, front_door_lists_and_rejects);
     tcase_add_test(tc, front_door_without_gpu_shows_report);
     tcase_add_test(tc, front_door_takes_a_step_without_its_lab);
-    tcase_add_test(tc, grading_needs_a_gpu);
     tcase_add_test(tc, guide_tables_match_the_recorded_results);
     tcase_add_test(tc, guide_tables_follow_the_csv);
+    tcase_add_test(tc, grading_refuses_empty_values);
     suite_add_tcase(s, tc);
     return s;
 }
