@@ -76,6 +76,7 @@ struct nbody_state {
     struct nbody_system host;
     struct nbody_device dev;
     /* the physics check, run once */
+    long physics_n; /* bodies: NBODY_PHYSICS_N, fewer for the slowest steps */
     struct nbody_system physics_host;
     struct nbody_device physics_dev;
     int physics_done, physics_passed;
@@ -270,7 +271,8 @@ static enum lab_status nbody_create(const struct problem_size *size, uint64_t se
     s->n = size->n;
     s->params = params_of_this_step();
     s->layout = layout_of(s->params.layout);
-    if (!nbody_alloc(&s->host, s->n) || !nbody_alloc(&s->physics_host, NBODY_PHYSICS_N)) {
+    s->physics_n = s->params.default_n < NBODY_SLOW_DEFAULT_N ? NBODY_PHYSICS_N_SLOW : NBODY_PHYSICS_N;
+    if (!nbody_alloc(&s->host, s->n) || !nbody_alloc(&s->physics_host, s->physics_n)) {
         snprintf(why, why_len, "out of host memory for %ld bodies", s->n);
         nbody_destroy(s);
         return LAB_OUT_OF_MEMORY;
@@ -279,7 +281,7 @@ static enum lab_status nbody_create(const struct problem_size *size, uint64_t se
     nbody_plummer(&s->physics_host, seed);
     enum lab_status status;
     if ((status = device_alloc(&s->dev, s->n, why, why_len)) != LAB_OK ||
-        (status = device_alloc(&s->physics_dev, NBODY_PHYSICS_N, why, why_len)) != LAB_OK ||
+        (status = device_alloc(&s->physics_dev, s->physics_n, why, why_len)) != LAB_OK ||
         (status = device_upload(&s->dev, &s->host, why, why_len)) != LAB_OK) {
         nbody_destroy(s);
         return status;
@@ -324,7 +326,7 @@ static enum lab_status physics_check(struct nbody_state *s, char *why, size_t wh
         return LAB_CUDA_ERROR;
     }
     struct nbody_system end;
-    if (!nbody_alloc(&end, NBODY_PHYSICS_N)) {
+    if (!nbody_alloc(&end, s->physics_n)) {
         snprintf(why, why_len, "out of host memory");
         return LAB_OUT_OF_MEMORY;
     }
@@ -391,7 +393,7 @@ static enum lab_status nbody_verify(void *opaque, const struct check_options *op
         fprintf(stderr,
                 "physics check FAILED: after %d leapfrog steps of %g on %d bodies, energy drift "
                 "%.3g (bound %g), momentum drift %.3g (bound %g)\n",
-                NBODY_PHYSICS_STEPS, (double)NBODY_DT, NBODY_PHYSICS_N, s->energy_drift,
+                NBODY_PHYSICS_STEPS, (double)NBODY_DT, (int)s->physics_n, s->energy_drift,
                 NBODY_ENERGY_BOUND, s->momentum_drift, NBODY_MOMENTUM_BOUND);
     }
     return LAB_OK;
