@@ -2,7 +2,7 @@
 # The checks a kernel change owes before it is done, on a machine with a GPU:
 #   1. make test with the GPU cases required (LAB_REQUIRE_GPU=1),
 #   2. compute-sanitizer (memcheck, racecheck, synccheck, initcheck) on every
-#      solution step at a size that is not a multiple of any tile,
+#      solution step at its lab's fifth check size (not a multiple of any tile),
 #   3. ncu's launch statistics and occupancy for every solution step, to confirm
 #      the registers and blocks per SM the harness reports,
 #   4. make run SRC=solutions: the recorded results under data/results/.
@@ -27,10 +27,14 @@ bin/occupancy-api-check || failed=1
 
 steps=$(bin/lab list | awk '/^[a-z]/ { lab = $1 } /^  [0-9]/ { print lab "/" $1 }')
 for s in $steps; do
+    # the lab's fifth check size (not a multiple of any tile), or its last
+    lab=${s%%/*}
+    size=$(bin/lab sizes "$lab" | awk 'NR <= 5 { line = $0 } END { sub(/^[^ ]+ /, "", line); print line }')
     for tool in memcheck racecheck synccheck initcheck; do
-        step "compute-sanitizer --tool $tool solutions/$s"
+        step "compute-sanitizer --tool $tool solutions/$s ($size)"
+        # shellcheck disable=SC2086 # $size is several options
         if compute-sanitizer --tool "$tool" --error-exitcode 99 \
-            "bin/solutions/$s" --m 257 --n 129 --k 77 --repeats 1 --warmup 0 --min-time 0 \
+            "bin/solutions/$s" $size --repeats 1 --warmup 0 --min-time 0 \
             --no-csv >"$LOG_DIR/sanitizer-$tool-$(echo "$s" | tr / -).log" 2>&1; then
             grep -h -E "ERROR SUMMARY|RACECHECK SUMMARY" "$LOG_DIR/sanitizer-$tool-$(echo "$s" | tr / -).log"
         else
@@ -39,7 +43,7 @@ for s in $steps; do
     done
     step "ncu solutions/$s"
     ncu --section LaunchStats --section Occupancy --launch-count 1 \
-        "bin/solutions/$s" --n 1024 --repeats 1 --warmup 0 --min-time 0 --no-csv \
+        "bin/solutions/$s" $size --repeats 1 --warmup 0 --min-time 0 --no-csv \
         >"$LOG_DIR/ncu-$(echo "$s" | tr / -).log" 2>&1 || failed=1
     grep -E "Registers Per Thread|Static Shared Memory Per Block|Block Limit (Registers|Shared Mem|Warps|SM)|Theoretical Occupancy" \
         "$LOG_DIR/ncu-$(echo "$s" | tr / -).log"

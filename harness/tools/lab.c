@@ -159,6 +159,21 @@ static int list(const struct selection *sel)
     return 0;
 }
 
+/* The check sizes of the selected labs, one line each as step options, for scripts
+ * (tests/verify-on-gpu.sh): "LAB --m M --n N --k K". */
+static int sizes(const struct selection *sel)
+{
+    for (const struct step_table *const *it = all_step_tables; *it != NULL; ++it) {
+        const struct step_table *t = *it;
+        if (sel->lab != NULL && sel->lab != t)
+            continue;
+        for (size_t i = 0; i < t->check_size_count; ++i)
+            printf("%s --m %ld --n %ld --k %ld\n", t->lab, t->check_sizes[i].m,
+                   t->check_sizes[i].n, t->check_sizes[i].k);
+    }
+    return 0;
+}
+
 /* Runs the selected steps; mode_args are passed to every step binary. */
 static int run_steps(const char *bin_dir, const struct selection *sel, int report, const char *arch,
                      int extra_argc, char **extra_argv)
@@ -239,6 +254,7 @@ int main(int argc, char **argv)
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         fprintf(argc < 2 ? stderr : stdout,
                 "usage: %s list [LAB]\n"
+                "       %s sizes [LAB]                  each lab's check sizes, as step options\n"
                 "       %s run [--bin-dir DIR] [LAB [STEP]] [-- STEP-OPTIONS]\n"
                 "       %s report [--bin-dir DIR] [--arch ARCH] [LAB [STEP]]\n"
                 "       %s grade [--student NAME] [--submission DIR] [--gradebook CSV]\n"
@@ -246,7 +262,7 @@ int main(int argc, char **argv)
                 "       %s grade-all --submissions DIR [--gradebook CSV] [--jobs N]\n"
                 "             [--sanitizer PATH] [--no-gpu] [LAB [STEP]]\n"
                 "       (--no-gpu: builds and static checks only, as on a machine without one)\n",
-                program, program, program, program, program);
+                program, program, program, program, program, program);
         return argc < 2 ? EXIT_USAGE : 0;
     }
     const char *command = argv[1];
@@ -314,6 +330,8 @@ int main(int argc, char **argv)
 
     if (strcmp(command, "list") == 0)
         return list(&sel);
+    if (strcmp(command, "sizes") == 0)
+        return sizes(&sel);
     if (strcmp(command, "run") == 0)
         return run_steps(bin_dir, &sel, 0, NULL, extra_argc, extra_argv);
     if (strcmp(command, "report") == 0)
@@ -337,5 +355,6 @@ int main(int argc, char **argv)
         request.step = sel.step;
         return grade_main(&request);
     }
-    return usage_error("unknown command '%s' (list, run, report, grade or grade-all)", command);
+    return usage_error("unknown command '%s' (list, sizes, run, report, grade or grade-all)",
+                       command);
 }
