@@ -194,6 +194,10 @@ $(foreach tree,labs solutions,$(foreach src,$(LIBRARY_SOURCES),\
   $(eval $(call STEP_RULES,$(tree),$(call library_lab,$(src)),$(call library_name,$(src)),$(call tree_bin,$(tree)),$(src),$($(call library_lab,$(src))_LIBRARY_LIBS),))))
 library_bins = $(foreach src,$(LIBRARY_SOURCES),$(call tree_bin,$(1))/$(call library_lab,$(src))/$(call library_name,$(src)))
 
+# A lab may build more than its step table with STEP_RULES: harness/labs/<lab>/rules.mk
+# is read here, once the rules above exist (lab.mk is read before them).
+-include $(wildcard harness/labs/*/rules.mk)
+
 step_bins = $(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(lab)),$(call tree_bin,$(1))/$(lab)/$(stem))) $(call library_bins,$(1))
 LAB_BINS := $(call step_bins,labs)
 SOLUTION_BINS := $(call step_bins,solutions)
