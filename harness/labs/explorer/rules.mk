@@ -73,7 +73,7 @@ explore-build: $(EXPLORER_LIST)
 
 explore-metrics: explore-build
 	$(Q)$(EXPLORER_TOOL) metrics --arch $(ARCH) --size $(EXPLORER_SIZE) \
-	  --build-dir $(EXPLORER_OBJ_DIR) --csv $(EXPLORER_METRICS)
+	  --build-dir $(EXPLORER_OBJ_DIR) $(if $(EXPLORER_SELECT),--only $(EXPLORER_SELECT)) --csv $(EXPLORER_METRICS)
 
 # With a GPU: every built configuration timed through the shared runner (rows in
 # data/results/<gpu>/explorer.csv), ncu's instruction counts for EXPLORER_NCU, and

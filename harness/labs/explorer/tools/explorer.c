@@ -5,7 +5,8 @@
  *   explorer-tool configs --make FILE --steps FILE [--arch A] [--only N,N-M,...]
  *                                          the build's list (a make fragment) and the
  *                                          step table of the valid ones
- *   explorer-tool metrics --build-dir D [--arch A] [--size N | --m --n --k] [--space S] [--csv F]
+ *   explorer-tool metrics --build-dir D [--arch A] [--size N | --m --n --k] [--space S]
+ *                         [--only N,N-M] [--csv F]
  *                                          resources, occupancy, Instr, Regions,
  *                                          Efficiency, Utilization and the Pareto set
  *                                          of every configuration built in D
@@ -211,6 +212,7 @@ static void print_metric_table(struct row *rows, int count, const char *space)
 static int cmd_metrics(int argc, char **argv)
 {
     const char *arch_name = "sm_90", *dir = NULL, *csv_path = NULL, *space_name = NULL;
+    const char *only = NULL;
     long m = 4096, n = 4096, k = 4096;
     for (int i = 0; i < argc; ++i) {
         if (strcmp(argv[i], "--arch") == 0 && i + 1 < argc)
@@ -221,6 +223,8 @@ static int cmd_metrics(int argc, char **argv)
             csv_path = argv[++i];
         else if (strcmp(argv[i], "--space") == 0 && i + 1 < argc)
             space_name = argv[++i];
+        else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
+            only = argv[++i];
         else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc)
             m = n = k = atol(argv[++i]);
         else if (strcmp(argv[i], "--m") == 0 && i + 1 < argc)
@@ -240,7 +244,8 @@ static int cmd_metrics(int argc, char **argv)
     struct row *rows = calloc((size_t)count, sizeof *rows);
     int used = 0, problems = 0;
     for (int i = 0; i < count; ++i) {
-        if (space_name && strcmp(all[i].space->name, space_name) != 0)
+        if ((space_name && strcmp(all[i].space->name, space_name) != 0) ||
+            !in_list(only, all[i].number))
             continue;
         char why[256];
         if (explorer_config_check(&all[i], arch, why, sizeof why) != 0)
