@@ -45,14 +45,15 @@ rm -f "$wall.err"
     --csv "$gdir/space.csv" | tee "$gdir/table4.txt"
 
 # Instr against ncu: smsp__inst_executed.sum (warp instructions) over the warps launched
-if command -v ncu >/dev/null 2>&1 && [ -n "$ncu_numbers" ]; then
+ncu=${NCU:-$(command -v ncu 2>/dev/null || ls /usr/local/cuda/bin/ncu /usr/local/cuda-*/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n1)}
+if [ -n "$ncu" ] && [ -n "$ncu_numbers" ]; then
     small=1024
     "$tool" metrics --arch "$arch" --size $small --build-dir "$objdir" --csv "$gdir/ncu-metrics.csv" >/dev/null
     echo "config,inst_executed,warps" > "$gdir/ncu.csv"
     for number in $ncu_numbers; do
         config=$(cd bin/explorer && ls | grep "^$number-" | head -n1)
         [ -n "$config" ] || continue
-        line=$(ncu --metrics smsp__inst_executed.sum,launch__grid_size,launch__block_size \
+        line=$("$ncu" --metrics smsp__inst_executed.sum,launch__grid_size,launch__block_size \
                    --csv --kernel-name regex:explorer_ --launch-count 1 \
                    bin/explorer/"$config" --n $small --warmup 0 --repeats 1 --no-csv --check sample 2>/dev/null |
                awk -F'","' '/smsp__inst_executed.sum|launch__grid_size|launch__block_size/ {
