@@ -32,7 +32,7 @@ for config in "$@"; do
         failed=$((failed + 1))
         printf '  %s: exit %d: %s\n' "$config" $status "$(head -n1 "$wall.err")"
     fi
-    echo "$config,$(echo "$end - $start" | bc)" >> "$wall"
+    echo "$config,$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')" >> "$wall"
 done
 results=$(ls -t data/results/*/explorer.csv 2>/dev/null | head -n1)
 [ -n "$results" ] || { echo "explore: no results were recorded" >&2; exit 1; }

@@ -29,13 +29,11 @@ set ylabel "Efficiency (normalized)"
 set xrange [0:1.05]
 set yrange [0:1.05]
 set grid lc rgb grid_colour
-set key bottom left
-set table $front
-plot datafile using (@ok && column("pareto") == 1 ? column("utilization_norm") : NaN):(column("efficiency_norm")) with table
-unset table
+set key bottom right box opaque
 plot datafile using (@ok ? column("utilization_norm") : NaN):(column("efficiency_norm")) \
          with points pt 7 ps 0.8 lc rgb series_colour(1) title "configuration", \
-     $front using 1:2 smooth unique with linespoints pt 5 ps 1.0 lw 2 lc rgb series_colour(2) \
+     datafile using (@ok && column("pareto") == 1 ? column("utilization_norm") : NaN):(column("efficiency_norm")) \
+         with points pt 5 ps 1.3 lc rgb series_colour(2) \
          title "Pareto-optimal", \
      datafile using (@ok && have_fastest > 0 && column("fastest") == 1 ? column("utilization_norm") : NaN):(column("efficiency_norm")) \
          with points pt 6 ps 3.5 lw 2 lc rgb fail_colour title "fastest measured"
