@@ -8,18 +8,36 @@
 #   make report ARCH=sm_90  static resources and blocks per SM of every step, no GPU needed
 #                           (WHATIF=sm_75: the same binaries judged on another architecture)
 #   make plots              check every results CSV, then draw the figures under plots/<lab>/
-#   make grade STUDENT=name every step of labs/ at every check size: verdicts + gradebook
+#   make grade STUDENT=name grade labs/ (SUBMISSION=path: another copy): builds, check sizes,
+#                           compute-sanitizer, technique, speed vs the solution; a gradebook row
+#   make grade-all SUBMISSIONS=dir GRADEBOOK=file.csv   every submission in dir (resumes)
+#   make peaks              measure this GPU's ceilings (FP32 FMA, rsqrtf, shared memory, copy): data/results/<gpu>/peaks.csv
+#   make plots GPUS="A B"   also draw those results folders side by side, each against its own peak
 #   make deps               install Check and gnuplot when missing (run and test do it too)
+#   make diffs              the change each solution step makes, as diffs under build/diffs/
+#   make guide-tables       regenerate GUIDE.md's tables of recorded results from data/results/
 #   make clean              remove build/ and bin/
 #   make bin/occupancy      the occupancy calculator alone (bin/occupancy --help)
 #
 # Variables: SRC=labs|solutions  LAB=  STEP=  RUN_ARGS="--n 1024" (options for each step)
 #   ARCH=sm_NN (default: this GPU's, else sm_90)  WHATIF=sm_NN  V=1 (show commands)
-#   STUDENT=  GRADEBOOK=file.csv  PLOT_SOURCE=labs|solutions  NVCC=  CC=  GNUPLOT=
+#   STUDENT=  SUBMISSION=  SUBMISSIONS=  GRADEBOOK=file.csv  GRADE_JOBS=  PLOT_SOURCE=labs|solutions  NVCC=  CC=  GNUPLOT=
 #   CHECK_PREFIX=dir (Check unpacked there)  and each lab's own, in harness/labs/<lab>/lab.mk
 
 .DEFAULT_GOAL := all
 SHELL := /bin/sh
+
+# Grading's names and paths are plain text: never expanded by make (even inside a
+# $(shell) that sees the environment), never parsed by a shell. See "Grading" below.
+GIVEN_STUDENT := $(if $(filter undefined,$(origin STUDENT)),,1)
+GIVEN_SUBMISSION := $(if $(filter undefined,$(origin SUBMISSION)),,1)
+GIVEN_SUBMISSIONS := $(if $(filter undefined,$(origin SUBMISSIONS)),,1)
+GIVEN_GRADEBOOK := $(if $(filter undefined,$(origin GRADEBOOK)),,1)
+override STUDENT := $(value STUDENT)
+override SUBMISSION := $(value SUBMISSION)
+override SUBMISSIONS := $(value SUBMISSIONS)
+override GRADEBOOK := $(value GRADEBOOK)
+unexport STUDENT SUBMISSION SUBMISSIONS GRADEBOOK
 
 SRC ?= labs
 ifeq ($(filter $(SRC),labs solutions),)
@@ -70,9 +88,9 @@ CHECK_CFLAGS := $(if $(CHECK_PREFIX),-I$(CHECK_PREFIX)/include)
 CHECK_LIBS := $(if $(CHECK_PREFIX),-L$(CHECK_PREFIX)/lib/x86_64-linux-gnu -Wl$(comma)-rpath$(comma)$(abspath $(CHECK_PREFIX))/lib/x86_64-linux-gnu) -lcheck -lsubunit -lm -lpthread -lrt
 
 CFLAGS ?= -O2 -g
-CFLAGS += -std=c11 -Wall -Wextra -pedantic -Iharness -I$(CUDA_HOME)/include
+CFLAGS += -std=c11 -Wall -Wextra -pedantic -Iharness -Iharness/labs/nbody -I$(CUDA_HOME)/include
 NVCCFLAGS ?= -O3 -lineinfo
-NVCCFLAGS += -std=c++17 -arch=$(ARCH) -Iharness -Xcompiler -Wall
+NVCCFLAGS += -std=c++17 -arch=$(ARCH) -Iharness -Iharness/labs/nbody -Xcompiler -Wall
 DEPFLAGS = -MMD -MP
 
 # ---------------------------------------------------------------------------
@@ -95,7 +113,7 @@ flags_of = $(shell sh harness/step-table.sh $(call lab_def,$(1)) flags $(2))
 # ---------------------------------------------------------------------------
 # Host code of the harness (C11). The pure part has no CUDA calls and is what the
 # unit tests link; a step binary adds the runner and its own lab's problem.
-HARNESS_PURE := rng verify csv cli step_table results occupancy resources
+HARNESS_PURE := rng verify csv cli step_table results occupancy resources grading
 HOST_OBJ = $(patsubst %,$(BUILD_DIR)/host/%.o,$(1))
 # A lab's code: problem.c (CUDA runtime calls) and its pure C files (the CPU
 # reference...), which the unit tests link too; plus its step table.
@@ -105,6 +123,7 @@ lab_objs = $(call lab_pure_objs,$(1)) $(BUILD_DIR)/host/labs/$(1)/problem.o $(ca
 
 $(BUILD_DIR)/host/%.o: harness/%.c | $(BUILD_DIR)/host/tools
 	$(call say,CC,$<)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(BUILD_DIR)/host/tools/%.o: harness/tools/%.c | $(BUILD_DIR)/host/tools
@@ -153,12 +172,13 @@ $(FLAGS_STAMP): FORCE
 # compiler's resource report embedded) + its lab + the shared harness.
 # $(1) tree (labs|solutions)  $(2) lab  $(3) step stem  $(4) binary folder
 # $(5) source file  $(6) extra libraries  $(7) the step's extra nvcc flags
+# $(8) the folder of its objects ($(BUILD_DIR)/<tree>; a graded submission's own)
 define STEP_RULES
-$(BUILD_DIR)/$(1)/$(2)/$(3).flags: FORCE
+$(8)/$(2)/$(3).flags: FORCE
 	$(Q)mkdir -p $$(@D)
 	$(Q)echo '$(strip $(7))' | cmp -s - $$@ || echo '$(strip $(7))' > $$@
 
-$(BUILD_DIR)/$(1)/$(2)/$(3).o: $(5) $(FLAGS_STAMP) $(BUILD_DIR)/$(1)/$(2)/$(3).flags
+$(8)/$(2)/$(3).o: $(5) $(FLAGS_STAMP) $(8)/$(2)/$(3).flags $(wildcard $(call lab_def,$(2)))
 	$$(call say,NVCC,$$<)
 	$(Q)mkdir -p $$(@D)
 	$(Q)$(NVCC) $(NVCCFLAGS) -Iharness/labs/$(2) $(7) $(DEPFLAGS) --resource-usage -c $$< -o $$@ 2> $$(@:.o=.res.tmp); \
@@ -166,14 +186,14 @@ $(BUILD_DIR)/$(1)/$(2)/$(3).o: $(5) $(FLAGS_STAMP) $(BUILD_DIR)/$(1)/$(2)/$(3).f
 	  if [ $$$$status -ne 0 ]; then rm -f $$(@:.o=.res.tmp); exit $$$$status; fi; \
 	  mv $$(@:.o=.res.tmp) $$(@:.o=.res)
 
-$(BUILD_DIR)/$(1)/$(2)/$(3).id.c: $(BUILD_DIR)/$(1)/$(2)/$(3).o harness/embed-step-identity.sh $(FLAGS_STAMP)
+$(8)/$(2)/$(3).id.c: $(8)/$(2)/$(3).o harness/embed-step-identity.sh $(FLAGS_STAMP)
 	$(Q)sh harness/embed-step-identity.sh '$(2)' '$(3)' '$(1)' '$(strip $(NVCCFLAGS) $(7))' \
 	  '$(NVCC_VERSION)' '$(ARCH)' $$(<:.o=.res) > $$@.tmp && mv $$@.tmp $$@
 
-$(BUILD_DIR)/$(1)/$(2)/$(3).id.o: $(BUILD_DIR)/$(1)/$(2)/$(3).id.c harness/step_identity.h
+$(8)/$(2)/$(3).id.o: $(8)/$(2)/$(3).id.c harness/step_identity.h
 	$(Q)$(CC) $(CFLAGS) -c $$< -o $$@
 
-$(4)/$(2)/$(3): $(BUILD_DIR)/$(1)/$(2)/$(3).o $(BUILD_DIR)/$(1)/$(2)/$(3).id.o $(call lab_objs,$(2)) $(call HOST_OBJ,$(HARNESS_PURE) runner)
+$(4)/$(2)/$(3): $(8)/$(2)/$(3).o $(8)/$(2)/$(3).id.o $(call lab_objs,$(2)) $(call HOST_OBJ,$(HARNESS_PURE) runner)
 	$$(call say,LINK,$$@)
 	$(Q)mkdir -p $$(@D)
 	$(Q)$(NVCC) -arch=$(ARCH) -o $$@ $$^ -lm $(6)
@@ -182,7 +202,7 @@ endef
 tree_bin = $(if $(filter solutions,$(1)),$(BIN_DIR)/solutions,$(BIN_DIR))
 step_flags = $(call flags_of,$(1),$(2)) $($(1)_NVCCFLAGS) $($(1)_$(2)_NVCCFLAGS)
 $(foreach tree,labs solutions,$(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(lab)),\
-  $(eval $(call STEP_RULES,$(tree),$(lab),$(stem),$(call tree_bin,$(tree)),$(tree)/$(lab)/$(stem).cu,,$(call step_flags,$(lab),$(stem)))))))
+  $(eval $(call STEP_RULES,$(tree),$(lab),$(stem),$(call tree_bin,$(tree)),$(tree)/$(lab)/$(stem).cu,,$(call step_flags,$(lab),$(stem)),$(BUILD_DIR)/$(tree))))))
 
 # Each lab's vendor-library row (harness/labs/<lab>/library-<name>.cu, named by the
 # LIBRARY line of its lab.def) becomes bin/<lab>/<name> in both trees, so its
@@ -191,7 +211,7 @@ LIBRARY_SOURCES := $(wildcard harness/labs/*/library-*.cu)
 library_lab = $(notdir $(patsubst %/,%,$(dir $(1))))
 library_name = $(patsubst library-%,%,$(notdir $(basename $(1))))
 $(foreach tree,labs solutions,$(foreach src,$(LIBRARY_SOURCES),\
-  $(eval $(call STEP_RULES,$(tree),$(call library_lab,$(src)),$(call library_name,$(src)),$(call tree_bin,$(tree)),$(src),$($(call library_lab,$(src))_LIBRARY_LIBS),))))
+  $(eval $(call STEP_RULES,$(tree),$(call library_lab,$(src)),$(call library_name,$(src)),$(call tree_bin,$(tree)),$(src),$($(call library_lab,$(src))_LIBRARY_LIBS),,$(BUILD_DIR)/$(tree)))))
 library_bins = $(foreach src,$(LIBRARY_SOURCES),$(call tree_bin,$(1))/$(call library_lab,$(src))/$(call library_name,$(src)))
 
 # A lab may build more than its step table with STEP_RULES: harness/labs/<lab>/rules.mk
@@ -217,7 +237,7 @@ $(BIN_DIR)/occupancy: $(BUILD_DIR)/host/tools/occupancy.o $(call HOST_OBJ,occupa
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm
 
-$(BIN_DIR)/lab: $(BUILD_DIR)/host/tools/lab.o $(call HOST_OBJ,step_table lab_registry cli csv) $(ALL_TABLE_OBJS)
+$(BIN_DIR)/lab: $(BUILD_DIR)/host/tools/lab.o $(BUILD_DIR)/host/tools/grade.o $(call HOST_OBJ,step_table lab_registry cli csv grading) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm
@@ -232,13 +252,30 @@ $(BIN_DIR)/occupancy-api-check: harness/tools/occupancy_api_check.cu $(call HOST
 	$(Q)mkdir -p $(@D)
 	$(Q)$(NVCC) $(NVCCFLAGS) -o $@ $< $(call HOST_OBJ,occupancy)
 
-TOOLS := $(BIN_DIR)/occupancy $(BIN_DIR)/lab $(BIN_DIR)/gpu-probe $(BIN_DIR)/results-check \
+$(BIN_DIR)/guide-tables: $(BUILD_DIR)/host/tools/guide_tables.o $(call HOST_OBJ,step_table lab_registry csv) $(ALL_TABLE_OBJS)
+	$(call say,LINK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -o $@ $^ -lm
+
+# bin/peaks: the measured ceilings (FP32 FMA, rsqrtf, shared memory, device-memory
+# copy) of this GPU, recorded in data/results/<gpu-dir>/peaks.csv for the figures.
+$(BIN_DIR)/peaks: harness/tools/peaks.cu $(call HOST_OBJ,csv results) harness/csv.h harness/results.h harness/cuda_check.h
+	$(call say,NVCC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(NVCC) -O3 -std=c++17 -arch=$(ARCH) -ftz=true -Iharness -Xcompiler -Wall \
+	  '-DPEAKS_NVCC_VERSION="$(NVCC_VERSION)"' -o $@ $< $(call HOST_OBJ,csv results) -lm
+
+.PHONY: peaks
+peaks: $(BIN_DIR)/peaks
+	$(Q)$(BIN_DIR)/peaks
+
+TOOLS := $(BIN_DIR)/guide-tables $(BIN_DIR)/occupancy $(BIN_DIR)/lab $(BIN_DIR)/gpu-probe $(BIN_DIR)/results-check \
          $(BIN_DIR)/occupancy-api-check
 
 include plots/plots.mk
 
 # ---------------------------------------------------------------------------
-.PHONY: all solutions run report grade test deps plots clean help FORCE
+.PHONY: all solutions run report grade grade-all grade-prereqs test deps plots clean help diffs guide-tables FORCE
 all: $(BINS) $(TOOLS)
 solutions: $(SOLUTION_BINS) $(TOOLS)
 
@@ -257,13 +294,48 @@ WHATIF ?= $(ARCH)
 report: all
 	$(Q)$(BIN_DIR)/lab report --bin-dir $(call tree_bin,$(SRC)) --arch $(WHATIF) $(LAB) $(STEP)
 
-# Grading: every step of the tree (labs/ by default: the student's work) at every
-# check size of its lab, a verdict per step, a row per step in the gradebook.
-STUDENT ?= $(notdir $(CURDIR))
-GRADEBOOK ?= data/gradebook.csv
-grade: deps all
-	$(Q)$(BIN_DIR)/lab grade --bin-dir $(call tree_bin,$(SRC)) --student '$(STUDENT)' \
-	  --gradebook '$(GRADEBOOK)' $(LAB) $(STEP)
+# Grading (bin/lab grade; GUIDE.md, "For instructors"). Only the step files are
+# taken from a submission: bin/lab copies each into a folder of its own under
+# build/grade/ and builds it against this tree's harness with the GRADE_DIR rules
+# below, one make per step, so one step that does not compile costs that step alone.
+# The reference solutions of this tree time every step and bound its run time.
+#   make grade                        labs/ in place (STUDENT= defaults to the folder's name)
+#   make grade SUBMISSION=path        one submission (a folder holding labs/, or labs/ itself)
+#   make grade-all SUBMISSIONS=dir GRADEBOOK=file.csv   every folder in dir
+#   GRADE_JOBS=N compilations at once (default: the CPU cores); GRADE_NO_GPU=1 builds and
+#   static checks only, as on a machine without a GPU
+# STUDENT, SUBMISSION, SUBMISSIONS and GRADEBOOK are plain text: make never expands
+# them and no shell parses them (they reach bin/lab through the environment).
+GRADE_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+COMPUTE_SANITIZER ?= $(firstword $(wildcard $(CUDA_HOME)/bin/compute-sanitizer) $(shell command -v compute-sanitizer 2>/dev/null))
+GRADE_PREREQS := $(FLAGS_STAMP) $(foreach lab,$(LABS),$(call lab_objs,$(lab))) \
+  $(call HOST_OBJ,$(HARNESS_PURE) runner) $(SOLUTION_BINS) $(BIN_DIR)/lab $(BIN_DIR)/gpu-probe
+grade grade-all: export LAB_GRADE_STUDENT := $(STUDENT)
+grade grade-all: export LAB_GRADE_SUBMISSION := $(SUBMISSION)
+grade grade-all: export LAB_GRADE_SUBMISSIONS := $(SUBMISSIONS)
+grade grade-all: export LAB_GRADE_GRADEBOOK := $(GRADEBOOK)
+grade grade-all: export LAB_GRADE_LAB := $(value LAB)
+grade grade-all: export LAB_GRADE_STEP := $(value STEP)
+grade_common = --jobs '$(GRADE_JOBS)' --sanitizer '$(COMPUTE_SANITIZER)' $(if $(filter 1,$(GRADE_NO_GPU)),--no-gpu) \
+  $(if $(GIVEN_GRADEBOOK),--gradebook "$$LAB_GRADE_GRADEBOOK") "$$LAB_GRADE_LAB" "$$LAB_GRADE_STEP"
+grade-prereqs: $(GRADE_PREREQS)
+grade: $(GRADE_PREREQS)
+	$(Q)$(BIN_DIR)/lab grade $(if $(GIVEN_STUDENT),--student "$$LAB_GRADE_STUDENT") \
+	  $(if $(GIVEN_SUBMISSION),--submission "$$LAB_GRADE_SUBMISSION") $(grade_common)
+grade-all: $(GRADE_PREREQS)
+	$(Q)$(BIN_DIR)/lab grade-all $(if $(GIVEN_SUBMISSIONS),--submissions "$$LAB_GRADE_SUBMISSIONS") \
+	  $(grade_common)
+
+# The rules bin/lab grade uses to build one submitted step file: GRADE_DIR is a
+# folder it made (src/<lab>/<stem>.cu in, obj/ and bin/<lab>/<stem> out).
+GRADE_DIR ?=
+ifneq ($(GRADE_DIR),)
+ifneq ($(shell printf '%s\n' '$(GRADE_DIR)' | grep -qx '[A-Za-z0-9_./-]*' || echo bad),)
+$(error GRADE_DIR must be a plain path made by bin/lab grade)
+endif
+$(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(lab)),\
+  $(eval $(call STEP_RULES,labs,$(lab),$(stem),$(GRADE_DIR)/bin,$(GRADE_DIR)/src/$(lab)/$(stem).cu,,$(call step_flags,$(lab),$(stem)),$(GRADE_DIR)/obj))))
+endif
 
 # ---------------------------------------------------------------------------
 # Tests: one Check suite per area, under tests/ for the shared harness and under
@@ -313,6 +385,23 @@ test: deps $(LAB_BINS) $(SOLUTION_BINS) $(TOOLS) $(BIN_DIR)/run-tests $(BIN_DIR)
 	$(Q)LAB_RESOURCE_FILES='$(subst $(space),:,$(strip $(RESOURCE_FILES)))' LAB_BIN_DIR='$(BIN_DIR)' \
 	  $(BIN_DIR)/run-tests
 
+# The change each step makes: a unified diff of its solution against the previous
+# step's, one file per step under build/diffs/, so the guide and the code stay in step.
+DIFF_DIR := $(BUILD_DIR)/diffs
+diffs:
+	$(Q)mkdir -p $(DIFF_DIR)
+	$(Q)$(foreach lab,$(LABS),prev=; for stem in $(call steps_of,$(lab)); do \
+	  if [ -n "$$prev" ]; then \
+	    out=$(DIFF_DIR)/$(lab)-$$stem.diff; \
+	    diff -u solutions/$(lab)/$$prev.cu solutions/$(lab)/$$stem.cu > $$out; [ $$? -le 1 ] || exit 1; \
+	    printf '  %-8s %s (%s lines changed from %s)\n' DIFF $$out "$$(grep -c '^[-+][^-+]' $$out)" $$prev; \
+	  fi; prev=$$stem; done;)
+
+# The tables of recorded results in GUIDE.md, regenerated from data/results/
+# (make test checks that they are up to date).
+guide-tables: $(BIN_DIR)/guide-tables
+	$(Q)$(BIN_DIR)/guide-tables GUIDE.md
+
 # Check and gnuplot from the distribution's packages when they are missing.
 deps:
 	$(Q)sh harness/install-deps.sh
@@ -323,4 +412,4 @@ clean:
 help:
 	@awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' Makefile
 
--include $(shell find $(BUILD_DIR) -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD_DIR) -path $(BUILD_DIR)/grade -prune -o -name '*.d' -print 2>/dev/null)

@@ -45,6 +45,9 @@ extern char step_launch_refusal[256];
     extern "C" const struct step_kernel STEP_ENTRY = {                                \
         (const void *)(kernel_fn), #kernel_fn, (threads), (dynamic_smem), (launch_fn)}
 
+/* In a student's file (labs/): the one change this step asks for, still to be made. */
+#define STEP_TODO(what) extern "C" const char step_todo[] = what
+
 /* A library call standing in for a step (the cuBLAS row): no kernel of ours. */
 #define DEFINE_LIBRARY(library_name, launch_fn)                                       \
     extern "C" const struct step_kernel STEP_ENTRY = {NULL, library_name, 0, 0, (launch_fn)}
@@ -56,6 +59,13 @@ extern char step_launch_refusal[256];
 
 #ifdef __CUDACC__
 #include <stdio.h>
+/* Refuses a launch with a one-line reason (see step_launch_refusal). */
+static inline cudaError_t step_refuse_launch(const char *why)
+{
+    snprintf(step_launch_refusal, sizeof step_launch_refusal, "%s", why);
+    return cudaErrorInvalidConfiguration;
+}
+
 /* Checks grid against CUDA's limits before a launch: cudaSuccess, or a one-line
  * reason in step_launch_refusal and cudaErrorInvalidConfiguration. Each step knows
  * its own grid layout, so each step's launch calls this with the grid it built. */
@@ -64,11 +74,12 @@ static inline cudaError_t step_check_grid(dim3 grid)
     if (grid.x >= 1 && grid.x <= 2147483647u && grid.y >= 1 && grid.y <= 65535u &&
         grid.z >= 1 && grid.z <= 65535u)
         return cudaSuccess;
-    snprintf(step_launch_refusal, sizeof step_launch_refusal,
+    char why[sizeof step_launch_refusal];
+    snprintf(why, sizeof why,
              "this step would launch a grid of %u x %u x %u blocks; CUDA allows at most "
              "2147483647 x 65535 x 65535",
              grid.x, grid.y, grid.z);
-    return cudaErrorInvalidConfiguration;
+    return step_refuse_launch(why);
 }
 #endif
 

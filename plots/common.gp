@@ -11,11 +11,18 @@ set datafile separator comma
 set datafile columnheaders
 set encoding utf8
 
-# pngcairo draws smoother text; plain png (libgd) is the fallback.
+# pngcairo draws smoother text; plain png (libgd) is the fallback. A figure whose
+# output name (the script's second argument) ends in .svg is drawn as SVG for
+# slides: the same layout, every font a third larger so it reads from the back row.
 have_cairo = strstrt(" " . GPVAL_TERMINALS . " ", " pngcairo ") > 0
 font_name = "Sans"
+ends_with(text, tail) = strlen(text) >= strlen(tail) && text[strlen(text) - strlen(tail) + 1:] eq tail
+# (decided when the terminal is set: the script has named its outfile by then)
+for_slides(x) = exists("outfile") && ends_with(outfile, ".svg")
 # usage: eval png_terminal(width, height)
-png_terminal(w, h) = have_cairo \
+png_terminal(w, h) = for_slides(0) \
+    ? sprintf("set terminal svg size %d,%d dynamic noenhanced font '%s,11' fontscale 1.3 background rgb 'white'", w, h, font_name) \
+    : have_cairo \
     ? sprintf("set terminal pngcairo size %d,%d noenhanced font '%s,11'", w, h, font_name) \
     : sprintf("set terminal png size %d,%d noenhanced", w, h)
 
@@ -35,7 +42,10 @@ bar_border = 0x333333
 # Helpers
 is_number(x) = x == x                       # false for NaN
 # The step number of a stem "02-tiled": 2 (bin/results-check makes sure it has one).
-step_number(stem) = (step_dash = strstrt(stem, "-"), step_dash > 1 ? int(real(stem[1:step_dash - 1])) : NaN)
+# Digits are read one by one: gnuplot takes "08" and "09" for bad octal numbers.
+digit_value(c) = strstrt("0123456789", c) - 1
+digits_value(t) = strlen(t) == 0 ? 0 : digits_value(t[1:strlen(t) - 1]) * 10 + digit_value(t[strlen(t):strlen(t)])
+step_number(stem) = (step_dash = strstrt(stem, "-"), step_dash > 1 ? digits_value(stem[1:step_dash - 1]) : NaN)
 # A rate over a bar: whole numbers from 100 on, one decimal below.
 value_text(x) = !is_number(x) ? "" : x >= 100 ? sprintf("%.0f", x) : sprintf("%.1f", x)
 # "2026-11-23T04:47:53Z" -> "2026-11-23 04:47 UTC"
@@ -51,3 +61,30 @@ set border 3
 set xtics nomirror scale 0 font ",10"
 set ytics nomirror
 set style fill solid 0.85 border lc rgb bar_border
+
+# Rates in words: TFLOP/s once they reach the thousands.
+flops_text(r) = !is_number(r) ? "" : r >= 1000 ? sprintf("%.1f TFLOP/s", r / 1e3) : sprintf("%.0f GFLOP/s", r)
+flops_short(r) = !is_number(r) ? "" : r >= 1000 ? sprintf("%.1fT", r / 1e3) : r >= 100 ? sprintf("%.0f", r) : sprintf("%.1f", r)
+
+# Which row stands for a step (arrays indexed by step number + 1): the newest row
+# of the step at the lab's headline size (head_m x head_n x head_k, set by the
+# lab's lab.gp), else the step's newest row at any size (its size is then named).
+# PASS or FAIL alike: a step whose newest result failed is shown as failed.
+# usage: stats FILE using (ROW_FILTER ? pick_step(0) : 0) nooutput, then
+#        a row is the step's when column(0) == pick_row[step_number(strcol("step")) + 1].
+array pick_row[100]
+array pick_head[100]
+do for [i = 1:100] { pick_row[i] = -1; pick_head[i] = 0 }
+pick_library = -1; pick_library_head = 0
+at_headline(x) = column("m") == head_m && column("n") == head_n && column("k") == head_k
+pick_step(x) = strcol("role") eq "library" \
+    ? (h = at_headline(0), h || !pick_library_head ? (pick_library = column(0), pick_library_head = h) : 0, 0) \
+    : (s = step_number(strcol("step")) + 1, h = at_headline(0), \
+       h || !pick_head[s] ? (pick_row[s] = column(0), pick_head[s] = h) : 0, 0)
+is_picked(x) = strcol("role") eq "library" ? column(0) == pick_library \
+    : column(0) == pick_row[step_number(strcol("step")) + 1]
+
+# A file that is there and not empty (the peaks table is optional).
+file_exists(f) = f ne "" && system("test -s '" . f . "' && echo y") eq "y"
+# The figure's name as make plots gives it (the script writes FIGURE.tmp first).
+strip_tmp(f) = ends_with(f, ".tmp") ? f[1:strlen(f) - 4] : ends_with(f, ".tmp.svg") ? f[1:strlen(f) - 8] . ".svg" : f

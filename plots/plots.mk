@@ -5,6 +5,15 @@
 #
 #   make plots                         check every results CSV, then draw every figure
 #   make plots PLOT_SOURCE=solutions   only rows of that source (labs or solutions)
+#   make plots GPUS="A B"              the GPU-against-GPU figures of those results
+#                                      folders (data/results/A ...) instead of all
+#   make plots PLOT_SLIDES=0           PNGs only, no SVGs for slides
+#
+# Every figure is a PNG, plots/<lab>/<name>.png (for GUIDE.md), and the same
+# figure as SVG, plots/<lab>/slides/<name>.svg, with larger type (for slides).
+# Shared scripts, fed each lab's settings (harness/labs/<lab>/plots/lab.gp):
+# plots/steps.gp, roofline.gp, speedups.gp, sweep.gp, normalized.gp. The
+# measured ceilings come from data/results/<gpu-dir>/peaks.csv (`make peaks`).
 #
 # First bin/results-check reads every data/results/<gpu-dir>/<lab>.csv with the
 # harness's CSV reader, says `file:line: reason` for each row it skips and leaves
@@ -23,6 +32,8 @@ PLOT_RESULTS ?= data/results
 PLOT_PUBLISHED ?= data/published
 PLOT_FIGURES ?= plots
 PLOT_WORK ?= $(BUILD_DIR)/plots
+PLOT_SLIDES ?= 1
+GPUS ?=
 RESULTS_CHECK := $(BIN_DIR)/results-check
 
 PLOT_LAB_TARGETS :=
@@ -33,6 +44,9 @@ include $(wildcard harness/labs/*/plots/plots.mk)
 #       and renames the result, so a failed run leaves the old figure, never half a
 #       new one; one line per figure: "PLOT figure", or the script's reason for not
 #       drawing it (its exit status 3), or gnuplot's error (and the target fails).
+#       With PLOT_SLIDES=1 the same script then draws <dir>/slides/<name>.svg.
+#   gpu_list          the results folders the GPU-against-GPU figures compare, as
+#       "A|B" (GPUS when given, else every folder with rows of the lab).
 #   need FILE FIGURE  true when FILE is there and not empty, else says so in one line.
 #   figure_name TEXT  TEXT with every character but [A-Za-z0-9._+-] as '_'.
 PLOT_SH = failed=0; \
@@ -40,11 +54,18 @@ PLOT_SH = failed=0; \
     log="$(PLOT_WORK)/gnuplot-$$$$.log"; \
     if $(GNUPLOT) -c "$$script" "$$data" "$$fig.tmp" "$$@" 2> "$$log"; then \
       mv -f "$$fig.tmp" "$$fig"; printf '  %-8s %s\n' PLOT "$$fig"; \
+      if [ '$(PLOT_SLIDES)' = 1 ]; then slide="$${fig%/*}/slides/$$(basename "$$fig" .png)"; \
+        mkdir -p "$${slide%/*}"; \
+        if $(GNUPLOT) -c "$$script" "$$data" "$$slide.tmp.svg" "$$@" 2> "$$log"; then mv -f "$$slide.tmp.svg" "$$slide.svg"; \
+        else rm -f "$$slide.tmp.svg"; failed=1; echo "plots: gnuplot failed drawing $$slide.svg:" >&2; cat "$$log" >&2; fi; \
+      fi; \
     elif [ $$? -eq 3 ]; then rm -f "$$fig.tmp"; cat "$$log" >&2; \
     else rm -f "$$fig.tmp"; failed=1; echo "plots: gnuplot failed drawing $$fig:" >&2; cat "$$log" >&2; \
     fi; rm -f "$$log"; }; \
   need() { [ -s "$$1" ] || { echo "plots: $$1 is missing or empty: $$2 not drawn" >&2; return 1; }; }; \
-  figure_name() { printf '%s' "$$1" | tr -c 'A-Za-z0-9._+-' '_'; }
+  figure_name() { printf '%s' "$$1" | tr -c 'A-Za-z0-9._+-' '_'; }; \
+  gpu_list() { if [ -n '$(strip $(GPUS))' ]; then printf '%s' '$(strip $(GPUS))' | tr ' ' '|'; \
+    else paste -s -d '|' "$$1"; fi; }
 
 .PHONY: plots plots-check
 plots: $(PLOT_LAB_TARGETS)
@@ -58,7 +79,8 @@ plots-check: $(RESULTS_CHECK)
 	  if [ ! -e "$$1" ]; then echo "plots: no results in $(PLOT_RESULTS)/<gpu>/<lab>.csv yet: published figures only"; exit 0; fi; \
 	  $(RESULTS_CHECK) --out '$(PLOT_WORK)' "$$@" || [ $$? -eq 1 ]
 
-$(RESULTS_CHECK): harness/tools/results_check.c harness/csv.c harness/csv.h harness/text.h
+$(RESULTS_CHECK): harness/tools/results_check.c harness/csv.c harness/csv.h harness/text.h \
+                  harness/results.c harness/results.h
 	$(if $(value say),$(call say,CC,$@),@printf '  %-8s %s\n' CC $@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -o $@ harness/tools/results_check.c harness/csv.c
+	$(Q)$(CC) $(CFLAGS) -o $@ harness/tools/results_check.c harness/csv.c harness/results.c

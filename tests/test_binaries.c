@@ -3,6 +3,7 @@
  * static resource report, and the front door bin/lab. */
 #include <check.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lab_registry.h"
@@ -39,8 +40,8 @@ static int run_step(const char *path, const char *const *env, const char *a1, co
 
 START_TEST(help_on_every_step)
 {
-    char paths[64][256];
-    size_t n = step_binaries(paths, 64);
+    static char paths[512][256];
+    size_t n = step_binaries(paths, 512);
     ck_assert_uint_ge(n, 6);
     for (size_t i = 0; i < n; ++i) {
         ck_assert_msg(run_step(paths[i], NULL, "--help", NULL, NULL) == 0, "%s --help", paths[i]);
@@ -64,8 +65,8 @@ static const struct {
 
 START_TEST(bad_arguments_exit_2_with_one_line)
 {
-    char paths[64][256];
-    size_t n = step_binaries(paths, 64);
+    static char paths[512][256];
+    size_t n = step_binaries(paths, 512);
     for (size_t i = 0; i < n; ++i) {
         int code = run_step(paths[i], NULL, bad_args[_i].args[0], bad_args[_i].args[1], NULL);
         ck_assert_msg(code == 2, "%s %s %s: exit %d, want 2", paths[i], bad_args[_i].args[0],
@@ -83,8 +84,8 @@ START_TEST(no_gpu_exits_77_with_one_line)
     /* An empty CUDA_VISIBLE_DEVICES hides every GPU: this path is tested on GPU
      * machines too. */
     static const char *const hide_gpus[] = {"CUDA_VISIBLE_DEVICES=", NULL};
-    char paths[64][256];
-    size_t n = step_binaries(paths, 64);
+    static char paths[512][256];
+    size_t n = step_binaries(paths, 512);
     for (size_t i = 0; i < n; ++i) {
         int code = run_step(paths[i], hide_gpus, "--n", "64", "--no-csv");
         ck_assert_msg(code == 77, "%s: exit %d, want 77; stderr: %s", paths[i], code, err);
@@ -163,9 +164,13 @@ START_TEST(front_door_without_gpu_shows_report)
     ck_assert_ptr_nonnull(strstr(err, "no NVIDIA driver or GPU found"));
     ck_assert_int_eq(count_lines(err), 1);
     ck_assert_ptr_nonnull(strstr(out, "Without a GPU, here is what the compiler"));
-    ck_assert_ptr_nonnull(strstr(out, "\n01-naive"));
-    ck_assert_ptr_nonnull(strstr(out, "\n02-tiled"));
-    ck_assert_int_eq(count_lines(strstr(out, "Static resource report")), 1 + 1 + 1 + 1 + 2 * 3 + 1);
+    /* one row for every step of the lab's table */
+    const struct step_table *matmul = step_table_find("matmul");
+    for (size_t i = 0; i < matmul->count; ++i) {
+        char stem[128], row[140];
+        snprintf(row, sizeof row, "\n%s ", step_stem(&matmul->steps[i], stem, sizeof stem));
+        ck_assert_msg(strstr(out, row) != NULL, "no row for %s in:\n%s", stem, out);
+    }
 }
 END_TEST
 
@@ -186,16 +191,88 @@ START_TEST(front_door_takes_a_step_without_its_lab)
 }
 END_TEST
 
-START_TEST(grading_needs_a_gpu)
+/* Names are plain text, and an empty one is refused by name before anything runs
+ * (tests/test_grading.c grades for real). */
+START_TEST(grading_refuses_empty_values)
 {
-    static const char *const hide_gpus[] = {"CUDA_VISIBLE_DEVICES=", NULL};
-    char lab[256], dir[256];
+    char lab[256];
     bin_path("lab", lab, sizeof lab);
-    bin_path("solutions", dir, sizeof dir);
-    char *argv[] = {lab, "grade", "--bin-dir", dir, "--student", "x", "matmul", NULL};
-    ck_assert_int_eq(run_capture(argv, hide_gpus, out, sizeof out, err, sizeof err), 77);
-    ck_assert_ptr_nonnull(strstr(err, "no CUDA device visible: grading runs every step on a GPU"));
+    char *empty[] = {lab, "grade", "--student", "", NULL};
+    ck_assert_int_eq(run_capture(empty, NULL, out, sizeof out, err, sizeof err), 2);
+    ck_assert_ptr_nonnull(strstr(err, "STUDENT is empty"));
     ck_assert_int_eq(count_lines(err), 1);
+    char *all[] = {lab, "grade-all", NULL};
+    ck_assert_int_eq(run_capture(all, NULL, out, sizeof out, err, sizeof err), 2);
+    ck_assert_ptr_nonnull(strstr(err, "SUBMISSIONS=dir"));
+    char *both[] = {lab, "grade-all", "--submissions", "tests/submissions", "--student", "x", NULL};
+    ck_assert_int_eq(run_capture(both, NULL, out, sizeof out, err, sizeof err), 2);
+}
+END_TEST
+
+/* GUIDE.md's tables of recorded results are generated from the CSV, and make test
+ * fails when someone edits one or records new results without regenerating. */
+START_TEST(guide_tables_match_the_recorded_results)
+{
+    char tool[256];
+    char *argv[] = {(char *)bin_path("guide-tables", tool, sizeof tool), "--check", "GUIDE.md", NULL};
+    int code = run_capture(argv, NULL, out, sizeof out, err, sizeof err);
+    ck_assert_msg(code == 0, "exit %d: %s", code, err);
+}
+END_TEST
+
+START_TEST(guide_tables_follow_the_csv)
+{
+    char *dir = util_temp_dir("guide");
+    ck_assert_ptr_nonnull(dir);
+    char path[512], tool[256];
+    snprintf(path, sizeof path, "%s/G/matmul.csv", dir);
+    const char *const header = "date,run_id,commit,gpu,cc,sms,clock_mhz,driver,runtime,nvcc,lab,"
+                               "step,role,source,flags,cache,m,n,k,seed,repeats,median_ms,min_ms,"
+                               "max_ms,gflops,regs,smem_static,smem_dynamic,local_bytes,"
+                               "threads_per_block,blocks_per_sm,limiter,occupancy_pct,max_err,verdict\n";
+    const char *const row = "2026-11-23T10:00:00Z,%s,abc,G,9.0,132,1980,13.0,13.0,13.0,matmul,%s,%s,"
+                            "solutions,,flushed,64,64,64,1,5,%s,1,1,%s,32,2048,0,0,256,8,threads,"
+                            "100,0,%s\n";
+    char text[4096], line[512];
+    snprintf(text, sizeof text, "%s", header);
+    snprintf(line, sizeof line, row, "old", "01-naive", "step", "9.0", "1", "PASS");
+    strcat(text, line);
+    snprintf(line, sizeof line, row, "new", "01-naive", "step", "4.0", "2", "PASS");
+    strcat(text, line);
+    snprintf(line, sizeof line, row, "new", "02-tiled", "step", "2.0", "4", "PASS");
+    strcat(text, line);
+    snprintf(line, sizeof line, row, "new", "cublas", "library", "1.0", "8", "PASS");
+    strcat(text, line);
+    char command[1200];
+    snprintf(command, sizeof command, "mkdir -p '%s/G' && cat > '%s'", dir, path);
+    FILE *p = popen(command, "w");
+    fputs(text, p);
+    ck_assert_int_eq(pclose(p), 0);
+    snprintf(path, sizeof path, "%s/guide.md", dir);
+    FILE *f = fopen(path, "w");
+    fputs("# Guide\n<!-- results-table matmul G -->\nstale text\n<!-- end results-table -->\nend\n", f);
+    fclose(f);
+    char results[512];
+    snprintf(results, sizeof results, "%s", dir);
+    char *check[] = {(char *)bin_path("guide-tables", tool, sizeof tool), "--check", "--results",
+                     results, path, NULL};
+    ck_assert_int_eq(run_capture(check, NULL, out, sizeof out, err, sizeof err), 1);
+    char *write[] = {tool, "--results", results, path, NULL};
+    ck_assert_int_eq(run_capture(write, NULL, out, sizeof out, err, sizeof err), 0);
+    ck_assert_int_eq(run_capture(check, NULL, out, sizeof out, err, sizeof err), 0);
+    f = fopen(path, "r");
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    /* the newest run only, in order, with the speedup over the step before */
+    ck_assert_ptr_null(strstr(text, "stale text"));
+    ck_assert_ptr_null(strstr(text, "9.000"));
+    ck_assert_ptr_nonnull(strstr(text, "| 01-naive | 64³ | 32 | 2048 | 8 (threads) | 4.000 | 2 | - | PASS |"));
+    ck_assert_ptr_nonnull(strstr(text, "| 02-tiled | 64³ | 32 | 2048 | 8 (threads) | 2.000 | 4 | 2.00x | PASS |"));
+    ck_assert_ptr_nonnull(strstr(text, "| cublas (library) | 64³ | - | - | (library) | 1.000 | 8 | - | PASS |"));
+    ck_assert_ptr_nonnull(strstr(text, "end\n"));
+    ck_assert_int_eq(util_remove_tree(dir), 0);
+    free(dir);
 }
 END_TEST
 
@@ -216,7 +293,9 @@ Suite *binaries_suite(void)
     tcase_add_test(tc, front_door_lists_and_rejects);
     tcase_add_test(tc, front_door_without_gpu_shows_report);
     tcase_add_test(tc, front_door_takes_a_step_without_its_lab);
-    tcase_add_test(tc, grading_needs_a_gpu);
+    tcase_add_test(tc, guide_tables_match_the_recorded_results);
+    tcase_add_test(tc, guide_tables_follow_the_csv);
+    tcase_add_test(tc, grading_refuses_empty_values);
     suite_add_tcase(s, tc);
     return s;
 }

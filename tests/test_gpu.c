@@ -46,7 +46,6 @@ static const char *const extra_names[] = {
     "every labs/ step passes or is reported TODO, whatever the student has done",
     "occupancy model agrees with the runtime on every step",
     "results CSV row is written with GPU, driver, nvcc, commit, role, cache; unwritable: exit 4",
-    "grading the solutions tree: every step passes every check size, gradebook rows",
 };
 
 size_t gpu_case_names(const char **names, size_t max)
@@ -165,39 +164,6 @@ START_TEST(results_csv_row)
 }
 END_TEST
 
-/* Grading the reference solutions: every step passes every check size. */
-START_TEST(grading_the_solutions_tree)
-{
-    char *dir = util_temp_dir("grade");
-    ck_assert_ptr_nonnull(dir);
-    const struct step_table *t = all_step_tables[0];
-    char gradebook[256], lab[256], bins[256];
-    snprintf(gradebook, sizeof gradebook, "%s/gradebook.csv", dir);
-    bin_path("lab", lab, sizeof lab);
-    bin_path("solutions", bins, sizeof bins);
-    char *argv[] = {lab, "grade", "--bin-dir", bins, "--student", "ada", "--gradebook", gradebook,
-                    (char *)t->lab, NULL};
-    int code = run_capture(argv, NULL, out, sizeof out, err, sizeof err);
-    ck_assert_msg(code == 0, "exit %d\n%s%s", code, out, err);
-    char expected[128];
-    snprintf(expected, sizeof expected, "ada: %zu of %zu step(s) pass", t->count, t->count);
-    ck_assert_msg(strstr(out, expected) != NULL, "%s", out);
-    FILE *f = fopen(gradebook, "r");
-    ck_assert_ptr_nonnull(f);
-    char line[1024];
-    ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
-    ck_assert_str_eq(line, "date,student,lab,step,sizes_passed,sizes_total,verdict,first_failure\n");
-    size_t rows = 0;
-    while (fgets(line, sizeof line, f) != NULL) {
-        ck_assert_msg(strstr(line, ",PASS,") != NULL, "%s", line);
-        ++rows;
-    }
-    fclose(f);
-    ck_assert_uint_eq(rows, t->count);
-    ck_assert_int_eq(util_remove_tree(dir), 0);
-    free(dir);
-}
-END_TEST
 
 Suite *gpu_suite(void)
 {
@@ -211,7 +177,6 @@ Suite *gpu_suite(void)
     tcase_add_test(tc, labs_steps_pass_or_are_todo);
     tcase_add_test(tc, occupancy_model_agrees_on_every_step);
     tcase_add_test(tc, results_csv_row);
-    tcase_add_test(tc, grading_the_solutions_tree);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -235,6 +235,22 @@ START_TEST(test_quoted_commas_reach_gnuplot_without_commas)
 }
 END_TEST
 
+START_TEST(test_peaks_rows_are_checked_by_line)
+{
+    write_file("results/g/peaks.csv",
+               "date,commit,gpu,quantity,value,unit\n"
+               "2026-11-23T05:00:00Z,abc,G,fp32_fma,65000,GFLOP/s\n"
+               "2026-11-23T05:00:00Z,abc,G,rsqrt,-4,Gop/s\n"
+               "2026-11-23T05:00:00Z,abc\n");
+    ck_assert_int_eq(check("results/g/peaks.csv", NULL), 1);
+    assert_message("results/g/peaks.csv", ":3: value '-4' is not a positive number: row skipped");
+    assert_message("results/g/peaks.csv", ":4: 2 fields, the header has 6: row skipped");
+    ck_assert_str_eq(read_file("out/peaks.csv"),
+                     "results_dir,date,gpu,quantity,value,unit\n"
+                     "g,2026-11-23T05:00:00Z,G,fp32_fma,65000,GFLOP/s\n");
+}
+END_TEST
+
 Suite *results_check_suite(void)
 {
     Suite *suite = suite_create("results_check");
@@ -250,6 +266,7 @@ Suite *results_check_suite(void)
     tcase_add_test(rows, test_old_header_is_named);
     tcase_add_test(rows, test_lab_columns_are_numbers_and_rates_not_negative);
     tcase_add_test(rows, test_quoted_commas_reach_gnuplot_without_commas);
+    tcase_add_test(rows, test_peaks_rows_are_checked_by_line);
     suite_add_tcase(suite, rows);
     return suite;
 }
@@ -298,16 +315,121 @@ START_TEST(test_make_plots_draws_every_figure)
                              "plots/nbody/burtscher-speedups.png"};
     for (size_t i = 0; i < sizeof figures / sizeof figures[0]; ++i)
         ck_assert_msg(is_png(figures[i]), "%s was not drawn:\n%s%s", figures[i], out, err);
-    /* one line per figure, one per skipped row, nothing else */
-    ck_assert_int_eq(count_lines(out), 7);
+    /* stdout: one PLOT line per figure (PNG; its SVG is silent) and the one line
+     * saying there are no N-body results; stderr: the skipped row, then one
+     * "not drawn" line per figure whose data this tree lacks, nothing else */
     assert_message("results/B/matmul.csv",
                    ":5: verdict 'MAYBE' is neither PASS nor FAIL: row skipped");
-    ck_assert_int_eq(count_lines(err), 1);
+    int plotted = 0, others = 0;
+    for (const char *line = out; *line != '\0'; line = strchr(line, '\n') + 1) {
+        if (strncmp(line, "  PLOT     plots/", 10) == 0 || strncmp(line, "  PLOT ", 7) == 0)
+            ++plotted;
+        else
+            ck_assert_msg(strncmp(line, "plots: no N-body results", 24) == 0 && ++others == 1,
+                          "unexpected line in:\n%s", out);
+        if (strchr(line, '\n') == NULL)
+            break;
+    }
+    ck_assert_int_eq(plotted, count_lines(out) - 1);
+    for (const char *line = err; *line != '\0'; line = strchr(line, '\n') + 1) {
+        ck_assert_msg(strstr(line, "row skipped") != NULL ||
+                          (strncmp(line, "plots: ", 7) == 0 && strstr(line, " not drawn") <
+                                                                    strchr(line, '\n')),
+                      "unexpected line in:\n%s", err);
+        if (strchr(line, '\n') == NULL)
+            break;
+    }
+}
+END_TEST
+
+/* An SVG of at least `min` bytes: slides get vector figures. */
+static int is_svg(const char *relative)
+{
+    char path[1024], head[512] = "";
+    snprintf(path, sizeof path, "%s/%s", temp_dir, relative);
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return 0;
+    size_t got = fread(head, 1, sizeof head - 1, f);
+    head[got] = '\0';
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fclose(f);
+    return strstr(head, "<svg") != NULL && size > 5000;
+}
+
+/* make plots from results_dir (relative to the repository) into temp_dir/plots. */
+static int make_plots(const char *results_dir, const char *extra)
+{
+    char command[2048];
+    snprintf(command, sizeof command,
+             "exec make --no-print-directory plots PLOT_RESULTS='%s' "
+             "PLOT_FIGURES='%s/plots' PLOT_WORK='%s/work' %s",
+             results_dir, temp_dir, temp_dir, extra);
+    char *argv[] = {"/bin/sh", "-c", command, NULL};
+    const char *env[] = {"MAKEFLAGS=", "MFLAGS=", "MAKELEVEL=", NULL};
+    return run_capture(argv, env, out, sizeof out, err, sizeof err);
+}
+
+START_TEST(test_every_script_draws_png_and_svg_from_the_fixture)
+{
+    /* tests/fixtures/plots: two GPUs (one with blanks, parentheses and a quote in
+     * its folder), matmul steps, size and tile sweeps, N-body steps and sweep,
+     * peaks: every figure of both labs, as PNG and as SVG for slides */
+    int code = make_plots("tests/fixtures/plots/results", "GPUS='Test-GPU'");
+    ck_assert_msg(code == 0, "make plots exited %d:\n%s%s", code, out, err);
+    const char *figures[] = {
+        "matmul/8800gtx", "matmul/normalized", "matmul/compare", "nbody/burtscher-speedups",
+        "matmul/steps-Test-GPU", "matmul/roofline-Test-GPU", "matmul/speedups-Test-GPU",
+        "matmul/sizes-Test-GPU", "matmul/tiles-Test-GPU", "matmul/vs-8800gtx-Test-GPU",
+        "matmul/steps-Old_GPU__it_s_slow_", "matmul/roofline-Old_GPU__it_s_slow_",
+        "matmul/tiles-Old_GPU__it_s_slow_",
+        "nbody/steps-Test-GPU", "nbody/roofline-Test-GPU", "nbody/speedups-Test-GPU",
+        "nbody/sizes-Test-GPU"};
+    for (size_t i = 0; i < sizeof figures / sizeof figures[0]; ++i) {
+        char png[256], svg[256], name[128];
+        const char *slash = strchr(figures[i], '/');
+        snprintf(name, sizeof name, "%s", slash + 1);
+        snprintf(png, sizeof png, "plots/%s.png", figures[i]);
+        snprintf(svg, sizeof svg, "plots/%.*s/slides/%s.svg", (int)(slash - figures[i]),
+                 figures[i], name);
+        ck_assert_msg(is_png(png), "%s was not drawn:\n%s%s", png, out, err);
+        ck_assert_msg(is_svg(svg), "%s was not drawn:\n%s%s", svg, out, err);
+    }
+    ck_assert_str_eq(err, "");
+}
+END_TEST
+
+START_TEST(test_every_figure_the_guide_shows_is_drawn_from_committed_data)
+{
+    /* every plots/....png that GUIDE.md links to comes out of make plots run on the
+     * committed data/results */
+    int code = make_plots("data/results", "");
+    ck_assert_msg(code == 0, "make plots exited %d:\n%s%s", code, out, err);
+    FILE *f = fopen("GUIDE.md", "r");
+    ck_assert_msg(f != NULL, "cannot read GUIDE.md");
+    static char guide[1 << 20];
+    size_t n = fread(guide, 1, sizeof guide - 1, f);
+    guide[n] = '\0';
+    fclose(f);
+    int links = 0;
+    for (const char *p = guide; (p = strstr(p, "](plots/")) != NULL; p += 2) {
+        const char *end = strchr(p, ')');
+        ck_assert_ptr_nonnull(end);
+        char figure[256];
+        snprintf(figure, sizeof figure, "%.*s", (int)(end - p - 2), p + 2);
+        ck_assert_msg(is_png(figure), "GUIDE.md shows %s, which make plots did not draw:\n%s%s",
+                      figure, out, err);
+        ++links;
+    }
+    ck_assert_int_ge(links, 5);
 }
 END_TEST
 
 static const char *const render_case_names[] = {
     "make plots draws every figure from a small results tree",
+    "every figure script draws a PNG and an SVG from tests/fixtures/plots",
+    "every figure GUIDE.md shows is drawn by make plots from the committed data",
 };
 
 size_t plots_render_case_names(const char **names, size_t max)
@@ -324,8 +446,10 @@ Suite *plots_render_suite(void)
     TCase *gnuplot = tcase_create("gnuplot");
     tcase_add_unchecked_fixture(gnuplot, setup, teardown);
     tcase_add_checked_fixture(gnuplot, fresh_dir, NULL);
-    tcase_set_timeout(gnuplot, 60);
+    tcase_set_timeout(gnuplot, 240);
     tcase_add_test(gnuplot, test_make_plots_draws_every_figure);
+    tcase_add_test(gnuplot, test_every_script_draws_png_and_svg_from_the_fixture);
+    tcase_add_test(gnuplot, test_every_figure_the_guide_shows_is_drawn_from_committed_data);
     suite_add_tcase(suite, gnuplot);
     return suite;
 }

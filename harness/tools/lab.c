@@ -5,9 +5,10 @@
  *   lab list [LAB]                                  the steps of each lab
  *   lab run [--bin-dir D] [LAB [STEP]] [-- ARGS]    run steps (GPU), one table per lab
  *   lab report [--bin-dir D] [--arch A] [LAB [STEP]]  static resources + occupancy model
- *   lab grade [--bin-dir D] [--student NAME] [--gradebook CSV] [LAB [STEP]]
- *                                                   every step at every check size of
- *                                                   its lab: a verdict per step (GPU)
+ *   lab grade [--student NAME] [--submission DIR] [--gradebook CSV] [--jobs N]
+ *             [--sanitizer PATH] [LAB [STEP]]       grade one submission (default: .)
+ *   lab grade-all --submissions DIR [same options]  grade every folder in DIR; resumes
+ *                                                   (harness/tools/grade.c; GUIDE.md)
  *
  * With no GPU, `run` says so in one line and shows the static report instead. */
 #define _POSIX_C_SOURCE 200809L
@@ -20,6 +21,7 @@
 
 #include "cli.h"
 #include "csv.h"
+#include "grade.h"
 #include "lab_registry.h"
 
 static const char *program = "lab";
@@ -232,109 +234,6 @@ static int run_steps(const char *bin_dir, const struct selection *sel, int repor
     return worst;
 }
 
-/* What one step scored at its lab's check sizes. */
-struct step_grade {
-    int passed, total;
-    int todo; /* still marked STEP_TODO: not attempted */
-    char first_failure[640]; /* the command that reproduces it */
-};
-
-static int grade_step(const char *path, const struct step_table *lab, struct step_grade *g)
-{
-    g->passed = 0;
-    g->todo = 0;
-    g->total = (int)lab->check_size_count;
-    g->first_failure[0] = '\0';
-    for (size_t i = 0; i < lab->check_size_count; ++i) {
-        char m[24], n[24], k[24];
-        snprintf(m, sizeof m, "%ld", lab->check_sizes[i].m);
-        snprintf(n, sizeof n, "%ld", lab->check_sizes[i].n);
-        snprintf(k, sizeof k, "%ld", lab->check_sizes[i].k);
-        char *args[] = {(char *)path, "--m", m, "--n", n, "--k", k, "--repeats", "1",
-                        "--min-time", "0", "--warmup", "0", "--no-csv", NULL};
-        int code = run_child_quietly(args, 1);
-        if (code == EXIT_NO_DEVICE)
-            return code;
-        if (code == 127) {
-            fprintf(stderr, "%s: cannot run %s (build it with make)\n", program, path);
-            return EXIT_USAGE;
-        }
-        if (code == EXIT_TODO) { /* the student has not started this step */
-            g->todo = 1;
-            putchar('T');
-            fflush(stdout);
-            return 0;
-        }
-        putchar(code == 0 ? '.' : 'F');
-        fflush(stdout);
-        if (code == 0)
-            ++g->passed;
-        else if (g->first_failure[0] == '\0')
-            snprintf(g->first_failure, sizeof g->first_failure, "%s --m %s --n %s --k %s", path,
-                     m, n, k);
-    }
-    return 0;
-}
-
-static const char *const gradebook_columns[] = {"date", "student", "lab", "step", "sizes_passed",
-                                                "sizes_total", "verdict", "first_failure"};
-
-/* Every selected step at every check size of its lab, one verdict per step, and a
- * row per step in the gradebook. */
-static int grade(const char *bin_dir, const struct selection *sel, const char *student,
-                 const char *gradebook)
-{
-    char date[32];
-    time_t now = time(NULL);
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    int steps_passed = 0, steps_total = 0;
-    for (const struct step_table *const *it = all_step_tables; *it != NULL; ++it) {
-        const struct step_table *t = *it;
-        if (sel->lab != NULL && sel->lab != t)
-            continue;
-        printf("Grading %s for %s: each step at %zu sizes ('.' correct, 'F' wrong, 'T' still "
-               "marked TODO)\n",
-               t->lab, student, t->check_size_count);
-        for (size_t s = 0; s < t->count; ++s) {
-            if (sel->step != NULL && sel->step != &t->steps[s])
-                continue;
-            char stem[128], path[512];
-            step_stem(&t->steps[s], stem, sizeof stem);
-            snprintf(path, sizeof path, "%s/%s/%s", bin_dir, t->lab, stem);
-            printf("  %-22s ", stem);
-            struct step_grade g;
-            int code = grade_step(path, t, &g);
-            if (code == EXIT_NO_DEVICE) {
-                printf("\n");
-                fprintf(stderr, "%s: no CUDA device visible: grading runs every step on a GPU\n",
-                        program);
-                return EXIT_NO_DEVICE;
-            }
-            if (code != 0)
-                return code;
-            const char *verdict = g.todo ? "TODO" : g.passed == g.total ? "PASS" : "FAIL";
-            printf("  %d/%d  %s%s%s\n", g.passed, g.total, verdict,
-                   g.first_failure[0] ? "  first failure: " : "", g.first_failure);
-            ++steps_total;
-            steps_passed += g.passed == g.total;
-            if (gradebook != NULL) {
-                char passed[16], total[16], err[512];
-                snprintf(passed, sizeof passed, "%d", g.passed);
-                snprintf(total, sizeof total, "%d", g.total);
-                const char *row[] = {date, student, t->lab, stem, passed, total, verdict,
-                                     g.first_failure};
-                if (csv_append_row(gradebook, gradebook_columns, row, 8, err, sizeof err) != 0) {
-                    fprintf(stderr, "%s: %s\n", program, err);
-                    return EXIT_WRONG;
-                }
-            }
-        }
-    }
-    printf("%s: %d of %d step(s) pass%s%s\n", student, steps_passed, steps_total,
-           gradebook ? "; gradebook: " : "", gradebook ? gradebook : "");
-    return steps_passed == steps_total ? 0 : EXIT_WRONG;
-}
-
 int main(int argc, char **argv)
 {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
@@ -342,26 +241,62 @@ int main(int argc, char **argv)
                 "usage: %s list [LAB]\n"
                 "       %s run [--bin-dir DIR] [LAB [STEP]] [-- STEP-OPTIONS]\n"
                 "       %s report [--bin-dir DIR] [--arch ARCH] [LAB [STEP]]\n"
-                "       %s grade [--bin-dir DIR] [--student NAME] [--gradebook CSV] [LAB [STEP]]\n",
-                program, program, program, program);
+                "       %s grade [--student NAME] [--submission DIR] [--gradebook CSV]\n"
+                "             [--jobs N] [--sanitizer PATH] [--no-gpu] [LAB [STEP]]\n"
+                "       %s grade-all --submissions DIR [--gradebook CSV] [--jobs N]\n"
+                "             [--sanitizer PATH] [--no-gpu] [LAB [STEP]]\n"
+                "       (--no-gpu: builds and static checks only, as on a machine without one)\n",
+                program, program, program, program, program);
         return argc < 2 ? EXIT_USAGE : 0;
     }
     const char *command = argv[1];
     const char *bin_dir = "bin";
     const char *arch = NULL;
-    const char *student = NULL, *gradebook = NULL;
+    struct grade_request request = {NULL, NULL, NULL, NULL, NULL, "data/gradebook.csv", NULL, 2, 0};
     int i = 2;
     while (i < argc && strncmp(argv[i], "--", 2) == 0 && argv[i][2] != '\0') {
-        if (strcmp(argv[i], "--bin-dir") == 0 && i + 1 < argc)
-            bin_dir = argv[i + 1];
-        else if (strcmp(argv[i], "--arch") == 0 && i + 1 < argc)
-            arch = argv[i + 1];
-        else if (strcmp(argv[i], "--student") == 0 && i + 1 < argc && argv[i + 1][0] != '\0')
-            student = argv[i + 1];
-        else if (strcmp(argv[i], "--gradebook") == 0 && i + 1 < argc && argv[i + 1][0] != '\0')
-            gradebook = argv[i + 1];
-        else
-            return usage_error("unknown option '%s'", argv[i]);
+        const char *opt = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(opt, "--no-gpu") == 0) {
+            request.no_gpu = 1;
+            ++i;
+            continue;
+        }
+        /* names and paths are plain text; an empty one is refused by name */
+        static const char *const texts[][2] = {
+            {"--student", "STUDENT"},         {"--submission", "SUBMISSION"},
+            {"--submissions", "SUBMISSIONS"}, {"--gradebook", "GRADEBOOK"},
+            {"--bin-dir", "the binary folder"}, {"--arch", "ARCH"}};
+        for (size_t t = 0; t < sizeof texts / sizeof texts[0]; ++t)
+            if (strcmp(opt, texts[t][0]) == 0 && (value == NULL || value[0] == '\0')) {
+                fprintf(stderr, "%s: %s is empty: %s needs a value (e.g. %s=%s)\n", program,
+                        texts[t][1], opt, texts[t][1][0] == 't' ? "BIN_DIR" : texts[t][1],
+                        strcmp(opt, "--student") == 0 ? "ada" : "path");
+                return EXIT_USAGE;
+            }
+        if (value == NULL)
+            return usage_error("option '%s' needs a value", opt);
+        if (strcmp(opt, "--bin-dir") == 0)
+            bin_dir = value;
+        else if (strcmp(opt, "--arch") == 0)
+            arch = value;
+        else if (strcmp(opt, "--student") == 0)
+            request.student = value;
+        else if (strcmp(opt, "--submission") == 0)
+            request.submission = value;
+        else if (strcmp(opt, "--submissions") == 0)
+            request.submissions = value;
+        else if (strcmp(opt, "--gradebook") == 0)
+            request.gradebook = value;
+        else if (strcmp(opt, "--sanitizer") == 0)
+            request.sanitizer = value;
+        else if (strcmp(opt, "--jobs") == 0) {
+            char *end;
+            long jobs = strtol(value, &end, 10);
+            if (*end != '\0' || jobs < 1 || jobs > 512)
+                return usage_error("--jobs wants a number from 1 to 512, not '%s'", value);
+            request.jobs = (int)jobs;
+        } else
+            return usage_error("unknown option '%s'", opt);
         i += 2;
     }
     struct selection sel;
@@ -383,13 +318,24 @@ int main(int argc, char **argv)
         return run_steps(bin_dir, &sel, 0, NULL, extra_argc, extra_argv);
     if (strcmp(command, "report") == 0)
         return run_steps(bin_dir, &sel, 1, arch, 0, NULL);
-    if (strcmp(command, "grade") == 0) {
-        char here[512] = "student";
-        if (student == NULL && getcwd(here, sizeof here) != NULL) {
-            const char *slash = strrchr(here, '/');
-            memmove(here, slash ? slash + 1 : here, strlen(slash ? slash + 1 : here) + 1);
+    if (strcmp(command, "grade") == 0 || strcmp(command, "grade-all") == 0) {
+        int all = strcmp(command, "grade-all") == 0;
+        if (all && request.submissions == NULL) {
+            fprintf(stderr, "%s: grade-all needs the folder of submissions: make grade-all "
+                            "SUBMISSIONS=dir GRADEBOOK=file.csv\n", program);
+            return EXIT_USAGE;
         }
-        return grade(bin_dir, &sel, student ? student : here, gradebook);
+        if (!all && request.submissions != NULL)
+            return usage_error("%s", "SUBMISSIONS= is for make grade-all; make grade takes "
+                                     "SUBMISSION= (one folder)");
+        if (all && (request.submission != NULL || request.student != NULL))
+            return usage_error("%s", "make grade-all names each student by the folder of the "
+                                     "submission: no STUDENT= or SUBMISSION=");
+        if (extra_argc > 0)
+            return usage_error("%s", "grading takes no step options");
+        request.lab = sel.lab;
+        request.step = sel.step;
+        return grade_main(&request);
     }
-    return usage_error("unknown command '%s' (list, run, report or grade)", command);
+    return usage_error("unknown command '%s' (list, run, report, grade or grade-all)", command);
 }

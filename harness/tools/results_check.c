@@ -16,6 +16,10 @@
  * without quotes, commas inside a field as ';': gnuplot 5.4 does not read
  * RFC 4180 quoting (it splits "a, b" at the comma), which is the one reason this
  * step is C and not gnuplot. Empty numbers become NaN.
+ * A file named peaks.csv is the GPU's measured ceilings (bin/peaks): its header must
+ * name date, gpu, quantity, value and unit; a row is skipped when its field count
+ * differs from the header's, its quantity or unit is empty or its value is not a
+ * positive number. Its sound rows go to DIR/peaks.csv, after results_dir.
  * Exit status: 0 every row sound, 1 something skipped, 2 bad usage or output. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -25,14 +29,12 @@
 #include <string.h>
 
 #include "csv.h"
+#include "results.h"
 
-static const char *const common[] = {
-    "date", "run_id", "commit", "gpu", "cc", "sms", "clock_mhz", "driver", "runtime", "nvcc",
-    "lab", "step", "role", "source", "flags", "cache", "m", "n", "k", "seed", "repeats",
-    "median_ms", "min_ms", "max_ms", "gflops", "regs", "smem_static", "smem_dynamic",
-    "local_bytes", "threads_per_block", "blocks_per_sm", "limiter", "occupancy_pct", "max_err",
-    "verdict"};
-enum { NCOMMON = sizeof common / sizeof common[0], MAX_LABS = 64 };
+/* The common columns are the ones the runner writes (results.h). */
+#define common results_columns
+#define NCOMMON results_column_count
+enum { MAX_LABS = 64 };
 /* Text columns; every other common column, and every lab column after verdict, is a number. */
 static const char *const text_columns = " date run_id commit gpu driver runtime nvcc lab step "
                                         "role source flags cache limiter verdict ";
@@ -96,6 +98,29 @@ static int judge(const struct csv_table *t, size_t r, const char *lab, char *rea
     return 0;
 }
 
+static const char *const peaks_columns[] = {"date", "gpu", "quantity", "value", "unit"};
+enum { NPEAKS = sizeof peaks_columns / sizeof peaks_columns[0] };
+
+/* Why row r of a peaks.csv is not sound; 0 when it is. at[] holds the columns'
+ * indexes in the order of peaks_columns. */
+static int judge_peak(const struct csv_table *t, size_t r, const int *at, char *reason, size_t len)
+{
+    char *const *f = t->rows[r];
+    if (t->widths[r] == 1 && f[0][0] == '\0')
+        return snprintf(reason, len, "blank line");
+    if (t->widths[r] != t->ncols)
+        return snprintf(reason, len, "%zu fields, the header has %zu", t->widths[r], t->ncols);
+    for (int c = 0; c < NPEAKS; ++c)
+        if (f[at[c]][0] == '\0')
+            return snprintf(reason, len, "%s is empty", peaks_columns[c]);
+    char *end;
+    errno = 0;
+    double v = strtod(f[at[3]], &end);
+    if (end == f[at[3]] || *end != '\0' || errno == ERANGE || !isfinite(v) || v <= 0)
+        return snprintf(reason, len, "value '%s' is not a positive number", f[at[3]]);
+    return 0;
+}
+
 /* A field for gnuplot's comma-separated reader: no quotes, no commas, no line breaks. */
 static void put_field(FILE *out, const char *text, int number)
 {
@@ -148,6 +173,60 @@ static struct lab_out *open_lab(struct lab_out *labs, size_t *nlabs, const char 
     return l;
 }
 
+/* A peaks.csv: checked row by row, its sound rows appended to out_dir/peaks.csv.
+ * Returns 0 when every row is sound, 1 otherwise, 2 when the output fails. */
+static int check_peaks(const char *path, const char *dir, const struct csv_table *t,
+                       const char *out_dir)
+{
+    int at[NPEAKS], status = 0;
+    char reason[512];
+    for (int c = 0; c < NPEAKS; ++c)
+        if ((at[c] = csv_column(t, peaks_columns[c])) < 0) {
+            fprintf(stderr, "%s:1: no column '%s': not a peaks CSV (bin/peaks writes them): "
+                    "file skipped\n", path, peaks_columns[c]);
+            return 1;
+        }
+    if (t->nrows == 0) {
+        fprintf(stderr, "%s: a header and no rows: file skipped\n", path);
+        return 1;
+    }
+    FILE *out = NULL;
+    char file[4096];
+    if (out_dir != NULL) {
+        snprintf(file, sizeof file, "%s/peaks.csv", out_dir);
+        static int opened; /* the first peaks file of this run starts the table afresh */
+        int fresh = !opened;
+        out = fopen(file, fresh ? "w" : "a");
+        opened = 1;
+        if (out == NULL) {
+            fprintf(stderr, "results-check: cannot write %s: %s\n", file, strerror(errno));
+            return 2;
+        }
+        if (fresh) /* every peaks file of the run goes to one table: the common columns */
+            fputs("results_dir,date,gpu,quantity,value,unit\n", out);
+    }
+    for (size_t r = 0; r < t->nrows; ++r) {
+        if (judge_peak(t, r, at, reason, sizeof reason)) {
+            fprintf(stderr, "%s:%zu: %s: row skipped\n", path, t->lines[r], reason);
+            status = 1;
+            continue;
+        }
+        if (out == NULL)
+            continue;
+        put_field(out, dir, 0);
+        for (int c = 0; c < NPEAKS; ++c) {
+            fputc(',', out);
+            put_field(out, t->rows[r][at[c]], c == 3);
+        }
+        fputc('\n', out);
+    }
+    if (out != NULL && fclose(out) != 0) {
+        fprintf(stderr, "results-check: cannot write %s\n", file);
+        return 2;
+    }
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     const char *out_dir = NULL;
@@ -175,6 +254,11 @@ int main(int argc, char **argv)
         int rc = csv_read_file_rows(path, &t, err, sizeof err);
         const char *why = rc == -1 ? "no such file" : rc != 0 ? err : t.ncols == 0 ? "empty file"
                                                                                   : NULL;
+        if (why == NULL && strcmp(base, "peaks.csv") == 0) {
+            status |= check_peaks(path, dir, &t, out_dir);
+            csv_free(&t);
+            continue;
+        }
         size_t c = 0;
         while (why == NULL && c < NCOMMON && c < t.ncols && strcmp(t.header[c], common[c]) == 0)
             ++c;

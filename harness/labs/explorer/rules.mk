@@ -39,7 +39,7 @@ endif
 # One step binary per configuration: bin/explorer/<config>, the space's kernel file
 # compiled with the configuration's flags, linked with the matmul lab's problem.
 $(foreach c,$(EXPLORER_CONFIGS),$(eval $(call STEP_RULES,solutions,explorer,$(c),$(BIN_DIR),\
-  $(EXPLORER_DIR)/$(explorer_source_$(c)),,-Iharness/labs/matmul $(explorer_flags_$(c)))))
+  $(EXPLORER_DIR)/$(explorer_source_$(c)),,-Iharness/labs/matmul $(explorer_flags_$(c)),$(BUILD_DIR)/solutions)))
 EXPLORER_BINS := $(patsubst %,$(BIN_DIR)/explorer/%,$(EXPLORER_CONFIGS))
 EXPLORER_SASS := $(patsubst %,$(EXPLORER_OBJ_DIR)/%.sass,$(EXPLORER_CONFIGS))
 $(EXPLORER_BINS): $(call lab_pure_objs,matmul)

@@ -1,3 +1,25 @@
-# The matrix-multiplication lab's make variables (included by the top Makefile).
+# The matrix-multiplication lab's make variables and targets (included by the top
+# Makefile).
+#
+#   make run LAB=matmul STEP=02 TILE=8          step 02 with 8x8 tiles (4, 8, 12, 16 or 32)
+#   make run LAB=matmul STEP=05 RESULTS=2 UNROLL=4   step 05: results per thread, unroll factor
+#   make sweep-tiles                            step 02 at every tile size, recorded, with the
+#                                               8800 GTX's figures beside today's
+
 # The library row, cuBLAS SGEMM, links cuBLAS.
 matmul_LIBRARY_LIBS := -lcublas
+
+# Build variables of single steps; each becomes a -D flag, which the CSV's flags
+# column records, so a sweep's rows say which variant they were.
+TILE ?=
+RESULTS ?=
+UNROLL ?=
+matmul_02-tiled_NVCCFLAGS = $(if $(TILE),-DTILE=$(TILE))
+matmul_05-rect-tiles_NVCCFLAGS = $(if $(RESULTS),-DRESULTS=$(RESULTS)) $(if $(UNROLL),-DUNROLL=$(UNROLL))
+
+# The PPoPP'08 Figure 4 experiment: each tile size is built in its own folder (so
+# the default binaries stay as they are), run at 4096^3 and recorded.
+MATMUL_TILES := 4 8 12 16 32
+.PHONY: sweep-tiles
+sweep-tiles: deps
+	$(Q)sh harness/labs/matmul/sweep-tiles.sh '$(MAKE)' '$(BUILD_DIR)/variants' '$(MATMUL_TILES)'

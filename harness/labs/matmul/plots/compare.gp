@@ -33,7 +33,7 @@ stats datafile using (@selected && strcol("verdict") eq "PASS" \
     ? (add_dir(strcol("results_dir")), note_pass(dir_index(strcol("results_dir"), 1))) : 0) nooutput
 if (ndirs < 2) {
     print sprintf("plots: fewer than two results folders with a passing %srow: %s not drawn", \
-                  source ne "" ? source . " " : "", outfile)
+                  source ne "" ? source . " " : "", strip_tmp(outfile))
     exit status 3
 }
 

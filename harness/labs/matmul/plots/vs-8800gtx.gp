@@ -42,7 +42,7 @@ if (today) {
     stats datafile using (@mine && strcol("verdict") eq "PASS" ? (newest = strcol("run_id"), 0) : 0) nooutput
     if (newest eq "") {
         print sprintf("plots: %s has no passing %srow: %s not drawn", results_dir, \
-                      source ne "" ? source . " " : "", outfile)
+                      source ne "" ? source . " " : "", strip_tmp(outfile))
         exit status 3
     }
     stats datafile using (@today_row ? (s = step_number(strcol("step")), see_step(s, strcol("step")), \
@@ -75,7 +75,7 @@ if (today) {
                       cache_text(cache))
 } else {
     set title sprintf("%s on the GeForce 8800 GTX as published in 2007-2008 (4096 x 4096)\n" . \
-                      "no results recorded on this machine yet: run the steps to add yours", lab_title)
+                      "the papers' numbers alone; each GPU's own results beside them: vs-8800gtx-<gpu>.png", lab_title)
 }
 set ylabel rate_unit . " (higher is better)" . (today ? ", log scale" : "")
 set key at screen 0.5, screen 0.01 center bottom horizontal maxrows 2

@@ -1,11 +1,35 @@
-# The nbody figures, included by plots/plots.mk (which sets PLOT_* and PLOT_SH):
+# The nbody figures, included by plots/plots.mk (which sets PLOT_* and PLOT_SH),
+# each also as slides/<name>.svg:
 #   plots/nbody/burtscher-speedups.png  Burtscher's published speedups per step (burtscher.gp)
+# and for every results folder <gpu> with N-body rows:
+#   plots/nbody/steps-<gpu>.png         10^9 interactions/s per step under the measured rsqrtf rate (plots/steps.gp)
+#   plots/nbody/roofline-<gpu>.png      each step by design intensity under the measured ceilings (plots/roofline.gp)
+#   plots/nbody/speedups-<gpu>.png      each step over the previous, beside Burtscher's CC 1.3/2.0/3.0 factors (plots/speedups.gp)
+#   plots/nbody/sizes-<gpu>.png         the size sweep, 1024 to 1M bodies, threads per body of step 15 (plots/sweep.gp)
+#   plots/nbody/normalized.png          two GPUs or more, each as a share of its own rsqrtf rate (plots/normalized.gp)
 PLOT_LAB_TARGETS += plots-nbody
+NBODY_PLOTS := harness/labs/nbody/plots
 NBODY_PUBLISHED = $(PLOT_PUBLISHED)/nbody-burtscher.csv
 
 .PHONY: plots-nbody
 plots-nbody: plots-check
-	$(Q)$(PLOT_SH); fig='$(PLOT_FIGURES)/nbody/burtscher-speedups.png'; \
-	  if need '$(NBODY_PUBLISHED)' "$$fig"; then \
-	    draw "$$fig" harness/labs/nbody/plots/burtscher.gp '$(NBODY_PUBLISHED)'; fi; \
+	$(Q)$(PLOT_SH); out='$(PLOT_FIGURES)/nbody'; rows='$(PLOT_WORK)/nbody.csv'; \
+	  peaks='$(PLOT_WORK)/peaks.csv'; lab=$(NBODY_PLOTS)/lab.gp; \
+	  if need '$(NBODY_PUBLISHED)' "$$out/burtscher-speedups.png"; then \
+	    draw "$$out/burtscher-speedups.png" $(NBODY_PLOTS)/burtscher.gp '$(NBODY_PUBLISHED)'; fi; \
+	  if [ -s '$(PLOT_WORK)/nbody.dirs' ]; then \
+	    while IFS= read -r dir; do name=$$(figure_name "$$dir"); \
+	      draw "$$out/steps-$$name.png" plots/steps.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab" "$$peaks"; \
+	      draw "$$out/roofline-$$name.png" plots/roofline.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab" \
+	        $(NBODY_PLOTS)/intensity.csv "$$peaks"; \
+	      if need '$(NBODY_PUBLISHED)' "$$out/speedups-$$name.png"; then \
+	        draw "$$out/speedups-$$name.png" plots/speedups.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab" \
+	          '$(NBODY_PUBLISHED)' burtscher; fi; \
+	      draw "$$out/sizes-$$name.png" plots/sweep.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab"; \
+	    done < '$(PLOT_WORK)/nbody.dirs'; \
+	    gpus=$$(gpu_list '$(PLOT_WORK)/nbody.dirs'); \
+	    case "$$gpus" in *'|'*) \
+	      draw "$$out/normalized.png" plots/normalized.gp "$$rows" '$(PLOT_SOURCE)' "$$lab" "$$peaks" "$$gpus";; esac; \
+	  else echo "plots: no N-body results in $(PLOT_RESULTS)/<gpu>/nbody.csv yet: only Burtscher's published figure"; \
+	  fi; \
 	  exit $$failed

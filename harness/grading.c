@@ -1,0 +1,505 @@
+#include "grading.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const grade_check_names[GRADE_CHECKS] = {
+    "build", "correct", "memcheck", "racecheck", "synccheck", "technique", "speed"};
+
+int grade_check_find(const char *name)
+{
+    for (int c = 0; c < GRADE_CHECKS; ++c)
+        if (strcmp(name, grade_check_names[c]) == 0)
+            return c;
+    return -1;
+}
+
+static double size_product(const struct check_size *s)
+{
+    return (double)s->m * (double)s->n * (double)s->k;
+}
+
+void rubric_defaults(struct rubric *r, const struct step_table *lab)
+{
+    memset(r, 0, sizeof *r);
+    static const double points[GRADE_CHECKS] = {1, 4, 1, 1, 1, 1, 2};
+    memcpy(r->points, points, sizeof points);
+    r->required[CHECK_BUILD] = r->required[CHECK_CORRECT] = 1;
+    static const double bands[][2] = {{0.8, 1}, {0.5, 0.5}, {0.25, 0.25}};
+    for (int b = 0; b < 3; ++b) {
+        r->bands[b].ratio = bands[b][0];
+        r->bands[b].share = bands[b][1];
+    }
+    r->band_count = 3;
+    r->time_factor = 10;
+    r->time_slack_s = 5;
+    r->build_time_s = 300;
+    r->speed_size = (struct check_size){1, 1, 1};
+    r->sanitize_size = (struct check_size){1, 1, 1};
+    int have_small = 0;
+    for (size_t i = 0; lab != NULL && i < lab->check_size_count; ++i) {
+        const struct check_size *s = &lab->check_sizes[i];
+        if (size_product(s) > size_product(&r->speed_size))
+            r->speed_size = *s;
+        if (s->m > 1 && s->n > 1 && s->k > 1 &&
+            (!have_small || size_product(s) < size_product(&r->sanitize_size))) {
+            r->sanitize_size = *s;
+            have_small = 1;
+        }
+    }
+}
+
+static int parse_number(const char *text, double *out)
+{
+    if (text == NULL)
+        return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno != 0 || end == text || *end != '\0' || !isfinite(v) || v < 0)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_size(char **words, int count, struct check_size *out)
+{
+    long v[3];
+    if (count != 3)
+        return -1;
+    for (int i = 0; i < 3; ++i) {
+        char *end;
+        errno = 0;
+        v[i] = strtol(words[i], &end, 10);
+        if (errno != 0 || end == words[i] || *end != '\0' || v[i] < 1)
+            return -1;
+    }
+    *out = (struct check_size){v[0], v[1], v[2]};
+    return 0;
+}
+
+static const char *const technique_names[] = {"shared-memory", "no-spills", "no-local-memory",
+                                              "max-registers", "min-speed"};
+
+static int band_order(const void *a, const void *b)
+{
+    const double ra = ((const double *)a)[0], rb = ((const double *)b)[0];
+    return ra < rb ? 1 : ra > rb ? -1 : 0;
+}
+
+int rubric_parse(struct rubric *r, const char *text, const struct step_table *lab, char *why,
+                 size_t why_len)
+{
+    int line_no = 0, bands_given = 0;
+    const char *p = text;
+    while (*p != '\0') {
+        ++line_no;
+        const char *eol = strchr(p, '\n');
+        size_t len = eol ? (size_t)(eol - p) : strlen(p);
+        char line[512];
+        if (len >= sizeof line) {
+            snprintf(why, why_len, "line %d: longer than %zu characters", line_no, sizeof line - 1);
+            return -1;
+        }
+        memcpy(line, p, len);
+        line[len] = '\0';
+        p += len + (eol != NULL);
+        char *hash = strchr(line, '#');
+        if (hash != NULL)
+            *hash = '\0';
+        char *words[16];
+        int count = 0;
+        for (char *w = strtok(line, " \t\r"); w != NULL && count < 16; w = strtok(NULL, " \t\r"))
+            words[count++] = w;
+        if (count == 0)
+            continue;
+        const char *key = words[0];
+        char **args = words + 1;
+        int nargs = count - 1;
+        double value;
+        const struct step_info *step = NULL;
+#define BAD(...)                                                                                   \
+    do {                                                                                           \
+        int used_ = snprintf(why, why_len, "line %d: ", line_no);                                  \
+        if (used_ >= 0 && (size_t)used_ < why_len)                                                 \
+            snprintf(why + used_, why_len - (size_t)used_, __VA_ARGS__);                           \
+        return -1;                                                                                 \
+    } while (0)
+        if (strcmp(key, "points") == 0) {
+            if (nargs == 3) {
+                step = lab ? step_table_step(lab, args[0]) : NULL;
+                if (step == NULL)
+                    BAD("no step '%s' in lab %s", args[0], lab ? lab->lab : "?");
+                ++args;
+                --nargs;
+            }
+            int check = nargs == 2 ? grade_check_find(args[0]) : -1;
+            if (nargs != 2 || check < 0 || parse_number(args[1], &value) != 0)
+                BAD("expected 'points [STEP] CHECK N' with CHECK one of build correct memcheck "
+                    "racecheck synccheck technique speed");
+            if (step == NULL) {
+                r->points[check] = value;
+            } else {
+                if (r->step_point_count >= RUBRIC_MAX)
+                    BAD("more than %d per-step points lines", RUBRIC_MAX);
+                snprintf(r->step_points[r->step_point_count].step, sizeof r->step_points[0].step,
+                         "%s", step->id);
+                r->step_points[r->step_point_count].check = check;
+                r->step_points[r->step_point_count++].points = value;
+            }
+        } else if (strcmp(key, "required") == 0) {
+            memset(r->required, 0, sizeof r->required);
+            for (int i = 0; i < nargs; ++i) {
+                int check = grade_check_find(args[i]);
+                if (check < 0)
+                    BAD("unknown check '%s'", args[i]);
+                r->required[check] = 1;
+            }
+        } else if (strcmp(key, "speed-band") == 0) {
+            double share;
+            if (nargs != 2 || parse_number(args[0], &value) != 0 ||
+                parse_number(args[1], &share) != 0 || share > 1)
+                BAD("expected 'speed-band RATIO SHARE' with SHARE from 0 to 1");
+            if (!bands_given)
+                r->band_count = 0;
+            bands_given = 1;
+            if (r->band_count >= 16)
+                BAD("more than 16 speed bands");
+            r->bands[r->band_count].ratio = value;
+            r->bands[r->band_count++].share = share;
+        } else if (strcmp(key, "speed-size") == 0 || strcmp(key, "sanitize-size") == 0) {
+            if (parse_size(args, nargs, key[1] == 'p' ? &r->speed_size : &r->sanitize_size) != 0)
+                BAD("expected '%s M N K', each at least 1", key);
+        } else if (strcmp(key, "time-limit") == 0) {
+            double slack;
+            if (nargs != 2 || parse_number(args[0], &value) != 0 || value < 1 ||
+                parse_number(args[1], &slack) != 0)
+                BAD("expected 'time-limit FACTOR SLACK-SECONDS' with FACTOR at least 1");
+            r->time_factor = value;
+            r->time_slack_s = slack;
+        } else if (strcmp(key, "build-time-limit") == 0) {
+            if (nargs != 1 || parse_number(args[0], &value) != 0 || value < 1)
+                BAD("expected 'build-time-limit SECONDS'");
+            r->build_time_s = value;
+        } else if (strcmp(key, "technique") == 0) {
+            step = nargs >= 2 && lab ? step_table_step(lab, args[0]) : NULL;
+            if (step == NULL)
+                BAD("expected 'technique STEP WHAT [VALUE]' naming a step of lab %s",
+                    lab ? lab->lab : "?");
+            int kind = -1;
+            for (int k = 0; k < 5; ++k)
+                if (strcmp(args[1], technique_names[k]) == 0)
+                    kind = k;
+            int wants_value = kind == TECH_MAX_REGS || kind == TECH_MIN_SPEED;
+            if (kind < 0 || nargs != 2 + wants_value ||
+                (wants_value && parse_number(args[2], &value) != 0))
+                BAD("unknown technique '%s' (shared-memory, no-spills, no-local-memory, "
+                    "max-registers N, min-speed RATIO)",
+                    args[1]);
+            if (r->technique_count >= RUBRIC_MAX)
+                BAD("more than %d technique lines", RUBRIC_MAX);
+            snprintf(r->techniques[r->technique_count].step, sizeof r->techniques[0].step, "%s",
+                     step->id);
+            r->techniques[r->technique_count].kind = (enum technique_kind)kind;
+            r->techniques[r->technique_count++].value = wants_value ? value : 0;
+        } else {
+            BAD("unknown setting '%s' (points, required, speed-band, speed-size, sanitize-size, "
+                "time-limit, build-time-limit, technique)",
+                key);
+        }
+#undef BAD
+    }
+    qsort(r->bands, (size_t)r->band_count, sizeof r->bands[0], band_order);
+    return 0;
+}
+
+int rubric_load(struct rubric *r, const char *root, const struct step_table *lab, char *from,
+                size_t from_len, char *why, size_t why_len)
+{
+    rubric_defaults(r, lab);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/harness/labs/%s/rubric.def", root, lab->lab);
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        snprintf(from, from_len, "the default rubric (no harness/labs/%s/rubric.def)", lab->lab);
+        return 0;
+    }
+    snprintf(from, from_len, "harness/labs/%s/rubric.def", lab->lab);
+    char *text = NULL;
+    size_t used = 0, cap = 0;
+    for (;;) {
+        if (used + 4096 + 1 > cap) {
+            cap = cap ? cap * 2 : 8192;
+            char *grown = realloc(text, cap);
+            if (grown == NULL) {
+                free(text);
+                fclose(f);
+                snprintf(why, why_len, "%s: out of memory", from);
+                return -1;
+            }
+            text = grown;
+        }
+        size_t n = fread(text + used, 1, 4096, f);
+        used += n;
+        if (n < 4096)
+            break;
+    }
+    fclose(f);
+    text[used] = '\0';
+    char reason[512];
+    int rc = rubric_parse(r, text, lab, reason, sizeof reason);
+    free(text);
+    if (rc != 0)
+        snprintf(why, why_len, "%s: %s", from, reason);
+    return rc;
+}
+
+double rubric_points(const struct rubric *r, const struct step_info *step, int check)
+{
+    for (int i = r->step_point_count - 1; i >= 0; --i)
+        if (step != NULL && r->step_points[i].check == check &&
+            strcmp(r->step_points[i].step, step->id) == 0)
+            return r->step_points[i].points;
+    return r->points[check];
+}
+
+double rubric_speed_share(const struct rubric *r, double ratio)
+{
+    for (int b = 0; b < r->band_count; ++b)
+        if (ratio >= r->bands[b].ratio)
+            return r->bands[b].share;
+    return 0;
+}
+
+int rubric_has_technique(const struct rubric *r, const struct step_info *step)
+{
+    for (int i = 0; i < r->technique_count; ++i)
+        if (step != NULL && strcmp(r->techniques[i].step, step->id) == 0)
+            return 1;
+    return 0;
+}
+
+void grade_score(const struct rubric *r, struct step_result *s)
+{
+    s->points = s->max = 0;
+    s->provisional = 0;
+    for (int c = 0; c < GRADE_CHECKS; ++c) {
+        s->earned[c] = 0;
+        s->worth[c] = s->checks[c].state == CHECK_NOT_APPLICABLE ? 0 : rubric_points(r, s->step, c);
+    }
+    int required_failed = s->verdict != VERDICT_GRADED;
+    for (int c = 0; c < GRADE_CHECKS; ++c) {
+        const struct check_result *k = &s->checks[c];
+        if (k->state == CHECK_NOT_APPLICABLE)
+            continue;
+        s->max += rubric_points(r, s->step, c);
+        if (r->required[c] && k->state == CHECK_FAIL)
+            required_failed = 1;
+        if (r->required[c] && k->state == CHECK_NOT_RUN)
+            s->provisional = 1;
+    }
+    s->required_failed = required_failed && s->verdict == VERDICT_GRADED;
+    if (required_failed)
+        return;
+    double points = 0;
+    for (int c = 0; c < GRADE_CHECKS; ++c) {
+        const struct check_result *k = &s->checks[c];
+        if (k->state == CHECK_PASS || k->state == CHECK_FAIL) {
+            s->earned[c] = floor(rubric_points(r, s->step, c) * k->fraction * 100 + 0.5) / 100;
+            points += s->earned[c];
+        }
+    }
+    /* two decimals, as the gradebook shows them */
+    s->points = floor(points * 100 + 0.5) / 100;
+}
+
+const char *check_state_name(enum check_state state)
+{
+    switch (state) {
+    case CHECK_PASS:
+        return "PASS";
+    case CHECK_FAIL:
+        return "FAIL";
+    case CHECK_NOT_APPLICABLE:
+        return "n/a";
+    case CHECK_NOT_RUN:
+    default:
+        return "not-run";
+    }
+}
+
+const char *step_verdict_text(const struct step_result *s)
+{
+    switch (s->verdict) {
+    case VERDICT_MISSING:
+        return "missing";
+    case VERDICT_COMPILE_ERROR:
+        return "compile error";
+    case VERDICT_TODO:
+        return "TODO";
+    case VERDICT_GRADED:
+    default:
+        break;
+    }
+    if (s->required_failed)
+        return "a required check failed: no points for the step";
+    if (s->points >= s->max && s->max > 0)
+        return s->provisional ? "provisional" : "full marks";
+    return s->provisional ? "provisional, lost points" : "lost points";
+}
+
+void grade_safe_name(const char *name, char *buf, size_t len)
+{
+    if (len == 0)
+        return;
+    size_t keep = len > 10 ? len - 10 : len - 1; /* room for "-" + 8 hex digits */
+    if (keep > 60)
+        keep = 60;
+    size_t o = 0;
+    int changed = 0;
+    for (const char *p = name; *p != '\0'; ++p) {
+        unsigned char c = (unsigned char)*p;
+        int plain = isalnum(c) || c == '-' || c == '_' || (c == '.' && o > 0);
+        if (!plain)
+            changed = 1;
+        if (o < keep)
+            buf[o++] = plain && c < 128 ? (char)c : '_';
+        else
+            changed = 1;
+    }
+    if (o == 0) {
+        buf[o++] = '_';
+        changed = 1;
+    }
+    buf[o] = '\0';
+    if (changed && len > 10) {
+        uint32_t h = 2166136261u; /* FNV-1a of the original name */
+        for (const char *p = name; *p != '\0'; ++p)
+            h = (h ^ (unsigned char)*p) * 16777619u;
+        snprintf(buf + o, len - o, "-%08x", (unsigned)h);
+    }
+}
+
+void grade_format_points(double points, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.2f", points);
+    char *dot = strchr(buf, '.');
+    if (dot == NULL)
+        return;
+    char *end = buf + strlen(buf) - 1;
+    while (end > dot && *end == '0')
+        *end-- = '\0';
+    if (end == dot)
+        *end = '\0';
+}
+
+void grade_xml_escape(FILE *out, const char *text)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p != '\0'; ++p) {
+        switch (*p) {
+        case '&': fputs("&amp;", out); break;
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '"': fputs("&quot;", out); break;
+        case '\'': fputs("&apos;", out); break;
+        case '\n': fputs("&#10;", out); break;
+        case '\t': fputc(' ', out); break;
+        default: fputc(*p < 32 || *p == 127 ? '?' : *p, out);
+        }
+    }
+}
+
+/* a reason on one line of the report: its first line, the rest indented below */
+static void write_reason(FILE *out, const char *why)
+{
+    const char *p = why;
+    int first = 1;
+    while (*p != '\0') {
+        size_t len = strcspn(p, "\n");
+        if (len > 0) {
+            fprintf(out, first ? "  %.*s\n" : "        %.*s\n", (int)len, p);
+            first = 0;
+        }
+        p += len + (p[len] == '\n');
+    }
+    if (first)
+        fputc('\n', out);
+}
+
+void grade_write_report(FILE *out, const char *student, const char *submission,
+                        const struct step_result *steps, size_t count, const char *ignored,
+                        const char *notes)
+{
+    double points = 0, max = 0;
+    for (size_t i = 0; i < count; ++i) {
+        points += steps[i].points;
+        max += steps[i].max;
+    }
+    char p[32], m[32];
+    grade_format_points(points, p, sizeof p);
+    grade_format_points(max, m, sizeof m);
+    fprintf(out, "student: %s\nsubmission: %s\ntotal: %s of %s\n", student, submission, p, m);
+    if (notes != NULL && notes[0] != '\0')
+        fprintf(out, "%s", notes);
+    for (size_t i = 0; i < count; ++i) {
+        const struct step_result *s = &steps[i];
+        grade_format_points(s->points, p, sizeof p);
+        grade_format_points(s->max, m, sizeof m);
+        fprintf(out, "\n%s: %s of %s (%s)\n", s->stem, p, m, step_verdict_text(s));
+        for (int c = 0; c < GRADE_CHECKS; ++c) {
+            const struct check_result *k = &s->checks[c];
+            if (k->state == CHECK_NOT_APPLICABLE)
+                continue;
+            char got[32], of[32];
+            grade_format_points(s->earned[c], got, sizeof got);
+            grade_format_points(s->worth[c], of, sizeof of);
+            fprintf(out, "  %s %s %s %s/%s", s->stem, grade_check_names[c],
+                    check_state_name(k->state), got, of);
+            write_reason(out, k->why);
+        }
+    }
+    fprintf(out, "\nignored (not graded: only the step files are taken):%s\n",
+            ignored != NULL && ignored[0] != '\0' ? "" : " nothing");
+    if (ignored != NULL)
+        fprintf(out, "%s", ignored);
+}
+
+void grade_write_junit_suite(FILE *out, const char *student, const struct step_result *steps,
+                             size_t count)
+{
+    int tests = 0, failures = 0, skipped = 0;
+    for (size_t i = 0; i < count; ++i)
+        for (int c = 0; c < GRADE_CHECKS; ++c) {
+            enum check_state st = steps[i].checks[c].state;
+            tests += st != CHECK_NOT_APPLICABLE;
+            failures += st == CHECK_FAIL;
+            skipped += st == CHECK_NOT_RUN;
+        }
+    fputs("  <testsuite name=\"", out);
+    grade_xml_escape(out, student);
+    fprintf(out, "\" tests=\"%d\" failures=\"%d\" skipped=\"%d\">\n", tests, failures, skipped);
+    for (size_t i = 0; i < count; ++i) {
+        const struct step_result *s = &steps[i];
+        for (int c = 0; c < GRADE_CHECKS; ++c) {
+            const struct check_result *k = &s->checks[c];
+            if (k->state == CHECK_NOT_APPLICABLE)
+                continue;
+            fputs("    <testcase classname=\"", out);
+            grade_xml_escape(out, student);
+            fprintf(out, ".%s\" name=\"%s\"", s->stem, grade_check_names[c]);
+            if (k->state == CHECK_PASS) {
+                fputs("/>\n", out);
+                continue;
+            }
+            fprintf(out, ">\n      <%s message=\"",
+                    k->state == CHECK_FAIL ? "failure" : "skipped");
+            grade_xml_escape(out, k->why);
+            fprintf(out, "\"/>\n    </testcase>\n");
+        }
+    }
+    fputs("  </testsuite>\n", out);
+}

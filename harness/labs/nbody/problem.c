@@ -1,0 +1,433 @@
+/* The N-body lab: device buffers in every layout, poisoning, the comparison of the
+ * accelerations with the CPU reference, and the physics check (energy and momentum
+ * drift over NBODY_PHYSICS_STEPS leapfrog steps of the step's own kernels). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_check.h"
+#include "lab_problem.h"
+#include "nbody.h"
+#include "physics.h"
+#include "step_kernel.h"
+#include "step_identity.h"
+
+/* The step whose binary this is: the physics check runs its kernels for many steps. */
+extern const struct step_kernel STEP_ENTRY;
+
+/* Bodies checked in full up to this many (n^2 double interactions on the CPU);
+ * above it, every 64th of the first and last bodies plus 1024 random ones. */
+#define FULL_CHECK_MAX_N 8192
+#define SAMPLE_RANDOM 1024
+#define SAMPLE_EDGE 64
+
+enum nbody_layout { LAYOUT_AOS, LAYOUT_SOA, LAYOUT_FLOAT4 };
+
+struct nbody_step_params {
+    const char *id;
+    long default_n;
+    double tolerance_factor;
+    const char *layout;
+};
+
+#define STEP(id, name, flags, summary)
+#define CHECK_SIZE(m, n, k)
+#define LIBRARY(name)
+#define NBODY_STEP(id, n, factor, layout) {id, n, factor, layout},
+static const struct nbody_step_params step_params[] = {
+#include "lab.def"
+};
+#undef NBODY_STEP
+#undef LIBRARY
+#undef CHECK_SIZE
+#undef STEP
+
+/* This binary's row of NBODY_STEP, from its stem "NN-name"; a safe default otherwise. */
+static struct nbody_step_params params_of_this_step(void)
+{
+    for (size_t i = 0; i < sizeof step_params / sizeof step_params[0]; ++i) {
+        size_t len = strlen(step_params[i].id);
+        if (strncmp(step_identity.stem, step_params[i].id, len) == 0 &&
+            step_identity.stem[len] == '-')
+            return step_params[i];
+    }
+    struct nbody_step_params none = {"", NBODY_DEFAULT_N, 32, "soa"};
+    return none;
+}
+
+static enum nbody_layout layout_of(const char *name)
+{
+    return strcmp(name, "aos") == 0 ? LAYOUT_AOS
+           : strcmp(name, "float4") == 0 ? LAYOUT_FLOAT4 : LAYOUT_SOA;
+}
+
+/* One set of device buffers in every layout, and the problem that points at it. */
+struct nbody_device {
+    long n;
+    void *block; /* one allocation: AoS, then 10 SoA arrays, then float4 */
+    struct nbody_problem problem;
+};
+
+struct nbody_state {
+    long n;
+    struct nbody_step_params params;
+    enum nbody_layout layout;
+    struct nbody_system host;
+    struct nbody_device dev;
+    /* the physics check, run once */
+    struct nbody_system physics_host;
+    struct nbody_device physics_dev;
+    int physics_done, physics_passed;
+    double energy_drift, momentum_drift;
+};
+
+static size_t device_layout_bytes(long n)
+{
+    size_t count = (size_t)(n > 0 ? n : 1);
+    return count * sizeof(struct nbody_body) + 10 * count * sizeof(float) + count * sizeof(float4);
+}
+
+static enum lab_status device_alloc(struct nbody_device *d, long n, char *why, size_t why_len)
+{
+    memset(d, 0, sizeof *d);
+    d->n = n;
+    size_t bytes = device_layout_bytes(n);
+    cudaError_t status = cudaMalloc(&d->block, bytes);
+    if (status != cudaSuccess) {
+        d->block = NULL;
+        (void)cudaGetLastError();
+        snprintf(why, why_len, "cannot allocate %.1f MB for %ld bodies on the device: %s",
+                 bytes / 1e6, n, cudaGetErrorString(status));
+        return status == cudaErrorMemoryAllocation ? LAB_OUT_OF_MEMORY : LAB_CUDA_ERROR;
+    }
+    size_t count = (size_t)(n > 0 ? n : 1);
+    struct nbody_problem *p = &d->problem;
+    p->n = (int)n;
+    p->epssq = NBODY_EPSSQ;
+    p->dt = NBODY_DT;
+    p->steps = 0;
+    /* float4 first: cudaMalloc's alignment (256 bytes) covers its 16 */
+    p->posm = (float4 *)d->block;
+    p->body = (struct nbody_body *)(p->posm + count);
+    float *arrays = (float *)(p->body + count);
+    float **slot[] = {&p->mass, &p->posx, &p->posy, &p->posz, &p->velx,
+                      &p->vely, &p->velz, &p->accx, &p->accy, &p->accz};
+    for (size_t f = 0; f < 10; ++f)
+        *slot[f] = arrays + f * count;
+    return LAB_OK;
+}
+
+static void device_free(struct nbody_device *d)
+{
+    if (d->block != NULL && cudaFree(d->block) != cudaSuccess)
+        fprintf(stderr, "warning: cudaFree failed while cleaning up\n");
+    d->block = NULL;
+}
+
+/* Writes the bodies into every layout; accelerations are zero. */
+static enum lab_status device_upload(struct nbody_device *d, const struct nbody_system *s, char *why,
+                                     size_t why_len)
+{
+    size_t n = (size_t)s->n;
+    struct nbody_body *aos = calloc(n, sizeof *aos);
+    float4 *packed = calloc(n, sizeof *packed);
+    if (aos == NULL || packed == NULL) {
+        free(aos);
+        free(packed);
+        snprintf(why, why_len, "out of host memory for the inputs");
+        return LAB_OUT_OF_MEMORY;
+    }
+    for (size_t i = 0; i < n; ++i) {
+        aos[i].mass = s->mass[i];
+        aos[i].posx = s->x[i], aos[i].posy = s->y[i], aos[i].posz = s->z[i];
+        aos[i].velx = s->vx[i], aos[i].vely = s->vy[i], aos[i].velz = s->vz[i];
+        packed[i].x = s->x[i], packed[i].y = s->y[i], packed[i].z = s->z[i];
+        packed[i].w = s->mass[i];
+    }
+    const struct nbody_problem *p = &d->problem;
+    CUDA_CHECK(cudaMemcpy(p->body, aos, n * sizeof *aos, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(p->posm, packed, n * sizeof *packed, cudaMemcpyHostToDevice));
+    const float *from[] = {s->mass, s->x, s->y, s->z, s->vx, s->vy, s->vz};
+    float *to[] = {p->mass, p->posx, p->posy, p->posz, p->velx, p->vely, p->velz};
+    for (size_t f = 0; f < 7; ++f)
+        CUDA_CHECK(cudaMemcpy(to[f], from[f], n * sizeof(float), cudaMemcpyHostToDevice));
+    float *acc[] = {p->accx, p->accy, p->accz};
+    for (size_t f = 0; f < 3; ++f)
+        CUDA_CHECK(cudaMemset(acc[f], 0, n * sizeof(float)));
+    free(aos);
+    free(packed);
+    return LAB_OK;
+}
+
+/* Reads back positions, velocities (into s) and accelerations (into acc[3][n], may
+ * be NULL) from the layout the step uses. */
+static enum lab_status device_download(const struct nbody_device *d, enum nbody_layout layout,
+                                       struct nbody_system *s, float *acc[3], char *why,
+                                       size_t why_len)
+{
+    size_t n = (size_t)d->n;
+    const struct nbody_problem *p = &d->problem;
+    cudaError_t status = cudaSuccess;
+    if (layout == LAYOUT_AOS) {
+        struct nbody_body *aos = malloc(n * sizeof *aos);
+        if (aos == NULL) {
+            snprintf(why, why_len, "out of host memory for the results");
+            return LAB_OUT_OF_MEMORY;
+        }
+        status = cudaMemcpy(aos, p->body, n * sizeof *aos, cudaMemcpyDeviceToHost);
+        for (size_t i = 0; status == cudaSuccess && i < n; ++i) {
+            if (s != NULL) {
+                s->x[i] = aos[i].posx, s->y[i] = aos[i].posy, s->z[i] = aos[i].posz;
+                s->vx[i] = aos[i].velx, s->vy[i] = aos[i].vely, s->vz[i] = aos[i].velz;
+                s->mass[i] = aos[i].mass;
+            }
+            if (acc != NULL)
+                acc[0][i] = aos[i].accx, acc[1][i] = aos[i].accy, acc[2][i] = aos[i].accz;
+        }
+        free(aos);
+    } else {
+        if (acc != NULL) {
+            const float *from[] = {p->accx, p->accy, p->accz};
+            for (size_t f = 0; status == cudaSuccess && f < 3; ++f)
+                status = cudaMemcpy(acc[f], from[f], n * sizeof(float), cudaMemcpyDeviceToHost);
+        }
+        if (s != NULL) {
+            const float *from[] = {p->velx, p->vely, p->velz};
+            float *to[] = {s->vx, s->vy, s->vz};
+            for (size_t f = 0; status == cudaSuccess && f < 3; ++f)
+                status = cudaMemcpy(to[f], from[f], n * sizeof(float), cudaMemcpyDeviceToHost);
+            if (layout == LAYOUT_SOA) {
+                const float *pos[] = {p->posx, p->posy, p->posz, p->mass};
+                float *into[] = {s->x, s->y, s->z, s->mass};
+                for (size_t f = 0; status == cudaSuccess && f < 4; ++f)
+                    status = cudaMemcpy(into[f], pos[f], n * sizeof(float), cudaMemcpyDeviceToHost);
+            } else {
+                float4 *packed = malloc(n * sizeof *packed);
+                if (packed == NULL) {
+                    snprintf(why, why_len, "out of host memory for the results");
+                    return LAB_OUT_OF_MEMORY;
+                }
+                status = cudaMemcpy(packed, p->posm, n * sizeof *packed, cudaMemcpyDeviceToHost);
+                for (size_t i = 0; status == cudaSuccess && i < n; ++i)
+                    s->x[i] = packed[i].x, s->y[i] = packed[i].y, s->z[i] = packed[i].z,
+                    s->mass[i] = packed[i].w;
+                free(packed);
+            }
+        }
+    }
+    if (status != cudaSuccess) {
+        snprintf(why, why_len, "copying the bodies back failed: %s", cudaGetErrorString(status));
+        return LAB_CUDA_ERROR;
+    }
+    return LAB_OK;
+}
+
+static void nbody_destroy(void *opaque)
+{
+    struct nbody_state *s = opaque;
+    if (s == NULL)
+        return;
+    device_free(&s->dev);
+    device_free(&s->physics_dev);
+    nbody_free(&s->host);
+    nbody_free(&s->physics_host);
+    free(s);
+}
+
+static enum lab_status nbody_lab_resolve_size(struct problem_size *size, char *why, size_t why_len)
+{
+    struct nbody_step_params params = params_of_this_step();
+    if (nbody_resolve_n(&size->n, size->m, size->k, params.default_n, why, why_len) != NBODY_SIZE_OK)
+        return LAB_BAD_SIZE;
+    size->m = size->k = 1;
+    return LAB_OK;
+}
+
+static void nbody_format_size(const struct problem_size *size, char *buf, size_t len)
+{
+    snprintf(buf, len, "%ld", size->n);
+}
+
+static double nbody_flop_count(const struct problem_size *size)
+{
+    return nbody_flops(size->n);
+}
+
+static double nbody_device_bytes(const struct problem_size *size)
+{
+    return nbody_bytes(size->n);
+}
+
+static enum lab_status nbody_create(const struct problem_size *size, uint64_t seed, void **out,
+                                    char *why, size_t why_len)
+{
+    struct nbody_state *s = calloc(1, sizeof *s);
+    if (s == NULL) {
+        snprintf(why, why_len, "out of host memory");
+        return LAB_OUT_OF_MEMORY;
+    }
+    s->n = size->n;
+    s->params = params_of_this_step();
+    s->layout = layout_of(s->params.layout);
+    if (!nbody_alloc(&s->host, s->n) || !nbody_alloc(&s->physics_host, NBODY_PHYSICS_N)) {
+        snprintf(why, why_len, "out of host memory for %ld bodies", s->n);
+        nbody_destroy(s);
+        return LAB_OUT_OF_MEMORY;
+    }
+    nbody_plummer(&s->host, seed);
+    nbody_plummer(&s->physics_host, seed);
+    enum lab_status status;
+    if ((status = device_alloc(&s->dev, s->n, why, why_len)) != LAB_OK ||
+        (status = device_alloc(&s->physics_dev, NBODY_PHYSICS_N, why, why_len)) != LAB_OK ||
+        (status = device_upload(&s->dev, &s->host, why, why_len)) != LAB_OK) {
+        nbody_destroy(s);
+        return status;
+    }
+    s->physics_dev.problem.steps = NBODY_PHYSICS_STEPS;
+    *out = s;
+    return LAB_OK;
+}
+
+static const void *nbody_problem_of(void *opaque)
+{
+    return &((struct nbody_state *)opaque)->dev.problem;
+}
+
+/* NaN (all bits set) into every acceleration of every layout. */
+static cudaError_t nbody_poison(void *opaque, cudaStream_t stream)
+{
+    struct nbody_state *s = opaque;
+    const struct nbody_problem *p = &s->dev.problem;
+    size_t n = (size_t)s->n;
+    cudaError_t status = cudaMemset2DAsync(&p->body[0].accx, sizeof(struct nbody_body), 0xFF,
+                                           3 * sizeof(float), n, stream);
+    float *acc[] = {p->accx, p->accy, p->accz};
+    for (size_t f = 0; status == cudaSuccess && f < 3; ++f)
+        status = cudaMemsetAsync(acc[f], 0xFF, n * sizeof(float), stream);
+    return status;
+}
+
+/* Runs the step's kernels for NBODY_PHYSICS_STEPS leapfrog steps on the physics
+ * system and measures how far energy and momentum drift. */
+static enum lab_status physics_check(struct nbody_state *s, char *why, size_t why_len)
+{
+    enum lab_status status = device_upload(&s->physics_dev, &s->physics_host, why, why_len);
+    if (status != LAB_OK)
+        return status;
+    cudaError_t launched = STEP_ENTRY.launch(&s->physics_dev.problem, 0);
+    if (launched == cudaSuccess)
+        launched = cudaDeviceSynchronize();
+    if (launched != cudaSuccess) {
+        snprintf(why, why_len, "the physics check's %d leapfrog steps failed: %s",
+                 NBODY_PHYSICS_STEPS, cudaGetErrorString(launched));
+        return LAB_CUDA_ERROR;
+    }
+    struct nbody_system end;
+    if (!nbody_alloc(&end, NBODY_PHYSICS_N)) {
+        snprintf(why, why_len, "out of host memory");
+        return LAB_OUT_OF_MEMORY;
+    }
+    status = device_download(&s->physics_dev, s->layout, &end, NULL, why, why_len);
+    if (status == LAB_OK) {
+        struct nbody_totals t0, t1;
+        nbody_totals(&s->physics_host, NBODY_EPSSQ, &t0);
+        nbody_totals(&end, NBODY_EPSSQ, &t1);
+        s->energy_drift = nbody_energy_drift(&t0, &t1);
+        s->momentum_drift = nbody_momentum_drift(&t0, &t1);
+        s->physics_passed = s->energy_drift <= NBODY_ENERGY_BOUND &&
+                            s->momentum_drift <= NBODY_MOMENTUM_BOUND;
+        s->physics_done = 1;
+    }
+    nbody_free(&end);
+    return status;
+}
+
+static enum lab_status nbody_verify(void *opaque, const struct check_options *options,
+                                    struct verify_report *report, char *why, size_t why_len)
+{
+    struct nbody_state *s = opaque;
+    long n = s->n;
+    float *acc[3] = {malloc((size_t)n * sizeof(float)), malloc((size_t)n * sizeof(float)),
+                     malloc((size_t)n * sizeof(float))};
+    if (acc[0] == NULL || acc[1] == NULL || acc[2] == NULL) {
+        free(acc[0]), free(acc[1]), free(acc[2]);
+        snprintf(why, why_len, "out of host memory for the accelerations");
+        return LAB_OUT_OF_MEMORY;
+    }
+    enum lab_status status = device_download(&s->dev, s->layout, NULL, acc, why, why_len);
+    if (status != LAB_OK) {
+        free(acc[0]), free(acc[1]), free(acc[2]);
+        return status;
+    }
+    verify_report_init(report);
+    uint64_t *picked = NULL;
+    int full = options->mode == CHECK_FULL || (options->mode == CHECK_AUTO && n <= FULL_CHECK_MAX_N);
+    size_t count = verify_sample(1, n, full ? (size_t)n : 0, SAMPLE_EDGE, SAMPLE_RANDOM,
+                                 options->seed, &picked);
+    if (count == 0) {
+        free(acc[0]), free(acc[1]), free(acc[2]);
+        snprintf(why, why_len, "out of host memory for the sample");
+        return LAB_OUT_OF_MEMORY;
+    }
+    /* row = body, col = component (0 x, 1 y, 2 z) */
+    for (size_t k = 0; k < count; ++k) {
+        long i = (long)picked[k];
+        double want[3], magnitude[3];
+        nbody_reference_accel(&s->host, NBODY_EPSSQ, i, want, magnitude);
+        for (int c = 0; c < 3; ++c)
+            verify_element(report, i, c, acc[c][i], want[c],
+                           nbody_tolerance(n, s->params.tolerance_factor, magnitude[c]));
+    }
+    free(picked);
+    free(acc[0]), free(acc[1]), free(acc[2]);
+
+    if (!s->physics_done && (status = physics_check(s, why, why_len)) != LAB_OK)
+        return status;
+    if (!s->physics_passed) {
+        /* counted as one failed check, so the step fails */
+        ++report->failed;
+        ++report->checked;
+        fprintf(stderr,
+                "physics check FAILED: after %d leapfrog steps of %g on %d bodies, energy drift "
+                "%.3g (bound %g), momentum drift %.3g (bound %g)\n",
+                NBODY_PHYSICS_STEPS, (double)NBODY_DT, NBODY_PHYSICS_N, s->energy_drift,
+                NBODY_ENERGY_BOUND, s->momentum_drift, NBODY_MOMENTUM_BOUND);
+    }
+    return LAB_OK;
+}
+
+/* The lab's own CSV columns: its headline rate, and the physics check's drifts. */
+static const struct lab_column nbody_columns[] = {
+    {"interactions_per_s", "Ginter/s", 1e-9, "%.1f"},
+    {"energy_drift", "dE/E", 1.0, "%.1e"},
+    {"momentum_drift", "dP", 1.0, "%.1e"},
+};
+
+static void nbody_column_values(void *opaque, double median_seconds, double *values)
+{
+    struct nbody_state *s = opaque;
+    values[0] = nbody_interactions(s->n) / median_seconds;
+    values[1] = s->physics_done ? s->energy_drift : NAN;
+    values[2] = s->physics_done ? s->momentum_drift : NAN;
+}
+
+const struct lab_problem lab_problem = {
+    .name = "nbody",
+    .size_help = "  --n N              N bodies, a Plummer star cluster (default: the step's, "
+                 "131072 for most)\n",
+    .size_label = "bodies",
+    .resolve_size = nbody_lab_resolve_size,
+    .format_size = nbody_format_size,
+    .flop_count = nbody_flop_count,
+    .rate_column = "interactions_per_s",
+    .device_bytes = nbody_device_bytes,
+    .create = nbody_create,
+    .problem = nbody_problem_of,
+    .poison = nbody_poison,
+    .verify = nbody_verify,
+    .destroy = nbody_destroy,
+    .columns = nbody_columns,
+    .column_count = sizeof nbody_columns / sizeof nbody_columns[0],
+    .column_values = nbody_column_values,
+};

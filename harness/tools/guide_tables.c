@@ -1,0 +1,261 @@
+/* bin/guide-tables: the tables of recorded results in GUIDE.md, generated from the
+ * results CSV so the guide and the data cannot drift apart.
+ *
+ *   guide-tables [--check] [--results DIR] FILE.md
+ *
+ * FILE.md marks each table with two comment lines:
+ *   <!-- results-table LAB GPU-DIR [MxNxK] -->
+ *   ... (generated) ...
+ *   <!-- end results-table -->
+ * and gets between them the newest fullest run of LAB's solutions recorded in
+ * DIR/GPU-DIR/LAB.csv (DIR: data/results): the run with the most passing steps (at
+ * size MxNxK when given), every row of that run (at that size) in the order recorded. Without --check
+ * the file is rewritten; with it, nothing is written and the exit status says
+ * whether every table is up to date (1 names the first that is not).
+ * Exit status: 0 done / up to date, 1 out of date, 2 bad usage or unreadable data. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csv.h"
+#include "lab_registry.h"
+
+#define BEGIN_MARK "<!-- results-table "
+#define END_MARK "<!-- end results-table -->"
+
+struct text {
+    char *data;
+    size_t len, cap;
+};
+
+static int put(struct text *t, const char *s)
+{
+    size_t n = strlen(s);
+    if (t->len + n + 1 > t->cap) {
+        size_t cap = (t->cap + n + 1) * 2;
+        char *data = realloc(t->data, cap);
+        if (data == NULL)
+            return -1;
+        t->data = data;
+        t->cap = cap;
+    }
+    memcpy(t->data + t->len, s, n + 1);
+    t->len += n;
+    return 0;
+}
+
+static const char *field(const struct csv_table *t, size_t row, const char *name)
+{
+    const char *v = csv_get(t, row, name);
+    return v != NULL ? v : "";
+}
+
+static double number(const struct csv_table *t, size_t row, const char *name)
+{
+    const char *v = csv_get(t, row, name);
+    return v != NULL && *v != '\0' ? strtod(v, NULL) : NAN;
+}
+
+/* 1 when row has size "MxNxK" (any size when size is NULL). */
+static int size_matches(const struct csv_table *t, size_t row, const char *size)
+{
+    if (size == NULL)
+        return 1;
+    char text[96];
+    snprintf(text, sizeof text, "%sx%sx%s", field(t, row, "m"), field(t, row, "n"), field(t, row, "k"));
+    return strcmp(text, size) == 0;
+}
+
+/* The table of one lab's newest complete run, or -1 with a reason in why. */
+static int make_table(const char *results, const char *lab, const char *gpu_dir, const char *size,
+                      struct text *out, char *why, size_t why_len)
+{
+    const struct step_table *steps = step_table_find(lab);
+    if (steps == NULL || steps->count == 0) {
+        snprintf(why, why_len, "unknown lab '%s'", lab);
+        return -1;
+    }
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s/%s.csv", results, gpu_dir, lab);
+    struct csv_table t;
+    char err[512];
+    if (csv_read_file(path, &t, err, sizeof err) != 0) {
+        snprintf(why, why_len, "%s: %s", path, err[0] ? err : "no such file");
+        return -1;
+    }
+    /* The run: the one with the most passing steps of solutions/ (at the size asked
+     * for, when one is), the newest of those; sweeps of one or two steps lose to a
+     * run of the whole lab. */
+    const char *run = NULL;
+    size_t best = 0;
+    for (size_t r = t.nrows; r-- > 0;) {
+        const char *id = field(&t, r, "run_id");
+        if (run != NULL && strcmp(id, run) == 0)
+            continue;
+        size_t steps_passed = 0;
+        for (size_t i = 0; i < steps->count; ++i) {
+            char stem[128];
+            step_stem(&steps->steps[i], stem, sizeof stem);
+            for (size_t q = 0; q < t.nrows; ++q)
+                if (strcmp(field(&t, q, "run_id"), id) == 0 && strcmp(field(&t, q, "step"), stem) == 0 &&
+                    strcmp(field(&t, q, "source"), "solutions") == 0 &&
+                    strcmp(field(&t, q, "verdict"), "PASS") == 0 && size_matches(&t, q, size)) {
+                    ++steps_passed;
+                    break;
+                }
+        }
+        if (steps_passed > best) {
+            best = steps_passed;
+            run = id;
+        }
+    }
+    if (run == NULL) {
+        snprintf(why, why_len, "%s: no passing run of solutions/%s%s%s", path, lab,
+                 size ? " at " : "", size ? size : "");
+        csv_free(&t);
+        return -1;
+    }
+    int has_inter = csv_column(&t, "interactions_per_s") >= 0;
+    char line[2048];
+    put(out, has_inter ? "| step | size | regs | smem B | blocks/SM (limiter) | median ms | GFLOP/s | "
+                         "Ginter/s | vs previous | check |\n|---|---|---|---|---|---|---|---|---|---|\n"
+                       : "| step | size | regs | smem B | blocks/SM (limiter) | median ms | GFLOP/s | "
+                         "vs previous | check |\n|---|---|---|---|---|---|---|---|---|\n");
+    double previous_ms = NAN;
+    char previous_size[64] = "", date[64] = "", commit[64] = "", gpu[256] = "", cache[32] = "";
+    for (size_t r = 0; r < t.nrows; ++r) {
+        if (strcmp(field(&t, r, "run_id"), run) != 0 || !size_matches(&t, r, size))
+            continue;
+        int library = strcmp(field(&t, r, "role"), "library") == 0;
+        char size[64], resources[128], ratio[32] = "-", inter[32] = "";
+        const char *m = field(&t, r, "m"), *n = field(&t, r, "n"), *k = field(&t, r, "k");
+        if (has_inter)
+            snprintf(size, sizeof size, "%s", n);
+        else if (strcmp(m, n) == 0 && strcmp(n, k) == 0)
+            snprintf(size, sizeof size, "%s³", n);
+        else
+            snprintf(size, sizeof size, "%sx%sx%s", m, n, k);
+        double ms = number(&t, r, "median_ms");
+        int passed = strcmp(field(&t, r, "verdict"), "PASS") == 0;
+        if (library)
+            snprintf(resources, sizeof resources, "| - | - | (library) ");
+        else
+            snprintf(resources, sizeof resources, "| %s | %.0f | %s (%s) ", field(&t, r, "regs"),
+                     number(&t, r, "smem_static") + number(&t, r, "smem_dynamic"),
+                     field(&t, r, "blocks_per_sm"), field(&t, r, "limiter"));
+        if (!library && passed && !isnan(previous_ms) && strcmp(previous_size, size) == 0)
+            snprintf(ratio, sizeof ratio, "%.2fx", previous_ms / ms);
+        if (has_inter)
+            snprintf(inter, sizeof inter, "| %.1f ", number(&t, r, "interactions_per_s") / 1e9);
+        /* a FAIL shows no time and no rate */
+        char cells[128];
+        snprintf(cells, sizeof cells, "%.3f | %.0f", ms, number(&t, r, "gflops"));
+        snprintf(line, sizeof line, "| %s%s | %s %s| %s %s| %s | %s |\n", field(&t, r, "step"),
+                 library ? " (library)" : "", size, resources, passed ? cells : "- | -", inter,
+                 ratio, field(&t, r, "verdict"));
+        if (put(out, line) != 0)
+            break;
+        if (!library && passed) {
+            previous_ms = ms;
+            snprintf(previous_size, sizeof previous_size, "%s", size);
+        }
+        snprintf(date, sizeof date, "%s", field(&t, r, "date"));
+        snprintf(commit, sizeof commit, "%s", field(&t, r, "commit"));
+        snprintf(gpu, sizeof gpu, "%s", field(&t, r, "gpu"));
+        snprintf(cache, sizeof cache, "%s", field(&t, r, "cache"));
+    }
+    snprintf(line, sizeof line,
+             "\n%s, run `%s` of %.10s (commit %s, L2 %s before each timed run), from `%s`; "
+             "`make guide-tables` regenerates this table.\n",
+             gpu, run, date, commit, strcmp(cache, "warm") == 0 ? "not flushed" : "flushed", path);
+    put(out, line);
+    csv_free(&t);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    int check = 0;
+    const char *results = "data/results", *file = NULL;
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--check") == 0)
+            check = 1;
+        else if (strcmp(argv[i], "--results") == 0 && i + 1 < argc)
+            results = argv[++i];
+        else if (argv[i][0] != '-' && file == NULL)
+            file = argv[i];
+        else {
+            fprintf(stderr, "usage: guide-tables [--check] [--results DIR] FILE.md\n");
+            return 2;
+        }
+    }
+    if (file == NULL) {
+        fprintf(stderr, "usage: guide-tables [--check] [--results DIR] FILE.md\n");
+        return 2;
+    }
+    FILE *f = fopen(file, "r");
+    if (f == NULL) {
+        fprintf(stderr, "guide-tables: cannot read %s\n", file);
+        return 2;
+    }
+    struct text before = {0}, after = {0};
+    char line[4096];
+    int inside = 0, stale = 0, tables = 0;
+    long lineno = 0;
+    struct text generated = {0};
+    while (fgets(line, sizeof line, f) != NULL) {
+        ++lineno;
+        put(&before, line);
+        if (inside) {
+            if (strncmp(line, END_MARK, strlen(END_MARK)) == 0) {
+                inside = 0;
+                put(&after, generated.data);
+                put(&after, line);
+            }
+            continue;
+        }
+        put(&after, line);
+        if (strncmp(line, BEGIN_MARK, strlen(BEGIN_MARK)) != 0)
+            continue;
+        char lab[64], gpu_dir[256], size[96], why[2048];
+        int words = sscanf(line + strlen(BEGIN_MARK), "%63s %255s %95s", lab, gpu_dir, size);
+        if (words < 2) {
+            fprintf(stderr, "%s:%ld: expected <!-- results-table LAB GPU-DIR [MxNxK] -->\n", file,
+                    lineno);
+            return 2;
+        }
+        if (words < 3 || strcmp(size, "-->") == 0)
+            size[0] = '\0';
+        generated.len = 0;
+        put(&generated, "");
+        if (make_table(results, lab, gpu_dir, size[0] ? size : NULL, &generated, why, sizeof why) != 0) {
+            fprintf(stderr, "%s:%ld: %s\n", file, lineno, why);
+            return 2;
+        }
+        inside = 1;
+        ++tables;
+    }
+    fclose(f);
+    if (inside) {
+        fprintf(stderr, "%s: a results table has no end mark (%s)\n", file, END_MARK);
+        return 2;
+    }
+    stale = before.len != after.len || memcmp(before.data, after.data, before.len) != 0;
+    if (check) {
+        if (stale)
+            fprintf(stderr, "guide-tables: %s has tables that differ from the recorded results; "
+                            "run make guide-tables\n", file);
+        return stale ? 1 : 0;
+    }
+    if (stale) {
+        f = fopen(file, "w");
+        if (f == NULL || fwrite(after.data, 1, after.len, f) != after.len || fclose(f) != 0) {
+            fprintf(stderr, "guide-tables: cannot write %s\n", file);
+            return 2;
+        }
+    }
+    printf("guide-tables: %d table(s) in %s %s\n", tables, file, stale ? "regenerated" : "up to date");
+    return 0;
+}

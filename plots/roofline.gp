@@ -1,0 +1,116 @@
+# Roofline of one lab on one GPU: each step at its arithmetic intensity (x: flops
+# per byte of device memory, from the kernel's design, declared per step in
+# harness/labs/<lab>/plots/intensity.csv) and its achieved GFLOP/s (y), under the
+# GPU's measured ceilings (bin/peaks: FP32 FMA rate across, device-memory copy
+# bandwidth and shared-memory bandwidth as slopes, and for N-body the rsqrtf rate
+# times 20 flops per interaction). A step whose newest result failed is not placed
+# (it is named at the bottom); so is a step with no declared intensity.
+#
+#   gnuplot -c plots/roofline.gp LAB.csv OUT.png|OUT.svg RESULTS_DIR SOURCE LAB.gp INTENSITY.csv [PEAKS.csv]
+#
+# Rows are picked as in plots/steps.gp. Exit status 3: no passing step to place.
+
+load 'plots/common.gp'
+datafile = ARG1
+outfile = ARG2
+results_dir = ARG3
+source = ARG4
+load ARG5
+intensity_file = ARG6
+peaks_file = ARGC >= 7 ? ARG7 : ""
+
+mine = 'strcol("results_dir") eq results_dir && (source eq "" || strcol("source") eq source)'
+stats datafile using (@mine ? pick_step(0) : 0) nooutput
+picked = '@mine && is_picked(0)'
+
+# Declared intensities: by step number ("01") or by the library row's name.
+array design[100]
+do for [i = 1:100] { design[i] = NaN }
+library_design = NaN; library_key = ""
+key_number(t) = digit_value(t[1:1]) >= 0 && digit_value(t[2:2]) >= 0 ? digits_value(t[1:2]) : -1
+# (an array element is assigned at the top of the list: gnuplot 5.4 refuses it inside ?:)
+declare(x) = (n = key_number(strcol("step")), design[n >= 0 ? n + 1 : 100] = n >= 0 ? column("flop_per_byte") : NaN, \
+    n < 0 ? (library_key = strcol("step"), library_design = column("flop_per_byte")) : 0, 0)
+stats intensity_file using (declare(0)) nooutput
+intensity(x) = strcol("role") eq "library" ? (strcol("step") eq library_key ? library_design : NaN) \
+    : design[step_number(strcol("step")) + 1]
+
+gpu_name = ""; run_date = ""; newest_t = -1; cache = ""
+placed = 0; not_placed = ""; low_x = 1e300; high_x = 0; low_y = 1e300; high_y = 0
+see(x) = (gpu_name = strcol("gpu"), t = strptime("%Y-%m-%dT%H:%M:%SZ", strcol("date")), \
+    t > newest_t ? (newest_t = t, run_date = strcol("date")) : 0, \
+    cache = cache eq "" || cache eq strcol("cache") ? strcol("cache") : "mixed", \
+    i = intensity(0), \
+    strcol("verdict") ne "PASS" ? (not_placed = not_placed . " " . strcol("step") . " (FAIL)", 0) : \
+    !is_number(i) ? (not_placed = not_placed . " " . strcol("step") . " (no intensity declared)", 0) : \
+    (placed = placed + 1, low_x = i < low_x ? i : low_x, high_x = i > high_x ? i : high_x, \
+     low_y = column("gflops") < low_y ? column("gflops") : low_y, \
+     high_y = column("gflops") > high_y ? column("gflops") : high_y, 0))
+stats datafile using (@picked ? see(0) : 0) nooutput
+if (placed == 0) {
+    print sprintf("plots: %s has no passing %s%s row with a declared intensity: %s not drawn", \
+                  results_dir, source ne "" ? source . " " : "", lab_name, strip_tmp(outfile))
+    exit status 3
+}
+
+fma = NaN; copy_bw = NaN; smem_bw = NaN; special = NaN; peak_date = ""
+if (file_exists(peaks_file)) {
+    stats peaks_file using (strcol("results_dir") ne results_dir ? 0 : \
+        (peak_date = strcol("date"), q = strcol("quantity"), \
+         q eq "fp32_fma" ? fma = column("value") : q eq "dram_copy" ? copy_bw = column("value") : \
+         q eq "smem_bandwidth" ? smem_bw = column("value") : \
+         q eq special_quantity && special_quantity ne "" ? special = column("value") * special_flops : 0, 0)) nooutput
+}
+have_peaks = is_number(fma)
+top = high_y
+if (is_number(fma) && fma > top) top = fma
+xmin = low_x / 4 < 0.05 ? low_x / 4 : 0.05
+xmax = high_x * 4 > 1000 ? high_x * 4 : 1000
+
+eval png_terminal(1200, 820)
+set bmargin 6
+set output outfile
+set title sprintf("%s on %s: roofline, each step's newest result at %s\n" . \
+    "newest %s; ceilings %s; %s", lab_title, gpu_name, \
+    lab_name eq "nbody" ? sprintf("n=%d", head_n) : size_text(head_m, head_n, head_k), date_text(run_date), \
+    have_peaks ? "measured by bin/peaks " . peak_date[1:10] : "not measured yet (make peaks)", cache_text(cache))
+set xlabel "arithmetic intensity (flops per byte of device memory, from the kernel's design; log scale)"
+set ylabel "achieved FLOP/s (log scale)"
+set logscale xy 10
+set xrange [xmin : xmax]
+set yrange [low_y / 5 : top * 3]
+set format x "%g"
+set ytics ("10 MFLOP/s" 0.01, "100 MFLOP/s" 0.1, "1 GFLOP/s" 1, "10 GFLOP/s" 10, "100 GFLOP/s" 100, \
+    "1 TFLOP/s" 1000, "10 TFLOP/s" 1e4, "100 TFLOP/s" 1e5, "1 PFLOP/s" 1e6)
+set grid xtics ytics lc rgb grid_colour
+set key bottom right opaque box lc rgb "#bbbbbb"
+set label 11 "A step above the device-memory slope gets data from the L1/L2 caches or registers beyond its design count." \
+    at screen 0.99, screen 0.015 right font ",9" tc rgb "#555555"
+if (not_placed ne "") {
+    set label 10 "not placed:" . not_placed at screen 0.01, screen 0.045 left font ",9" tc rgb fail_colour
+}
+
+# The ceilings as functions of the intensity x (GFLOP/s).
+roof_copy(x) = is_number(copy_bw) ? (is_number(fma) && copy_bw * x > fma ? NaN : copy_bw * x) : NaN
+roof_smem(x) = is_number(smem_bw) ? (is_number(fma) && smem_bw * x > fma ? NaN : smem_bw * x) : NaN
+roof_fma(x) = is_number(fma) && is_number(copy_bw) && x < fma / copy_bw ? NaN : fma
+set samples 400
+x_of = 'intensity(0)'
+point_row = '@picked && strcol("verdict") eq "PASS"'
+# Steps sharing an intensity sit in one column: odd steps are named on its left, even on its right.
+odd_step(x) = strcol("role") eq "step" && int(step_number(strcol("step"))) % 2 == 1
+name_of(x) = strcol("role") eq "library" ? strcol("step") . " (library)" : strcol("step")
+plot (have_peaks ? roof_fma(x) : NaN) with lines lw 3 lc rgb peak_colour \
+         title (have_peaks ? sprintf("FP32 FMA peak %s", flops_text(fma)) : ""), \
+     (is_number(copy_bw) ? roof_copy(x) : NaN) with lines lw 3 lc rgb "#b8860b" \
+         title (is_number(copy_bw) ? sprintf("device-memory copy %.0f GB/s x intensity", copy_bw) : ""), \
+     (is_number(smem_bw) ? roof_smem(x) : NaN) with lines lw 2 dt 2 lc rgb "#2ca02c" \
+         title (is_number(smem_bw) ? sprintf("shared memory %.0f GB/s x intensity", smem_bw) : ""), \
+     (is_number(special) ? special : NaN) with lines lw 2 dt 4 lc rgb "#d62728" \
+         title (is_number(special) ? sprintf("rsqrtf rate x %d flops per interaction: %s", special_flops, flops_text(special)) : ""), \
+     datafile using (@point_row ? @x_of : NaN):(@point_row ? column("gflops") : NaN) \
+         with points pt 7 ps 1.8 lc rgb today_colour title "a step (its newest result)", \
+     '' using (@point_row && odd_step(0) ? @x_of : NaN):(@point_row ? column("gflops") : NaN):(name_of(0)) \
+         with labels right offset -1, 0 font ",9" notitle, \
+     '' using (@point_row && !odd_step(0) ? @x_of : NaN):(@point_row ? column("gflops") : NaN):(name_of(0)) \
+         with labels left offset 1, 0 font ",9" notitle

@@ -1,0 +1,134 @@
+# Speedup of each step over the step before it, on one GPU, beside the factors
+# the seed papers published for the same change (log2 axis: a halving and a
+# doubling look alike). Today's factor is the ratio of the two steps' rates,
+# each step's newest result as in plots/steps.gp; a step that failed, or whose
+# previous step failed, gets no bar.
+#
+#   gnuplot -c plots/speedups.gp LAB.csv OUT.png|OUT.svg RESULTS_DIR SOURCE LAB.gp PUBLISHED.csv MODE
+#
+# MODE says how PUBLISHED.csv gives the factors:
+#   ratios     rows of series, step (NN-name), gpu, gflops (data/published/matmul-8800gtx.csv):
+#              the factor of a step is its rate over the previous step's in the same series
+#   burtscher  rows of order (= the lab's step number), metric, cc13, cc20, cc30
+#              (data/published/nbody-burtscher.csv): the speedup_vs_previous rows as they are
+# Exit status 3: fewer than two passing steps.
+
+load 'plots/common.gp'
+datafile = ARG1
+outfile = ARG2
+results_dir = ARG3
+source = ARG4
+load ARG5
+published = ARG6
+mode = ARG7
+
+mine = 'strcol("results_dir") eq results_dir && (source eq "" || strcol("source") eq source)'
+stats datafile using (@mine ? pick_step(0) : 0) nooutput
+picked = '@mine && is_picked(0) && strcol("role") eq "step"'
+
+array today[100]
+array name[100]
+do for [i = 1:100] { today[i] = NaN; name[i] = "" }
+gpu_name = ""; run_date = ""; newest_t = -1; first_step = 1e9; last_step = -1e9
+see(x) = (s = step_number(strcol("step")), name[s + 1] = strcol("step"), gpu_name = strcol("gpu"), \
+    t = strptime("%Y-%m-%dT%H:%M:%SZ", strcol("date")), t > newest_t ? (newest_t = t, run_date = strcol("date")) : 0, \
+    first_step = s < first_step ? s : first_step, last_step = s > last_step ? s : last_step, \
+    today[s + 1] = strcol("verdict") eq "PASS" ? column(rate) : -1, 0)
+stats datafile using (@picked ? see(0) : 0) nooutput
+
+# today's factor of step s: its rate over the nearest earlier step's (NaN when either failed)
+array factor[100]
+do for [i = 1:100] { factor[i] = NaN }
+nfactors = 0; low = 1; high = 1
+prev = -1
+# A factor over cap (N-body's one thread -> one thread per body: thousands) would
+# flatten every other bar: its bar stops at the top of the axis, its label says it.
+cap = 20
+do for [s = (first_step < 1e9 ? first_step : 0) : (last_step >= 0 ? last_step : -1)] {
+    if (name[s + 1] ne "") {
+        if (prev >= 0 && today[prev + 1] > 0 && today[s + 1] > 0) {
+            factor[s + 1] = today[s + 1] / today[prev + 1]
+            nfactors = nfactors + 1
+            low = factor[s + 1] < low ? factor[s + 1] : low
+            high = factor[s + 1] > high && factor[s + 1] <= cap ? factor[s + 1] : high
+        }
+        prev = s
+    }
+}
+if (nfactors == 0) {
+    print sprintf("plots: %s has fewer than two passing %s steps in a row: %s not drawn", results_dir, lab_name, strip_tmp(outfile))
+    exit status 3
+}
+
+# The published factors, up to 4 series, in pub[(series - 1) * 100 + step + 1].
+array pub[400]
+array series_name[4]
+do for [i = 1:400] { pub[i] = NaN }
+nseries = 0
+if (mode eq "burtscher") {
+    nseries = 3
+    series_name[1] = "Burtscher CC 1.3 (Quadro FX 5800)"
+    series_name[2] = "Burtscher CC 2.0 (Tesla C2050)"
+    series_name[3] = "Burtscher CC 3.0 (GeForce GTX 680)"
+    put(x) = (o = int(column("order")), pub[o + 1] = column("cc13"), pub[100 + o + 1] = column("cc20"), \
+              pub[200 + o + 1] = column("cc30"), 0)
+    stats published using (strcol("metric") eq "speedup_vs_previous" && column("order") >= 3 ? put(0) : 0) nooutput
+} else {
+    array last_rate[4]
+    array last_step_of[4]
+    do for [i = 1:4] { last_rate[i] = NaN; last_step_of[i] = -10 }
+    index_of(n, i) = i > nseries ? 0 : series_name[i] eq n ? i : index_of(n, i + 1)
+    add(n) = index_of(n, 1) > 0 || nseries == 4 ? 0 : (nseries = nseries + 1, series_name[nseries] = n, 0)
+    label_of(x) = strcol("series") . " (" . strcol("gpu") . ")"
+    put(x) = (add(label_of(0)), i = index_of(label_of(0), 1), s = step_number(strcol("step")), \
+        pub[i > 0 && last_step_of[i] == s - 1 ? (i - 1) * 100 + s + 1 : 400] = \
+            i > 0 && last_step_of[i] == s - 1 ? column("gflops") / last_rate[i] : NaN, \
+        i > 0 ? (last_rate[i] = column("gflops"), last_step_of[i] = s) : 0, 0)
+    stats published using (strcol("step") ne "" ? put(0) : 0) nooutput
+}
+do for [i = 1:400] {
+    if (is_number(pub[i])) { low = pub[i] < low ? pub[i] : low; high = pub[i] > high && pub[i] <= cap ? pub[i] : high }
+}
+
+groups = last_step - first_step + 1
+width = 75 * groups * (nseries + 2) / 2 + 300
+width = width < 1200 ? 1200 : width > 1800 ? 1800 : width
+eval png_terminal(width, 720)
+set output outfile
+set title sprintf("%s: speedup of each step over the previous one on %s\n" . \
+    "ratio of each step's newest rate (newest %s) beside the published factors:\n%s", lab_title, gpu_name, \
+    date_text(run_date), mode eq "burtscher" ? "Burtscher's N-body slides" : "Ryoo et al. PPoPP 2008 and Johnson CScADS 2007, GeForce 8800 GTX")
+set ylabel "speedup over the previous step (log2 scale; above 1: faster)"
+set logscale y 2
+set yrange [low / 1.5 : high * 2.2]
+top_y = high * 1.6
+clip(v) = v > top_y ? top_y : v
+factor_text(v) = !is_number(v) ? "" : v > top_y ? sprintf("%.0fx (off the scale)", v) : sprintf("%.2f", v)
+set format y "%g"
+set xrange [first_step - 0.6 : last_step + 0.6]
+set xtics ()
+do for [s = first_step : last_step] {
+    if (name[s + 1] ne "") { set xtics add (name[s + 1] s) }
+}
+if (groups > 8) { set xtics rotate by 30 right font ",9" }
+set key top right opaque box lc rgb "#bbbbbb"
+set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead lw 1.5 lc rgb "#444444" back
+set bmargin 6
+bar = 0.8 / (nseries + 1)
+pos(s, slot) = s + (slot - (nseries + 2) / 2.0) * bar
+set style fill solid 0.85 border lc rgb bar_border
+# One line per step of a datablock (a header line first: columnheaders is on):
+# the step, today's factor, then each published series' factor.
+set print $F
+print "step,today,p1,p2,p3,p4"
+do for [s = first_step : last_step] {
+    print sprintf("%d,%g,%g,%g,%g,%g", s, factor[s + 1], pub[s + 1], pub[100 + s + 1], pub[200 + s + 1], pub[300 + s + 1])
+}
+unset print
+set datafile missing "NaN"
+plot $F using (pos($1, 1)):(clip($2)):(bar * 0.95) with boxes lc rgb today_colour title gpu_name, \
+     $F using (pos($1, 1)):(clip($2)):(factor_text($2)) with labels offset 0, 0.7 font ",9" tc rgb today_colour notitle, \
+     for [i = 1:nseries] $F using (pos($1, i + 1)):(clip(column(i + 2))):(bar * 0.95) \
+         with boxes lc rgb published_colour(i) title series_name[i], \
+     for [i = 1:nseries] $F using (pos($1, i + 1)):(clip(column(i + 2))):(factor_text(column(i + 2))) \
+         with labels offset 0, 0.7 font ",8" notitle

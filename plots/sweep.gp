@@ -1,0 +1,125 @@
+# A size sweep of one lab on one GPU: the rate of every step (and the library
+# row) at every size it was run at, one line per step, from each (step, size)'s
+# newest result. A failed result is never drawn as a speed: it is named below.
+# Steps run at one size only are left out (they are in the per-step figure).
+#
+#   gnuplot -c plots/sweep.gp LAB.csv OUT.png|OUT.svg RESULTS_DIR SOURCE LAB.gp
+#
+# matmul: square sizes (m = n = k), placed in size order one beside the other
+# (4096 and 4097 side by side); nbody: the number of bodies n on a log2 axis
+# from 1024 to 1M, and for step 15 the threads per body its launch chooses
+# (a power of two up to 8, doubled while ceil(n/4) x threads < 2 x SMs x 2048).
+# Exit status 3: no step has results at two sizes.
+
+load 'plots/common.gp'
+datafile = ARG1
+outfile = ARG2
+results_dir = ARG3
+source = ARG4
+load ARG5
+nbody = lab_name eq "nbody"
+
+mine = 'strcol("results_dir") eq results_dir && (source eq "" || strcol("source") eq source)'
+in_sweep = nbody ? 'column("n") >= 1024 && column("n") <= 1048576' : 'column("m") == column("n") && column("n") == column("k")'
+
+# The sizes, ascending (at most 40).
+array size_list[40]
+nsizes = 0
+size_at(v, i) = i > nsizes ? 0 : size_list[i] == v ? i : size_at(v, i + 1)
+add_size(v) = size_at(v, 1) > 0 || nsizes == 40 ? 0 : (nsizes = nsizes + 1, size_list[nsizes] = v, 0)
+stats datafile using (@mine && @in_sweep ? add_size(column("n")) : 0) nooutput
+do for [i = 1:nsizes] {
+    do for [j = i + 1:nsizes] {
+        if (size_list[j] < size_list[i]) { t = size_list[i]; size_list[i] = size_list[j]; size_list[j] = t }
+    }
+}
+
+# The newest row of each (step, size): val[slot * 40 + size index], slot = step
+# number, 99 for the library row; -1 marks a failure.
+array val[4000]
+array slot_name[100]
+do for [i = 1:4000] { val[i] = NaN }
+do for [i = 1:100] { slot_name[i] = "" }
+sms = 132; gpu_name = ""; run_date = ""; newest_t = -1; failures = ""
+slot_of(x) = strcol("role") eq "library" ? 99 : step_number(strcol("step"))
+put(x) = (k = slot_of(0), slot_name[k + 1] = strcol("role") eq "library" ? strcol("step") . " (library)" : strcol("step"), \
+    val[k * 40 + size_at(column("n"), 1)] = strcol("verdict") eq "PASS" ? column(rate) * rate_scale : -1, \
+    gpu_name = strcol("gpu"), sms = column("sms"), \
+    t = strptime("%Y-%m-%dT%H:%M:%SZ", strcol("date")), t > newest_t ? (newest_t = t, run_date = strcol("date")) : 0, 0)
+stats datafile using (@mine && @in_sweep ? put(0) : 0) nooutput
+
+# Which slots have two sizes or more; the range of the values.
+array shown[100]
+nshown = 0; low = 1e300; high = 0
+do for [k = 0:99] {
+    count = 0
+    do for [i = 1:nsizes] {
+        v = val[k * 40 + i]
+        if (is_number(v) && v > 0) { count = count + 1 }
+        if (is_number(v) && v < 0) { failures = failures . sprintf(" %s at %d;", slot_name[k + 1], size_list[i]) }
+    }
+    if (count >= 2) {
+        nshown = nshown + 1; shown[nshown] = k
+        do for [i = 1:nsizes] {
+            v = val[k * 40 + i]
+            if (is_number(v) && v > 0) { low = v < low ? v : low; high = v > high ? v : high }
+        }
+    }
+}
+if (nshown == 0) {
+    print sprintf("plots: %s has no %s step run at two sizes or more: %s not drawn", results_dir, lab_name, strip_tmp(outfile))
+    exit status 3
+}
+
+tpb(n, p) = p >= 8 || ceil(n / 4.0) * p >= 2 * sms * 2048 ? p : tpb(n, 2 * p)
+set print $S
+header = "i,size"
+do for [j = 1:nshown] { header = header . sprintf(",s%d", j) }
+print header
+do for [i = 1:nsizes] {
+    line = sprintf("%d,%d", i, size_list[i])
+    do for [j = 1:nshown] {
+        v = val[shown[j] * 40 + i]
+        line = line . sprintf(",%g", is_number(v) && v > 0 ? v : NaN)
+    }
+    print line
+}
+unset print
+set datafile missing "NaN"
+
+axis_div = high >= 1000 ? 1000 : 1
+axis_unit = axis_div == 1000 ? big_unit : rate_unit
+eval png_terminal(1200, 760)
+set output outfile
+set title sprintf("%s on %s: size sweep, each point the newest result at that size (newest %s)%s", \
+    lab_title, gpu_name, date_text(run_date), \
+    nbody ? "\nat step 15 the threads per body its launch chooses for that n (P)" : "")
+set ylabel axis_unit . " (higher is better, log scale)"
+set logscale y 10
+set format y "%g"
+set yrange [low / 2 / axis_div : high * 2 / axis_div]
+set key outside right top
+set bmargin 6
+if (nbody) {
+    set xlabel "bodies n (log2 scale)"
+    set logscale x 2
+    set xrange [size_list[1] / 1.5 : size_list[nsizes] * 1.5]
+    set xtics ("1K" 1024, "4K" 4096, "16K" 16384, "64K" 65536, "256K" 262144, "1M" 1048576)
+    xpos(i) = size_list[int(i)]
+} else {
+    set xlabel "matrix size m = n = k (in size order, not to scale)"
+    set xrange [0.5 : nsizes + 0.5]
+    set xtics ()
+    do for [i = 1:nsizes] { set xtics add (sprintf("%d", size_list[i]) i) }
+    xpos(i) = i
+}
+if (failures ne "") {
+    set label 5 "failed, so not drawn:" . failures at screen 0.01, screen 0.02 left font ",9" tc rgb fail_colour
+}
+is_lib(j) = shown[j] == 99
+plot for [j = 1:nshown] $S using (xpos($1)):(column(j + 2) / axis_div) \
+         with linespoints lw (is_lib(j) ? 3 : 2) pt (is_lib(j) ? 5 : 7) ps 1.2 \
+         lc rgb (is_lib(j) ? library_colour : series_colour(j)) title slot_name[shown[j] + 1], \
+     for [j = 1:nshown] $S using (xpos($1)):(column(j + 2) / axis_div): \
+         (nbody && shown[j] == 15 && is_number(column(j + 2)) ? sprintf("P=%d", tpb(column("size"), 1)) : "") \
+         with labels offset 0, 1 font ",9" notitle

@@ -1,0 +1,270 @@
+/* Step 11 - a multi-stage cp.async pipeline.
+ *
+ * What changed from 10: the tiles travel from global to shared memory with cp.async,
+ * the asynchronous copy of compute capability 8.0 and later, which writes shared
+ * memory directly without passing through registers. STAGES (3) slices are in
+ * flight or ready at any time in a ring of STAGES shared-memory buffers: while the
+ * block computes on slice s, the copies of slices s + 1 .. s + STAGES - 1 are under
+ * way. Each thread commits its copies of one slice as a group;
+ * `cp.async.wait_group STAGES-2` waits until slice s has landed, and one barrier per
+ * slice makes everybody's copies visible and guarantees that the buffer about to be
+ * refilled is no longer read. B goes in 16-byte copies when the launch has checked
+ * the alignment (as in step 08), else in 4-byte ones; A is transposed on the way in,
+ * so its copies are 4 bytes each (a warp copies 4 rows x 8 values of k: whole 32-byte
+ * sectors from global memory, 32 different banks in shared memory). A copy from
+ * outside a matrix is given a source size of 0 bytes, which fills zeros.
+ * Why: step 10 keeps one slice in flight in registers, and the thread has to stop
+ * and store it itself. Here the copy engine writes shared memory on its own, more
+ * slices are in flight to cover the latency of HBM, and the registers that held
+ * av and bv are free.
+ * Expect: 24960 B of dynamic shared memory (3 stages). nvcc 13 gives it 155
+ *   registers, so still 1 block per SM (launch bounds come in step 13), yet on the
+ *   H100 it runs at 38.7 TFLOP/s, 1.49x step 10 and 6% above step 09: the copies
+ *   hold no registers and take few issue slots, and three slices in flight hide the
+ *   memory latency that 8 warps alone could not. SASS shows LDGSTS (the cp.async
+ *   instruction) and LDGDEPBAR / DEPBAR for commit and wait. On GPUs before sm_80 the
+ *   helpers fall back to ordinary loads and stores, so the step still builds.
+ * Run:  make run LAB=matmul STEP=11
+ */
+#include <stdint.h>
+
+#include "matmul.h"
+#include "step_kernel.h"
+
+#define BM 128
+#define BN 128
+#ifndef BK
+#define BK 8
+#endif
+#ifndef STAGES
+#define STAGES 3
+#endif
+#define TM 8
+#define TN 8
+#define THREADS ((BM / TM) * (BN / TN)) /* 256 */
+#define A_PAD 4
+#define WM 64
+#define WN 32
+#if BK % 8 != 0 || STAGES < 2
+#error "BK must be a multiple of 8 and STAGES at least 2"
+#endif
+
+#define A_STAGE (BK * (BM + A_PAD)) /* floats of one A buffer, transposed: [BK][BM + A_PAD] */
+#define B_STAGE (BK * BN)           /* floats of one B buffer: [BK][BN] */
+#define SMEM_BYTES (STAGES * (A_STAGE + B_STAGE) * sizeof(float))
+
+/* cp.async of 4 or 16 bytes from global to shared memory; when `in` is false the
+ * source size is 0 and the destination is filled with zeros (src must still be a
+ * valid address: the callers pass the matrix's base pointer). The "memory" clobber
+ * tells the compiler that the instruction writes memory it cannot see, so it keeps
+ * shared-memory reads and writes in program order around it. */
+__device__ __forceinline__ void cp_async4(float *dst, const float *src, bool in)
+{
+#if __CUDA_ARCH__ >= 800
+    unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d), "l"(src),
+                 "r"(in ? 4 : 0)
+                 : "memory");
+#else
+    *dst = in ? *src : 0.0f;
+#endif
+}
+
+__device__ __forceinline__ void cp_async16(float *dst, const float *src, bool in)
+{
+#if __CUDA_ARCH__ >= 800
+    unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src),
+                 "r"(in ? 16 : 0)
+                 : "memory");
+#else
+    *(float4 *)dst = in ? *(const float4 *)src : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+#endif
+}
+
+__device__ __forceinline__ void cp_async_commit(void)
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+
+/* Wait until at most `pending` of this thread's committed groups are still in flight. */
+template <int pending>
+__device__ __forceinline__ void cp_async_wait(void)
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(pending) : "memory");
+#endif
+}
+
+/* Start the copies of the slice that begins at k = t into one stage's buffers. */
+template <bool VEC>
+__device__ __forceinline__ void copy_slice(const float *a, const float *b, int m, int n, int k,
+                                           int t, int block_row, int block_col, float *as,
+                                           float *bs)
+{
+    int tid = threadIdx.x;
+    /* A: BM x BK values, 4-byte copies. A warp takes 4 rows x 8 consecutive k. */
+#pragma unroll
+    for (int j = 0; j < BM * BK / THREADS; ++j) {
+        int e = tid + j * THREADS;
+        int kk = (e / (8 * BM)) * 8 + e % 8, r = (e / 8) % BM;
+        int gr = block_row + r, gk = t + kk;
+        bool in = gr < m && gk < k;
+        cp_async4(&as[kk * (BM + A_PAD) + r], in ? &a[(size_t)gr * k + gk] : a, in);
+    }
+    /* B: BK x BN values, in float4 pieces: row kk, columns cq.. cq + 3. */
+#pragma unroll
+    for (int j = 0; j < BK * BN / 4 / THREADS; ++j) {
+        int e = tid + j * THREADS;
+        int kk = e / (BN / 4), cq = (e % (BN / 4)) * 4;
+        int hk = t + kk, hc = block_col + cq;
+        float *dst = &bs[kk * BN + cq];
+        if (VEC) { /* n % 4 == 0: the float4 is all inside the row or all outside */
+            bool in = hk < k && hc < n;
+            cp_async16(dst, in ? &b[(size_t)hk * n + hc] : b, in);
+        } else {
+#pragma unroll
+            for (int q = 0; q < 4; ++q) {
+                bool in = hk < k && hc + q < n;
+                cp_async4(dst + q, in ? &b[(size_t)hk * n + hc + q] : b, in);
+            }
+        }
+    }
+}
+
+template <bool VEC>
+__device__ __forceinline__ void matmul_body(const float *a, const float *b, float *c, int m,
+                                            int n, int k)
+{
+    extern __shared__ float4 smem4[]; /* float4: 16-byte aligned */
+    float *smem = (float *)smem4;
+    float *a_stages = smem;                    /* STAGES x [BK][BM + A_PAD] */
+    float *b_stages = smem + STAGES * A_STAGE; /* STAGES x [BK][BN] */
+
+    int tid = threadIdx.x;
+    int warp = tid / 32, lane = tid % 32;
+    int wr = warp / (BN / WN), wc = warp % (BN / WN);
+    int tm = lane / 4, tn = lane % 4;
+    int a_off = wr * WM + tm * 4;
+    int b_off = wc * WN + tn * 4;
+    int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
+
+    float acc[TM][TN];
+#pragma unroll
+    for (int i = 0; i < TM; ++i)
+#pragma unroll
+        for (int j = 0; j < TN; ++j)
+            acc[i][j] = 0.0f;
+
+    int slices = (k + BK - 1) / BK;
+    /* Prologue: start slices 0 .. STAGES-2, one commit group each (empty groups
+     * past the end keep the counting simple). */
+#pragma unroll
+    for (int s = 0; s < STAGES - 1; ++s) {
+        if (s < slices)
+            copy_slice<VEC>(a, b, m, n, k, s * BK, block_row, block_col, a_stages + s * A_STAGE,
+                            b_stages + s * B_STAGE);
+        cp_async_commit();
+    }
+
+    for (int s = 0; s < slices; ++s) {
+        /* Slice s has landed once at most STAGES-2 younger groups are pending. */
+        cp_async_wait<STAGES - 2>();
+        __syncthreads(); /* everyone's copies visible; everyone done with slice s-1 */
+
+        /* Refill the buffer slice s-1 used with slice s + STAGES - 1. */
+        int next = s + STAGES - 1;
+        if (next < slices)
+            copy_slice<VEC>(a, b, m, n, k, next * BK, block_row, block_col,
+                            a_stages + (next % STAGES) * A_STAGE,
+                            b_stages + (next % STAGES) * B_STAGE);
+        cp_async_commit();
+
+        const float *as = a_stages + (s % STAGES) * A_STAGE;
+        const float *bs = b_stages + (s % STAGES) * B_STAGE;
+#pragma unroll
+        for (int kk = 0; kk < BK; ++kk) {
+            float a_frag[TM], b_frag[TN];
+            *(float4 *)&a_frag[0] = *(const float4 *)&as[kk * (BM + A_PAD) + a_off];
+            *(float4 *)&a_frag[4] = *(const float4 *)&as[kk * (BM + A_PAD) + a_off + WM / 2];
+            *(float4 *)&b_frag[0] = *(const float4 *)&bs[kk * BN + b_off];
+            *(float4 *)&b_frag[4] = *(const float4 *)&bs[kk * BN + b_off + WN / 2];
+#pragma unroll
+            for (int i = 0; i < TM; ++i)
+#pragma unroll
+                for (int j = 0; j < TN; ++j)
+                    acc[i][j] += a_frag[i] * b_frag[j];
+        }
+    }
+    cp_async_wait<0>(); /* no copy may outlive the block (the last groups are empty) */
+
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {
+        /* acc[i][j] is row a_off + (i / 4) * 32 + i % 4, column b_off + (j / 4) * 16 + j % 4 */
+        int row = block_row + a_off + (i / 4) * (WM / 2) + i % 4;
+        if (row >= m)
+            continue;
+        float *crow = c + (size_t)row * n;
+#pragma unroll
+        for (int j = 0; j < TN; j += 4) {
+            int col = block_col + b_off + (j / 4) * (WN / 2);
+            if (VEC) {
+                if (col < n) /* n % 4 == 0: the whole float4 is inside the row */
+                    *(float4 *)&crow[col] =
+                        make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]);
+            } else {
+#pragma unroll
+                for (int q = 0; q < 4; ++q)
+                    if (col + q < n)
+                        crow[col + q] = acc[i][j + q];
+            }
+        }
+    }
+}
+
+__global__ void matmul_cp_async(const float *a, const float *b, float *c, int m, int n, int k)
+{
+    matmul_body<true>(a, b, c, m, n, k);
+}
+
+/* The same kernel with scalar loads, for sizes or pointers the fast path cannot take. */
+__global__ void matmul_cp_async_scalar(const float *a, const float *b, float *c, int m, int n,
+                                           int k)
+{
+    matmul_body<false>(a, b, c, m, n, k);
+}
+
+static bool aligned16(const void *p) { return ((uintptr_t)p & 15u) == 0; }
+
+static cudaError_t launch(const void *problem, cudaStream_t stream)
+{
+    const struct matmul_problem *p = (const struct matmul_problem *)problem;
+    dim3 grid((unsigned)((p->n + BN - 1L) / BN), (unsigned)((p->m + BM - 1L) / BM));
+    cudaError_t fits = step_check_grid(grid); /* refuse, rather than fail, a grid too large */
+    if (fits != cudaSuccess)
+        return fits;
+    bool vec = p->k % 4 == 0 && p->n % 4 == 0 && aligned16(p->a) && aligned16(p->b) &&
+               aligned16(p->c);
+    /* more than 48 KB of dynamic shared memory needs an opt-in per kernel */
+    if (SMEM_BYTES > 48 * 1024) {
+        cudaError_t e = cudaFuncSetAttribute(matmul_cp_async,
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             (int)SMEM_BYTES);
+        if (e == cudaSuccess)
+            e = cudaFuncSetAttribute(matmul_cp_async_scalar,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     (int)SMEM_BYTES);
+        if (e != cudaSuccess)
+            return e;
+    }
+    if (vec)
+        matmul_cp_async<<<grid, THREADS, SMEM_BYTES, stream>>>(p->a, p->b, p->c, p->m, p->n, p->k);
+    else
+        matmul_cp_async_scalar<<<grid, THREADS, SMEM_BYTES, stream>>>(p->a, p->b, p->c, p->m, p->n,
+                                                                 p->k);
+    return cudaGetLastError();
+}
+
+DEFINE_STEP(matmul_cp_async, THREADS, SMEM_BYTES, launch);

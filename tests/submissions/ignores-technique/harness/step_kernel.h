@@ -1,0 +1,1 @@
+#error "a submission's harness is never used"
