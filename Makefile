@@ -178,7 +178,7 @@ $(8)/$(2)/$(3).flags: FORCE
 	$(Q)mkdir -p $$(@D)
 	$(Q)echo '$(strip $(7))' | cmp -s - $$@ || echo '$(strip $(7))' > $$@
 
-$(8)/$(2)/$(3).o: $(5) $(FLAGS_STAMP) $(8)/$(2)/$(3).flags $(call lab_def,$(2))
+$(8)/$(2)/$(3).o: $(5) $(FLAGS_STAMP) $(8)/$(2)/$(3).flags $(wildcard $(call lab_def,$(2)))
 	$$(call say,NVCC,$$<)
 	$(Q)mkdir -p $$(@D)
 	$(Q)$(NVCC) $(NVCCFLAGS) -Iharness/labs/$(2) $(7) $(DEPFLAGS) --resource-usage -c $$< -o $$@ 2> $$(@:.o=.res.tmp); \
@@ -213,6 +213,10 @@ library_name = $(patsubst library-%,%,$(notdir $(basename $(1))))
 $(foreach tree,labs solutions,$(foreach src,$(LIBRARY_SOURCES),\
   $(eval $(call STEP_RULES,$(tree),$(call library_lab,$(src)),$(call library_name,$(src)),$(call tree_bin,$(tree)),$(src),$($(call library_lab,$(src))_LIBRARY_LIBS),,$(BUILD_DIR)/$(tree)))))
 library_bins = $(foreach src,$(LIBRARY_SOURCES),$(call tree_bin,$(1))/$(call library_lab,$(src))/$(call library_name,$(src)))
+
+# A lab may build more than its step table with STEP_RULES: harness/labs/<lab>/rules.mk
+# is read here, once the rules above exist (lab.mk is read before them).
+-include $(wildcard harness/labs/*/rules.mk)
 
 step_bins = $(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(lab)),$(call tree_bin,$(1))/$(lab)/$(stem))) $(call library_bins,$(1))
 LAB_BINS := $(call step_bins,labs)

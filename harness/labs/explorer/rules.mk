@@ -1,0 +1,86 @@
+# The explorer's build (read by the top Makefile after the step rules, so that each
+# configuration is built by the same STEP_RULES as every step of every lab).
+#
+# bin/explorer-tool configs turns configs.def, through the one validity rule of
+# config.c, into build/explorer/configs.mk (which configurations to build, with
+# which flags) and build/explorer/steps.def (their step table): make reads the
+# first and restarts. Only the explorer's goals and `make test` read it, so a plain
+# `make` builds no configuration.
+EXPLORER_PURE_OBJS := $(patsubst harness/labs/%.c,$(BUILD_DIR)/host/labs/%.o,$(filter-out %/problem.c,$(wildcard $(EXPLORER_DIR)/*.c)))
+EXPLORER_LIST := $(EXPLORER_BUILD)/configs.mk
+EXPLORER_STEPS := $(EXPLORER_BUILD)/steps.def
+EXPLORER_OBJ_DIR := $(BUILD_DIR)/solutions/explorer
+EXPLORER_METRICS = $(EXPLORER_BUILD)/metrics-$(ARCH)-$(EXPLORER_SIZE).csv
+
+$(EXPLORER_TOOL): $(BUILD_DIR)/host/labs/explorer/tools/explorer.o $(EXPLORER_PURE_OBJS) \
+                  $(call HOST_OBJ,csv occupancy resources)
+	$(call say,LINK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -o $@ $^ -lm
+
+# The unit tests (harness/labs/explorer/tests/) link the explorer's code.
+$(BIN_DIR)/run-tests: $(EXPLORER_PURE_OBJS)
+
+# Which configurations: every valid one (EXPLORER_ONLY= narrows it), for ARCH.
+EXPLORER_SELECT = $(or $(EXPLORER_ONLY),$(if $(filter test,$(MAKECMDGOALS)),$(EXPLORER_CI_ONLY)))
+$(EXPLORER_BUILD)/configs.args: FORCE
+	$(Q)mkdir -p $(@D)
+	$(Q)echo '$(ARCH) $(EXPLORER_SELECT)' | cmp -s - $@ || echo '$(ARCH) $(EXPLORER_SELECT)' > $@
+$(EXPLORER_LIST): $(EXPLORER_DIR)/configs.def $(EXPLORER_TOOL) $(EXPLORER_BUILD)/configs.args
+	$(Q)$(EXPLORER_TOOL) configs --arch $(ARCH) $(if $(EXPLORER_SELECT),--only $(EXPLORER_SELECT)) \
+	  --make $@.tmp --steps $(EXPLORER_STEPS).tmp && mv $(EXPLORER_STEPS).tmp $(EXPLORER_STEPS) && mv $@.tmp $@
+$(EXPLORER_STEPS): $(EXPLORER_LIST)
+
+EXPLORER_GOALS := explore explore-% $(BIN_DIR)/explorer/% test
+ifneq ($(filter $(EXPLORER_GOALS),$(MAKECMDGOALS)),)
+-include $(EXPLORER_LIST)
+endif
+
+# One step binary per configuration: bin/explorer/<config>, the space's kernel file
+# compiled with the configuration's flags, linked with the matmul lab's problem.
+$(foreach c,$(EXPLORER_CONFIGS),$(eval $(call STEP_RULES,solutions,explorer,$(c),$(BIN_DIR),\
+  $(EXPLORER_DIR)/$(explorer_source_$(c)),,-Iharness/labs/matmul $(explorer_flags_$(c)),$(BUILD_DIR)/solutions)))
+EXPLORER_BINS := $(patsubst %,$(BIN_DIR)/explorer/%,$(EXPLORER_CONFIGS))
+EXPLORER_SASS := $(patsubst %,$(EXPLORER_OBJ_DIR)/%.sass,$(EXPLORER_CONFIGS))
+$(EXPLORER_BINS): $(call lab_pure_objs,matmul)
+
+# The explorer's step table: every valid configuration is a step.
+$(BUILD_DIR)/host/labs/explorer/step_table.o: harness/lab_step_table.c $(EXPLORER_STEPS)
+	$(call say,CC,$(EXPLORER_STEPS))
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -DLAB_NAME=explorer '-DLAB_DEF="$(abspath $(EXPLORER_STEPS))"' -c $< -o $@
+
+$(BUILD_DIR)/host/labs/explorer/tools/%.o: $(EXPLORER_DIR)/tools/%.c
+	$(call say,CC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -I$(EXPLORER_DIR) $(DEPFLAGS) -c $< -o $@
+
+# The SASS of each configuration, for the instruction counts.
+$(EXPLORER_OBJ_DIR)/%.sass: $(EXPLORER_OBJ_DIR)/%.o
+	$(Q)if [ -z '$(CUOBJDUMP)' ]; then echo "explorer: cuobjdump not found: 'make deps' installs it (or set CUOBJDUMP=)" >&2; exit 1; fi
+	$(Q)PATH='$(dir $(CUOBJDUMP))':"$$PATH" '$(CUOBJDUMP)' -sass $< > $@.tmp && mv $@.tmp $@
+
+.PHONY: explore explore-build explore-binaries explore-metrics explore-configs
+explore-configs: $(EXPLORER_TOOL)
+	$(Q)$(EXPLORER_TOOL) configs --arch $(ARCH)
+
+# A configuration that does not compile is reported and left out (-k); the metrics
+# then list it as not built.
+explore-binaries: $(EXPLORER_BINS) $(EXPLORER_SASS)
+explore-build: $(EXPLORER_LIST)
+	$(Q)$(MAKE) --no-print-directory -k explore-binaries EXPLORER_ONLY='$(EXPLORER_SELECT)' || \
+	  echo "explorer: some configurations did not build (above); explore-metrics lists them as not built" >&2
+
+explore-metrics: explore-build
+	$(Q)$(EXPLORER_TOOL) metrics --arch $(ARCH) --size $(EXPLORER_SIZE) \
+	  --build-dir $(EXPLORER_OBJ_DIR) $(if $(EXPLORER_SELECT),--only $(EXPLORER_SELECT)) --csv $(EXPLORER_METRICS)
+
+# With a GPU: every built configuration timed through the shared runner (rows in
+# data/results/<gpu>/explorer.csv), ncu's instruction counts for EXPLORER_NCU, and
+# the paper's Table 4 with the figures' data in data/explorer/<gpu>/.
+explore: deps explore-metrics
+	$(Q)sh $(EXPLORER_DIR)/explore.sh '$(EXPLORER_TOOL)' '$(EXPLORER_METRICS)' '$(EXPLORER_SIZE)' \
+	  '$(ARCH)' '$(EXPLORER_OBJ_DIR)' '$(EXPLORER_NCU)' $(EXPLORER_CONFIGS)
+
+# make test: the chosen configurations build and every one gets its metrics.
+test: explore-metrics
