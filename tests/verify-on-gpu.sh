@@ -1,57 +1,93 @@
 #!/bin/sh
 # The checks a kernel change owes before it is done, on a machine with a GPU:
-#   1. make test with the GPU cases required (LAB_REQUIRE_GPU=1),
-#   2. compute-sanitizer (memcheck, racecheck, synccheck, initcheck) on every
-#      solution step at its lab's fifth check size (not a multiple of any tile),
-#   3. ncu's launch statistics and occupancy for every solution step, to confirm
-#      the registers and blocks per SM the harness reports,
-#   4. make run SRC=solutions: the recorded results under data/results/.
-# Logs go to $LOG_DIR (default build/gpu-verify). Exit status: non-zero when any
-# check fails. Check without a package registry: CHECK_PREFIX=dir (see README).
+#   tests       make test with the GPU cases required (LAB_REQUIRE_GPU=1); SUITES="gpu
+#               matmul_gpu" runs those Check suites alone (CK_RUN_SUITE), one by one
+#   occupancy   the occupancy model against cudaOccupancyMaxActiveBlocksPerMultiprocessor
+#   sanitizers  compute-sanitizer (memcheck, racecheck, synccheck, initcheck) on every
+#               solution step at its lab's fifth check size (not a multiple of any tile)
+#   ncu         ncu's launch statistics and occupancy for every solution step, to confirm
+#               the registers and blocks per SM the harness reports
+#   run         make run SRC=solutions: the recorded results under data/results/
+#
+#   tests/verify-on-gpu.sh [PART...]     (no PART: all of them, in that order)
+#   LAB=matmul limits the sanitizers and ncu to one lab; TOOLS="memcheck racecheck"
+#   to some of the sanitizer's tools.
+# A whole verification takes longer than one 10-minute session on some machines:
+# run it in parts. Logs go to $LOG_DIR (default build/gpu-verify). Exit status:
+# non-zero when any check fails. Check without a package registry: CHECK_PREFIX=dir.
 set -u
 LOG_DIR=${LOG_DIR:-build/gpu-verify}
 mkdir -p "$LOG_DIR"
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+TOOLS=${TOOLS:-memcheck racecheck synccheck initcheck}
+LAB=${LAB:-}
 failed=0
 step() { printf '\n=== %s\n' "$*"; }
+parts=${*:-tests occupancy sanitizers ncu run}
 
-step "make test (GPU required)"
-if LAB_REQUIRE_GPU=1 make -j"$JOBS" test >"$LOG_DIR/test.log" 2>&1; then
-    tail -n 3 "$LOG_DIR/test.log"
-else
-    tail -n 40 "$LOG_DIR/test.log"; failed=1
-fi
+make -s -j"$JOBS" all solutions bin/run-tests >"$LOG_DIR/build.log" 2>&1 ||
+    { tail -n 30 "$LOG_DIR/build.log"; echo "the build failed"; exit 1; }
+steps=$(bin/lab list $LAB | awk '/^[a-z]/ { lab = $1 } /^  [0-9]/ { print lab "/" $1 }')
+# the lab's fifth check size (not a multiple of any tile), or its last
+size_of() { bin/lab sizes "${1%%/*}" | awk 'NR <= 5 { line = $0 } END { sub(/^[^ ]+ /, "", line); print line }'; }
 
-step "occupancy model against cudaOccupancyMaxActiveBlocksPerMultiprocessor"
-bin/occupancy-api-check || failed=1
-
-steps=$(bin/lab list | awk '/^[a-z]/ { lab = $1 } /^  [0-9]/ { print lab "/" $1 }')
-for s in $steps; do
-    # the lab's fifth check size (not a multiple of any tile), or its last
-    lab=${s%%/*}
-    size=$(bin/lab sizes "$lab" | awk 'NR <= 5 { line = $0 } END { sub(/^[^ ]+ /, "", line); print line }')
-    for tool in memcheck racecheck synccheck initcheck; do
-        step "compute-sanitizer --tool $tool solutions/$s ($size)"
-        # shellcheck disable=SC2086 # $size is several options
-        if compute-sanitizer --tool "$tool" --error-exitcode 99 \
-            "bin/solutions/$s" $size --repeats 1 --warmup 0 --min-time 0 \
-            --no-csv >"$LOG_DIR/sanitizer-$tool-$(echo "$s" | tr / -).log" 2>&1; then
-            grep -h -E "ERROR SUMMARY|RACECHECK SUMMARY" "$LOG_DIR/sanitizer-$tool-$(echo "$s" | tr / -).log"
+for part in $parts; do
+    case $part in
+    tests)
+        if [ -n "${SUITES:-}" ]; then
+            for suite in $SUITES; do
+                step "Check suite $suite (GPU required)"
+                if CK_RUN_SUITE=$suite LAB_REQUIRE_GPU=1 make test >"$LOG_DIR/test-$suite.log" 2>&1; then
+                    tail -n 1 "$LOG_DIR/test-$suite.log"
+                else
+                    grep -E ":[FE]:" "$LOG_DIR/test-$suite.log" | head -20; tail -n 1 "$LOG_DIR/test-$suite.log"; failed=1
+                fi
+            done
         else
-            tail -n 20 "$LOG_DIR/sanitizer-$tool-$(echo "$s" | tr / -).log"; failed=1
-        fi
-    done
-    step "ncu solutions/$s"
-    ncu --section LaunchStats --section Occupancy --launch-count 1 \
-        "bin/solutions/$s" $size --repeats 1 --warmup 0 --min-time 0 --no-csv \
-        >"$LOG_DIR/ncu-$(echo "$s" | tr / -).log" 2>&1 || failed=1
-    grep -E "Registers Per Thread|Static Shared Memory Per Block|Block Limit (Registers|Shared Mem|Warps|SM)|Theoretical Occupancy" \
-        "$LOG_DIR/ncu-$(echo "$s" | tr / -).log"
+            step "make test (GPU required)"
+            if LAB_REQUIRE_GPU=1 make -j"$JOBS" test >"$LOG_DIR/test.log" 2>&1; then
+                tail -n 3 "$LOG_DIR/test.log"
+            else
+                grep -E ":[FE]:" "$LOG_DIR/test.log" | head -40; tail -n 3 "$LOG_DIR/test.log"; failed=1
+            fi
+        fi ;;
+    occupancy)
+        step "occupancy model against cudaOccupancyMaxActiveBlocksPerMultiprocessor"
+        bin/occupancy-api-check || failed=1 ;;
+    sanitizers)
+        for s in $steps; do
+            size=$(size_of "$s")
+            for tool in $TOOLS; do
+                log="$LOG_DIR/sanitizer-$tool-$(echo "$s" | tr / -).log"
+                step "compute-sanitizer --tool $tool solutions/$s ($size)"
+                # shellcheck disable=SC2086 # $size is several options
+                if compute-sanitizer --tool "$tool" --error-exitcode 99 "bin/solutions/$s" $size \
+                    --repeats 1 --warmup 0 --min-time 0 --no-csv >"$log" 2>&1; then
+                    grep -h -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log"
+                else
+                    tail -n 20 "$log"; failed=1
+                fi
+            done
+        done ;;
+    ncu)
+        for s in $steps; do
+            size=$(size_of "$s")
+            log="$LOG_DIR/ncu-$(echo "$s" | tr / -).log"
+            step "ncu solutions/$s ($size)"
+            # shellcheck disable=SC2086
+            ncu --section LaunchStats --section Occupancy --launch-count 1 "bin/solutions/$s" $size \
+                --repeats 1 --warmup 0 --min-time 0 --no-csv >"$log" 2>&1 || failed=1
+            grep -E "Registers Per Thread|Static Shared Memory Per Block|Block Limit (Registers|Shared Mem|Warps|SM)|Theoretical Occupancy" "$log"
+        done ;;
+    run)
+        step "make run SRC=solutions"
+        if make run SRC=solutions >"$LOG_DIR/run.log" 2>&1; then cat "$LOG_DIR/run.log"; else cat "$LOG_DIR/run.log"; failed=1; fi ;;
+    *)
+        echo "verify-on-gpu.sh: unknown part '$part' (tests, occupancy, sanitizers, ncu, run)" >&2
+        exit 2 ;;
+    esac
 done
 
-step "make run SRC=solutions"
-if make run SRC=solutions >"$LOG_DIR/run.log" 2>&1; then cat "$LOG_DIR/run.log"; else cat "$LOG_DIR/run.log"; failed=1; fi
-
 step "verdict"
-[ $failed -eq 0 ] && echo "all GPU checks passed" || echo "SOME GPU CHECKS FAILED (logs in $LOG_DIR)"
+[ $failed -eq 0 ] && echo "all GPU checks passed ($parts)" || echo "SOME GPU CHECKS FAILED (logs in $LOG_DIR)"
 exit $failed
