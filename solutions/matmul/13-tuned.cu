@@ -18,7 +18,7 @@
  * were not FFMAs and the FMA pipe active 64% of the time. Every change here cuts
  * instructions per FFMA or stalls per FFMA. All shapes are build variables (-DBK=8,
  * -DSTAGES=3, -DBN=128, -DTN=8 -DMIN_BLOCKS=2, -DGROUP=16 ...), so the sweep can be
- * repeated on another GPU; MATMUL-NOTES.md has the H100 sweep.
+ * repeated on another GPU; GUIDE.md (step 13) has the H100 sweep.
  * Expect: 215 registers, 0 local memory, 99328 B of dynamic shared memory, 1 block of
  *   256 threads per SM. On the H100: 47.1 TFLOP/s at 4096^3, 91% of cuBLAS (51.7) in
  *   the same run; 92% at 8192^3, 96% at 2048^3; at 1024^3 only 32 blocks exist for
