@@ -71,7 +71,7 @@ if (nshown == 0) {
     exit status 3
 }
 
-tpb(n, p) = p >= 8 || ceil(n / 4.0) * p >= 2 * sms * 2048 ? p : tpb(n, 2 * p)
+tpb(n, p) = p >= 32 || n * p >= 2 * sms * 2048 ? p : tpb(n, 2 * p)
 set print $S
 header = "i,size"
 do for [j = 1:nshown] { header = header . sprintf(",s%d", j) }

@@ -6,11 +6,11 @@
  * GROUP (8) rows of tiles: blocks 0..7 take the first column of tiles of band 0,
  * blocks 8..15 the second column, and so on, then band 1.
  * Why: blocks that run at the same time share their inputs through the 50 MB L2.
- * Row by row, the ~264 resident blocks at 4096^3 (2 per SM) cover about 8 rows of
- * 32 tiles: they read 8 row-panels of A but all 32 column-panels of B, 64 MB, more
- * than L2 holds, so B streams from HBM again in every wave. In bands of 8 rows the
- * same 264 blocks cover 8 x 33 tiles but touch only 8 panels of A and about 33 of B,
- * and consecutive waves reuse most of them. The DRAM traffic falls; the L2 hit rate
+ * Row by row, the 132 resident blocks at 4096^3 (1 per SM) cover about 4 rows of
+ * 32 tiles: they read 4 row-panels of A but all 32 column-panels of B (2 MB each,
+ * 64 MB), more than L2 holds, so B streams from HBM again in every wave. In bands
+ * of 8 rows the same 132 blocks cover 8 x 17 tiles and touch 8 panels of A and
+ * about 17 of B (50 MB), and consecutive waves reuse most of them. The DRAM traffic falls; the L2 hit rate
  * (ncu "Memory Workload Analysis") rises.
  * Expect: the same shared memory and blocks per SM as step 11 (167 registers, 1
  *   block per SM). On the H100 at 4096^3 no gain: 38.3 against 38.7 TFLOP/s, within
