@@ -82,7 +82,7 @@ void rubric_defaults(struct rubric *r, const struct step_table *lab);
 int rubric_parse(struct rubric *r, const char *text, const struct step_table *lab, char *why,
                  size_t why_len);
 /* Defaults, then harness/labs/<lab>/rubric.def (under root) when it exists; *from
- * says which ("harness/labs/matmul/rubric.def" or "the default rubric"). */
+ * says which ("harness/labs/<lab>/rubric.def" or "the default rubric"). */
 int rubric_load(struct rubric *r, const char *root, const struct step_table *lab, char *from,
                 size_t from_len, char *why, size_t why_len);
 /* Points of check for step stem "02-tiled" (per-step line, else the lab's). */

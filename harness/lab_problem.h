@@ -64,7 +64,7 @@ struct lab_problem {
     /* Generates the inputs from seed, allocates and fills device buffers. */
     enum lab_status (*create)(const struct problem_size *size, uint64_t seed, void **state,
                               char *why, size_t why_len);
-    /* The struct the step's launch function reads (struct matmul_problem, ...). */
+    /* The struct the step's launch function reads (the struct the lab's header declares). */
     const void *(*problem)(void *state);
     /* Fills every output with NaN on stream, so a kernel that writes nothing fails. */
     cudaError_t (*poison)(void *state, cudaStream_t stream);

@@ -1,5 +1,5 @@
 /* One lab's step table, compiled once per lab by the Makefile with
- *   -DLAB_NAME=matmul -DLAB_DEF='"labs/matmul/lab.def"'
+ *   -DLAB_NAME=<lab> -DLAB_DEF='"labs/<lab>/lab.def"'
  * into step_table_<lab>. lab.def holds three kinds of lines, each read in its own
  * pass: STEP(...) for the steps, CHECK_SIZE(m, n, k) for the sizes every step must
  * get right, and LIBRARY("name") for the vendor library's row, if any. */

@@ -81,7 +81,7 @@ static int compare_double(const void *a, const void *b)
 }
 
 /* The kernel's entry in the compiler's report: a C++ mangled name holds the
- * identifier preceded by its length ("_Z12matmul_naive..."), an extern "C" one is
+ * identifier preceded by its length ("_Z11fill_kernel..." for fill_kernel), an extern "C" one is
  * the identifier itself. */
 static const struct kernel_resources *find_kernel(const struct kernel_resources *all, int count,
                                                   const char *name)

@@ -12,7 +12,7 @@ extern "C" {
 
 struct step_identity {
     const struct step_table *table; /* the step's lab: its steps, library and check sizes */
-    const char *lab;             /* "matmul" */
+    const char *lab;             /* the lab's folder name */
     const char *stem;            /* "02-tiled" */
     const char *source;          /* "labs" or "solutions" */
     const char *nvcc_flags;      /* every flag the step file was compiled with, its own included */

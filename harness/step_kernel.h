@@ -15,7 +15,7 @@ extern "C" {
 struct step_kernel {
     /* The kernel whose registers, shared and local memory and blocks per SM the
      * harness reports (the step's main kernel when it launches several). NULL for a
-     * library reference (cuBLAS), whose kernels are not ours to report. */
+     * library row (a vendor library), whose kernels are not ours to report. */
     const void *kernel;
     const char *kernel_name;     /* its name in the source, to find it in the compiler's report */
     unsigned threads_per_block;
@@ -48,7 +48,7 @@ extern char step_launch_refusal[256];
 /* In a student's file (labs/): the one change this step asks for, still to be made. */
 #define STEP_TODO(what) extern "C" const char step_todo[] = what
 
-/* A library call standing in for a step (the cuBLAS row): no kernel of ours. */
+/* A library call standing in for a step (the library row): no kernel of ours. */
 #define DEFINE_LIBRARY(library_name, launch_fn)                                       \
     extern "C" const struct step_kernel STEP_ENTRY = {NULL, library_name, 0, 0, (launch_fn)}
 

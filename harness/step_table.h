@@ -25,7 +25,7 @@ struct check_size {
 };
 
 struct step_table {
-    const char *lab;                 /* "matmul": the lab's folder name */
+    const char *lab;                 /* the lab's folder name under harness/labs/ */
     const struct step_info *steps;
     size_t count;
     /* The vendor library's version of the same computation (bin/<lab>/<library>, from
@@ -40,7 +40,7 @@ struct step_table {
 const struct step_info *step_table_step(const struct step_table *table, const char *which);
 /* The file stem "<id>-<name>" of a step, written into buf. */
 const char *step_stem(const struct step_info *step, char *buf, size_t len);
-/* 1 when name is the lab's library row ("cublas"), not one of its steps. */
+/* 1 when name is the lab's library row (LIBRARY("name") in lab.def), not one of its steps. */
 int step_table_is_library(const struct step_table *table, const char *name);
 /* Index of a step within its lab, or -1. */
 int step_table_index(const struct step_table *table, const struct step_info *step);
