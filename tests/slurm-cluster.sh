@@ -52,6 +52,15 @@ dir=${2:?"usage: $0 $cmd DIR"}
 dir=$(cd "$dir" && pwd) || exit 2
 
 stop() {
+    # jobs still queued or running (a test that gave up waiting) end first
+    if [ -f "$dir/slurmctld.pid" ] && kill -0 "$(cat "$dir/slurmctld.pid")" 2>/dev/null; then
+        SLURM_CONF=$dir/slurm.conf scancel --user="$(id -un)" 2>/dev/null
+        n=0
+        while [ -n "$(SLURM_CONF=$dir/slurm.conf squeue -h -o %i 2>/dev/null)" ] && [ $n -lt 20 ]; do
+            sleep 0.5
+            n=$((n + 1))
+        done
+    fi
     for d in slurmd slurmctld munged; do
         [ -f "$dir/$d.pid" ] || continue
         pid=$(cat "$dir/$d.pid")
