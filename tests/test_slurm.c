@@ -24,6 +24,7 @@
 static const char *const names[] = {
     "slurm_gradebook_matches_a_local_grade_all",
     "failed_task_is_retried_once",
+    "interrupted_watch_resumes_the_running_job",
     "rerun_submits_nothing_and_merges_nothing_twice",
     "twice_failed_task_is_not_graded_then_regraded",
 };
@@ -42,9 +43,9 @@ static struct {
     char cluster[700], subs[700];
     int cluster_up;
     char cluster_log[8192];
-    int local_code, run1_code, run2_code, fail_code, regrade_code, remerge_code;
+    int local_code, watch_code, run1_code, run2_code, fail_code, regrade_code, remerge_code;
     char local_book[700], book[700], fail_book[700];
-    char run1_out[OUT], run2_out[OUT], fail_out[OUT], regrade_out[OUT], err[OUT];
+    char watch_out[OUT], run1_out[OUT], run2_out[OUT], fail_out[OUT], regrade_out[OUT], err[OUT];
     char remerge_out[4096];
     char *book_after_run1, *fail_book_after_fail;
 } S;
@@ -99,7 +100,11 @@ static void start(void)
              S.subs, S.local_book);
     S.local_code = sh(cmd, NULL, 0);
 
-    /* 1: one task per submission; task 1 (does-not-compile) fails its first attempt */
+    /* 1: one task per submission; task 1 (does-not-compile) fails its first attempt.
+     * The first command stops watching after a second (GRADE_WAIT=1), long before
+     * nvcc is done; the second finds the job still there and takes it over. */
+    S.watch_code = slurm_grade(S.book, "LAB_SLURM_FAULT=1:1 GRADE_WAIT=1", S.watch_out,
+                               sizeof S.watch_out);
     S.run1_code = slurm_grade(S.book, "LAB_SLURM_FAULT=1:1", S.run1_out, sizeof S.run1_out);
     S.book_after_run1 = util_read_file(S.book, NULL);
     /* 2: the same command again: nothing is missing */
@@ -220,6 +225,19 @@ START_TEST(failed_task_is_retried_once)
 }
 END_TEST
 
+START_TEST(interrupted_watch_resumes_the_running_job)
+{
+    assert_up();
+    ck_assert_msg(S.watch_code != 0 && strstr(S.watch_out, "GRADE_WAIT=1 s reached") != NULL,
+                  "%d\n%s", S.watch_code, S.watch_out);
+    ck_assert_msg(strstr(S.watch_out, "(attempt 1, task(s) 0-2)") != NULL, "%s", S.watch_out);
+    /* the second command submitted no new round, only the retry of task 1 */
+    ck_assert_msg(strstr(S.run1_out, "resuming") != NULL, "%s", S.run1_out);
+    ck_assert_ptr_null(strstr(S.run1_out, "(attempt 1,"));
+    ck_assert_ptr_null(strstr(S.run1_out, "round-2"));
+}
+END_TEST
+
 START_TEST(rerun_submits_nothing_and_merges_nothing_twice)
 {
     assert_up();
@@ -276,6 +294,7 @@ Suite *slurm_suite(void)
     tcase_add_unchecked_fixture(c, start, stop);
     tcase_add_test(c, slurm_gradebook_matches_a_local_grade_all);
     tcase_add_test(c, failed_task_is_retried_once);
+    tcase_add_test(c, interrupted_watch_resumes_the_running_job);
     tcase_add_test(c, rerun_submits_nothing_and_merges_nothing_twice);
     tcase_add_test(c, twice_failed_task_is_not_graded_then_regraded);
     suite_add_tcase(s, c);
