@@ -11,6 +11,9 @@
 #   make grade STUDENT=name grade labs/ (SUBMISSION=path: another copy): builds, check sizes,
 #                           compute-sanitizer, technique, speed vs the solution; a gradebook row
 #   make grade-all SUBMISSIONS=dir GRADEBOOK=file.csv   every submission in dir (resumes)
+#   make grade-all ... SCHEDULER=slurm   the same as a Slurm array job (GRADE_PARTITION= GRADE_GRES=
+#                           GRADE_ACCOUNT= GRADE_TIME= GRADE_BATCH= ...: harness/slurm/grade-all.sh)
+#   make deps-slurm         install the Slurm clients (and the test cluster's daemons) when missing
 #   make peaks              measure this GPU's ceilings (FP32 FMA, rsqrtf, shared memory, copy): data/results/<gpu>/peaks.csv
 #   make plots GPUS="A B"   also draw those results folders side by side, each against its own peak
 #   make deps               install Check and gnuplot when missing (run and test do it too)
@@ -237,7 +240,7 @@ $(BIN_DIR)/occupancy: $(BUILD_DIR)/host/tools/occupancy.o $(call HOST_OBJ,occupa
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm
 
-$(BIN_DIR)/lab: $(BUILD_DIR)/host/tools/lab.o $(BUILD_DIR)/host/tools/grade.o $(call HOST_OBJ,step_table lab_registry cli csv grading) $(ALL_TABLE_OBJS)
+$(BIN_DIR)/lab: $(BUILD_DIR)/host/tools/lab.o $(BUILD_DIR)/host/tools/grade.o $(BUILD_DIR)/host/tools/grade_parts.o $(call HOST_OBJ,step_table lab_registry cli csv grading) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm
@@ -275,7 +278,7 @@ TOOLS := $(BIN_DIR)/guide-tables $(BIN_DIR)/occupancy $(BIN_DIR)/lab $(BIN_DIR)/
 include plots/plots.mk
 
 # ---------------------------------------------------------------------------
-.PHONY: all solutions run report grade grade-all grade-prereqs test deps plots clean help diffs guide-tables FORCE
+.PHONY: all solutions run report grade grade-all grade-prereqs test deps deps-slurm plots clean help diffs guide-tables FORCE
 all: $(BINS) $(TOOLS)
 solutions: $(SOLUTION_BINS) $(TOOLS)
 
@@ -322,9 +325,30 @@ grade-prereqs: $(GRADE_PREREQS)
 grade: $(GRADE_PREREQS)
 	$(Q)$(BIN_DIR)/lab grade $(if $(GIVEN_STUDENT),--student "$$LAB_GRADE_STUDENT") \
 	  $(if $(GIVEN_SUBMISSION),--submission "$$LAB_GRADE_SUBMISSION") $(grade_common)
+# SCHEDULER=slurm: the same grading as a Slurm array job (harness/slurm/grade-all.sh:
+# one task per GRADE_BATCH submissions, each the ordinary bin/lab grade-all in a
+# scratch folder; progress, one retry, merge). Its settings: GRADE_PARTITION=,
+# GRADE_GRES= (default gpu:1; empty: none), GRADE_ACCOUNT=, GRADE_TIME= (per task,
+# default 1:00:00), GRADE_BATCH= (1), GRADE_CPUS= (4), GRADE_SBATCH_ARGS=, GRADE_POLL=
+# (30 s), GRADE_WAIT= (0: wait to the end).
+SCHEDULER ?=
+ifeq ($(filter $(SCHEDULER),slurm),)
+ifneq ($(SCHEDULER),)
+$(error SCHEDULER=$(SCHEDULER): the one scheduler known is slurm (or leave it out to grade here))
+endif
+endif
+grade-all: export GRADE_NO_GPU := $(GRADE_NO_GPU)
+grade-all: export COMPUTE_SANITIZER := $(COMPUTE_SANITIZER)
 grade-all: $(GRADE_PREREQS)
+ifeq ($(SCHEDULER),slurm)
+	$(Q)$(if $(GIVEN_SUBMISSIONS),,LAB_GRADE_SUBMISSIONS= )sh harness/slurm/grade-all.sh
+else
 	$(Q)$(BIN_DIR)/lab grade-all $(if $(GIVEN_SUBMISSIONS),--submissions "$$LAB_GRADE_SUBMISSIONS") \
 	  $(grade_common)
+endif
+
+deps-slurm:
+	$(Q)sh harness/slurm/install-deps.sh
 
 # The rules bin/lab grade uses to build one submitted step file: GRADE_DIR is a
 # folder it made (src/<lab>/<stem>.cu in, obj/ and bin/<lab>/<stem> out).

@@ -372,6 +372,13 @@ static int write_all(int fd, const char *data, size_t len)
 int csv_append_row(const char *path, const char *const *header, const char *const *values,
                    size_t ncols, char *err, size_t err_len)
 {
+    return csv_update_rows(path, header, values, ncols, NULL, NULL, err, err_len);
+}
+
+int csv_update_rows(const char *path, const char *const *header, const char *const *values,
+                    size_t ncols, int (*drop)(const struct csv_table *table, size_t row, void *ctx),
+                    void *ctx, char *err, size_t err_len)
+{
     if (make_parent_dirs(path) != 0) {
         fail(err, err_len, "cannot create the folder for %s: %s", path, strerror(errno));
         return -1;
@@ -430,8 +437,26 @@ int csv_append_row(const char *path, const char *const *header, const char *cons
         if (contents.len > 0 && contents.data[contents.len - 1] != '\n' &&
             buffer_put(&contents, "\n", 1) != 0)
             goto nomem;
+        if (drop != NULL) { /* the file again, without the rows drop names */
+            struct csv_table t;
+            char why[256];
+            if (csv_parse(contents.data, &t, why, sizeof why) != 0) {
+                fail(err, err_len, "%s: %s", path, why);
+                goto out;
+            }
+            struct buffer kept = {0};
+            int bad = put_record(&kept, header, ncols) != 0;
+            for (size_t r = 0; r < t.nrows && !bad; ++r)
+                if (!drop(&t, r, ctx))
+                    bad = put_record(&kept, (const char *const *)t.rows[r], t.ncols) != 0;
+            csv_free(&t);
+            free(contents.data);
+            contents = kept;
+            if (bad)
+                goto nomem;
+        }
     }
-    if (put_record(&contents, values, ncols) != 0)
+    if (values != NULL && put_record(&contents, values, ncols) != 0)
         goto nomem;
 
     int fd = open(tmp_path, O_CREAT | O_TRUNC | O_WRONLY, 0666);

@@ -41,6 +41,12 @@ const char *csv_get(const struct csv_table *table, size_t row, const char *name)
 int csv_append_row(const char *path, const char *const *header, const char *const *values,
                    size_t ncols, char *err, size_t err_len);
 
+/* The same, first leaving out every row of the file for which drop returns non-zero
+ * (all under the one lock, in one rename); values NULL: only the rows are dropped. */
+int csv_update_rows(const char *path, const char *const *header, const char *const *values,
+                    size_t ncols, int (*drop)(const struct csv_table *table, size_t row, void *ctx),
+                    void *ctx, char *err, size_t err_len);
+
 /* Writes field to buf quoted when it holds a comma, quote or line break. Returns
  * the length the escaped field needs (like snprintf). */
 size_t csv_escape(const char *field, char *buf, size_t len);

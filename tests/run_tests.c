@@ -1,6 +1,7 @@
 /* The test runner: every Check suite listed in suites.h, in fork mode, so a crash
- * in one test is a failure of that test, not of the run. Suites that need a GPU
- * or gnuplot run only when it is there; otherwise each of their tests is listed as
+ * in one test is a failure of that test, not of the run. Suites that need a GPU,
+ * gnuplot or a Slurm test cluster (tests/slurm-cluster.sh probe: root, and
+ * slurm-wlm and munge installed, or installable) run only when it is there; otherwise each of their tests is listed as
  * SKIPPED by name and counted apart: a skipped test never counts as passed.
  *
  * No CUDA call is made in this process: the GPU is detected by running
@@ -15,7 +16,7 @@
 
 #include "util.h"
 
-enum need { NOTHING, GPU, GNUPLOT };
+enum need { NOTHING, GPU, GNUPLOT, SLURM };
 
 #define SUITE(name, needs)                                                                         \
     Suite *name##_suite(void);                                                                     \
@@ -35,6 +36,7 @@ struct suite_entry {
 #define NOTHING_LIST(name) NULL
 #define GPU_LIST(name) name##_case_names
 #define GNUPLOT_LIST(name) name##_case_names
+#define SLURM_LIST(name) name##_case_names
 #define SUITE(name, needs) {#name, name##_suite, needs##_LIST(name), needs},
 static const struct suite_entry suites[] = {
 #include "suites.h"
@@ -67,11 +69,25 @@ static int gnuplot_present(char *why, size_t len)
     return found;
 }
 
+/* The one-node Slurm cluster of tests/test_slurm.c can be started here: the probe
+ * installs slurm-wlm and munge when they are missing (make deps-slurm). */
+static int slurm_possible(char *why, size_t len)
+{
+    char *argv[] = {"/bin/sh", "tests/slurm-cluster.sh", "probe", NULL};
+    char out[512] = "";
+    int code = run_capture(argv, NULL, out, sizeof out, NULL, 0);
+    out[strcspn(out, "\n")] = '\0';
+    snprintf(why, len, "%s", code == 0 ? "slurm-wlm and munge found" : out);
+    return code == 0;
+}
+
 int main(void)
 {
     char gpu_why[1024], gnuplot_why[256];
     int have_gpu = gpu_visible(gpu_why, sizeof gpu_why);
     int have_gnuplot = gnuplot_present(gnuplot_why, sizeof gnuplot_why);
+    char slurm_why[512];
+    int have_slurm = slurm_possible(slurm_why, sizeof slurm_why);
     const char *require_gpu = getenv("LAB_REQUIRE_GPU");
     if (!have_gpu && require_gpu != NULL && strcmp(require_gpu, "1") == 0) {
         fprintf(stderr, "LAB_REQUIRE_GPU=1 but no GPU is usable: %s\n", gpu_why);
@@ -92,7 +108,7 @@ int main(void)
     for (size_t i = 0; i < sizeof suites / sizeof suites[0]; ++i) {
         const struct suite_entry *s = &suites[i];
         int available = s->needs == NOTHING || (s->needs == GPU && have_gpu) ||
-                        (s->needs == GNUPLOT && have_gnuplot);
+                        (s->needs == GNUPLOT && have_gnuplot) || (s->needs == SLURM && have_slurm);
         if (available) {
             if (runner == NULL)
                 runner = srunner_create(s->make());
@@ -102,7 +118,7 @@ int main(void)
         }
         const char *names[256];
         size_t count = s->case_names(names, 256);
-        const char *why = s->needs == GPU ? gpu_why : gnuplot_why;
+        const char *why = s->needs == GPU ? gpu_why : s->needs == SLURM ? slurm_why : gnuplot_why;
         size_t used = strlen(skip_report);
         snprintf(skip_report + used, sizeof skip_report - used, "SKIPPED %zu %s test(s): %s\n",
                  count, s->name, why);

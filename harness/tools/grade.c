@@ -272,6 +272,8 @@ struct student {
 
 static struct {
     const char *root;
+    const struct step_table *lab; /* the selection: NULL for all */
+    const struct step_info *step;
     struct graded_step steps[MAX_STEPS];
     size_t step_count;
     struct rubric rubrics[16];
@@ -982,25 +984,52 @@ static void grade_step(struct student *s, size_t i)
 /* ------------------------------------------------------------------------- */
 /* The gradebook, the reports and the JUnit file. */
 
-static void gradebook_header(const char **cols, size_t *n, char names[][128])
+int grade_row_graded(const struct csv_table *t, size_t row)
 {
-    size_t c = 0;
+    const char *total = csv_get(t, row, "total");
+    return total == NULL || strncmp(total, GRADE_NOT_GRADED, strlen(GRADE_NOT_GRADED)) != 0;
+}
+
+/* csv_update_rows: the rows of one submission that hold no grade */
+int grade_drop_not_graded(const struct csv_table *t, size_t row, void *submission)
+{
+    const char *v = csv_get(t, row, "submission");
+    return v != NULL && strcmp(v, (const char *)submission) == 0 && !grade_row_graded(t, row);
+}
+
+size_t grade_columns(const struct step_table *lab, const struct step_info *step,
+                     const char **cols, char names[][128], size_t max_steps)
+{
+    size_t c = 0, steps = 0;
     cols[c++] = "student";
     cols[c++] = "submission";
     cols[c++] = "date";
     cols[c++] = "gpu";
-    for (size_t i = 0; i < G.step_count; ++i) {
-        snprintf(names[i], 128, "%s/%s", G.steps[i].lab->lab, G.steps[i].stem);
-        cols[c++] = names[i];
+    for (const struct step_table *const *it = all_step_tables; *it != NULL; ++it) {
+        if (lab != NULL && lab != *it)
+            continue;
+        for (size_t s = 0; s < (*it)->count && steps < max_steps; ++s) {
+            if (step != NULL && step != &(*it)->steps[s])
+                continue;
+            char stem[96];
+            step_stem(&(*it)->steps[s], stem, sizeof stem);
+            snprintf(names[steps], 128, "%s/%s", (*it)->lab, stem);
+            cols[c++] = names[steps++];
+        }
     }
     cols[c++] = "total";
     cols[c++] = "max";
     cols[c++] = "not_run";
     cols[c++] = "report";
-    *n = c;
+    return c;
 }
 
-static void reports_dir(const char *gradebook, char *buf, size_t len)
+static void gradebook_header(const char **cols, size_t *n, char names[][128])
+{
+    *n = grade_columns(G.lab, G.step, cols, names, MAX_STEPS);
+}
+
+void grade_reports_dir(const char *gradebook, char *buf, size_t len)
 {
     snprintf(buf, len, "%s", gradebook);
     size_t n = strlen(buf);
@@ -1010,7 +1039,7 @@ static void reports_dir(const char *gradebook, char *buf, size_t len)
     snprintf(buf + n, len - n, ".reports");
 }
 
-static void junit_path(const char *gradebook, char *buf, size_t len)
+void grade_junit_path(const char *gradebook, char *buf, size_t len)
 {
     snprintf(buf, len, "%s", gradebook);
     size_t n = strlen(buf);
@@ -1026,11 +1055,11 @@ static int name_order(const void *a, const void *b)
 }
 
 /* The JUnit file: every student's suite found in the reports folder. */
-static void write_junit(const char *gradebook)
+void grade_write_junit(const char *gradebook)
 {
     char dir[4096], path[4096], tmp[4200];
-    reports_dir(gradebook, dir, sizeof dir);
-    junit_path(gradebook, path, sizeof path);
+    grade_reports_dir(gradebook, dir, sizeof dir);
+    grade_junit_path(gradebook, path, sizeof path);
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     DIR *d = opendir(dir);
     if (d == NULL)
@@ -1075,7 +1104,7 @@ static int record_student(struct student *s, const char *gradebook, const char *
             not_run += s->results[i].checks[c].state == CHECK_NOT_RUN;
     }
     char dir[4096], safe[80], report[4400], xml[4400], tmp[4500];
-    reports_dir(gradebook, dir, sizeof dir);
+    grade_reports_dir(gradebook, dir, sizeof dir);
     make_dirs(dir);
     grade_safe_name(s->submission[0] ? s->name : s->name, safe, sizeof safe);
     snprintf(report, sizeof report, "%s/%s.txt", dir, safe);
@@ -1141,7 +1170,9 @@ static int record_student(struct student *s, const char *gradebook, const char *
     ++c;
     row[c++] = report;
     char err[512];
-    if (csv_append_row(gradebook, cols, row, ncols, err, sizeof err) != 0) {
+    /* a "not graded" row of this submission (a cluster task that failed) gives way */
+    if (csv_update_rows(gradebook, cols, row, ncols, grade_drop_not_graded, s->submission, err,
+                        sizeof err) != 0) {
         fprintf(stderr, "lab: %s\n", err);
         return -1;
     }
@@ -1154,6 +1185,43 @@ static int record_student(struct student *s, const char *gradebook, const char *
 }
 
 /* ------------------------------------------------------------------------- */
+
+static int name_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int grade_list_submissions(const char *dir, char ***names, size_t *count)
+{
+    *names = NULL;
+    *count = 0;
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        return -1;
+    size_t cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[4096];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+            continue;
+        if (*count == cap) {
+            cap = cap ? 2 * cap : 16;
+            char **grown = realloc(*names, cap * sizeof **names);
+            if (grown == NULL)
+                break;
+            *names = grown;
+        }
+        (*names)[(*count)++] = strdup(e->d_name);
+    }
+    closedir(d);
+    if (*count > 0)
+        qsort(*names, *count, sizeof **names, name_cmp);
+    return 0;
+}
 
 static int usage(const char *why, const char *detail)
 {
@@ -1189,6 +1257,8 @@ int grade_main(const struct grade_request *q)
 {
     run_started = now_s();
     G.root = ".";
+    G.lab = q->lab;
+    G.step = q->step;
     /* what is graded: the selected steps of the selected labs */
     G.step_count = 0;
     size_t lab_count = 0;
@@ -1246,21 +1316,16 @@ int grade_main(const struct grade_request *q)
     if (G.students == NULL)
         return EXIT_WRONG;
     if (q->submissions != NULL) {
-        DIR *d = opendir(q->submissions);
-        if (d == NULL) {
+        char **names = NULL;
+        size_t count = 0;
+        if (grade_list_submissions(q->submissions, &names, &count) != 0) {
             fprintf(stderr, "lab: cannot read the submissions folder %s: %s\n", q->submissions,
                     strerror(errno));
             return EXIT_USAGE;
         }
-        struct dirent *e;
-        while ((e = readdir(d)) != NULL) {
-            if (e->d_name[0] == '.')
-                continue;
+        for (size_t n = 0; n < count; ++n) {
             char path[4096];
-            struct stat st;
-            snprintf(path, sizeof path, "%s/%s", q->submissions, e->d_name);
-            if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
-                continue;
+            snprintf(path, sizeof path, "%s/%s", q->submissions, names[n]);
             if (G.student_count == cap) {
                 struct student *grown = realloc(G.students, 2 * cap * sizeof *G.students);
                 if (grown == NULL)
@@ -1270,11 +1335,12 @@ int grade_main(const struct grade_request *q)
                 cap *= 2;
             }
             struct student *s = &G.students[G.student_count++];
-            snprintf(s->name, sizeof s->name, "%s", e->d_name);
-            snprintf(s->submission, sizeof s->submission, "%s", e->d_name);
+            snprintf(s->name, sizeof s->name, "%s", names[n]);
+            snprintf(s->submission, sizeof s->submission, "%s", names[n]);
             locate_labs(path, s->path, sizeof s->path);
+            free(names[n]);
         }
-        closedir(d);
+        free(names);
         qsort(G.students, G.student_count, sizeof *G.students, by_name);
         if (G.student_count == 0) {
             fprintf(stderr, "lab: %s holds no submission folders\n", q->submissions);
@@ -1315,7 +1381,8 @@ int grade_main(const struct grade_request *q)
                 int done = 0;
                 for (size_t row = 0; row < t.nrows && !done; ++row) {
                     const char *v = csv_get(&t, row, "submission");
-                    done = v != NULL && strcmp(v, G.students[i].submission) == 0;
+                    done = v != NULL && strcmp(v, G.students[i].submission) == 0 &&
+                           grade_row_graded(&t, row);
                 }
                 if (done)
                     ++skipped;
@@ -1391,7 +1458,7 @@ int grade_main(const struct grade_request *q)
 
     int status = 0;
     if (G.student_count == 0) {
-        write_junit(q->gradebook);
+        grade_write_junit(q->gradebook);
         remove_tree(G.run_dir);
         printf("nothing to grade\n");
         return 0;
@@ -1412,11 +1479,11 @@ int grade_main(const struct grade_request *q)
         if (record_student(s, q->gradebook, date) != 0)
             status = EXIT_WRONG;
         remove_tree(s->slot);
-        write_junit(q->gradebook);
+        grade_write_junit(q->gradebook);
     }
     remove_tree(G.run_dir);
     char jp[4096], el[32];
-    junit_path(q->gradebook, jp, sizeof jp);
+    grade_junit_path(q->gradebook, jp, sizeof jp);
     elapsed_text(el, sizeof el);
     printf("graded %zu submission(s) in %s; gradebook: %s; JUnit: %s\n", G.student_count, el,
            q->gradebook, jp);

@@ -9,6 +9,10 @@
  *             [--sanitizer PATH] [LAB [STEP]]       grade one submission (default: .)
  *   lab grade-all --submissions DIR [same options]  grade every folder in DIR; resumes
  *                                                   (harness/tools/grade.c; GUIDE.md)
+ *   lab grade-split --submissions DIR --gradebook CSV --batch N --out DIR [LAB [STEP]]
+ *   lab grade-merge --gradebook CSV --part DIR... [--not-graded REASON] [LAB [STEP]]
+ *                                                   a class graded in parts (a Slurm
+ *                                                   array job: harness/slurm/)
  *
  * With no GPU, `run` says so in one line and shows the static report instead. */
 #define _POSIX_C_SOURCE 200809L
@@ -261,14 +265,24 @@ int main(int argc, char **argv)
                 "             [--jobs N] [--sanitizer PATH] [--no-gpu] [LAB [STEP]]\n"
                 "       %s grade-all --submissions DIR [--gradebook CSV] [--jobs N]\n"
                 "             [--sanitizer PATH] [--no-gpu] [LAB [STEP]]\n"
+                "       %s grade-split --submissions DIR --gradebook CSV --batch N --out DIR\n"
+                "             [LAB [STEP]]\n"
+                "       %s grade-merge --gradebook CSV --part DIR... [--not-graded REASON]\n"
+                "             [LAB [STEP]]\n"
                 "       (--no-gpu: builds and static checks only, as on a machine without one)\n",
-                program, program, program, program, program, program);
+                program, program, program, program, program, program, program, program);
         return argc < 2 ? EXIT_USAGE : 0;
     }
     const char *command = argv[1];
     const char *bin_dir = "bin";
     const char *arch = NULL;
     struct grade_request request = {NULL, NULL, NULL, NULL, NULL, "data/gradebook.csv", NULL, 2, 0};
+    int batch = 1;
+    const char *out_dir = NULL, *reason = NULL;
+    char **parts = calloc((size_t)argc, sizeof *parts);
+    int part_count = 0;
+    if (parts == NULL)
+        return EXIT_WRONG;
     int i = 2;
     while (i < argc && strncmp(argv[i], "--", 2) == 0 && argv[i][2] != '\0') {
         const char *opt = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
@@ -305,6 +319,19 @@ int main(int argc, char **argv)
             request.gradebook = value;
         else if (strcmp(opt, "--sanitizer") == 0)
             request.sanitizer = value;
+        else if (strcmp(opt, "--out") == 0)
+            out_dir = value;
+        else if (strcmp(opt, "--part") == 0)
+            parts[part_count++] = (char *)value;
+        else if (strcmp(opt, "--not-graded") == 0)
+            reason = value;
+        else if (strcmp(opt, "--batch") == 0) {
+            char *end;
+            long n = strtol(value, &end, 10);
+            if (*end != '\0' || n < 1 || n > 100000)
+                return usage_error("--batch wants a number from 1 to 100000, not '%s'", value);
+            batch = (int)n;
+        }
         else if (strcmp(opt, "--jobs") == 0) {
             char *end;
             long jobs = strtol(value, &end, 10);
@@ -355,6 +382,17 @@ int main(int argc, char **argv)
         request.step = sel.step;
         return grade_main(&request);
     }
-    return usage_error("unknown command '%s' (list, sizes, run, report, grade or grade-all)",
-                       command);
+    if (strcmp(command, "grade-split") == 0 || strcmp(command, "grade-merge") == 0) {
+        int split = strcmp(command, "grade-split") == 0;
+        if (extra_argc > 0)
+            return usage_error("%s", "grade-split and grade-merge take no step options");
+        if (split && (request.submissions == NULL || out_dir == NULL))
+            return usage_error("%s", "grade-split needs --submissions DIR and --out DIR");
+        request.lab = sel.lab;
+        request.step = sel.step;
+        return split ? grade_split(&request, batch, out_dir)
+                     : grade_merge(&request, parts, part_count, reason);
+    }
+    return usage_error("unknown command '%s' (list, sizes, run, report, grade, grade-all, "
+                       "grade-split or grade-merge)", command);
 }
