@@ -91,9 +91,9 @@ CHECK_CFLAGS := $(if $(CHECK_PREFIX),-I$(CHECK_PREFIX)/include)
 CHECK_LIBS := $(if $(CHECK_PREFIX),-L$(CHECK_PREFIX)/lib/x86_64-linux-gnu -Wl$(comma)-rpath$(comma)$(abspath $(CHECK_PREFIX))/lib/x86_64-linux-gnu) -lcheck -lsubunit -lm -lpthread -lrt
 
 CFLAGS ?= -O2 -g
-CFLAGS += -std=c11 -Wall -Wextra -pedantic -Iharness -Iharness/labs/nbody -I$(CUDA_HOME)/include
+CFLAGS += -std=c11 -Wall -Wextra -pedantic -Iharness -I$(CUDA_HOME)/include
 NVCCFLAGS ?= -O3 -lineinfo
-NVCCFLAGS += -std=c++17 -arch=$(ARCH) -Iharness -Iharness/labs/nbody -Xcompiler -Wall
+NVCCFLAGS += -std=c++17 -arch=$(ARCH) -Iharness -Xcompiler -Wall
 DEPFLAGS = -MMD -MP
 
 # ---------------------------------------------------------------------------

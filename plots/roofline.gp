@@ -16,6 +16,7 @@ outfile = ARG2
 results_dir = ARG3
 source = ARG4
 load ARG5
+if (!exists("head_size_text")) { head_size_text = size_text(head_m, head_n, head_k) }
 intensity_file = ARG6
 peaks_file = ARGC >= 7 ? ARG7 : ""
 
@@ -72,7 +73,7 @@ set bmargin 6
 set output outfile
 set title sprintf("%s on %s: roofline, each step's newest result at %s\n" . \
     "newest %s; ceilings %s; %s", lab_title, gpu_name, \
-    lab_name eq "nbody" ? sprintf("n=%d", head_n) : size_text(head_m, head_n, head_k), date_text(run_date), \
+    head_size_text, date_text(run_date), \
     have_peaks ? "measured by bin/peaks " . peak_date[1:10] : "not measured yet (make peaks)", cache_text(cache))
 set xlabel "arithmetic intensity (flops per byte of device memory, from the kernel's design; log scale)"
 set ylabel "achieved FLOP/s (log scale)"

@@ -19,6 +19,7 @@ outfile = ARG2
 results_dir = ARG3
 source = ARG4
 load ARG5
+if (!exists("head_size_text")) { head_size_text = size_text(head_m, head_n, head_k) }
 peaks_file = ARGC >= 6 ? ARG6 : ""
 
 mine = 'strcol("results_dir") eq results_dir && (source eq "" || strcol("source") eq source)'
@@ -70,8 +71,7 @@ width = 110 * (last_step - first_step + 1) + 300
 eval png_terminal(width < 1200 ? 1200 : width, 720)
 set output outfile
 
-head_text = sprintf("each step's newest result at %s", size_text(head_m, head_n, head_k))
-if (lab_name eq "nbody") { head_text = sprintf("each step's newest result at n=%d bodies", head_n) }
+head_text = sprintf("each step's newest result at %s", head_size_text)
 subtitle = head_text . ", newest " . date_text(run_date) . ", " . run_source
 subtitle = subtitle . (cache_text(cache) ne "" ? "; " . cache_text(cache) : "")
 set title sprintf("%s: %s per step on %s\n%s", lab_title, axis_unit, gpu_name, subtitle) offset 0, 1.4

@@ -5,10 +5,11 @@
 #
 #   gnuplot -c plots/sweep.gp LAB.csv OUT.png|OUT.svg RESULTS_DIR SOURCE LAB.gp
 #
-# matmul: square sizes (m = n = k), placed in size order one beside the other
-# (4096 and 4097 side by side); nbody: the number of bodies n on a log2 axis
-# from 1024 to 1M, and for step 15 the threads per body its launch chooses
-# (a power of two up to 8, doubled while ceil(n/4) x threads < 2 x SMs x 2048).
+# Which rows form the sweep and how its axis looks is the lab's to say, in its
+# lab.gp (defaults below: every size, in size order, not to scale): sweep_rows (a
+# using-expression), sweep_log2 (1: the size on a log2 axis), sweep_xlabel,
+# sweep_xtics (a command to eval), sweep_note (a line under the title) and
+# sweep_point_label(step, size, value) (a label over a point).
 # Exit status 3: no step has results at two sizes.
 
 load 'plots/common.gp'
@@ -16,11 +17,16 @@ datafile = ARG1
 outfile = ARG2
 results_dir = ARG3
 source = ARG4
+sweep_rows = '1'
+sweep_log2 = 0
+sweep_xlabel = "size n (in size order, not to scale)"
+sweep_xtics = ''
+sweep_note = ""
+sweep_point_label(step, size, value) = ""
 load ARG5
-nbody = lab_name eq "nbody"
 
 mine = 'strcol("results_dir") eq results_dir && (source eq "" || strcol("source") eq source)'
-in_sweep = nbody ? 'column("n") >= 1024 && column("n") <= 1048576' : 'column("m") == column("n") && column("n") == column("k")'
+in_sweep = sweep_rows
 
 # The sizes, ascending (at most 40).
 array size_list[40]
@@ -71,7 +77,6 @@ if (nshown == 0) {
     exit status 3
 }
 
-tpb(n, p) = p >= 32 || n * p >= 2 * sms * 2048 ? p : tpb(n, 2 * p)
 set print $S
 header = "i,size"
 do for [j = 1:nshown] { header = header . sprintf(",s%d", j) }
@@ -93,21 +98,20 @@ eval png_terminal(1200, 760)
 set output outfile
 set title sprintf("%s on %s: size sweep, each point the newest result at that size (newest %s)%s", \
     lab_title, gpu_name, date_text(run_date), \
-    nbody ? "\nat step 15 the threads per body its launch chooses for that n (P)" : "")
+    sweep_note ne "" ? "\n" . sweep_note : "")
 set ylabel axis_unit . " (higher is better, log scale)"
 set logscale y 10
 set format y "%g"
 set yrange [low / 2 / axis_div : high * 2 / axis_div]
 set key outside right top
 set bmargin 6
-if (nbody) {
-    set xlabel "bodies n (log2 scale)"
+set xlabel sweep_xlabel
+if (sweep_log2) {
     set logscale x 2
     set xrange [size_list[1] / 1.5 : size_list[nsizes] * 1.5]
-    set xtics ("1K" 1024, "4K" 4096, "16K" 16384, "64K" 65536, "256K" 262144, "1M" 1048576)
+    eval sweep_xtics
     xpos(i) = size_list[int(i)]
 } else {
-    set xlabel "matrix size m = n = k (in size order, not to scale)"
     set xrange [0.5 : nsizes + 0.5]
     set xtics ()
     do for [i = 1:nsizes] { set xtics add (sprintf("%d", size_list[i]) i) }
@@ -121,5 +125,5 @@ plot for [j = 1:nshown] $S using (xpos($1)):(column(j + 2) / axis_div) \
          with linespoints lw (is_lib(j) ? 3 : 2) pt (is_lib(j) ? 5 : 7) ps 1.2 \
          lc rgb (is_lib(j) ? library_colour : series_colour(j)) title slot_name[shown[j] + 1], \
      for [j = 1:nshown] $S using (xpos($1)):(column(j + 2) / axis_div): \
-         (nbody && shown[j] == 15 && is_number(column(j + 2)) ? sprintf("P=%d", tpb(column("size"), 1)) : "") \
+         (sweep_point_label(shown[j], column("size"), column(j + 2))) \
          with labels offset 0, 1 font ",9" notitle
