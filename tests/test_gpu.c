@@ -115,14 +115,17 @@ END_TEST
 
 START_TEST(occupancy_model_agrees_on_every_step)
 {
-    const struct check_size size = {64, 64, 64};
     for (const struct step_table *const *it_t = all_step_tables, *t; (t = *it_t) != NULL; ++it_t)
         for (size_t s = 0; s < t->count; ++s) {
+            /* a size of the lab's own (each lab reads m, n, k its own way: N-body has
+             * one body count): its fifth check size, as above */
+            const struct check_size *size = &t->check_sizes[t->check_size_count > 4 ? 4 : 0];
             char stem[128], rel[256], path[512];
             snprintf(rel, sizeof rel, "solutions/%s/%s", t->lab,
                      step_stem(&t->steps[s], stem, sizeof stem));
             bin_path(rel, path, sizeof path);
-            ck_assert_int_eq(run_sized(path, &size, NULL), 0);
+            int code = run_sized(path, size, NULL);
+            ck_assert_msg(code == 0, "%s: exit %d\n%s%s", rel, code, out, err);
             ck_assert_msg(strstr(err, "occupancy model predicts") == NULL, "%s: %s", rel, err);
             ck_assert_msg(strstr(out, "(?)") == NULL, "%s: no limiter in %s", rel, out);
         }
