@@ -1,8 +1,11 @@
 # Speedup of each step over the step before it, on one GPU, beside the factors
 # the seed papers published for the same change (log2 axis: a halving and a
-# doubling look alike). Today's factor is the ratio of the two steps' rates,
-# each step's newest result as in plots/steps.gp; a step that failed, or whose
-# previous step failed, gets no bar.
+# doubling look alike). Today's factor is the ratio of the two steps' rates at
+# one size: each step's newest result as in plots/steps.gp, over the previous
+# step's newest passing result at that same size (a lab whose steps have default
+# sizes of their own, as N-body's, records some steps at other sizes too). A step
+# that failed, or whose previous step has no passing result at its size, gets no
+# bar, and its label says why.
 #
 #   gnuplot -c plots/speedups.gp LAB.csv OUT.png|OUT.svg RESULTS_DIR SOURCE LAB.gp PUBLISHED.csv MODE
 #
@@ -28,17 +31,35 @@ picked = '@mine && is_picked(0) && strcol("role") eq "step"'
 
 array today[100]
 array name[100]
-do for [i = 1:100] { today[i] = NaN; name[i] = "" }
+array size_of[100]
+do for [i = 1:100] { today[i] = NaN; name[i] = ""; size_of[i] = "" }
+size_text(x) = sprintf("%dx%dx%d", column("m"), column("n"), column("k"))
 gpu_name = ""; run_date = ""; newest_t = -1; first_step = 1e9; last_step = -1e9
 see(x) = (s = step_number(strcol("step")), name[s + 1] = strcol("step"), gpu_name = strcol("gpu"), \
     t = strptime("%Y-%m-%dT%H:%M:%SZ", strcol("date")), t > newest_t ? (newest_t = t, run_date = strcol("date")) : 0, \
     first_step = s < first_step ? s : first_step, last_step = s > last_step ? s : last_step, \
-    today[s + 1] = strcol("verdict") eq "PASS" ? column(rate) : -1, 0)
+    today[s + 1] = strcol("verdict") eq "PASS" ? column(rate) : -1, size_of[s + 1] = size_text(0), 0)
 stats datafile using (@picked ? see(0) : 0) nooutput
+
+# The step before each step, and that step's newest passing rate at this step's size.
+array before[100]
+array base[100]
+do for [i = 1:100] { before[i] = -1; base[i] = NaN }
+prev = -1
+do for [s = (first_step < 1e9 ? first_step : 0) : (last_step >= 0 ? last_step : -1)] {
+    if (name[s + 1] ne "") { before[s + 1] = prev; prev = s }
+}
+array after[100]
+do for [i = 1:100] { after[i] = -1 }
+do for [s = 1:100] { if (before[s] >= 0) { after[before[s] + 1] = s - 1 } }
+see_base(x) = (p = step_number(strcol("step")), n = after[p + 1], \
+    n >= 0 && strcol("verdict") eq "PASS" && size_text(0) eq size_of[n + 1] ? base[n + 1] = column(rate) : 0, 0)
+stats datafile using (@mine && strcol("role") eq "step" ? see_base(0) : 0) nooutput
 
 # today's factor of step s: its rate over the nearest earlier step's (NaN when either failed)
 array factor[100]
-do for [i = 1:100] { factor[i] = NaN }
+array why_none[100]
+do for [i = 1:100] { factor[i] = NaN; why_none[i] = "" }
 nfactors = 0; low = 1; high = 1
 prev = -1
 # A factor over cap (N-body's one thread -> one thread per body: thousands) would
@@ -46,8 +67,11 @@ prev = -1
 cap = 20
 do for [s = (first_step < 1e9 ? first_step : 0) : (last_step >= 0 ? last_step : -1)] {
     if (name[s + 1] ne "") {
-        if (prev >= 0 && today[prev + 1] > 0 && today[s + 1] > 0) {
-            factor[s + 1] = today[s + 1] / today[prev + 1]
+        if (prev >= 0 && today[s + 1] > 0 && !(base[s + 1] > 0) && today[prev + 1] > 0) {
+            why_none[s + 1] = sprintf("no %s row at %s", name[prev + 1][1:2], size_of[s + 1])
+        }
+        if (prev >= 0 && base[s + 1] > 0 && today[s + 1] > 0) {
+            factor[s + 1] = today[s + 1] / base[s + 1]
             nfactors = nfactors + 1
             low = factor[s + 1] < low ? factor[s + 1] : low
             high = factor[s + 1] > high && factor[s + 1] <= cap ? factor[s + 1] : high
@@ -96,7 +120,7 @@ width = width < 1200 ? 1200 : width > 1800 ? 1800 : width
 eval png_terminal(width, 720)
 set output outfile
 set title sprintf("%s: speedup of each step over the previous one on %s\n" . \
-    "ratio of each step's newest rate (newest %s) beside the published factors:\n%s", lab_title, gpu_name, \
+    "each step's newest rate over the previous step's at the same size (newest %s), beside the published factors:\n%s", lab_title, gpu_name, \
     date_text(run_date), mode eq "burtscher" ? "Burtscher's N-body slides" : "Ryoo et al. PPoPP 2008 and Johnson CScADS 2007, GeForce 8800 GTX")
 set ylabel "speedup over the previous step (log2 scale; above 1: faster)"
 set logscale y 2
@@ -120,14 +144,15 @@ set style fill solid 0.85 border lc rgb bar_border
 # One line per step of a datablock (a header line first: columnheaders is on):
 # the step, today's factor, then each published series' factor.
 set print $F
-print "step,today,p1,p2,p3,p4"
+print "step,today,p1,p2,p3,p4,why"
 do for [s = first_step : last_step] {
-    print sprintf("%d,%g,%g,%g,%g,%g", s, factor[s + 1], pub[s + 1], pub[100 + s + 1], pub[200 + s + 1], pub[300 + s + 1])
+    print sprintf("%d,%g,%g,%g,%g,%g,\"%s\"", s, factor[s + 1], pub[s + 1], pub[100 + s + 1], pub[200 + s + 1], pub[300 + s + 1], why_none[s + 1])
 }
 unset print
 set datafile missing "NaN"
 plot $F using (pos($1, 1)):(clip($2)):(bar * 0.95) with boxes lc rgb today_colour title gpu_name, \
      $F using (pos($1, 1)):(clip($2)):(factor_text($2)) with labels offset 0, 0.7 font ",9" tc rgb today_colour notitle, \
+     $F using (pos($1, 1)):(1):(strcol(7)) with labels offset 0, 1.2 font ",8" tc rgb today_colour notitle, \
      for [i = 1:nseries] $F using (pos($1, i + 1)):(clip(column(i + 2))):(bar * 0.95) \
          with boxes lc rgb published_colour(i) title series_name[i], \
      for [i = 1:nseries] $F using (pos($1, i + 1)):(clip(column(i + 2))):(factor_text(column(i + 2))) \
