@@ -24,7 +24,8 @@
 #
 # Variables: SRC=labs|solutions  LAB=  STEP=  RUN_ARGS="--n 1024" (options for each step)
 #   ARCH=sm_NN (default: this GPU's, else sm_90)  WHATIF=sm_NN  V=1 (show commands)
-#   STUDENT=  SUBMISSION=  SUBMISSIONS=  GRADEBOOK=file.csv  GRADE_JOBS=  PLOT_SOURCE=labs|solutions  NVCC=  CC=  GNUPLOT=
+#   STUDENT=  SUBMISSION=  SUBMISSIONS=  GRADEBOOK=file.csv  GRADE_JOBS=  GRADE_CONCURRENCY=
+#   PLOT_SOURCE=labs|solutions  NVCC=  CC=  GNUPLOT=
 #   CHECK_PREFIX=dir (Check unpacked there)  and each lab's own, in harness/labs/<lab>/lab.mk
 
 .DEFAULT_GOAL := all
@@ -240,7 +241,7 @@ $(BIN_DIR)/occupancy: $(BUILD_DIR)/host/tools/occupancy.o $(call HOST_OBJ,occupa
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm
 
-$(BIN_DIR)/lab: $(BUILD_DIR)/host/tools/lab.o $(BUILD_DIR)/host/tools/grade.o $(BUILD_DIR)/host/tools/grade_parts.o $(call HOST_OBJ,step_table lab_registry cli csv grading) $(ALL_TABLE_OBJS)
+$(BIN_DIR)/lab: $(BUILD_DIR)/host/tools/lab.o $(BUILD_DIR)/host/tools/grade.o $(BUILD_DIR)/host/tools/grade_parts.o $(BUILD_DIR)/host/tools/procs.o $(call HOST_OBJ,step_table lab_registry cli csv grading) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm
@@ -306,7 +307,10 @@ report: all
 #   make grade SUBMISSION=path        one submission (a folder holding labs/, or labs/ itself)
 #   make grade-all SUBMISSIONS=dir GRADEBOOK=file.csv   every folder in dir
 #   GRADE_JOBS=N compilations at once (default: the CPU cores); GRADE_NO_GPU=1 builds and
-#   static checks only, as on a machine without a GPU
+#   static checks only, as on a machine without a GPU; GRADE_CONCURRENCY=N a step's check
+#   sizes or compute-sanitizer runs at once on the GPU (default 3; 1: one after the other;
+#   speed runs always alone), read by bin/lab from the environment (a variable given to
+#   make is in it), so a Slurm task gets it too
 # STUDENT, SUBMISSION, SUBMISSIONS and GRADEBOOK are plain text: make never expands
 # them and no shell parses them (they reach bin/lab through the environment).
 GRADE_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -393,7 +397,8 @@ $(BUILD_DIR)/tests/run_tests.o: tests/run_tests.c $(BUILD_DIR)/gen/lab_suites.h 
 $(BUILD_DIR)/tests:
 	$(Q)mkdir -p $@
 
-$(BIN_DIR)/run-tests: $(TEST_OBJS) $(call HOST_OBJ,$(HARNESS_PURE) lab_registry) $(LAB_PURE_OBJS) $(ALL_TABLE_OBJS)
+# (grading's child processes, harness/tools/procs.c, are tested on their own)
+$(BIN_DIR)/run-tests: $(TEST_OBJS) $(call HOST_OBJ,$(HARNESS_PURE) lab_registry) $(BUILD_DIR)/host/tools/procs.o $(LAB_PURE_OBJS) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ $(CHECK_LIBS)

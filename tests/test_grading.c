@@ -251,6 +251,37 @@ START_TEST(empty_values_are_refused_by_name)
 }
 END_TEST
 
+/* How many runs of a step share the GPU (GRADE_CONCURRENCY, --concurrency): a number
+ * from 1 to 32, refused otherwise in one line that names where it came from. */
+START_TEST(concurrency_is_a_number_refused_by_name)
+{
+    char lab[512], out[8192], err[8192];
+    bin_path("lab", lab, sizeof lab);
+    static const char *const values[] = {"0", "33", "three", "", "2x"};
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; ++i) {
+        char *argv[] = {lab, "grade", "--no-gpu", "--concurrency", (char *)values[i], NULL};
+        int code = run_capture(argv, NULL, out, sizeof out, err, sizeof err);
+        ck_assert_msg(code == 2 &&
+                          strstr(err, "--concurrency wants a number from 1 to 32") != NULL,
+                      "--concurrency '%s' -> %d: %s", values[i], code, err);
+        char env_value[64];
+        snprintf(env_value, sizeof env_value, "GRADE_CONCURRENCY=%s", values[i]);
+        const char *env[] = {env_value, NULL};
+        char *all[] = {lab, "grade-all", "--no-gpu", "--submissions", "tests/submissions", NULL};
+        code = run_capture(all, env, out, sizeof out, err, sizeof err);
+        ck_assert_msg(code == 2 && strstr(err, "GRADE_CONCURRENCY wants a number") != NULL &&
+                          strstr(err, "1: one after the other") != NULL,
+                      "%s -> %d: %s", env_value, code, err);
+    }
+    /* through make, as an instructor sets it */
+    const char *args[] = {"grade", "GRADE_CONCURRENCY=0", "GRADE_NO_GPU=1", NULL};
+    int code = run_make(args, out, sizeof out, err, sizeof err);
+    ck_assert_msg(code != 0 && strstr(err, "GRADE_CONCURRENCY wants a number") != NULL,
+                  "make grade GRADE_CONCURRENCY=0 -> %d: %s", code, err);
+    ck_assert_ptr_null(strstr(out, "Grading "));
+}
+END_TEST
+
 /* ------------------------------------------------------------------------- */
 /* bin/lab grade-all --no-gpu over tests/submissions, once for the whole case. */
 
@@ -321,6 +352,12 @@ START_TEST(class_is_graded_without_a_gpu)
     csv_free(&t);
     ck_assert_ptr_nonnull(strstr(class_out, "[student 9 of 9"));
     ck_assert_ptr_nonnull(strstr(class_out, "NO GPU"));
+    /* the throughput, to be read off a run: no GPU, so no reference solution was timed */
+    ck_assert_msg(strstr(class_out, "graded 9 submission(s) in ") != NULL &&
+                      strstr(class_out, " s per submission; ") != NULL &&
+                      strstr(class_out, " s without the 0 s spent timing the reference "
+                                        "solutions); gradebook: ") != NULL,
+                  "%s", class_out);
     char path[1024];
     snprintf(path, sizeof path, "%s/class.junit.xml", class_dir);
     char *junit = util_read_file(path, NULL);
@@ -416,6 +453,7 @@ Suite *grading_suite(void)
     tcase_set_timeout(names, 300);
     tcase_add_test(names, student_name_is_plain_text);
     tcase_add_test(names, empty_values_are_refused_by_name);
+    tcase_add_test(names, concurrency_is_a_number_refused_by_name);
     suite_add_tcase(s, names);
 
     TCase *cls = tcase_create("class");

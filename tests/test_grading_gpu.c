@@ -2,7 +2,9 @@
  * submission of tests/submissions/ loses the right points with the right reason.
  * The class is graded once (bin/lab grade-all, step 02), in an unchecked fixture;
  * each case reads one student's report. LAB_GRADING_KEEP=dir grades into dir and
- * keeps the gradebooks, reports and JUnit files there (the H100 verification). */
+ * keeps the gradebooks, reports and JUnit files there (the H100 verification).
+ * A second case grades solutions/ step 02 with a fake compute-sanitizer, at once and
+ * one after the other (GRADE_CONCURRENCY). */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,6 +197,164 @@ START_TEST(class_gradebook_has_a_row_per_student)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------- */
+/* compute-sanitizer's three tools run at once (--concurrency 3, the default), or one
+ * after the other (--concurrency 1), for the reference solution and the student
+ * alike: a fake compute-sanitizer that sleeps 1 s and writes when each tool starts and
+ * ends stands in for the real one, solutions/ graded as a submission (step 02). In
+ * the run at once the student's racecheck never ends: it is killed at its own limit
+ * while memcheck (a fake error) and synccheck get their own verdicts. */
+
+static char *fake_dir;
+static char fake_times[2][700], fake_report[2][700];
+static char fake_out[2][1 << 16], fake_err[2][1 << 15];
+static int fake_code[2];
+
+static const char fake_sanitizer[] =
+    "#!/bin/sh\n"
+    "# a fake compute-sanitizer (tests/test_grading_gpu.c): --tool NAME ... BINARY ARGS\n"
+    "tool=$2\n"
+    "case \"$*\" in *bin/solutions/*) who=reference ;; *) who=student ;; esac\n"
+    "echo \"$tool $who start $(date +%s.%N)\" >> \"$FAKE_SANITIZER_TIMES\"\n"
+    "echo '========= COMPUTE-SANITIZER'\n"
+    "if [ $who = student ] && [ $tool = racecheck ] && [ \"$FAKE_SANITIZER_HANG\" = 1 ]; then\n"
+    "    exec sleep 600\n"
+    "fi\n"
+    "sleep 1\n"
+    "echo \"$tool $who end $(date +%s.%N)\" >> \"$FAKE_SANITIZER_TIMES\"\n"
+    "if [ $who = student ] && [ $tool = memcheck ]; then\n"
+    "    echo '========= Invalid __global__ read of size 4 bytes (fake)'\n"
+    "    echo '========= ERROR SUMMARY: 1 error'\n"
+    "    exit 99\n"
+    "fi\n"
+    "echo '========= ERROR SUMMARY: 0 errors'\n";
+
+static void grade_with_fake_sanitizer(void)
+{
+    fake_dir = util_temp_dir("grade-fake-sanitizer");
+    if (fake_dir == NULL)
+        return;
+    char sanitizer[700];
+    snprintf(sanitizer, sizeof sanitizer, "%s/compute-sanitizer", fake_dir);
+    FILE *f = fopen(sanitizer, "w");
+    if (f == NULL)
+        return;
+    fputs(fake_sanitizer, f);
+    fclose(f);
+    chmod(sanitizer, 0755);
+    char lab[512];
+    bin_path("lab", lab, sizeof lab);
+    for (int run = 0; run < 2; ++run) {
+        char book[700], times_env[800];
+        snprintf(book, sizeof book, "%s/fake-%d.csv", fake_dir, run);
+        snprintf(fake_report[run], sizeof fake_report[run], "%s/fake-%d.reports/fake.txt",
+                 fake_dir, run);
+        snprintf(fake_times[run], sizeof fake_times[run], "%s/times-%d", fake_dir, run);
+        snprintf(times_env, sizeof times_env, "FAKE_SANITIZER_TIMES=%s", fake_times[run]);
+        const char *env[] = {"MAKEFLAGS=", times_env,
+                             run == 0 ? "FAKE_SANITIZER_HANG=1" : "FAKE_SANITIZER_HANG=0", NULL};
+        char *argv[] = {lab, "grade", "--submission", "solutions", "--student", "fake",
+                        "--gradebook", book, "--sanitizer", sanitizer, "--concurrency",
+                        run == 0 ? "3" : "1", "matmul", "02", NULL};
+        fake_code[run] = run_capture(argv, env, fake_out[run], sizeof fake_out[run],
+                                     fake_err[run], sizeof fake_err[run]);
+        printf("%s", fake_out[run]);
+    }
+}
+
+static void remove_fake(void)
+{
+    if (fake_dir != NULL)
+        util_remove_tree(fake_dir);
+    free(fake_dir);
+    fake_dir = NULL;
+}
+
+/* When each tool started and ended for who ("reference" or "student"); 0: never. */
+struct span {
+    double start, end;
+};
+
+static void spans_of(int run, const char *who, struct span spans[3])
+{
+    static const char *const tools[3] = {"memcheck", "racecheck", "synccheck"};
+    memset(spans, 0, 3 * sizeof *spans);
+    char *text = util_read_file(fake_times[run], NULL);
+    ck_assert_msg(text != NULL, "the fake compute-sanitizer never ran (exit %d)\n%s\n%s",
+                  fake_code[run], fake_out[run], fake_err[run]);
+    for (char *line = strtok(text, "\n"); line != NULL; line = strtok(NULL, "\n")) {
+        char tool[32], w[32], what[16];
+        double t;
+        if (sscanf(line, "%31s %31s %15s %lf", tool, w, what, &t) != 4 || strcmp(w, who) != 0)
+            continue;
+        for (int i = 0; i < 3; ++i)
+            if (strcmp(tool, tools[i]) == 0) {
+                if (strcmp(what, "start") == 0)
+                    spans[i].start = t;
+                else
+                    spans[i].end = t;
+            }
+    }
+    free(text);
+    for (int i = 0; i < 3; ++i)
+        ck_assert_msg(spans[i].start > 0, "%s: %s never ran", who, tools[i]);
+}
+
+/* All three started before the first of them ended. */
+static void assert_at_once(const struct span spans[3], const char *who)
+{
+    double first_end = 0;
+    for (int i = 0; i < 3; ++i)
+        if (spans[i].end > 0 && (first_end == 0 || spans[i].end < first_end))
+            first_end = spans[i].end;
+    ck_assert(first_end > 0);
+    for (int i = 0; i < 3; ++i)
+        ck_assert_msg(spans[i].start < first_end, "%s: tool %d started after another had ended",
+                      who, i);
+}
+
+START_TEST(sanitizer_tools_run_at_once_and_a_hang_is_killed_alone)
+{
+    char *r = util_read_file(fake_report[0], NULL);
+    ck_assert_msg(r != NULL, "no report (exit %d)\n%s\n%s", fake_code[0], fake_out[0],
+                  fake_err[0]);
+    struct span ref[3], student[3];
+    spans_of(0, "reference", ref);
+    spans_of(0, "student", student);
+    assert_at_once(ref, "reference");
+    assert_at_once(student, "student");
+    ck_assert_msg(student[1].end == 0, "the student's racecheck ended: it was meant to hang");
+    ck_assert_ptr_nonnull(strstr(fake_out[0], "up to 3 check sizes or compute-sanitizer runs"));
+    expect(r, "matmul/02-tiled correct PASS 4/4", "9 of 9");
+    expect(r, "matmul/02-tiled memcheck FAIL 0/1", "Invalid __global__ read of size 4 bytes (fake)");
+    expect(r, "matmul/02-tiled racecheck FAIL 0/1", "did not finish under racecheck within");
+    expect(r, "matmul/02-tiled synccheck PASS 1/1", "no synccheck errors at 33x47x29");
+    expect(r, "matmul/02-tiled speed", "x the reference solution's speed");
+    free(r);
+}
+END_TEST
+
+START_TEST(sanitizer_tools_one_after_the_other_with_concurrency_1)
+{
+    char *r = util_read_file(fake_report[1], NULL);
+    ck_assert_msg(r != NULL, "no report (exit %d)\n%s\n%s", fake_code[1], fake_out[1],
+                  fake_err[1]);
+    static const char *const whos[2] = {"reference", "student"};
+    for (int w = 0; w < 2; ++w) {
+        struct span spans[3];
+        spans_of(1, whos[w], spans);
+        for (int i = 1; i < 3; ++i)
+            ck_assert_msg(spans[i - 1].end > 0 && spans[i].start >= spans[i - 1].end,
+                          "%s: tool %d started before tool %d had ended", whos[w], i, i - 1);
+    }
+    expect(r, "matmul/02-tiled correct PASS 4/4", "9 of 9");
+    expect(r, "matmul/02-tiled memcheck FAIL 0/1", "Invalid __global__ read of size 4 bytes (fake)");
+    expect(r, "matmul/02-tiled racecheck PASS 1/1", "no racecheck errors at 33x47x29");
+    expect(r, "matmul/02-tiled synccheck PASS 1/1", NULL);
+    free(r);
+}
+END_TEST
+
 static const char *const names[] = {
     "solutions_earn_full_marks",
     "missing_barrier_loses_racecheck",
@@ -207,6 +367,8 @@ static const char *const names[] = {
     "ignoring_the_technique_loses_its_point",
     "todo_step_earns_nothing",
     "class_gradebook_has_a_row_per_student",
+    "sanitizer_tools_run_at_once_and_a_hang_is_killed_alone",
+    "sanitizer_tools_one_after_the_other_with_concurrency_1",
 };
 
 size_t grading_gpu_case_names(const char **out_names, size_t max)
@@ -235,5 +397,12 @@ Suite *grading_gpu_suite(void)
     tcase_add_test(tc, todo_step_earns_nothing);
     tcase_add_test(tc, class_gradebook_has_a_row_per_student);
     suite_add_tcase(s, tc);
+
+    TCase *fake = tcase_create("sanitizer_at_once");
+    tcase_set_timeout(fake, 60);
+    tcase_add_unchecked_fixture(fake, grade_with_fake_sanitizer, remove_fake);
+    tcase_add_test(fake, sanitizer_tools_run_at_once_and_a_hang_is_killed_alone);
+    tcase_add_test(fake, sanitizer_tools_one_after_the_other_with_concurrency_1);
+    suite_add_tcase(s, fake);
     return s;
 }

@@ -3,9 +3,12 @@
  * Only the step files are taken from a submission. Each is copied into a folder of
  * its own (build/grade/<run>/<n>/src/<lab>/<stem>.cu) and built there by make with
  * this tree's harness (the Makefile's GRADE_DIR rules), one make per step, several
- * at once on the CPU cores, while the steps already built run on the GPU one at a
- * time, each in its own process group with a time limit derived from the reference
- * solution's time. A name or path a student chose is never given to a shell.
+ * at once on the CPU cores, while the steps already built run on the GPU one step at
+ * a time, each run in its own process group with a time limit derived from the
+ * reference solution's time (procs.c). Within a step, its check sizes, then its three
+ * compute-sanitizer runs, go up to G.concurrency at once (GRADE_CONCURRENCY), judged
+ * in order as if run one after the other; its timed speed run runs alone. A name or
+ * path a student chose is never given to a shell.
  *
  * Per step: builds; correct at every check size of its lab; compute-sanitizer's
  * memcheck, racecheck and synccheck at one small awkward size; the technique the
@@ -19,13 +22,11 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/time.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -34,19 +35,19 @@
 #include "grade.h"
 #include "grading.h"
 #include "lab_registry.h"
+#include "procs.h"
 
 /* every text buffer here is bounded on purpose: a cut path or message is fine */
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 
 #define MAX_STEPS 128
+#define MAX_CHECK_SIZES 64 /* of one lab */
 #define TOOLS 3
 static const char *const tool_names[TOOLS] = {"memcheck", "racecheck", "synccheck"};
 
 static double now_s(void)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + t.tv_nsec * 1e-9;
+    return procs_now();
 }
 
 static double run_started;
@@ -159,48 +160,8 @@ static void first_lines(const char *text, int want_errors, int max_lines, char *
 }
 
 /* ------------------------------------------------------------------------- */
-/* Processes: each in its own process group, output to a file, with a time limit. */
-
-static void child_setup(const char *log_path, int quiet_stdout)
-{
-    setpgid(0, 0);
-    int fd = open(log_path ? log_path : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    if (fd >= 0) {
-        int out = quiet_stdout ? open("/dev/null", O_WRONLY) : fd;
-        dup2(out, STDOUT_FILENO);
-        dup2(fd, STDERR_FILENO);
-    }
-    int null_in = open("/dev/null", O_RDONLY);
-    if (null_in >= 0)
-        dup2(null_in, STDIN_FILENO);
-}
-
-static pid_t spawn(char *const argv[], const char *log_path, int quiet_stdout)
-{
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid == 0) {
-        child_setup(log_path, quiet_stdout);
-        execvp(argv[0], argv);
-        fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    if (pid > 0)
-        setpgid(pid, pid);
-    return pid;
-}
-
-static void kill_group(pid_t pid)
-{
-    kill(-pid, SIGKILL);
-    kill(pid, SIGKILL);
-}
-
-static int exit_code_of(int status)
-{
-    return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
-}
+/* Processes: each in its own process group, output to a file, with a time limit
+ * (procs.c); builds go on meanwhile. */
 
 struct outcome {
     int code;      /* exit code, 128 + signal */
@@ -210,35 +171,27 @@ struct outcome {
 
 static void pump_builds(void);
 
-/* Runs argv to the end or the limit (0: none), building meanwhile. */
+static struct outcome outcome_of(const struct proc *p)
+{
+    return (struct outcome){p->outcome.code, p->outcome.timed_out, p->outcome.wall_s};
+}
+
+/* Runs the n processes, at most at_once at a time (procs_run), building meanwhile. */
+static void run_procs(struct proc *const procs[], size_t n, int at_once, procs_done_fn done,
+                      void *ctx)
+{
+    procs_run(procs, n, at_once, done, ctx, pump_builds);
+}
+
+/* Runs argv to the end or the limit (0: none), alone, building meanwhile. */
 static struct outcome run_limited(char *const argv[], const char *log_path, int quiet_stdout,
                                   double limit_s)
 {
-    struct outcome o = {127, 0, 0};
-    double start = now_s();
-    pid_t pid = spawn(argv, log_path, quiet_stdout);
-    if (pid < 0)
-        return o;
-    int status = 0;
-    for (;;) {
-        pid_t done = waitpid(pid, &status, WNOHANG);
-        if (done == pid)
-            break;
-        if (done < 0 && errno != EINTR)
-            break;
-        if (limit_s > 0 && now_s() - start > limit_s) {
-            kill_group(pid);
-            waitpid(pid, &status, 0);
-            o.timed_out = 1;
-            break;
-        }
-        pump_builds();
-        usleep(10000);
-    }
-    kill(-pid, SIGKILL); /* anything the step left behind in its group */
-    o.wall_s = now_s() - start;
-    o.code = o.timed_out ? 124 : exit_code_of(status);
-    return o;
+    struct proc p = {.argv = argv, .log_path = log_path, .quiet_stdout = quiet_stdout,
+                     .limit_s = limit_s};
+    struct proc *one[] = {&p};
+    run_procs(one, 1, 1, NULL, NULL);
+    return outcome_of(&p);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -254,8 +207,7 @@ struct graded_step {
 enum build_state { BUILD_NONE, BUILD_QUEUED, BUILD_RUNNING, BUILD_DONE };
 struct build_job {
     enum build_state state;
-    pid_t pid;
-    double started;
+    struct proc proc; /* make, with the rubric's build-time-limit */
     int code, timed_out;
 };
 
@@ -282,6 +234,8 @@ static struct {
     size_t student_count;
     size_t current; /* the student on the GPU now */
     int jobs, running;
+    int concurrency; /* a step's check sizes, or its sanitizer runs, at once on the GPU */
+    double reference_s; /* spent timing the reference solutions */
     double build_limit_s;
     const char *sanitizer; /* NULL: not available */
     int have_gpu;
@@ -294,7 +248,7 @@ static struct {
 /* The reference solution's measurements of one step, taken once per grading run. */
 struct reference {
     int measured, ok;
-    double check_wall[64];
+    double check_wall[MAX_CHECK_SIZES];
     double tool_wall[TOOLS];
     int tool_ok[TOOLS];
     double speed_wall, speed_ms;
@@ -328,24 +282,16 @@ static void start_build(struct student *s, size_t i)
     snprintf(log, sizeof log, "%s/log/%s.build.log", s->slot, g->stem);
     char *argv[] = {"make", "-s", "--no-print-directory", "LAB_ARCH_CHECKED=1", "V=0", dir_arg,
                     target, NULL};
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid == 0) {
-        child_setup(log, 0);
-        execvp(argv[0], argv);
-        fprintf(stderr, "cannot run make: %s\n", strerror(errno));
-        _exit(127);
-    }
     struct build_job *b = &s->builds[i];
-    if (pid < 0) {
+    b->proc = (struct proc){.argv = argv, .log_path = log, .limit_s = G.build_limit_s};
+    procs_start(&b->proc);
+    b->proc.argv = NULL; /* used only to start it */
+    b->proc.log_path = NULL;
+    if (b->proc.state != PROC_RUNNING) {
         b->state = BUILD_DONE;
         b->code = 127;
         return;
     }
-    setpgid(pid, pid);
-    b->pid = pid;
-    b->started = now_s();
     b->state = BUILD_RUNNING;
     ++G.running;
 }
@@ -359,17 +305,9 @@ static void pump_builds(void)
             struct build_job *b = &s->builds[i];
             if (b->state != BUILD_RUNNING)
                 continue;
-            int status;
-            pid_t done = waitpid(b->pid, &status, WNOHANG);
-            if (done == b->pid) {
-                b->code = exit_code_of(status);
-                b->state = BUILD_DONE;
-                --G.running;
-            } else if (now_s() - b->started > G.build_limit_s) {
-                kill_group(b->pid);
-                waitpid(b->pid, &status, 0);
-                b->code = 124;
-                b->timed_out = 1;
+            if (procs_poll(&b->proc)) { /* ended, or killed at the build time limit */
+                b->code = b->proc.outcome.code;
+                b->timed_out = b->proc.outcome.timed_out;
                 b->state = BUILD_DONE;
                 --G.running;
             }
@@ -499,64 +437,106 @@ static void prepare_student(struct student *s, size_t index)
 }
 
 /* ------------------------------------------------------------------------- */
-/* Running a step binary. */
+/* Running a step binary. A step's check sizes, and its compute-sanitizer tools, run
+ * up to G.concurrency at a time on the GPU, each in its own process with its own log
+ * and time limit; a timed speed run always runs alone. */
 
-static void size_args(const struct check_size *size, char m[24], char n[24], char k[24])
+/* One run of a step binary, alone or under a compute-sanitizer tool: its command
+ * line, its log and the process that runs it. */
+struct step_run {
+    struct proc p;
+    char *argv[40];
+    char m[24], n[24], k[24];
+    char log[512];
+};
+
+/* run: prefix... BINARY --m M --n N --k K options... (prefix may be NULL), its output
+ * to log (stdout too unless quiet_stdout), killed after limit_s. */
+static void step_command(struct step_run *run, char *const prefix[], const char *binary,
+                         const struct check_size *size, char *const options[], const char *log,
+                         int quiet_stdout, double limit_s)
 {
-    snprintf(m, 24, "%ld", size->m);
-    snprintf(n, 24, "%ld", size->n);
-    snprintf(k, 24, "%ld", size->k);
+    snprintf(run->m, sizeof run->m, "%ld", size->m);
+    snprintf(run->n, sizeof run->n, "%ld", size->n);
+    snprintf(run->k, sizeof run->k, "%ld", size->k);
+    int a = 0;
+    for (char *const *x = prefix; x != NULL && *x != NULL; ++x)
+        run->argv[a++] = *x;
+    run->argv[a++] = (char *)binary;
+    run->argv[a++] = "--m";
+    run->argv[a++] = run->m;
+    run->argv[a++] = "--n";
+    run->argv[a++] = run->n;
+    run->argv[a++] = "--k";
+    run->argv[a++] = run->k;
+    for (char *const *x = options; *x != NULL; ++x)
+        run->argv[a++] = *x;
+    run->argv[a] = NULL;
+    snprintf(run->log, sizeof run->log, "%s", log);
+    run->p = (struct proc){.argv = run->argv, .log_path = run->log,
+                           .quiet_stdout = quiet_stdout, .limit_s = limit_s};
 }
+
+static char *const untimed[] = {"--repeats", "1", "--min-time", "0", "--warmup", "0",
+                                "--no-csv", "--no-header", NULL};
 
 /* One correctness run at size (no timing, nothing recorded); stderr to log. */
-static struct outcome run_check(const char *binary, const struct check_size *size, const char *log,
-                                double limit_s)
+static void check_run(struct step_run *run, const char *binary, const struct check_size *size,
+                      const char *log, double limit_s)
 {
-    char m[24], n[24], k[24];
-    size_args(size, m, n, k);
-    char *argv[] = {(char *)binary, "--m", m, "--n", n, "--k", k, "--repeats", "1", "--min-time",
-                    "0", "--warmup", "0", "--no-csv", "--no-header", NULL};
-    return run_limited(argv, log, 1, limit_s);
+    step_command(run, NULL, binary, size, untimed, log, 1, limit_s);
 }
 
-static struct outcome run_tool(int tool, const char *binary, const struct check_size *size,
-                               const char *log, double limit_s)
+/* The same run under compute-sanitizer's tool; its messages to log. */
+static void tool_run(struct step_run *run, int tool, const char *binary,
+                     const struct check_size *size, const char *log, double limit_s)
 {
-    char m[24], n[24], k[24];
-    size_args(size, m, n, k);
-    char *argv[32];
+    char *prefix[12];
     int a = 0;
-    argv[a++] = (char *)G.sanitizer;
-    argv[a++] = "--tool";
-    argv[a++] = (char *)tool_names[tool];
-    argv[a++] = "--error-exitcode";
-    argv[a++] = "99";
-    argv[a++] = "--print-limit";
-    argv[a++] = "10";
+    prefix[a++] = (char *)G.sanitizer;
+    prefix[a++] = "--tool";
+    prefix[a++] = (char *)tool_names[tool];
+    prefix[a++] = "--error-exitcode";
+    prefix[a++] = "99";
+    prefix[a++] = "--print-limit";
+    prefix[a++] = "10";
     if (tool == 0) {
-        argv[a++] = "--report-api-errors";
-        argv[a++] = "no";
+        prefix[a++] = "--report-api-errors";
+        prefix[a++] = "no";
     }
-    argv[a++] = (char *)binary;
-    char *rest[] = {"--m", m, "--n", n, "--k", k, "--repeats", "1", "--min-time", "0",
-                    "--warmup", "0", "--no-csv", "--no-header", NULL};
-    for (char **r = rest; *r != NULL; ++r)
-        argv[a++] = *r;
-    argv[a] = NULL;
-    return run_limited(argv, log, 0, limit_s);
+    prefix[a] = NULL;
+    step_command(run, prefix, binary, size, untimed, log, 0, limit_s);
 }
 
-/* A timed run at the speed size, recorded to a CSV of its own: its median in ms. */
+/* The runs, up to G.concurrency at a time; done sees each in order (procs_run). */
+static void run_steps_at_once(struct step_run *runs, size_t n, procs_done_fn done, void *ctx)
+{
+    struct proc *procs[MAX_CHECK_SIZES];
+    for (size_t i = 0; i < n && i < MAX_CHECK_SIZES; ++i)
+        procs[i] = &runs[i].p;
+    run_procs(procs, n < MAX_CHECK_SIZES ? n : MAX_CHECK_SIZES, G.concurrency, done, ctx);
+}
+
+/* Where step `stem`'s run `what` logs, in folder dir: dir/stem.what.log */
+static void run_log_path(char *buf, size_t len, const char *dir, const char *stem,
+                         const char *what)
+{
+    snprintf(buf, len, "%s/%s.%s.log", dir, stem, what);
+}
+
+/* A timed run at the speed size, alone on the GPU, recorded to a CSV of its own: its
+ * median in ms. */
 static struct outcome run_speed(const char *binary, const struct check_size *size, const char *csv,
                                 const char *log, double limit_s, double *median_ms)
 {
-    char m[24], n[24], k[24];
-    size_args(size, m, n, k);
     unlink(csv);
-    char *argv[] = {(char *)binary, "--m", m, "--n", n, "--k", k, "--repeats", "5", "--min-time",
-                    "0", "--warmup", "1", "--no-header", "--run-id", "grade", "--csv",
-                    (char *)csv, NULL};
-    struct outcome o = run_limited(argv, log, 1, limit_s);
+    char *options[] = {"--repeats", "5", "--min-time", "0", "--warmup", "1", "--no-header",
+                       "--run-id", "grade", "--csv", (char *)csv, NULL};
+    struct step_run run;
+    step_command(&run, NULL, binary, size, options, log, 1, limit_s);
+    struct proc *one[] = {&run.p};
+    run_procs(one, 1, 1, NULL, NULL);
+    struct outcome o = outcome_of(&run.p);
     *median_ms = NAN;
     struct csv_table t;
     char err[256];
@@ -575,27 +555,38 @@ static double limit_for(const struct rubric *r, double reference_s)
 }
 
 /* The reference solution of step i, measured once: its wall time at every check
- * size and under each tool, and its speed. */
+ * size and under each tool, and its speed. The check sizes, then the tools, run as
+ * many at once as a student's do, so the limits they give hold for the same
+ * crowding; the speed run runs alone. */
 static struct reference *measure_reference(size_t i)
 {
     struct reference *ref = &references[i];
     if (ref->measured)
         return ref;
     ref->measured = 1;
+    double started = now_s();
     const struct graded_step *g = &G.steps[i];
     const struct rubric *r = g->rubric;
     char binary[512], log[512], csv[512];
     snprintf(binary, sizeof binary, "%s/bin/solutions/%s/%s", G.root, g->lab->lab, g->stem);
-    snprintf(log, sizeof log, "%s/reference.log", G.run_dir);
     snprintf(csv, sizeof csv, "%s/reference-speed.csv", G.run_dir);
     printf("  (timing the reference solution of %s/%s)\n", g->lab->lab, g->stem);
     ref->ok = 1;
-    for (size_t c = 0; c < g->lab->check_size_count && c < 64; ++c) {
-        struct outcome o = run_check(binary, &g->lab->check_sizes[c], log, 600);
+    static struct step_run runs[MAX_CHECK_SIZES];
+    size_t sizes = g->lab->check_size_count;
+    for (size_t c = 0; c < sizes; ++c) {
+        char what[32];
+        snprintf(what, sizeof what, "check-%zu", c + 1);
+        run_log_path(log, sizeof log, G.run_dir, "reference", what);
+        check_run(&runs[c], binary, &g->lab->check_sizes[c], log, 600);
+    }
+    run_steps_at_once(runs, sizes, NULL, NULL);
+    for (size_t c = 0; c < sizes; ++c) {
+        struct outcome o = outcome_of(&runs[c].p);
         ref->check_wall[c] = o.wall_s;
         if (o.code != 0 && ref->ok) {
             ref->ok = 0;
-            char *text = read_text(log, 1 << 16);
+            char *text = read_text(runs[c].log, 1 << 16);
             char lines[300];
             first_lines(text, 0, 2, lines, sizeof lines);
             free(text);
@@ -605,15 +596,24 @@ static struct reference *measure_reference(size_t i)
                      o.code, lines);
         }
     }
-    for (int t = 0; t < TOOLS && G.sanitizer != NULL; ++t) {
-        struct outcome o = run_tool(t, binary, &r->sanitize_size, log, 600);
-        ref->tool_wall[t] = o.wall_s;
-        ref->tool_ok[t] = o.code == 0;
+    if (G.sanitizer != NULL) {
+        for (int t = 0; t < TOOLS; ++t) {
+            run_log_path(log, sizeof log, G.run_dir, "reference", tool_names[t]);
+            tool_run(&runs[t], t, binary, &r->sanitize_size, log, 600);
+        }
+        run_steps_at_once(runs, TOOLS, NULL, NULL);
+        for (int t = 0; t < TOOLS; ++t) {
+            struct outcome o = outcome_of(&runs[t].p);
+            ref->tool_wall[t] = o.wall_s;
+            ref->tool_ok[t] = o.code == 0;
+        }
     }
+    run_log_path(log, sizeof log, G.run_dir, "reference", "speed");
     struct outcome o = run_speed(binary, &r->speed_size, csv, log, 600, &ref->speed_ms);
     ref->speed_wall = o.wall_s;
     if (!ref->ok)
         fprintf(stderr, "lab: %s\n", ref->why);
+    G.reference_s += now_s() - started;
     return ref;
 }
 
@@ -670,6 +670,116 @@ static int source_marked_todo(const char *path)
     }
     free(text);
     return todo;
+}
+
+/* The correctness runs of one step, judged in the order of the check sizes as each
+ * has ended (procs_run's done), exactly as if they had run one after the other. */
+struct check_judge {
+    const struct graded_step *g;
+    const struct reference *ref;
+    const struct step_run *runs;
+    int passed, hung, todo;
+    char first_failure[768];
+};
+
+/* Check size c has ended: its mark, and the first failure with its log. Nonzero ends
+ * the correctness runs (the sizes after c are not run): the step is still TODO, or c
+ * is the first failure and did not finish. */
+static int judge_check(void *ctx, size_t c)
+{
+    struct check_judge *j = ctx;
+    const struct graded_step *g = j->g;
+    const struct check_size *size = &g->lab->check_sizes[c];
+    struct outcome o = outcome_of(&j->runs[c].p);
+    if (o.code == EXIT_TODO) {
+        j->todo = 1;
+        return 1;
+    }
+    if (o.code == EXIT_NO_DEVICE) {
+        G.have_gpu = 0;
+        snprintf(G.no_gpu_why, sizeof G.no_gpu_why, "the GPU went away during grading");
+    }
+    char mark = o.code == 0 ? '.' : o.timed_out ? 'T' : o.code > 128 ? 'C' : 'F';
+    putchar(mark);
+    fflush(stdout);
+    if (o.code == 0) {
+        ++j->passed;
+        return 0;
+    }
+    if (j->first_failure[0] != '\0')
+        return 0;
+    char *text = read_text(j->runs[c].log, 1 << 18);
+    char lines[500];
+    first_lines(text, 0, 4, lines, sizeof lines);
+    free(text);
+    char what[200];
+    if (o.timed_out) {
+        snprintf(what, sizeof what, "did not finish within %.1f s (killed; the reference "
+                 "took %.2f s)", j->runs[c].p.limit_s, j->ref->check_wall[c]);
+        j->hung = 1;
+    } else if (o.code > 128) {
+        snprintf(what, sizeof what, "crashed (signal %d)", o.code - 128);
+    } else if (o.code == EXIT_USAGE) {
+        snprintf(what, sizeof what, "could not run this size (exit 2)");
+    } else {
+        snprintf(what, sizeof what, "wrong result or CUDA error (exit %d)", o.code);
+    }
+    snprintf(j->first_failure, sizeof j->first_failure,
+             "at %ldx%ldx%ld: %s\n%s\nreproduce: bin/%s/%s --m %ld --n %ld --k %ld", size->m,
+             size->n, size->k, what, lines, g->lab->lab, g->stem, size->m, size->n, size->k);
+    return j->hung;
+}
+
+/* The compute-sanitizer runs of one step (tool[i] is run i's tool), judged in order. */
+struct tool_judge {
+    struct step_result *r;
+    const struct check_size *size;
+    const struct step_run *runs;
+    int tool[TOOLS];
+};
+
+/* Tool run i has ended: its check's verdict from its exit code and its log. */
+static int judge_tool(void *ctx, size_t i)
+{
+    struct tool_judge *j = ctx;
+    struct step_result *r = j->r;
+    const struct check_size *ss = j->size;
+    int t = j->tool[i], c = CHECK_MEMCHECK + t;
+    struct outcome o = outcome_of(&j->runs[i].p);
+    char *text = read_text(j->runs[i].log, 1 << 18);
+    char lines[600] = "";
+    /* the tool's first messages, its banner and summary left out */
+    int got = 0;
+    for (char *line = text ? strtok(text, "\n") : NULL; line != NULL && got < 5;
+         line = strtok(NULL, "\n")) {
+        if (strncmp(line, "=========", 9) != 0 || strstr(line, "COMPUTE-SANITIZER") ||
+            strstr(line, "ERROR SUMMARY") || strstr(line, "RACECHECK SUMMARY") ||
+            line[9] == '\0')
+            continue;
+        size_t used = strlen(lines);
+        snprintf(lines + used, sizeof lines - used, "%s%s", used ? "\n" : "", line);
+        ++got;
+    }
+    int tool_error = text != NULL && strstr(text, "========= Error:") != NULL;
+    free(text);
+    printf(", %s ", tool_names[t]);
+    if (o.timed_out) {
+        r->checks[c].state = CHECK_FAIL;
+        WHY(c, "did not finish under %s within %.1f s (killed)", tool_names[t],
+            j->runs[i].p.limit_s);
+    } else if (o.code == 99) {
+        r->checks[c].state = CHECK_FAIL;
+        WHY(c, "%s at %ldx%ldx%ld:\n%s", tool_names[t], ss->m, ss->n, ss->k, lines);
+    } else if (tool_error || o.code == 127 || o.code == EXIT_NO_DEVICE) {
+        WHY(c, "not run: compute-sanitizer could not run it (exit %d): %s", o.code, lines);
+    } else {
+        r->checks[c].state = CHECK_PASS;
+        r->checks[c].fraction = 1;
+        WHY(c, "no %s errors at %ldx%ldx%ld", tool_names[t], ss->m, ss->n, ss->k);
+    }
+    printf("%s", check_state_name(r->checks[c].state));
+    fflush(stdout);
+    return 0;
 }
 
 static void grade_step(struct student *s, size_t i)
@@ -801,71 +911,49 @@ static void grade_step(struct student *s, size_t i)
         }
     } else {
         struct reference *ref = measure_reference(i);
-        /* correct: every check size, each in its own process with a time limit */
+        /* correct: every check size, each in its own process with a time limit, up to
+         * G.concurrency at once, judged in order of size */
         printf(", correct ");
         fflush(stdout);
-        int passed = 0, total = (int)g->lab->check_size_count, hung = 0;
-        char first_failure[768] = "";
-        for (size_t c = 0; c < g->lab->check_size_count; ++c) {
-            const struct check_size *size = &g->lab->check_sizes[c];
-            if (hung) {
-                putchar('-');
-                continue;
-            }
-            double limit = limit_for(rb, ref->ok ? ref->check_wall[c] : 0);
-            struct outcome o = run_check(binary, size, run_log, limit);
-            if (o.code == EXIT_TODO) {
-                r->verdict = VERDICT_TODO;
-                set_all(r, CHECK_NOT_RUN, "the step is still marked STEP_TODO: not attempted");
-                printf("TODO\n");
-                return;
-            }
-            if (o.code == EXIT_NO_DEVICE) {
-                G.have_gpu = 0;
-                snprintf(G.no_gpu_why, sizeof G.no_gpu_why, "the GPU went away during grading");
-            }
-            char mark = o.code == 0 ? '.' : o.timed_out ? 'T' : o.code > 128 ? 'C' : 'F';
-            putchar(mark);
-            fflush(stdout);
-            if (o.code == 0) {
-                ++passed;
-                continue;
-            }
-            if (first_failure[0] != '\0')
-                continue;
-            char *text = read_text(run_log, 1 << 18);
-            char lines[500];
-            first_lines(text, 0, 4, lines, sizeof lines);
-            free(text);
-            char what[200];
-            if (o.timed_out) {
-                snprintf(what, sizeof what, "did not finish within %.1f s (killed; the reference "
-                         "took %.2f s)", limit, ref->check_wall[c]);
-                hung = 1;
-            } else if (o.code > 128) {
-                snprintf(what, sizeof what, "crashed (signal %d)", o.code - 128);
-            } else if (o.code == EXIT_USAGE) {
-                snprintf(what, sizeof what, "could not run this size (exit 2)");
-            } else {
-                snprintf(what, sizeof what, "wrong result or CUDA error (exit %d)", o.code);
-            }
-            snprintf(first_failure, sizeof first_failure,
-                     "at %ldx%ldx%ld: %s\n%s\nreproduce: bin/%s/%s --m %ld --n %ld --k %ld",
-                     size->m, size->n, size->k, what, lines, g->lab->lab, g->stem, size->m,
-                     size->n, size->k);
+        char log_dir[300];
+        snprintf(log_dir, sizeof log_dir, "%s/log", s->slot);
+        static struct step_run runs[MAX_CHECK_SIZES];
+        size_t sizes = g->lab->check_size_count;
+        for (size_t c = 0; c < sizes; ++c) {
+            char what[32];
+            snprintf(what, sizeof what, "check-%zu", c + 1);
+            run_log_path(buf, sizeof buf, log_dir, g->stem, what);
+            check_run(&runs[c], binary, &g->lab->check_sizes[c], buf,
+                      limit_for(rb, ref->ok ? ref->check_wall[c] : 0));
         }
+        struct check_judge judge = {g, ref, runs, 0, 0, 0, ""};
+        run_steps_at_once(runs, sizes, judge_check, &judge);
+        if (judge.todo) {
+            r->verdict = VERDICT_TODO;
+            set_all(r, CHECK_NOT_RUN, "the step is still marked STEP_TODO: not attempted");
+            printf("TODO\n");
+            return;
+        }
+        for (size_t c = 0; c < sizes; ++c)
+            if (runs[c].p.state == PROC_CANCELLED)
+                putchar('-'); /* not run: an earlier size did not finish */
+        int passed = judge.passed, total = (int)sizes, hung = judge.hung;
         r->checks[CHECK_CORRECT].fraction = total > 0 ? (double)passed / total : 0;
         r->checks[CHECK_CORRECT].state = passed == total ? CHECK_PASS : CHECK_FAIL;
         if (passed == total)
             WHY(CHECK_CORRECT, "%d of %d check sizes correct", passed, total);
         else
             WHY(CHECK_CORRECT, "%d of %d check sizes correct; first failure %s", passed, total,
-                first_failure);
+                judge.first_failure);
         printf(" %d/%d", passed, total);
         fflush(stdout);
 
-        /* compute-sanitizer at one small awkward size */
+        /* compute-sanitizer at one small awkward size: its tools up to G.concurrency at
+         * once, each with its own log and limit, judged in order */
         const struct check_size *ss = &rb->sanitize_size;
+        struct step_run tool_runs[TOOLS];
+        struct tool_judge tj = {r, ss, tool_runs, {0}};
+        size_t tools = 0;
         for (int t = 0; t < TOOLS; ++t) {
             int c = CHECK_MEMCHECK + t;
             if (G.sanitizer == NULL) {
@@ -881,41 +969,11 @@ static void grade_step(struct student *s, size_t i)
                     tool_names[t]);
                 continue;
             }
-            double limit = limit_for(rb, ref->tool_wall[t]);
-            struct outcome o = run_tool(t, binary, ss, run_log, limit);
-            char *text = read_text(run_log, 1 << 18);
-            char lines[600] = "";
-            /* the tool's first messages, its banner and summary left out */
-            int got = 0;
-            for (char *line = text ? strtok(text, "\n") : NULL; line != NULL && got < 5;
-                 line = strtok(NULL, "\n")) {
-                if (strncmp(line, "=========", 9) != 0 || strstr(line, "COMPUTE-SANITIZER") ||
-                    strstr(line, "ERROR SUMMARY") || strstr(line, "RACECHECK SUMMARY") ||
-                    line[9] == '\0')
-                    continue;
-                size_t used = strlen(lines);
-                snprintf(lines + used, sizeof lines - used, "%s%s", used ? "\n" : "", line);
-                ++got;
-            }
-            int tool_error = text != NULL && strstr(text, "========= Error:") != NULL;
-            free(text);
-            printf(", %s ", tool_names[t]);
-            if (o.timed_out) {
-                r->checks[c].state = CHECK_FAIL;
-                WHY(c, "did not finish under %s within %.1f s (killed)", tool_names[t], limit);
-            } else if (o.code == 99) {
-                r->checks[c].state = CHECK_FAIL;
-                WHY(c, "%s at %ldx%ldx%ld:\n%s", tool_names[t], ss->m, ss->n, ss->k, lines);
-            } else if (tool_error || o.code == 127 || o.code == EXIT_NO_DEVICE) {
-                WHY(c, "not run: compute-sanitizer could not run it (exit %d): %s", o.code, lines);
-            } else {
-                r->checks[c].state = CHECK_PASS;
-                r->checks[c].fraction = 1;
-                WHY(c, "no %s errors at %ldx%ldx%ld", tool_names[t], ss->m, ss->n, ss->k);
-            }
-            printf("%s", check_state_name(r->checks[c].state));
-            fflush(stdout);
+            run_log_path(buf, sizeof buf, log_dir, g->stem, tool_names[t]);
+            tool_run(&tool_runs[tools], t, binary, ss, buf, limit_for(rb, ref->tool_wall[t]));
+            tj.tool[tools++] = t;
         }
+        run_steps_at_once(tool_runs, tools, judge_tool, &tj);
 
         /* speed against the reference solution, only for a step that is correct */
         double ratio = NAN;
@@ -1285,6 +1343,13 @@ int grade_main(const struct grade_request *q)
     }
     G.build_limit_s = G.rubrics[0].build_time_s;
     G.jobs = q->jobs > 0 ? q->jobs : 2;
+    G.concurrency = q->concurrency > 0 ? q->concurrency : GRADE_DEFAULT_CONCURRENCY;
+    for (size_t l = 0; l < G.step_count; ++l)
+        if (G.steps[l].lab->check_size_count > MAX_CHECK_SIZES) {
+            fprintf(stderr, "lab: lab %s has %zu check sizes; grading takes at most %d\n",
+                    G.steps[l].lab->lab, G.steps[l].lab->check_size_count, MAX_CHECK_SIZES);
+            return EXIT_USAGE;
+        }
     G.sanitizer = q->sanitizer != NULL && q->sanitizer[0] != '\0' ? q->sanitizer : NULL;
     static char found[4096];
     if (G.sanitizer == NULL) { /* on PATH, else where the CUDA Toolkit usually is */
@@ -1437,6 +1502,9 @@ int grade_main(const struct grade_request *q)
     if (!G.have_gpu)
         printf("  NO GPU: correctness, compute-sanitizer and speed will not run and earn no "
                "points; builds and the static technique checks still do\n");
+    else
+        printf("  on the GPU: up to %d check sizes or compute-sanitizer runs of a step at once "
+               "(GRADE_CONCURRENCY), each speed run alone\n", G.concurrency);
     fflush(stdout);
 
     /* make runs once first for the shared objects, so the parallel makes below never
@@ -1485,8 +1553,13 @@ int grade_main(const struct grade_request *q)
     char jp[4096], el[32];
     grade_junit_path(q->gradebook, jp, sizeof jp);
     elapsed_text(el, sizeof el);
-    printf("graded %zu submission(s) in %s; gradebook: %s; JUnit: %s\n", G.student_count, el,
-           q->gradebook, jp);
+    /* the throughput: per submission, and without the reference solutions' timing,
+     * which a run pays once whatever the size of the class */
+    double wall = now_s() - run_started;
+    printf("graded %zu submission(s) in %s (%.1f s per submission; %.1f s without the %.0f s "
+           "spent timing the reference solutions); gradebook: %s; JUnit: %s\n",
+           G.student_count, el, wall / (double)G.student_count,
+           (wall - G.reference_s) / (double)G.student_count, G.reference_s, q->gradebook, jp);
     if (status != 0)
         return status;
     if (q->submissions == NULL) { /* one student: 0 only for full marks */

@@ -16,7 +16,14 @@ struct grade_request {
     const char *sanitizer;         /* compute-sanitizer's path; NULL or "": look on PATH */
     int jobs;                      /* compilations at once */
     int no_gpu;                    /* grade as if there were no GPU: builds and static checks */
+    int concurrency;               /* a step's check sizes, or its compute-sanitizer runs, at
+                                      once on the GPU (speed runs always alone); 0: default */
 };
+
+/* The default of grade_request.concurrency (GRADE_CONCURRENCY); 1 runs everything one
+ * after the other. */
+#define GRADE_DEFAULT_CONCURRENCY 3
+#define GRADE_MAX_CONCURRENCY 32
 
 /* Grades, writes the gradebook, reports and JUnit file; returns the exit code. */
 int grade_main(const struct grade_request *request);

@@ -6,7 +6,8 @@
  *   lab run [--bin-dir D] [LAB [STEP]] [-- ARGS]    run steps (GPU), one table per lab
  *   lab report [--bin-dir D] [--arch A] [LAB [STEP]]  static resources + occupancy model
  *   lab grade [--student NAME] [--submission DIR] [--gradebook CSV] [--jobs N]
- *             [--sanitizer PATH] [LAB [STEP]]       grade one submission (default: .)
+ *             [--sanitizer PATH] [--concurrency N] [LAB [STEP]]
+ *                                                   grade one submission (default: .)
  *   lab grade-all --submissions DIR [same options]  grade every folder in DIR; resumes
  *                                                   (harness/tools/grade.c; GUIDE.md)
  *   lab grade-split --submissions DIR --gradebook CSV --batch N --out DIR [LAB [STEP]]
@@ -36,6 +37,23 @@ static int usage_error(const char *fmt, const char *detail)
     fprintf(stderr, fmt, detail);
     fputc('\n', stderr);
     return EXIT_USAGE;
+}
+
+/* How many of a step's check sizes or compute-sanitizer runs grading runs at once:
+ * --concurrency N, else GRADE_CONCURRENCY from the environment, else the default.
+ * 0, or EXIT_USAGE after saying why in one line that names where the value came from. */
+static int parse_concurrency(const char *value, const char *from, int *concurrency)
+{
+    char *end;
+    long n = strtol(value, &end, 10);
+    if (value[0] == '\0' || *end != '\0' || n < 1 || n > GRADE_MAX_CONCURRENCY) {
+        fprintf(stderr, "%s: %s wants a number from 1 to %d (runs of a step at once on the GPU; "
+                "1: one after the other), not '%s'\n", program, from, GRADE_MAX_CONCURRENCY,
+                value);
+        return EXIT_USAGE;
+    }
+    *concurrency = (int)n;
+    return 0;
 }
 
 static void known_labs(char *buf, size_t len)
@@ -262,21 +280,26 @@ int main(int argc, char **argv)
                 "       %s run [--bin-dir DIR] [LAB [STEP]] [-- STEP-OPTIONS]\n"
                 "       %s report [--bin-dir DIR] [--arch ARCH] [LAB [STEP]]\n"
                 "       %s grade [--student NAME] [--submission DIR] [--gradebook CSV]\n"
-                "             [--jobs N] [--sanitizer PATH] [--no-gpu] [LAB [STEP]]\n"
+                "             [--jobs N] [--sanitizer PATH] [--concurrency N] [--no-gpu]\n"
+                "             [LAB [STEP]]\n"
                 "       %s grade-all --submissions DIR [--gradebook CSV] [--jobs N]\n"
-                "             [--sanitizer PATH] [--no-gpu] [LAB [STEP]]\n"
+                "             [--sanitizer PATH] [--concurrency N] [--no-gpu] [LAB [STEP]]\n"
                 "       %s grade-split --submissions DIR --gradebook CSV --batch N --out DIR\n"
                 "             [LAB [STEP]]\n"
                 "       %s grade-merge --gradebook CSV --part DIR... [--not-graded REASON]\n"
                 "             [LAB [STEP]]\n"
-                "       (--no-gpu: builds and static checks only, as on a machine without one)\n",
-                program, program, program, program, program, program, program, program);
+                "       (--no-gpu: builds and static checks only, as on a machine without one;\n"
+                "       --concurrency N: a step's check sizes or compute-sanitizer runs at once\n"
+                "       on the GPU, default $GRADE_CONCURRENCY or %d, 1 one after the other)\n",
+                program, program, program, program, program, program, program, program,
+                GRADE_DEFAULT_CONCURRENCY);
         return argc < 2 ? EXIT_USAGE : 0;
     }
     const char *command = argv[1];
     const char *bin_dir = "bin";
     const char *arch = NULL;
-    struct grade_request request = {NULL, NULL, NULL, NULL, NULL, "data/gradebook.csv", NULL, 2, 0};
+    struct grade_request request = {NULL, NULL, NULL, NULL, NULL, "data/gradebook.csv", NULL, 2, 0,
+                                    0};
     int batch = 1;
     const char *out_dir = NULL, *reason = NULL;
     char **parts = calloc((size_t)argc, sizeof *parts);
@@ -338,6 +361,9 @@ int main(int argc, char **argv)
             if (*end != '\0' || jobs < 1 || jobs > 512)
                 return usage_error("--jobs wants a number from 1 to 512, not '%s'", value);
             request.jobs = (int)jobs;
+        } else if (strcmp(opt, "--concurrency") == 0) {
+            if (parse_concurrency(value, "--concurrency", &request.concurrency) != 0)
+                return EXIT_USAGE;
         } else
             return usage_error("unknown option '%s'", opt);
         i += 2;
@@ -378,6 +404,10 @@ int main(int argc, char **argv)
                                      "submission: no STUDENT= or SUBMISSION=");
         if (extra_argc > 0)
             return usage_error("%s", "grading takes no step options");
+        const char *env = getenv("GRADE_CONCURRENCY");
+        if (request.concurrency == 0 && env != NULL &&
+            parse_concurrency(env, "GRADE_CONCURRENCY", &request.concurrency) != 0)
+            return EXIT_USAGE;
         request.lab = sel.lab;
         request.step = sel.step;
         return grade_main(&request);

@@ -1,0 +1,154 @@
+/* Child processes for grading: procs.h. */
+#define _GNU_SOURCE
+#include "procs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+double procs_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static void child_setup(const char *log_path, int quiet_stdout)
+{
+    setpgid(0, 0);
+    int fd = open(log_path ? log_path : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (fd >= 0) {
+        int out = quiet_stdout ? open("/dev/null", O_WRONLY) : fd;
+        dup2(out, STDOUT_FILENO);
+        dup2(fd, STDERR_FILENO);
+    }
+    int null_in = open("/dev/null", O_RDONLY);
+    if (null_in >= 0)
+        dup2(null_in, STDIN_FILENO);
+}
+
+static pid_t spawn(char *const argv[], const char *log_path, int quiet_stdout)
+{
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        child_setup(log_path, quiet_stdout);
+        execvp(argv[0], argv);
+        fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    if (pid > 0)
+        setpgid(pid, pid);
+    return pid;
+}
+
+/* SIGKILL to the process group of pid and to pid itself. */
+static void kill_group(pid_t pid)
+{
+    kill(-pid, SIGKILL);
+    kill(pid, SIGKILL);
+}
+
+/* A waitpid status as an exit code: the code, or 128 + the signal that ended it. */
+static int exit_code(int status)
+{
+    return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+}
+
+void procs_start(struct proc *p)
+{
+    p->started = procs_now();
+    p->pid = spawn(p->argv, p->log_path, p->quiet_stdout);
+    if (p->pid < 0) {
+        p->outcome = (struct proc_outcome){127, 0, 0};
+        p->state = PROC_ENDED;
+        return;
+    }
+    p->state = PROC_RUNNING;
+}
+
+/* The end of a running process: reaped, at its limit killed, and in both cases
+ * whatever it left behind in its group killed. */
+static void finish(struct proc *p, int status, int timed_out)
+{
+    kill(-p->pid, SIGKILL);
+    p->outcome.wall_s = procs_now() - p->started;
+    p->outcome.timed_out = timed_out;
+    p->outcome.code = timed_out ? 124 : exit_code(status);
+    p->state = PROC_ENDED;
+}
+
+int procs_poll(struct proc *p)
+{
+    int status = 0;
+    pid_t got = waitpid(p->pid, &status, WNOHANG);
+    if (got == p->pid || (got < 0 && errno != EINTR)) {
+        finish(p, status, 0);
+        return 1;
+    }
+    if (p->limit_s > 0 && procs_now() - p->started > p->limit_s) {
+        kill_group(p->pid);
+        waitpid(p->pid, &status, 0);
+        finish(p, status, 1);
+        return 1;
+    }
+    return 0;
+}
+
+static void cancel(struct proc *p)
+{
+    if (p->state == PROC_RUNNING) {
+        int status;
+        kill_group(p->pid);
+        waitpid(p->pid, &status, 0);
+        kill(-p->pid, SIGKILL);
+    }
+    p->state = PROC_CANCELLED;
+}
+
+void procs_run(struct proc *const procs[], size_t n, int at_once, procs_done_fn done, void *ctx,
+               void (*idle)(void))
+{
+    if (at_once < 1)
+        at_once = 1;
+    for (size_t i = 0; i < n; ++i) {
+        procs[i]->state = PROC_WAITING;
+        procs[i]->outcome = (struct proc_outcome){127, 0, 0};
+        procs[i]->pid = -1;
+    }
+    size_t next = 0;     /* the next to start */
+    size_t reported = 0; /* the next to hand to done */
+    int running = 0;
+    while (reported < n) {
+        for (; next < n && running < at_once; ++next) {
+            procs_start(procs[next]);
+            running += procs[next]->state == PROC_RUNNING;
+        }
+        int ended = 0;
+        for (size_t i = reported; i < next; ++i)
+            if (procs[i]->state == PROC_RUNNING && procs_poll(procs[i])) {
+                --running;
+                ended = 1;
+            }
+        while (reported < next && procs[reported]->state == PROC_ENDED) {
+            size_t i = reported++;
+            if (done != NULL && done(ctx, i) != 0) {
+                for (size_t j = i + 1; j < n; ++j)
+                    cancel(procs[j]);
+                reported = next = n;
+                running = 0;
+            }
+        }
+        if (reported < n && !ended) {
+            if (idle != NULL)
+                idle();
+            usleep(10000);
+        }
+    }
+}

@@ -1,0 +1,62 @@
+/* Child processes for grading (harness/tools/grade.c): each in a process group of its
+ * own, its output to a file, with a time limit after which the whole group is killed;
+ * several at once, each with its own deadline. No GPU, no globals: tested on its own
+ * (tests/test_procs.c). */
+#ifndef LAB_PROCS_H
+#define LAB_PROCS_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+struct proc_outcome {
+    int code;      /* exit code, 128 + signal; 124 when killed at the limit; 127: could not start */
+    int timed_out; /* killed at the limit */
+    double wall_s; /* from its start to its end (or its kill) */
+};
+
+enum proc_state {
+    PROC_WAITING,   /* not started yet */
+    PROC_RUNNING,
+    PROC_ENDED,     /* outcome holds how */
+    PROC_CANCELLED, /* an earlier one ended the batch: never started, or killed; no outcome */
+};
+
+struct proc {
+    char *const *argv;    /* argv[0] is looked up on PATH; kept alive until it starts */
+    const char *log_path; /* stderr, and stdout unless quiet_stdout; NULL: /dev/null */
+    int quiet_stdout;     /* stdout to /dev/null */
+    double limit_s;       /* wall-clock limit; 0: none */
+    /* set by procs_start, procs_poll and procs_run */
+    enum proc_state state;
+    struct proc_outcome outcome;
+    pid_t pid;
+    double started;
+};
+
+/* Seconds on a monotonic clock. */
+double procs_now(void);
+
+/* One process by hand (grading's builds, polled while other runs go on): procs_start
+ * starts p in a process group of its own (its pid is the group's id), stdin from
+ * /dev/null, stderr (and stdout unless quiet_stdout) to log_path: PROC_RUNNING, or
+ * PROC_ENDED with code 127 when it cannot start (argv and log_path are not used after
+ * it). procs_poll, for a running p, returns 1 when p has ended or has just been killed
+ * at its limit with its group (p->outcome says how), else 0. */
+void procs_start(struct proc *p);
+int procs_poll(struct proc *p);
+
+/* Called with the index of a process that has ended, in index order: process i once
+ * 0..i have all ended. Nonzero ends the batch: the processes after i are cancelled
+ * (those running are killed with their groups, the others never start). */
+typedef int (*procs_done_fn)(void *ctx, size_t i);
+
+/* Runs the n processes, at most at_once (>= 1) at a time, started in index order as
+ * places free up, each to its end or its own limit (counted from its own start),
+ * after which its process group is killed. Whatever a process leaves behind in its
+ * group is killed when it ends. done (may be NULL) sees each in index order; idle
+ * (may be NULL) is called while waiting. Returns when none of them is running.
+ * With at_once 1 this is running them one after the other. */
+void procs_run(struct proc *const procs[], size_t n, int at_once, procs_done_fn done, void *ctx,
+               void (*idle)(void));
+
+#endif

@@ -1,0 +1,288 @@
+/* Grading's child processes (harness/tools/procs.c), no GPU needed: several at once,
+ * each with its own limit, log and exit code; one killed at its limit (with what it
+ * started) while the others end as they would alone; results handed on in index order;
+ * a batch ended early starts nothing more; at_once 1 runs them one after the other.
+ * Shell commands that sleep stand for the step binaries and compute-sanitizer runs
+ * (the same through bin/lab on a GPU: tests/test_grading_gpu.c). */
+#include <check.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tools/procs.h"
+#include "util.h"
+
+/* A process running `sh -c script`, logging to dir/name.log. */
+struct sh_proc {
+    struct proc p;
+    char *argv[4];
+    char script[2048];
+    char log[600];
+};
+
+static void sh_proc(struct sh_proc *s, const char *dir, const char *name, double limit_s,
+                    const char *script)
+{
+    snprintf(s->script, sizeof s->script, "%s", script);
+    snprintf(s->log, sizeof s->log, "%s/%s.log", dir, name);
+    s->argv[0] = "/bin/sh";
+    s->argv[1] = "-c";
+    s->argv[2] = s->script;
+    s->argv[3] = NULL;
+    s->p = (struct proc){.argv = s->argv, .log_path = s->log, .limit_s = limit_s};
+}
+
+static void run_all(struct sh_proc *s, size_t n, int at_once, procs_done_fn done, void *ctx,
+                    void (*idle)(void), double *wall)
+{
+    struct proc *procs[16];
+    for (size_t i = 0; i < n; ++i)
+        procs[i] = &s[i].p;
+    double start = procs_now();
+    procs_run(procs, n, at_once, done, ctx, idle);
+    *wall = procs_now() - start;
+}
+
+static int idled;
+static void count_idle(void)
+{
+    ++idled;
+}
+
+/* 1 when pid is gone (or a zombie nobody has reaped yet: it runs no more). */
+static int gone(pid_t pid)
+{
+    char path[64], stat[256] = "";
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return kill(pid, 0) != 0 && errno == ESRCH;
+    size_t n = fread(stat, 1, sizeof stat - 1, f);
+    fclose(f);
+    stat[n] = '\0';
+    const char *paren = strrchr(stat, ')');
+    return paren != NULL && (paren[2] == 'Z' || paren[2] == 'X');
+}
+
+/* Three sanitizer-like runs at once: one passes, one finds an error (99), one never
+ * ends and is killed at its limit together with the process it started; the other
+ * two get their own codes and logs, and the whole takes about the limit, not the sum. */
+START_TEST(runs_at_once_each_with_its_own_limit)
+{
+    char *dir = util_temp_dir("procs");
+    ck_assert_ptr_nonnull(dir);
+    char hang[1400], pidfile[700];
+    snprintf(pidfile, sizeof pidfile, "%s/grandchild.pid", dir);
+    snprintf(hang, sizeof hang,
+             "echo racecheck starts >&2; sleep 60 & echo $! > '%s'; wait", pidfile);
+    struct sh_proc s[3];
+    sh_proc(&s[0], dir, "memcheck", 10, "sleep 0.6; echo '========= Invalid read' >&2; exit 99");
+    sh_proc(&s[1], dir, "racecheck", 1.2, hang);
+    sh_proc(&s[2], dir, "synccheck", 10, "sleep 0.6; echo 'no errors' >&2");
+    idled = 0;
+    double wall;
+    run_all(s, 3, 3, NULL, NULL, count_idle, &wall);
+
+    char grandchild[32] = "";
+    char *text = util_read_file(pidfile, NULL);
+    if (text != NULL)
+        snprintf(grandchild, sizeof grandchild, "%s", text);
+    free(text);
+    pid_t left = (pid_t)strtol(grandchild, NULL, 10);
+    int left_gone = 0;
+    for (int tries = 0; tries < 200 && left > 0 && !(left_gone = gone(left)); ++tries)
+        usleep(10000);
+    char *logs[3];
+    for (int i = 0; i < 3; ++i)
+        logs[i] = util_read_file(s[i].log, NULL);
+    util_remove_tree(dir);
+    free(dir);
+
+    for (int i = 0; i < 3; ++i)
+        ck_assert_int_eq(s[i].p.state, PROC_ENDED);
+    ck_assert_int_eq(s[0].p.outcome.code, 99);
+    ck_assert_int_eq(s[0].p.outcome.timed_out, 0);
+    ck_assert_int_eq(s[1].p.outcome.code, 124);
+    ck_assert_int_eq(s[1].p.outcome.timed_out, 1);
+    ck_assert_int_eq(s[2].p.outcome.code, 0);
+    /* each its own wall time; the one that hung was killed at its limit */
+    ck_assert_double_ge(s[0].p.outcome.wall_s, 0.6);
+    ck_assert_double_lt(s[0].p.outcome.wall_s, 1.1);
+    ck_assert_double_ge(s[1].p.outcome.wall_s, 1.2);
+    ck_assert_double_lt(s[1].p.outcome.wall_s, 1.7);
+    /* at once: all three started before the first ended, and the whole took about the
+     * longest (1.2 s), not the sum (2.4 s) */
+    for (int i = 0; i < 3; ++i)
+        ck_assert_double_lt(s[i].p.started, s[0].p.started + s[0].p.outcome.wall_s);
+    ck_assert_msg(wall < 1.9, "took %.2f s: not at once", wall);
+    ck_assert_int_gt(idled, 0);
+    /* what the hung one started was killed with it */
+    ck_assert_msg(left > 0, "the hung run wrote no pid");
+    ck_assert_msg(left_gone, "process %ld, started by the run killed at its limit, still runs",
+                  (long)left);
+    /* each its own log */
+    ck_assert_ptr_nonnull(logs[0]);
+    ck_assert_ptr_nonnull(strstr(logs[0], "Invalid read"));
+    ck_assert_ptr_nonnull(strstr(logs[1], "racecheck starts"));
+    ck_assert_ptr_null(strstr(logs[1], "Invalid read"));
+    ck_assert_ptr_nonnull(strstr(logs[2], "no errors"));
+    for (int i = 0; i < 3; ++i)
+        free(logs[i]);
+}
+END_TEST
+
+/* at_once 1: one after the other, as grading ran before (GRADE_CONCURRENCY=1). */
+START_TEST(one_at_a_time_runs_them_in_turn)
+{
+    char *dir = util_temp_dir("procs");
+    ck_assert_ptr_nonnull(dir);
+    struct sh_proc s[3];
+    for (int i = 0; i < 3; ++i) {
+        char name[16];
+        snprintf(name, sizeof name, "run%d", i);
+        sh_proc(&s[i], dir, name, 10, "sleep 0.3");
+    }
+    double wall;
+    run_all(s, 3, 1, NULL, NULL, NULL, &wall);
+    util_remove_tree(dir);
+    free(dir);
+    for (int i = 0; i < 3; ++i)
+        ck_assert_int_eq(s[i].p.outcome.code, 0);
+    for (int i = 1; i < 3; ++i) /* each started once the one before had ended */
+        ck_assert_double_ge(s[i].p.started, s[i - 1].p.started + s[i - 1].p.outcome.wall_s);
+    ck_assert_double_ge(wall, 0.9);
+}
+END_TEST
+
+/* The results come in index order whatever order the runs end in, a place that frees
+ * up starts the next run at once, and the first run that hangs ends the batch, as the
+ * check sizes of a step are judged: the runs after it are killed, or never start. */
+struct order {
+    size_t seen[16];
+    size_t count;
+    struct sh_proc *s;
+};
+
+static int record(void *ctx, size_t i)
+{
+    struct order *o = ctx;
+    o->seen[o->count++] = i;
+    return o->s[i].p.outcome.timed_out;
+}
+
+START_TEST(results_in_order_and_a_hang_ends_the_batch)
+{
+    char *dir = util_temp_dir("procs");
+    ck_assert_ptr_nonnull(dir);
+    struct sh_proc s[6];
+    char script[1024], markers[6][700];
+    for (int i = 0; i < 6; ++i)
+        snprintf(markers[i], sizeof markers[i], "%s/ran-%d", dir, i);
+    /* up to 3 at once: 1 ends first (a wrong result), 0 after 0.4 s, 2 hangs (limit
+     * 0.8 s); 3 and 4 take the places 1 and 0 free and are still running when 2 is
+     * killed; 5 never gets a place */
+    snprintf(script, sizeof script, "sleep 0.4; touch '%s'", markers[0]);
+    sh_proc(&s[0], dir, "0", 10, script);
+    snprintf(script, sizeof script, "touch '%s'; exit 1", markers[1]);
+    sh_proc(&s[1], dir, "1", 10, script);
+    snprintf(script, sizeof script, "touch '%s'; sleep 60", markers[2]);
+    sh_proc(&s[2], dir, "2", 0.8, script);
+    for (int i = 3; i < 6; ++i) {
+        char name[8];
+        snprintf(name, sizeof name, "%d", i);
+        snprintf(script, sizeof script, "touch '%s'; sleep 60", markers[i]);
+        sh_proc(&s[i], dir, name, 10, script);
+    }
+    struct order o = {{0}, 0, s};
+    double wall;
+    run_all(s, 6, 3, record, &o, NULL, &wall);
+    int ran[6];
+    for (int i = 0; i < 6; ++i)
+        ran[i] = access(markers[i], F_OK) == 0;
+    util_remove_tree(dir);
+    free(dir);
+
+    /* handed on in order 0, 1, 2 although 1 ended first; 2, killed at its limit, ended
+     * the batch: nothing after it was handed on */
+    ck_assert_uint_eq(o.count, 3);
+    for (size_t i = 0; i < 3; ++i)
+        ck_assert_uint_eq(o.seen[i], i);
+    ck_assert_int_eq(s[0].p.outcome.code, 0);
+    ck_assert_int_eq(s[1].p.outcome.code, 1);
+    ck_assert_int_eq(s[2].p.outcome.code, 124);
+    ck_assert_int_eq(s[2].p.outcome.timed_out, 1);
+    ck_assert(ran[0] && ran[1] && ran[2]);
+    for (int i = 3; i < 6; ++i)
+        ck_assert_int_eq(s[i].p.state, PROC_CANCELLED);
+    /* 3 and 4 had started and were killed; 5 never started */
+    ck_assert(ran[3] && ran[4]);
+    ck_assert(gone(s[3].p.pid) && gone(s[4].p.pid));
+    ck_assert_msg(!ran[5], "run 5 started after the batch was ended");
+    ck_assert_int_eq(s[5].p.pid, -1);
+    ck_assert_msg(wall < 1.5, "took %.2f s", wall);
+}
+END_TEST
+
+/* A batch ended by an earlier run kills the later ones still running. */
+static int stop_at_first(void *ctx, size_t i)
+{
+    (void)ctx;
+    return i == 0;
+}
+
+START_TEST(ending_the_batch_kills_later_runs)
+{
+    char *dir = util_temp_dir("procs");
+    ck_assert_ptr_nonnull(dir);
+    struct sh_proc s[3];
+    sh_proc(&s[0], dir, "0", 10, "sleep 0.2; exit 3"); /* a step still TODO */
+    sh_proc(&s[1], dir, "1", 10, "sleep 60");
+    sh_proc(&s[2], dir, "2", 10, "sleep 60");
+    double wall;
+    run_all(s, 3, 3, stop_at_first, NULL, NULL, &wall);
+    util_remove_tree(dir);
+    free(dir);
+    ck_assert_int_eq(s[0].p.outcome.code, 3);
+    ck_assert_int_eq(s[1].p.state, PROC_CANCELLED);
+    ck_assert_int_eq(s[2].p.state, PROC_CANCELLED);
+    ck_assert_msg(wall < 2, "took %.2f s: the later runs were not killed", wall);
+    ck_assert(gone(s[1].p.pid) && gone(s[2].p.pid));
+}
+END_TEST
+
+START_TEST(a_command_that_cannot_start_is_127)
+{
+    char *dir = util_temp_dir("procs");
+    ck_assert_ptr_nonnull(dir);
+    char log[700];
+    snprintf(log, sizeof log, "%s/missing.log", dir);
+    char *argv[] = {"/nonexistent/compute-sanitizer", "--tool", "memcheck", NULL};
+    struct proc p = {.argv = argv, .log_path = log, .limit_s = 5};
+    struct proc *one[] = {&p};
+    procs_run(one, 1, 3, NULL, NULL, NULL);
+    char *text = util_read_file(log, NULL);
+    util_remove_tree(dir);
+    free(dir);
+    ck_assert_int_eq(p.outcome.code, 127);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_ptr_nonnull(strstr(text, "cannot run /nonexistent/compute-sanitizer"));
+    free(text);
+}
+END_TEST
+
+Suite *procs_suite(void)
+{
+    Suite *s = suite_create("procs");
+    TCase *tc = tcase_create("procs");
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, runs_at_once_each_with_its_own_limit);
+    tcase_add_test(tc, one_at_a_time_runs_them_in_turn);
+    tcase_add_test(tc, results_in_order_and_a_hang_ends_the_batch);
+    tcase_add_test(tc, ending_the_batch_kills_later_runs);
+    tcase_add_test(tc, a_command_that_cannot_start_is_127);
+    suite_add_tcase(s, tc);
+    return s;
+}
