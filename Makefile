@@ -110,8 +110,10 @@ steps_of = $(shell sh harness/step-table.sh $(call lab_def,$(1)) stems)
 flags_of = $(shell sh harness/step-table.sh $(call lab_def,$(1)) flags $(2))
 # A lab may add make variables of its own in harness/labs/<lab>/lab.mk:
 #   <lab>_NVCCFLAGS          flags for every step of the lab (e.g. from a variable like TILE=)
-#   <lab>_<stem>_NVCCFLAGS   flags for one step
-#   <lab>_LIBRARY_LIBS       libraries the library row links (-lcublas)
+#   <lab>_<stem>_NVCCFLAGS   flags for one step, or one row (ROW line) of the lab
+#   <lab>_<row>_LIBS         libraries one row links (matmul_cublas_LIBS := -lcublas)
+#   <lab>_LDLIBS             libraries the lab's own C files need, linked wherever they
+#                            are: every binary of the lab and the test runner (-lgomp)
 -include $(wildcard harness/labs/*/lab.mk)
 
 # ---------------------------------------------------------------------------
@@ -200,7 +202,7 @@ $(8)/$(2)/$(3).id.o: $(8)/$(2)/$(3).id.c harness/step_identity.h
 $(4)/$(2)/$(3): $(8)/$(2)/$(3).o $(8)/$(2)/$(3).id.o $(call lab_objs,$(2)) $(call HOST_OBJ,$(HARNESS_PURE) runner)
 	$$(call say,LINK,$$@)
 	$(Q)mkdir -p $$(@D)
-	$(Q)$(NVCC) -arch=$(ARCH) -o $$@ $$^ -lm $(6)
+	$(Q)$(NVCC) -arch=$(ARCH) -o $$@ $$^ -lm $(6) $($(2)_LDLIBS)
 endef
 
 tree_bin = $(if $(filter solutions,$(1)),$(BIN_DIR)/solutions,$(BIN_DIR))
@@ -208,21 +210,22 @@ step_flags = $(call flags_of,$(1),$(2)) $($(1)_NVCCFLAGS) $($(1)_$(2)_NVCCFLAGS)
 $(foreach tree,labs solutions,$(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(lab)),\
   $(eval $(call STEP_RULES,$(tree),$(lab),$(stem),$(call tree_bin,$(tree)),$(tree)/$(lab)/$(stem).cu,,$(call step_flags,$(lab),$(stem)),$(BUILD_DIR)/$(tree))))))
 
-# Each lab's vendor-library row (harness/labs/<lab>/library-<name>.cu, named by the
-# LIBRARY line of its lab.def) becomes bin/<lab>/<name> in both trees, so its
-# speedup is measured against the same tree's step 01.
-LIBRARY_SOURCES := $(wildcard harness/labs/*/library-*.cu)
-library_lab = $(notdir $(patsubst %/,%,$(dir $(1))))
-library_name = $(patsubst library-%,%,$(notdir $(basename $(1))))
-$(foreach tree,labs solutions,$(foreach src,$(LIBRARY_SOURCES),\
-  $(eval $(call STEP_RULES,$(tree),$(call library_lab,$(src)),$(call library_name,$(src)),$(call tree_bin,$(tree)),$(src),$($(call library_lab,$(src))_LIBRARY_LIBS),,$(BUILD_DIR)/$(tree)))))
-library_bins = $(foreach src,$(LIBRARY_SOURCES),$(call tree_bin,$(1))/$(call library_lab,$(src))/$(call library_name,$(src)))
+# The rows beside each lab's steps (ROW("name", "role", "file", "summary") in its
+# lab.def: a vendor library, the CPU code the lab starts from), each built from
+# harness/labs/<lab>/<file>, become bin/<lab>/<name> in both trees, so their
+# speedups are measured against the same tree's steps. A row links
+# $(<lab>_<name>_LIBS) and is compiled with $(<lab>_<name>_NVCCFLAGS).
+rows_of = $(shell sh harness/step-table.sh $(call lab_def,$(1)) rows)
+row_source = harness/labs/$(1)/$(shell sh harness/step-table.sh $(call lab_def,$(1)) file $(2))
+$(foreach tree,labs solutions,$(foreach lab,$(LABS),$(foreach row,$(call rows_of,$(lab)),\
+  $(eval $(call STEP_RULES,$(tree),$(lab),$(row),$(call tree_bin,$(tree)),$(call row_source,$(lab),$(row)),$($(lab)_$(row)_LIBS),$($(lab)_$(row)_NVCCFLAGS),$(BUILD_DIR)/$(tree))))))
+row_bins = $(foreach lab,$(LABS),$(foreach row,$(call rows_of,$(lab)),$(call tree_bin,$(1))/$(lab)/$(row)))
 
 # A lab may build more than its step table with STEP_RULES: harness/labs/<lab>/rules.mk
 # is read here, once the rules above exist (lab.mk is read before them).
 -include $(wildcard harness/labs/*/rules.mk)
 
-step_bins = $(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(lab)),$(call tree_bin,$(1))/$(lab)/$(stem))) $(call library_bins,$(1))
+step_bins = $(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(lab)),$(call tree_bin,$(1))/$(lab)/$(stem))) $(call row_bins,$(1))
 LAB_BINS := $(call step_bins,labs)
 SOLUTION_BINS := $(call step_bins,solutions)
 BINS := $(call step_bins,$(SRC))
@@ -232,6 +235,8 @@ BINS := $(call step_bins,$(SRC))
 ifneq ($(filter-out help clean deps,$(or $(MAKECMDGOALS),all)),)
 $(foreach tree,labs solutions,$(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(lab)),\
   $(if $(wildcard $(tree)/$(lab)/$(stem).cu),,$(error $(tree)/$(lab)/$(stem).cu is listed in harness/labs/$(lab)/lab.def but does not exist)))))
+$(foreach lab,$(LABS),$(foreach row,$(call rows_of,$(lab)),\
+  $(if $(wildcard $(call row_source,$(lab),$(row))),,$(error $(call row_source,$(lab),$(row)) is a ROW of harness/labs/$(lab)/lab.def but does not exist))))
 endif
 
 # ---------------------------------------------------------------------------
@@ -256,7 +261,7 @@ $(BIN_DIR)/occupancy-api-check: harness/tools/occupancy_api_check.cu $(call HOST
 	$(Q)mkdir -p $(@D)
 	$(Q)$(NVCC) $(NVCCFLAGS) -o $@ $< $(call HOST_OBJ,occupancy)
 
-$(BIN_DIR)/guide-tables: $(BUILD_DIR)/host/tools/guide_tables.o $(call HOST_OBJ,step_table lab_registry csv) $(ALL_TABLE_OBJS)
+$(BIN_DIR)/guide-tables: $(BUILD_DIR)/host/tools/guide_tables.o $(call HOST_OBJ,step_table lab_registry csv results) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm
@@ -401,7 +406,7 @@ $(BUILD_DIR)/tests:
 $(BIN_DIR)/run-tests: $(TEST_OBJS) $(call HOST_OBJ,$(HARNESS_PURE) lab_registry) $(BUILD_DIR)/host/tools/procs.o $(LAB_PURE_OBJS) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) -o $@ $^ $(CHECK_LIBS)
+	$(Q)$(CC) -o $@ $^ $(CHECK_LIBS) $(foreach lab,$(LABS),$($(lab)_LDLIBS))
 
 $(BIN_DIR)/occupancy-xcheck: tests/occupancy_xcheck.cpp $(call HOST_OBJ,occupancy)
 	$(call say,CXX,$<)

@@ -2,7 +2,8 @@
  *   -DLAB_NAME=<lab> -DLAB_DEF='"labs/<lab>/lab.def"'
  * into step_table_<lab>. lab.def holds three kinds of lines, each read in its own
  * pass: STEP(...) for the steps, CHECK_SIZE(m, n, k) for the sizes every step must
- * get right, and LIBRARY("name") for the vendor library's row, if any. */
+ * get right, and ROW("name", "role", "file", "summary") for the rows beside the
+ * steps (a vendor library's, the CPU code the lab starts from), if any. */
 #include "step_table.h"
 
 #define JOIN_(a, b) a##b
@@ -12,7 +13,7 @@
 
 #define STEP(id, name, flags, summary) {id, name, flags, summary},
 #define CHECK_SIZE(m, n, k)
-#define LIBRARY(name)
+#define ROW(name, role, file, summary)
 static const struct step_info steps[] = {
 #include LAB_DEF
 };
@@ -26,21 +27,22 @@ static const struct check_size check_sizes[] = {
 };
 #undef STEP
 #undef CHECK_SIZE
-#undef LIBRARY
+#undef ROW
 
-/* The library row's name: the first LIBRARY line's, or NULL when there is none. */
+/* The rows, then an empty one: C allows no empty array, and a lab may have no row. */
 #define STEP(id, name, flags, summary)
 #define CHECK_SIZE(m, n, k)
-#define LIBRARY(name) name,
-static const char *const library[] = {
+#define ROW(name, role, file, summary) {name, role, file, summary},
+static const struct row_info rows[] = {
 #include LAB_DEF
-    NULL};
+    {NULL, NULL, NULL, NULL}};
 #undef STEP
 #undef CHECK_SIZE
-#undef LIBRARY
+#undef ROW
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 const struct step_table JOIN(step_table_, LAB_NAME) = {
-    STRING(LAB_NAME), steps, COUNT_OF(steps), library[0], check_sizes, COUNT_OF(check_sizes),
+    STRING(LAB_NAME), steps, COUNT_OF(steps), rows, COUNT_OF(rows) - 1,
+    check_sizes, COUNT_OF(check_sizes),
 };

@@ -116,10 +116,12 @@ void results_print_header(FILE *out, const struct lab_column *columns, size_t co
     fputc('\n', out);
 }
 
-static void format_speedup(double speedup, char *buf, size_t len)
+void results_format_speedup(double speedup, char *buf, size_t len)
 {
     if (isnan(speedup))
         snprintf(buf, len, "-");
+    else if (speedup < 0.1) /* one GPU thread against a CPU core: "0.00x" would say nothing */
+        snprintf(buf, len, "%.2gx", speedup);
     else
         snprintf(buf, len, "%.2fx", speedup);
 }
@@ -137,11 +139,14 @@ void results_print_row(FILE *out, const struct run_record *r, const char *size_t
         snprintf(range, sizeof range, "-");
         snprintf(rate, sizeof rate, "-");
     }
-    format_speedup(vs_previous, prev, sizeof prev);
-    format_speedup(vs_first, first, sizeof first);
+    results_format_speedup(vs_previous, prev, sizeof prev);
+    results_format_speedup(vs_first, first, sizeof first);
     char regs[16] = "-", smem[24] = "-", local[24] = "-", threads[16] = "-", occupancy[16] = "-";
     snprintf(blocks, sizeof blocks, "-");
-    if (r->threads_per_block > 0) { /* a library reference has no kernel of ours to report */
+    int step = r->role == NULL || strcmp(r->role, "step") == 0;
+    if (!step && r->threads_per_block > 0) /* a CPU row: the threads it ran on */
+        snprintf(threads, sizeof threads, "%d", r->threads_per_block);
+    if (step && r->threads_per_block > 0) { /* a row beside the steps has no kernel of ours */
         snprintf(regs, sizeof regs, "%d", r->regs);
         snprintf(smem, sizeof smem, "%zu", r->smem_static + r->smem_dynamic);
         snprintf(local, sizeof local, "%zu", r->local_bytes);

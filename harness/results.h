@@ -36,7 +36,9 @@ struct run_record {
     char driver[16], runtime[16], nvcc[32];
     /* the step */
     const char *lab, *step;
-    const char *role;       /* "step", or "library" for the vendor library's row */
+    const char *role;       /* "step", or the role of a row beside the steps (lab.def's
+                               ROW lines): "cpu" for code the CPU runs, "library" for a
+                               vendor library's call */
     const char *source, *flags;
     const char *cache;      /* "flushed": L2 flushed before each timed run; "warm": not */
     long m, n, k;
@@ -47,7 +49,8 @@ struct run_record {
     /* resources and occupancy */
     int regs;
     size_t smem_static, smem_dynamic, local_bytes;
-    int threads_per_block, blocks_per_sm;
+    int threads_per_block;  /* a "cpu" row: the CPU threads it ran on */
+    int blocks_per_sm;
     const char *limiter;
     double occupancy_pct;
     /* correctness */
@@ -78,7 +81,11 @@ double results_find_median(const struct csv_table *table, const struct run_recor
 /* The run table: a header and one row per step, fixed-width for a terminal; the
  * lab's own columns follow the common ones. */
 void results_print_header(FILE *out, const struct lab_column *columns, size_t column_count);
-/* vs_previous and vs_first are speedups (NAN prints as "-"). */
+/* A speedup for a table: "2.50x" to two decimals, below 0.1 to two significant
+ * digits ("0.018x": a slowdown of 56), "-" for NAN. */
+void results_format_speedup(double speedup, char *buf, size_t len);
+/* vs_previous and vs_first are speedups (NAN prints as "-"). A row of role "step"
+ * shows its kernel's resources; any other row only its threads, when it has any. */
 void results_print_row(FILE *out, const struct run_record *record, const char *size_text,
                        double vs_previous, double vs_first);
 

@@ -42,7 +42,7 @@ static void command_output(const char *command, char *buf, size_t len, const cha
     FILE *p = popen(command, "r");
     if (p == NULL)
         return;
-    char line[48];
+    char line[128];
     if (fgets(line, sizeof line, p) != NULL) {
         line[strcspn(line, "\r\n")] = '\0';
         if (line[0] != '\0')
@@ -134,12 +134,13 @@ static int static_report(const struct run_options *options)
             arch_name);
     const struct gpu_arch *g80 = arch_find("g80");
     if (step_entry.kernel == NULL) {
+        const char *what = step_entry.host_threads != NULL ? "runs on the CPU" : "is a library call";
         if (options->print_header)
-            printf("Static resource report: %s is a library call; it has no kernel of the "
-                   "lab's to report\n", step_entry.kernel_name);
+            printf("Static resource report: %s %s; it has no kernel of the lab's to report\n",
+                   step_entry.kernel_name, what);
         else
-            printf("%-14s %s: library kernels, not reported\n", step_identity.stem,
-                   step_entry.kernel_name);
+            printf("%-14s %s: %s, no kernel to report\n", step_identity.stem,
+                   step_entry.kernel_name, what);
         return EXIT_PASS;
     }
     struct kernel_resources kernels[32];
@@ -239,7 +240,8 @@ static void fill_run_facts(struct run_record *r, const struct device_facts *d,
     snprintf(r->nvcc, sizeof r->nvcc, "%s", step_identity.nvcc_version);
     r->lab = step_identity.lab;
     r->step = step_identity.stem;
-    r->role = step_entry.kernel == NULL ? "library" : "step";
+    const struct row_info *row = step_table_row(step_identity.table, step_identity.stem);
+    r->role = row != NULL ? row->role : "step";
     r->source = step_identity.source;
     r->flags = step_identity.nvcc_flags;
     r->cache = options->warm_cache ? "warm" : "flushed";
@@ -255,8 +257,10 @@ static void fill_run_facts(struct run_record *r, const struct device_facts *d,
  * occupancy API, and the limiting resource from the lab's own model. */
 static void fill_resources(struct run_record *r, const struct device_facts *d)
 {
-    if (step_entry.kernel == NULL) { /* a library reference: nothing of ours to report */
+    if (step_entry.kernel == NULL) { /* a row beside the steps: no kernel of ours to report */
         r->limiter = "-";
+        if (step_entry.host_threads != NULL) /* a CPU row: the threads it runs on */
+            r->threads_per_block = step_entry.host_threads();
         return;
     }
     struct cudaFuncAttributes attr;
@@ -431,33 +435,47 @@ static void time_step(const struct lab_problem *lab, void *state, const struct r
     CUDA_CHECK(cudaEventDestroy(stop));
 }
 
-/* Speedups over the previous step and over the first, from the newest recorded
- * results of the same GPU, size and source (make run records them in order). */
+/* Speedups over the previous row and over the first step, from the newest recorded
+ * results of the same GPU, size and source (make run records them in order), so
+ * only rows of the same size are compared. "Previous" is, for a step, the step
+ * before it, and for the first step the lab's baseline row (its first CPU row: the
+ * code step 01 moves to the GPU); for a row beside the steps, the row of the same
+ * role before it in lab.def (the OpenMP row over the serial one), if any. */
 static void speedups(const char *csv_path, const struct run_record *r, double *vs_previous,
                      double *vs_first)
 {
     *vs_previous = *vs_first = NAN;
     const struct step_table *table = step_identity.table;
     const struct step_info *step = step_table_step(table, r->step);
+    const struct row_info *row = step_table_row(table, r->step);
     int index = step_table_index(table, step);
-    int is_library = step_table_is_library(table, r->step);
-    if (strcmp(r->verdict, "PASS") != 0 || (index < 0 && !is_library))
+    if (strcmp(r->verdict, "PASS") != 0 || (index < 0 && row == NULL))
         return;
-    if (index == 0) {
-        *vs_first = 1.0;
-        return;
+    char stem[128];
+    const char *previous = NULL;
+    if (row != NULL) {
+        const struct row_info *before = step_table_previous_row(table, row);
+        previous = before != NULL ? before->name : NULL;
+    } else if (index > 0) {
+        previous = step_stem(&table->steps[index - 1], stem, sizeof stem);
+    } else {
+        const struct row_info *baseline = step_table_baseline(table);
+        previous = baseline != NULL ? baseline->name : NULL;
     }
+    if (index == 0)
+        *vs_first = 1.0;
+    if (previous == NULL && index == 0)
+        return;
     struct csv_table recorded;
     char err[256];
     if (csv_read_file(csv_path, &recorded, err, sizeof err) != 0)
         return;
-    char stem[128];
-    if (!is_library) /* the library row follows no step in particular */
-        *vs_previous = results_find_median(&recorded, r, step_stem(&table->steps[index - 1], stem,
-                                                                    sizeof stem)) /
-                       r->median_ms;
-    *vs_first = results_find_median(&recorded, r, step_stem(&table->steps[0], stem, sizeof stem)) /
-                r->median_ms;
+    if (previous != NULL)
+        *vs_previous = results_find_median(&recorded, r, previous) / r->median_ms;
+    if (index != 0)
+        *vs_first = results_find_median(&recorded, r, step_stem(&table->steps[0], stem,
+                                                                 sizeof stem)) /
+                    r->median_ms;
     csv_free(&recorded);
 }
 
@@ -480,7 +498,7 @@ int main(int argc, char **argv)
     const struct lab_problem *lab = &lab_problem;
     const struct step_table *table = step_identity.table;
     if (step_table_step(table, step_identity.stem) == NULL &&
-        !step_table_is_library(table, step_identity.stem))
+        step_table_row(table, step_identity.stem) == NULL)
         die(EXIT_USAGE, "this binary's step is not in the step table (%s)", step_identity.stem);
     int marked_todo = step_todo != NULL;
 
@@ -514,6 +532,13 @@ int main(int argc, char **argv)
         printf("GPU %d: %s, compute capability %s, %d SMs, %d MHz; driver %s, runtime %s, nvcc %s\n",
                options.device, record.gpu, record.cc, record.sms, record.clock_mhz, record.driver,
                record.runtime, record.nvcc);
+        /* a lab with CPU rows is timed on this host's CPU too: say which */
+        if (step_table_baseline(table) != NULL) {
+            char cpu[128];
+            command_output("sed -n 's/^model name[^:]*: *//p' /proc/cpuinfo 2>/dev/null | head -n1",
+                           cpu, sizeof cpu, "unknown CPU");
+            printf("CPU: %s, %ld logical CPUs online\n", cpu, sysconf(_SC_NPROCESSORS_ONLN));
+        }
         printf("lab %s (%s), seed %llu, commit %s, L2 %s before each timed run\n\n", lab->name,
                step_identity.source, (unsigned long long)options.seed, record.commit,
                options.warm_cache ? "not flushed (--warm-cache)" : "flushed");

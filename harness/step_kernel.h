@@ -15,7 +15,8 @@ extern "C" {
 struct step_kernel {
     /* The kernel whose registers, shared and local memory and blocks per SM the
      * harness reports (the step's main kernel when it launches several). NULL for a
-     * library row (a vendor library), whose kernels are not ours to report. */
+     * row beside the steps (lab.def's ROW lines): a vendor library, whose kernels are
+     * not ours to report, or code the CPU runs. */
     const void *kernel;
     const char *kernel_name;     /* its name in the source, to find it in the compiler's report */
     unsigned threads_per_block;
@@ -23,6 +24,9 @@ struct step_kernel {
     /* Enqueues the step's work on stream for the lab's problem struct and returns
      * the launch status (cudaGetLastError() right after the launch). */
     cudaError_t (*launch)(const void *problem, cudaStream_t stream);
+    /* A row whose work the CPU does: how many CPU threads it runs on, recorded in the
+     * threads column instead of threads per block. NULL for everything else. */
+    int (*host_threads)(void);
 };
 
 /* Why the last launch refused to run (empty when it did not): a launch that cannot
@@ -43,14 +47,23 @@ extern char step_launch_refusal[256];
 
 #define DEFINE_STEP(kernel_fn, threads, dynamic_smem, launch_fn)                      \
     extern "C" const struct step_kernel STEP_ENTRY = {                                \
-        (const void *)(kernel_fn), #kernel_fn, (threads), (dynamic_smem), (launch_fn)}
+        (const void *)(kernel_fn), #kernel_fn, (threads), (dynamic_smem), (launch_fn), \
+        NULL}
 
 /* In a student's file (labs/): the one change this step asks for, still to be made. */
 #define STEP_TODO(what) extern "C" const char step_todo[] = what
 
-/* A library call standing in for a step (the library row): no kernel of ours. */
+/* A library call standing in for a step (a row of role "library"): no kernel of ours. */
 #define DEFINE_LIBRARY(library_name, launch_fn)                                       \
-    extern "C" const struct step_kernel STEP_ENTRY = {NULL, library_name, 0, 0, (launch_fn)}
+    extern "C" const struct step_kernel STEP_ENTRY = {                                \
+        NULL, library_name, 0, 0, (launch_fn), NULL}
+
+/* Code the CPU runs standing in for a step (a row of role "cpu"): its launch
+ * enqueues the CPU's work on the stream (cudaLaunchHostFunc), so the runner times
+ * it like a kernel; threads_fn says on how many CPU threads it runs. */
+#define DEFINE_CPU_ROW(description, threads_fn, launch_fn)                            \
+    extern "C" const struct step_kernel STEP_ENTRY = {                                \
+        NULL, description, 0, 0, (launch_fn), (threads_fn)}
 
 /* In a labs/ file whose change is still to be made: the runner then reports the step
  * as TODO (exit 3), not as passed or failed, and records nothing. The student

@@ -37,8 +37,41 @@ int step_table_index(const struct step_table *table, const struct step_info *ste
     return -1;
 }
 
-int step_table_is_library(const struct step_table *table, const char *name)
+const char *const step_row_roles[] = {"cpu", "library", NULL};
+
+int step_row_role_known(const char *role)
 {
-    return table != NULL && table->library != NULL && name != NULL &&
-           strcmp(table->library, name) == 0;
+    for (size_t i = 0; role != NULL && step_row_roles[i] != NULL; ++i)
+        if (strcmp(role, step_row_roles[i]) == 0)
+            return 1;
+    return 0;
+}
+
+const struct row_info *step_table_row(const struct step_table *table, const char *name)
+{
+    if (table == NULL || name == NULL)
+        return NULL;
+    for (size_t i = 0; i < table->row_count; ++i)
+        if (strcmp(table->rows[i].name, name) == 0)
+            return &table->rows[i];
+    return NULL;
+}
+
+const struct row_info *step_table_baseline(const struct step_table *table)
+{
+    for (size_t i = 0; table != NULL && i < table->row_count; ++i)
+        if (strcmp(table->rows[i].role, "cpu") == 0)
+            return &table->rows[i];
+    return NULL;
+}
+
+const struct row_info *step_table_previous_row(const struct step_table *table,
+                                               const struct row_info *row)
+{
+    if (table == NULL || row == NULL || row < table->rows || row >= table->rows + table->row_count)
+        return NULL;
+    for (size_t i = (size_t)(row - table->rows); i-- > 0;)
+        if (strcmp(table->rows[i].role, row->role) == 0)
+            return &table->rows[i];
+    return NULL;
 }

@@ -18,6 +18,24 @@ struct step_info {
     const char *summary;     /* one line: what changed from the previous step */
 };
 
+/* A row beside the steps (ROW("name", "role", "file", "summary") in lab.def): a
+ * program of its own, built from harness/labs/<lab>/<file> into bin/<lab>/<name>,
+ * checked and timed by the same runner as a step, but not one of the lab's kernels. */
+struct row_info {
+    const char *name;    /* "cpu-serial", "cublas": the binary's name and the CSV's step */
+    const char *role;    /* the CSV's role: one of step_row_roles */
+    const char *file;    /* its source, in the lab's folder: "library-cublas.cu" */
+    const char *summary; /* one line: what the row is */
+};
+
+/* The roles a row may have, in the order a run of the whole lab takes them:
+ *   "cpu"      host code the lab starts from, run before the steps; the lab's first
+ *              cpu row is its baseline, which the first step is compared with;
+ *   "library"  a vendor library's version of the computation, run after the steps
+ *              as the row to aim at.
+ * A step's own results have role "step". NULL-terminated. */
+extern const char *const step_row_roles[];
+
 /* A problem size every step must get right: the grading and the GPU tests run each
  * step at each of them (the lab says what m, n and k mean; N-body uses n). */
 struct check_size {
@@ -28,10 +46,9 @@ struct step_table {
     const char *lab;                 /* the lab's folder name under harness/labs/ */
     const struct step_info *steps;
     size_t count;
-    /* The vendor library's version of the same computation (bin/<lab>/<library>, from
-     * harness/labs/<lab>/library-<library>.cu), run after the steps as the row to
-     * aim at; NULL when the lab has none. */
-    const char *library;
+    /* The rows beside the steps, in lab.def order (none: row_count 0). */
+    const struct row_info *rows;
+    size_t row_count;
     const struct check_size *check_sizes;
     size_t check_size_count;
 };
@@ -40,8 +57,15 @@ struct step_table {
 const struct step_info *step_table_step(const struct step_table *table, const char *which);
 /* The file stem "<id>-<name>" of a step, written into buf. */
 const char *step_stem(const struct step_info *step, char *buf, size_t len);
-/* 1 when name is the lab's library row (LIBRARY("name") in lab.def), not one of its steps. */
-int step_table_is_library(const struct step_table *table, const char *name);
+/* The row called name (exactly), or NULL: a row is never one of the steps. */
+const struct row_info *step_table_row(const struct step_table *table, const char *name);
+/* The lab's baseline: its first row of role "cpu", or NULL when it has none. */
+const struct row_info *step_table_baseline(const struct step_table *table);
+/* The row of the same role before row in lab.def order, or NULL. */
+const struct row_info *step_table_previous_row(const struct step_table *table,
+                                               const struct row_info *row);
+/* 1 when role is one a row may have (step_row_roles). */
+int step_row_role_known(const char *role);
 /* Index of a step within its lab, or -1. */
 int step_table_index(const struct step_table *table, const struct step_info *step);
 

@@ -69,7 +69,9 @@ flops_short(r) = !is_number(r) ? "" : r >= 1000 ? sprintf("%.1fT", r / 1e3) : r 
 # Which row stands for a step (arrays indexed by step number + 1): the newest row
 # of the step at the lab's headline size (head_m x head_n x head_k, set by the
 # lab's lab.gp), else the step's newest row at any size (its size is then named).
-# PASS or FAIL alike: a step whose newest result failed is shown as failed.
+# PASS or FAIL alike: a step whose newest result failed is shown as failed. The
+# library row is picked the same way; rows of other roles (the CPU rows, "cpu")
+# never are: a lab draws those in figures of its own.
 # usage: stats FILE using (ROW_FILTER ? pick_step(0) : 0) nooutput, then
 #        a row is the step's when column(0) == pick_row[step_number(strcol("step")) + 1].
 array pick_row[100]
@@ -79,9 +81,11 @@ pick_library = -1; pick_library_head = 0
 at_headline(x) = column("m") == head_m && column("n") == head_n && column("k") == head_k
 pick_step(x) = strcol("role") eq "library" \
     ? (h = at_headline(0), h || !pick_library_head ? (pick_library = column(0), pick_library_head = h) : 0, 0) \
+    : strcol("role") ne "step" ? 0 \
     : (s = step_number(strcol("step")) + 1, h = at_headline(0), \
        h || !pick_head[s] ? (pick_row[s] = column(0), pick_head[s] = h) : 0, 0)
 is_picked(x) = strcol("role") eq "library" ? column(0) == pick_library \
+    : strcol("role") ne "step" ? 0 \
     : column(0) == pick_row[step_number(strcol("step")) + 1]
 
 # A file that is there and not empty (the peaks table is optional).

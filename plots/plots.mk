@@ -80,7 +80,8 @@ plots-check: $(RESULTS_CHECK)
 	  $(RESULTS_CHECK) --out '$(PLOT_WORK)' "$$@" || [ $$? -eq 1 ]
 
 $(RESULTS_CHECK): harness/tools/results_check.c harness/csv.c harness/csv.h harness/text.h \
-                  harness/results.c harness/results.h
+                  harness/results.c harness/results.h harness/step_table.c harness/step_table.h
 	$(if $(value say),$(call say,CC,$@),@printf '  %-8s %s\n' CC $@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -o $@ harness/tools/results_check.c harness/csv.c harness/results.c
+	$(Q)$(CC) $(CFLAGS) -o $@ harness/tools/results_check.c harness/csv.c harness/results.c \
+	  harness/step_table.c

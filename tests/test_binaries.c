@@ -18,14 +18,12 @@ static size_t step_binaries(char paths[][256], size_t max)
     const char *trees[] = {"", "solutions/"};
     for (size_t t = 0; t < 2; ++t)
         for (const struct step_table *const *it_lab = all_step_tables, *lab; (lab = *it_lab) != NULL; ++it_lab)
-            for (size_t s = 0; s <= lab->count && n < max; ++s) {
-                /* the steps, then the library reference */
-                if (s == lab->count && lab->library == NULL)
-                    break;
+            for (size_t s = 0; s < lab->count + lab->row_count && n < max; ++s) {
+                /* the steps, then the rows beside them (the library, the CPU code) */
                 char stem[128], rel[200];
                 snprintf(rel, sizeof rel, "%s%s/%s", trees[t], lab->lab,
                          s < lab->count ? step_stem(&lab->steps[s], stem, sizeof stem)
-                                        : lab->library);
+                                        : lab->rows[s - lab->count].name);
                 bin_path(rel, paths[n++], 256);
             }
     return n;
@@ -174,6 +172,34 @@ START_TEST(front_door_without_gpu_shows_report)
 }
 END_TEST
 
+/* A run of the whole N-body lab takes its CPU rows first: the serial one, the
+ * baseline, is the first binary run (here the one that finds no GPU). The rows are
+ * listed, run and reported alone by name, and never graded. */
+START_TEST(front_door_takes_the_cpu_rows_first)
+{
+    static const char *const hide_gpus[] = {"CUDA_VISIBLE_DEVICES=", NULL};
+    char lab[256], dir[256];
+    bin_path("lab", lab, sizeof lab);
+    bin_path("solutions", dir, sizeof dir);
+    char *run[] = {lab, "run", "--bin-dir", dir, "nbody", NULL};
+    ck_assert_int_eq(run_capture(run, hide_gpus, out, sizeof out, err, sizeof err), 77);
+    ck_assert_msg(strstr(err, "/nbody/cpu-serial: no NVIDIA driver or GPU found") != NULL, "%s",
+                  err);
+    ck_assert_int_eq(count_lines(err), 1);
+    char *list[] = {lab, "list", "nbody", NULL};
+    ck_assert_int_eq(run_capture(list, NULL, out, sizeof out, err, sizeof err), 0);
+    ck_assert_ptr_nonnull(strstr(out, "\n  cpu-serial (cpu) "));
+    ck_assert_ptr_nonnull(strstr(out, "\n  cpu-openmp (cpu) "));
+    char *one[] = {lab, "report", "--bin-dir", dir, "cpu-openmp", NULL};
+    ck_assert_int_eq(run_capture(one, hide_gpus, out, sizeof out, err, sizeof err), 0);
+    ck_assert_ptr_nonnull(strstr(out, "runs on the CPU"));
+    ck_assert_ptr_null(strstr(out, "01-one-thread"));
+    char *grade[] = {lab, "grade", "nbody", "cpu-serial", NULL};
+    ck_assert_int_eq(run_capture(grade, NULL, out, sizeof out, err, sizeof err), 2);
+    ck_assert_ptr_nonnull(strstr(err, "'cpu-serial' is a row beside the steps, not a step"));
+}
+END_TEST
+
 /* `make run STEP=02` without LAB=: a step id that only one lab has is enough. */
 START_TEST(front_door_takes_a_step_without_its_lab)
 {
@@ -276,6 +302,63 @@ START_TEST(guide_tables_follow_the_csv)
 }
 END_TEST
 
+/* An N-body run with its CPU rows: each named with its role and its threads, the
+ * OpenMP row against the serial one, step 01 against the serial one (the baseline)
+ * at the same size, and step 02, at another size, against nothing. */
+START_TEST(guide_tables_compare_step_01_with_the_cpu)
+{
+    char *dir = util_temp_dir("guide");
+    ck_assert_ptr_nonnull(dir);
+    char path[512], tool[256];
+    const char *const header = "date,run_id,commit,gpu,cc,sms,clock_mhz,driver,runtime,nvcc,lab,"
+                               "step,role,source,flags,cache,m,n,k,seed,repeats,median_ms,min_ms,"
+                               "max_ms,gflops,regs,smem_static,smem_dynamic,local_bytes,"
+                               "threads_per_block,blocks_per_sm,limiter,occupancy_pct,max_err,"
+                               "verdict,interactions_per_s,energy_drift,momentum_drift\n";
+    const char *const row = "2026-11-23T10:00:00Z,r,abc,G,9.0,132,1980,13.0,13.0,13.0,nbody,%s,%s,"
+                            "solutions,,flushed,1,%s,1,1,5,%s,1,1,1,%s,0,0,0,%s,%s,%s,0,0,PASS,"
+                            "%s,1e-06,1e-09\n";
+    char text[8192], line[512];
+    snprintf(text, sizeof text, "%s", header);
+    snprintf(line, sizeof line, row, "cpu-serial", "cpu", "2048", "20.0", "0", "1", "0", "-", "2.1e8");
+    strcat(text, line);
+    snprintf(line, sizeof line, row, "cpu-openmp", "cpu", "2048", "2.0", "0", "16", "0", "-", "2.1e9");
+    strcat(text, line);
+    snprintf(line, sizeof line, row, "01-one-thread", "step", "2048", "1000.0", "32", "1", "32",
+             "blocks", "4.2e6");
+    strcat(text, line);
+    snprintf(line, sizeof line, row, "02-thread-per-body", "step", "131072", "30.0", "32", "256",
+             "8", "threads", "5.7e11");
+    strcat(text, line);
+    char command[1200];
+    snprintf(command, sizeof command, "mkdir -p '%s/G' && cat > '%s/G/nbody.csv'", dir, dir);
+    FILE *p = popen(command, "w");
+    fputs(text, p);
+    ck_assert_int_eq(pclose(p), 0);
+    snprintf(path, sizeof path, "%s/guide.md", dir);
+    FILE *f = fopen(path, "w");
+    fputs("<!-- results-table nbody G -->\n<!-- end results-table -->\n", f);
+    fclose(f);
+    char *write[] = {(char *)bin_path("guide-tables", tool, sizeof tool), "--results", dir, path,
+                     NULL};
+    ck_assert_int_eq(run_capture(write, NULL, out, sizeof out, err, sizeof err), 0);
+    f = fopen(path, "r");
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    ck_assert_int_eq(util_remove_tree(dir), 0);
+    free(dir);
+    ck_assert_msg(strstr(text, "| cpu-serial (cpu) | 2048 | - | - | (cpu, 1 thread) | 20.000 | 1 | "
+                               "0.2 | - | PASS |") != NULL, "%s", text);
+    ck_assert_msg(strstr(text, "| cpu-openmp (cpu) | 2048 | - | - | (cpu, 16 threads) | 2.000 | 1 | "
+                               "2.1 | 10.00x | PASS |") != NULL, "%s", text);
+    ck_assert_msg(strstr(text, "| 01-one-thread | 2048 | 32 | 0 | 32 (blocks) | 1000.000 | 1 | "
+                               "0.0 | 0.02x | PASS |") != NULL, "%s", text);
+    ck_assert_msg(strstr(text, "| 02-thread-per-body | 131072 | 32 | 0 | 8 (threads) | 30.000 | 1 | "
+                               "570.0 | - | PASS |") != NULL, "%s", text);
+}
+END_TEST
+
 Suite *binaries_suite(void)
 {
     Suite *s = suite_create("binaries");
@@ -293,8 +376,10 @@ Suite *binaries_suite(void)
     tcase_add_test(tc, front_door_lists_and_rejects);
     tcase_add_test(tc, front_door_without_gpu_shows_report);
     tcase_add_test(tc, front_door_takes_a_step_without_its_lab);
+    tcase_add_test(tc, front_door_takes_the_cpu_rows_first);
     tcase_add_test(tc, guide_tables_match_the_recorded_results);
     tcase_add_test(tc, guide_tables_follow_the_csv);
+    tcase_add_test(tc, guide_tables_compare_step_01_with_the_cpu);
     tcase_add_test(tc, grading_refuses_empty_values);
     suite_add_tcase(s, tc);
     return s;

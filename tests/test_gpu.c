@@ -16,24 +16,30 @@
 
 static char out[1 << 16], err[1 << 16];
 
-/* The (step, size) cases: every step of every lab at each of its lab's check
- * sizes (its lab.def), numbered in step-table order. */
+/* The (binary, size) cases: every step of every lab, then every row beside its
+ * steps (lab.def's ROW lines: the library, the CPU code), at each of its lab's check
+ * sizes, numbered in step-table order. */
 static size_t case_count(void)
 {
     size_t cases = 0;
     for (const struct step_table *const *it_t = all_step_tables, *t; (t = *it_t) != NULL; ++it_t)
-        cases += t->count * t->check_size_count;
+        cases += (t->count + t->row_count) * t->check_size_count;
     return cases;
 }
 
-static void case_at(size_t index, const struct step_table **lab, const struct step_info **step,
+/* Case index: its lab, its binary's name (a step's stem or a row's name) and size. */
+static void case_at(size_t index, const struct step_table **lab, char *name, size_t name_len,
                     const struct check_size **size)
 {
     for (const struct step_table *const *it_t = all_step_tables, *t; (t = *it_t) != NULL; ++it_t) {
-        size_t cases = t->count * t->check_size_count;
+        size_t cases = (t->count + t->row_count) * t->check_size_count;
         if (index < cases) {
+            size_t which = index / t->check_size_count;
             *lab = t;
-            *step = &t->steps[index / t->check_size_count];
+            if (which < t->count)
+                step_stem(&t->steps[which], name, name_len);
+            else
+                snprintf(name, name_len, "%s", t->rows[which - t->count].name);
             *size = &t->check_sizes[index % t->check_size_count];
             return;
         }
@@ -41,11 +47,13 @@ static void case_at(size_t index, const struct step_table **lab, const struct st
     }
 }
 
-static char case_name_store[512][96];
+static char case_name_store[512][192];
 static const char *const extra_names[] = {
     "every labs/ step passes or is reported TODO, whatever the student has done",
     "occupancy model agrees with the runtime on every step",
     "results CSV row is written with GPU, driver, nvcc, commit, role, cache; unwritable: exit 4",
+    "every row beside the steps records its role, a CPU row its threads",
+    "step 01 is compared with the CPU baseline row, the OpenMP row with the serial one",
 };
 
 size_t gpu_case_names(const char **names, size_t max)
@@ -53,11 +61,11 @@ size_t gpu_case_names(const char **names, size_t max)
     size_t n = 0;
     for (size_t i = 0; i < case_count() && n < max && n < 512; ++i) {
         const struct step_table *lab = NULL;
-        const struct step_info *step = NULL;
         const struct check_size *size = NULL;
-        case_at(i, &lab, &step, &size);
-        snprintf(case_name_store[n], sizeof case_name_store[n], "solutions/%s/%s-%s %ldx%ldx%ld",
-                 lab->lab, step->id, step->name, size->m, size->n, size->k);
+        char name[128];
+        case_at(i, &lab, name, sizeof name, &size);
+        snprintf(case_name_store[n], sizeof case_name_store[n], "solutions/%s/%s %ldx%ldx%ld",
+                 lab->lab, name, size->m, size->n, size->k);
         names[n] = case_name_store[n];
         ++n;
     }
@@ -74,11 +82,10 @@ static int run_sized(const char *path, const struct check_size *size, const char
 START_TEST(solution_step_is_correct)
 {
     const struct step_table *lab = NULL;
-    const struct step_info *step = NULL;
     const struct check_size *size = NULL;
-    case_at((size_t)_i, &lab, &step, &size);
-    char stem[128], rel[256], path[512];
-    snprintf(rel, sizeof rel, "solutions/%s/%s", lab->lab, step_stem(step, stem, sizeof stem));
+    char name[128], rel[256], path[512];
+    case_at((size_t)_i, &lab, name, sizeof name, &size);
+    snprintf(rel, sizeof rel, "solutions/%s/%s", lab->lab, name);
     bin_path(rel, path, sizeof path);
     int code = run_sized(path, size, NULL);
     ck_assert_msg(code == 0, "%s at %ldx%ldx%ld: exit %d\n%s%s", rel, size->m, size->n, size->k,
@@ -168,6 +175,137 @@ START_TEST(results_csv_row)
 END_TEST
 
 
+/* The field of csv's first row in column (by its header). */
+static void csv_field(const char *csv, const char *column, char *value, size_t len)
+{
+    value[0] = '\0';
+    char *text = util_read_file(csv, NULL);
+    ck_assert_ptr_nonnull(text);
+    char *row = strchr(text, '\n');
+    ck_assert_ptr_nonnull(row);
+    *row++ = '\0';
+    int at = -1, c = 0;
+    for (char *h = text, *next; h != NULL && at < 0; h = next, ++c) {
+        next = strchr(h, ',');
+        if (next != NULL)
+            *next++ = '\0';
+        if (strcmp(h, column) == 0)
+            at = c;
+    }
+    ck_assert_msg(at >= 0, "%s has no column %s", csv, column);
+    char *f = row;
+    for (int i = 0; i < at && f != NULL; ++i) { /* the lab's fields here hold no quoted comma */
+        f = strchr(f, ',');
+        f = f != NULL ? f + 1 : NULL;
+    }
+    ck_assert_ptr_nonnull(f);
+    snprintf(value, len, "%.*s", (int)strcspn(f, ",\n"), f);
+    free(text);
+}
+
+START_TEST(rows_record_their_role)
+{
+    for (const struct step_table *const *it_t = all_step_tables, *t; (t = *it_t) != NULL; ++it_t)
+        for (size_t r = 0; r < t->row_count; ++r) {
+            char *dir = util_temp_dir("gpu");
+            ck_assert_ptr_nonnull(dir);
+            char csv[256], rel[256], path[512], role[32], threads[32];
+            snprintf(csv, sizeof csv, "%s/results.csv", dir);
+            snprintf(rel, sizeof rel, "solutions/%s/%s", t->lab, t->rows[r].name);
+            bin_path(rel, path, sizeof path);
+            int code = run_sized(path, &t->check_sizes[t->check_size_count > 4 ? 4 : 0], csv);
+            role[0] = threads[0] = '\0';
+            if (code == 0) {
+                csv_field(csv, "role", role, sizeof role);
+                csv_field(csv, "threads_per_block", threads, sizeof threads);
+            }
+            /* removed before anything can fail (a failed assertion ends the test) */
+            int removed = util_remove_tree(dir);
+            free(dir);
+            ck_assert_msg(code == 0, "%s: exit %d\n%s%s", rel, code, out, err);
+            ck_assert_int_eq(removed, 0);
+            ck_assert_str_eq(role, t->rows[r].role);
+            /* a CPU row's threads: at least one; a library's: none of ours */
+            if (strcmp(role, "cpu") == 0)
+                ck_assert_msg(atoi(threads) >= 1, "%s: threads %s", rel, threads);
+            else
+                ck_assert_str_eq(threads, "0");
+        }
+}
+END_TEST
+
+/* The word of the table row of step (its first word) in out, counting from 0; ""
+ * when out has no such row. */
+static void table_word(const char *step, int word, char *value, size_t len)
+{
+    char start[160];
+    snprintf(start, sizeof start, "%s ", step);
+    const char *row = strstr(out, start);
+    value[0] = '\0';
+    if (row == NULL)
+        return;
+    for (int w = 0; w <= word; ++w) {
+        row += strspn(row, " ");
+        size_t n = strcspn(row, " \n");
+        if (w == word)
+            snprintf(value, len, "%.*s", (int)n, row);
+        row += n;
+    }
+}
+
+/* Speedups are measured between rows of the same size recorded before: run the
+ * baseline row, step 01 and then the other CPU rows at one size into one CSV, and
+ * step 01's "vs prev" is its speedup over the baseline, each later CPU row's "vs
+ * prev" its speedup over the CPU row before it and its "vs 01" over step 01. */
+START_TEST(first_step_is_compared_with_the_baseline)
+{
+    for (const struct step_table *const *it_t = all_step_tables, *t; (t = *it_t) != NULL; ++it_t) {
+        const struct row_info *baseline = step_table_baseline(t);
+        if (baseline == NULL)
+            continue;
+        /* the binaries in order, and the column each one's row must show a speedup in */
+        const char *names[16];
+        int column[16], checks = 0;
+        char stem[128];
+        names[checks] = baseline->name, column[checks++] = -1;
+        names[checks] = step_stem(&t->steps[0], stem, sizeof stem), column[checks++] = 7;
+        for (size_t r = 0; r < t->row_count && checks < 15; ++r)
+            if (&t->rows[r] != baseline && strcmp(t->rows[r].role, "cpu") == 0)
+                names[checks] = t->rows[r].name, column[checks++] = 78; /* both 7 and 8 */
+        char *dir = util_temp_dir("gpu");
+        ck_assert_ptr_nonnull(dir);
+        const struct check_size *size = &t->check_sizes[t->check_size_count > 4 ? 4 : 0];
+        char csv[256], rel[256], path[512], words[16][2][32] = {{{0}}}, failed[1024] = "";
+        snprintf(csv, sizeof csv, "%s/results.csv", dir);
+        for (int c = 0; c < checks && failed[0] == '\0'; ++c) {
+            snprintf(rel, sizeof rel, "solutions/%s/%s", t->lab, names[c]);
+            int code = run_sized(bin_path(rel, path, sizeof path), size, csv);
+            if (code != 0)
+                snprintf(failed, sizeof failed, "%s: exit %d\n%.300s", rel, code, err);
+            else if (column[c] >= 0) { /* step size median min - max rate vs-prev vs-01 */
+                table_word(names[c], 7, words[c][0], sizeof words[c][0]);
+                table_word(names[c], 8, words[c][1], sizeof words[c][1]);
+            }
+        }
+        /* removed before anything can fail (a failed assertion ends the test) */
+        int removed = util_remove_tree(dir);
+        free(dir);
+        ck_assert_msg(failed[0] == '\0', "%s", failed);
+        ck_assert_int_eq(removed, 0);
+        for (int c = 0; c < checks; ++c) {
+            if (column[c] < 0)
+                continue;
+            const char *vs_prev = words[c][0], *vs_first = words[c][1];
+            ck_assert_msg(strlen(vs_prev) > 1 && vs_prev[strlen(vs_prev) - 1] == 'x',
+                          "%s: vs prev '%s'", names[c], vs_prev);
+            if (column[c] == 78)
+                ck_assert_msg(strlen(vs_first) > 1 && vs_first[strlen(vs_first) - 1] == 'x',
+                              "%s: vs 01 '%s'", names[c], vs_first);
+        }
+    }
+}
+END_TEST
+
 Suite *gpu_suite(void)
 {
     Suite *s = suite_create("gpu");
@@ -180,6 +318,8 @@ Suite *gpu_suite(void)
     tcase_add_test(tc, labs_steps_pass_or_are_todo);
     tcase_add_test(tc, occupancy_model_agrees_on_every_step);
     tcase_add_test(tc, results_csv_row);
+    tcase_add_test(tc, rows_record_their_role);
+    tcase_add_test(tc, first_step_is_compared_with_the_baseline);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -190,6 +190,67 @@ START_TEST(failed_row_shows_no_time)
 }
 END_TEST
 
+/* Speedups read in the table: two decimals, and below 0.1 two significant digits,
+ * so one GPU thread against a CPU core reads 0.018x, not 0.02x. */
+START_TEST(speedups_keep_two_digits)
+{
+    char buf[32];
+    results_format_speedup(2.5, buf, sizeof buf);
+    ck_assert_str_eq(buf, "2.50x");
+    results_format_speedup(0.42, buf, sizeof buf);
+    ck_assert_str_eq(buf, "0.42x");
+    results_format_speedup(1.0 / 56.3, buf, sizeof buf);
+    ck_assert_str_eq(buf, "0.018x");
+    results_format_speedup(61509.0, buf, sizeof buf);
+    ck_assert_str_eq(buf, "61509.00x");
+    results_format_speedup(NAN, buf, sizeof buf);
+    ck_assert_str_eq(buf, "-");
+}
+END_TEST
+
+/* A CPU row has no kernel: its table row shows the CPU threads it ran on and no
+ * registers, shared memory or blocks per SM; a library row shows none of them. */
+START_TEST(cpu_row_shows_its_threads_only)
+{
+    struct run_record r = sample_record();
+    r.step = "cpu-openmp";
+    r.role = "cpu";
+    r.regs = 0, r.smem_static = 0, r.blocks_per_sm = 0, r.limiter = "-";
+    r.threads_per_block = 16;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    results_print_row(out, &r, "2048", 12.5, 40.0);
+    r.role = "library";
+    r.step = "cublas";
+    r.threads_per_block = 0;
+    results_print_row(out, &r, "2048", NAN, 9.5);
+    fclose(out);
+    /* the columns: step, size, median, min - max (3 words), rate, vs prev, vs 01, regs,
+     * smem, local, threads, blocks/SM, occ%, max err, check */
+    char words[2][17][32];
+    const char *line = text;
+    for (int row = 0; row < 2; ++row, line = strchr(line, '\n') + 1)
+        ck_assert_int_eq(sscanf(line, "%31s %31s %31s %31s %31s %31s %31s %31s %31s %31s %31s "
+                                      "%31s %31s %31s %31s %31s %31s",
+                                words[row][0], words[row][1], words[row][2], words[row][3],
+                                words[row][4], words[row][5], words[row][6], words[row][7],
+                                words[row][8], words[row][9], words[row][10], words[row][11],
+                                words[row][12], words[row][13], words[row][14], words[row][15],
+                                words[row][16]),
+                         17);
+    const char *cpu[] = {"cpu-openmp", "2048", "20.000", "19.500", "-", "21.250", "6872.0",
+                         "12.50x", "40.00x", "-", "-", "-", "16", "-", "-"};
+    const char *library[] = {"cublas", "2048", "20.000", "19.500", "-", "21.250", "6872.0",
+                             "-", "9.50x", "-", "-", "-", "-", "-", "-"};
+    for (int w = 0; w < 15; ++w) {
+        ck_assert_str_eq(words[0][w], cpu[w]);
+        ck_assert_str_eq(words[1][w], library[w]);
+    }
+    free(text);
+}
+END_TEST
+
 Suite *results_suite(void)
 {
     Suite *s = suite_create("results");
@@ -198,6 +259,8 @@ Suite *results_suite(void)
     tcase_add_test(tc, record_round_trips_through_csv);
     tcase_add_test(tc, lab_columns_follow_the_common_ones);
     tcase_add_test(tc, speedup_lookup_takes_newest_matching_pass);
+    tcase_add_test(tc, speedups_keep_two_digits);
+    tcase_add_test(tc, cpu_row_shows_its_threads_only);
     tcase_add_test(tc, table_row_shows_limiter_and_speedups);
     tcase_add_test(tc, failed_row_shows_no_time);
     suite_add_tcase(s, tc);

@@ -171,6 +171,22 @@ START_TEST(test_verdict_maybe_is_skipped)
 }
 END_TEST
 
+/* The rows beside the steps keep their role: a cpu row (named without a number) is
+ * sound, a role nobody writes is not. */
+START_TEST(test_row_roles_are_checked)
+{
+    write_file("results/g/matmul.csv",
+               HEADER "\n" RUN1("PASS")
+                   ROW("2026-11-23T04:00:03Z", "r1", "G", "cpu-serial", "cpu", "20", "PASS")
+                       ROW("2026-11-23T04:00:04Z", "r1", "G", "cpu-gpu", "gpu", "20", "PASS"));
+    ck_assert_int_eq(check("results/g/matmul.csv", NULL), 1);
+    assert_message("results/g/matmul.csv",
+                   ":6: role 'gpu' is neither step nor a row's (cpu, library): row skipped");
+    ck_assert_int_eq(count_lines(err), 1);
+    ck_assert_ptr_nonnull(strstr(read_file("out/matmul.csv"), ",cpu-serial,cpu,"));
+}
+END_TEST
+
 START_TEST(test_negative_rate_is_skipped)
 {
     write_file("results/g/matmul.csv",
@@ -261,6 +277,7 @@ Suite *results_check_suite(void)
     tcase_add_test(rows, test_row_cut_to_12_fields_is_skipped_by_line);
     tcase_add_test(rows, test_truncated_file_drops_only_its_cut_last_row);
     tcase_add_test(rows, test_verdict_maybe_is_skipped);
+    tcase_add_test(rows, test_row_roles_are_checked);
     tcase_add_test(rows, test_negative_rate_is_skipped);
     tcase_add_test(rows, test_missing_and_empty_files_get_one_line_each);
     tcase_add_test(rows, test_old_header_is_named);
@@ -374,8 +391,8 @@ static int make_plots(const char *results_dir, const char *extra)
 START_TEST(test_every_script_draws_png_and_svg_from_the_fixture)
 {
     /* tests/fixtures/plots: two GPUs (one with blanks, parentheses and a quote in
-     * its folder), matmul steps, size and tile sweeps, N-body steps and sweep,
-     * peaks: every figure of both labs, as PNG and as SVG for slides */
+     * its folder), matmul steps, size and tile sweeps, N-body steps, sweep and CPU
+     * rows, peaks: every figure of both labs, as PNG and as SVG for slides */
     int code = make_plots("tests/fixtures/plots/results", "GPUS='Test-GPU'");
     ck_assert_msg(code == 0, "make plots exited %d:\n%s%s", code, out, err);
     const char *figures[] = {
@@ -385,7 +402,7 @@ START_TEST(test_every_script_draws_png_and_svg_from_the_fixture)
         "matmul/steps-Old_GPU__it_s_slow_", "matmul/roofline-Old_GPU__it_s_slow_",
         "matmul/tiles-Old_GPU__it_s_slow_",
         "nbody/steps-Test-GPU", "nbody/roofline-Test-GPU", "nbody/speedups-Test-GPU",
-        "nbody/sizes-Test-GPU"};
+        "nbody/sizes-Test-GPU", "nbody/vs-cpu-Test-GPU"};
     for (size_t i = 0; i < sizeof figures / sizeof figures[0]; ++i) {
         char png[256], svg[256], name[128];
         const char *slash = strchr(figures[i], '/');

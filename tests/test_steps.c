@@ -42,6 +42,53 @@ START_TEST(every_step_has_a_lab_file_and_a_solution)
 }
 END_TEST
 
+/* The rows beside the steps (ROW lines): a known role, a source file in the lab's
+ * folder, a summary, and a name no step has and no step's could be (a step's CSV
+ * name starts with its number); a lab's baseline is its first cpu row. */
+START_TEST(every_row_has_a_role_a_file_and_its_own_name)
+{
+    for (const struct step_table *const *it = all_step_tables; *it != NULL; ++it) {
+        const struct step_table *t = *it;
+        const struct row_info *first_cpu = NULL;
+        for (size_t r = 0; r < t->row_count; ++r) {
+            const struct row_info *row = &t->rows[r];
+            ck_assert_msg(step_row_role_known(row->role), "%s/%s: role '%s'", t->lab, row->name,
+                          row->role);
+            ck_assert_msg(row->name[0] >= 'a' && row->name[0] <= 'z', "%s/%s: a row's name "
+                          "starts with a letter", t->lab, row->name);
+            ck_assert_msg(step_table_step(t, row->name) == NULL, "%s/%s is a step's name too",
+                          t->lab, row->name);
+            ck_assert_ptr_eq(step_table_row(t, row->name), row);
+            ck_assert_uint_gt(strlen(row->summary), 10);
+            char path[256];
+            snprintf(path, sizeof path, "harness/labs/%s/%s", t->lab, row->file);
+            ck_assert_msg(access(path, R_OK) == 0, "%s is missing", path);
+            for (size_t q = 0; q < r; ++q)
+                ck_assert_str_ne(t->rows[q].name, row->name);
+            if (first_cpu == NULL && strcmp(row->role, "cpu") == 0)
+                first_cpu = row;
+        }
+        ck_assert_ptr_eq(step_table_baseline(t), first_cpu);
+    }
+    ck_assert(!step_row_role_known("step")); /* a step is not a row */
+    ck_assert(!step_row_role_known("gpu"));
+    /* the N-body lab's CPU rows: the serial one is the baseline, the OpenMP one
+     * compares with it, and matmul's library row with nothing */
+    const struct step_table *nbody = step_table_find("nbody");
+    ck_assert_ptr_nonnull(nbody);
+    ck_assert_str_eq(step_table_baseline(nbody)->name, "cpu-serial");
+    ck_assert_ptr_eq(step_table_previous_row(nbody, step_table_row(nbody, "cpu-openmp")),
+                     step_table_row(nbody, "cpu-serial"));
+    ck_assert_ptr_null(step_table_previous_row(nbody, step_table_row(nbody, "cpu-serial")));
+    const struct step_table *matmul = step_table_find("matmul");
+    ck_assert_ptr_nonnull(step_table_row(matmul, "cublas"));
+    ck_assert_str_eq(step_table_row(matmul, "cublas")->role, "library");
+    ck_assert_ptr_null(step_table_baseline(matmul));
+    ck_assert_ptr_null(step_table_previous_row(matmul, step_table_row(matmul, "cublas")));
+    ck_assert_ptr_null(step_table_row(matmul, "01-naive"));
+}
+END_TEST
+
 /* The Makefile reads the tables through harness/step-table.sh: stems in order, and
  * a step's own nvcc flags (the fast-math step of a later lab needs them). */
 START_TEST(makefile_reader_gives_stems_and_flags)
@@ -54,7 +101,9 @@ START_TEST(makefile_reader_gives_stems_and_flags)
     ck_assert_ptr_nonnull(f);
     fputs("/* a comment with STEP(\"xx\") in it is not a step */\n"
           "STEP(\"01\", \"plain\", \"\", \"the first step\")\n"
-          "STEP(\"12\", \"fast-math\", \"-use_fast_math -ftz=true\", \"compiled differently\")\n",
+          "STEP(\"12\", \"fast-math\", \"-use_fast_math -ftz=true\", \"compiled differently\")\n"
+          "ROW(\"cpu-serial\", \"cpu\", \"cpu-serial.cu\", \"the loop on the CPU\")\n"
+          "ROW(\"vendor\", \"library\", \"library-vendor.cu\", \"the target\")\n",
           f);
     fclose(f);
     char out[512];
@@ -73,6 +122,22 @@ START_TEST(makefile_reader_gives_stems_and_flags)
     snprintf(command, sizeof command, "sh harness/step-table.sh %s flags 99-none 2>/dev/null", def);
     p = popen(command, "r");
     ck_assert_int_ne(pclose(p), 0);
+    /* the rows, and each row's source file */
+    snprintf(command, sizeof command, "sh harness/step-table.sh %s rows", def);
+    p = popen(command, "r");
+    n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    ck_assert_int_eq(pclose(p), 0);
+    ck_assert_str_eq(out, "cpu-serial\nvendor\n");
+    snprintf(command, sizeof command, "sh harness/step-table.sh %s file vendor", def);
+    p = popen(command, "r");
+    n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    ck_assert_int_eq(pclose(p), 0);
+    ck_assert_str_eq(out, "library-vendor.cu\n");
+    snprintf(command, sizeof command, "sh harness/step-table.sh %s file nosuch 2>/dev/null", def);
+    p = popen(command, "r");
+    ck_assert_int_ne(pclose(p), 0);
     /* and every real table reads the same in make as in C */
     for (const struct step_table *const *it = all_step_tables; *it != NULL; ++it) {
         const struct step_table *t = *it;
@@ -85,6 +150,18 @@ START_TEST(makefile_reader_gives_stems_and_flags)
         char expected[4096] = "", stem[128];
         for (size_t i = 0; i < t->count; ++i) {
             strcat(expected, step_stem(&t->steps[i], stem, sizeof stem));
+            strcat(expected, "\n");
+        }
+        ck_assert_str_eq(out, expected);
+        snprintf(command, sizeof command, "sh harness/step-table.sh harness/labs/%s/lab.def rows",
+                 t->lab);
+        p = popen(command, "r");
+        n = fread(out, 1, sizeof out - 1, p);
+        out[n] = '\0';
+        ck_assert_int_eq(pclose(p), 0);
+        expected[0] = '\0';
+        for (size_t i = 0; i < t->row_count; ++i) {
+            strcat(expected, t->rows[i].name);
             strcat(expected, "\n");
         }
         ck_assert_str_eq(out, expected);
@@ -105,8 +182,9 @@ START_TEST(a_new_lab_is_one_folder)
     snprintf(command, sizeof command,
              "set -e; cd '%s'; cp -R '%s'/Makefile '%s'/harness '%s'/plots .; rm -rf harness/labs/*; "
              "cp -R '%s'/tests/fixtures/demo-lab/. .; "
-             "make -s bin/lab bin/demo/01-fill bin/solutions/demo/01-fill >make.log 2>&1 || "
-             "{ cat make.log; exit 1; }; bin/lab list; bin/demo/01-fill --report --arch sm_90",
+             "make -s bin/lab bin/demo/01-fill bin/solutions/demo/01-fill bin/demo/cpu-fill "
+             "bin/solutions/demo/cpu-fill >make.log 2>&1 || { cat make.log; exit 1; }; "
+             "bin/lab list; bin/demo/01-fill --report --arch sm_90; bin/demo/cpu-fill --report",
              tree, getenv("PWD"), getenv("PWD"), getenv("PWD"), getenv("PWD"));
     FILE *p = popen(command, "r");
     size_t n = fread(out, 1, sizeof out - 1, p);
@@ -117,6 +195,9 @@ START_TEST(a_new_lab_is_one_folder)
     ck_assert_msg(status == 0, "building the throwaway lab failed:\n%s", out);
     ck_assert_msg(strstr(out, "demo\n  01-fill") != NULL, "bin/lab list:\n%s", out);
     ck_assert_msg(strstr(out, "01-fill        demo_fill") != NULL, "report:\n%s", out);
+    ck_assert_msg(strstr(out, "\n  cpu-fill (cpu) ") != NULL, "bin/lab list:\n%s", out);
+    ck_assert_msg(strstr(out, "the fill on one CPU thread runs on the CPU") != NULL,
+                  "report:\n%s", out);
 }
 END_TEST
 
@@ -126,6 +207,7 @@ Suite *steps_suite(void)
     TCase *tc = tcase_create("table");
     tcase_add_test(tc, ids_are_zero_padded_increasing_and_unique);
     tcase_add_test(tc, every_step_has_a_lab_file_and_a_solution);
+    tcase_add_test(tc, every_row_has_a_role_a_file_and_its_own_name);
     tcase_add_test(tc, makefile_reader_gives_stems_and_flags);
     suite_add_tcase(s, tc);
     tc = tcase_create("adding a lab");

@@ -9,7 +9,11 @@
  *   <!-- end results-table -->
  * and gets between them the newest fullest run of LAB's solutions recorded in
  * DIR/GPU-DIR/LAB.csv (DIR: data/results): the run with the most passing steps (at
- * size MxNxK when given), every row of that run (at that size) in the order recorded. Without --check
+ * size MxNxK when given), every row of that run (at that size) in the order recorded,
+ * the rows beside the steps (role cpu or library) named with their role. "vs
+ * previous" compares rows of the same size as the runner does: a step with the step
+ * before it, the first step with the lab's baseline (its first cpu row), a cpu row
+ * with the cpu row before it; a library row with nothing. Without --check
  * the file is rewritten; with it, nothing is written and the exit status says
  * whether every table is up to date (1 names the first that is not).
  * Exit status: 0 done / up to date, 1 out of date, 2 bad usage or unreadable data. */
@@ -21,6 +25,7 @@
 
 #include "csv.h"
 #include "lab_registry.h"
+#include "results.h"
 
 #define BEGIN_MARK "<!-- results-table "
 #define END_MARK "<!-- end results-table -->"
@@ -123,13 +128,21 @@ static int make_table(const char *results, const char *lab, const char *gpu_dir,
                          "Ginter/s | vs previous | check |\n|---|---|---|---|---|---|---|---|---|---|\n"
                        : "| step | size | regs | smem B | blocks/SM (limiter) | median ms | GFLOP/s | "
                          "vs previous | check |\n|---|---|---|---|---|---|---|---|---|\n");
-    double previous_ms = NAN;
-    char previous_size[64] = "", date[64] = "", commit[64] = "", gpu[256] = "", cache[32] = "";
+    /* the newest passed step, baseline and cpu row so far: time and size */
+    struct seen {
+        double ms;
+        char size[64];
+    } previous_step = {NAN, ""}, baseline = {NAN, ""}, previous_cpu = {NAN, ""};
+    const struct row_info *baseline_row = step_table_baseline(steps);
+    char first_stem[128];
+    step_stem(&steps->steps[0], first_stem, sizeof first_stem);
+    char date[64] = "", commit[64] = "", gpu[256] = "", cache[32] = "";
     for (size_t r = 0; r < t.nrows; ++r) {
         if (strcmp(field(&t, r, "run_id"), run) != 0 || !size_matches(&t, r, size))
             continue;
-        int library = strcmp(field(&t, r, "role"), "library") == 0;
-        char size[64], resources[128], ratio[32] = "-", inter[32] = "";
+        const char *role = field(&t, r, "role");
+        int step = strcmp(role, "step") == 0, cpu = strcmp(role, "cpu") == 0;
+        char size[64], resources[128], ratio[32] = "-", inter[32] = "", label[160];
         const char *m = field(&t, r, "m"), *n = field(&t, r, "n"), *k = field(&t, r, "k");
         if (has_inter)
             snprintf(size, sizeof size, "%s", n);
@@ -139,28 +152,41 @@ static int make_table(const char *results, const char *lab, const char *gpu_dir,
             snprintf(size, sizeof size, "%sx%sx%s", m, n, k);
         double ms = number(&t, r, "median_ms");
         int passed = strcmp(field(&t, r, "verdict"), "PASS") == 0;
-        if (library)
-            snprintf(resources, sizeof resources, "| - | - | (library) ");
-        else
+        if (step)
             snprintf(resources, sizeof resources, "| %s | %.0f | %s (%s) ", field(&t, r, "regs"),
                      number(&t, r, "smem_static") + number(&t, r, "smem_dynamic"),
                      field(&t, r, "blocks_per_sm"), field(&t, r, "limiter"));
-        if (!library && passed && !isnan(previous_ms) && strcmp(previous_size, size) == 0)
-            snprintf(ratio, sizeof ratio, "%.2fx", previous_ms / ms);
+        else if (cpu)
+            snprintf(resources, sizeof resources, "| - | - | (cpu, %s thread%s) ",
+                     field(&t, r, "threads_per_block"),
+                     strcmp(field(&t, r, "threads_per_block"), "1") == 0 ? "" : "s");
+        else
+            snprintf(resources, sizeof resources, "| - | - | (%s) ", role);
+        /* what this row is compared with: a row of the same size recorded before it */
+        const struct seen *against = !step ? (cpu ? &previous_cpu : NULL)
+                                     : strcmp(field(&t, r, "step"), first_stem) == 0 ? &baseline
+                                                                                      : &previous_step;
+        if (passed && against != NULL && !isnan(against->ms) && strcmp(against->size, size) == 0)
+            results_format_speedup(against->ms / ms, ratio, sizeof ratio);
         if (has_inter)
             snprintf(inter, sizeof inter, "| %.1f ", number(&t, r, "interactions_per_s") / 1e9);
         /* a FAIL shows no time and no rate */
         char cells[128];
         snprintf(cells, sizeof cells, "%.3f | %.0f", ms, number(&t, r, "gflops"));
-        snprintf(line, sizeof line, "| %s%s | %s %s| %s %s| %s | %s |\n", field(&t, r, "step"),
-                 library ? " (library)" : "", size, resources, passed ? cells : "- | -", inter,
-                 ratio, field(&t, r, "verdict"));
+        snprintf(label, sizeof label, "%s%s%s%s", field(&t, r, "step"), step ? "" : " (",
+                 step ? "" : role, step ? "" : ")");
+        snprintf(line, sizeof line, "| %s | %s %s| %s %s| %s | %s |\n", label, size, resources,
+                 passed ? cells : "- | -", inter, ratio, field(&t, r, "verdict"));
         if (put(out, line) != 0)
             break;
-        if (!library && passed) {
-            previous_ms = ms;
-            snprintf(previous_size, sizeof previous_size, "%s", size);
+        struct seen *now = step ? &previous_step : cpu ? &previous_cpu : NULL;
+        if (passed && now != NULL) {
+            now->ms = ms;
+            snprintf(now->size, sizeof now->size, "%s", size);
         }
+        if (passed && cpu && baseline_row != NULL &&
+            strcmp(field(&t, r, "step"), baseline_row->name) == 0)
+            baseline = previous_cpu;
         snprintf(date, sizeof date, "%s", field(&t, r, "date"));
         snprintf(commit, sizeof commit, "%s", field(&t, r, "commit"));
         snprintf(gpu, sizeof gpu, "%s", field(&t, r, "gpu"));

@@ -104,13 +104,23 @@ static int run_child(char *const argv[])
 
 struct selection {
     const struct step_table *lab; /* NULL: every lab */
-    const struct step_info *step; /* NULL: every step */
+    const struct step_info *step; /* NULL: every step (or the one row below) */
+    const struct row_info *row;   /* a row beside the steps (lab.def's ROW), alone */
 };
+
+/* A step of lab t, or one of its rows (STEP=cpu-serial): 1 when name is either. */
+static int find_step_or_row(const struct step_table *t, const char *name, struct selection *sel)
+{
+    sel->step = step_table_step(t, name);
+    sel->row = sel->step == NULL ? step_table_row(t, name) : NULL;
+    return sel->step != NULL || sel->row != NULL;
+}
 
 static int select_steps(int argc, char **argv, int *i, struct selection *sel)
 {
     sel->lab = NULL;
     sel->step = NULL;
+    sel->row = NULL;
     if (*i < argc && strcmp(argv[*i], "--") != 0) {
         const char *lab_name = argv[(*i)++];
         /* `make run STEP=02` without LAB=: a step id is taken as the step of the one
@@ -119,14 +129,15 @@ static int select_steps(int argc, char **argv, int *i, struct selection *sel)
             (*i >= argc || strcmp(argv[*i], "--") == 0)) {
             const struct step_table *owner = NULL;
             int owners = 0;
+            struct selection found;
             for (const struct step_table *const *it = all_step_tables; *it != NULL; ++it)
-                if (step_table_step(*it, lab_name) != NULL) {
+                if (find_step_or_row(*it, lab_name, &found)) {
                     owner = *it;
                     ++owners;
                 }
             if (owners == 1) {
                 sel->lab = owner;
-                sel->step = step_table_step(owner, lab_name);
+                find_step_or_row(owner, lab_name, sel);
                 return 0;
             }
             if (owners > 1)
@@ -149,8 +160,7 @@ static int select_steps(int argc, char **argv, int *i, struct selection *sel)
             if (sel->lab == NULL)
                 return usage_error("a step needs a lab: LAB=<lab> STEP=%s (bin/lab list)",
                                    step_name);
-            sel->step = step_table_step(sel->lab, step_name);
-            if (sel->step == NULL) {
+            if (!find_step_or_row(sel->lab, step_name, sel)) {
                 char msg[512];
                 snprintf(msg, sizeof msg,
                          "unknown step '%s' of lab %s (bin/lab list %s shows its steps)",
@@ -177,6 +187,11 @@ static int list(const struct selection *sel)
                 printf("  [nvcc %s]", t->steps[s].nvcc_flags);
             printf("\n");
         }
+        for (size_t r = 0; r < t->row_count; ++r) {
+            char name[160];
+            snprintf(name, sizeof name, "%s (%s)", t->rows[r].name, t->rows[r].role);
+            printf("  %-22s %s\n", name, t->rows[r].summary);
+        }
     }
     return 0;
 }
@@ -196,6 +211,33 @@ static int sizes(const struct selection *sel)
     return 0;
 }
 
+/* What one lab's run takes, in order: the binary names (step stems and row names).
+ * A run of the whole lab takes its "cpu" rows first (the code the lab starts from),
+ * then the steps, then its "library" rows (the target): the first step's speedup
+ * over the baseline row, and the library's over the first step, come from the same
+ * run. A report of the whole lab takes the steps alone (rows have no kernel of
+ * ours). A selection of one step or one row takes that alone. Returns the count. */
+static size_t run_order(const struct step_table *t, const struct selection *sel, int report,
+                        char names[][128], size_t max)
+{
+    size_t n = 0;
+    if (sel->row != NULL) {
+        snprintf(names[n++], 128, "%s", sel->row->name);
+        return n;
+    }
+    int whole = sel->step == NULL && !report;
+    for (size_t r = 0; whole && r < t->row_count && n < max; ++r)
+        if (strcmp(t->rows[r].role, "cpu") == 0)
+            snprintf(names[n++], 128, "%s", t->rows[r].name);
+    for (size_t s = 0; s < t->count && n < max; ++s)
+        if (sel->step == NULL || sel->step == &t->steps[s])
+            step_stem(&t->steps[s], names[n++], 128);
+    for (size_t r = 0; whole && r < t->row_count && n < max; ++r)
+        if (strcmp(t->rows[r].role, "cpu") != 0)
+            snprintf(names[n++], 128, "%s", t->rows[r].name);
+    return n;
+}
+
 /* Runs the selected steps; mode_args are passed to every step binary. */
 static int run_steps(const char *bin_dir, const struct selection *sel, int report, const char *arch,
                      int extra_argc, char **extra_argv)
@@ -211,14 +253,11 @@ static int run_steps(const char *bin_dir, const struct selection *sel, int repor
         if (sel->lab != NULL && sel->lab != t)
             continue;
         int first = 1;
-        /* every selected step, then (in a run of the whole lab) the library reference */
-        int with_library = !report && sel->step == NULL && t->library != NULL;
-        for (size_t s = 0; s < t->count + (size_t)with_library; ++s) {
-            if (s < t->count && sel->step != NULL && sel->step != &t->steps[s])
-                continue;
-            char stem[128], path[512];
-            snprintf(path, sizeof path, "%s/%s/%s", bin_dir, t->lab,
-                     s < t->count ? step_stem(&t->steps[s], stem, sizeof stem) : t->library);
+        static char names[512][128];
+        size_t count = run_order(t, sel, report, names, sizeof names / sizeof names[0]);
+        for (size_t s = 0; s < count; ++s) {
+            char path[512];
+            snprintf(path, sizeof path, "%s/%s/%s", bin_dir, t->lab, names[s]);
             char *args[64];
             int n = 0;
             args[n++] = path;
@@ -389,6 +428,9 @@ int main(int argc, char **argv)
         return run_steps(bin_dir, &sel, 0, NULL, extra_argc, extra_argv);
     if (strcmp(command, "report") == 0)
         return run_steps(bin_dir, &sel, 1, arch, 0, NULL);
+    if (sel.row != NULL && strncmp(command, "grade", 5) == 0)
+        return usage_error("'%s' is a row beside the steps, not a step: grading takes steps",
+                           sel.row->name);
     if (strcmp(command, "grade") == 0 || strcmp(command, "grade-all") == 0) {
         int all = strcmp(command, "grade-all") == 0;
         if (all && request.submissions == NULL) {

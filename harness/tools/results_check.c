@@ -5,7 +5,8 @@
  *
  * Every row that is not sound is skipped with one line `file:line: reason` on
  * stderr: a field count other than the header's, a verdict other than PASS/FAIL,
- * a role other than step/library, a cache other than flushed/warm, an empty
+ * a role other than step or a row's (step_row_roles: cpu, library), a cache other
+ * than flushed/warm, an empty
  * date/run_id/step, a step row not named NN-name, a lab other than the file's, a numeric column that is not a
  * number, a negative rate or time. A file that is missing, empty, unreadable or
  * whose header lacks the common columns in order gets one line and is skipped.
@@ -30,6 +31,7 @@
 
 #include "csv.h"
 #include "results.h"
+#include "step_table.h"
 
 /* The common columns are the ones the runner writes (results.h). */
 #define common results_columns
@@ -71,8 +73,9 @@ static int judge(const struct csv_table *t, size_t r, const char *lab, char *rea
         return snprintf(reason, len, "%zu fields, the header has %zu", t->widths[r], t->ncols);
     if (!one_of(f[34], "PASS", "FAIL"))
         return snprintf(reason, len, "verdict '%s' is neither PASS nor FAIL", f[34]);
-    if (!one_of(f[12], "step", "library"))
-        return snprintf(reason, len, "role '%s' is neither step nor library", f[12]);
+    if (strcmp(f[12], "step") != 0 && !step_row_role_known(f[12]))
+        return snprintf(reason, len, "role '%s' is neither step nor a row's (cpu, library)",
+                        f[12]);
     if (!one_of(f[15], "flushed", "warm"))
         return snprintf(reason, len, "cache '%s' is neither flushed nor warm", f[15]);
     for (size_t c = 0; c < 12; c += (c == 0 ? 1 : 10)) /* date, run_id, step */

@@ -6,8 +6,8 @@
 #   make sweep-tiles                            step 02 at every tile size, recorded, with the
 #                                               8800 GTX's figures beside today's
 
-# The library row, cuBLAS SGEMM, links cuBLAS.
-matmul_LIBRARY_LIBS := -lcublas
+# The library row, cuBLAS SGEMM (library-cublas.cu), links cuBLAS.
+matmul_cublas_LIBS := -lcublas
 
 # Build variables of single steps; each becomes a -D flag, which the CSV's flags
 # column records, so a sweep's rows say which variant they were.

@@ -33,23 +33,24 @@ struct nbody_step_params {
 
 #define STEP(id, name, flags, summary)
 #define CHECK_SIZE(m, n, k)
-#define LIBRARY(name)
+#define ROW(name, role, file, summary)
 #define NBODY_STEP(id, n, factor, layout) {id, n, factor, layout},
 static const struct nbody_step_params step_params[] = {
 #include "lab.def"
 };
 #undef NBODY_STEP
-#undef LIBRARY
+#undef ROW
 #undef CHECK_SIZE
 #undef STEP
 
-/* This binary's row of NBODY_STEP, from its stem "NN-name"; a safe default otherwise. */
+/* This binary's line of NBODY_STEP: a step's by its id (the stem is "NN-name"), a
+ * row's by its whole name; a safe default otherwise. */
 static struct nbody_step_params params_of_this_step(void)
 {
     for (size_t i = 0; i < sizeof step_params / sizeof step_params[0]; ++i) {
         size_t len = strlen(step_params[i].id);
         if (strncmp(step_identity.stem, step_params[i].id, len) == 0 &&
-            step_identity.stem[len] == '-')
+            (step_identity.stem[len] == '-' || step_identity.stem[len] == '\0'))
             return step_params[i];
     }
     struct nbody_step_params none = {"", NBODY_DEFAULT_N, 32, "soa"};

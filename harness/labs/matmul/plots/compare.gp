@@ -26,7 +26,7 @@ ndirs = 0
 dir_index(name, i) = i > ndirs ? 0 : dir_name[i] eq name ? i : dir_index(name, i + 1)
 add_dir(name) = dir_index(name, 1) > 0 || ndirs == max_dirs ? 0 : \
     (ndirs = ndirs + 1, dir_name[ndirs] = name, newest[ndirs] = "", 0)
-selected = '(source eq "" || strcol("source") eq source)'
+selected = '(source eq "" || strcol("source") eq source) && (strcol("role") eq "step" || strcol("role") eq "library")'
 note_pass(d) = d == 0 ? 0 : (newest[d] = strcol("run_id"), dir_gpu[d] = strcol("gpu"), \
     dir_size[d] = size_text(column("m"), column("n"), column("k")), 0)
 stats datafile using (@selected && strcol("verdict") eq "PASS" \

@@ -6,6 +6,8 @@
 #   plots/nbody/roofline-<gpu>.png      each step by design intensity under the measured ceilings (plots/roofline.gp)
 #   plots/nbody/speedups-<gpu>.png      each step over the previous, beside Burtscher's CC 1.3/2.0/3.0 factors (plots/speedups.gp)
 #   plots/nbody/sizes-<gpu>.png         the size sweep, 1024 to 1M bodies, threads per body of step 15 (plots/sweep.gp)
+#   plots/nbody/vs-cpu-<gpu>.png        step 01 against the CPU rows at their size, beside Burtscher's
+#                                       one-thread slowdowns (vs-cpu.gp; once the CPU rows are recorded)
 #   plots/nbody/normalized.png          two GPUs or more, each as a share of its own rsqrtf rate (plots/normalized.gp)
 PLOT_LAB_TARGETS += plots-nbody
 NBODY_PLOTS := harness/labs/nbody/plots
@@ -26,6 +28,8 @@ plots-nbody: plots-check
 	        draw "$$out/speedups-$$name.png" plots/speedups.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab" \
 	          '$(NBODY_PUBLISHED)' burtscher; fi; \
 	      draw "$$out/sizes-$$name.png" plots/sweep.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab"; \
+	      draw "$$out/vs-cpu-$$name.png" $(NBODY_PLOTS)/vs-cpu.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab" \
+	        '$(NBODY_PUBLISHED)'; \
 	    done < '$(PLOT_WORK)/nbody.dirs'; \
 	    gpus=$$(gpu_list '$(PLOT_WORK)/nbody.dirs'); \
 	    case "$$gpus" in *'|'*) \

@@ -1,0 +1,89 @@
+/* What the two CPU rows (cpu-serial.cu, cpu-openmp.cu) share: a launch that runs a
+ * CPU force loop (cpu_forces.h) in the stream, so the shared runner checks and
+ * times it exactly as it does a step.
+ *
+ * One launch enqueues, on the runner's stream:
+ *   1. a copy of the bodies (the AoS array, 40 bytes a body) from the device into a
+ *      pinned host buffer;
+ *   2. the CPU loop, as a host function (cudaLaunchHostFunc): the stream waits for
+ *      it to return, so the CUDA events around the launch time the loop;
+ *   3. a copy of the bodies, accelerations now included, back to the device, where
+ *      the runner poisoned them with NaN and now compares them with the reference.
+ * The time therefore includes the two copies and the hand-off to the driver's host
+ * thread as well as the loop. At the rows' 2048 bodies the copies are 80 KB each,
+ * microseconds over PCIe, against milliseconds for the serial loop (4.2 million
+ * interactions); the whole overhead is what the row takes at --n 1, where the loop
+ * is empty (GUIDE.md, "The CPU rows"). The CPU's caches
+ * are not flushed between runs: 80 KB of bodies are read 2048 times by every run,
+ * so a cold first pass would not show.
+ *
+ * The physics check launches the same function with p->steps leapfrog steps: the
+ * whole integration then runs in the one host function, on the CPU. */
+#ifndef LAB_NBODY_CPU_ROW_H
+#define LAB_NBODY_CPU_ROW_H
+
+#include <stdlib.h>
+#include <cuda_runtime_api.h>
+
+#include "cpu_forces.h"
+#include "nbody.h"
+
+/* One launch's work for the host function. Each launch gets its own (freed by the
+ * host function), since the runner may enqueue a second launch before the first
+ * has run; they share the pinned buffer, which the stream uses in order. */
+struct cpu_row_work {
+    nbody_cpu_forces_fn forces;
+    struct nbody_body *body;
+    int n, steps;
+    float epssq, dt;
+};
+
+static void CUDART_CB cpu_row_run(void *data)
+{
+    struct cpu_row_work *work = (struct cpu_row_work *)data;
+    nbody_cpu_leapfrog(work->n, work->epssq, work->dt, work->steps, work->body, work->forces);
+    free(work);
+}
+
+/* The pinned host copy of the bodies, grown when a larger problem comes. */
+static struct nbody_body *cpu_row_bodies;
+static size_t cpu_row_capacity;
+
+static cudaError_t cpu_row_launch(const struct nbody_problem *p, cudaStream_t stream,
+                                  nbody_cpu_forces_fn forces)
+{
+    size_t n = (size_t)p->n, bytes = n * sizeof(struct nbody_body);
+    cudaError_t status = cudaSuccess;
+    if (n > cpu_row_capacity) {
+        /* an earlier launch may still use the old buffer: let it finish (untimed: the
+         * runner's first launch of a size is never timed) */
+        if (cpu_row_bodies != NULL && ((status = cudaDeviceSynchronize()) != cudaSuccess ||
+                                       (status = cudaFreeHost(cpu_row_bodies)) != cudaSuccess))
+            return status;
+        cpu_row_bodies = NULL;
+        cpu_row_capacity = 0;
+        if ((status = cudaMallocHost((void **)&cpu_row_bodies, bytes)) != cudaSuccess)
+            return status;
+        cpu_row_capacity = n;
+    }
+    struct cpu_row_work *work = (struct cpu_row_work *)malloc(sizeof *work);
+    if (work == NULL)
+        return cudaErrorMemoryAllocation;
+    work->forces = forces;
+    work->body = cpu_row_bodies;
+    work->n = p->n;
+    work->steps = p->steps;
+    work->epssq = p->epssq;
+    work->dt = p->dt;
+    status = cudaMemcpyAsync(cpu_row_bodies, p->body, bytes, cudaMemcpyDeviceToHost, stream);
+    if (status == cudaSuccess)
+        status = cudaLaunchHostFunc(stream, cpu_row_run, work);
+    if (status != cudaSuccess) {
+        free(work); /* not enqueued: nobody else will free it */
+        return status;
+    }
+    status = cudaMemcpyAsync(p->body, cpu_row_bodies, bytes, cudaMemcpyHostToDevice, stream);
+    return status != cudaSuccess ? status : cudaGetLastError();
+}
+
+#endif
