@@ -28,7 +28,10 @@ $(EXPLORER_BUILD)/configs.args: FORCE
 	$(Q)echo '$(ARCH) $(EXPLORER_SELECT)' | cmp -s - $@ || echo '$(ARCH) $(EXPLORER_SELECT)' > $@
 $(EXPLORER_LIST): $(EXPLORER_DIR)/configs.def $(EXPLORER_TOOL) $(EXPLORER_BUILD)/configs.args
 	$(Q)$(EXPLORER_TOOL) configs --arch $(ARCH) $(if $(EXPLORER_SELECT),--only $(EXPLORER_SELECT)) \
-	  --make $@.tmp --steps $(EXPLORER_STEPS).tmp && mv $(EXPLORER_STEPS).tmp $(EXPLORER_STEPS) && mv $@.tmp $@
+	  --make $@.tmp --steps $(EXPLORER_STEPS).tmp
+	$(Q)# replaced only when they change: a relinked tool must not rebuild 135 configurations
+	$(Q)cmp -s $(EXPLORER_STEPS).tmp $(EXPLORER_STEPS) && rm -f $(EXPLORER_STEPS).tmp || mv $(EXPLORER_STEPS).tmp $(EXPLORER_STEPS)
+	$(Q)cmp -s $@.tmp $@ && rm -f $@.tmp && touch $@ || mv $@.tmp $@
 $(EXPLORER_STEPS): $(EXPLORER_LIST)
 
 EXPLORER_GOALS := explore explore-% $(BIN_DIR)/explorer/% test
