@@ -43,7 +43,10 @@ for part in $parts; do
         if [ -n "${SUITES:-}" ]; then
             for suite in $SUITES; do
                 step "Check suite $suite (GPU required)"
-                if CK_RUN_SUITE=$suite LAB_REQUIRE_GPU=1 make test >"$LOG_DIR/test-$suite.log" 2>&1; then
+                # Check prints its results at the end; its TAP log gets each one as it
+                # finishes, so a suite stopped by a time limit still says how far it got
+                if CK_RUN_SUITE=$suite CK_TAP_LOG_FILE_NAME="$LOG_DIR/test-$suite.tap" LAB_REQUIRE_GPU=1 \
+                    make test >"$LOG_DIR/test-$suite.log" 2>&1; then
                     tail -n 1 "$LOG_DIR/test-$suite.log"
                 else
                     grep -E ":[FE]:" "$LOG_DIR/test-$suite.log" | head -20; tail -n 1 "$LOG_DIR/test-$suite.log"; failed=1
@@ -51,7 +54,7 @@ for part in $parts; do
             done
         else
             step "make test (GPU required)"
-            if LAB_REQUIRE_GPU=1 make -j"$JOBS" test >"$LOG_DIR/test.log" 2>&1; then
+            if CK_TAP_LOG_FILE_NAME="$LOG_DIR/test.tap" LAB_REQUIRE_GPU=1 make -j"$JOBS" test >"$LOG_DIR/test.log" 2>&1; then
                 tail -n 3 "$LOG_DIR/test.log"
             else
                 grep -E ":[FE]:" "$LOG_DIR/test.log" | head -40; tail -n 3 "$LOG_DIR/test.log"; failed=1
