@@ -19,7 +19,7 @@
 extern "C" {
 #endif
 
-/* m, n, k as a lab reads them (N-body: n bodies, m and k unused). 0 = not given. */
+/* m, n, k as a lab reads them (a lab may use only n). 0 = not given. */
 struct problem_size {
     long m, n, k;
 };
@@ -47,7 +47,7 @@ enum lab_status {
 struct lab_problem {
     const char *name;
     const char *size_help;       /* for --help: what --m, --n, --k mean here */
-    const char *size_label;      /* for the table: "m x n x k" or "bodies" */
+    const char *size_label;      /* for the table: e.g. "m x n x k", or a lab's own unit */
     /* Fills in defaults (given n alone, m and k follow it) and rejects sizes the lab
      * cannot run, with a one-line reason. Pure: no CUDA. */
     enum lab_status (*resolve_size)(struct problem_size *size, char *why, size_t why_len);

@@ -12,8 +12,8 @@
 extern "C" {
 #endif
 
-/* A number a lab reports for each run beyond the common columns (N-body's
- * interactions per second, its energy drift): a numeric column of that lab's results
+/* A number a lab reports for each run beyond the common columns (a rate of its own,
+ * a conservation error): a numeric column of that lab's results
  * CSV, after the common ones, and a column of the run table. */
 struct lab_column {
     const char *name;     /* the CSV column: "interactions_per_s" */

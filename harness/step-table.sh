@@ -3,8 +3,8 @@
 # Make, C and the tests share one list of steps and one way to read it.
 #   step-table.sh DEF stems        every step's file stem, "01-naive", in order
 #   step-table.sh DEF flags STEM   the extra nvcc flags of that step ("" if none)
-#   step-table.sh DEF rows         every row's name, "cublas", in order
-#   step-table.sh DEF file ROW     that row's source file ("library-cublas.cu")
+#   step-table.sh DEF rows         every row's name, in order
+#   step-table.sh DEF file ROW     that row's source file
 # A STEP line is STEP("id", "name", "flags", "summary") and a ROW line
 # ROW("name", "role", "file", "summary"); see the .def files.
 set -eu

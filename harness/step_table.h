@@ -22,9 +22,9 @@ struct step_info {
  * program of its own, built from harness/labs/<lab>/<file> into bin/<lab>/<name>,
  * checked and timed by the same runner as a step, but not one of the lab's kernels. */
 struct row_info {
-    const char *name;    /* "cpu-serial", "cublas": the binary's name and the CSV's step */
+    const char *name;    /* the binary's name and the CSV's step column */
     const char *role;    /* the CSV's role: one of step_row_roles */
-    const char *file;    /* its source, in the lab's folder: "library-cublas.cu" */
+    const char *file;    /* its source file, in the lab's folder */
     const char *summary; /* one line: what the row is */
 };
 
@@ -37,7 +37,7 @@ struct row_info {
 extern const char *const step_row_roles[];
 
 /* A problem size every step must get right: the grading and the GPU tests run each
- * step at each of them (the lab says what m, n and k mean; N-body uses n). */
+ * step at each of them (the lab says what m, n and k mean; a lab may use only n). */
 struct check_size {
     long m, n, k;
 };

@@ -3,7 +3,7 @@
 # doubling look alike). Today's factor is the ratio of the two steps' rates at
 # one size: each step's newest result as in plots/steps.gp, over the previous
 # step's newest passing result at that same size (a lab whose steps have default
-# sizes of their own, as N-body's, records some steps at other sizes too). A step
+# sizes of their own records some steps at other sizes too). A step
 # that failed, or whose previous step has no passing result at its size, gets no
 # bar, and its label says why.
 #
@@ -12,8 +12,12 @@
 # MODE says how PUBLISHED.csv gives the factors:
 #   ratios     rows of series, step (NN-name), gpu, gflops (data/published/matmul-8800gtx.csv):
 #              the factor of a step is its rate over the previous step's in the same series
-#   burtscher  rows of order (= the lab's step number), metric, cc13, cc20, cc30
-#              (data/published/nbody-burtscher.csv): the speedup_vs_previous rows as they are
+#   columns    rows of order (= the lab's step number), metric, then one column of
+#              factors per series (data/published/nbody-burtscher.csv): the
+#              speedup_vs_previous rows as they are, from step published_first on
+# The lab's LAB.gp names what is published: published_title, and for "columns"
+# published_columns (the column names, space-separated), published_series (their
+# legend titles, an array) and published_first.
 # Exit status 3: fewer than two passing steps.
 
 load 'plots/common.gp'
@@ -41,17 +45,15 @@ see(x) = (s = step_number(strcol("step")), name[s + 1] = strcol("step"), gpu_nam
     today[s + 1] = strcol("verdict") eq "PASS" ? column(rate) : -1, size_of[s + 1] = size_text(0), 0)
 stats datafile using (@picked ? see(0) : 0) nooutput
 
-# The step before each step, and that step's newest passing rate at this step's size.
-array before[100]
+# The step after each step, and for each step the newest passing rate of the step
+# before it at its own size.
+array after[100]
 array base[100]
-do for [i = 1:100] { before[i] = -1; base[i] = NaN }
+do for [i = 1:100] { after[i] = -1; base[i] = NaN }
 prev = -1
 do for [s = (first_step < 1e9 ? first_step : 0) : (last_step >= 0 ? last_step : -1)] {
-    if (name[s + 1] ne "") { before[s + 1] = prev; prev = s }
+    if (name[s + 1] ne "") { if (prev >= 0) { after[prev + 1] = s }; prev = s }
 }
-array after[100]
-do for [i = 1:100] { after[i] = -1 }
-do for [s = 1:100] { if (before[s] >= 0) { after[before[s] + 1] = s - 1 } }
 see_base(x) = (p = step_number(strcol("step")), n = after[p + 1], \
     n >= 0 && strcol("verdict") eq "PASS" && size_text(0) eq size_of[n + 1] ? base[n + 1] = column(rate) : 0, 0)
 stats datafile using (@mine && strcol("role") eq "step" ? see_base(0) : 0) nooutput
@@ -62,7 +64,7 @@ array why_none[100]
 do for [i = 1:100] { factor[i] = NaN; why_none[i] = "" }
 nfactors = 0; low = 1; high = 1
 prev = -1
-# A factor over cap (N-body's one thread -> one thread per body: thousands) would
+# A factor over cap (a first parallel step over a serial one: thousands) would
 # flatten every other bar: its bar stops at the top of the axis, its label says it.
 cap = 20
 do for [s = (first_step < 1e9 ? first_step : 0) : (last_step >= 0 ? last_step : -1)] {
@@ -89,14 +91,12 @@ array pub[400]
 array series_name[4]
 do for [i = 1:400] { pub[i] = NaN }
 nseries = 0
-if (mode eq "burtscher") {
-    nseries = 3
-    series_name[1] = "Burtscher CC 1.3 (Quadro FX 5800)"
-    series_name[2] = "Burtscher CC 2.0 (Tesla C2050)"
-    series_name[3] = "Burtscher CC 3.0 (GeForce GTX 680)"
-    put(x) = (o = int(column("order")), pub[o + 1] = column("cc13"), pub[100 + o + 1] = column("cc20"), \
-              pub[200 + o + 1] = column("cc30"), 0)
-    stats published using (strcol("metric") eq "speedup_vs_previous" && column("order") >= 3 ? put(0) : 0) nooutput
+if (mode eq "columns") {
+    nseries = words(published_columns) < 4 ? words(published_columns) : 4
+    do for [i = 1:nseries] { series_name[i] = published_series[i] }
+    put_one(o, i) = i > nseries ? 0 : (pub[(i - 1) * 100 + o + 1] = column(word(published_columns, i)), 0)
+    put(x) = (o = int(column("order")), put_one(o, 1) + put_one(o, 2) + put_one(o, 3) + put_one(o, 4))
+    stats published using (strcol("metric") eq "speedup_vs_previous" && column("order") >= published_first ? put(0) : 0) nooutput
 } else {
     array last_rate[4]
     array last_step_of[4]
@@ -121,7 +121,7 @@ eval png_terminal(width, 720)
 set output outfile
 set title sprintf("%s: speedup of each step over the previous one on %s\n" . \
     "each step's newest rate over the previous step's at the same size (newest %s), beside the published factors:\n%s", lab_title, gpu_name, \
-    date_text(run_date), mode eq "burtscher" ? "Burtscher's N-body slides" : "Ryoo et al. PPoPP 2008 and Johnson CScADS 2007, GeForce 8800 GTX")
+    date_text(run_date), published_title)
 set ylabel "speedup over the previous step (log2 scale; above 1: faster)"
 set logscale y 2
 set yrange [low / 1.5 : high * 2.2]

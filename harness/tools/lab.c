@@ -108,7 +108,7 @@ struct selection {
     const struct row_info *row;   /* a row beside the steps (lab.def's ROW), alone */
 };
 
-/* A step of lab t, or one of its rows (STEP=cpu-serial): 1 when name is either. */
+/* A step of lab t, or one of its rows (STEP=<row name>): 1 when name is either. */
 static int find_step_or_row(const struct step_table *t, const char *name, struct selection *sel)
 {
     sel->step = step_table_step(t, name);

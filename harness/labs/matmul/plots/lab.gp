@@ -22,3 +22,5 @@ special_quantity = ""; special_flops = 0   # no special-function ceiling
 # the other (4096 and 4097 side by side).
 sweep_rows = 'column("m") == column("n") && column("n") == column("k")'
 sweep_xlabel = "matrix size m = n = k (in size order, not to scale)"
+# What plots/speedups.gp draws beside today's factors (data/published/matmul-8800gtx.csv)
+published_title = "Ryoo et al. PPoPP 2008 and Johnson CScADS 2007, GeForce 8800 GTX"

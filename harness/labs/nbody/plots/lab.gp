@@ -27,3 +27,8 @@ sweep_xtics = 'set xtics ("1K" 1024, "4K" 4096, "16K" 16384, "64K" 65536, "256K"
 sweep_note = "at step 15 the threads per body its launch chooses for that n (P)"
 threads_per_body(n, p) = p >= 32 || n * p >= 2 * sms * 2048 ? p : threads_per_body(n, 2 * p)
 sweep_point_label(step, size, value) = step == 15 && is_number(value) ? sprintf("P=%d", threads_per_body(size, 1)) : ""
+# What plots/speedups.gp draws beside today's factors (data/published/nbody-burtscher.csv)
+published_title = "Burtscher's N-body slides"
+published_columns = "cc13 cc20 cc30"
+array published_series[3] = ["Burtscher CC 1.3 (Quadro FX 5800)", "Burtscher CC 2.0 (Tesla C2050)", "Burtscher CC 3.0 (GeForce GTX 680)"]
+published_first = 3

@@ -26,7 +26,7 @@ plots-nbody: plots-check
 	        $(NBODY_PLOTS)/intensity.csv "$$peaks"; \
 	      if need '$(NBODY_PUBLISHED)' "$$out/speedups-$$name.png"; then \
 	        draw "$$out/speedups-$$name.png" plots/speedups.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab" \
-	          '$(NBODY_PUBLISHED)' burtscher; fi; \
+	          '$(NBODY_PUBLISHED)' columns; fi; \
 	      draw "$$out/sizes-$$name.png" plots/sweep.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab"; \
 	      draw "$$out/vs-cpu-$$name.png" $(NBODY_PLOTS)/vs-cpu.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab" \
 	        '$(NBODY_PUBLISHED)'; \
