@@ -108,7 +108,7 @@ double results_find_median(const struct csv_table *t, const struct run_record *l
 
 void results_print_header(FILE *out, const struct lab_column *columns, size_t column_count)
 {
-    fprintf(out, "%-14s %-14s %10s %19s %10s %7s %7s %5s %7s %7s %7s %-14s %5s %9s %-5s", "step",
+    fprintf(out, "%-20s %-14s %10s %19s %10s %7s %7s %5s %7s %7s %7s %-14s %5s %9s %-5s", "step",
             "size", "median ms", "min - max ms", "GFLOP/s", "vs prev", "vs 01", "regs",
             "smem B", "local B", "threads", "blocks/SM", "occ%", "max err", "check");
     for (size_t c = 0; c < column_count; ++c)
@@ -154,7 +154,7 @@ void results_print_row(FILE *out, const struct run_record *r, const char *size_t
         snprintf(blocks, sizeof blocks, "%d (%s)", r->blocks_per_sm, r->limiter);
         snprintf(occupancy, sizeof occupancy, "%.0f", r->occupancy_pct);
     }
-    fprintf(out, "%-14s %-14s %10s %19s %10s %7s %7s %5s %7s %7s %7s %-14s %5s %9.2g %-5s",
+    fprintf(out, "%-20s %-14s %10s %19s %10s %7s %7s %5s %7s %7s %7s %-14s %5s %9.2g %-5s",
             r->step, size_text, times, range, rate, prev, first, regs, smem, local, threads,
             blocks, occupancy, r->max_err, r->verdict);
     for (size_t c = 0; c < r->lab_column_count; ++c) {
