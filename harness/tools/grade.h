@@ -27,8 +27,8 @@ struct grade_request {
  *   against, compute-sanitizer's own work), so 8 leave half the cores to the builds
  *   of the next submissions (GRADE_JOBS) and to the grader;
  * - GPU memory: a run at a lab's largest check size holds its CUDA context and up to
- *   about a GB of buffers, more under compute-sanitizer: 8 at once need some 10-20
- *   GB, well inside an 80 GB H100 (a smaller GPU may want fewer);
+ *   about a GB of buffers, more under compute-sanitizer: 8 at once fit an 80 GB H100
+ *   with room to spare (a smaller GPU may want fewer);
  * - GPU time: the runs are short and mostly start-up, which overlaps; their kernels
  *   take turns on the GPU, which is why the pool's time limits are scaled
  *   (grade.c, pooled_limit_for) and why speed runs never share it.

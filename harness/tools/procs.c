@@ -144,12 +144,14 @@ void procs_run(struct proc *const procs[], size_t n, int at_once, procs_done_fn 
     int running = 0;
     double last_look = procs_now();
     while (reported < n) {
-        /* the crowding: each process running since the last look shared the machine
-         * with all the others running then */
+        /* the crowding: each process running since the last look (or its start)
+         * shared the machine with all the others running then */
         double now = procs_now();
         for (size_t i = reported; i < next; ++i)
-            if (procs[i]->state == PROC_RUNNING)
-                procs[i]->crowd_s += (now - last_look) * running;
+            if (procs[i]->state == PROC_RUNNING) {
+                double since = last_look > procs[i]->started ? last_look : procs[i]->started;
+                procs[i]->crowd_s += (now - since) * running;
+            }
         last_look = now;
         for (; next < n && running < at_once; ++next)
             if (procs[next]->state == PROC_WAITING) {
