@@ -312,10 +312,10 @@ report: all
 #   make grade SUBMISSION=path        one submission (a folder holding labs/, or labs/ itself)
 #   make grade-all SUBMISSIONS=dir GRADEBOOK=file.csv   every folder in dir
 #   GRADE_JOBS=N compilations at once (default: the CPU cores); GRADE_NO_GPU=1 builds and
-#   static checks only, as on a machine without a GPU; GRADE_CONCURRENCY=N a step's check
-#   sizes or compute-sanitizer runs at once on the GPU (default 3; 1: one after the other;
-#   speed runs always alone), read by bin/lab from the environment (a variable given to
-#   make is in it), so a Slurm task gets it too
+#   static checks only, as on a machine without a GPU; GRADE_CONCURRENCY=N check-size and
+#   compute-sanitizer runs of all the steps of a submission at once on the GPU (default 8;
+#   1: one after the other; speed runs always alone, after them), read by bin/lab from the
+#   environment (a variable given to make is in it), so a Slurm task gets it too
 # STUDENT, SUBMISSION, SUBMISSIONS and GRADEBOOK are plain text: make never expands
 # them and no shell parses them (they reach bin/lab through the environment).
 GRADE_JOBS ?= $(shell nproc 2>/dev/null || echo 2)

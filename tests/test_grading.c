@@ -2,7 +2,9 @@
  * paths as plain text through make, and bin/lab grade-all over the deliberately
  * wrong submissions of tests/submissions/ with --no-gpu: what a compiler and the
  * resource report can tell (compile error, technique, TODO) and that nothing a GPU
- * must judge earns points. The GPU half is tests/test_grading_gpu.c. */
+ * must judge earns points; and, on a fake GPU (shell scripts for the step binaries,
+ * make and compute-sanitizer), the pool all the steps of a submission share. The GPU
+ * half is tests/test_grading_gpu.c. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -438,6 +440,303 @@ START_TEST(grade_all_resumes_without_regrading)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------- */
+/* bin/lab grade on a fake GPU: grading's pool without one. A copy of the grading tree
+ * (bin/lab, the rubric) whose GPU probe, reference solutions, make and
+ * compute-sanitizer are shell scripts: a step "binary" reads directives from its
+ * source ("// FAKE wrong 17": a wrong result at m = 17; hang, crash, race, todo,
+ * slowspeed) and records when it starts and ends. Every matmul step is graded, once
+ * with 8 runs at once and once with 1: the verdicts are those of the runs one after
+ * the other, judged in step and size order; the runs of all steps share one pool up
+ * to its limit; each speed run runs alone. */
+
+static const char fake_setup[] =
+    "set -e\n"
+    "d=$1; lab=$2; root=$3\n"
+    "mkdir -p \"$d/tree/bin/solutions/matmul\" \"$d/tree/harness/labs/matmul\" \"$d/fake\" "
+    "\"$d/subs/ada/matmul\"\n"
+    "cp \"$lab\" \"$d/tree/bin/lab\"\n"
+    "cp \"$root/harness/labs/matmul/rubric.def\" \"$d/tree/harness/labs/matmul/\"\n"
+    "printf '#!/bin/sh\\necho \"Fake GPU (compute capability 9.0)\"\\n' > \"$d/tree/bin/gpu-probe\"\n"
+    "cat > \"$d/fake/step.sh\" <<'STEP'\n"
+    "# sourced by a fake step binary, SRC (its source) and ME ($0) set\n"
+    "has() { grep -q \"FAKE $1\" \"$SRC\" 2>/dev/null; }\n"
+    "at() { grep -q \"FAKE $1 $m\\$\" \"$SRC\" 2>/dev/null; }\n"
+    "stem=$(basename \"$ME\"); m=0; csv=; report=0\n"
+    "while [ $# -gt 0 ]; do\n"
+    "  case \"$1\" in\n"
+    "    --m) m=$2; shift ;;\n"
+    "    --csv) csv=$2; shift ;;\n"
+    "    --report) report=1 ;;\n"
+    "  esac\n"
+    "  shift\n"
+    "done\n"
+    "if [ $report = 1 ]; then echo \"$stem fake_kernel 32 2048 0 0 256\"; exit 0; fi\n"
+    "echo \"$$ ${FAKE_TOOL:-check} $stem $m start $(date +%s.%N)\" >> \"$FAKE_TIMES\"\n"
+    "has todo && exit 3\n"
+    "at hang && exec sleep 600\n"
+    "at wrong && { echo 'mismatch (fake)' >&2; exit 1; }\n"
+    "at crash && kill -SEGV $$\n"
+    "if [ -n \"$FAKE_TOOL\" ]; then\n"
+    "  sleep 0.3; echo '========= COMPUTE-SANITIZER'\n"
+    "  if [ $FAKE_TOOL = racecheck ] && has race; then\n"
+    "    echo '========= Race reported between Write access (fake)'; exit 99\n"
+    "  fi\n"
+    "  echo '========= ERROR SUMMARY: 0 errors'\n"
+    "elif [ $m = 4096 ]; then sleep 0.2; else sleep 0.05; fi\n"
+    "ms=1.000; has slowspeed && ms=4.000\n"
+    "[ -n \"$csv\" ] && printf 'step,median_ms\\n%s,%s\\n' \"$stem\" $ms > \"$csv\"\n"
+    "echo \"$$ ${FAKE_TOOL:-check} $stem $m end $(date +%s.%N)\" >> \"$FAKE_TIMES\"\n"
+    "exit 0\n"
+    "STEP\n"
+    "cat > \"$d/fake/compute-sanitizer\" <<'SAN'\n"
+    "#!/bin/sh\n"
+    "tool=$2\n"
+    "while [ $# -gt 0 ]; do\n"
+    "  case \"$1\" in --tool|--error-exitcode|--print-limit|--report-api-errors) shift 2 ;;"
+    " *) break ;; esac\n"
+    "done\n"
+    "FAKE_TOOL=$tool exec \"$@\"\n"
+    "SAN\n"
+    "cat > \"$d/fake/make\" <<'MAKE'\n"
+    "#!/bin/sh\n"
+    "# grade-prereqs: nothing to build; GRADE_DIR=slot target: a fake step of the source\n"
+    "dir=; target=\n"
+    "for a in \"$@\"; do case \"$a\" in GRADE_DIR=*) dir=${a#GRADE_DIR=} ;; -*|*=*) ;;"
+    " *) target=$a ;; esac; done\n"
+    "[ \"$target\" = grade-prereqs ] && exit 0\n"
+    "src=$(realpath \"$dir/src/${target#$dir/bin/}.cu\")\n"
+    "mkdir -p \"$(dirname \"$target\")\"\n"
+    "printf '#!/bin/sh\\nSRC=%s\\nME=$0\\n. %s\\n' \"$src\" \"$FAKE_STEP\" > \"$target\"\n"
+    "chmod +x \"$target\"\n"
+    "MAKE\n"
+    "chmod +x \"$d/tree/bin/gpu-probe\" \"$d/fake/compute-sanitizer\" \"$d/fake/make\"\n"
+    "for stem in $(\"$lab\" list matmul | awk 'NR > 1 && $1 ~ /^[0-9]/ {print $1}'); do\n"
+    "  printf '#!/bin/sh\\nSRC=/dev/null\\nME=$0\\n. %s\\n' \"$d/fake/step.sh\" "
+    "> \"$d/tree/bin/solutions/matmul/$stem\"\n"
+    "  chmod +x \"$d/tree/bin/solutions/matmul/$stem\"\n"
+    "  echo \"// $stem\" > \"$d/subs/ada/matmul/$stem.cu\"\n"
+    "done\n"
+    "s=$d/subs/ada/matmul\n"
+    "echo '// FAKE wrong 17' >> $s/02-tiled.cu\n"
+    "echo '// FAKE hang 1' >> $s/03-unrolled.cu\n"
+    "echo '// FAKE race' >> $s/04-prefetch.cu\n"
+    "echo '// FAKE todo' >> $s/05-rect-tiles.cu\n"
+    "echo '// FAKE crash 4096' >> $s/06-regblock.cu\n"
+    "echo '// FAKE slowspeed' >> $s/07-smem-transposed.cu\n";
+
+static const char fake_grade[] =
+    "d=$1; c=$2\n"
+    "cd \"$d/tree\" && PATH=\"$d/fake:$PATH\" FAKE_STEP=\"$d/fake/step.sh\" "
+    "FAKE_TIMES=\"$d/times-$c\" exec bin/lab grade --submission \"$d/subs/ada\" --student ada "
+    "--gradebook \"$d/book-$c.csv\" --sanitizer \"$d/fake/compute-sanitizer\" "
+    "--concurrency $c matmul\n";
+
+static char *fake_dir;
+static char fake_out[2][1 << 15], fake_err[2][1 << 14];
+static int fake_code[2], fake_ready;
+static const char *const fake_concurrency[2] = {"8", "1"};
+
+static void grade_on_a_fake_gpu(void)
+{
+    fake_dir = util_temp_dir("grade-fake-gpu");
+    if (fake_dir == NULL)
+        return;
+    char lab[512], lab_real[4096], root[4096], out[4096], err[4096];
+    bin_path("lab", lab, sizeof lab);
+    if (realpath(lab, lab_real) == NULL || getcwd(root, sizeof root) == NULL)
+        return;
+    char *setup[] = {"/bin/sh", "-c", (char *)fake_setup, "sh", fake_dir, lab_real, root, NULL};
+    if (run_capture(setup, NULL, out, sizeof out, err, sizeof err) != 0) {
+        fprintf(stderr, "fake GPU setup failed: %s%s\n", out, err);
+        return;
+    }
+    for (int run = 0; run < 2; ++run) {
+        char *argv[] = {"/bin/sh", "-c", (char *)fake_grade, "sh", fake_dir,
+                        (char *)fake_concurrency[run], NULL};
+        const char *env[] = {"MAKEFLAGS=", NULL};
+        fake_code[run] = run_capture(argv, env, fake_out[run], sizeof fake_out[run],
+                                     fake_err[run], sizeof fake_err[run]);
+    }
+    fake_ready = 1;
+}
+
+static void remove_fake_gpu(void)
+{
+    if (fake_dir != NULL)
+        util_remove_tree(fake_dir);
+    free(fake_dir);
+    fake_dir = NULL;
+}
+
+static char *fake_report(int run)
+{
+    ck_assert_msg(fake_ready, "the fake GPU tree could not be set up");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/book-%s.reports/ada.txt", fake_dir, fake_concurrency[run]);
+    char *text = util_read_file(path, NULL);
+    ck_assert_msg(text != NULL, "no report %s (exit %d)\n%s\n%s", path, fake_code[run],
+                  fake_out[run], fake_err[run]);
+    return text;
+}
+
+/* The report with the time limits' numbers left out: they depend on the crowding. */
+static void without_limits(char *text)
+{
+    static const char *const before[] = {"within ", "took "};
+    for (size_t b = 0; b < 2; ++b)
+        for (char *p = text; (p = strstr(p, before[b])) != NULL;) {
+            p += strlen(before[b]);
+            char *digits = p;
+            while (*digits == '.' || (*digits >= '0' && *digits <= '9'))
+                ++digits;
+            memmove(p, digits, strlen(digits) + 1);
+        }
+}
+
+/* One run of the fake steps: when it started and ended (0: killed at its limit). */
+struct fake_span {
+    long pid;
+    char kind[16], stem[64];
+    long m;
+    double start, end;
+};
+
+static size_t fake_spans(int run, struct fake_span *spans, size_t max)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/times-%s", fake_dir, fake_concurrency[run]);
+    char *text = util_read_file(path, NULL);
+    ck_assert_msg(text != NULL, "no run was recorded (exit %d)\n%s\n%s", fake_code[run],
+                  fake_out[run], fake_err[run]);
+    size_t n = 0;
+    for (char *line = strtok(text, "\n"); line != NULL; line = strtok(NULL, "\n")) {
+        struct fake_span x = {0};
+        char what[8];
+        double t;
+        if (sscanf(line, "%ld %15s %63s %ld %7s %lf", &x.pid, x.kind, x.stem, &x.m, what, &t) != 6)
+            continue;
+        if (strcmp(what, "start") == 0 && n < max) {
+            x.start = t;
+            spans[n++] = x;
+        } else if (strcmp(what, "end") == 0) {
+            for (size_t i = 0; i < n; ++i)
+                if (spans[i].pid == x.pid && spans[i].end == 0)
+                    spans[i].end = t;
+        }
+    }
+    free(text);
+    return n;
+}
+
+/* How many runs were running when run i started (itself included); a run killed at
+ * its limit recorded no end and is left out. */
+static int running_when(const struct fake_span *spans, size_t n, size_t i, int *other_steps)
+{
+    int count = 0;
+    *other_steps = 0;
+    for (size_t j = 0; j < n; ++j)
+        if (spans[j].end > 0 && spans[j].start <= spans[i].start &&
+            spans[i].start < spans[j].end) {
+            ++count;
+            *other_steps += strcmp(spans[j].stem, spans[i].stem) != 0;
+        }
+    return count;
+}
+
+START_TEST(pooled_runs_keep_every_verdict_in_step_order)
+{
+    char *r = fake_report(0);
+    ck_assert_msg(fake_code[0] != 0, "ada lost points: not exit 0");
+    assert_line(r, "matmul/01-naive build PASS", NULL);
+    ck_assert_ptr_nonnull(strstr(r, "matmul/01-naive: 11 of 11 (full marks)"));
+    assert_line(r, "matmul/02-tiled correct FAIL 0/4",
+                "8 of 9 check sizes correct; first failure at 17x17x17: wrong result");
+    assert_line(r, "matmul/02-tiled speed FAIL 0/2", "the results are wrong");
+    assert_line(r, "matmul/03-unrolled correct FAIL 0/4", "first failure at 1x1x1: did not finish");
+    assert_line(r, "matmul/03-unrolled racecheck not-run", "the step does not finish");
+    assert_line(r, "matmul/04-prefetch racecheck FAIL 0/1", "Race reported between Write access");
+    assert_line(r, "matmul/04-prefetch correct PASS 4/4", NULL);
+    ck_assert_ptr_nonnull(strstr(r, "matmul/05-rect-tiles: 0 of 11 (TODO)"));
+    assert_line(r, "matmul/06-regblock correct FAIL",
+                "first failure at 4096x4096x4096: crashed (signal 11)");
+    assert_line(r, "matmul/07-smem-transposed speed FAIL 0.5/2",
+                "0.25x the reference solution's speed");
+    ck_assert_ptr_nonnull(strstr(r, "matmul/13-tuned: 11 of 11 (full marks)"));
+    free(r);
+    /* the progress lines: one per step, in step order, as the runs one after the other
+     * would print them */
+    static const char *const lines[] = {
+        "matmul/01-naive          builds, correct ......... 9/9, memcheck PASS, racecheck "
+        "PASS, synccheck PASS, speed 1.00x, technique PASS\n",
+        "matmul/02-tiled          builds, correct .F....... 8/9, memcheck PASS, racecheck "
+        "PASS, synccheck PASS, technique PASS\n",
+        "matmul/03-unrolled       builds, correct T-------- 0/9, technique PASS\n",
+        "matmul/04-prefetch       builds, correct ......... 9/9, memcheck PASS, racecheck "
+        "FAIL, synccheck PASS, speed 1.00x, technique PASS\n",
+        "matmul/05-rect-tiles     builds, correct TODO\n",
+        "matmul/06-regblock       builds, correct .......C. 8/9",
+        "matmul/07-smem-transposed builds, correct ......... 9/9, memcheck PASS, racecheck "
+        "PASS, synccheck PASS, speed 0.25x",
+        "matmul/13-tuned          builds, correct",
+    };
+    const char *at = fake_out[0];
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; ++i) {
+        const char *hit = strstr(at, lines[i]);
+        ck_assert_msg(hit != NULL, "no '%s' after the line before in\n%s", lines[i], fake_out[0]);
+        at = hit + 1;
+    }
+}
+END_TEST
+
+START_TEST(runs_of_all_steps_share_one_pool_and_speed_runs_run_alone)
+{
+    ck_assert_msg(fake_ready, "the fake GPU tree could not be set up");
+    ck_assert_ptr_nonnull(strstr(fake_out[0], "up to 8 check-size and compute-sanitizer runs"));
+    static struct fake_span spans[1024];
+    size_t n = fake_spans(0, spans, 1024);
+    int most = 0, beside_other_steps = 0, speed_runs = 0;
+    for (size_t i = 0; i < n; ++i) {
+        int others;
+        int at_once = running_when(spans, n, i, &others);
+        most = at_once > most ? at_once : most;
+        beside_other_steps += others > 0;
+        if (spans[i].m == 2048) { /* the rubric's speed-size: alone on the GPU */
+            ++speed_runs;
+            for (size_t j = 0; j < n; ++j)
+                ck_assert_msg(j == i || spans[j].end == 0 || spans[j].end <= spans[i].start ||
+                                  spans[j].start >= spans[i].end,
+                              "%s %s %ld ran during the speed run of %s", spans[j].kind,
+                              spans[j].stem, spans[j].m, spans[i].stem);
+        }
+    }
+    ck_assert_msg(most <= 8, "%d runs at once with --concurrency 8", most);
+    ck_assert_msg(most >= 4, "never more than %d runs at once with --concurrency 8", most);
+    ck_assert_msg(beside_other_steps > 0, "no run started beside a run of another step");
+    /* the reference's and the student's, but for the steps not correct (02, 03, 05, 06) */
+    ck_assert_int_eq(speed_runs, 13 + 9);
+}
+END_TEST
+
+START_TEST(one_run_at_a_time_grades_the_same)
+{
+    char *pooled = fake_report(0), *serial = fake_report(1);
+    static struct fake_span spans[1024];
+    size_t n = fake_spans(1, spans, 1024);
+    for (size_t i = 0; i < n; ++i) {
+        int others;
+        if (spans[i].end > 0) /* the hang, killed at its limit, recorded no end */
+            ck_assert_int_eq(running_when(spans, n, i, &others), 1);
+    }
+    ck_assert_ptr_nonnull(strstr(fake_out[1], "up to 1 check-size and compute-sanitizer runs"));
+    without_limits(pooled);
+    without_limits(serial);
+    ck_assert_str_eq(serial, pooled);
+    free(pooled);
+    free(serial);
+}
+END_TEST
+
 Suite *grading_suite(void)
 {
     Suite *s = suite_create("grading");
@@ -465,5 +764,13 @@ Suite *grading_suite(void)
     tcase_add_test(cls, todo_step_scores_nothing);
     tcase_add_test(cls, grade_all_resumes_without_regrading);
     suite_add_tcase(s, cls);
+
+    TCase *pool = tcase_create("pool");
+    tcase_set_timeout(pool, 300);
+    tcase_add_unchecked_fixture(pool, grade_on_a_fake_gpu, remove_fake_gpu);
+    tcase_add_test(pool, pooled_runs_keep_every_verdict_in_step_order);
+    tcase_add_test(pool, runs_of_all_steps_share_one_pool_and_speed_runs_run_alone);
+    tcase_add_test(pool, one_run_at_a_time_grades_the_same);
+    suite_add_tcase(s, pool);
     return s;
 }

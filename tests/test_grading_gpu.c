@@ -3,8 +3,8 @@
  * The class is graded once (bin/lab grade-all, step 02), in an unchecked fixture;
  * each case reads one student's report. LAB_GRADING_KEEP=dir grades into dir and
  * keeps the gradebooks, reports and JUnit files there (the H100 verification).
- * A second case grades solutions/ step 02 with a fake compute-sanitizer, at once and
- * one after the other (GRADE_CONCURRENCY). */
+ * A second case grades solutions/ step 02 with a fake compute-sanitizer, its runs in
+ * one pool at once and one after the other (GRADE_CONCURRENCY). */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,12 +198,14 @@ START_TEST(class_gradebook_has_a_row_per_student)
 END_TEST
 
 /* ------------------------------------------------------------------------- */
-/* compute-sanitizer's three tools run at once (--concurrency 3, the default), or one
- * after the other (--concurrency 1), for the reference solution and the student
- * alike: a fake compute-sanitizer that sleeps 1 s and writes when each tool starts and
- * ends stands in for the real one, solutions/ graded as a submission (step 02). In
- * the run at once the student's racecheck never ends: it is killed at its own limit
- * while memcheck (a fake error) and synccheck get their own verdicts. */
+/* compute-sanitizer's three tools run at once, in the pool with the step's check
+ * sizes (--concurrency 12: the 9 check sizes of step 02 and its 3 tools all start
+ * together), or one after the other (--concurrency 1), for the reference solution and
+ * the student alike: a fake compute-sanitizer that sleeps 1 s and writes when each
+ * tool starts and ends stands in for the real one, solutions/ graded as a submission
+ * (step 02). In the run at once the student's racecheck never ends: it is killed at
+ * its own limit while memcheck (a fake error) and synccheck get their own verdicts,
+ * and the check sizes beside it theirs. */
 
 static char *fake_dir;
 static char fake_times[2][700], fake_report[2][700];
@@ -255,7 +257,7 @@ static void grade_with_fake_sanitizer(void)
                              run == 0 ? "FAKE_SANITIZER_HANG=1" : "FAKE_SANITIZER_HANG=0", NULL};
         char *argv[] = {lab, "grade", "--submission", "solutions", "--student", "fake",
                         "--gradebook", book, "--sanitizer", sanitizer, "--concurrency",
-                        run == 0 ? "3" : "1", "matmul", "02", NULL};
+                        run == 0 ? "12" : "1", "matmul", "02", NULL};
         fake_code[run] = run_capture(argv, env, fake_out[run], sizeof fake_out[run],
                                      fake_err[run], sizeof fake_err[run]);
         printf("%s", fake_out[run]);
@@ -324,7 +326,8 @@ START_TEST(sanitizer_tools_run_at_once_and_a_hang_is_killed_alone)
     assert_at_once(ref, "reference");
     assert_at_once(student, "student");
     ck_assert_msg(student[1].end == 0, "the student's racecheck ended: it was meant to hang");
-    ck_assert_ptr_nonnull(strstr(fake_out[0], "up to 3 check sizes or compute-sanitizer runs"));
+    ck_assert_ptr_nonnull(strstr(fake_out[0], "up to 12 check-size and compute-sanitizer runs "
+                                              "at once, of all the steps of a submission"));
     expect(r, "matmul/02-tiled correct PASS 4/4", "9 of 9");
     expect(r, "matmul/02-tiled memcheck FAIL 0/1", "Invalid __global__ read of size 4 bytes (fake)");
     expect(r, "matmul/02-tiled racecheck FAIL 0/1", "did not finish under racecheck within");
@@ -351,6 +354,7 @@ START_TEST(sanitizer_tools_one_after_the_other_with_concurrency_1)
     expect(r, "matmul/02-tiled memcheck FAIL 0/1", "Invalid __global__ read of size 4 bytes (fake)");
     expect(r, "matmul/02-tiled racecheck PASS 1/1", "no racecheck errors at 33x47x29");
     expect(r, "matmul/02-tiled synccheck PASS 1/1", NULL);
+    ck_assert_ptr_nonnull(strstr(fake_out[1], "up to 1 check-size and compute-sanitizer runs"));
     free(r);
 }
 END_TEST

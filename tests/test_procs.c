@@ -2,8 +2,11 @@
  * each with its own limit, log and exit code; one killed at its limit (with what it
  * started) while the others end as they would alone; results handed on in index order;
  * a batch ended early starts nothing more; at_once 1 runs them one after the other.
- * Shell commands that sleep stand for the step binaries and compute-sanitizer runs
- * (the same through bin/lab on a GPU: tests/test_grading_gpu.c). */
+ * The pool grading runs a whole submission through: the runs of several steps (a
+ * series each) share it up to its limit, their results come in the order they were
+ * submitted, and a hung or crashed run fails alone, a hang ending only its own step's
+ * series. Shell commands that sleep stand for the step binaries and compute-sanitizer
+ * runs (the same through bin/lab on a GPU: tests/test_grading_gpu.c). */
 #include <check.h>
 #include <errno.h>
 #include <signal.h>
@@ -38,7 +41,7 @@ static void sh_proc(struct sh_proc *s, const char *dir, const char *name, double
 static void run_all(struct sh_proc *s, size_t n, int at_once, procs_done_fn done, void *ctx,
                     void (*idle)(void), double *wall)
 {
-    struct proc *procs[16];
+    struct proc *procs[32];
     for (size_t i = 0; i < n; ++i)
         procs[i] = &s[i].p;
     double start = procs_now();
@@ -154,6 +157,8 @@ START_TEST(one_at_a_time_runs_them_in_turn)
     for (int i = 1; i < 3; ++i) /* each started once the one before had ended */
         ck_assert_double_ge(s[i].p.started, s[i - 1].p.started + s[i - 1].p.outcome.wall_s);
     ck_assert_double_ge(wall, 0.9);
+    for (int i = 0; i < 3; ++i) /* each alone: the limits grading derives stay unscaled */
+        ck_assert_double_eq(s[i].p.outcome.crowding, 1);
 }
 END_TEST
 
@@ -273,6 +278,162 @@ START_TEST(a_command_that_cannot_start_is_127)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------- */
+/* One pool for the runs of several steps (grading a whole submission at once). */
+
+/* How many of the n ran at time t (started at or before t, not yet ended). */
+static int running_at(const struct sh_proc *s, size_t n, double t)
+{
+    int count = 0;
+    for (size_t i = 0; i < n; ++i)
+        if (s[i].p.pid > 0 && s[i].p.started <= t &&
+            t < s[i].p.started + s[i].p.outcome.wall_s)
+            ++count;
+    return count;
+}
+
+struct timed_order {
+    size_t seen[32];
+    double at[32]; /* when each was handed on */
+    size_t count;
+};
+
+static int record_time(void *ctx, size_t i)
+{
+    struct timed_order *o = ctx;
+    o->at[o->count] = procs_now();
+    o->seen[o->count++] = i;
+    return 0;
+}
+
+/* Three steps of three runs each, up to 4 at once: the pool fills to its limit with
+ * runs of the next step as soon as a place frees up (it never waits for a step to
+ * end), never runs more than 4, and hands the results on in the order they were
+ * submitted though later ones end first. Each run's crowding says it ran beside
+ * three others. */
+START_TEST(runs_of_several_steps_share_one_pool_up_to_its_limit)
+{
+    char *dir = util_temp_dir("procs");
+    ck_assert_ptr_nonnull(dir);
+    struct sh_proc s[9];
+    for (int i = 0; i < 9; ++i) {
+        char name[16];
+        snprintf(name, sizeof name, "step%d-run%d", i / 3, i % 3);
+        /* run 0 (the first of step 0) ends last of the first four */
+        sh_proc(&s[i], dir, name, 10, i == 0 ? "sleep 0.8" : "sleep 0.3");
+        s[i].p.series = i / 3;
+    }
+    struct timed_order o = {{0}, {0}, 0};
+    double wall;
+    run_all(s, 9, 4, record_time, &o, NULL, &wall);
+    util_remove_tree(dir);
+    free(dir);
+
+    for (int i = 0; i < 9; ++i) {
+        ck_assert_int_eq(s[i].p.state, PROC_ENDED);
+        ck_assert_int_eq(s[i].p.outcome.code, 0);
+    }
+    /* the first four (steps 0 and 1) at once; step 1's run started before step 0 ended */
+    for (int i = 1; i < 4; ++i)
+        ck_assert_double_lt(s[i].p.started, s[0].p.started + 0.2);
+    ck_assert_double_lt(s[3].p.started, s[0].p.started + s[0].p.outcome.wall_s);
+    /* places freed by step 0 went to step 1 and step 2 while run 0 still ran */
+    ck_assert_double_lt(s[6].p.started, s[0].p.started + s[0].p.outcome.wall_s);
+    /* never more than 4 at once, and 4 at some time */
+    int most = 0;
+    for (int i = 0; i < 9; ++i) {
+        int at = running_at(s, 9, s[i].p.started + 1e-6);
+        most = at > most ? at : most;
+    }
+    ck_assert_int_eq(most, 4);
+    /* 0.8 s for run 0, the other eight in 3 rounds of 0.3 s beside it: about 0.9 s,
+     * not the 1.4 s of a pool per step */
+    ck_assert_msg(wall < 1.3, "took %.2f s", wall);
+    /* handed on in the order submitted, run 0 first though it ended after 1, 2 and 3 */
+    ck_assert_uint_eq(o.count, 9);
+    for (size_t i = 0; i < 9; ++i)
+        ck_assert_uint_eq(o.seen[i], i);
+    for (int i = 1; i < 4; ++i)
+        ck_assert_double_lt(s[i].p.started + s[i].p.outcome.wall_s,
+                            s[0].p.started + s[0].p.outcome.wall_s);
+    ck_assert_double_ge(o.at[0], s[0].p.started + s[0].p.outcome.wall_s);
+    /* run 1 ran its whole life beside three others */
+    ck_assert_msg(s[1].p.outcome.crowding > 3.3 && s[1].p.outcome.crowding < 4.2,
+                  "crowding %.2f", s[1].p.outcome.crowding);
+}
+END_TEST
+
+/* A hang and a crash among the runs of three steps, 4 at once: the hung run (step 1's
+ * first) is killed at its limit and ends step 1's later runs, which had taken every
+ * place (killed with it); the run that crashes (step 0) fails alone; steps 0 and 2
+ * get every one of their own results, step 2's runs taking the places step 1 freed. */
+START_TEST(a_hung_or_crashed_run_fails_alone_in_the_pool)
+{
+    char *dir = util_temp_dir("procs");
+    ck_assert_ptr_nonnull(dir);
+    struct sh_proc s[9];
+    char script[1024], markers[9][700];
+    for (int i = 0; i < 9; ++i)
+        snprintf(markers[i], sizeof markers[i], "%s/ran-%d", dir, i);
+    static const char *const bodies[9] = {
+        "sleep 0.3",     /* step 0 */
+        "kill -9 $$",    /* step 0: crashes (signal 9) */
+        "sleep 60",      /* step 1: hangs, limit 0.9 s */
+        "sleep 60",      /* step 1: ended by the hang before it */
+        "sleep 60",      /* step 1: starts in the place of the crash */
+        "sleep 60",      /* step 1: starts in the place of run 0 */
+        "sleep 0.2; exit 1", /* step 2: a wrong result */
+        "sleep 0.2",     /* step 2 */
+        "true",          /* step 2 */
+    };
+    static const int series[9] = {0, 0, 1, 1, 1, 1, 2, 2, 2};
+    for (int i = 0; i < 9; ++i) {
+        char name[8];
+        snprintf(name, sizeof name, "%d", i);
+        snprintf(script, sizeof script, "touch '%.700s'; %s", markers[i], bodies[i]);
+        sh_proc(&s[i], dir, name, i == 2 ? 0.9 : 10, script);
+        s[i].p.series = series[i];
+    }
+    struct order o = {{0}, 0, s};
+    double wall;
+    run_all(s, 9, 4, record, &o, NULL, &wall);
+    int ran[9];
+    for (int i = 0; i < 9; ++i)
+        ran[i] = access(markers[i], F_OK) == 0;
+    util_remove_tree(dir);
+    free(dir);
+
+    /* step 0: its own results, the crash among them */
+    ck_assert_int_eq(s[0].p.outcome.code, 0);
+    ck_assert_int_eq(s[1].p.state, PROC_ENDED);
+    ck_assert_int_eq(s[1].p.outcome.code, 128 + SIGKILL);
+    ck_assert_int_eq(s[1].p.outcome.timed_out, 0);
+    /* step 1: the hang killed at its limit, the runs after it cancelled */
+    ck_assert_int_eq(s[2].p.outcome.code, 124);
+    ck_assert_int_eq(s[2].p.outcome.timed_out, 1);
+    ck_assert_double_ge(s[2].p.outcome.wall_s, 0.9);
+    for (int i = 3; i < 6; ++i) {
+        ck_assert_int_eq(s[i].p.state, PROC_CANCELLED);
+        ck_assert_msg(ran[i] && gone(s[i].p.pid), "run %d: not killed with its step", i);
+    }
+    /* step 2: every result its own, in the places step 1's end freed at once (not
+     * after the 60 s its other runs would have taken) */
+    ck_assert_int_eq(s[6].p.state, PROC_ENDED);
+    ck_assert_int_eq(s[6].p.outcome.code, 1);
+    ck_assert_int_eq(s[7].p.outcome.code, 0);
+    ck_assert_int_eq(s[8].p.outcome.code, 0);
+    for (int i = 6; i < 9; ++i)
+        ck_assert(ran[i]);
+    ck_assert_double_ge(s[6].p.started, s[2].p.started + s[2].p.outcome.wall_s);
+    /* handed on in order, the cancelled ones left out */
+    static const size_t want[] = {0, 1, 2, 6, 7, 8};
+    ck_assert_uint_eq(o.count, 6);
+    for (size_t i = 0; i < 6; ++i)
+        ck_assert_uint_eq(o.seen[i], want[i]);
+    ck_assert_msg(wall < 1.8, "took %.2f s", wall);
+}
+END_TEST
+
 Suite *procs_suite(void)
 {
     Suite *s = suite_create("procs");
@@ -283,6 +444,8 @@ Suite *procs_suite(void)
     tcase_add_test(tc, results_in_order_and_a_hang_ends_the_batch);
     tcase_add_test(tc, ending_the_batch_kills_later_runs);
     tcase_add_test(tc, a_command_that_cannot_start_is_127);
+    tcase_add_test(tc, runs_of_several_steps_share_one_pool_up_to_its_limit);
+    tcase_add_test(tc, a_hung_or_crashed_run_fails_alone_in_the_pool);
     suite_add_tcase(s, tc);
     return s;
 }

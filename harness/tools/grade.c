@@ -3,12 +3,15 @@
  * Only the step files are taken from a submission. Each is copied into a folder of
  * its own (build/grade/<run>/<n>/src/<lab>/<stem>.cu) and built there by make with
  * this tree's harness (the Makefile's GRADE_DIR rules), one make per step, several
- * at once on the CPU cores, while the steps already built run on the GPU one step at
- * a time, each run in its own process group with a time limit derived from the
- * reference solution's time (procs.c). Within a step, its check sizes, then its three
- * compute-sanitizer runs, go up to G.concurrency at once (GRADE_CONCURRENCY), judged
- * in order as if run one after the other; its timed speed run runs alone. A name or
- * path a student chose is never given to a shell.
+ * at once on the CPU cores, a few students ahead of the one on the GPU. Each run is a
+ * process of its own with a time limit derived from the reference solution's time
+ * (procs.c). On the GPU, one submission at a time: the check-size and
+ * compute-sanitizer runs of all its steps that built go through one shared pool, up
+ * to G.concurrency at once (GRADE_CONCURRENCY), judged in step order and size order
+ * as if run one after the other whatever order they end in; then each step's timed
+ * speed run, alone on the GPU, one after the other. The reference solutions are
+ * measured the same way, once per grading run. A name or path a student chose is
+ * never given to a shell.
  *
  * Per step: builds; correct at every check size of its lab; compute-sanitizer's
  * memcheck, racecheck and synccheck at one small awkward size; the technique the
@@ -22,6 +25,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -234,7 +238,10 @@ static struct {
     size_t student_count;
     size_t current; /* the student on the GPU now */
     int jobs, running;
-    int concurrency; /* a step's check sizes, or its sanitizer runs, at once on the GPU */
+    int concurrency; /* check-size and sanitizer runs of a submission at once on the GPU */
+    struct step_work *work; /* per step, of the student being graded */
+    size_t lines_printed;   /* the progress lines of that student's steps printed so far */
+    size_t gpu_lost_at;     /* the step whose run found the GPU gone; (size_t)-1: none */
     double reference_s; /* spent timing the reference solutions */
     double build_limit_s;
     const char *sanitizer; /* NULL: not available */
@@ -248,8 +255,8 @@ static struct {
 /* The reference solution's measurements of one step, taken once per grading run. */
 struct reference {
     int measured, ok;
-    double check_wall[MAX_CHECK_SIZES];
-    double tool_wall[TOOLS];
+    double check_wall[MAX_CHECK_SIZES], check_crowding[MAX_CHECK_SIZES]; /* in the pool */
+    double tool_wall[TOOLS], tool_crowding[TOOLS];
     int tool_ok[TOOLS];
     double speed_wall, speed_ms;
     char why[512];
@@ -437,18 +444,22 @@ static void prepare_student(struct student *s, size_t index)
 }
 
 /* ------------------------------------------------------------------------- */
-/* Running a step binary. A step's check sizes, and its compute-sanitizer tools, run
- * up to G.concurrency at a time on the GPU, each in its own process with its own log
- * and time limit; a timed speed run always runs alone. */
+/* Running a step binary. Every check-size and compute-sanitizer run of a submission's
+ * steps goes through one shared pool (up to G.concurrency at once on the GPU), each in
+ * its own process with its own log and time limit; then each step's timed speed run
+ * runs alone. */
 
 /* One run of a step binary, alone or under a compute-sanitizer tool: its command
  * line, its log and the process that runs it. */
 struct step_run {
     struct proc p;
     char *argv[40];
-    char m[24], n[24], k[24];
+    char binary[512], m[24], n[24], k[24]; /* its own copies: it starts later, in the pool */
     char log[512];
 };
+
+/* A step's runs in the pool: its check sizes, then its tools. */
+#define RUNS_PER_STEP (MAX_CHECK_SIZES + TOOLS)
 
 /* run: prefix... BINARY --m M --n N --k K options... (prefix may be NULL), its output
  * to log (stdout too unless quiet_stdout), killed after limit_s. */
@@ -456,13 +467,14 @@ static void step_command(struct step_run *run, char *const prefix[], const char 
                          const struct check_size *size, char *const options[], const char *log,
                          int quiet_stdout, double limit_s)
 {
+    snprintf(run->binary, sizeof run->binary, "%s", binary);
     snprintf(run->m, sizeof run->m, "%ld", size->m);
     snprintf(run->n, sizeof run->n, "%ld", size->n);
     snprintf(run->k, sizeof run->k, "%ld", size->k);
     int a = 0;
     for (char *const *x = prefix; x != NULL && *x != NULL; ++x)
         run->argv[a++] = *x;
-    run->argv[a++] = (char *)binary;
+    run->argv[a++] = run->binary;
     run->argv[a++] = "--m";
     run->argv[a++] = run->m;
     run->argv[a++] = "--n";
@@ -508,13 +520,49 @@ static void tool_run(struct step_run *run, int tool, const char *binary,
     step_command(run, prefix, binary, size, untimed, log, 0, limit_s);
 }
 
-/* The runs, up to G.concurrency at a time; done sees each in order (procs_run). */
-static void run_steps_at_once(struct step_run *runs, size_t n, procs_done_fn done, void *ctx)
+/* The shared pool of one submission's (or of the reference solutions') runs: every
+ * check-size and compute-sanitizer run of its steps, in step order and within a step
+ * the check sizes in their order, then the tools; they start and are judged in that
+ * order. The runs of one step are a series (procs.h): its first failure that does
+ * not finish ends that step's later runs, never another step's. */
+struct pool {
+    struct proc **procs;
+    size_t *step_of; /* run -> its step's index in G.steps */
+    size_t count;
+};
+
+/* the pool of the submission being graded (grade_student) */
+static struct pool submission_pool;
+
+static int pool_init(struct pool *pool, size_t steps)
 {
-    struct proc *procs[MAX_CHECK_SIZES];
-    for (size_t i = 0; i < n && i < MAX_CHECK_SIZES; ++i)
-        procs[i] = &runs[i].p;
-    run_procs(procs, n < MAX_CHECK_SIZES ? n : MAX_CHECK_SIZES, G.concurrency, done, ctx);
+    pool->count = 0;
+    pool->procs = malloc((steps ? steps : 1) * RUNS_PER_STEP * sizeof *pool->procs);
+    pool->step_of = malloc((steps ? steps : 1) * RUNS_PER_STEP * sizeof *pool->step_of);
+    return pool->procs != NULL && pool->step_of != NULL ? 0 : -1;
+}
+
+/* Adds run (set up by check_run or tool_run) as step i's next run. */
+static void pool_add(struct pool *pool, struct step_run *run, size_t i)
+{
+    run->p.series = (int)i;
+    pool->step_of[pool->count] = i;
+    pool->procs[pool->count++] = &run->p;
+}
+
+/* Runs the pool up to G.concurrency at once, building meanwhile; judge (may be NULL)
+ * sees each run in the pool's order (procs_run). */
+static void pool_run(struct pool *pool, procs_done_fn judge, void *ctx)
+{
+    run_procs(pool->procs, pool->count, G.concurrency, judge, ctx);
+}
+
+static void pool_free(struct pool *pool)
+{
+    free(pool->procs);
+    free(pool->step_of);
+    pool->procs = NULL;
+    pool->step_of = NULL;
 }
 
 /* Where step `stem`'s run `what` logs, in folder dir: dir/stem.what.log */
@@ -524,8 +572,8 @@ static void run_log_path(char *buf, size_t len, const char *dir, const char *ste
     snprintf(buf, len, "%s/%s.%s.log", dir, stem, what);
 }
 
-/* A timed run at the speed size, alone on the GPU, recorded to a CSV of its own: its
- * median in ms. */
+/* A timed run at the speed size, alone on the GPU (the pool has ended), recorded to a
+ * CSV of its own: its median in ms. */
 static struct outcome run_speed(const char *binary, const struct check_size *size, const char *csv,
                                 const char *log, double limit_s, double *median_ms)
 {
@@ -548,73 +596,121 @@ static struct outcome run_speed(const char *binary, const struct check_size *siz
     return o;
 }
 
+/* The rubric's limit for a run the reference solution did in reference_s alone:
+ * time-limit's factor x that + its slack (no reference time: a generous fixed one). */
 static double limit_for(const struct rubric *r, double reference_s)
 {
     return reference_s > 0 ? r->time_factor * reference_s + r->time_slack_s
                            : 10 * r->time_slack_s + 60;
 }
 
-/* The reference solution of step i, measured once: its wall time at every check
- * size and under each tool, and its speed. The check sizes, then the tools, run as
- * many at once as a student's do, so the limits they give hold for the same
- * crowding; the speed run runs alone. */
-static struct reference *measure_reference(size_t i)
+/* The limit of a run in the shared pool. The reference's run was timed in the same
+ * pool, beside on average `crowding` runs of the pool (itself included, procs.h); the
+ * student's may run beside up to G.concurrency, and processes that share a GPU take
+ * turns on it, so it may be that much slower for no fault of its own: the
+ * reference's time is scaled to a full pool, by G.concurrency / crowding (at least
+ * 1). The reference usually ran in a nearly full pool, so the scale is usually near
+ * 1; with GRADE_CONCURRENCY=1 it is exactly 1: the limits of runs one after the
+ * other. */
+static double pooled_limit_for(const struct rubric *r, double reference_s, double crowding)
 {
-    struct reference *ref = &references[i];
-    if (ref->measured)
-        return ref;
-    ref->measured = 1;
+    if (!(reference_s > 0))
+        return limit_for(r, 0);
+    double scale = (double)G.concurrency / (crowding > 1 ? crowding : 1);
+    return limit_for(r, reference_s * (scale > 1 ? scale : 1));
+}
+
+/* The reference solutions of the steps the student handed in that are not measured
+ * yet, measured once per grading run while the builds go on: their wall times at
+ * every check size and under each tool, through a pool of their own as crowded as a
+ * student's (their crowding scales the students' limits: pooled_limit_for), then
+ * each one's speed, alone. */
+static void measure_references(const struct student *s)
+{
+    size_t wanted[MAX_STEPS], count = 0;
+    for (size_t i = 0; i < G.step_count; ++i)
+        if (!references[i].measured && s->results[i].verdict != VERDICT_MISSING)
+            wanted[count++] = i;
+    if (count == 0)
+        return;
     double started = now_s();
-    const struct graded_step *g = &G.steps[i];
-    const struct rubric *r = g->rubric;
-    char binary[512], log[512], csv[512];
-    snprintf(binary, sizeof binary, "%s/bin/solutions/%s/%s", G.root, g->lab->lab, g->stem);
+    struct step_run(*runs)[RUNS_PER_STEP] = calloc(count, sizeof *runs);
+    struct pool pool;
+    if (runs == NULL || pool_init(&pool, count) != 0) {
+        fprintf(stderr, "lab: out of memory timing the reference solutions\n");
+        exit(EXIT_WRONG);
+    }
+    char binary[MAX_STEPS][512], log[512], what[32], stem[200];
+    for (size_t w = 0; w < count; ++w) {
+        size_t i = wanted[w];
+        const struct graded_step *g = &G.steps[i];
+        references[i].measured = 1;
+        references[i].ok = 1;
+        snprintf(binary[w], sizeof binary[w], "%s/bin/solutions/%s/%s", G.root, g->lab->lab,
+                 g->stem);
+        snprintf(stem, sizeof stem, "reference-%s-%s", g->lab->lab, g->stem);
+        printf("  (timing the reference solution of %s/%s)\n", g->lab->lab, g->stem);
+        for (size_t c = 0; c < g->lab->check_size_count; ++c) {
+            snprintf(what, sizeof what, "check-%zu", c + 1);
+            run_log_path(log, sizeof log, G.run_dir, stem, what);
+            check_run(&runs[w][c], binary[w], &g->lab->check_sizes[c], log, 600);
+            pool_add(&pool, &runs[w][c], i);
+        }
+        for (int t = 0; t < TOOLS && G.sanitizer != NULL; ++t) {
+            struct step_run *run = &runs[w][g->lab->check_size_count + t];
+            run_log_path(log, sizeof log, G.run_dir, stem, tool_names[t]);
+            tool_run(run, t, binary[w], &g->rubric->sanitize_size, log, 600);
+            pool_add(&pool, run, i);
+        }
+    }
+    fflush(stdout);
+    pool_run(&pool, NULL, NULL);
+    for (size_t w = 0; w < count; ++w) {
+        size_t i = wanted[w];
+        const struct graded_step *g = &G.steps[i];
+        struct reference *ref = &references[i];
+        for (size_t c = 0; c < g->lab->check_size_count; ++c) {
+            const struct step_run *run = &runs[w][c];
+            struct outcome o = outcome_of(&run->p);
+            ref->check_wall[c] = o.wall_s;
+            ref->check_crowding[c] = run->p.outcome.crowding;
+            if (o.code != 0 && ref->ok) {
+                ref->ok = 0;
+                char *text = read_text(run->log, 1 << 16);
+                char lines[300];
+                first_lines(text, 0, 2, lines, sizeof lines);
+                free(text);
+                snprintf(ref->why, sizeof ref->why,
+                         "the reference solution %s fails at %ldx%ldx%ld (exit %d): %s",
+                         binary[w], g->lab->check_sizes[c].m, g->lab->check_sizes[c].n,
+                         g->lab->check_sizes[c].k, o.code, lines);
+            }
+        }
+        for (int t = 0; t < TOOLS && G.sanitizer != NULL; ++t) {
+            const struct step_run *run = &runs[w][g->lab->check_size_count + t];
+            ref->tool_wall[t] = run->p.outcome.wall_s;
+            ref->tool_crowding[t] = run->p.outcome.crowding;
+            ref->tool_ok[t] = run->p.outcome.code == 0;
+        }
+    }
+    /* the speed runs, each alone */
+    char csv[512];
     snprintf(csv, sizeof csv, "%s/reference-speed.csv", G.run_dir);
-    printf("  (timing the reference solution of %s/%s)\n", g->lab->lab, g->stem);
-    ref->ok = 1;
-    static struct step_run runs[MAX_CHECK_SIZES];
-    size_t sizes = g->lab->check_size_count;
-    for (size_t c = 0; c < sizes; ++c) {
-        char what[32];
-        snprintf(what, sizeof what, "check-%zu", c + 1);
-        run_log_path(log, sizeof log, G.run_dir, "reference", what);
-        check_run(&runs[c], binary, &g->lab->check_sizes[c], log, 600);
+    for (size_t w = 0; w < count; ++w) {
+        size_t i = wanted[w];
+        const struct graded_step *g = &G.steps[i];
+        struct reference *ref = &references[i];
+        snprintf(stem, sizeof stem, "reference-%s-%s", g->lab->lab, g->stem);
+        run_log_path(log, sizeof log, G.run_dir, stem, "speed");
+        struct outcome o = run_speed(binary[w], &g->rubric->speed_size, csv, log, 600,
+                                     &ref->speed_ms);
+        ref->speed_wall = o.wall_s;
+        if (!ref->ok)
+            fprintf(stderr, "lab: %s\n", ref->why);
     }
-    run_steps_at_once(runs, sizes, NULL, NULL);
-    for (size_t c = 0; c < sizes; ++c) {
-        struct outcome o = outcome_of(&runs[c].p);
-        ref->check_wall[c] = o.wall_s;
-        if (o.code != 0 && ref->ok) {
-            ref->ok = 0;
-            char *text = read_text(runs[c].log, 1 << 16);
-            char lines[300];
-            first_lines(text, 0, 2, lines, sizeof lines);
-            free(text);
-            snprintf(ref->why, sizeof ref->why,
-                     "the reference solution %s fails at %ldx%ldx%ld (exit %d): %s", binary,
-                     g->lab->check_sizes[c].m, g->lab->check_sizes[c].n, g->lab->check_sizes[c].k,
-                     o.code, lines);
-        }
-    }
-    if (G.sanitizer != NULL) {
-        for (int t = 0; t < TOOLS; ++t) {
-            run_log_path(log, sizeof log, G.run_dir, "reference", tool_names[t]);
-            tool_run(&runs[t], t, binary, &r->sanitize_size, log, 600);
-        }
-        run_steps_at_once(runs, TOOLS, NULL, NULL);
-        for (int t = 0; t < TOOLS; ++t) {
-            struct outcome o = outcome_of(&runs[t].p);
-            ref->tool_wall[t] = o.wall_s;
-            ref->tool_ok[t] = o.code == 0;
-        }
-    }
-    run_log_path(log, sizeof log, G.run_dir, "reference", "speed");
-    struct outcome o = run_speed(binary, &r->speed_size, csv, log, 600, &ref->speed_ms);
-    ref->speed_wall = o.wall_s;
-    if (!ref->ok)
-        fprintf(stderr, "lab: %s\n", ref->why);
+    pool_free(&pool);
+    free(runs);
     G.reference_s += now_s() - started;
-    return ref;
 }
 
 /* The step's row of its --report: registers, shared (static + dynamic), local and
@@ -644,7 +740,56 @@ static int step_resources(const char *binary, const char *log, const char *stem,
 }
 
 /* ------------------------------------------------------------------------- */
-/* Grading one step. */
+/* Grading a submission: each step's build and static checks in step order; then the
+ * check-size and compute-sanitizer runs of every step that runs on the GPU, through
+ * one pool, judged in step order and size order whatever order they end in; then, in
+ * step order, each step's verdicts and its speed run, alone. */
+
+/* One step of the submission being graded: its runs in the pool, what judging them
+ * found, its technique as far as the static report tells, and its progress line,
+ * printed once the step is graded (in step order). */
+struct step_work {
+    int on_gpu;            /* its runs are in the pool */
+    size_t first_run;      /* its first run's index in the pool */
+    size_t sizes, tools;   /* runs: the check sizes, then tools runs */
+    int tool_of[TOOLS];    /* the tool of each tools run */
+    struct step_run runs[RUNS_PER_STEP];
+    /* judging the check sizes (judge_check) */
+    int passed, hung, todo;
+    char marks[MAX_CHECK_SIZES + 1];
+    char first_failure[768];
+    /* judging the tools (judge_tool): ", memcheck PASS" ... */
+    char tools_said[128];
+    /* the technique: the static report, then its speed */
+    int regs;
+    size_t smem, local, spill;
+    char kernel[128];
+    int technique_failed, needs_speed;
+    double min_speed;
+    char tech_why[768];
+    /* its progress line */
+    char line[2048];
+    int line_done;
+};
+
+/* Appends to step w's progress line. */
+__attribute__((format(printf, 2, 3))) static void say(struct step_work *w, const char *fmt, ...)
+{
+    size_t used = strlen(w->line);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->line + used, sizeof w->line - used, fmt, ap);
+    va_end(ap);
+}
+
+/* Prints the progress lines of the graded steps not printed yet, in step order, up to
+ * the first step still being graded. */
+static void print_done_lines(void)
+{
+    for (; G.lines_printed < G.step_count && G.work[G.lines_printed].line_done; ++G.lines_printed)
+        printf("%s\n", G.work[G.lines_printed].line);
+    fflush(stdout);
+}
 
 #define WHY(check, ...) snprintf(r->checks[check].why, sizeof r->checks[check].why, __VA_ARGS__)
 
@@ -672,51 +817,45 @@ static int source_marked_todo(const char *path)
     return todo;
 }
 
-/* The correctness runs of one step, judged in the order of the check sizes as each
- * has ended (procs_run's done), exactly as if they had run one after the other. */
-struct check_judge {
-    const struct graded_step *g;
-    const struct reference *ref;
-    const struct step_run *runs;
-    int passed, hung, todo;
-    char first_failure[768];
-};
-
-/* Check size c has ended: its mark, and the first failure with its log. Nonzero ends
- * the correctness runs (the sizes after c are not run): the step is still TODO, or c
- * is the first failure and did not finish. */
-static int judge_check(void *ctx, size_t c)
+/* Check size c of step i has ended (the pool hands them on in order): its mark, and
+ * the first failure with its log, exactly as if the sizes had run one after the
+ * other. Nonzero ends the step's later runs, its tools included: the step is still
+ * TODO, or c is its first failure and did not finish. */
+static int judge_check(size_t i, size_t c)
 {
-    struct check_judge *j = ctx;
-    const struct graded_step *g = j->g;
+    const struct graded_step *g = &G.steps[i];
+    const struct reference *ref = &references[i];
+    struct step_work *w = &G.work[i];
     const struct check_size *size = &g->lab->check_sizes[c];
-    struct outcome o = outcome_of(&j->runs[c].p);
+    struct outcome o = outcome_of(&w->runs[c].p);
     if (o.code == EXIT_TODO) {
-        j->todo = 1;
+        w->todo = 1;
         return 1;
     }
-    if (o.code == EXIT_NO_DEVICE) {
+    if (o.code == EXIT_NO_DEVICE && G.have_gpu) {
         G.have_gpu = 0;
+        G.gpu_lost_at = i;
         snprintf(G.no_gpu_why, sizeof G.no_gpu_why, "the GPU went away during grading");
     }
     char mark = o.code == 0 ? '.' : o.timed_out ? 'T' : o.code > 128 ? 'C' : 'F';
-    putchar(mark);
-    fflush(stdout);
+    size_t m = strlen(w->marks);
+    w->marks[m] = mark;
+    w->marks[m + 1] = '\0';
     if (o.code == 0) {
-        ++j->passed;
+        ++w->passed;
         return 0;
     }
-    if (j->first_failure[0] != '\0')
+    if (w->first_failure[0] != '\0')
         return 0;
-    char *text = read_text(j->runs[c].log, 1 << 18);
+    char *text = read_text(w->runs[c].log, 1 << 18);
     char lines[500];
     first_lines(text, 0, 4, lines, sizeof lines);
     free(text);
     char what[200];
     if (o.timed_out) {
         snprintf(what, sizeof what, "did not finish within %.1f s (killed; the reference "
-                 "took %.2f s)", j->runs[c].p.limit_s, j->ref->check_wall[c]);
-        j->hung = 1;
+                 "took %.2f s)", w->runs[c].p.limit_s, ref->check_wall[c]);
+        w->hung = 1;
     } else if (o.code > 128) {
         snprintf(what, sizeof what, "crashed (signal %d)", o.code - 128);
     } else if (o.code == EXIT_USAGE) {
@@ -724,29 +863,23 @@ static int judge_check(void *ctx, size_t c)
     } else {
         snprintf(what, sizeof what, "wrong result or CUDA error (exit %d)", o.code);
     }
-    snprintf(j->first_failure, sizeof j->first_failure,
+    snprintf(w->first_failure, sizeof w->first_failure,
              "at %ldx%ldx%ld: %s\n%s\nreproduce: bin/%s/%s --m %ld --n %ld --k %ld", size->m,
              size->n, size->k, what, lines, g->lab->lab, g->stem, size->m, size->n, size->k);
-    return j->hung;
+    return w->hung;
 }
 
-/* The compute-sanitizer runs of one step (tool[i] is run i's tool), judged in order. */
-struct tool_judge {
-    struct step_result *r;
-    const struct check_size *size;
-    const struct step_run *runs;
-    int tool[TOOLS];
-};
-
-/* Tool run i has ended: its check's verdict from its exit code and its log. */
-static int judge_tool(void *ctx, size_t i)
+/* Tools run k of step i has ended: its check's verdict from its exit code and its
+ * log. */
+static int judge_tool(struct student *s, size_t i, size_t k)
 {
-    struct tool_judge *j = ctx;
-    struct step_result *r = j->r;
-    const struct check_size *ss = j->size;
-    int t = j->tool[i], c = CHECK_MEMCHECK + t;
-    struct outcome o = outcome_of(&j->runs[i].p);
-    char *text = read_text(j->runs[i].log, 1 << 18);
+    struct step_work *w = &G.work[i];
+    struct step_result *r = &s->results[i];
+    const struct check_size *ss = &G.steps[i].rubric->sanitize_size;
+    const struct step_run *run = &w->runs[w->sizes + k];
+    int t = w->tool_of[k], c = CHECK_MEMCHECK + t;
+    struct outcome o = outcome_of(&run->p);
+    char *text = read_text(run->log, 1 << 18);
     char lines[600] = "";
     /* the tool's first messages, its banner and summary left out */
     int got = 0;
@@ -762,11 +895,9 @@ static int judge_tool(void *ctx, size_t i)
     }
     int tool_error = text != NULL && strstr(text, "========= Error:") != NULL;
     free(text);
-    printf(", %s ", tool_names[t]);
     if (o.timed_out) {
         r->checks[c].state = CHECK_FAIL;
-        WHY(c, "did not finish under %s within %.1f s (killed)", tool_names[t],
-            j->runs[i].p.limit_s);
+        WHY(c, "did not finish under %s within %.1f s (killed)", tool_names[t], run->p.limit_s);
     } else if (o.code == 99) {
         r->checks[c].state = CHECK_FAIL;
         WHY(c, "%s at %ldx%ldx%ld:\n%s", tool_names[t], ss->m, ss->n, ss->k, lines);
@@ -777,36 +908,104 @@ static int judge_tool(void *ctx, size_t i)
         r->checks[c].fraction = 1;
         WHY(c, "no %s errors at %ldx%ldx%ld", tool_names[t], ss->m, ss->n, ss->k);
     }
-    printf("%s", check_state_name(r->checks[c].state));
-    fflush(stdout);
+    size_t used = strlen(w->tools_said);
+    snprintf(w->tools_said + used, sizeof w->tools_said - used, ", %s %s", tool_names[t],
+             check_state_name(r->checks[c].state));
     return 0;
 }
 
-static void grade_step(struct student *s, size_t i)
+/* procs_run's done for the submission's pool: run `run` has ended, every run before
+ * it judged. A step after the one whose run found the GPU gone is not judged (its
+ * runs end): it is graded as without a GPU, as it would have been run after that. */
+static int judge_pooled(void *ctx, size_t run)
+{
+    struct student *s = ctx;
+    size_t i = submission_pool.step_of[run];
+    struct step_work *w = &G.work[i];
+    if (G.gpu_lost_at < i)
+        return 1;
+    size_t k = run - w->first_run;
+    return k < w->sizes ? judge_check(i, k) : judge_tool(s, i, k - w->sizes);
+}
+
+/* Correct, the sanitizers and speed not run for want of a GPU; the step is TODO when
+ * its source says so (1: its line is done). */
+static int grade_without_gpu(struct step_result *r, struct step_work *w, const char *src)
+{
+    int todo = source_marked_todo(src);
+    char why[600];
+    snprintf(why, sizeof why, "not run: no GPU (%s)", G.no_gpu_why);
+    for (int c = CHECK_CORRECT; c < GRADE_CHECKS; ++c)
+        if (c != CHECK_TECHNIQUE) {
+            r->checks[c].state = CHECK_NOT_RUN;
+            WHY(c, "%s", why);
+        }
+    if (todo) {
+        r->verdict = VERDICT_TODO;
+        set_all(r, CHECK_NOT_RUN, "the step is still marked STEP_TODO: not attempted");
+        say(w, ", TODO");
+        w->line_done = 1;
+    }
+    return todo;
+}
+
+/* The technique's verdict, once its speed is known (or cannot be), ending the line. */
+static void finish_technique(struct step_result *r, struct step_work *w)
+{
+    if (r->checks[CHECK_TECHNIQUE].state != CHECK_NOT_APPLICABLE && w->needs_speed >= 0) {
+        if (w->needs_speed && !G.have_gpu && !w->technique_failed) {
+            WHY(CHECK_TECHNIQUE, "not run: its speed needs a GPU");
+        } else if (w->technique_failed) {
+            r->checks[CHECK_TECHNIQUE].state = CHECK_FAIL;
+            WHY(CHECK_TECHNIQUE, "%s", w->tech_why);
+        } else {
+            r->checks[CHECK_TECHNIQUE].state = CHECK_PASS;
+            r->checks[CHECK_TECHNIQUE].fraction = 1;
+            WHY(CHECK_TECHNIQUE, "as the rubric asks (kernel %s: %d registers, %zu B shared, "
+                "%zu B local)", w->kernel, w->regs, w->smem, w->local);
+        }
+        say(w, ", technique %s", check_state_name(r->checks[CHECK_TECHNIQUE].state));
+    }
+    w->line_done = 1;
+}
+
+static void step_paths(const struct student *s, const struct graded_step *g, char *binary,
+                       char *run_log, char *src, char *log_dir)
+{
+    binary_of(s, g, binary, 512);
+    snprintf(run_log, 512, "%s/log/%s.run.log", s->slot, g->stem);
+    snprintf(src, 600, "%s/src/%s/%s.cu", s->slot, g->lab->lab, g->stem);
+    snprintf(log_dir, 300, "%s/log", s->slot);
+}
+
+/* Step i, before the GPU: its build, the static part of its technique, and, with a
+ * GPU, its runs set up for the pool (on_gpu); without one, all of it. */
+static void begin_step(struct student *s, size_t i)
 {
     const struct graded_step *g = &G.steps[i];
     const struct rubric *rb = g->rubric;
     struct step_result *r = &s->results[i];
+    struct step_work *w = &G.work[i];
     for (int c = 0; c < GRADE_CHECKS; ++c)
         r->checks[c].state = CHECK_NOT_RUN;
     if (!rubric_has_technique(rb, g->step)) {
         r->checks[CHECK_TECHNIQUE].state = CHECK_NOT_APPLICABLE;
         WHY(CHECK_TECHNIQUE, "the rubric declares no technique for this step");
     }
-    printf("  %-24s ", r->stem);
-    fflush(stdout);
+    say(w, "  %-24s ", r->stem);
     if (r->verdict == VERDICT_MISSING) {
         char why[768];
         snprintf(why, sizeof why, "%s", r->checks[CHECK_BUILD].why);
         set_all(r, CHECK_NOT_RUN, "the step file is missing");
         r->checks[CHECK_BUILD].state = CHECK_FAIL;
         WHY(CHECK_BUILD, "%s", why);
-        printf("missing: %s\n", why);
+        say(w, "missing: %s", why);
+        w->line_done = 1;
         return;
     }
     wait_build(s, i);
-    char binary[512], log[512], buf[800];
-    binary_of(s, g, binary, sizeof binary);
+    char binary[512], log[512], buf[800], run_log[512], src[600], log_dir[300];
+    step_paths(s, g, binary, run_log, src, log_dir);
     snprintf(log, sizeof log, "%s/log/%s.build.log", s->slot, g->stem);
     if (s->builds[i].code != 0) {
         r->verdict = VERDICT_COMPILE_ERROR;
@@ -827,28 +1026,20 @@ static void grade_step(struct student *s, size_t i)
                 G.build_limit_s);
         else
             WHY(CHECK_BUILD, "compile error:\n%s", buf[0] ? buf : "(no message: see make's output)");
-        printf("compile error\n");
+        say(w, "compile error");
+        w->line_done = 1;
         return;
     }
     r->checks[CHECK_BUILD].state = CHECK_PASS;
     r->checks[CHECK_BUILD].fraction = 1;
     WHY(CHECK_BUILD, "builds against the harness of the grading tree");
-    printf("builds");
-    fflush(stdout);
-
-    char run_log[512], src[600];
-    snprintf(run_log, sizeof run_log, "%s/log/%s.run.log", s->slot, g->stem);
-    snprintf(src, sizeof src, "%s/src/%s/%s.cu", s->slot, g->lab->lab, g->stem);
+    say(w, "builds");
 
     /* technique: static, from the step's own --report */
-    int regs = 0;
-    size_t smem = 0, local = 0, spill = 0;
-    char kernel[128] = "?";
-    int have_resources = step_resources(binary, run_log, g->stem, &regs, &smem, &local, &spill,
-                                        kernel, sizeof kernel) == 0;
-    int technique_failed = 0, needs_speed = 0;
-    double min_speed = 0;
-    char tech_why[768] = "";
+    int have_resources = step_resources(binary, run_log, g->stem, &w->regs, &w->smem, &w->local,
+                                        &w->spill, w->kernel, sizeof w->kernel) == 0;
+    if (!have_resources)
+        snprintf(w->kernel, sizeof w->kernel, "?");
     if (r->checks[CHECK_TECHNIQUE].state != CHECK_NOT_APPLICABLE) {
         for (int t = 0; t < rb->technique_count; ++t) {
             if (strcmp(rb->techniques[t].step, g->step->id) != 0)
@@ -857,186 +1048,203 @@ static void grade_step(struct student *s, size_t i)
             double v = rb->techniques[t].value;
             switch (rb->techniques[t].kind) {
             case TECH_SHARED:
-                if (have_resources && smem == 0)
+                if (have_resources && w->smem == 0)
                     snprintf(line, sizeof line,
-                             "uses no shared memory: kernel %s has 0 B static + dynamic", kernel);
+                             "uses no shared memory: kernel %s has 0 B static + dynamic",
+                             w->kernel);
                 break;
             case TECH_NO_SPILLS:
-                if (have_resources && spill > 0)
-                    snprintf(line, sizeof line, "kernel %s spills %zu B to local memory", kernel,
-                             spill);
+                if (have_resources && w->spill > 0)
+                    snprintf(line, sizeof line, "kernel %s spills %zu B to local memory",
+                             w->kernel, w->spill);
                 break;
             case TECH_NO_LOCAL:
-                if (have_resources && local > 0)
+                if (have_resources && w->local > 0)
                     snprintf(line, sizeof line, "kernel %s uses %zu B of local memory per thread",
-                             kernel, local);
+                             w->kernel, w->local);
                 break;
             case TECH_MAX_REGS:
-                if (have_resources && regs > (int)v)
+                if (have_resources && w->regs > (int)v)
                     snprintf(line, sizeof line, "kernel %s uses %d registers; at most %.0f wanted",
-                             kernel, regs, v);
+                             w->kernel, w->regs, v);
                 break;
             case TECH_MIN_SPEED:
-                needs_speed = 1;
-                if (v > min_speed)
-                    min_speed = v;
+                w->needs_speed = 1;
+                if (v > w->min_speed)
+                    w->min_speed = v;
                 break;
             }
             if (line[0] != '\0') {
-                technique_failed = 1;
-                size_t used = strlen(tech_why);
-                snprintf(tech_why + used, sizeof tech_why - used, "%s%s", used ? "\n" : "", line);
+                w->technique_failed = 1;
+                size_t used = strlen(w->tech_why);
+                snprintf(w->tech_why + used, sizeof w->tech_why - used, "%s%s", used ? "\n" : "",
+                         line);
             }
         }
         if (!have_resources) {
-            technique_failed = 1;
-            snprintf(tech_why, sizeof tech_why, "its --report names no kernel row for %s", g->stem);
+            w->technique_failed = 1;
+            snprintf(w->tech_why, sizeof w->tech_why, "its --report names no kernel row for %s",
+                     g->stem);
         }
     }
 
     if (!G.have_gpu) {
-        int todo = source_marked_todo(src);
-        char why[600];
-        snprintf(why, sizeof why, "not run: no GPU (%s)", G.no_gpu_why);
-        for (int c = CHECK_CORRECT; c < GRADE_CHECKS; ++c)
-            if (c != CHECK_TECHNIQUE) {
-                r->checks[c].state = CHECK_NOT_RUN;
-                WHY(c, "%s", why);
-            }
-        if (todo) {
-            r->verdict = VERDICT_TODO;
-            set_all(r, CHECK_NOT_RUN, "the step is still marked STEP_TODO: not attempted");
-            printf(", TODO\n");
-            return;
-        }
+        if (!grade_without_gpu(r, w, src))
+            finish_technique(r, w);
+        return;
+    }
+    /* correct: every check size, each in its own process with a time limit; the
+     * sanitizers: each tool at one small awkward size, with its own log and limit */
+    const struct reference *ref = &references[i];
+    w->sizes = g->lab->check_size_count;
+    for (size_t c = 0; c < w->sizes; ++c) {
+        char what[32];
+        snprintf(what, sizeof what, "check-%zu", c + 1);
+        run_log_path(buf, sizeof buf, log_dir, g->stem, what);
+        check_run(&w->runs[c], binary, &g->lab->check_sizes[c], buf,
+                  pooled_limit_for(rb, ref->ok ? ref->check_wall[c] : 0, ref->check_crowding[c]));
+    }
+    for (int t = 0; t < TOOLS; ++t) {
+        if (G.sanitizer == NULL || !ref->tool_ok[t])
+            continue; /* not run: finish_step says why */
+        run_log_path(buf, sizeof buf, log_dir, g->stem, tool_names[t]);
+        tool_run(&w->runs[w->sizes + w->tools], t, binary, &rb->sanitize_size, buf,
+                 pooled_limit_for(rb, ref->tool_wall[t], ref->tool_crowding[t]));
+        w->tool_of[w->tools++] = t;
+    }
+    w->on_gpu = 1;
+}
+
+/* Step i, after the pool: its verdicts for correct and the sanitizers, then its speed
+ * run, alone on the GPU, and its technique. */
+static void finish_step(struct student *s, size_t i)
+{
+    struct step_work *w = &G.work[i];
+    if (!w->on_gpu)
+        return;
+    const struct graded_step *g = &G.steps[i];
+    const struct rubric *rb = g->rubric;
+    const struct reference *ref = &references[i];
+    struct step_result *r = &s->results[i];
+    char binary[512], run_log[512], src[600], log_dir[300];
+    step_paths(s, g, binary, run_log, src, log_dir);
+    if (G.gpu_lost_at < i) {
+        if (!grade_without_gpu(r, w, src))
+            finish_technique(r, w);
+        return;
+    }
+    say(w, ", correct %s", w->marks);
+    if (w->todo) {
+        r->verdict = VERDICT_TODO;
+        set_all(r, CHECK_NOT_RUN, "the step is still marked STEP_TODO: not attempted");
+        say(w, "TODO");
+        w->line_done = 1;
+        return;
+    }
+    for (size_t c = 0; c < w->sizes; ++c)
+        if (w->runs[c].p.state == PROC_CANCELLED)
+            say(w, "-"); /* not run: an earlier size did not finish */
+    int passed = w->passed, total = (int)w->sizes;
+    r->checks[CHECK_CORRECT].fraction = total > 0 ? (double)passed / total : 0;
+    r->checks[CHECK_CORRECT].state = passed == total ? CHECK_PASS : CHECK_FAIL;
+    if (passed == total)
+        WHY(CHECK_CORRECT, "%d of %d check sizes correct", passed, total);
+    else
+        WHY(CHECK_CORRECT, "%d of %d check sizes correct; first failure %s", passed, total,
+            w->first_failure);
+    say(w, " %d/%d", passed, total);
+
+    /* the tools that were not run; those that ran were judged in the pool */
+    for (int t = 0; t < TOOLS; ++t) {
+        int c = CHECK_MEMCHECK + t;
+        if (G.sanitizer == NULL)
+            WHY(c, "not run: compute-sanitizer was not found (no points)");
+        else if (w->hung)
+            WHY(c, "not run: the step does not finish");
+        else if (!ref->tool_ok[t])
+            WHY(c, "not run: the reference solution does not pass %s here (no points)",
+                tool_names[t]);
+    }
+    say(w, "%s", w->tools_said);
+
+    /* speed against the reference solution, only for a step that is correct */
+    double ratio = NAN;
+    if (passed != total) {
+        r->checks[CHECK_SPEED].state = CHECK_FAIL;
+        WHY(CHECK_SPEED, "not timed: the results are wrong (no points for speed)");
+    } else if (!(ref->speed_ms > 0)) {
+        WHY(CHECK_SPEED, "not run: the reference solution could not be timed");
+    } else if (!G.have_gpu) { /* it went away at a later step's runs */
+        WHY(CHECK_SPEED, "not run: no GPU (%s)", G.no_gpu_why);
     } else {
-        struct reference *ref = measure_reference(i);
-        /* correct: every check size, each in its own process with a time limit, up to
-         * G.concurrency at once, judged in order of size */
-        printf(", correct ");
-        fflush(stdout);
-        char log_dir[300];
-        snprintf(log_dir, sizeof log_dir, "%s/log", s->slot);
-        static struct step_run runs[MAX_CHECK_SIZES];
-        size_t sizes = g->lab->check_size_count;
-        for (size_t c = 0; c < sizes; ++c) {
-            char what[32];
-            snprintf(what, sizeof what, "check-%zu", c + 1);
-            run_log_path(buf, sizeof buf, log_dir, g->stem, what);
-            check_run(&runs[c], binary, &g->lab->check_sizes[c], buf,
-                      limit_for(rb, ref->ok ? ref->check_wall[c] : 0));
-        }
-        struct check_judge judge = {g, ref, runs, 0, 0, 0, ""};
-        run_steps_at_once(runs, sizes, judge_check, &judge);
-        if (judge.todo) {
-            r->verdict = VERDICT_TODO;
-            set_all(r, CHECK_NOT_RUN, "the step is still marked STEP_TODO: not attempted");
-            printf("TODO\n");
-            return;
-        }
-        for (size_t c = 0; c < sizes; ++c)
-            if (runs[c].p.state == PROC_CANCELLED)
-                putchar('-'); /* not run: an earlier size did not finish */
-        int passed = judge.passed, total = (int)sizes, hung = judge.hung;
-        r->checks[CHECK_CORRECT].fraction = total > 0 ? (double)passed / total : 0;
-        r->checks[CHECK_CORRECT].state = passed == total ? CHECK_PASS : CHECK_FAIL;
-        if (passed == total)
-            WHY(CHECK_CORRECT, "%d of %d check sizes correct", passed, total);
-        else
-            WHY(CHECK_CORRECT, "%d of %d check sizes correct; first failure %s", passed, total,
-                judge.first_failure);
-        printf(" %d/%d", passed, total);
-        fflush(stdout);
-
-        /* compute-sanitizer at one small awkward size: its tools up to G.concurrency at
-         * once, each with its own log and limit, judged in order */
-        const struct check_size *ss = &rb->sanitize_size;
-        struct step_run tool_runs[TOOLS];
-        struct tool_judge tj = {r, ss, tool_runs, {0}};
-        size_t tools = 0;
-        for (int t = 0; t < TOOLS; ++t) {
-            int c = CHECK_MEMCHECK + t;
-            if (G.sanitizer == NULL) {
-                WHY(c, "not run: compute-sanitizer was not found (no points)");
-                continue;
-            }
-            if (hung) {
-                WHY(c, "not run: the step does not finish");
-                continue;
-            }
-            if (!ref->tool_ok[t]) {
-                WHY(c, "not run: the reference solution does not pass %s here (no points)",
-                    tool_names[t]);
-                continue;
-            }
-            run_log_path(buf, sizeof buf, log_dir, g->stem, tool_names[t]);
-            tool_run(&tool_runs[tools], t, binary, ss, buf, limit_for(rb, ref->tool_wall[t]));
-            tj.tool[tools++] = t;
-        }
-        run_steps_at_once(tool_runs, tools, judge_tool, &tj);
-
-        /* speed against the reference solution, only for a step that is correct */
-        double ratio = NAN;
-        if (passed != total) {
+        char csv[512];
+        snprintf(csv, sizeof csv, "%s/speed.csv", s->slot);
+        double ms;
+        double limit = limit_for(rb, ref->speed_wall); /* both alone on the GPU */
+        struct outcome o = run_speed(binary, &rb->speed_size, csv, run_log, limit, &ms);
+        if (o.code != 0 || !(ms > 0)) {
             r->checks[CHECK_SPEED].state = CHECK_FAIL;
-            WHY(CHECK_SPEED, "not timed: the results are wrong (no points for speed)");
-        } else if (!(ref->speed_ms > 0)) {
-            WHY(CHECK_SPEED, "not run: the reference solution could not be timed");
+            WHY(CHECK_SPEED, "the timed run at %ldx%ldx%ld failed (%s)", rb->speed_size.m,
+                rb->speed_size.n, rb->speed_size.k,
+                o.timed_out ? "did not finish in time" : "wrong result or error");
         } else {
-            char csv[512];
-            snprintf(csv, sizeof csv, "%s/speed.csv", s->slot);
-            double ms;
-            double limit = limit_for(rb, ref->speed_wall);
-            struct outcome o = run_speed(binary, &rb->speed_size, csv, run_log, limit, &ms);
-            if (o.code != 0 || !(ms > 0)) {
-                r->checks[CHECK_SPEED].state = CHECK_FAIL;
-                WHY(CHECK_SPEED, "the timed run at %ldx%ldx%ld failed (%s)", rb->speed_size.m,
-                    rb->speed_size.n, rb->speed_size.k,
-                    o.timed_out ? "did not finish in time" : "wrong result or error");
-            } else {
-                ratio = ref->speed_ms / ms;
-                double share = rubric_speed_share(rb, ratio);
-                r->checks[CHECK_SPEED].state = share >= 1 ? CHECK_PASS : CHECK_FAIL;
-                r->checks[CHECK_SPEED].fraction = share;
-                WHY(CHECK_SPEED,
-                    "%.2fx the reference solution's speed at %ldx%ldx%ld (%.3f ms against %.3f "
-                    "ms): %.0f%% of the speed points",
-                    ratio, rb->speed_size.m, rb->speed_size.n, rb->speed_size.k, ms,
-                    ref->speed_ms, share * 100);
-            }
-            printf(", speed %.2fx", ratio);
+            ratio = ref->speed_ms / ms;
+            double share = rubric_speed_share(rb, ratio);
+            r->checks[CHECK_SPEED].state = share >= 1 ? CHECK_PASS : CHECK_FAIL;
+            r->checks[CHECK_SPEED].fraction = share;
+            WHY(CHECK_SPEED,
+                "%.2fx the reference solution's speed at %ldx%ldx%ld (%.3f ms against %.3f "
+                "ms): %.0f%% of the speed points",
+                ratio, rb->speed_size.m, rb->speed_size.n, rb->speed_size.k, ms,
+                ref->speed_ms, share * 100);
         }
-        if (needs_speed) {
-            if (isnan(ratio)) {
-                if (!technique_failed) {
-                    r->checks[CHECK_TECHNIQUE].state = CHECK_NOT_RUN;
-                    WHY(CHECK_TECHNIQUE, "not run: its speed could not be measured");
-                    needs_speed = -1;
-                }
-            } else if (ratio < min_speed) {
-                technique_failed = 1;
-                size_t used = strlen(tech_why);
-                snprintf(tech_why + used, sizeof tech_why - used,
-                         "%s%.2fx the reference's speed; the technique shows at %.2fx or more",
-                         used ? "\n" : "", ratio, min_speed);
+        say(w, ", speed %.2fx", ratio);
+    }
+    if (w->needs_speed) {
+        if (isnan(ratio)) {
+            if (!w->technique_failed) {
+                r->checks[CHECK_TECHNIQUE].state = CHECK_NOT_RUN;
+                WHY(CHECK_TECHNIQUE, "not run: its speed could not be measured");
+                w->needs_speed = -1;
             }
+        } else if (ratio < w->min_speed) {
+            w->technique_failed = 1;
+            size_t used = strlen(w->tech_why);
+            snprintf(w->tech_why + used, sizeof w->tech_why - used,
+                     "%s%.2fx the reference's speed; the technique shows at %.2fx or more",
+                     used ? "\n" : "", ratio, w->min_speed);
         }
     }
-    if (r->checks[CHECK_TECHNIQUE].state != CHECK_NOT_APPLICABLE && needs_speed >= 0) {
-        if (needs_speed && !G.have_gpu && !technique_failed) {
-            WHY(CHECK_TECHNIQUE, "not run: its speed needs a GPU");
-        } else if (technique_failed) {
-            r->checks[CHECK_TECHNIQUE].state = CHECK_FAIL;
-            WHY(CHECK_TECHNIQUE, "%s", tech_why);
-        } else {
-            r->checks[CHECK_TECHNIQUE].state = CHECK_PASS;
-            r->checks[CHECK_TECHNIQUE].fraction = 1;
-            WHY(CHECK_TECHNIQUE, "as the rubric asks (kernel %s: %d registers, %zu B shared, "
-                "%zu B local)", kernel, regs, smem, local);
-        }
-        printf(", technique %s", check_state_name(r->checks[CHECK_TECHNIQUE].state));
+    finish_technique(r, w);
+}
+
+/* Grades every step of student s (the results; record_student writes them). */
+static void grade_student(struct student *s)
+{
+    memset(G.work, 0, G.step_count * sizeof *G.work);
+    G.lines_printed = 0;
+    G.gpu_lost_at = (size_t)-1;
+    if (G.have_gpu)
+        measure_references(s);
+    for (size_t i = 0; i < G.step_count; ++i) {
+        begin_step(s, i);
+        print_done_lines();
     }
-    printf("\n");
+    /* every check-size and compute-sanitizer run of the steps on the GPU: one pool */
+    submission_pool.count = 0;
+    for (size_t i = 0; i < G.step_count; ++i) {
+        struct step_work *w = &G.work[i];
+        w->first_run = submission_pool.count;
+        for (size_t k = 0; w->on_gpu && k < w->sizes + w->tools; ++k)
+            pool_add(&submission_pool, &w->runs[k], i);
+    }
+    if (submission_pool.count > 0)
+        pool_run(&submission_pool, judge_pooled, s);
+    /* then, step by step, the verdicts and each speed run alone */
+    for (size_t i = 0; i < G.step_count; ++i) {
+        finish_step(s, i);
+        print_done_lines();
+    }
 }
 
 /* ------------------------------------------------------------------------- */
@@ -1344,6 +1552,11 @@ int grade_main(const struct grade_request *q)
     G.build_limit_s = G.rubrics[0].build_time_s;
     G.jobs = q->jobs > 0 ? q->jobs : 2;
     G.concurrency = q->concurrency > 0 ? q->concurrency : GRADE_DEFAULT_CONCURRENCY;
+    G.work = calloc(G.step_count ? G.step_count : 1, sizeof *G.work);
+    if (G.work == NULL || pool_init(&submission_pool, G.step_count) != 0) {
+        fprintf(stderr, "lab: out of memory for %zu steps\n", G.step_count);
+        return EXIT_WRONG;
+    }
     for (size_t l = 0; l < G.step_count; ++l)
         if (G.steps[l].lab->check_size_count > MAX_CHECK_SIZES) {
             fprintf(stderr, "lab: lab %s has %zu check sizes; grading takes at most %d\n",
@@ -1503,8 +1716,9 @@ int grade_main(const struct grade_request *q)
         printf("  NO GPU: correctness, compute-sanitizer and speed will not run and earn no "
                "points; builds and the static technique checks still do\n");
     else
-        printf("  on the GPU: up to %d check sizes or compute-sanitizer runs of a step at once "
-               "(GRADE_CONCURRENCY), each speed run alone\n", G.concurrency);
+        printf("  on the GPU: up to %d check-size and compute-sanitizer runs at once, of all "
+               "the steps of a submission (GRADE_CONCURRENCY), then each speed run alone\n",
+               G.concurrency);
     fflush(stdout);
 
     /* make runs once first for the shared objects, so the parallel makes below never
@@ -1542,8 +1756,7 @@ int grade_main(const struct grade_request *q)
         elapsed_text(el, sizeof el);
         printf("[student %zu of %zu, %s elapsed] %s\n", si + 1, G.student_count, el, s->name);
         fflush(stdout);
-        for (size_t i = 0; i < G.step_count; ++i)
-            grade_step(s, i);
+        grade_student(s);
         if (record_student(s, q->gradebook, date) != 0)
             status = EXIT_WRONG;
         remove_tree(s->slot);

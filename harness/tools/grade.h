@@ -16,13 +16,24 @@ struct grade_request {
     const char *sanitizer;         /* compute-sanitizer's path; NULL or "": look on PATH */
     int jobs;                      /* compilations at once */
     int no_gpu;                    /* grade as if there were no GPU: builds and static checks */
-    int concurrency;               /* a step's check sizes, or its compute-sanitizer runs, at
-                                      once on the GPU (speed runs always alone); 0: default */
+    int concurrency;               /* check-size and compute-sanitizer runs of a submission's
+                                      steps at once on the GPU (speed runs always alone);
+                                      0: default */
 };
 
 /* The default of grade_request.concurrency (GRADE_CONCURRENCY); 1 runs everything one
- * after the other. */
-#define GRADE_DEFAULT_CONCURRENCY 3
+ * after the other. 8, for the machine grading is sized for, 16 cores and one GPU:
+ * - CPU: each run is one busy host thread (its start-up, the CPU reference it checks
+ *   against, compute-sanitizer's own work), so 8 leave half the cores to the builds
+ *   of the next submissions (GRADE_JOBS) and to the grader;
+ * - GPU memory: a run at a lab's largest check size holds its CUDA context and up to
+ *   about a GB of buffers, more under compute-sanitizer: 8 at once fit an 80 GB H100
+ *   with room to spare (a smaller GPU may want fewer);
+ * - GPU time: the runs are short and mostly start-up, which overlaps; their kernels
+ *   take turns on the GPU, which is why the pool's time limits are scaled
+ *   (grade.c, pooled_limit_for) and why speed runs never share it.
+ * Throughput at 8 against 3 is to be measured on the H100 (GUIDE.md, "Grading"). */
+#define GRADE_DEFAULT_CONCURRENCY 8
 #define GRADE_MAX_CONCURRENCY 32
 
 /* Grades, writes the gradebook, reports and JUnit file; returns the exit code. */

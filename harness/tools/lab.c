@@ -39,7 +39,7 @@ static int usage_error(const char *fmt, const char *detail)
     return EXIT_USAGE;
 }
 
-/* How many of a step's check sizes or compute-sanitizer runs grading runs at once:
+/* How many check-size and compute-sanitizer runs of a submission grading runs at once:
  * --concurrency N, else GRADE_CONCURRENCY from the environment, else the default.
  * 0, or EXIT_USAGE after saying why in one line that names where the value came from. */
 static int parse_concurrency(const char *value, const char *from, int *concurrency)
@@ -47,8 +47,8 @@ static int parse_concurrency(const char *value, const char *from, int *concurren
     char *end;
     long n = strtol(value, &end, 10);
     if (value[0] == '\0' || *end != '\0' || n < 1 || n > GRADE_MAX_CONCURRENCY) {
-        fprintf(stderr, "%s: %s wants a number from 1 to %d (runs of a step at once on the GPU; "
-                "1: one after the other), not '%s'\n", program, from, GRADE_MAX_CONCURRENCY,
+        fprintf(stderr, "%s: %s wants a number from 1 to %d (runs of a submission at once on "
+                "the GPU; 1: one after the other), not '%s'\n", program, from, GRADE_MAX_CONCURRENCY,
                 value);
         return EXIT_USAGE;
     }
@@ -328,8 +328,9 @@ int main(int argc, char **argv)
                 "       %s grade-merge --gradebook CSV --part DIR... [--not-graded REASON]\n"
                 "             [LAB [STEP]]\n"
                 "       (--no-gpu: builds and static checks only, as on a machine without one;\n"
-                "       --concurrency N: a step's check sizes or compute-sanitizer runs at once\n"
-                "       on the GPU, default $GRADE_CONCURRENCY or %d, 1 one after the other)\n",
+                "       --concurrency N: check-size and compute-sanitizer runs of all the steps\n"
+                "       of a submission at once on the GPU, then each speed run alone; default\n"
+                "       $GRADE_CONCURRENCY or %d, 1 one after the other)\n",
                 program, program, program, program, program, program, program, program,
                 GRADE_DEFAULT_CONCURRENCY);
         return argc < 2 ? EXIT_USAGE : 0;

@@ -64,9 +64,10 @@ static int exit_code(int status)
 void procs_start(struct proc *p)
 {
     p->started = procs_now();
+    p->crowd_s = 0;
     p->pid = spawn(p->argv, p->log_path, p->quiet_stdout);
     if (p->pid < 0) {
-        p->outcome = (struct proc_outcome){127, 0, 0};
+        p->outcome = (struct proc_outcome){127, 0, 0, 1};
         p->state = PROC_ENDED;
         return;
     }
@@ -79,6 +80,10 @@ static void finish(struct proc *p, int status, int timed_out)
 {
     kill(-p->pid, SIGKILL);
     p->outcome.wall_s = procs_now() - p->started;
+    /* at least itself; a process too short to be seen beside others ran alone */
+    p->outcome.crowding = p->outcome.wall_s > 0 && p->crowd_s > p->outcome.wall_s
+                              ? p->crowd_s / p->outcome.wall_s
+                              : 1;
     p->outcome.timed_out = timed_out;
     p->outcome.code = timed_out ? 124 : exit_code(status);
     p->state = PROC_ENDED;
@@ -112,6 +117,18 @@ static void cancel(struct proc *p)
     p->state = PROC_CANCELLED;
 }
 
+/* Cancels the processes after i of i's series; returns how many of them were running. */
+static int cancel_rest_of_series(struct proc *const procs[], size_t n, size_t i)
+{
+    int were_running = 0;
+    for (size_t j = i + 1; j < n; ++j)
+        if (procs[j]->series == procs[i]->series && procs[j]->state != PROC_CANCELLED) {
+            were_running += procs[j]->state == PROC_RUNNING;
+            cancel(procs[j]);
+        }
+    return were_running;
+}
+
 void procs_run(struct proc *const procs[], size_t n, int at_once, procs_done_fn done, void *ctx,
                void (*idle)(void))
 {
@@ -119,30 +136,40 @@ void procs_run(struct proc *const procs[], size_t n, int at_once, procs_done_fn 
         at_once = 1;
     for (size_t i = 0; i < n; ++i) {
         procs[i]->state = PROC_WAITING;
-        procs[i]->outcome = (struct proc_outcome){127, 0, 0};
+        procs[i]->outcome = (struct proc_outcome){127, 0, 0, 1};
         procs[i]->pid = -1;
     }
-    size_t next = 0;     /* the next to start */
-    size_t reported = 0; /* the next to hand to done */
+    size_t next = 0;     /* the next to start, unless cancelled meanwhile */
+    size_t reported = 0; /* the next to hand to done, or to skip when cancelled */
     int running = 0;
+    double last_look = procs_now();
     while (reported < n) {
-        for (; next < n && running < at_once; ++next) {
-            procs_start(procs[next]);
-            running += procs[next]->state == PROC_RUNNING;
-        }
+        /* the crowding: each process running since the last look (or its start)
+         * shared the machine with all the others running then */
+        double now = procs_now();
+        for (size_t i = reported; i < next; ++i)
+            if (procs[i]->state == PROC_RUNNING) {
+                double since = last_look > procs[i]->started ? last_look : procs[i]->started;
+                procs[i]->crowd_s += (now - since) * running;
+            }
+        last_look = now;
+        for (; next < n && running < at_once; ++next)
+            if (procs[next]->state == PROC_WAITING) {
+                procs_start(procs[next]);
+                running += procs[next]->state == PROC_RUNNING;
+            }
         int ended = 0;
         for (size_t i = reported; i < next; ++i)
             if (procs[i]->state == PROC_RUNNING && procs_poll(procs[i])) {
                 --running;
                 ended = 1;
             }
-        while (reported < next && procs[reported]->state == PROC_ENDED) {
+        while (reported < n && (procs[reported]->state == PROC_ENDED ||
+                                procs[reported]->state == PROC_CANCELLED)) {
             size_t i = reported++;
-            if (done != NULL && done(ctx, i) != 0) {
-                for (size_t j = i + 1; j < n; ++j)
-                    cancel(procs[j]);
-                reported = next = n;
-                running = 0;
+            if (procs[i]->state == PROC_ENDED && done != NULL && done(ctx, i) != 0) {
+                running -= cancel_rest_of_series(procs, n, i);
+                ended = 1; /* places freed: start the next ones at once */
             }
         }
         if (reported < n && !ended) {

@@ -1,7 +1,9 @@
 /* Child processes for grading (harness/tools/grade.c): each in a process group of its
  * own, its output to a file, with a time limit after which the whole group is killed;
- * several at once, each with its own deadline. No GPU, no globals: tested on its own
- * (tests/test_procs.c). */
+ * several at once, each with its own deadline, as one pool that may hold the runs of
+ * several steps (a series per step: one step's first hang ends that step's runs, not
+ * the others'). The one place where grading forks, waits and kills. No GPU, no globals:
+ * tested on its own (tests/test_procs.c). */
 #ifndef LAB_PROCS_H
 #define LAB_PROCS_H
 
@@ -12,6 +14,8 @@ struct proc_outcome {
     int code;      /* exit code, 128 + signal; 124 when killed at the limit; 127: could not start */
     int timed_out; /* killed at the limit */
     double wall_s; /* from its start to its end (or its kill) */
+    double crowding; /* procs_run: how many of the batch ran at once, on average over its
+                        life, itself included (1: alone; the pool's limit: at_once) */
 };
 
 enum proc_state {
@@ -26,11 +30,14 @@ struct proc {
     const char *log_path; /* stderr, and stdout unless quiet_stdout; NULL: /dev/null */
     int quiet_stdout;     /* stdout to /dev/null */
     double limit_s;       /* wall-clock limit; 0: none */
+    int series;           /* procs_run: a done that returns nonzero for a process ends the
+                             later processes of its series only (all 0: the whole batch) */
     /* set by procs_start, procs_poll and procs_run */
     enum proc_state state;
     struct proc_outcome outcome;
     pid_t pid;
     double started;
+    double crowd_s; /* procs_run: seconds it ran, each times how many of the batch ran */
 };
 
 /* Seconds on a monotonic clock. */
@@ -46,16 +53,21 @@ void procs_start(struct proc *p);
 int procs_poll(struct proc *p);
 
 /* Called with the index of a process that has ended, in index order: process i once
- * 0..i have all ended. Nonzero ends the batch: the processes after i are cancelled
- * (those running are killed with their groups, the others never start). */
+ * every process before it has ended or been cancelled (a cancelled one is skipped).
+ * Nonzero ends process i's series: the later processes of the same series (struct
+ * proc.series) are cancelled, those running killed with their process groups, the
+ * others never started; the processes of other series go on. */
 typedef int (*procs_done_fn)(void *ctx, size_t i);
 
-/* Runs the n processes, at most at_once (>= 1) at a time, started in index order as
- * places free up, each to its end or its own limit (counted from its own start),
- * after which its process group is killed. Whatever a process leaves behind in its
- * group is killed when it ends. done (may be NULL) sees each in index order; idle
- * (may be NULL) is called while waiting. Returns when none of them is running.
- * With at_once 1 this is running them one after the other. */
+/* Runs the n processes as one pool, at most at_once (>= 1) at a time, started in
+ * index order as places free up (a place freed by one series goes to the next process,
+ * whatever its series), each to its end or its own limit (counted from its own start, so
+ * waiting for a place never counts), after which its process group is killed.
+ * Whatever a process leaves behind in its group is killed when it ends. done (may be
+ * NULL) sees each in index order, whatever order they end in; idle (may be NULL) is
+ * called while waiting. Returns when none of them is running. Each outcome's
+ * crowding says how crowded the pool was while it ran. With at_once 1 this is
+ * running them one after the other. */
 void procs_run(struct proc *const procs[], size_t n, int at_once, procs_done_fn done, void *ctx,
                void (*idle)(void));
 
