@@ -66,6 +66,12 @@ set style fill solid 0.85 border lc rgb bar_border
 flops_text(r) = !is_number(r) ? "" : r >= 1000 ? sprintf("%.1f TFLOP/s", r / 1e3) : sprintf("%.0f GFLOP/s", r)
 flops_short(r) = !is_number(r) ? "" : r >= 1000 ? sprintf("%.1fT", r / 1e3) : r >= 100 ? sprintf("%.0f", r) : sprintf("%.1f", r)
 
+# A row built with a build variable (-DNAME=..., e.g. `make run STEP=02 TILE=8` or
+# `make sweep-tiles`) is a variant of its step, not the step: the figures of the
+# steps leave it out (their `mine`), and only a figure about the variants (the tile
+# sweep) takes it. No step table gives a step a -D flag of its own.
+is_variant(x) = strstrt(strcol("flags"), " -D") > 0
+
 # Which row stands for a step (arrays indexed by step number + 1): the newest row
 # of the step at the lab's headline size (head_m x head_n x head_k, set by the
 # lab's lab.gp), else the step's newest row at any size (its size is then named).

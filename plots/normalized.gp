@@ -36,7 +36,7 @@ array tick[100]
 do for [i = 1:100] { tick[i] = "" }
 # (macros are expanded when a block is read: this one is set before the loop)
 name = ""
-mine = 'strcol("results_dir") eq name && (source eq "" || strcol("source") eq source)'
+mine = 'strcol("results_dir") eq name && (source eq "" || strcol("source") eq source) && !is_variant(0)'
 nseries = 0; missing = ""; first_step = 1e9; last_step = -1e9; high = 0
 do for [d = 1:ndirs_asked] {
     name = field(dir_list, d)

@@ -443,10 +443,32 @@ START_TEST(test_every_figure_the_guide_shows_is_drawn_from_committed_data)
 }
 END_TEST
 
+START_TEST(test_a_build_variant_is_not_its_step)
+{
+    /* make run STEP=02 TILE=8 and make sweep-tiles record rows built with -DTILE=N:
+     * variants, which the figures of the steps must not take for the step, however
+     * new they are (only the tile sweep's figure takes them) */
+    write_file("v.csv", "step,flags\n02-tiled,-O3 -arch=sm_90\n02-tiled,-O3 -arch=sm_90 -DTILE=8\n"
+                        "13-float4,-O3 -use_fast_math\n");
+    char script[1200];
+    snprintf(script, sizeof script,
+             "load 'plots/common.gp'; set datafile separator comma; set key autotitle columnhead; "
+             "stats '%s/v.csv' using (is_variant(0)) nooutput; "
+             "print sprintf('%%d of %%d', STATS_sum, STATS_records)",
+             temp_dir);
+    char *argv[] = {"/usr/bin/env", "gnuplot", "-e", script, NULL};
+    int code = run_capture(argv, NULL, out, sizeof out, err, sizeof err);
+    ck_assert_msg(code == 0, "gnuplot exited %d: %s", code, err);
+    ck_assert_msg(strstr(err, "1 of 3") != NULL || strstr(out, "1 of 3") != NULL,
+                  "is_variant: expected 1 of 3 rows, got: %s%s", out, err);
+}
+END_TEST
+
 static const char *const render_case_names[] = {
     "make plots draws every figure from a small results tree",
     "every figure script draws a PNG and an SVG from tests/fixtures/plots",
     "every figure GUIDE.md shows is drawn by make plots from the committed data",
+    "a row built with -D build variables is a variant, not its step",
 };
 
 size_t plots_render_case_names(const char **names, size_t max)
@@ -467,6 +489,7 @@ Suite *plots_render_suite(void)
     tcase_add_test(gnuplot, test_make_plots_draws_every_figure);
     tcase_add_test(gnuplot, test_every_script_draws_png_and_svg_from_the_fixture);
     tcase_add_test(gnuplot, test_every_figure_the_guide_shows_is_drawn_from_committed_data);
+    tcase_add_test(gnuplot, test_a_build_variant_is_not_its_step);
     suite_add_tcase(suite, gnuplot);
     return suite;
 }

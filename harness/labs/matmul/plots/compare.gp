@@ -26,10 +26,12 @@ ndirs = 0
 dir_index(name, i) = i > ndirs ? 0 : dir_name[i] eq name ? i : dir_index(name, i + 1)
 add_dir(name) = dir_index(name, 1) > 0 || ndirs == max_dirs ? 0 : \
     (ndirs = ndirs + 1, dir_name[ndirs] = name, newest[ndirs] = "", 0)
-selected = '(source eq "" || strcol("source") eq source) && (strcol("role") eq "step" || strcol("role") eq "library")'
+selected = '(source eq "" || strcol("source") eq source) && (strcol("role") eq "step" || strcol("role") eq "library") && !is_variant(0)'
 note_pass(d) = d == 0 ? 0 : (newest[d] = strcol("run_id"), dir_gpu[d] = strcol("gpu"), \
     dir_size[d] = size_text(column("m"), column("n"), column("k")), 0)
-stats datafile using (@selected && strcol("verdict") eq "PASS" \
+# a folder's newest run is its newest with a passing step (a run of the library row
+# alone has nothing to compare)
+stats datafile using (@selected && strcol("verdict") eq "PASS" && strcol("role") eq "step" \
     ? (add_dir(strcol("results_dir")), note_pass(dir_index(strcol("results_dir"), 1))) : 0) nooutput
 if (ndirs < 2) {
     print sprintf("plots: fewer than two results folders with a passing %srow: %s not drawn", \
