@@ -77,6 +77,9 @@ void cli_usage(FILE *out, const char *program, const struct lab_problem *lab)
             "  --seed S           seed of the input generator (default 20080220)\n"
             "  --check MODE       auto (all elements when small, a sample when large),\n"
             "                     full, or sample (default auto)\n"
+            "  --quick            check correctness at this size only, without the lab's long\n"
+            "                     extra checks, for compute-sanitizer runs\n"
+            "                     (%s)\n"
             "  --device D         CUDA device number (default 0)\n"
             "  --warm-cache       do not flush the L2 cache before each timed run (by default\n"
             "                     it is flushed, so no run finds its inputs cached by the last)\n"
@@ -94,7 +97,8 @@ void cli_usage(FILE *out, const char *program, const struct lab_problem *lab)
             "exit codes: 0 correct, 1 wrong result or CUDA error, 2 bad usage or a size this\n"
             "            step or GPU cannot run, 3 a labs/ step still marked TODO, 4 correct but\n"
             "            the results file could not be written, 77 no CUDA device\n",
-            program, lab->name, lab->size_help, lab->name);
+            program, lab->name, lab->size_help,
+            lab->quick_help != NULL ? lab->quick_help : "this lab has none", lab->name);
 }
 
 enum cli_result cli_parse(int argc, char **argv, const struct lab_problem *lab, struct run_options *o,
@@ -185,6 +189,8 @@ enum cli_result cli_parse(int argc, char **argv, const struct lab_problem *lab, 
                 o->check.mode = CHECK_SAMPLE;
             else
                 BAD_VALUE("expected auto, full or sample");
+        } else if (FLAG("--quick")) {
+            o->check.quick = 1;
         } else if (FLAG("--device")) {
             NEED_VALUE();
             long v;

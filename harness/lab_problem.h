@@ -34,6 +34,13 @@ enum check_mode {
 struct check_options {
     enum check_mode mode;
     uint64_t seed;
+    /* --quick: correctness at this size only. A lab with long checks of its own
+     * beyond the comparison (many launches of the step to test something over time)
+     * skips them, or cuts them to the least that still runs all of the step's code,
+     * and leaves their columns empty. Grading's compute-sanitizer runs use it: a
+     * memory error or a race shows in one pass over the step's kernels, and every
+     * launch under the sanitizer is instrumented and slow. */
+    int quick;
 };
 
 /* Why a lab call failed; the runner turns each into an exit code. */
@@ -48,6 +55,9 @@ struct lab_problem {
     const char *name;
     const char *size_help;       /* for --help: what --m, --n, --k mean here */
     const char *size_label;      /* for the table: e.g. "m x n x k", or a lab's own unit */
+    /* for --help: what --quick leaves out here, in at most 56 characters (NULL: the lab
+     * has no checks beyond the comparison) */
+    const char *quick_help;
     /* Fills in defaults (given n alone, m and k follow it) and rejects sizes the lab
      * cannot run, with a one-line reason. Pure: no CUDA. */
     enum lab_status (*resolve_size)(struct problem_size *size, char *why, size_t why_len);

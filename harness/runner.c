@@ -539,9 +539,10 @@ int main(int argc, char **argv)
                            cpu, sizeof cpu, "unknown CPU");
             printf("CPU: %s, %ld logical CPUs online\n", cpu, sysconf(_SC_NPROCESSORS_ONLN));
         }
-        printf("lab %s (%s), seed %llu, commit %s, L2 %s before each timed run\n\n", lab->name,
+        printf("lab %s (%s), seed %llu, commit %s, L2 %s before each timed run%s\n\n", lab->name,
                step_identity.source, (unsigned long long)options.seed, record.commit,
-               options.warm_cache ? "not flushed (--warm-cache)" : "flushed");
+               options.warm_cache ? "not flushed (--warm-cache)" : "flushed",
+               options.check.quick ? "; --quick: correctness at this size only" : "");
         results_print_header(stdout, lab->columns, lab->column_count);
         fflush(stdout);
     }

@@ -45,6 +45,7 @@ START_TEST(help_on_every_step)
         ck_assert_msg(run_step(paths[i], NULL, "--help", NULL, NULL) == 0, "%s --help", paths[i]);
         ck_assert_ptr_nonnull(strstr(out, "usage:"));
         ck_assert_ptr_nonnull(strstr(out, "exit codes"));
+        ck_assert_ptr_nonnull(strstr(out, "  --quick  "));
     }
 }
 END_TEST

@@ -1,6 +1,7 @@
 /* The step binaries' command line: every option and every bad input. The lab here
  * is a stand-in with the size rules most labs have: a missing n is 4096, missing m
  * and k follow n, and the lab may refuse a size with a reason. */
+#define _POSIX_C_SOURCE 200809L /* fmemopen */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
@@ -52,6 +53,7 @@ START_TEST(defaults)
     ck_assert_int_eq(o.write_csv, 1);
     ck_assert_int_eq(o.print_header, 1);
     ck_assert_int_eq(o.report_only, 0);
+    ck_assert_int_eq(o.check.quick, 0);
 }
 END_TEST
 
@@ -95,6 +97,46 @@ START_TEST(every_option)
     ck_assert_int_eq(o.write_csv, 0);
     ck_assert_int_eq(o.report_only, 1);
     ck_assert_str_eq(o.report_arch, "g80");
+    ck_assert_int_eq(o.check.quick, 0);
+}
+END_TEST
+
+/* --quick lands in the check options, the struct the runner hands to the lab's
+ * verify (runner.c, check_output): that is how the lab sees it, whatever the lab.
+ * It takes no value, and leaves the other check options as they were. */
+START_TEST(quick_reaches_the_lab_through_its_check_options)
+{
+    struct run_options o;
+    char why[256];
+    ck_assert_int_eq(PARSE(&o, why, "--quick"), CLI_RUN);
+    ck_assert_int_eq(o.check.quick, 1);
+    ck_assert_int_eq(o.check.mode, CHECK_AUTO);
+    ck_assert_int_eq(PARSE(&o, why, "--check", "full", "--quick", "--n", "255", "--no-csv"), CLI_RUN);
+    ck_assert_int_eq(o.check.quick, 1);
+    ck_assert_int_eq(o.check.mode, CHECK_FULL);
+    ck_assert_int_eq(o.size.n, 255);
+    ck_assert_int_eq(o.write_csv, 0);
+    ck_assert_int_eq(PARSE(&o, why, "--n", "255"), CLI_RUN);
+    ck_assert_int_eq(o.check.quick, 0);
+}
+END_TEST
+
+/* --help says what --quick leaves out in this lab, or that it has nothing to leave out. */
+START_TEST(help_says_what_quick_leaves_out)
+{
+    char text[8192];
+    struct lab_problem with = test_lab;
+    with.quick_help = "the stand-in's long check";
+    const struct lab_problem *labs[] = {&test_lab, &with};
+    const char *want[] = {"(this lab has none)", "(the stand-in's long check)"};
+    for (int l = 0; l < 2; ++l) {
+        FILE *f = fmemopen(text, sizeof text, "w");
+        ck_assert_ptr_nonnull(f);
+        cli_usage(f, "step", labs[l]);
+        fclose(f);
+        ck_assert_ptr_nonnull(strstr(text, "  --quick  "));
+        ck_assert_msg(strstr(text, want[l]) != NULL, "help lacks '%s':\n%s", want[l], text);
+    }
 }
 END_TEST
 
@@ -164,6 +206,8 @@ Suite *cli_suite(void)
     tcase_add_test(tc, defaults);
     tcase_add_test(tc, sizes_square_and_not);
     tcase_add_test(tc, every_option);
+    tcase_add_test(tc, quick_reaches_the_lab_through_its_check_options);
+    tcase_add_test(tc, help_says_what_quick_leaves_out);
     tcase_add_loop_test(tc, bad_input_is_rejected_with_reason, 0,
                         (int)(sizeof bad_inputs / sizeof bad_inputs[0]));
     tcase_add_test(tc, number_parsers_are_strict);
