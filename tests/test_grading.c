@@ -462,16 +462,18 @@ static const char fake_setup[] =
     "# sourced by a fake step binary, SRC (its source) and ME ($0) set\n"
     "has() { grep -q \"FAKE $1\" \"$SRC\" 2>/dev/null; }\n"
     "at() { grep -q \"FAKE $1 $m\\$\" \"$SRC\" 2>/dev/null; }\n"
-    "stem=$(basename \"$ME\"); m=0; csv=; report=0\n"
+    "stem=$(basename \"$ME\"); m=0; csv=; report=0; quick=0\n"
     "while [ $# -gt 0 ]; do\n"
     "  case \"$1\" in\n"
     "    --m) m=$2; shift ;;\n"
     "    --csv) csv=$2; shift ;;\n"
     "    --report) report=1 ;;\n"
+    "    --quick) quick=1 ;;\n"
     "  esac\n"
     "  shift\n"
     "done\n"
     "if [ $report = 1 ]; then echo \"$stem fake_kernel 32 2048 0 0 256\"; exit 0; fi\n"
+    "echo \"${FAKE_TOOL:-check} $stem $m $quick\" >> \"$FAKE_TIMES.quick\"\n"
     "echo \"$$ ${FAKE_TOOL:-check} $stem $m start $(date +%s.%N)\" >> \"$FAKE_TIMES\"\n"
     "has todo && exit 3\n"
     "at hang && exec sleep 600\n"
@@ -718,6 +720,59 @@ START_TEST(runs_of_all_steps_share_one_pool_and_speed_runs_run_alone)
 }
 END_TEST
 
+/* compute-sanitizer runs are --quick (the lab's long extra checks left out), the
+ * reference's and the student's alike; check-size and speed runs are not. */
+START_TEST(sanitizer_runs_are_quick_and_check_sizes_are_not)
+{
+    ck_assert_msg(fake_ready, "the fake GPU tree could not be set up");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/times-8.quick", fake_dir);
+    char *text = util_read_file(path, NULL);
+    ck_assert_msg(text != NULL, "no run was recorded (exit %d)\n%s\n%s", fake_code[0],
+                  fake_out[0], fake_err[0]);
+    int tools = 0, checks = 0;
+    for (char *line = strtok(text, "\n"); line != NULL; line = strtok(NULL, "\n")) {
+        char kind[16], stem[64];
+        long m;
+        int quick;
+        ck_assert_int_eq(sscanf(line, "%15s %63s %ld %d", kind, stem, &m, &quick), 4);
+        int tool = strcmp(kind, "check") != 0;
+        ck_assert_msg(quick == tool, "%s run of %s at m = %ld: --quick %s", kind, stem, m,
+                      quick ? "given" : "missing");
+        tools += tool;
+        checks += !tool;
+    }
+    free(text);
+    ck_assert_int_ge(tools, 2 * 3); /* at least the reference's and ada's of step 01 */
+    ck_assert_int_ge(checks, 2 * 9);
+}
+END_TEST
+
+/* One progress line per reference solution timed, after its speed run, ending with
+ * the seconds its runs took; the line before them says what is going on. */
+START_TEST(each_reference_timed_says_its_seconds)
+{
+    ck_assert_msg(fake_ready, "the fake GPU tree could not be set up");
+    const char *at = strstr(fake_out[0], "  (timing the reference solutions of 13 step(s): ");
+    ck_assert_msg(at != NULL, "%s", fake_out[0]);
+    int lines = 0;
+    for (const char *p = at; (p = strstr(p, "  (timing the reference solution of matmul/")) != NULL;
+         ++p) {
+        char stem[64];
+        double seconds = -1;
+        char unit[4] = "";
+        ck_assert_msg(sscanf(p, "  (timing the reference solution of matmul/%63[^)]) %lf %3s",
+                             stem, &seconds, unit) == 3,
+                      "%.120s", p);
+        ck_assert_str_eq(unit, "s");
+        /* 9 check sizes of at least 0.05 s, 3 tools of 0.3 s, a speed run */
+        ck_assert_msg(seconds >= 1.0 && seconds < 60, "%s: %g s", stem, seconds);
+        ++lines;
+    }
+    ck_assert_int_eq(lines, 13);
+}
+END_TEST
+
 START_TEST(one_run_at_a_time_grades_the_same)
 {
     char *pooled = fake_report(0), *serial = fake_report(1);
@@ -771,6 +826,8 @@ Suite *grading_suite(void)
     tcase_add_test(pool, pooled_runs_keep_every_verdict_in_step_order);
     tcase_add_test(pool, runs_of_all_steps_share_one_pool_and_speed_runs_run_alone);
     tcase_add_test(pool, one_run_at_a_time_grades_the_same);
+    tcase_add_test(pool, sanitizer_runs_are_quick_and_check_sizes_are_not);
+    tcase_add_test(pool, each_reference_timed_says_its_seconds);
     suite_add_tcase(s, pool);
     return s;
 }

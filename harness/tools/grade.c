@@ -14,7 +14,8 @@
  * never given to a shell.
  *
  * Per step: builds; correct at every check size of its lab; compute-sanitizer's
- * memcheck, racecheck and synccheck at one small awkward size; the technique the
+ * memcheck, racecheck and synccheck at one small awkward size (--quick: without the
+ * lab's long extra checks, which the check sizes run); the technique the
  * rubric declares (from the step's --report); speed against the reference solution
  * of the same step, timed in the same run. Points from the lab's rubric
  * (harness/grading.h). Out: a gradebook row per student, a report per student and
@@ -491,6 +492,14 @@ static void step_command(struct step_run *run, char *const prefix[], const char 
 
 static char *const untimed[] = {"--repeats", "1", "--min-time", "0", "--warmup", "0",
                                 "--no-csv", "--no-header", NULL};
+/* The same, with --quick, for the compute-sanitizer runs: a memory error, a race or a
+ * barrier problem shows in one pass over the step's kernels, so the lab's long extra
+ * checks (N-body's physics check: 100 leapfrog steps, 200 launches, each instrumented
+ * and slow under the sanitizer: about 11 s a run on the H100 instead of 1) are cut to
+ * the least that still runs every kernel of the step. The check-size runs keep them:
+ * they are graded there, under "correct". */
+static char *const untimed_quick[] = {"--repeats", "1", "--min-time", "0", "--warmup", "0",
+                                      "--no-csv", "--no-header", "--quick", NULL};
 
 /* One correctness run at size (no timing, nothing recorded); stderr to log. */
 static void check_run(struct step_run *run, const char *binary, const struct check_size *size,
@@ -499,7 +508,8 @@ static void check_run(struct step_run *run, const char *binary, const struct che
     step_command(run, NULL, binary, size, untimed, log, 1, limit_s);
 }
 
-/* The same run under compute-sanitizer's tool; its messages to log. */
+/* The same run, --quick (untimed_quick), under compute-sanitizer's tool; its messages
+ * to log. */
 static void tool_run(struct step_run *run, int tool, const char *binary,
                      const struct check_size *size, const char *log, double limit_s)
 {
@@ -517,7 +527,7 @@ static void tool_run(struct step_run *run, int tool, const char *binary,
         prefix[a++] = "no";
     }
     prefix[a] = NULL;
-    step_command(run, prefix, binary, size, untimed, log, 0, limit_s);
+    step_command(run, prefix, binary, size, untimed_quick, log, 0, limit_s);
 }
 
 /* The shared pool of one submission's (or of the reference solutions') runs: every
@@ -624,7 +634,12 @@ static double pooled_limit_for(const struct rubric *r, double reference_s, doubl
  * yet, measured once per grading run while the builds go on: their wall times at
  * every check size and under each tool, through a pool of their own as crowded as a
  * student's (their crowding scales the students' limits: pooled_limit_for), then
- * each one's speed, alone. */
+ * each one's speed, alone. The tool runs are not only for their limits: a tool that
+ * fails on the reference here (a false report on this GPU or driver, a tool that
+ * cannot run) is "not run" for the students, who lose nothing for it (finish_step).
+ * So they stay, --quick like the students' (tool_run), which makes them cheap: a
+ * limit from the reference's own run under the same tool, with the same options,
+ * needs no factor guessed from a run without the sanitizer. */
 static void measure_references(const struct student *s)
 {
     size_t wanted[MAX_STEPS], count = 0;
@@ -649,7 +664,6 @@ static void measure_references(const struct student *s)
         snprintf(binary[w], sizeof binary[w], "%s/bin/solutions/%s/%s", G.root, g->lab->lab,
                  g->stem);
         snprintf(stem, sizeof stem, "reference-%s-%s", g->lab->lab, g->stem);
-        printf("  (timing the reference solution of %s/%s)\n", g->lab->lab, g->stem);
         for (size_t c = 0; c < g->lab->check_size_count; ++c) {
             snprintf(what, sizeof what, "check-%zu", c + 1);
             run_log_path(log, sizeof log, G.run_dir, stem, what);
@@ -663,8 +677,11 @@ static void measure_references(const struct student *s)
             pool_add(&pool, run, i);
         }
     }
+    printf("  (timing the reference solutions of %zu step(s): check sizes and "
+           "compute-sanitizer runs, then each speed run)\n", count);
     fflush(stdout);
     pool_run(&pool, NULL, NULL);
+    double spent[MAX_STEPS] = {0}; /* each step's runs, in seconds, summed */
     for (size_t w = 0; w < count; ++w) {
         size_t i = wanted[w];
         const struct graded_step *g = &G.steps[i];
@@ -672,6 +689,7 @@ static void measure_references(const struct student *s)
         for (size_t c = 0; c < g->lab->check_size_count; ++c) {
             const struct step_run *run = &runs[w][c];
             struct outcome o = outcome_of(&run->p);
+            spent[w] += o.wall_s;
             ref->check_wall[c] = o.wall_s;
             ref->check_crowding[c] = run->p.outcome.crowding;
             if (o.code != 0 && ref->ok) {
@@ -688,6 +706,7 @@ static void measure_references(const struct student *s)
         }
         for (int t = 0; t < TOOLS && G.sanitizer != NULL; ++t) {
             const struct step_run *run = &runs[w][g->lab->check_size_count + t];
+            spent[w] += run->p.outcome.wall_s;
             ref->tool_wall[t] = run->p.outcome.wall_s;
             ref->tool_crowding[t] = run->p.outcome.crowding;
             ref->tool_ok[t] = run->p.outcome.code == 0;
@@ -705,6 +724,11 @@ static void measure_references(const struct student *s)
         struct outcome o = run_speed(binary[w], &g->rubric->speed_size, csv, log, 600,
                                      &ref->speed_ms);
         ref->speed_wall = o.wall_s;
+        /* what this step's reference cost, its runs' wall times summed (in the pool
+         * they overlapped with other steps' runs), so a slow one shows */
+        printf("  (timing the reference solution of %s/%s) %.1f s\n", g->lab->lab, g->stem,
+               spent[w] + o.wall_s);
+        fflush(stdout);
         if (!ref->ok)
             fprintf(stderr, "lab: %s\n", ref->why);
     }
