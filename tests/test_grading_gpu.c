@@ -1,10 +1,16 @@
-/* Grading on a GPU: the solutions tree earns full marks, and each deliberately wrong
- * submission of tests/submissions/ loses the right points with the right reason.
- * The class is graded once (bin/lab grade-all, step 02), in an unchecked fixture;
- * each case reads one student's report. LAB_GRADING_KEEP=dir grades into dir and
- * keeps the gradebooks, reports and JUnit files there (the H100 verification).
- * A second case grades solutions/ step 02 with a fake compute-sanitizer, its runs in
- * one pool at once and one after the other (GRADE_CONCURRENCY). */
+/* Grading on a GPU: the solution steps the cases need earn full marks, and each
+ * deliberately wrong submission of tests/submissions/ loses the right points with
+ * the right reason. In an unchecked fixture, graded once: solutions/ as one student
+ * for matmul step 02 (the step the wrong submissions are of) and for N-body step 07
+ * (its first shared-memory step: tiles, barriers, so racecheck and synccheck have
+ * something to look at, and the technique check's shared-memory rule; at the physics
+ * check's full 1000 bodies, where step 01 has 257), then the class (bin/lab grade-all,
+ * matmul step 02); each case reads one student's report. This fits one 10-minute
+ * call on the H100; the whole solutions tree of each lab, every step with every
+ * check, is graded by tests/verify-on-gpu.sh's part `grading`, one call per lab.
+ * LAB_GRADING_KEEP=dir grades into dir and keeps the gradebooks, reports and JUnit
+ * files there. A second case grades solutions/ step 02 with a fake compute-sanitizer,
+ * its runs in one pool at once and one after the other (GRADE_CONCURRENCY). */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,9 +21,18 @@
 #include "util.h"
 
 static char *dir;
-static char book[600], sol_book[600];
-static char out[1 << 17], err[1 << 16], sol_out[1 << 16], sol_err[1 << 16];
-static int code, sol_code, keeping;
+static char book[600];
+static char out[1 << 17], err[1 << 16];
+static int code, keeping;
+
+/* The solution steps graded as one student each: the lab, the step, the gradebook's
+ * name (in dir) and what grading said. */
+#define SOLUTION_STEPS 2
+static const char *const sol_lab[SOLUTION_STEPS] = {"matmul", "nbody"};
+static const char *const sol_step[SOLUTION_STEPS] = {"02", "07"};
+static char sol_book[SOLUTION_STEPS][600], sol_reports[SOLUTION_STEPS][64];
+static char sol_out[SOLUTION_STEPS][1 << 16], sol_err[SOLUTION_STEPS][1 << 16];
+static int sol_code[SOLUTION_STEPS];
 
 static void grade_everything(void)
 {
@@ -29,20 +44,27 @@ static void grade_everything(void)
     if (keeping)
         mkdir(dir, 0777);
     snprintf(book, sizeof book, "%s/class.csv", dir);
-    snprintf(sol_book, sizeof sol_book, "%s/solutions.csv", dir);
     char lab[512];
     bin_path("lab", lab, sizeof lab);
     const char *sanitizer = getenv("COMPUTE_SANITIZER");
     char *env[] = {"MAKEFLAGS=", NULL};
-    char *sol[] = {lab, "grade", "--submission", "solutions", "--student", "solutions",
-                   "--gradebook", sol_book, "--sanitizer", (char *)(sanitizer ? sanitizer : ""),
-                   NULL};
-    sol_code = run_capture(sol, (const char *const *)env, sol_out, sizeof sol_out, sol_err,
-                           sizeof sol_err);
+    for (int i = 0; i < SOLUTION_STEPS; ++i) {
+        snprintf(sol_book[i], sizeof sol_book[i], "%s/solutions-%s-%s.csv", dir, sol_lab[i],
+                 sol_step[i]);
+        snprintf(sol_reports[i], sizeof sol_reports[i], "solutions-%s-%s.reports", sol_lab[i],
+                 sol_step[i]);
+        char *sol[] = {lab, "grade", "--submission", "solutions", "--student", "solutions",
+                       "--gradebook", sol_book[i], "--sanitizer",
+                       (char *)(sanitizer ? sanitizer : ""), (char *)sol_lab[i],
+                       (char *)sol_step[i], NULL};
+        sol_code[i] = run_capture(sol, (const char *const *)env, sol_out[i], sizeof sol_out[i],
+                                  sol_err[i], sizeof sol_err[i]);
+        printf("%s", sol_out[i]);
+    }
     char *cls[] = {lab, "grade-all", "--submissions", "tests/submissions", "--gradebook", book,
                    "--sanitizer", (char *)(sanitizer ? sanitizer : ""), "matmul", "02", NULL};
     code = run_capture(cls, (const char *const *)env, out, sizeof out, err, sizeof err);
-    printf("%s%s", sol_out, out);
+    printf("%s", out);
 }
 
 static void remove_everything(void)
@@ -78,19 +100,28 @@ static void expect(const char *report, const char *line_start, const char *also)
     ck_assert_msg(found, "'%s' does not say '%s':\n%s", line_start, also, report);
 }
 
+/* solutions/ step _i of the fixture's (matmul 02, N-body 07), graded as one student:
+ * full marks, every check run, none failed. */
 START_TEST(solutions_earn_full_marks)
 {
-    ck_assert_msg(sol_code == 0, "grading solutions/ exited %d\n%s\n%s", sol_code, sol_out, sol_err);
+    ck_assert_msg(sol_code[_i] == 0, "grading solutions/ %s %s exited %d\n%s\n%s", sol_lab[_i],
+                  sol_step[_i], sol_code[_i], sol_out[_i], sol_err[_i]);
     struct csv_table t;
     char why[256];
-    ck_assert_int_eq(csv_read_file(sol_book, &t, why, sizeof why), 0);
+    ck_assert_int_eq(csv_read_file(sol_book[_i], &t, why, sizeof why), 0);
     ck_assert_uint_eq(t.nrows, 1);
     ck_assert_str_eq(csv_get(&t, 0, "total"), csv_get(&t, 0, "max"));
     ck_assert_str_eq(csv_get(&t, 0, "not_run"), "0");
     csv_free(&t);
-    char *r = report_of("solutions.reports", "solutions");
+    char *r = report_of(sol_reports[_i], "solutions");
     ck_assert_ptr_null(strstr(r, " FAIL "));
     ck_assert_ptr_null(strstr(r, " not-run "));
+    /* the step graded is the one asked for, with every check of the rubric */
+    char line[128];
+    snprintf(line, sizeof line, "  %s/%s-", sol_lab[_i], sol_step[_i]);
+    ck_assert_msg(strstr(r, line) != NULL, "no '%s' in\n%s", line, r);
+    ck_assert_ptr_nonnull(strstr(r, " racecheck PASS"));
+    ck_assert_ptr_nonnull(strstr(r, " technique PASS"));
     free(r);
 }
 END_TEST
@@ -360,7 +391,8 @@ START_TEST(sanitizer_tools_one_after_the_other_with_concurrency_1)
 END_TEST
 
 static const char *const names[] = {
-    "solutions_earn_full_marks",
+    "solutions_earn_full_marks (matmul 02)",
+    "solutions_earn_full_marks (nbody 07)",
     "missing_barrier_loses_racecheck",
     "out_of_bounds_read_loses_memcheck_though_correct",
     "off_by_one_at_the_edge_loses_the_step",
@@ -389,7 +421,7 @@ Suite *grading_gpu_suite(void)
     TCase *tc = tcase_create("class");
     tcase_set_timeout(tc, 60);
     tcase_add_unchecked_fixture(tc, grade_everything, remove_everything);
-    tcase_add_test(tc, solutions_earn_full_marks);
+    tcase_add_loop_test(tc, solutions_earn_full_marks, 0, SOLUTION_STEPS);
     tcase_add_test(tc, missing_barrier_loses_racecheck);
     tcase_add_test(tc, out_of_bounds_read_loses_memcheck_though_correct);
     tcase_add_test(tc, off_by_one_at_the_edge_loses_the_step);
