@@ -251,10 +251,12 @@ $(BIN_DIR)/lab: $(BUILD_DIR)/host/tools/lab.o $(BUILD_DIR)/host/tools/grade.o $(
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm
 
-$(BIN_DIR)/gpu-probe: harness/tools/gpu_probe.c
+# (results and csv: --results-dir names the GPU's folder as the results do)
+$(BIN_DIR)/gpu-probe: harness/tools/gpu_probe.c $(call HOST_OBJ,results csv)
 	$(call say,CC,$<)
-	$(Q)mkdir -p $(@D)
-	$(Q)$(NVCC) -x cu -arch=$(ARCH) -o $@ $<
+	$(Q)mkdir -p $(@D) $(BUILD_DIR)/host/tools
+	$(Q)$(NVCC) -x cu -arch=$(ARCH) -Iharness -c -o $(BUILD_DIR)/host/tools/gpu_probe.cu.o $<
+	$(Q)$(NVCC) -arch=$(ARCH) -o $@ $(BUILD_DIR)/host/tools/gpu_probe.cu.o $(call HOST_OBJ,results csv) -lm
 
 $(BIN_DIR)/occupancy-api-check: harness/tools/occupancy_api_check.cu $(call HOST_OBJ,occupancy) $(FLAGS_STAMP)
 	$(call say,NVCC,$<)

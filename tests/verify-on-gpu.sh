@@ -8,19 +8,25 @@
 #   ncu         ncu's launch statistics and occupancy for every solution step, to confirm
 #               the registers and blocks per SM the harness reports
 #   run         make run SRC=solutions: the recorded results under data/results/
+#   grading     each lab's solutions tree graded as one student (make grade-all, every
+#               step with every check): fails unless it earns full marks with every
+#               check run; appends the throughput to data/grading/<gpu>/throughput.csv
+#               and keeps the gradebook and report beside it
 #
 #   tests/verify-on-gpu.sh [PART...]     (no PART: all of them, in that order)
-#   LAB=matmul limits the sanitizers and ncu to one lab; TOOLS="memcheck racecheck"
-#   to some of the sanitizer's tools.
+#   LAB=matmul limits the sanitizers, ncu and grading to one lab; TOOLS="memcheck
+#   racecheck" to some of the sanitizer's tools. grading takes GRADE_CONCURRENCY= too.
 # A whole verification takes longer than one 10-minute session on some machines:
 # run it in parts. Logs go to $LOG_DIR (default build/gpu-verify); ARCHIVE=file.tar.gz
-# also packs them with data/results and data/explorer into one file, for a GPU machine
-# that hands back few files. Exit status: non-zero when any check fails. Check without
-# a package registry: CHECK_PREFIX=dir.
-# Measured on the H100 (2026-11-23, a warm build): Check suite gpu about 6 minutes,
-# matmul_gpu over 4 (13 steps at matrices of more than 2^31 elements, 10 GB each),
-# grading_gpu over 5.5 (it grades the whole solutions tree with every sanitizer):
-# give each its own 10-minute call.
+# also packs them with data/results, data/grading and data/explorer into one file, for
+# a GPU machine that hands back few files. Exit status: non-zero when any check fails.
+# Check without a package registry: CHECK_PREFIX=dir.
+# Measured on the H100 (2026-11-23, a warm build, before the compute-sanitizer runs
+# were --quick): Check suite gpu about 6 minutes, matmul_gpu over 4 (13 steps at
+# matrices of more than 2^31 elements, 10 GB each). Not measured yet: grading_gpu,
+# now two solution steps and the class of step 02 (it did not finish in 6 minutes
+# when it graded the whole solutions tree), nbody_gpu, and grading, one lab per call
+# (LAB=matmul, LAB=nbody). Give each its own 10-minute call.
 set -u
 LOG_DIR=${LOG_DIR:-build/gpu-verify}
 mkdir -p "$LOG_DIR"
@@ -29,13 +35,19 @@ TOOLS=${TOOLS:-memcheck racecheck synccheck initcheck}
 LAB=${LAB:-}
 failed=0
 step() { printf '\n=== %s\n' "$*"; }
-parts=${*:-tests occupancy sanitizers ncu run}
+parts=${*:-tests occupancy sanitizers ncu run grading}
 
 make -s -j"$JOBS" all solutions bin/run-tests >"$LOG_DIR/build.log" 2>&1 ||
     { tail -n 30 "$LOG_DIR/build.log"; echo "the build failed"; exit 1; }
 steps=$(bin/lab list $LAB | awk '/^[a-z]/ { lab = $1 } /^  [0-9]/ { print lab "/" $1 }')
 # the lab's fifth check size (not a multiple of any tile), or its last
 size_of() { bin/lab sizes "${1%%/*}" | awk 'NR <= 5 { line = $0 } END { sub(/^[^ ]+ /, "", line); print line }'; }
+# the field of a gradebook's first row in the column named $2; the gradebooks
+# graded here hold no quoted field (checked), so a comma always ends one
+gradebook_field() {
+    awk -F, -v want="$2" 'NR == 1 { for (i = 1; i <= NF; ++i) if ($i == want) col = i }
+        NR == 2 && col { print $col }' "$1"
+}
 
 for part in $parts; do
     case $part in
@@ -70,8 +82,10 @@ for part in $parts; do
                 log="$LOG_DIR/sanitizer-$tool-$(echo "$s" | tr / -).log"
                 step "compute-sanitizer --tool $tool solutions/$s ($size)"
                 # shellcheck disable=SC2086 # $size is several options
+                # --quick: the lab's long extra checks (N-body's 100 leapfrog steps) cut to
+                # one pass over every kernel, as grading's sanitizer runs do
                 if compute-sanitizer --tool "$tool" --error-exitcode 99 "bin/solutions/$s" $size \
-                    --repeats 1 --warmup 0 --min-time 0 --no-csv >"$log" 2>&1; then
+                    --repeats 1 --warmup 0 --min-time 0 --no-csv --quick >"$log" 2>&1; then
                     grep -h -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log"
                 else
                     tail -n 20 "$log"; failed=1
@@ -91,14 +105,65 @@ for part in $parts; do
     run)
         step "make run SRC=solutions"
         if make run SRC=solutions >"$LOG_DIR/run.log" 2>&1; then cat "$LOG_DIR/run.log"; else cat "$LOG_DIR/run.log"; failed=1; fi ;;
+    grading)
+        gpu_dir=$(bin/gpu-probe --results-dir) || { echo "no GPU: $gpu_dir"; failed=1; continue; }
+        commit=${LAB_COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)}
+        out_dir=data/grading/$gpu_dir
+        throughput=$out_dir/throughput.csv
+        # shellcheck disable=SC2086 # an empty $LAB is no argument: every lab
+        for lab in $(bin/lab list $LAB | awk '/^[a-z]/ { print $1 }'); do
+            [ -d "solutions/$lab" ] || continue
+            step "grading: solutions/$lab as one student (make grade-all)"
+            # a class of one: the student "solutions", whose labs/ is a copy of the tree's
+            tmp=$(mktemp -d "${TMPDIR:-/tmp}/lab-grading.XXXXXX")
+            mkdir -p "$tmp/class/solutions/labs"
+            cp -R "solutions/$lab" "$tmp/class/solutions/labs/$lab"
+            book=$tmp/$lab-solutions.csv
+            log="$LOG_DIR/grading-$lab.log"
+            if ! make grade-all SUBMISSIONS="$tmp/class" GRADEBOOK="$book" LAB="$lab" >"$log" 2>&1; then
+                tail -n 30 "$log"; failed=1; rm -rf "$tmp"; continue
+            fi
+            last=$(grep '^graded [0-9]* submission(s) in ' "$log" | tail -n 1)
+            echo "$last"
+            if [ ! -f "$book" ] || grep -q '"' "$book"; then
+                echo "grading: no gradebook, or one with quoted fields: $book"; failed=1; rm -rf "$tmp"; continue
+            fi
+            total=$(gradebook_field "$book" total)
+            max=$(gradebook_field "$book" max)
+            not_run=$(gradebook_field "$book" not_run)
+            date=$(gradebook_field "$book" date)
+            echo "solutions/$lab: $total of $max, $not_run check(s) not run"
+            if [ -z "$total" ] || [ "$total" != "$max" ] || [ "$not_run" != 0 ]; then
+                sed -n '/^\[student/,$p' "$log" | head -n 40; failed=1
+            fi
+            # the numbers as grade-all printed them: its header line, its pool line and
+            # its last line (harness/tools/grade.c)
+            steps=$(sed -n 's/^Grading [0-9]* submission(s), \([0-9]*\) step(s) each.*/\1/p' "$log")
+            concurrency=$(sed -n 's/.*on the GPU: up to \([0-9]*\) check-size and compute-sanitizer runs.*/\1/p' "$log")
+            echo "$last" | sed -n 's/^graded \([0-9]*\) submission(s) in [0-9:]* (\([0-9.]*\) s per submission; \([0-9.]*\) s without the \([0-9.]*\) s spent timing .*/\1 \2 \3 \4/p' >"$tmp/numbers"
+            read -r submissions per_submission without reference <"$tmp/numbers" || true
+            if [ -z "${without:-}" ] || [ -z "$steps" ] || [ -z "$concurrency" ]; then
+                echo "grading: cannot read grade-all's output (see $log)"; failed=1; rm -rf "$tmp"; continue
+            fi
+            total_s=$(awk -v n="$submissions" -v s="$per_submission" 'BEGIN { printf "%.1f", n * s }')
+            mkdir -p "$out_dir"
+            [ -s "$throughput" ] ||
+                echo "date,commit,lab,steps,submissions,grade_concurrency,total_s,reference_s,per_submission_s,points,max" >"$throughput"
+            echo "$date,$commit,$lab,$steps,$submissions,$concurrency,$total_s,$reference,$without,$total,$max" >>"$throughput"
+            # the gradebook beside it, its report column naming the report beside it too
+            sed "2,\$ s|,[^,]*\$|,$lab-solutions-report.txt|" "$book" >"$out_dir/$lab-solutions-gradebook.csv"
+            cp "${book%.csv}.reports/solutions.txt" "$out_dir/$lab-solutions-report.txt" || failed=1
+            echo "recorded in $throughput"
+            rm -rf "$tmp"
+        done ;;
     *)
-        echo "verify-on-gpu.sh: unknown part '$part' (tests, occupancy, sanitizers, ncu, run)" >&2
+        echo "verify-on-gpu.sh: unknown part '$part' (tests, occupancy, sanitizers, ncu, run, grading)" >&2
         exit 2 ;;
     esac
 done
 
 if [ -n "${ARCHIVE:-}" ]; then
-    tar -czf "$ARCHIVE" "$LOG_DIR" data/results data/explorer 2>/dev/null &&
+    tar -czf "$ARCHIVE" "$LOG_DIR" data/results data/grading data/explorer 2>/dev/null &&
         echo "logs and results packed into $ARCHIVE"
 fi
 

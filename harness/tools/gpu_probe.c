@@ -4,11 +4,16 @@
  *
  *   gpu-probe --hold-all-but-mb MB   allocate all free device memory but MB, print
  *                                    "holding N bytes", and keep it until stdin
- *                                    closes (the out-of-memory test uses this) */
+ *                                    closes (the out-of-memory test uses this)
+ *   gpu-probe --results-dir          print the name of this GPU's folder under
+ *                                    data/results/ (and data/grading/), the one
+ *                                    results_gpu_dir gives the step binaries */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cuda_runtime_api.h>
+
+#include "results.h"
 
 int main(int argc, char **argv)
 {
@@ -41,6 +46,12 @@ int main(int argc, char **argv)
         while (getchar() != EOF)
             ;
         return cudaFree(hold) == cudaSuccess ? 0 : 1;
+    }
+    if (argc == 2 && strcmp(argv[1], "--results-dir") == 0) {
+        char dir[256];
+        results_gpu_dir(prop.name, dir, sizeof dir);
+        printf("%s\n", dir);
+        return 0;
     }
     printf("%s (compute capability %d.%d)\n", prop.name, prop.major, prop.minor);
     return 0;
