@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "lab_registry.h"
+#include "results.h"
 #include "util.h"
 
 static char out[1 << 16], err[1 << 16];
@@ -54,6 +55,7 @@ static const char *const extra_names[] = {
     "results CSV row is written with GPU, driver, nvcc, commit, role, cache; unwritable: exit 4",
     "every row beside the steps records its role, a CPU row its threads",
     "step 01 is compared with the CPU baseline row, the OpenMP row with the serial one",
+    "bin/gpu-probe --results-dir names the folder of the GPU a step records",
 };
 
 size_t gpu_case_names(const char **names, size_t max)
@@ -203,6 +205,31 @@ static void csv_field(const char *csv, const char *column, char *value, size_t l
     free(text);
 }
 
+/* tests/verify-on-gpu.sh files grading's throughput under the GPU's folder as
+ * bin/gpu-probe --results-dir names it: the folder results_gpu_dir gives for the gpu a
+ * step records. */
+START_TEST(gpu_probe_names_the_results_folder)
+{
+    char *dir = util_temp_dir("gpu");
+    ck_assert_ptr_nonnull(dir);
+    const struct step_table *t = all_step_tables[0];
+    char csv[256], path[256], stem[128], rel[256];
+    snprintf(csv, sizeof csv, "%s/results.csv", dir);
+    snprintf(rel, sizeof rel, "solutions/%s/%s", t->lab, step_stem(&t->steps[0], stem, sizeof stem));
+    bin_path(rel, path, sizeof path);
+    ck_assert_int_eq(run_sized(path, &t->check_sizes[0], csv), 0);
+    char gpu[256], want[256], probe[256];
+    csv_field(csv, "gpu", gpu, sizeof gpu);
+    results_gpu_dir(gpu, want, sizeof want);
+    strcat(want, "\n");
+    char *argv[] = {(char *)bin_path("gpu-probe", probe, sizeof probe), "--results-dir", NULL};
+    ck_assert_int_eq(run_capture(argv, NULL, out, sizeof out, err, sizeof err), 0);
+    ck_assert_str_eq(out, want);
+    ck_assert_int_eq(util_remove_tree(dir), 0);
+    free(dir);
+}
+END_TEST
+
 START_TEST(rows_record_their_role)
 {
     for (const struct step_table *const *it_t = all_step_tables, *t; (t = *it_t) != NULL; ++it_t)
@@ -320,6 +347,7 @@ Suite *gpu_suite(void)
     tcase_add_test(tc, results_csv_row);
     tcase_add_test(tc, rows_record_their_role);
     tcase_add_test(tc, first_step_is_compared_with_the_baseline);
+    tcase_add_test(tc, gpu_probe_names_the_results_folder);
     suite_add_tcase(s, tc);
     return s;
 }
