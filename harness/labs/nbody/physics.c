@@ -156,6 +156,15 @@ void nbody_reference_accel(const struct nbody_system *s, double epssq, long i, d
     }
 }
 
+void nbody_reference_accels(const struct nbody_system *s, double epssq, const uint64_t *body,
+                            size_t count, double *acc, double *magnitude)
+{
+    #pragma omp parallel for schedule(dynamic, 16)
+    for (long k = 0; k < (long)count; ++k)
+        nbody_reference_accel(s, epssq, (long)body[k], &acc[3 * k],
+                              magnitude != NULL ? &magnitude[3 * k] : NULL);
+}
+
 void nbody_totals(const struct nbody_system *s, double epssq, struct nbody_totals *t)
 {
     memset(t, 0, sizeof *t);

@@ -67,6 +67,12 @@ void nbody_uniform_cube(struct nbody_system *s, uint64_t seed);
  * terms of component c, from which the tolerance is scaled. */
 void nbody_reference_accel(const struct nbody_system *s, double epssq, long i, double acc[3],
                            double magnitude[3]);
+/* The same for count bodies (body[k] for k < count) into acc[3 k + c] and
+ * magnitude[3 k + c], on every CPU core (OpenMP): checking a sample of 1024 bodies
+ * against 131072 is 1.3e8 interactions in double, over a second on one core. Each
+ * body's sum is the serial function's, so the result does not depend on the cores. */
+void nbody_reference_accels(const struct nbody_system *s, double epssq, const uint64_t *body,
+                            size_t count, double *acc, double *magnitude);
 
 struct nbody_totals {
     double kinetic, potential, energy;

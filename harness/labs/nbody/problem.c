@@ -388,15 +388,23 @@ static enum lab_status nbody_verify(void *opaque, const struct check_options *op
         snprintf(why, why_len, "out of host memory for the sample");
         return LAB_OUT_OF_MEMORY;
     }
-    /* row = body, col = component (0 x, 1 y, 2 z) */
+    /* the reference on every core, then compared in order: row = body, col = component
+     * (0 x, 1 y, 2 z) */
+    double *want = malloc(count * 3 * sizeof *want), *magnitude = malloc(count * 3 * sizeof *magnitude);
+    if (want == NULL || magnitude == NULL) {
+        free(want), free(magnitude), free(picked);
+        free(acc[0]), free(acc[1]), free(acc[2]);
+        snprintf(why, why_len, "out of host memory for the reference");
+        return LAB_OUT_OF_MEMORY;
+    }
+    nbody_reference_accels(&s->host, NBODY_EPSSQ, picked, count, want, magnitude);
     for (size_t k = 0; k < count; ++k) {
         long i = (long)picked[k];
-        double want[3], magnitude[3];
-        nbody_reference_accel(&s->host, NBODY_EPSSQ, i, want, magnitude);
         for (int c = 0; c < 3; ++c)
-            verify_element(report, i, c, acc[c][i], want[c],
-                           nbody_tolerance(n, s->params.tolerance_factor, magnitude[c]));
+            verify_element(report, i, c, acc[c][i], want[3 * k + c],
+                           nbody_tolerance(n, s->params.tolerance_factor, magnitude[3 * k + c]));
     }
+    free(want), free(magnitude);
     free(picked);
     free(acc[0]), free(acc[1]), free(acc[2]);
 

@@ -123,6 +123,29 @@ START_TEST(float_kernel_passes_a_skipped_tile_fails)
 }
 END_TEST
 
+START_TEST(many_bodies_on_all_cores_equal_one_at_a_time)
+{
+    /* the check's parallel reference gives each body exactly the serial sum */
+    struct nbody_system s;
+    ck_assert(nbody_alloc(&s, 3000));
+    nbody_plummer(&s, 7);
+    uint64_t body[200];
+    for (int k = 0; k < 200; ++k)
+        body[k] = (uint64_t)((k * 7919) % 3000);
+    double acc[600], mag[600];
+    nbody_reference_accels(&s, 0.0025, body, 200, acc, mag);
+    for (int k = 0; k < 200; ++k) {
+        double want[3], want_mag[3];
+        nbody_reference_accel(&s, 0.0025, (long)body[k], want, want_mag);
+        for (int c = 0; c < 3; ++c) {
+            ck_assert_msg(acc[3 * k + c] == want[c], "body %d component %d", (int)body[k], c);
+            ck_assert(mag[3 * k + c] == want_mag[c]);
+        }
+    }
+    nbody_free(&s);
+}
+END_TEST
+
 START_TEST(tolerance_scales)
 {
     ck_assert_double_eq(nbody_tolerance(1, 8, 1.0), 8.0 / 16777216.0);
@@ -164,6 +187,7 @@ Suite *nbody_reference_suite(void)
     tcase_add_test(tc, three_bodies_by_hand);
     tcase_add_test(tc, one_body_feels_nothing);
     tcase_add_test(tc, float_kernel_passes_a_skipped_tile_fails);
+    tcase_add_test(tc, many_bodies_on_all_cores_equal_one_at_a_time);
     tcase_add_test(tc, tolerance_scales);
     tcase_add_test(tc, size_rules);
     suite_add_tcase(s, tc);
