@@ -52,11 +52,16 @@ do for [d = 1:ndirs_asked] {
         stats datafile using (@mine && strcol("role") eq "step" ? pick_step(0) : 0) nooutput
         nseries = nseries + 1
         dir_name[nseries] = name; dir_peak[nseries] = peak; dir_gpu[nseries] = name
+        newest_t = -1; newest_date = ""
         put(x) = (s = step_number(strcol("step")), dir_gpu[nseries] = strcol("gpu"), tick[s + 1] = strcol("step"), \
+            t = strptime("%Y-%m-%dT%H:%M:%SZ", strcol("date")), \
+            t > newest_t ? (newest_t = t, newest_date = strcol("date")) : 0, \
             first_step = s < first_step ? s : first_step, last_step = s > last_step ? s : last_step, \
             v = strcol("verdict") eq "PASS" ? 100 * column(rate) * rate_scale / peak : -1, \
             val[(nseries - 1) * 100 + s + 1] = v, high = v > high ? v : high, 0)
         stats datafile using (@mine && strcol("role") eq "step" && is_picked(0) ? put(0) : 0) nooutput
+        # the legend names each GPU's newest run: its steps may come from several runs
+        if (newest_date ne "") { dir_gpu[nseries] = dir_gpu[nseries] . ", newest " . date_text(newest_date) }
     }
 }
 if (published ne "" && is_number(published_peak)) {
