@@ -71,6 +71,11 @@ flops_short(r) = !is_number(r) ? "" : r >= 1000 ? sprintf("%.1fT", r / 1e3) : r 
 # steps leave it out (their `mine`), and only a figure about the variants (the tile
 # sweep) takes it. No step table gives a step a -D flag of its own.
 is_variant(x) = strstrt(strcol("flags"), " -D") > 0
+# The rows a figure of one GPU draws: that GPU's folder (results_dir, set by the
+# script before it uses them), the source asked for (source; "" for both), and no
+# variants. Macros, expanded where a script uses them.
+this_gpus_rows = 'strcol("results_dir") eq results_dir && (source eq "" || strcol("source") eq source)'
+mine = this_gpus_rows . ' && !is_variant(0)'
 
 # Which row stands for a step (arrays indexed by step number + 1): the newest row
 # of the step at the lab's headline size (head_m x head_n x head_k, set by the

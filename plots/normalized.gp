@@ -34,12 +34,12 @@ array val[max_series * 100]
 do for [i = 1:max_series * 100] { val[i] = NaN }
 array tick[100]
 do for [i = 1:100] { tick[i] = "" }
-# (macros are expanded when a block is read: this one is set before the loop)
-name = ""
-mine = 'strcol("results_dir") eq name && (source eq "" || strcol("source") eq source) && !is_variant(0)'
+# mine (common.gp) reads results_dir, which the loop sets to each GPU's folder in turn
+results_dir = ""
 nseries = 0; missing = ""; first_step = 1e9; last_step = -1e9; high = 0
 do for [d = 1:ndirs_asked] {
-    name = field(dir_list, d)
+    results_dir = field(dir_list, d)
+    name = results_dir
     peak = NaN
     if (file_exists(peaks_file)) {
         stats peaks_file using (strcol("results_dir") eq name && strcol("quantity") eq peak_quantity \

@@ -20,7 +20,6 @@ if (!exists("head_size_text")) { head_size_text = size_text(head_m, head_n, head
 intensity_file = ARG6
 peaks_file = ARGC >= 7 ? ARG7 : ""
 
-mine = 'strcol("results_dir") eq results_dir && (source eq "" || strcol("source") eq source) && !is_variant(0)'
 stats datafile using (@mine ? pick_step(0) : 0) nooutput
 picked = '@mine && is_picked(0)'
 

@@ -29,7 +29,6 @@ load ARG5
 published = ARG6
 mode = ARG7
 
-mine = 'strcol("results_dir") eq results_dir && (source eq "" || strcol("source") eq source) && !is_variant(0)'
 stats datafile using (@mine ? pick_step(0) : 0) nooutput
 picked = '@mine && is_picked(0) && strcol("role") eq "step"'
 

@@ -22,7 +22,6 @@ load ARG5
 if (!exists("head_size_text")) { head_size_text = size_text(head_m, head_n, head_k) }
 peaks_file = ARGC >= 6 ? ARG6 : ""
 
-mine = 'strcol("results_dir") eq results_dir && (source eq "" || strcol("source") eq source) && !is_variant(0)'
 stats datafile using (@mine ? pick_step(0) : 0) nooutput
 picked = '@mine && is_picked(0)'
 

@@ -26,8 +26,7 @@ sweep_point_label(step, size, value) = ""
 load ARG5
 
 # the steps and the library row (a lab's CPU rows are drawn in figures of its own)
-mine = 'strcol("results_dir") eq results_dir && (source eq "" || strcol("source") eq source) && ' . \
-       '(strcol("role") eq "step" || strcol("role") eq "library") && !is_variant(0)'
+mine = mine . ' && (strcol("role") eq "step" || strcol("role") eq "library")'
 in_sweep = sweep_rows
 
 # The sizes, ascending (at most 40).

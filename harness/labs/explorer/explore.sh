@@ -15,7 +15,6 @@ if ! nvidia-smi >/dev/null 2>&1; then
     exit 0
 fi
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n1)
-dir=$(printf '%s' "$gpu" | tr -c 'A-Za-z0-9._+-' '_' | sed 's/^_*//; s/_*$//')
 # the runner names its folder itself; find it from the first row written
 out=data/explorer
 mkdir -p "$out"

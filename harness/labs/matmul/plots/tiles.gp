@@ -14,7 +14,8 @@ outfile = ARG2
 results_dir = ARG3
 source = ARG4
 
-mine = 'strcol("results_dir") eq results_dir && (source eq "" || strcol("source") eq source) && strcol("role") eq "step"'
+# the variants are this figure's subject: this GPU's rows of the steps, variants included
+mine = this_gpus_rows . ' && strcol("role") eq "step"'
 # The N of "-DTILE=N" in the flags (its digits), 0 when there is none.
 tile_at(f) = (p = strstrt(f, "-DTILE="), p == 0 ? 0 : leading_digits(f[p + 7:]))
 leading_digits(t) = strlen(t) > 0 && digit_value(t[1:1]) >= 0 ? leading_value(t, 1) : 0

@@ -35,7 +35,6 @@ see_rate(r) = (low = r < low ? r : low, high = r > high ? r : high, 0)
 
 # Macros (@name) are expanded when a line, or a whole { } block, is read: these
 # are set before any block that uses them.
-mine = 'strcol("results_dir") eq results_dir && (source eq "" || strcol("source") eq source) && !is_variant(0)'
 today_row = mine . ' && strcol("run_id") eq newest && strcol("role") eq "step" && strcol("verdict") eq "PASS"'
 gpu_name = ""; size = ""; newest = ""; run_date = ""; cache = ""; run_source = ""
 if (today) {

@@ -21,7 +21,6 @@ load ARG5
 published = ARG6
 
 cpu_colour = 0x8c564b    # the CPU rows
-mine = 'strcol("results_dir") eq results_dir && (source eq "" || strcol("source") eq source) && !is_variant(0)'
 is_baseline = 'strcol("role") eq "cpu" && strcol("step") eq "cpu-serial"'
 
 # The size: the newest passing baseline row's.
