@@ -25,6 +25,7 @@
 # Variables: SRC=labs|solutions  LAB=  STEP=  RUN_ARGS="--n 1024" (options for each step)
 #   ARCH=sm_NN (default: this GPU's, else sm_90)  WHATIF=sm_NN  V=1 (show commands)
 #   STUDENT=  SUBMISSION=  SUBMISSIONS=  GRADEBOOK=file.csv  GRADE_JOBS=  GRADE_CONCURRENCY=
+#   THROUGHPUT=file.csv (grading's speed: a row appended per grading run)
 #   PLOT_SOURCE=labs|solutions  NVCC=  CC=  GNUPLOT=
 #   CHECK_PREFIX=dir (Check unpacked there)  and each lab's own, in harness/labs/<lab>/lab.mk
 
@@ -37,11 +38,13 @@ GIVEN_STUDENT := $(if $(filter undefined,$(origin STUDENT)),,1)
 GIVEN_SUBMISSION := $(if $(filter undefined,$(origin SUBMISSION)),,1)
 GIVEN_SUBMISSIONS := $(if $(filter undefined,$(origin SUBMISSIONS)),,1)
 GIVEN_GRADEBOOK := $(if $(filter undefined,$(origin GRADEBOOK)),,1)
+GIVEN_THROUGHPUT := $(if $(filter undefined,$(origin THROUGHPUT)),,1)
 override STUDENT := $(value STUDENT)
 override SUBMISSION := $(value SUBMISSION)
 override SUBMISSIONS := $(value SUBMISSIONS)
 override GRADEBOOK := $(value GRADEBOOK)
-unexport STUDENT SUBMISSION SUBMISSIONS GRADEBOOK
+override THROUGHPUT := $(value THROUGHPUT)
+unexport STUDENT SUBMISSION SUBMISSIONS GRADEBOOK THROUGHPUT
 
 SRC ?= labs
 ifeq ($(filter $(SRC),labs solutions),)
@@ -246,7 +249,7 @@ $(BIN_DIR)/occupancy: $(BUILD_DIR)/host/tools/occupancy.o $(call HOST_OBJ,occupa
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm
 
-$(BIN_DIR)/lab: $(BUILD_DIR)/host/tools/lab.o $(BUILD_DIR)/host/tools/grade.o $(BUILD_DIR)/host/tools/grade_parts.o $(BUILD_DIR)/host/tools/procs.o $(call HOST_OBJ,step_table lab_registry cli csv grading) $(ALL_TABLE_OBJS)
+$(BIN_DIR)/lab: $(BUILD_DIR)/host/tools/lab.o $(BUILD_DIR)/host/tools/grade.o $(BUILD_DIR)/host/tools/grade_parts.o $(BUILD_DIR)/host/tools/procs.o $(call HOST_OBJ,step_table lab_registry cli csv grading results) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm
@@ -317,8 +320,10 @@ report: all
 #   static checks only, as on a machine without a GPU; GRADE_CONCURRENCY=N check-size and
 #   compute-sanitizer runs of all the steps of a submission at once on the GPU (default 8;
 #   1: one after the other; speed runs always alone, after them), read by bin/lab from the
-#   environment (a variable given to make is in it), so a Slurm task gets it too
-# STUDENT, SUBMISSION, SUBMISSIONS and GRADEBOOK are plain text: make never expands
+#   environment (a variable given to make is in it), so a Slurm task gets it too;
+#   THROUGHPUT=file.csv appends the run's seconds per submission to file.csv
+#   (data/grading/README.md)
+# STUDENT, SUBMISSION, SUBMISSIONS, GRADEBOOK and THROUGHPUT are plain text: make never expands
 # them and no shell parses them (they reach bin/lab through the environment).
 GRADE_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 COMPUTE_SANITIZER ?= $(firstword $(wildcard $(CUDA_HOME)/bin/compute-sanitizer) $(shell command -v compute-sanitizer 2>/dev/null))
@@ -328,10 +333,12 @@ grade grade-all: export LAB_GRADE_STUDENT := $(STUDENT)
 grade grade-all: export LAB_GRADE_SUBMISSION := $(SUBMISSION)
 grade grade-all: export LAB_GRADE_SUBMISSIONS := $(SUBMISSIONS)
 grade grade-all: export LAB_GRADE_GRADEBOOK := $(GRADEBOOK)
+grade grade-all: export LAB_GRADE_THROUGHPUT := $(THROUGHPUT)
 grade grade-all: export LAB_GRADE_LAB := $(value LAB)
 grade grade-all: export LAB_GRADE_STEP := $(value STEP)
 grade_common = --jobs '$(GRADE_JOBS)' --sanitizer '$(COMPUTE_SANITIZER)' $(if $(filter 1,$(GRADE_NO_GPU)),--no-gpu) \
-  $(if $(GIVEN_GRADEBOOK),--gradebook "$$LAB_GRADE_GRADEBOOK") "$$LAB_GRADE_LAB" "$$LAB_GRADE_STEP"
+  $(if $(GIVEN_GRADEBOOK),--gradebook "$$LAB_GRADE_GRADEBOOK") \
+  $(if $(GIVEN_THROUGHPUT),--throughput "$$LAB_GRADE_THROUGHPUT") "$$LAB_GRADE_LAB" "$$LAB_GRADE_STEP"
 grade-prereqs: $(GRADE_PREREQS)
 grade: $(GRADE_PREREQS)
 	$(Q)$(BIN_DIR)/lab grade $(if $(GIVEN_STUDENT),--student "$$LAB_GRADE_STUDENT") \

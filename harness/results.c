@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L /* popen */
 #include "results.h"
 
 #include <ctype.h>
@@ -15,6 +16,37 @@ const char *const results_columns[] = {
 const size_t results_column_count = sizeof results_columns / sizeof results_columns[0];
 
 #define FIELD_LEN 64
+
+void results_command_line(const char *command, char *buf, size_t len, const char *fallback)
+{
+    snprintf(buf, len, "%s", fallback);
+    FILE *p = popen(command, "r");
+    if (p == NULL)
+        return;
+    char line[256];
+    if (fgets(line, sizeof line, p) != NULL) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (line[0] != '\0')
+            snprintf(buf, len, "%s", line);
+    }
+    pclose(p);
+}
+
+void results_commit(char *buf, size_t len)
+{
+    const char *given = getenv("LAB_COMMIT");
+    if (given != NULL && *given != '\0' && strpbrk(given, ",\"\n") == NULL) {
+        snprintf(buf, len, "%s", given);
+        return;
+    }
+    char commit[48], dirty[8];
+    results_command_line("git rev-parse --short=12 HEAD 2>/dev/null", commit, sizeof commit,
+                         "unknown");
+    results_command_line("git status --porcelain --untracked-files=no 2>/dev/null | head -c1",
+                         dirty, sizeof dirty, "");
+    snprintf(buf, len, "%s%s", commit,
+             dirty[0] != '\0' && strcmp(commit, "unknown") != 0 ? "-dirty" : "");
+}
 
 int results_append(const char *path, const struct run_record *r, char *err, size_t err_len)
 {

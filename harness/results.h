@@ -70,6 +70,13 @@ extern const size_t results_column_count;
  * common columns, then the record's lab columns. */
 int results_append(const char *path, const struct run_record *record, char *err, size_t err_len);
 
+/* The first line a shell command prints, or fallback. */
+void results_command_line(const char *command, char *buf, size_t len, const char *fallback);
+/* The commit of the tree a run is in (git's short hash, "-dirty" with changes to
+ * tracked files, "unknown" outside git); LAB_COMMIT overrides it where the tree has no
+ * .git (a copy sent to a GPU machine). Every record of a run names it this way. */
+void results_commit(char *buf, size_t len);
+
 /* A folder name for a GPU: "NVIDIA H100 80GB HBM3" -> "NVIDIA-H100-80GB-HBM3". */
 void results_gpu_dir(const char *gpu_name, char *buf, size_t len);
 

@@ -35,38 +35,6 @@ static void die(int code, const char *fmt, const char *detail)
     exit(code);
 }
 
-/* First line of a command's output, or fallback. */
-static void command_output(const char *command, char *buf, size_t len, const char *fallback)
-{
-    snprintf(buf, len, "%s", fallback);
-    FILE *p = popen(command, "r");
-    if (p == NULL)
-        return;
-    char line[128];
-    if (fgets(line, sizeof line, p) != NULL) {
-        line[strcspn(line, "\r\n")] = '\0';
-        if (line[0] != '\0')
-            snprintf(buf, len, "%s", line);
-    }
-    pclose(p);
-}
-
-/* The commit of the tree the binary was run in; LAB_COMMIT overrides it where the
- * tree has no .git (a copy sent to a GPU machine). */
-static void git_commit(char *buf, size_t len)
-{
-    const char *given = getenv("LAB_COMMIT");
-    if (given != NULL && *given != '\0' && strpbrk(given, ",\"\n") == NULL) {
-        snprintf(buf, len, "%s", given);
-        return;
-    }
-    char commit[48], dirty[8];
-    command_output("git rev-parse --short=12 HEAD 2>/dev/null", commit, sizeof commit, "unknown");
-    command_output("git status --porcelain --untracked-files=no 2>/dev/null | head -c1", dirty,
-                   sizeof dirty, "");
-    snprintf(buf, len, "%s%s", commit, dirty[0] != '\0' && strcmp(commit, "unknown") != 0 ? "-dirty" : "");
-}
-
 static double seconds_now(void)
 {
     struct timespec ts;
@@ -230,7 +198,7 @@ static void fill_run_facts(struct run_record *r, const struct device_facts *d,
         strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", gmtime(&now));
         snprintf(r->run_id, sizeof r->run_id, "%s-%ld", stamp, (long)getpid());
     }
-    git_commit(r->commit, sizeof r->commit);
+    results_commit(r->commit, sizeof r->commit);
     snprintf(r->gpu, sizeof r->gpu, "%s", d->prop.name);
     snprintf(r->cc, sizeof r->cc, "%d.%d", d->prop.major, d->prop.minor);
     r->sms = d->prop.multiProcessorCount;
@@ -535,7 +503,7 @@ int main(int argc, char **argv)
         /* a lab with CPU rows is timed on this host's CPU too: say which */
         if (step_table_baseline(table) != NULL) {
             char cpu[128];
-            command_output("sed -n 's/^model name[^:]*: *//p' /proc/cpuinfo 2>/dev/null | head -n1",
+            results_command_line("sed -n 's/^model name[^:]*: *//p' /proc/cpuinfo 2>/dev/null | head -n1",
                            cpu, sizeof cpu, "unknown CPU");
             printf("CPU: %s, %ld logical CPUs online\n", cpu, sysconf(_SC_NPROCESSORS_ONLN));
         }

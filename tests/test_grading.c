@@ -6,6 +6,7 @@
  * make and compute-sanitizer), the pool all the steps of a submission share. The GPU
  * half is tests/test_grading_gpu.c. */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,6 +242,7 @@ START_TEST(empty_values_are_refused_by_name)
         {"grade", "GRADEBOOK=", "GRADEBOOK is empty"},
         {"grade", "SUBMISSION=", "SUBMISSION is empty"},
         {"grade-all", "SUBMISSIONS=", "SUBMISSIONS is empty"},
+        {"grade-all", "THROUGHPUT=", "THROUGHPUT is empty"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const char *args[] = {cases[i][0], cases[i][1], NULL};
@@ -530,9 +532,10 @@ static const char fake_setup[] =
 static const char fake_grade[] =
     "d=$1; c=$2\n"
     "cd \"$d/tree\" && PATH=\"$d/fake:$PATH\" FAKE_STEP=\"$d/fake/step.sh\" "
-    "FAKE_TIMES=\"$d/times-$c\" exec bin/lab grade --submission \"$d/subs/ada\" --student ada "
-    "--gradebook \"$d/book-$c.csv\" --sanitizer \"$d/fake/compute-sanitizer\" "
-    "--concurrency $c matmul\n";
+    "FAKE_TIMES=\"$d/times-$c\" LAB_COMMIT=fake-commit exec bin/lab grade --submission "
+    "\"$d/subs/ada\" --student ada --gradebook \"$d/book-$c.csv\" "
+    "--sanitizer \"$d/fake/compute-sanitizer\" --concurrency $c "
+    "--throughput \"$d/throughput.csv\" matmul\n";
 
 static char *fake_dir;
 static char fake_out[2][1 << 15], fake_err[2][1 << 14];
@@ -792,6 +795,46 @@ START_TEST(one_run_at_a_time_grades_the_same)
 }
 END_TEST
 
+/* --throughput: each grading run appends its row, the second under the first's header:
+ * its commit and GPU, its concurrency, its seconds (the total is the reference's
+ * timing plus the submission's) and the points of the gradebook it wrote. */
+START_TEST(each_grading_run_records_its_throughput)
+{
+    ck_assert_msg(fake_ready, "the fake GPU tree could not be set up");
+    char path[1024], err[256];
+    snprintf(path, sizeof path, "%s/throughput.csv", fake_dir);
+    struct csv_table t;
+    ck_assert_msg(csv_read_file(path, &t, err, sizeof err) == 0, "%s\n%s", err, fake_out[0]);
+    ck_assert_int_eq(t.nrows, 2);
+    for (size_t run = 0; run < 2; ++run) {
+        ck_assert_ptr_nonnull(strstr(fake_out[run], "throughput recorded in "));
+        ck_assert_str_eq(csv_get(&t, run, "commit"), "fake-commit");
+        ck_assert_str_eq(csv_get(&t, run, "lab"), "matmul");
+        ck_assert_str_eq(csv_get(&t, run, "steps"), "13");
+        ck_assert_str_eq(csv_get(&t, run, "submissions"), "1");
+        ck_assert_str_eq(csv_get(&t, run, "grade_concurrency"), fake_concurrency[run]);
+        ck_assert_msg(strcmp(csv_get(&t, run, "gpu"), "none") != 0, "no GPU recorded");
+        double total = strtod(csv_get(&t, run, "total_s"), NULL),
+               reference = strtod(csv_get(&t, run, "reference_s"), NULL),
+               per = strtod(csv_get(&t, run, "per_submission_s"), NULL);
+        ck_assert_msg(reference > 0 && per > 0 && fabs(total - (reference + per)) < 0.2,
+                      "total %g, reference %g, per submission %g", total, reference, per);
+        char book_path[1024];
+        snprintf(book_path, sizeof book_path, "%s/book-%s.csv", fake_dir, fake_concurrency[run]);
+        struct csv_table book;
+        ck_assert_msg(csv_read_file(book_path, &book, err, sizeof err) == 0, "%s", err);
+        ck_assert_double_eq_tol(strtod(csv_get(&t, run, "points"), NULL),
+                                strtod(csv_get(&book, 0, "total"), NULL), 1e-9);
+        ck_assert_double_eq_tol(strtod(csv_get(&t, run, "max"), NULL),
+                                strtod(csv_get(&book, 0, "max"), NULL), 1e-9);
+        ck_assert_double_lt(strtod(csv_get(&t, run, "points"), NULL),
+                            strtod(csv_get(&t, run, "max"), NULL));
+        csv_free(&book);
+    }
+    csv_free(&t);
+}
+END_TEST
+
 Suite *grading_suite(void)
 {
     Suite *s = suite_create("grading");
@@ -828,6 +871,7 @@ Suite *grading_suite(void)
     tcase_add_test(pool, one_run_at_a_time_grades_the_same);
     tcase_add_test(pool, sanitizer_runs_are_quick_and_check_sizes_are_not);
     tcase_add_test(pool, each_reference_timed_says_its_seconds);
+    tcase_add_test(pool, each_grading_run_records_its_throughput);
     suite_add_tcase(s, pool);
     return s;
 }

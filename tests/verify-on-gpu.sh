@@ -107,9 +107,9 @@ for part in $parts; do
         if make run SRC=solutions >"$LOG_DIR/run.log" 2>&1; then cat "$LOG_DIR/run.log"; else cat "$LOG_DIR/run.log"; failed=1; fi ;;
     grading)
         gpu_dir=$(bin/gpu-probe --results-dir) || { echo "no GPU: $gpu_dir"; failed=1; continue; }
-        commit=${LAB_COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)}
         out_dir=data/grading/$gpu_dir
         throughput=$out_dir/throughput.csv
+        mkdir -p "$out_dir"
         # shellcheck disable=SC2086 # an empty $LAB is no argument: every lab
         for lab in $(bin/lab list $LAB | awk '/^[a-z]/ { print $1 }'); do
             [ -d "solutions/$lab" ] || continue
@@ -120,40 +120,25 @@ for part in $parts; do
             cp -R "solutions/$lab" "$tmp/class/solutions/labs/$lab"
             book=$tmp/$lab-solutions.csv
             log="$LOG_DIR/grading-$lab.log"
-            if ! make grade-all SUBMISSIONS="$tmp/class" GRADEBOOK="$book" LAB="$lab" >"$log" 2>&1; then
+            # grade-all appends its throughput row itself (THROUGHPUT=, data/grading/README.md)
+            if ! make grade-all SUBMISSIONS="$tmp/class" GRADEBOOK="$book" THROUGHPUT="$throughput" \
+                LAB="$lab" >"$log" 2>&1; then
                 tail -n 30 "$log"; failed=1; rm -rf "$tmp"; continue
             fi
-            last=$(grep '^graded [0-9]* submission(s) in ' "$log" | tail -n 1)
-            echo "$last"
+            grep '^graded [0-9]* submission(s) in ' "$log" | tail -n 1
             if [ ! -f "$book" ] || grep -q '"' "$book"; then
                 echo "grading: no gradebook, or one with quoted fields: $book"; failed=1; rm -rf "$tmp"; continue
             fi
             total=$(gradebook_field "$book" total)
             max=$(gradebook_field "$book" max)
             not_run=$(gradebook_field "$book" not_run)
-            date=$(gradebook_field "$book" date)
             echo "solutions/$lab: $total of $max, $not_run check(s) not run"
             if [ -z "$total" ] || [ "$total" != "$max" ] || [ "$not_run" != 0 ]; then
                 sed -n '/^\[student/,$p' "$log" | head -n 40; failed=1
             fi
-            # the numbers as grade-all printed them: its header line, its pool line and
-            # its last line (harness/tools/grade.c)
-            steps=$(sed -n 's/^Grading [0-9]* submission(s), \([0-9]*\) step(s) each.*/\1/p' "$log")
-            concurrency=$(sed -n 's/.*on the GPU: up to \([0-9]*\) check-size and compute-sanitizer runs.*/\1/p' "$log")
-            echo "$last" | sed -n 's/^graded \([0-9]*\) submission(s) in [0-9:]* (\([0-9.]*\) s per submission; \([0-9.]*\) s without the \([0-9.]*\) s spent timing .*/\1 \2 \3 \4/p' >"$tmp/numbers"
-            read -r submissions per_submission without reference <"$tmp/numbers" || true
-            if [ -z "${without:-}" ] || [ -z "$steps" ] || [ -z "$concurrency" ]; then
-                echo "grading: cannot read grade-all's output (see $log)"; failed=1; rm -rf "$tmp"; continue
-            fi
-            total_s=$(awk -v n="$submissions" -v s="$per_submission" 'BEGIN { printf "%.1f", n * s }')
-            mkdir -p "$out_dir"
-            [ -s "$throughput" ] ||
-                echo "date,commit,lab,steps,submissions,grade_concurrency,total_s,reference_s,per_submission_s,points,max" >"$throughput"
-            echo "$date,$commit,$lab,$steps,$submissions,$concurrency,$total_s,$reference,$without,$total,$max" >>"$throughput"
             # the gradebook beside it, its report column naming the report beside it too
             sed "2,\$ s|,[^,]*\$|,$lab-solutions-report.txt|" "$book" >"$out_dir/$lab-solutions-gradebook.csv"
             cp "${book%.csv}.reports/solutions.txt" "$out_dir/$lab-solutions-report.txt" || failed=1
-            echo "recorded in $throughput"
             rm -rf "$tmp"
         done ;;
     *)

@@ -41,6 +41,7 @@
 #include "grading.h"
 #include "lab_registry.h"
 #include "procs.h"
+#include "results.h"
 
 /* every text buffer here is bounded on purpose: a cut path or message is fine */
 #pragma GCC diagnostic ignored "-Wformat-truncation"
@@ -490,16 +491,16 @@ static void step_command(struct step_run *run, char *const prefix[], const char 
                            .quiet_stdout = quiet_stdout, .limit_s = limit_s};
 }
 
-static char *const untimed[] = {"--repeats", "1", "--min-time", "0", "--warmup", "0",
-                                "--no-csv", "--no-header", NULL};
+/* The options of an untimed run: once, nothing recorded, no table header. */
+#define UNTIMED_OPTIONS "--repeats", "1", "--min-time", "0", "--warmup", "0", "--no-csv", "--no-header"
+static char *const untimed[] = {UNTIMED_OPTIONS, NULL};
 /* The same, with --quick, for the compute-sanitizer runs: a memory error, a race or a
  * barrier problem shows in one pass over the step's kernels, so the lab's long extra
  * checks (N-body's physics check: 100 leapfrog steps, 200 launches, each instrumented
  * and slow under the sanitizer: about 11 s a run on the H100 instead of 1) are cut to
  * the least that still runs every kernel of the step. The check-size runs keep them:
  * they are graded there, under "correct". */
-static char *const untimed_quick[] = {"--repeats", "1", "--min-time", "0", "--warmup", "0",
-                                      "--no-csv", "--no-header", "--quick", NULL};
+static char *const untimed_quick[] = {UNTIMED_OPTIONS, "--quick", NULL};
 
 /* One correctness run at size (no timing, nothing recorded); stderr to log. */
 static void check_run(struct step_run *run, const char *binary, const struct check_size *size,
@@ -630,6 +631,44 @@ static double pooled_limit_for(const struct rubric *r, double reference_s, doubl
     return limit_for(r, reference_s * (scale > 1 ? scale : 1));
 }
 
+/* The limit of every run of a reference solution: it is the yardstick, so it gets a
+ * generous fixed one (a reference this slow is a broken grading tree, and says so). */
+#define REFERENCE_LIMIT_S 600
+
+/* Sets up the pool's runs of one step's binary, each logged to dir/stem.<what>.log:
+ * one at each check size of its lab, then one under each compute-sanitizer tool at
+ * the rubric's sanitizer size. For the reference solution itself (ref NULL) every
+ * tool runs, each run limited to REFERENCE_LIMIT_S; for a student's step each limit
+ * comes from the reference's own run (pooled_limit_for), and a tool that failed on the
+ * reference is not run (finish_step says why). Returns the number of check-size
+ * runs; *tools gets the number of tool runs after them, tool_of each one's tool. */
+static size_t set_up_runs(const struct graded_step *g, const char *binary, const char *dir,
+                          const char *stem, const struct reference *ref, struct step_run runs[],
+                          int tool_of[], size_t *tools)
+{
+    char log[512], what[32];
+    size_t sizes = g->lab->check_size_count;
+    for (size_t c = 0; c < sizes; ++c) {
+        snprintf(what, sizeof what, "check-%zu", c + 1);
+        run_log_path(log, sizeof log, dir, stem, what);
+        check_run(&runs[c], binary, &g->lab->check_sizes[c], log,
+                  ref == NULL ? REFERENCE_LIMIT_S
+                              : pooled_limit_for(g->rubric, ref->ok ? ref->check_wall[c] : 0,
+                                                 ref->check_crowding[c]));
+    }
+    *tools = 0;
+    for (int t = 0; t < TOOLS && G.sanitizer != NULL; ++t) {
+        if (ref != NULL && !ref->tool_ok[t])
+            continue;
+        run_log_path(log, sizeof log, dir, stem, tool_names[t]);
+        tool_run(&runs[sizes + *tools], t, binary, &g->rubric->sanitize_size, log,
+                 ref == NULL ? REFERENCE_LIMIT_S
+                             : pooled_limit_for(g->rubric, ref->tool_wall[t], ref->tool_crowding[t]));
+        tool_of[(*tools)++] = t;
+    }
+    return sizes;
+}
+
 /* The reference solutions of the steps the student handed in that are not measured
  * yet, measured once per grading run while the builds go on: their wall times at
  * every check size and under each tool, through a pool of their own as crowded as a
@@ -655,7 +694,9 @@ static void measure_references(const struct student *s)
         fprintf(stderr, "lab: out of memory timing the reference solutions\n");
         exit(EXIT_WRONG);
     }
-    char binary[MAX_STEPS][512], log[512], what[32], stem[200];
+    char binary[MAX_STEPS][512], log[512], stem[200];
+    int tool_of[MAX_STEPS][TOOLS];
+    size_t tools[MAX_STEPS];
     for (size_t w = 0; w < count; ++w) {
         size_t i = wanted[w];
         const struct graded_step *g = &G.steps[i];
@@ -664,18 +705,10 @@ static void measure_references(const struct student *s)
         snprintf(binary[w], sizeof binary[w], "%s/bin/solutions/%s/%s", G.root, g->lab->lab,
                  g->stem);
         snprintf(stem, sizeof stem, "reference-%s-%s", g->lab->lab, g->stem);
-        for (size_t c = 0; c < g->lab->check_size_count; ++c) {
-            snprintf(what, sizeof what, "check-%zu", c + 1);
-            run_log_path(log, sizeof log, G.run_dir, stem, what);
-            check_run(&runs[w][c], binary[w], &g->lab->check_sizes[c], log, 600);
-            pool_add(&pool, &runs[w][c], i);
-        }
-        for (int t = 0; t < TOOLS && G.sanitizer != NULL; ++t) {
-            struct step_run *run = &runs[w][g->lab->check_size_count + t];
-            run_log_path(log, sizeof log, G.run_dir, stem, tool_names[t]);
-            tool_run(run, t, binary[w], &g->rubric->sanitize_size, log, 600);
-            pool_add(&pool, run, i);
-        }
+        size_t sizes = set_up_runs(g, binary[w], G.run_dir, stem, NULL, runs[w], tool_of[w],
+                                   &tools[w]);
+        for (size_t k = 0; k < sizes + tools[w]; ++k)
+            pool_add(&pool, &runs[w][k], i);
     }
     printf("  (timing the reference solutions of %zu step(s): check sizes and "
            "compute-sanitizer runs, then each speed run)\n", count);
@@ -704,8 +737,9 @@ static void measure_references(const struct student *s)
                          g->lab->check_sizes[c].k, o.code, lines);
             }
         }
-        for (int t = 0; t < TOOLS && G.sanitizer != NULL; ++t) {
-            const struct step_run *run = &runs[w][g->lab->check_size_count + t];
+        for (size_t k = 0; k < tools[w]; ++k) {
+            int t = tool_of[w][k];
+            const struct step_run *run = &runs[w][g->lab->check_size_count + k];
             spent[w] += run->p.outcome.wall_s;
             ref->tool_wall[t] = run->p.outcome.wall_s;
             ref->tool_crowding[t] = run->p.outcome.crowding;
@@ -721,8 +755,8 @@ static void measure_references(const struct student *s)
         struct reference *ref = &references[i];
         snprintf(stem, sizeof stem, "reference-%s-%s", g->lab->lab, g->stem);
         run_log_path(log, sizeof log, G.run_dir, stem, "speed");
-        struct outcome o = run_speed(binary[w], &g->rubric->speed_size, csv, log, 600,
-                                     &ref->speed_ms);
+        struct outcome o = run_speed(binary[w], &g->rubric->speed_size, csv, log,
+                                     REFERENCE_LIMIT_S, &ref->speed_ms);
         ref->speed_wall = o.wall_s;
         /* what this step's reference cost, its runs' wall times summed (in the pool
          * they overlapped with other steps' runs), so a slow one shows */
@@ -1119,23 +1153,8 @@ static void begin_step(struct student *s, size_t i)
     }
     /* correct: every check size, each in its own process with a time limit; the
      * sanitizers: each tool at one small awkward size, with its own log and limit */
-    const struct reference *ref = &references[i];
-    w->sizes = g->lab->check_size_count;
-    for (size_t c = 0; c < w->sizes; ++c) {
-        char what[32];
-        snprintf(what, sizeof what, "check-%zu", c + 1);
-        run_log_path(buf, sizeof buf, log_dir, g->stem, what);
-        check_run(&w->runs[c], binary, &g->lab->check_sizes[c], buf,
-                  pooled_limit_for(rb, ref->ok ? ref->check_wall[c] : 0, ref->check_crowding[c]));
-    }
-    for (int t = 0; t < TOOLS; ++t) {
-        if (G.sanitizer == NULL || !ref->tool_ok[t])
-            continue; /* not run: finish_step says why */
-        run_log_path(buf, sizeof buf, log_dir, g->stem, tool_names[t]);
-        tool_run(&w->runs[w->sizes + w->tools], t, binary, &rb->sanitize_size, buf,
-                 pooled_limit_for(rb, ref->tool_wall[t], ref->tool_crowding[t]));
-        w->tool_of[w->tools++] = t;
-    }
+    w->sizes = set_up_runs(g, binary, log_dir, g->stem, &references[i], w->runs, w->tool_of,
+                           &w->tools);
     w->on_gpu = 1;
 }
 
@@ -1543,6 +1562,47 @@ static void keep_make_variables(void)
     G.have_makeflags = 1;
 }
 
+/* The run's throughput, one row appended to path (data/grading/README.md): its
+ * seconds per submission with and without the reference solutions' timing, which a
+ * grading run pays once whatever the size of the class, and the points of the
+ * submissions it graded, summed. 0, or -1 with a message. */
+static int record_throughput(const char *path, const char *date, double wall_s)
+{
+    static const char *const header[] = {
+        "date", "commit", "gpu", "lab", "steps", "submissions", "grade_concurrency",
+        "total_s", "reference_s", "per_submission_s", "points", "max"};
+    enum { COLUMNS = sizeof header / sizeof header[0] };
+    double points = 0, max = 0;
+    for (size_t si = 0; si < G.student_count; ++si)
+        for (size_t i = 0; i < G.step_count; ++i) {
+            points += G.students[si].results[i].points;
+            max += G.students[si].results[i].max;
+        }
+    char v[COLUMNS][256];
+    snprintf(v[0], sizeof v[0], "%s", date);
+    results_commit(v[1], sizeof v[1]);
+    snprintf(v[2], sizeof v[2], "%s", G.have_gpu ? G.gpu : "none");
+    snprintf(v[3], sizeof v[3], "%s", G.lab != NULL ? G.lab->lab : "all");
+    snprintf(v[4], sizeof v[4], "%zu", G.step_count);
+    snprintf(v[5], sizeof v[5], "%zu", G.student_count);
+    snprintf(v[6], sizeof v[6], "%d", G.have_gpu ? G.concurrency : 0);
+    snprintf(v[7], sizeof v[7], "%.1f", wall_s);
+    snprintf(v[8], sizeof v[8], "%.1f", G.reference_s);
+    snprintf(v[9], sizeof v[9], "%.1f", (wall_s - G.reference_s) / (double)G.student_count);
+    snprintf(v[10], sizeof v[10], "%g", points);
+    snprintf(v[11], sizeof v[11], "%g", max);
+    const char *values[COLUMNS];
+    for (int c = 0; c < COLUMNS; ++c)
+        values[c] = v[c];
+    char err[512];
+    if (csv_append_row(path, header, values, COLUMNS, err, sizeof err) != 0) {
+        fprintf(stderr, "lab: cannot record the throughput: %s\n", err);
+        return -1;
+    }
+    printf("throughput recorded in %s\n", path);
+    return 0;
+}
+
 int grade_main(const struct grade_request *q)
 {
     run_started = now_s();
@@ -1797,6 +1857,8 @@ int grade_main(const struct grade_request *q)
            "spent timing the reference solutions); gradebook: %s; JUnit: %s\n",
            G.student_count, el, wall / (double)G.student_count,
            (wall - G.reference_s) / (double)G.student_count, G.reference_s, q->gradebook, jp);
+    if (q->throughput != NULL && record_throughput(q->throughput, date, wall) != 0)
+        status = EXIT_WRONG;
     if (status != 0)
         return status;
     if (q->submissions == NULL) { /* one student: 0 only for full marks */

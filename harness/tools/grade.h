@@ -19,6 +19,7 @@ struct grade_request {
     int concurrency;               /* check-size and compute-sanitizer runs of a submission's
                                       steps at once on the GPU (speed runs always alone);
                                       0: default */
+    const char *throughput;        /* NULL, or a CSV to append the run's throughput to */
 };
 
 /* The default of grade_request.concurrency (GRADE_CONCURRENCY); 1 runs everything one

@@ -6,7 +6,7 @@
  *   lab run [--bin-dir D] [LAB [STEP]] [-- ARGS]    run steps (GPU), one table per lab
  *   lab report [--bin-dir D] [--arch A] [LAB [STEP]]  static resources + occupancy model
  *   lab grade [--student NAME] [--submission DIR] [--gradebook CSV] [--jobs N]
- *             [--sanitizer PATH] [--concurrency N] [LAB [STEP]]
+ *             [--sanitizer PATH] [--concurrency N] [--throughput CSV] [LAB [STEP]]
  *                                                   grade one submission (default: .)
  *   lab grade-all --submissions DIR [same options]  grade every folder in DIR; resumes
  *                                                   (harness/tools/grade.c; GUIDE.md)
@@ -320,9 +320,10 @@ int main(int argc, char **argv)
                 "       %s report [--bin-dir DIR] [--arch ARCH] [LAB [STEP]]\n"
                 "       %s grade [--student NAME] [--submission DIR] [--gradebook CSV]\n"
                 "             [--jobs N] [--sanitizer PATH] [--concurrency N] [--no-gpu]\n"
-                "             [LAB [STEP]]\n"
+                "             [--throughput CSV] [LAB [STEP]]\n"
                 "       %s grade-all --submissions DIR [--gradebook CSV] [--jobs N]\n"
-                "             [--sanitizer PATH] [--concurrency N] [--no-gpu] [LAB [STEP]]\n"
+                "             [--sanitizer PATH] [--concurrency N] [--no-gpu]\n"
+                "             [--throughput CSV] [LAB [STEP]]\n"
                 "       %s grade-split --submissions DIR --gradebook CSV --batch N --out DIR\n"
                 "             [LAB [STEP]]\n"
                 "       %s grade-merge --gradebook CSV --part DIR... [--not-graded REASON]\n"
@@ -330,7 +331,8 @@ int main(int argc, char **argv)
                 "       (--no-gpu: builds and static checks only, as on a machine without one;\n"
                 "       --concurrency N: check-size and compute-sanitizer runs of all the steps\n"
                 "       of a submission at once on the GPU, then each speed run alone; default\n"
-                "       $GRADE_CONCURRENCY or %d, 1 one after the other)\n",
+                "       $GRADE_CONCURRENCY or %d, 1 one after the other; --throughput CSV:\n"
+                "       append the run's seconds per submission, with its GPU and commit)\n",
                 program, program, program, program, program, program, program, program,
                 GRADE_DEFAULT_CONCURRENCY);
         return argc < 2 ? EXIT_USAGE : 0;
@@ -338,8 +340,7 @@ int main(int argc, char **argv)
     const char *command = argv[1];
     const char *bin_dir = "bin";
     const char *arch = NULL;
-    struct grade_request request = {NULL, NULL, NULL, NULL, NULL, "data/gradebook.csv", NULL, 2, 0,
-                                    0};
+    struct grade_request request = {.gradebook = "data/gradebook.csv", .jobs = 2};
     int batch = 1;
     const char *out_dir = NULL, *reason = NULL;
     char **parts = calloc((size_t)argc, sizeof *parts);
@@ -358,6 +359,7 @@ int main(int argc, char **argv)
         static const char *const texts[][2] = {
             {"--student", "STUDENT"},         {"--submission", "SUBMISSION"},
             {"--submissions", "SUBMISSIONS"}, {"--gradebook", "GRADEBOOK"},
+            {"--throughput", "THROUGHPUT"},
             {"--bin-dir", "the binary folder"}, {"--arch", "ARCH"}};
         for (size_t t = 0; t < sizeof texts / sizeof texts[0]; ++t)
             if (strcmp(opt, texts[t][0]) == 0 && (value == NULL || value[0] == '\0')) {
@@ -380,6 +382,8 @@ int main(int argc, char **argv)
             request.submissions = value;
         else if (strcmp(opt, "--gradebook") == 0)
             request.gradebook = value;
+        else if (strcmp(opt, "--throughput") == 0)
+            request.throughput = value;
         else if (strcmp(opt, "--sanitizer") == 0)
             request.sanitizer = value;
         else if (strcmp(opt, "--out") == 0)

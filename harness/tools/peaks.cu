@@ -172,33 +172,6 @@ struct meta {
     int sm_count, clock_mhz;
 };
 
-static void command_output(const char *command, char *buf, size_t len)
-{
-    buf[0] = '\0';
-    FILE *p = popen(command, "r");
-    if (p == NULL)
-        return;
-    if (fgets(buf, (int)len, p) == NULL)
-        buf[0] = '\0';
-    pclose(p);
-    buf[strcspn(buf, "\r\n")] = '\0';
-}
-
-static void commit_of_tree(char *buf, size_t len)
-{
-    const char *given = getenv("LAB_COMMIT");
-    if (given != NULL && given[0] != '\0') {
-        snprintf(buf, len, "%s", given);
-        return;
-    }
-    char commit[48], dirty[8];
-    command_output("git rev-parse --short=12 HEAD 2>/dev/null", commit, sizeof commit);
-    command_output("git status --porcelain --untracked-files=no 2>/dev/null | head -c1", dirty,
-                   sizeof dirty);
-    snprintf(buf, len, "%s%s", commit[0] != '\0' ? commit : "unknown",
-             commit[0] != '\0' && dirty[0] != '\0' ? "-dirty" : "");
-}
-
 static int record(const char *path, const struct meta *m, const char *quantity, double value,
                   const char *unit, const struct timing *t, double per_sm_per_clock,
                   const char *method)
@@ -254,7 +227,7 @@ int main(int argc, char **argv)
     struct meta m;
     time_t now = time(NULL);
     strftime(m.date, sizeof m.date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    commit_of_tree(m.commit, sizeof m.commit);
+    results_commit(m.commit, sizeof m.commit);
     snprintf(m.gpu, sizeof m.gpu, "%s", prop.name);
     snprintf(m.cc, sizeof m.cc, "%d.%d", prop.major, prop.minor);
     m.sm_count = prop.multiProcessorCount;
