@@ -725,7 +725,10 @@ END_TEST
 
 /* compute-sanitizer runs are --quick (the lab's long extra checks left out), the
  * reference's and the student's alike; check-size and speed runs are not. */
-START_TEST(sanitizer_runs_are_quick_and_check_sizes_are_not)
+/* The lab's extra checks (--quick cuts them) are judged once per step, at its last
+ * check size (matmul's m = 1048560); the other check sizes, the speed runs (m = 2048)
+ * and the compute-sanitizer runs are --quick. */
+START_TEST(extra_checks_are_judged_once_per_step)
 {
     ck_assert_msg(fake_ready, "the fake GPU tree could not be set up");
     char path[1024];
@@ -733,21 +736,37 @@ START_TEST(sanitizer_runs_are_quick_and_check_sizes_are_not)
     char *text = util_read_file(path, NULL);
     ck_assert_msg(text != NULL, "no run was recorded (exit %d)\n%s\n%s", fake_code[0],
                   fake_out[0], fake_err[0]);
-    int tools = 0, checks = 0;
+    int tools = 0, quick_checks = 0, full_checks = 0, speeds = 0;
+    char full_of[64][64];
+    int full_count[64] = {0}, stems = 0;
     for (char *line = strtok(text, "\n"); line != NULL; line = strtok(NULL, "\n")) {
         char kind[16], stem[64];
         long m;
         int quick;
         ck_assert_int_eq(sscanf(line, "%15s %63s %ld %d", kind, stem, &m, &quick), 4);
-        int tool = strcmp(kind, "check") != 0;
-        ck_assert_msg(quick == tool, "%s run of %s at m = %ld: --quick %s", kind, stem, m,
-                      quick ? "given" : "missing");
+        int tool = strcmp(kind, "check") != 0, last_size = !tool && m == 1048560;
+        ck_assert_msg(quick == !last_size, "%s run of %s at m = %ld: --quick %s", kind, stem,
+                      m, quick ? "given" : "missing");
         tools += tool;
-        checks += !tool;
+        speeds += !tool && m == 2048;
+        quick_checks += !tool && m != 2048 && quick;
+        if (last_size) { /* one run per step and grader: the reference's, the student's */
+            int f = 0;
+            while (f < stems && strcmp(full_of[f], stem) != 0)
+                ++f;
+            if (f == stems && stems < 64)
+                snprintf(full_of[stems++], sizeof full_of[0], "%s", stem);
+            ck_assert_msg(f < 64 && ++full_count[f] <= 2, "%s judged its extra checks %d times",
+                          stem, f < 64 ? full_count[f] : -1);
+            ++full_checks;
+        }
     }
     free(text);
     ck_assert_int_ge(tools, 2 * 3); /* at least the reference's and ada's of step 01 */
-    ck_assert_int_ge(checks, 2 * 9);
+    ck_assert_int_ge(quick_checks, 2 * 8);
+    ck_assert_int_eq(stems, 13); /* every step's reference judged them once */
+    ck_assert_int_ge(full_checks, 13 + 1);
+    ck_assert_int_ge(speeds, 2);
 }
 END_TEST
 
@@ -869,7 +888,7 @@ Suite *grading_suite(void)
     tcase_add_test(pool, pooled_runs_keep_every_verdict_in_step_order);
     tcase_add_test(pool, runs_of_all_steps_share_one_pool_and_speed_runs_run_alone);
     tcase_add_test(pool, one_run_at_a_time_grades_the_same);
-    tcase_add_test(pool, sanitizer_runs_are_quick_and_check_sizes_are_not);
+    tcase_add_test(pool, extra_checks_are_judged_once_per_step);
     tcase_add_test(pool, each_reference_timed_says_its_seconds);
     tcase_add_test(pool, each_grading_run_records_its_throughput);
     suite_add_tcase(s, pool);

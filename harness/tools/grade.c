@@ -494,19 +494,27 @@ static void step_command(struct step_run *run, char *const prefix[], const char 
 /* The options of an untimed run: once, nothing recorded, no table header. */
 #define UNTIMED_OPTIONS "--repeats", "1", "--min-time", "0", "--warmup", "0", "--no-csv", "--no-header"
 static char *const untimed[] = {UNTIMED_OPTIONS, NULL};
-/* The same, with --quick, for the compute-sanitizer runs: a memory error, a race or a
- * barrier problem shows in one pass over the step's kernels, so the lab's long extra
- * checks (N-body's physics check: 100 leapfrog steps, 200 launches, each instrumented
- * and slow under the sanitizer: about 11 s a run on the H100 instead of 1) are cut to
- * the least that still runs every kernel of the step. The check-size runs keep them:
- * they are graded there, under "correct". */
+/* The same, with --quick: the lab's long extra checks (N-body's physics check: 100
+ * leapfrog steps on a system of its own, the same whatever the size) cut to the least
+ * that still runs every kernel of the step. They are judged once per step, at its last
+ * check size, under "correct"; every other run takes --quick:
+ * - the compute-sanitizer runs: a memory error, a race or a barrier problem shows in
+ *   one pass over the step's kernels, and each instrumented launch is slow (about 11 s
+ *   a run on the H100 with the 100 steps, instead of 1);
+ * - the other check sizes: the same extra check again at each would add nothing but
+ *   time, and for the slowest steps (N-body's one-thread step) a lot of GPU time that
+ *   the other runs of the pool wait for;
+ * - the speed run: it is timed before its checks run, and awarded only to a step
+ *   found correct. */
 static char *const untimed_quick[] = {UNTIMED_OPTIONS, "--quick", NULL};
 
-/* One correctness run at size (no timing, nothing recorded); stderr to log. */
+/* One correctness run at size (no timing, nothing recorded); stderr to log. With
+ * quick, the lab's long extra checks are cut (untimed_quick): set_up_runs judges them
+ * at one check size of the step, not at every one. */
 static void check_run(struct step_run *run, const char *binary, const struct check_size *size,
-                      const char *log, double limit_s)
+                      const char *log, double limit_s, int quick)
 {
-    step_command(run, NULL, binary, size, untimed, log, 1, limit_s);
+    step_command(run, NULL, binary, size, quick ? untimed_quick : untimed, log, 1, limit_s);
 }
 
 /* The same run, --quick (untimed_quick), under compute-sanitizer's tool; its messages
@@ -584,13 +592,13 @@ static void run_log_path(char *buf, size_t len, const char *dir, const char *ste
 }
 
 /* A timed run at the speed size, alone on the GPU (the pool has ended), recorded to a
- * CSV of its own: its median in ms. */
+ * CSV of its own, --quick (untimed_quick says why): its median in ms. */
 static struct outcome run_speed(const char *binary, const struct check_size *size, const char *csv,
                                 const char *log, double limit_s, double *median_ms)
 {
     unlink(csv);
     char *options[] = {"--repeats", "5", "--min-time", "0", "--warmup", "1", "--no-header",
-                       "--run-id", "grade", "--csv", (char *)csv, NULL};
+                       "--run-id", "grade", "--csv", (char *)csv, "--quick", NULL};
     struct step_run run;
     step_command(&run, NULL, binary, size, options, log, 1, limit_s);
     struct proc *one[] = {&run.p};
@@ -654,7 +662,8 @@ static size_t set_up_runs(const struct graded_step *g, const char *binary, const
         check_run(&runs[c], binary, &g->lab->check_sizes[c], log,
                   ref == NULL ? REFERENCE_LIMIT_S
                               : pooled_limit_for(g->rubric, ref->ok ? ref->check_wall[c] : 0,
-                                                 ref->check_crowding[c]));
+                                                 ref->check_crowding[c]),
+                  c + 1 < sizes /* the extra checks at the last size only */);
     }
     *tools = 0;
     for (int t = 0; t < TOOLS && G.sanitizer != NULL; ++t) {
