@@ -464,18 +464,19 @@ static const char fake_setup[] =
     "# sourced by a fake step binary, SRC (its source) and ME ($0) set\n"
     "has() { grep -q \"FAKE $1\" \"$SRC\" 2>/dev/null; }\n"
     "at() { grep -q \"FAKE $1 $m\\$\" \"$SRC\" 2>/dev/null; }\n"
-    "stem=$(basename \"$ME\"); m=0; csv=; report=0; quick=0\n"
+    "stem=$(basename \"$ME\"); m=0; csv=; report=0; quick=0; min_time=-\n"
     "while [ $# -gt 0 ]; do\n"
     "  case \"$1\" in\n"
     "    --m) m=$2; shift ;;\n"
     "    --csv) csv=$2; shift ;;\n"
     "    --report) report=1 ;;\n"
     "    --quick) quick=1 ;;\n"
+    "    --min-time) min_time=$2; shift ;;\n"
     "  esac\n"
     "  shift\n"
     "done\n"
     "if [ $report = 1 ]; then echo \"$stem fake_kernel 32 2048 0 0 256\"; exit 0; fi\n"
-    "echo \"${FAKE_TOOL:-check} $stem $m $quick\" >> \"$FAKE_TIMES.quick\"\n"
+    "echo \"${FAKE_TOOL:-check} $stem $m $quick $min_time\" >> \"$FAKE_TIMES.quick\"\n"
     "echo \"$$ ${FAKE_TOOL:-check} $stem $m start $(date +%s.%N)\" >> \"$FAKE_TIMES\"\n"
     "has todo && exit 3\n"
     "at hang && exec sleep 600\n"
@@ -727,7 +728,8 @@ END_TEST
  * reference's and the student's alike; check-size and speed runs are not. */
 /* The lab's extra checks (--quick cuts them) are judged once per step, at its last
  * check size (matmul's m = 1048560); the other check sizes, the speed runs (m = 2048)
- * and the compute-sanitizer runs are --quick. */
+ * and the compute-sanitizer runs are --quick. A speed run repeats for at least 0.25 s
+ * of kernel time, as make run does; the untimed runs for none. */
 START_TEST(extra_checks_are_judged_once_per_step)
 {
     ck_assert_msg(fake_ready, "the fake GPU tree could not be set up");
@@ -743,7 +745,11 @@ START_TEST(extra_checks_are_judged_once_per_step)
         char kind[16], stem[64];
         long m;
         int quick;
-        ck_assert_int_eq(sscanf(line, "%15s %63s %ld %d", kind, stem, &m, &quick), 4);
+        char min_time[16];
+        ck_assert_int_eq(sscanf(line, "%15s %63s %ld %d %15s", kind, stem, &m, &quick, min_time),
+                         5);
+        ck_assert_msg(strcmp(min_time, m == 2048 && strcmp(kind, "check") == 0 ? "0.25" : "0") == 0,
+                      "%s run of %s at m = %ld: --min-time %s", kind, stem, m, min_time);
         int tool = strcmp(kind, "check") != 0, last_size = !tool && m == 1048560;
         ck_assert_msg(quick == !last_size, "%s run of %s at m = %ld: --quick %s", kind, stem,
                       m, quick ? "given" : "missing");
