@@ -341,6 +341,8 @@ const char *step_verdict_text(const struct step_result *s)
         return "compile error";
     case VERDICT_TODO:
         return "TODO";
+    case VERDICT_REFUSED:
+        return "refused: it includes files that are not its own";
     case VERDICT_GRADED:
     default:
         break;

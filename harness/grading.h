@@ -100,7 +100,10 @@ struct check_result {
     char why[768];    /* the reason: a failure's first lines, why it did not run */
 };
 
-enum step_verdict { VERDICT_GRADED, VERDICT_MISSING, VERDICT_COMPILE_ERROR, VERDICT_TODO };
+/* REFUSED: it builds, but includes files that are not its own (grade.c,
+ * includes_allowed) */
+enum step_verdict { VERDICT_GRADED, VERDICT_MISSING, VERDICT_COMPILE_ERROR, VERDICT_TODO,
+                    VERDICT_REFUSED };
 struct step_result {
     const struct step_info *step;
     char stem[96];

@@ -346,7 +346,7 @@ START_TEST(class_is_graded_without_a_gpu)
     struct csv_table t;
     char err[256];
     ck_assert_int_eq(csv_read_file(class_book, &t, err, sizeof err), 0);
-    ck_assert_uint_eq(t.nrows, 9); /* one row per submission folder */
+    ck_assert_uint_eq(t.nrows, 10); /* one row per submission folder */
     for (size_t row = 0; row < t.nrows; ++row) {
         ck_assert_str_eq(csv_get(&t, row, "max"), "11");
         ck_assert_str_eq(csv_get(&t, row, "gpu"), "none");
@@ -354,10 +354,10 @@ START_TEST(class_is_graded_without_a_gpu)
         ck_assert_double_le(strtod(csv_get(&t, row, "total"), NULL), 2);
     }
     csv_free(&t);
-    ck_assert_ptr_nonnull(strstr(class_out, "[student 9 of 9"));
+    ck_assert_ptr_nonnull(strstr(class_out, "[student 10 of 10"));
     ck_assert_ptr_nonnull(strstr(class_out, "NO GPU"));
     /* the throughput, to be read off a run: no GPU, so no reference solution was timed */
-    ck_assert_msg(strstr(class_out, "graded 9 submission(s) in ") != NULL &&
+    ck_assert_msg(strstr(class_out, "graded 10 submission(s) in ") != NULL &&
                       strstr(class_out, " s per submission; ") != NULL &&
                       strstr(class_out, " s without the 0 s spent timing the reference "
                                         "solutions); gradebook: ") != NULL,
@@ -369,7 +369,7 @@ START_TEST(class_is_graded_without_a_gpu)
     int suites = 0;
     for (const char *p = junit; (p = strstr(p, "<testsuite ")) != NULL; ++p)
         ++suites;
-    ck_assert_int_eq(suites, 9);
+    ck_assert_int_eq(suites, 10);
     ck_assert_ptr_nonnull(strstr(junit, "<failure message=\"compile error:"));
     free(junit);
 
@@ -393,7 +393,22 @@ START_TEST(compile_error_is_that_steps_verdict)
     assert_line(r, "matmul/02-tiled correct not-run", "does not compile");
     free(r);
     /* and grading went on with the next student */
-    ck_assert_ptr_nonnull(strstr(class_out, "[student 2 of 9"));
+    ck_assert_ptr_nonnull(strstr(class_out, "[student 2 of 10"));
+}
+END_TEST
+
+/* A step that #includes the grading tree's solution (through -Iharness) builds, and is
+ * refused: nothing of it runs, and the report names the file. */
+START_TEST(including_the_solution_is_refused)
+{
+    char *r = class_report("includes-solution");
+    ck_assert_msg(strstr(r, "matmul/02-tiled: 0 of 11 (refused: it includes files that are "
+                            "not its own)") != NULL, "%s", r);
+    assert_line(r, "matmul/02-tiled build FAIL 0/1",
+                "refused: it includes solutions/matmul/02-tiled.cu, a file of the grading tree");
+    assert_line(r, "matmul/02-tiled technique not-run", "refused");
+    free(r);
+    ck_assert_ptr_nonnull(strstr(class_out, "refused: it includes solutions/matmul/02-tiled.cu"));
 }
 END_TEST
 
@@ -432,12 +447,12 @@ START_TEST(grade_all_resumes_without_regrading)
                     "matmul", "02", NULL};
     char *env[] = {"MAKEFLAGS=", NULL};
     ck_assert_int_eq(run_capture(argv, (const char *const *)env, out, sizeof out, err, sizeof err), 0);
-    ck_assert_msg(strstr(out, "9 submission(s) already in") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "10 submission(s) already in") != NULL, "%s", out);
     ck_assert_ptr_null(strstr(out, "[student"));
     struct csv_table t;
     char why[256];
     ck_assert_int_eq(csv_read_file(class_book, &t, why, sizeof why), 0);
-    ck_assert_uint_eq(t.nrows, 9);
+    ck_assert_uint_eq(t.nrows, 10);
     csv_free(&t);
 }
 END_TEST
@@ -514,6 +529,10 @@ static const char fake_setup[] =
     "mkdir -p \"$(dirname \"$target\")\"\n"
     "printf '#!/bin/sh\\nSRC=%s\\nME=$0\\n. %s\\n' \"$src\" \"$FAKE_STEP\" > \"$target\"\n"
     "chmod +x \"$target\"\n"
+    "# the compiler's dependency file, as -MMD writes it: the source, a harness header\n"
+    "step=${target#$dir/bin/}; mkdir -p \"$dir/obj/$(dirname \"$step\")\"\n"
+    "printf '%s : %s \\\\\\n  %s\\n\\n%s :\\n' \"$dir/obj/$step.o\" \"$dir/src/$step.cu\" "
+    "harness/labs/matmul/rubric.def harness/labs/matmul/rubric.def > \"$dir/obj/$step.d\"\n"
     "MAKE\n"
     "chmod +x \"$d/tree/bin/gpu-probe\" \"$d/fake/compute-sanitizer\" \"$d/fake/make\"\n"
     "for stem in $(\"$lab\" list matmul | awk 'NR > 1 && $1 ~ /^[0-9]/ {print $1}'); do\n"
@@ -883,6 +902,7 @@ Suite *grading_suite(void)
     tcase_add_unchecked_fixture(cls, grade_class, remove_class);
     tcase_add_test(cls, class_is_graded_without_a_gpu);
     tcase_add_test(cls, compile_error_is_that_steps_verdict);
+    tcase_add_test(cls, including_the_solution_is_refused);
     tcase_add_test(cls, technique_is_read_from_the_resource_report);
     tcase_add_test(cls, todo_step_scores_nothing);
     tcase_add_test(cls, grade_all_resumes_without_regrading);

@@ -220,10 +220,14 @@ START_TEST(class_gradebook_has_a_row_per_student)
     struct csv_table t;
     char why[256];
     ck_assert_int_eq(csv_read_file(book, &t, why, sizeof why), 0);
-    ck_assert_uint_eq(t.nrows, 9);
-    for (size_t row = 0; row < t.nrows; ++row) /* none of them earns full marks */
+    ck_assert_uint_eq(t.nrows, 10);
+    for (size_t row = 0; row < t.nrows; ++row) { /* none of them earns full marks */
         ck_assert_msg(strcmp(csv_get(&t, row, "total"), csv_get(&t, row, "max")) != 0, "%s",
                       csv_get(&t, row, "student"));
+        /* the instructor's solution, #included: refused, nothing run, nothing earned */
+        if (strcmp(csv_get(&t, row, "student"), "includes-solution") == 0)
+            ck_assert_str_eq(csv_get(&t, row, "total"), "0");
+    }
     csv_free(&t);
 }
 END_TEST

@@ -230,6 +230,8 @@ struct student {
 
 static struct {
     const char *root;
+    char root_real[4096];        /* the grading tree, resolved (includes_allowed) */
+    char submissions_real[4096]; /* grade-all's folder of submissions, resolved, or "" */
     const struct step_table *lab; /* the selection: NULL for all */
     const struct step_info *step;
     struct graded_step steps[MAX_STEPS];
@@ -1052,6 +1054,80 @@ static void step_paths(const struct student *s, const struct graded_step *g, cha
     snprintf(log_dir, 300, "%s/log", s->slot);
 }
 
+/* Whether `path` (resolved) is `dir` (resolved) or inside it. */
+static int path_within(const char *path, const char *dir)
+{
+    size_t n = strlen(dir);
+    return n > 0 && strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/' ||
+                                                   (n == 1 && dir[0] == '/'));
+}
+
+/* A step file may include the harness's headers and the system's (the CUDA Toolkit's),
+ * and nothing else of the grading tree or of any submission: not solutions/ (through
+ * -Iharness, "../solutions/matmul/02-tiled.cu" is one line away), not another file of
+ * the student's (only the step files are taken from a submission), not a classmate's.
+ * Read from the dependency file the compiler wrote for the build (-MMD: every header
+ * the preprocessor opened). 1 when all are allowed; 0 with why naming the first that
+ * is not. A file outside both the tree and the submissions (a copy of the solutions
+ * elsewhere on the machine) is not caught: GUIDE.md says so. */
+static int includes_allowed(const struct student *s, const struct graded_step *g, char *why,
+                            size_t why_len)
+{
+    char dep[600], own[600], own_real[4096], harness[4096 + 16], student_real[4096];
+    snprintf(dep, sizeof dep, "%s/obj/%s/%s.d", s->slot, g->lab->lab, g->stem);
+    snprintf(own, sizeof own, "%s/src/%s/%s.cu", s->slot, g->lab->lab, g->stem);
+    if (realpath(own, own_real) == NULL)
+        own_real[0] = '\0';
+    snprintf(harness, sizeof harness, "%s/harness", G.root_real);
+    if (realpath(s->path, student_real) == NULL)
+        student_real[0] = '\0';
+    char *text = read_text(dep, 1 << 22);
+    if (text == NULL) {
+        snprintf(why, why_len, "refused: the compiler wrote no dependency file (%s), so what "
+                 "the step includes cannot be checked", dep);
+        return 0;
+    }
+    /* "target : prerequisite prerequisite \<newline> ...": the first rule only (-MP
+     * adds an empty rule per header after it); "\ " is a space in a name */
+    char *p = strchr(text, ':');
+    int allowed = 1;
+    while (p != NULL && allowed) {
+        ++p;
+        while (*p == ' ' || *p == '\t' || (*p == '\\' && p[1] == '\n'))
+            p += *p == '\\' ? 2 : 1;
+        if (*p == '\0' || *p == '\n')
+            break;
+        char name[4096];
+        size_t n = 0;
+        while (*p != '\0' && *p != ' ' && *p != '\t' && *p != '\n' && n + 1 < sizeof name) {
+            if (*p == '\\' && p[1] == ' ')
+                ++p;
+            else if (*p == '\\' && p[1] == '\n')
+                break;
+            name[n++] = *p++;
+        }
+        name[n] = '\0';
+        --p; /* the loop steps over the character that ended the name */
+        char real[4096];
+        if (realpath(name, real) == NULL || strcmp(real, own_real) == 0)
+            continue;
+        int in_tree = path_within(real, G.root_real) && !path_within(real, harness);
+        int in_submission = (student_real[0] != '\0' && path_within(real, student_real)) ||
+                            (G.submissions_real[0] != '\0' &&
+                             path_within(real, G.submissions_real));
+        if (in_tree || in_submission) {
+            const char *shown = in_tree ? real + strlen(G.root_real) + 1 : real;
+            snprintf(why, why_len,
+                     "refused: it includes %s, %s; a step file may include only the harness's "
+                     "headers (harness/) and the system's",
+                     shown, in_tree ? "a file of the grading tree" : "a file of a submission");
+            allowed = 0;
+        }
+    }
+    free(text);
+    return allowed;
+}
+
 /* Step i, before the GPU: its build, the static part of its technique, and, with a
  * GPU, its runs set up for the pool (on_gpu); without one, all of it. */
 static void begin_step(struct student *s, size_t i)
@@ -1101,6 +1177,16 @@ static void begin_step(struct student *s, size_t i)
         else
             WHY(CHECK_BUILD, "compile error:\n%s", buf[0] ? buf : "(no message: see make's output)");
         say(w, "compile error");
+        w->line_done = 1;
+        return;
+    }
+    char refused[1024];
+    if (!includes_allowed(s, g, refused, sizeof refused)) {
+        r->verdict = VERDICT_REFUSED;
+        set_all(r, CHECK_NOT_RUN, "the step was refused: it includes files that are not its own");
+        r->checks[CHECK_BUILD].state = CHECK_FAIL;
+        WHY(CHECK_BUILD, "%s", refused);
+        say(w, "%s", refused);
         w->line_done = 1;
         return;
     }
@@ -1623,6 +1709,11 @@ int grade_main(const struct grade_request *q)
 {
     run_started = now_s();
     G.root = ".";
+    if (realpath(G.root, G.root_real) == NULL)
+        snprintf(G.root_real, sizeof G.root_real, "%s", G.root);
+    G.submissions_real[0] = '\0';
+    if (q->submissions != NULL && realpath(q->submissions, G.submissions_real) == NULL)
+        G.submissions_real[0] = '\0';
     G.lab = q->lab;
     G.step = q->step;
     /* what is graded: the selected steps of the selected labs */
