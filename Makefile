@@ -354,6 +354,8 @@ ifeq ($(filter $(SCHEDULER),slurm),)
 ifneq ($(SCHEDULER),)
 $(error SCHEDULER=$(SCHEDULER): the one scheduler known is slurm (or leave it out to grade here))
 endif
+else ifneq ($(GIVEN_THROUGHPUT),)
+$(error THROUGHPUT= is for grading on this machine: a Slurm job's tasks grade on several at once (leave out SCHEDULER=slurm to measure))
 endif
 grade-all: export GRADE_NO_GPU := $(GRADE_NO_GPU)
 grade-all: export COMPUTE_SANITIZER := $(COMPUTE_SANITIZER)

@@ -255,6 +255,20 @@ START_TEST(empty_values_are_refused_by_name)
 }
 END_TEST
 
+/* THROUGHPUT= measures grading on one machine; with SCHEDULER=slurm it would be
+ * ignored, so make refuses it in one line instead. */
+START_TEST(throughput_with_slurm_is_refused)
+{
+    const char *args[] = {"grade-all", "SCHEDULER=slurm", "THROUGHPUT=never-written.csv",
+                          "SUBMISSIONS=tests/submissions", NULL};
+    char out[8192], err[8192];
+    int code = run_make(args, out, sizeof out, err, sizeof err);
+    ck_assert_msg(code != 0 && strstr(err, "THROUGHPUT= is for grading on this machine") != NULL,
+                  "make -> %d: %s", code, err);
+    ck_assert_int_ne(access("never-written.csv", F_OK), 0);
+}
+END_TEST
+
 /* How many runs of a step share the GPU (GRADE_CONCURRENCY, --concurrency): a number
  * from 1 to 32, refused otherwise in one line that names where it came from. */
 START_TEST(concurrency_is_a_number_refused_by_name)
@@ -895,6 +909,7 @@ Suite *grading_suite(void)
     tcase_add_test(names, student_name_is_plain_text);
     tcase_add_test(names, empty_values_are_refused_by_name);
     tcase_add_test(names, concurrency_is_a_number_refused_by_name);
+    tcase_add_test(names, throughput_with_slurm_is_refused);
     suite_add_tcase(s, names);
 
     TCase *cls = tcase_create("class");
