@@ -171,9 +171,22 @@ int rubric_parse(struct rubric *r, const char *text, const struct step_table *la
                 BAD("more than 16 speed bands");
             r->bands[r->band_count].ratio = value;
             r->bands[r->band_count++].share = share;
+        } else if (strcmp(key, "speed-size") == 0 && nargs == 4) {
+            step = lab ? step_table_step(lab, args[0]) : NULL;
+            if (step == NULL)
+                BAD("no step '%s' in lab %s", args[0], lab ? lab->lab : "?");
+            if (r->step_speed_size_count >= RUBRIC_MAX)
+                BAD("more than %d per-step speed-size lines", RUBRIC_MAX);
+            struct check_size size;
+            if (parse_size(args + 1, 3, &size) != 0)
+                BAD("expected 'speed-size [STEP] M N K', each at least 1");
+            snprintf(r->step_speed_sizes[r->step_speed_size_count].step,
+                     sizeof r->step_speed_sizes[0].step, "%s", step->id);
+            r->step_speed_sizes[r->step_speed_size_count++].size = size;
         } else if (strcmp(key, "speed-size") == 0 || strcmp(key, "sanitize-size") == 0) {
             if (parse_size(args, nargs, key[1] == 'p' ? &r->speed_size : &r->sanitize_size) != 0)
-                BAD("expected '%s M N K', each at least 1", key);
+                BAD("expected '%s%s M N K', each at least 1", key,
+                    key[1] == 'p' ? " [STEP]" : "");
         } else if (strcmp(key, "time-limit") == 0) {
             double slack;
             if (nargs != 2 || parse_number(args[0], &value) != 0 || value < 1 ||
@@ -265,6 +278,14 @@ double rubric_points(const struct rubric *r, const struct step_info *step, int c
             strcmp(r->step_points[i].step, step->id) == 0)
             return r->step_points[i].points;
     return r->points[check];
+}
+
+const struct check_size *rubric_speed_size(const struct rubric *r, const struct step_info *step)
+{
+    for (int i = r->step_speed_size_count - 1; i >= 0; --i)
+        if (step != NULL && strcmp(r->step_speed_sizes[i].step, step->id) == 0)
+            return &r->step_speed_sizes[i].size;
+    return &r->speed_size;
 }
 
 double rubric_speed_share(const struct rubric *r, double ratio)

@@ -12,6 +12,8 @@
  *   speed-band RATIO SHARE    speed >= RATIO x the reference solution's earns SHARE of
  *                             the speed points (the best band that applies)
  *   speed-size M N K          the size speed is measured at
+ *   speed-size STEP M N K     ... for one step, overriding the line above (a step too
+ *                             slow at the lab's: N-body's one-thread step)
  *   sanitize-size M N K       the small, awkward size compute-sanitizer runs at
  *   time-limit FACTOR SLACK   a run may take FACTOR x the reference's time + SLACK s
  *   build-time-limit S        seconds one step file may take to compile
@@ -67,6 +69,11 @@ struct rubric {
     } bands[16];
     int band_count;      /* sorted, best ratio first */
     struct check_size speed_size, sanitize_size;
+    struct {
+        char step[16];
+        struct check_size size;
+    } step_speed_sizes[RUBRIC_MAX];
+    int step_speed_size_count;
     double time_factor, time_slack_s, build_time_s;
     struct {
         char step[16];
@@ -87,6 +94,8 @@ int rubric_load(struct rubric *r, const char *root, const struct step_table *lab
                 size_t from_len, char *why, size_t why_len);
 /* Points of check for step stem "02-tiled" (per-step line, else the lab's). */
 double rubric_points(const struct rubric *r, const struct step_info *step, int check);
+/* The size step's speed is measured at (its own speed-size line, else the lab's). */
+const struct check_size *rubric_speed_size(const struct rubric *r, const struct step_info *step);
 /* The share of the speed points that speed ratio (student / reference) earns. */
 double rubric_speed_share(const struct rubric *r, double ratio);
 /* 1 when the step has a technique line. */

@@ -54,6 +54,7 @@ START_TEST(rubric_file_parses_and_overrides)
                        "required build\n"
                        "speed-band 0.5 0.5\nspeed-band 0.9 1\n"
                        "sanitize-size 33 47 29\n"
+                       "speed-size 1024 1024 1024\nspeed-size 01 256 512 128\n"
                        "technique 02 shared-memory\ntechnique tiled max-registers 64\n";
     ck_assert_msg(rubric_parse(&r, text, matmul(), why, sizeof why) == 0, "%s", why);
     const struct step_info *s01 = step_table_step(matmul(), "01"), *s02 = step_table_step(matmul(), "02");
@@ -64,6 +65,10 @@ START_TEST(rubric_file_parses_and_overrides)
     ck_assert_int_eq(r.band_count, 2); /* the file's bands replace the default's, best first */
     ck_assert_double_eq(r.bands[0].ratio, 0.9);
     ck_assert_int_eq(r.sanitize_size.n, 47);
+    /* speed-size for one step, the lab's for the others */
+    ck_assert_int_eq(rubric_speed_size(&r, s01)->m, 256);
+    ck_assert_int_eq(rubric_speed_size(&r, s01)->k, 128);
+    ck_assert_int_eq(rubric_speed_size(&r, s02)->m, 1024);
     ck_assert_int_eq(rubric_has_technique(&r, s02), 1);
     ck_assert_int_eq(rubric_has_technique(&r, s01), 0);
     ck_assert_int_eq(r.techniques[1].kind, TECH_MAX_REGS);
@@ -87,6 +92,8 @@ START_TEST(rubric_errors_name_the_line)
         {"speed-band 0.5 2\n", "SHARE from 0 to 1"},
         {"time-limit 0.5 1\n", "FACTOR at least 1"},
         {"sanitize-size 1 2\n", "sanitize-size M N K"},
+        {"speed-size 99 1 2 3\n", "no step '99'"},
+        {"speed-size 01 1 0 3\n", "speed-size [STEP] M N K"},
         {"frobnicate 1\n", "unknown setting 'frobnicate'"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {

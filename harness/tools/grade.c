@@ -773,7 +773,7 @@ static void measure_references(const struct student *s)
         struct reference *ref = &references[i];
         snprintf(stem, sizeof stem, "reference-%s-%s", g->lab->lab, g->stem);
         run_log_path(log, sizeof log, G.run_dir, stem, "speed");
-        struct outcome o = run_speed(binary[w], &g->rubric->speed_size, csv, log,
+        struct outcome o = run_speed(binary[w], rubric_speed_size(g->rubric, g->step), csv, log,
                                      REFERENCE_LIMIT_S, &ref->speed_ms);
         ref->speed_wall = o.wall_s;
         /* what this step's reference cost, its runs' wall times summed (in the pool
@@ -1326,11 +1326,11 @@ static void finish_step(struct student *s, size_t i)
         snprintf(csv, sizeof csv, "%s/speed.csv", s->slot);
         double ms;
         double limit = limit_for(rb, ref->speed_wall); /* both alone on the GPU */
-        struct outcome o = run_speed(binary, &rb->speed_size, csv, run_log, limit, &ms);
+        const struct check_size *at = rubric_speed_size(rb, g->step);
+        struct outcome o = run_speed(binary, at, csv, run_log, limit, &ms);
         if (o.code != 0 || !(ms > 0)) {
             r->checks[CHECK_SPEED].state = CHECK_FAIL;
-            WHY(CHECK_SPEED, "the timed run at %ldx%ldx%ld failed (%s)", rb->speed_size.m,
-                rb->speed_size.n, rb->speed_size.k,
+            WHY(CHECK_SPEED, "the timed run at %ldx%ldx%ld failed (%s)", at->m, at->n, at->k,
                 o.timed_out ? "did not finish in time" : "wrong result or error");
         } else {
             ratio = ref->speed_ms / ms;
@@ -1340,7 +1340,7 @@ static void finish_step(struct student *s, size_t i)
             WHY(CHECK_SPEED,
                 "%.2fx the reference solution's speed at %ldx%ldx%ld (%.3f ms against %.3f "
                 "ms): %.0f%% of the speed points",
-                ratio, rb->speed_size.m, rb->speed_size.n, rb->speed_size.k, ms,
+                ratio, at->m, at->n, at->k, ms,
                 ref->speed_ms, share * 100);
         }
         say(w, ", speed %.2fx", ratio);
