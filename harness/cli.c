@@ -78,7 +78,7 @@ void cli_usage(FILE *out, const char *program, const struct lab_problem *lab)
             "  --check MODE       auto (all elements when small, a sample when large),\n"
             "                     full, or sample (default auto)\n"
             "  --quick            check correctness at this size only, without the lab's long\n"
-            "                     extra checks, for compute-sanitizer runs\n"
+            "                     extra checks (grading judges them once per step)\n"
             "                     (%s)\n"
             "  --device D         CUDA device number (default 0)\n"
             "  --warm-cache       do not flush the L2 cache before each timed run (by default\n"

@@ -37,9 +37,10 @@ struct check_options {
     /* --quick: correctness at this size only. A lab with long checks of its own
      * beyond the comparison (many launches of the step to test something over time)
      * skips them, or cuts them to the least that still runs all of the step's code,
-     * and leaves their columns empty. Grading's compute-sanitizer runs use it: a
-     * memory error or a race shows in one pass over the step's kernels, and every
-     * launch under the sanitizer is instrumented and slow. */
+     * and leaves their columns empty. Grading's runs use it but one per step, where
+     * the extra checks are judged: a memory error or a race shows in one pass over the
+     * step's kernels under compute-sanitizer (every launch there is instrumented and
+     * slow), and the same extra check at every size would only repeat itself. */
     int quick;
 };
 

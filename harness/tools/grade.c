@@ -1067,15 +1067,15 @@ static int path_within(const char *path, const char *dir)
  * -Iharness, "../solutions/matmul/02-tiled.cu" is one line away), not another file of
  * the student's (only the step files are taken from a submission), not a classmate's.
  * Read from the dependency file the compiler wrote for the build (-MMD: every header
- * the preprocessor opened). 1 when all are allowed; 0 with why naming the first that
- * is not. A file outside both the tree and the submissions (a copy of the solutions
- * elsewhere on the machine) is not caught: GUIDE.md says so. */
-static int includes_allowed(const struct student *s, const struct graded_step *g, char *why,
-                            size_t why_len)
+ * the preprocessor opened); own is the copy of the step file it built. 1 when all are
+ * allowed; 0 with why naming the first that is not. A file outside both the tree and
+ * the submissions (a copy of the solutions elsewhere on the machine) is not caught:
+ * GUIDE.md says so. */
+static int includes_allowed(const struct student *s, const struct graded_step *g,
+                            const char *own, char *why, size_t why_len)
 {
-    char dep[600], own[600], own_real[4096], harness[4096 + 16], student_real[4096];
+    char dep[600], own_real[4096], harness[4096 + 16], student_real[4096];
     snprintf(dep, sizeof dep, "%s/obj/%s/%s.d", s->slot, g->lab->lab, g->stem);
-    snprintf(own, sizeof own, "%s/src/%s/%s.cu", s->slot, g->lab->lab, g->stem);
     if (realpath(own, own_real) == NULL)
         own_real[0] = '\0';
     snprintf(harness, sizeof harness, "%s/harness", G.root_real);
@@ -1128,6 +1128,20 @@ static int includes_allowed(const struct student *s, const struct graded_step *g
     return allowed;
 }
 
+/* Step r ends at its build (missing, compile error, refused): verdict v, the build
+ * check FAIL for build_why, every other check not run for others_why, and its progress
+ * line ends with line. */
+static void end_at_build(struct step_result *r, struct step_work *w, enum step_verdict v,
+                         const char *others_why, const char *build_why, const char *line)
+{
+    r->verdict = v;
+    set_all(r, CHECK_NOT_RUN, others_why);
+    r->checks[CHECK_BUILD].state = CHECK_FAIL;
+    WHY(CHECK_BUILD, "%s", build_why);
+    say(w, "%s", line);
+    w->line_done = 1;
+}
+
 /* Step i, before the GPU: its build, the static part of its technique, and, with a
  * GPU, its runs set up for the pool (on_gpu); without one, all of it. */
 static void begin_step(struct student *s, size_t i)
@@ -1144,13 +1158,10 @@ static void begin_step(struct student *s, size_t i)
     }
     say(w, "  %-24s ", r->stem);
     if (r->verdict == VERDICT_MISSING) {
-        char why[768];
+        char why[768], line[800];
         snprintf(why, sizeof why, "%s", r->checks[CHECK_BUILD].why);
-        set_all(r, CHECK_NOT_RUN, "the step file is missing");
-        r->checks[CHECK_BUILD].state = CHECK_FAIL;
-        WHY(CHECK_BUILD, "%s", why);
-        say(w, "missing: %s", why);
-        w->line_done = 1;
+        snprintf(line, sizeof line, "missing: %s", why);
+        end_at_build(r, w, VERDICT_MISSING, "the step file is missing", why, line);
         return;
     }
     wait_build(s, i);
@@ -1158,9 +1169,6 @@ static void begin_step(struct student *s, size_t i)
     step_paths(s, g, binary, run_log, src, log_dir);
     snprintf(log, sizeof log, "%s/log/%s.build.log", s->slot, g->stem);
     if (s->builds[i].code != 0) {
-        r->verdict = VERDICT_COMPILE_ERROR;
-        set_all(r, CHECK_NOT_RUN, "the step does not compile");
-        r->checks[CHECK_BUILD].state = CHECK_FAIL;
         char *text = read_text(log, 1 << 18);
         first_lines(text, 1, 8, buf, sizeof buf);
         free(text);
@@ -1171,23 +1179,22 @@ static void begin_step(struct student *s, size_t i)
             memcpy(hit, "labs/", 5);
             memmove(hit + 5, hit + strlen(copy_dir), strlen(hit + strlen(copy_dir)) + 1);
         }
+        char why[900];
         if (s->builds[i].timed_out)
-            WHY(CHECK_BUILD, "compile error: the compiler did not finish within %.0f s",
-                G.build_limit_s);
+            snprintf(why, sizeof why, "compile error: the compiler did not finish within %.0f s",
+                     G.build_limit_s);
         else
-            WHY(CHECK_BUILD, "compile error:\n%s", buf[0] ? buf : "(no message: see make's output)");
-        say(w, "compile error");
-        w->line_done = 1;
+            snprintf(why, sizeof why, "compile error:\n%s",
+                     buf[0] ? buf : "(no message: see make's output)");
+        end_at_build(r, w, VERDICT_COMPILE_ERROR, "the step does not compile", why,
+                     "compile error");
         return;
     }
     char refused[1024];
-    if (!includes_allowed(s, g, refused, sizeof refused)) {
-        r->verdict = VERDICT_REFUSED;
-        set_all(r, CHECK_NOT_RUN, "the step was refused: it includes files that are not its own");
-        r->checks[CHECK_BUILD].state = CHECK_FAIL;
-        WHY(CHECK_BUILD, "%s", refused);
-        say(w, "%s", refused);
-        w->line_done = 1;
+    if (!includes_allowed(s, g, src, refused, sizeof refused)) {
+        end_at_build(r, w, VERDICT_REFUSED,
+                     "the step was refused: it includes files that are not its own", refused,
+                     refused);
         return;
     }
     r->checks[CHECK_BUILD].state = CHECK_PASS;
