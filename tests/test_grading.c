@@ -895,6 +895,62 @@ START_TEST(each_grading_run_records_its_throughput)
         ck_assert_double_lt(strtod(csv_get(&t, run, "points"), NULL),
                             strtod(csv_get(&t, run, "max"), NULL));
         csv_free(&book);
+        /* where the submission's time went: the phases are parts of it, and the fake
+         * steps spend time in the pool and in the speed runs */
+        static const char *const phases[] = {"build_wait_s", "report_s", "pool_s", "speed_s"};
+        double parts = 0;
+        for (size_t ph = 0; ph < 4; ++ph) {
+            ck_assert_ptr_nonnull(csv_get(&t, run, phases[ph]));
+            double v = strtod(csv_get(&t, run, phases[ph]), NULL);
+            ck_assert_msg(v >= 0, "%s %g", phases[ph], v);
+            parts += v;
+        }
+        ck_assert_msg(parts <= per + 0.2, "phases %g s of a %g s submission", parts, per);
+        ck_assert_double_gt(strtod(csv_get(&t, run, "pool_s"), NULL), 0.3);
+        ck_assert_double_gt(strtod(csv_get(&t, run, "speed_s"), NULL), 0);
+    }
+    csv_free(&t);
+}
+END_TEST
+
+/* The reports folder's run-times.csv: a row for every process of the grading run,
+ * the reference solutions' and the student's, each named by step and run, with its
+ * exit code: the hang at 03-unrolled's first size killed at its limit (124), the
+ * crash of 06-regblock at 4096 (128 + SIGSEGV), builds, --report and speed runs. */
+static int has_run(const struct csv_table *t, const char *who, const char *step, const char *run,
+                   const char *exit)
+{
+    for (size_t r = 0; r < t->nrows; ++r)
+        if (strcmp(csv_get(t, r, "who"), who) == 0 && strcmp(csv_get(t, r, "step"), step) == 0 &&
+            strcmp(csv_get(t, r, "run"), run) == 0 &&
+            (exit == NULL || strcmp(csv_get(t, r, "exit"), exit) == 0))
+            return 1;
+    return 0;
+}
+
+START_TEST(every_run_is_timed_in_the_reports_folder)
+{
+    ck_assert_msg(fake_ready, "the fake GPU tree could not be set up");
+    char path[1024], err[256];
+    snprintf(path, sizeof path, "%s/book-8.reports/run-times.csv", fake_dir);
+    struct csv_table t;
+    ck_assert_msg(csv_read_file(path, &t, err, sizeof err) == 0, "%s\n%s", err, fake_out[0]);
+    ck_assert_msg(has_run(&t, "(reference)", "matmul/01-naive", "check-1", "0"), "%s", path);
+    ck_assert(has_run(&t, "(reference)", "matmul/13-tuned", "racecheck", "0"));
+    ck_assert(has_run(&t, "(reference)", "matmul/13-tuned", "speed", "0"));
+    ck_assert(has_run(&t, "ada", "matmul/01-naive", "build", "0"));
+    ck_assert(has_run(&t, "ada", "matmul/01-naive", "report", "0"));
+    ck_assert(has_run(&t, "ada", "matmul/01-naive", "check-9", "0"));
+    ck_assert(has_run(&t, "ada", "matmul/01-naive", "speed", "0"));
+    ck_assert(has_run(&t, "ada", "matmul/03-unrolled", "check-1", "124"));
+    ck_assert(has_run(&t, "ada", "matmul/06-regblock", "check-8", "139"));
+    ck_assert(!has_run(&t, "ada", "matmul/02-tiled", "speed", NULL)); /* wrong: not timed */
+    for (size_t r = 0; r < t.nrows; ++r) {
+        double started = strtod(csv_get(&t, r, "started_s"), NULL),
+               wall = strtod(csv_get(&t, r, "wall_s"), NULL),
+               crowding = strtod(csv_get(&t, r, "crowding"), NULL);
+        ck_assert_msg(started >= 0 && wall >= 0 && crowding >= 1 && crowding <= 8,
+                      "row %zu: started %g, wall %g, crowding %g", r, started, wall, crowding);
     }
     csv_free(&t);
 }
@@ -939,6 +995,7 @@ Suite *grading_suite(void)
     tcase_add_test(pool, extra_checks_are_judged_once_per_step);
     tcase_add_test(pool, each_reference_timed_says_its_seconds);
     tcase_add_test(pool, each_grading_run_records_its_throughput);
+    tcase_add_test(pool, every_run_is_timed_in_the_reports_folder);
     suite_add_tcase(s, pool);
     return s;
 }

@@ -8,10 +8,11 @@
 #   ncu         ncu's launch statistics and occupancy for every solution step, to confirm
 #               the registers and blocks per SM the harness reports
 #   run         make run SRC=solutions: the recorded results under data/results/
-#   grading     each lab's solutions tree graded as one student (make grade-all, every
-#               step with every check): fails unless it earns full marks with every
-#               check run; appends the throughput to data/grading/<gpu>/throughput.csv
-#               and keeps the gradebook and report beside it
+#   grading     each lab's solutions tree graded as a class of CLASS copies (default 1;
+#               make grade-all, every step with every check): fails unless each earns
+#               full marks with every check run; appends the throughput to
+#               data/grading/<gpu>/throughput.csv and keeps the gradebook, the first
+#               copy's report and every run's time (run-times.csv) beside it
 #
 #   tests/verify-on-gpu.sh [PART...]     (no PART: all of them, in that order)
 #   LAB=matmul limits the sanitizers, ncu and grading to one lab; TOOLS="memcheck
@@ -35,6 +36,7 @@ mkdir -p "$LOG_DIR"
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 TOOLS=${TOOLS:-memcheck racecheck synccheck initcheck}
 LAB=${LAB:-}
+CLASS=${CLASS:-1}
 failed=0
 step() { printf '\n=== %s\n' "$*"; }
 parts=${*:-tests occupancy sanitizers ncu run grading}
@@ -44,11 +46,16 @@ make -s -j"$JOBS" all solutions bin/run-tests >"$LOG_DIR/build.log" 2>&1 ||
 steps=$(bin/lab list $LAB | awk '/^[a-z]/ { lab = $1 } /^  [0-9]/ { print lab "/" $1 }')
 # the lab's fifth check size (not a multiple of any tile), or its last
 size_of() { bin/lab sizes "${1%%/*}" | awk 'NR <= 5 { line = $0 } END { sub(/^[^ ]+ /, "", line); print line }'; }
-# the field of a gradebook's first row in the column named $2; the gradebooks
-# graded here hold no quoted field (checked), so a comma always ends one
-gradebook_field() {
-    awk -F, -v want="$2" 'NR == 1 { for (i = 1; i <= NF; ++i) if ($i == want) col = i }
-        NR == 2 && col { print $col }' "$1"
+# whether every one of the $2 rows of gradebook $1 has full marks with every check run,
+# each row said; the gradebooks graded here hold no quoted field (checked), so a comma
+# always ends one
+gradebook_full_marks() {
+    awk -F, -v want="$2" 'NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
+        { t = $col["total"]; m = $col["max"]; n = $col["not_run"]; ++rows
+          printf "%s: %s of %s, %s check(s) not run\n", $col["student"], t, m, n
+          if (t == "" || t != m || n != 0) bad = 1 }
+        END { if (rows != want) { printf "%d row(s), %d wanted\n", rows, want; bad = 1 }
+              exit bad }' "$1"
 }
 
 for part in $parts; do
@@ -115,11 +122,16 @@ for part in $parts; do
         # shellcheck disable=SC2086 # an empty $LAB is no argument: every lab
         for lab in $(bin/lab list $LAB | awk '/^[a-z]/ { print $1 }'); do
             [ -d "solutions/$lab" ] || continue
-            step "grading: solutions/$lab as one student (make grade-all)"
-            # a class of one: the student "solutions", whose labs/ is a copy of the tree's
+            step "grading: solutions/$lab as a class of $CLASS (make grade-all)"
+            # a class of copies of the tree's solutions: "solutions", then "solutions-2"
+            # ... (CLASS=1 by default; more measure the steady state, where the next
+            # students' builds overlap the current one's runs on the GPU)
             tmp=$(mktemp -d "${TMPDIR:-/tmp}/lab-grading.XXXXXX")
-            mkdir -p "$tmp/class/solutions/labs"
-            cp -R "solutions/$lab" "$tmp/class/solutions/labs/$lab"
+            for i in $(seq 1 "$CLASS"); do
+                name=solutions; [ "$i" = 1 ] || name=solutions-$i
+                mkdir -p "$tmp/class/$name/labs"
+                cp -R "solutions/$lab" "$tmp/class/$name/labs/$lab"
+            done
             book=$tmp/$lab-solutions.csv
             log="$LOG_DIR/grading-$lab.log"
             # grade-all appends its throughput row itself (THROUGHPUT=, data/grading/README.md)
@@ -131,13 +143,11 @@ for part in $parts; do
             if [ ! -f "$book" ] || grep -q '"' "$book"; then
                 echo "grading: no gradebook, or one with quoted fields: $book"; failed=1; rm -rf "$tmp"; continue
             fi
-            total=$(gradebook_field "$book" total)
-            max=$(gradebook_field "$book" max)
-            not_run=$(gradebook_field "$book" not_run)
-            echo "solutions/$lab: $total of $max, $not_run check(s) not run"
-            if [ -z "$total" ] || [ "$total" != "$max" ] || [ "$not_run" != 0 ]; then
+            # every row: full marks with every check run
+            if ! gradebook_full_marks "$book" "$CLASS"; then
                 sed -n '/^\[student/,$p' "$log" | head -n 40; failed=1
             fi
+            cp "${book%.csv}.reports/run-times.csv" "$out_dir/$lab-solutions-run-times.csv" || failed=1
             # the gradebook beside it, its report column naming the report beside it too
             sed "2,\$ s|,[^,]*\$|,$lab-solutions-report.txt|" "$book" >"$out_dir/$lab-solutions-gradebook.csv"
             cp "${book%.csv}.reports/solutions.txt" "$out_dir/$lab-solutions-report.txt" || failed=1

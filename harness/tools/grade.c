@@ -217,6 +217,11 @@ struct build_job {
     int code, timed_out;
 };
 
+/* Where a submission's grading time goes, measured per student: printed after its
+ * steps, summed into the throughput row (record_throughput). Everything else (the
+ * gradebook, the reports, the copies) is small. */
+enum phase { PHASE_BUILD_WAIT, PHASE_REPORT, PHASE_POOL, PHASE_SPEED, PHASES };
+
 struct student {
     char name[512];
     char submission[1024]; /* as given: the gradebook's key */
@@ -226,6 +231,7 @@ struct student {
     int prepared;
     struct step_result results[MAX_STEPS];
     struct build_job builds[MAX_STEPS];
+    double phase_s[PHASES];
 };
 
 static struct {
@@ -247,6 +253,9 @@ static struct {
     size_t lines_printed;   /* the progress lines of that student's steps printed so far */
     size_t gpu_lost_at;     /* the step whose run found the GPU gone; (size_t)-1: none */
     double reference_s; /* spent timing the reference solutions */
+    double phase_s[PHASES]; /* the students' time in each phase, summed (throughput) */
+    FILE *run_times;        /* the reports folder's run-times.csv, or NULL */
+    char date[32];          /* when this grading run started, as the gradebook has it */
     double build_limit_s;
     const char *sanitizer; /* NULL: not available */
     int have_gpu;
@@ -266,6 +275,28 @@ struct reference {
     char why[512];
 };
 static struct reference references[MAX_STEPS];
+
+/* One row of the reports folder's run-times.csv for a process that has ended: whose
+ * (a student's name, or "(reference)"), which step and run, when it started (seconds
+ * into the grading run), its wall time, how crowded the pool was meanwhile and its
+ * exit code. For an instructor who wants to know where the time goes: which runs are
+ * slow, which student's step hit its limit. */
+static void note_run(const char *who, const struct graded_step *g, const char *what,
+                     const struct proc *p)
+{
+    if (G.run_times == NULL || p->state != PROC_ENDED)
+        return;
+    char name[1100];
+    csv_escape(who, name, sizeof name);
+    fprintf(G.run_times, "%s,%s,%s/%s,%s,%.3f,%.3f,%.2f,%d\n", G.date, name, g->lab->lab,
+            g->stem, what, p->started - run_started, p->outcome.wall_s,
+            p->outcome.crowding > 0 ? p->outcome.crowding : 1, p->outcome.code);
+}
+
+/* The same for every run of a pool, after it: each run's name from its log,
+ * dir/<stem>.<what>.log (run_log_path). */
+struct pool;
+static void note_pool(const char *who, const struct pool *pool);
 
 static void step_source(const struct student *s, const struct graded_step *g, char *buf, size_t len,
                         int for_copy)
@@ -317,6 +348,7 @@ static void pump_builds(void)
             if (b->state != BUILD_RUNNING)
                 continue;
             if (procs_poll(&b->proc)) { /* ended, or killed at the build time limit */
+                note_run(s->name, &G.steps[i], "build", &b->proc);
                 b->code = b->proc.outcome.code;
                 b->timed_out = b->proc.outcome.timed_out;
                 b->state = BUILD_DONE;
@@ -578,6 +610,20 @@ static void pool_run(struct pool *pool, procs_done_fn judge, void *ctx)
     run_procs(pool->procs, pool->count, G.concurrency, judge, ctx);
 }
 
+static void note_pool(const char *who, const struct pool *pool)
+{
+    for (size_t r = 0; r < pool->count; ++r) {
+        const char *log = pool->procs[r]->log_path, *base = strrchr(log, '/');
+        char what[64];
+        snprintf(what, sizeof what, "%s", base ? base + 1 : log);
+        char *end = strrchr(what, '.'); /* .log */
+        if (end != NULL)
+            *end = '\0';
+        char *dot = strrchr(what, '.');
+        note_run(who, &G.steps[pool->step_of[r]], dot ? dot + 1 : what, pool->procs[r]);
+    }
+}
+
 static void pool_free(struct pool *pool)
 {
     free(pool->procs);
@@ -602,8 +648,9 @@ static void run_log_path(char *buf, size_t len, const char *dir, const char *ste
  * a few microseconds of launch or clock noise are a large share of such a kernel,
  * and its median over hundreds of repeats is not moved by them. A slow kernel (the
  * one-thread step, 2 s) still runs its 5. */
-static struct outcome run_speed(const char *binary, const struct check_size *size, const char *csv,
-                                const char *log, double limit_s, double *median_ms)
+static struct outcome run_speed(const char *who, const struct graded_step *g, const char *binary,
+                                const struct check_size *size, const char *csv, const char *log,
+                                double limit_s, double *median_ms)
 {
     unlink(csv);
     char *options[] = {"--repeats", "5", "--min-time", "0.25", "--warmup", "1", "--no-header",
@@ -612,6 +659,7 @@ static struct outcome run_speed(const char *binary, const struct check_size *siz
     step_command(&run, NULL, binary, size, options, log, 1, limit_s);
     struct proc *one[] = {&run.p};
     run_procs(one, 1, 1, NULL, NULL);
+    note_run(who, g, "speed", &run.p);
     struct outcome o = outcome_of(&run.p);
     *median_ms = NAN;
     struct csv_table t;
@@ -732,6 +780,7 @@ static void measure_references(const struct student *s)
            "compute-sanitizer runs, then each speed run)\n", count);
     fflush(stdout);
     pool_run(&pool, NULL, NULL);
+    note_pool("(reference)", &pool);
     double spent[MAX_STEPS] = {0}; /* each step's runs, in seconds, summed */
     for (size_t w = 0; w < count; ++w) {
         size_t i = wanted[w];
@@ -773,7 +822,8 @@ static void measure_references(const struct student *s)
         struct reference *ref = &references[i];
         snprintf(stem, sizeof stem, "reference-%s-%s", g->lab->lab, g->stem);
         run_log_path(log, sizeof log, G.run_dir, stem, "speed");
-        struct outcome o = run_speed(binary[w], rubric_speed_size(g->rubric, g->step), csv, log,
+        struct outcome o = run_speed("(reference)", g, binary[w],
+                                     rubric_speed_size(g->rubric, g->step), csv, log,
                                      REFERENCE_LIMIT_S, &ref->speed_ms);
         ref->speed_wall = o.wall_s;
         /* what this step's reference cost, its runs' wall times summed (in the pool
@@ -791,12 +841,17 @@ static void measure_references(const struct student *s)
 
 /* The step's row of its --report: registers, shared (static + dynamic), local and
  * spill bytes of the kernel its DEFINE_STEP names. 0, or -1. */
-static int step_resources(const char *binary, const char *log, const char *stem, int *regs,
-                          size_t *smem, size_t *local, size_t *spill, char *kernel, size_t klen)
+static int step_resources(const char *who, const struct graded_step *g, const char *binary,
+                          const char *log, int *regs, size_t *smem, size_t *local, size_t *spill,
+                          char *kernel, size_t klen)
 {
+    const char *stem = g->stem;
     char *argv[] = {(char *)binary, "--report", NULL};
-    struct outcome o = run_limited(argv, log, 0, 60);
-    if (o.code != 0)
+    struct proc p = {.argv = argv, .log_path = log, .limit_s = 60};
+    struct proc *one[] = {&p};
+    run_procs(one, 1, 1, NULL, NULL);
+    note_run(who, g, "report", &p);
+    if (p.outcome.code != 0)
         return -1;
     char *text = read_text(log, 1 << 16);
     int found = -1;
@@ -1164,7 +1219,9 @@ static void begin_step(struct student *s, size_t i)
         end_at_build(r, w, VERDICT_MISSING, "the step file is missing", why, line);
         return;
     }
+    double waited = now_s();
     wait_build(s, i);
+    s->phase_s[PHASE_BUILD_WAIT] += now_s() - waited;
     char binary[512], log[512], buf[800], run_log[512], src[600], log_dir[300];
     step_paths(s, g, binary, run_log, src, log_dir);
     snprintf(log, sizeof log, "%s/log/%s.build.log", s->slot, g->stem);
@@ -1203,8 +1260,10 @@ static void begin_step(struct student *s, size_t i)
     say(w, "builds");
 
     /* technique: static, from the step's own --report */
-    int have_resources = step_resources(binary, run_log, g->stem, &w->regs, &w->smem, &w->local,
-                                        &w->spill, w->kernel, sizeof w->kernel) == 0;
+    double started = now_s();
+    int have_resources = step_resources(s->name, g, binary, run_log, &w->regs, &w->smem,
+                                        &w->local, &w->spill, w->kernel, sizeof w->kernel) == 0;
+    s->phase_s[PHASE_REPORT] += now_s() - started;
     if (!have_resources)
         snprintf(w->kernel, sizeof w->kernel, "?");
     if (r->checks[CHECK_TECHNIQUE].state != CHECK_NOT_APPLICABLE) {
@@ -1334,7 +1393,9 @@ static void finish_step(struct student *s, size_t i)
         double ms;
         double limit = limit_for(rb, ref->speed_wall); /* both alone on the GPU */
         const struct check_size *at = rubric_speed_size(rb, g->step);
-        struct outcome o = run_speed(binary, at, csv, run_log, limit, &ms);
+        double started = now_s();
+        struct outcome o = run_speed(s->name, g, binary, at, csv, run_log, limit, &ms);
+        s->phase_s[PHASE_SPEED] += now_s() - started;
         if (o.code != 0 || !(ms > 0)) {
             r->checks[CHECK_SPEED].state = CHECK_FAIL;
             WHY(CHECK_SPEED, "the timed run at %ldx%ldx%ld failed (%s)", at->m, at->n, at->k,
@@ -1390,13 +1451,24 @@ static void grade_student(struct student *s)
         for (size_t k = 0; w->on_gpu && k < w->sizes + w->tools; ++k)
             pool_add(&submission_pool, &w->runs[k], i);
     }
-    if (submission_pool.count > 0)
+    if (submission_pool.count > 0) {
+        double started = now_s();
         pool_run(&submission_pool, judge_pooled, s);
+        s->phase_s[PHASE_POOL] += now_s() - started;
+        note_pool(s->name, &submission_pool);
+    }
     /* then, step by step, the verdicts and each speed run alone */
     for (size_t i = 0; i < G.step_count; ++i) {
         finish_step(s, i);
         print_done_lines();
     }
+    for (int ph = 0; ph < PHASES; ++ph)
+        G.phase_s[ph] += s->phase_s[ph];
+    if (G.have_gpu)
+        printf("  (on the GPU: --report runs %.1f s, check-size and compute-sanitizer runs "
+               "%.1f s, speed runs %.1f s; waiting for builds %.1f s)\n",
+               s->phase_s[PHASE_REPORT], s->phase_s[PHASE_POOL], s->phase_s[PHASE_SPEED],
+               s->phase_s[PHASE_BUILD_WAIT]);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -1679,7 +1751,9 @@ static int record_throughput(const char *path, const char *date, double wall_s)
 {
     static const char *const header[] = {
         "date", "commit", "gpu", "lab", "steps", "submissions", "grade_concurrency",
-        "total_s", "reference_s", "per_submission_s", "points", "max"};
+        "total_s", "reference_s", "per_submission_s", "points", "max",
+        /* where a submission's time went, per submission, in enum phase's order */
+        "build_wait_s", "report_s", "pool_s", "speed_s"};
     enum { COLUMNS = sizeof header / sizeof header[0] };
     double points = 0, max = 0;
     for (size_t si = 0; si < G.student_count; ++si)
@@ -1700,6 +1774,8 @@ static int record_throughput(const char *path, const char *date, double wall_s)
     snprintf(v[9], sizeof v[9], "%.1f", (wall_s - G.reference_s) / (double)G.student_count);
     snprintf(v[10], sizeof v[10], "%g", points);
     snprintf(v[11], sizeof v[11], "%g", max);
+    for (int ph = 0; ph < PHASES; ++ph)
+        snprintf(v[12 + ph], sizeof v[12 + ph], "%.1f", G.phase_s[ph] / (double)G.student_count);
     const char *values[COLUMNS];
     for (int c = 0; c < COLUMNS; ++c)
         values[c] = v[c];
@@ -1894,13 +1970,23 @@ int grade_main(const struct grade_request *q)
                                    : "no GPU visible");
         }
     }
-    char date[32];
+    char *date = G.date;
     time_t now = time(NULL);
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    strftime(G.date, sizeof G.date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
     char stamp[32];
     strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", gmtime(&now));
     snprintf(G.run_dir, sizeof G.run_dir, "build/grade/%s-%ld", stamp, (long)getpid());
     make_dirs(G.run_dir);
+    if (G.student_count > 0) { /* every process's time, appended (note_run) */
+        char times[4200];
+        grade_reports_dir(q->gradebook, times, sizeof times);
+        make_dirs(times);
+        strncat(times, "/run-times.csv", sizeof times - strlen(times) - 1);
+        G.run_times = fopen(times, "a");
+        if (G.run_times != NULL && fseek(G.run_times, 0, SEEK_END) == 0 &&
+            ftell(G.run_times) == 0)
+            fprintf(G.run_times, "date,who,step,run,started_s,wall_s,crowding,exit\n");
+    }
 
     printf("Grading %zu submission(s)%s, %zu step(s) each; GPU: %s; compute-sanitizer: %s\n",
            G.student_count, skipped ? "" : "", G.step_count, G.have_gpu ? G.gpu : G.no_gpu_why,
@@ -1959,8 +2045,13 @@ int grade_main(const struct grade_request *q)
             status = EXIT_WRONG;
         remove_tree(s->slot);
         grade_write_junit(q->gradebook);
+        if (G.run_times != NULL)
+            fflush(G.run_times);
     }
     remove_tree(G.run_dir);
+    if (G.run_times != NULL)
+        fclose(G.run_times);
+    G.run_times = NULL;
     char jp[4096], el[32];
     grade_junit_path(q->gradebook, jp, sizeof jp);
     elapsed_text(el, sizeof el);
