@@ -83,6 +83,13 @@ void cli_usage(FILE *out, const char *program, const struct lab_problem *lab)
             "  --device D         CUDA device number (default 0)\n"
             "  --warm-cache       do not flush the L2 cache before each timed run (by default\n"
             "                     it is flushed, so no run finds its inputs cached by the last)\n"
+            "  --check-sizes FROM the lab's check sizes (bin/lab sizes), from the FROM-th to the\n"
+            "                     last, one after another in this process, as grading runs\n"
+            "                     them, instead of --m --n --k; stops at the first that does\n"
+            "                     not pass, with its exit code; the extra checks run at the\n"
+            "                     last size only\n"
+            "  --check-logs PREFIX  with --check-sizes: size i's messages go to PREFIX<i>.log,\n"
+            "                     and a line \"i exit-code seconds\" per size ended to PREFIXstatus\n"
             "results:\n"
             "  --csv PATH         append the result row here\n"
             "                     (default data/results/<gpu>/%s.csv)\n"
@@ -210,6 +217,17 @@ enum cli_result cli_parse(int argc, char **argv, const struct lab_problem *lab, 
             if (*value == '\0' || strpbrk(value, ",\"\n\r") != NULL)
                 BAD_VALUE("expected a label without commas, quotes or line breaks");
             o->run_id = value;
+        } else if (FLAG("--check-sizes")) {
+            NEED_VALUE();
+            long v;
+            if (cli_parse_long(value, 1, 1000, &v) != 0)
+                BAD_VALUE("expected the number of the first check size, from 1");
+            o->check_from = (int)v;
+        } else if (FLAG("--check-logs")) {
+            NEED_VALUE();
+            if (*value == '\0')
+                BAD_VALUE("expected a path prefix");
+            o->check_logs = value;
         } else if (FLAG("--warm-cache")) {
             o->warm_cache = 1;
         } else if (FLAG("--no-header")) {
@@ -226,6 +244,14 @@ enum cli_result cli_parse(int argc, char **argv, const struct lab_problem *lab, 
 #undef FLAG
 #undef NEED_VALUE
 #undef BAD_VALUE
+    }
+    if (o->check_logs != NULL && o->check_from == 0) {
+        snprintf(why, why_len, "--check-logs goes with --check-sizes");
+        return CLI_ERROR;
+    }
+    if (o->check_from > 0 && (o->size.m || o->size.n || o->size.k)) {
+        snprintf(why, why_len, "--check-sizes runs the lab's check sizes: leave out --m --n --k");
+        return CLI_ERROR;
     }
     if (lab->resolve_size(&o->size, why, why_len) != LAB_OK)
         return CLI_ERROR;

@@ -40,6 +40,10 @@ struct run_options {
     const char *report_arch;  /* --arch for --report */
     int device;
     int warm_cache;           /* --warm-cache: do not flush L2 before each timed run */
+    int check_from;           /* --check-sizes FROM: the lab's check sizes FROM.. (1-based)
+                                 one after another in this process; 0: just --m --n --k */
+    const char *check_logs;   /* --check-logs PREFIX: size i's messages to PREFIX<i>.log, a
+                                 line per size ended to PREFIXstatus; NULL: all to stderr */
 };
 
 void cli_defaults(struct run_options *options);

@@ -460,6 +460,159 @@ static void results_path(const struct run_options *options, const struct run_rec
     snprintf(path, len, "data/results/%s/%s.csv", dir, record->lab);
 }
 
+/* Checks and times the step at options->size on the open device: its table row,
+ * its results row recorded (unless --no-csv), and its exit code. show_header: the
+ * device lines and the table header first. */
+static int run_at_size(const struct lab_problem *lab, const struct run_options *options,
+                       const struct device_facts *device, int marked_todo, int show_header)
+{
+    const struct step_table *table = step_identity.table;
+    char why[512];
+    struct run_record record;
+    memset(&record, 0, sizeof record);
+    fill_run_facts(&record, device, options);
+    record.lab_columns = lab->columns;
+    record.lab_column_count = lab->column_count;
+    for (size_t c = 0; c < LAB_MAX_COLUMNS; ++c)
+        record.lab_values[c] = NAN;
+    char size_text[64];
+    lab->format_size(&options->size, size_text, sizeof size_text);
+    if (show_header) {
+        printf("GPU %d: %s, compute capability %s, %d SMs, %d MHz; driver %s, runtime %s, nvcc %s\n",
+               options->device, record.gpu, record.cc, record.sms, record.clock_mhz, record.driver,
+               record.runtime, record.nvcc);
+        /* a lab with CPU rows is timed on this host's CPU too: say which */
+        if (step_table_baseline(table) != NULL) {
+            char cpu[128];
+            results_command_line("sed -n 's/^model name[^:]*: *//p' /proc/cpuinfo 2>/dev/null | head -n1",
+                           cpu, sizeof cpu, "unknown CPU");
+            printf("CPU: %s, %ld logical CPUs online\n", cpu, sysconf(_SC_NPROCESSORS_ONLN));
+        }
+        printf("lab %s (%s), seed %llu, commit %s, L2 %s before each timed run%s\n\n", lab->name,
+               step_identity.source, (unsigned long long)options->seed, record.commit,
+               options->warm_cache ? "not flushed (--warm-cache)" : "flushed",
+               options->check.quick ? "; --quick: correctness at this size only" : "");
+        results_print_header(stdout, lab->columns, lab->column_count);
+        fflush(stdout);
+    }
+
+    size_t free_bytes = 0, total_bytes = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    double need = lab->device_bytes(&options->size);
+    if (need > (double)free_bytes) {
+        fprintf(stderr, "%s: size %s needs %.3g GB of device memory; %s has %.2f GB free of %.2f GB\n",
+                program, size_text, need / 1e9, record.gpu, free_bytes / 1e9, total_bytes / 1e9);
+        return EXIT_USAGE;
+    }
+    /* Large problems take seconds to generate and copy: say what is going on. */
+    int show_progress = isatty(STDERR_FILENO);
+    if (show_progress && need > (double)(1u << 30))
+        fprintf(stderr, "  %s: preparing %.1f GB of inputs...\r", step_identity.stem, need / 1e9);
+    void *state = NULL;
+    enum lab_status created = lab->create(&options->size, options->seed, &state, why, sizeof why);
+    if (created != LAB_OK) {
+        fprintf(stderr, "%s: size %s: %s\n", program, size_text, why);
+        return created == LAB_CUDA_ERROR ? EXIT_WRONG : EXIT_USAGE;
+    }
+    cudaStream_t stream;
+    CUDA_CHECK(cudaStreamCreate(&stream));
+    struct verify_report report;
+    launch_once(lab, state, stream);
+    sync_or_die(stream);
+    /* after the first launch: a step that opts in to more than 48 KB of dynamic shared
+     * memory does so in its launch, and the occupancy API counts it only from then on */
+    fill_resources(&record, device);
+    int passed = check_output(lab, state, options, &report, "first run", !marked_todo);
+    /* A step still marked TODO is timed only when its result is right (it is then the
+     * previous step's code): the time is a baseline for the change to come. */
+    if (passed) {
+        time_step(lab, state, options, stream, &record);
+        /* the last timed run was poisoned first too: check what it wrote */
+        passed = check_output(lab, state, options, &report, "after timing", !marked_todo);
+    }
+    record.max_err = report.max_abs_error;
+    record.verdict = marked_todo ? "TODO" : passed ? "PASS" : "FAIL";
+    if (passed && lab->column_values != NULL)
+        lab->column_values(state, record.median_ms * 1e-3, record.lab_values);
+
+    char csv_path[512];
+    results_path(options, &record, csv_path, sizeof csv_path);
+    double vs_previous = NAN, vs_first = NAN;
+    if (!marked_todo)
+        speedups(csv_path, &record, &vs_previous, &vs_first);
+    results_print_row(stdout, &record, size_text, vs_previous, vs_first);
+    fflush(stdout);
+    CUDA_CHECK(cudaStreamDestroy(stream));
+    lab->destroy(state);
+    if (marked_todo) {
+        fprintf(stderr, "%s: TODO: %s (delete the STEP_TODO line in %s/%s/%s.cu once done)\n",
+                program, step_todo, step_identity.source, step_identity.lab, step_identity.stem);
+        return EXIT_TODO; /* nothing recorded: the step is not the student's yet */
+    }
+    if (options->write_csv) {
+        char err[512];
+        if (results_append(csv_path, &record, err, sizeof err) != 0) {
+            fprintf(stderr, "%s: the result was not recorded: %s\n", program, err);
+            return passed ? EXIT_NOT_RECORDED : EXIT_WRONG;
+        }
+    }
+    return passed ? EXIT_PASS : EXIT_WRONG;
+}
+
+/* --check-sizes FROM: the lab's check sizes FROM.. one after another on the one
+ * device (one process start for all of them: grading's check runs), stopping at the
+ * first that does not pass, with its exit code. The lab's extra checks (--quick
+ * leaves them out) run at the last size only, unless --quick. With --check-logs
+ * PREFIX each size's messages go to PREFIX<i>.log, and PREFIXstatus gets a line
+ * "i exit-code seconds-since-start" as each size ends: a size that ends the process
+ * (a crash, a CUDA error, a kill at a time limit) has no line, and the process's exit
+ * says how it ended. */
+static int run_check_sizes(const struct lab_problem *lab, struct run_options *options,
+                           const struct device_facts *device, int marked_todo)
+{
+    const struct step_table *table = step_identity.table;
+    size_t count = table->check_size_count;
+    FILE *status = NULL;
+    char path[4096];
+    if (options->check_logs != NULL) {
+        snprintf(path, sizeof path, "%sstatus", options->check_logs);
+        status = fopen(path, "w");
+        if (status == NULL)
+            die(EXIT_USAGE, "--check-logs: cannot write %s", path);
+    }
+    int quick_everywhere = options->check.quick;
+    double began = seconds_now();
+    for (size_t i = (size_t)options->check_from; i <= count; ++i) {
+        const struct check_size *at = &table->check_sizes[i - 1];
+        options->size = (struct problem_size){.m = at->m, .n = at->n, .k = at->k};
+        char why[256];
+        if (lab->resolve_size(&options->size, why, sizeof why) != LAB_OK)
+            die(EXIT_USAGE, "a check size of the lab is not valid: %s", why);
+        options->check.quick = quick_everywhere || i < count;
+        if (options->check_logs != NULL) {
+            snprintf(path, sizeof path, "%s%zu.log", options->check_logs, i);
+            fflush(stderr);
+            if (freopen(path, "w", stderr) == NULL)
+                exit(EXIT_USAGE); /* stderr is gone: nowhere left to say it */
+        }
+        int code = run_at_size(lab, options, device, marked_todo,
+                               options->print_header && i == (size_t)options->check_from);
+        fflush(stdout);
+        if (status != NULL) {
+            fprintf(status, "%zu %d %.3f\n", i, code, seconds_now() - began);
+            fflush(status);
+        }
+        if (code != EXIT_PASS) {
+            if (status != NULL)
+                fclose(status);
+            return code;
+        }
+    }
+    if (status != NULL)
+        fclose(status);
+    return EXIT_PASS;
+}
+
 int main(int argc, char **argv)
 {
     program = argc > 0 ? argv[0] : "step";
@@ -485,95 +638,15 @@ int main(int argc, char **argv)
     if (options.report_only)
         return static_report(&options);
 
+    if ((size_t)options.check_from > table->check_size_count) {
+        char detail[64];
+        snprintf(detail, sizeof detail, "%d: lab %s has %zu", options.check_from, table->lab,
+                 table->check_size_count);
+        die(EXIT_USAGE, "--check-sizes %s check sizes (bin/lab sizes)", detail);
+    }
     struct device_facts device;
     open_device(&options, &device);
-    struct run_record record;
-    memset(&record, 0, sizeof record);
-    fill_run_facts(&record, &device, &options);
-    record.lab_columns = lab->columns;
-    record.lab_column_count = lab->column_count;
-    for (size_t c = 0; c < LAB_MAX_COLUMNS; ++c)
-        record.lab_values[c] = NAN;
-    char size_text[64];
-    lab->format_size(&options.size, size_text, sizeof size_text);
-    if (options.print_header) {
-        printf("GPU %d: %s, compute capability %s, %d SMs, %d MHz; driver %s, runtime %s, nvcc %s\n",
-               options.device, record.gpu, record.cc, record.sms, record.clock_mhz, record.driver,
-               record.runtime, record.nvcc);
-        /* a lab with CPU rows is timed on this host's CPU too: say which */
-        if (step_table_baseline(table) != NULL) {
-            char cpu[128];
-            results_command_line("sed -n 's/^model name[^:]*: *//p' /proc/cpuinfo 2>/dev/null | head -n1",
-                           cpu, sizeof cpu, "unknown CPU");
-            printf("CPU: %s, %ld logical CPUs online\n", cpu, sysconf(_SC_NPROCESSORS_ONLN));
-        }
-        printf("lab %s (%s), seed %llu, commit %s, L2 %s before each timed run%s\n\n", lab->name,
-               step_identity.source, (unsigned long long)options.seed, record.commit,
-               options.warm_cache ? "not flushed (--warm-cache)" : "flushed",
-               options.check.quick ? "; --quick: correctness at this size only" : "");
-        results_print_header(stdout, lab->columns, lab->column_count);
-        fflush(stdout);
-    }
-
-    size_t free_bytes = 0, total_bytes = 0;
-    CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    double need = lab->device_bytes(&options.size);
-    if (need > (double)free_bytes) {
-        fprintf(stderr, "%s: size %s needs %.3g GB of device memory; %s has %.2f GB free of %.2f GB\n",
-                program, size_text, need / 1e9, record.gpu, free_bytes / 1e9, total_bytes / 1e9);
-        return EXIT_USAGE;
-    }
-    /* Large problems take seconds to generate and copy: say what is going on. */
-    int show_progress = isatty(STDERR_FILENO);
-    if (show_progress && need > (double)(1u << 30))
-        fprintf(stderr, "  %s: preparing %.1f GB of inputs...\r", step_identity.stem, need / 1e9);
-    void *state = NULL;
-    enum lab_status created = lab->create(&options.size, options.seed, &state, why, sizeof why);
-    if (created != LAB_OK) {
-        fprintf(stderr, "%s: size %s: %s\n", program, size_text, why);
-        return created == LAB_CUDA_ERROR ? EXIT_WRONG : EXIT_USAGE;
-    }
-    cudaStream_t stream;
-    CUDA_CHECK(cudaStreamCreate(&stream));
-    struct verify_report report;
-    launch_once(lab, state, stream);
-    sync_or_die(stream);
-    /* after the first launch: a step that opts in to more than 48 KB of dynamic shared
-     * memory does so in its launch, and the occupancy API counts it only from then on */
-    fill_resources(&record, &device);
-    int passed = check_output(lab, state, &options, &report, "first run", !marked_todo);
-    /* A step still marked TODO is timed only when its result is right (it is then the
-     * previous step's code): the time is a baseline for the change to come. */
-    if (passed) {
-        time_step(lab, state, &options, stream, &record);
-        /* the last timed run was poisoned first too: check what it wrote */
-        passed = check_output(lab, state, &options, &report, "after timing", !marked_todo);
-    }
-    record.max_err = report.max_abs_error;
-    record.verdict = marked_todo ? "TODO" : passed ? "PASS" : "FAIL";
-    if (passed && lab->column_values != NULL)
-        lab->column_values(state, record.median_ms * 1e-3, record.lab_values);
-
-    char csv_path[512];
-    results_path(&options, &record, csv_path, sizeof csv_path);
-    double vs_previous = NAN, vs_first = NAN;
-    if (!marked_todo)
-        speedups(csv_path, &record, &vs_previous, &vs_first);
-    results_print_row(stdout, &record, size_text, vs_previous, vs_first);
-    fflush(stdout);
-    CUDA_CHECK(cudaStreamDestroy(stream));
-    lab->destroy(state);
-    if (marked_todo) {
-        fprintf(stderr, "%s: TODO: %s (delete the STEP_TODO line in %s/%s/%s.cu once done)\n",
-                program, step_todo, step_identity.source, step_identity.lab, step_identity.stem);
-        return EXIT_TODO; /* nothing recorded: the step is not the student's yet */
-    }
-    if (options.write_csv) {
-        char err[512];
-        if (results_append(csv_path, &record, err, sizeof err) != 0) {
-            fprintf(stderr, "%s: the result was not recorded: %s\n", program, err);
-            return passed ? EXIT_NOT_RECORDED : EXIT_WRONG;
-        }
-    }
-    return passed ? EXIT_PASS : EXIT_WRONG;
+    if (options.check_from > 0)
+        return run_check_sizes(lab, &options, &device, marked_todo);
+    return run_at_size(lab, &options, &device, marked_todo, options.print_header);
 }

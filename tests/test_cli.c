@@ -163,6 +163,10 @@ static const struct {
     {{"--device", "x"}, "device number"},
     {{"--run-id", "a,b"}, "without commas"},
     {{"--csv", ""}, "file path"},
+    {{"--check-sizes", "0"}, "first check size"},
+    {{"--check-sizes", "x"}, "first check size"},
+    {{"--check-logs", "/tmp/x-"}, "goes with --check-sizes"},
+    {{"--check-sizes", "2", "--n=5"}, "leave out --m --n --k"},
 };
 
 START_TEST(bad_input_is_rejected_with_reason)
@@ -177,6 +181,24 @@ START_TEST(bad_input_is_rejected_with_reason)
     ck_assert_msg(strstr(why, bad_inputs[_i].reason) != NULL, "reason '%s' lacks '%s'", why,
                   bad_inputs[_i].reason);
     ck_assert_ptr_null(strchr(why, '\n')); /* one line */
+}
+END_TEST
+
+/* --check-sizes FROM [--check-logs PREFIX]: the lab's check sizes from FROM on, with
+ * no size of the command line's own (the runner checks FROM against the lab's count). */
+START_TEST(check_sizes_take_the_first_size_and_a_log_prefix)
+{
+    struct run_options o;
+    char why[256] = "";
+    ck_assert_int_eq(PARSE(&o, why, "--check-sizes", "3", "--check-logs", "run/step.check-"),
+                     CLI_RUN);
+    ck_assert_int_eq(o.check_from, 3);
+    ck_assert_str_eq(o.check_logs, "run/step.check-");
+    ck_assert_int_eq(PARSE(&o, why, "--check-sizes=1"), CLI_RUN);
+    ck_assert_int_eq(o.check_from, 1);
+    ck_assert_ptr_null(o.check_logs);
+    ck_assert_int_eq(PARSE(&o, why, "--n", "7"), CLI_RUN);
+    ck_assert_int_eq(o.check_from, 0); /* not asked: the one size of the command line */
 }
 END_TEST
 
@@ -210,6 +232,7 @@ Suite *cli_suite(void)
     tcase_add_test(tc, help_says_what_quick_leaves_out);
     tcase_add_loop_test(tc, bad_input_is_rejected_with_reason, 0,
                         (int)(sizeof bad_inputs / sizeof bad_inputs[0]));
+    tcase_add_test(tc, check_sizes_take_the_first_size_and_a_log_prefix);
     tcase_add_test(tc, number_parsers_are_strict);
     suite_add_tcase(s, tc);
     return s;

@@ -494,16 +494,19 @@ static const char fake_setup[] =
     "mkdir -p \"$d/tree/bin/solutions/matmul\" \"$d/tree/harness/labs/matmul\" \"$d/fake\" "
     "\"$d/subs/ada/matmul\"\n"
     "cp \"$lab\" \"$d/tree/bin/lab\"\n"
+    "\"$lab\" sizes matmul > \"$d/fake/sizes\"\n"
     "cp \"$root/harness/labs/matmul/rubric.def\" \"$d/tree/harness/labs/matmul/\"\n"
     "printf '#!/bin/sh\\necho \"Fake GPU (compute capability 9.0)\"\\n' > \"$d/tree/bin/gpu-probe\"\n"
     "cat > \"$d/fake/step.sh\" <<'STEP'\n"
     "# sourced by a fake step binary, SRC (its source) and ME ($0) set\n"
     "has() { grep -q \"FAKE $1\" \"$SRC\" 2>/dev/null; }\n"
     "at() { grep -q \"FAKE $1 $m\\$\" \"$SRC\" 2>/dev/null; }\n"
-    "stem=$(basename \"$ME\"); m=0; csv=; report=0; quick=0; min_time=-\n"
+    "stem=$(basename \"$ME\"); m=0; csv=; report=0; quick=0; min_time=-; from=0; logs=\n"
     "while [ $# -gt 0 ]; do\n"
     "  case \"$1\" in\n"
     "    --m) m=$2; shift ;;\n"
+    "    --check-sizes) from=$2; shift ;;\n"
+    "    --check-logs) logs=$2; shift ;;\n"
     "    --csv) csv=$2; shift ;;\n"
     "    --report) report=1 ;;\n"
     "    --quick) quick=1 ;;\n"
@@ -512,11 +515,12 @@ static const char fake_setup[] =
     "  shift\n"
     "done\n"
     "if [ $report = 1 ]; then echo \"$stem fake_kernel 32 2048 0 0 256\"; exit 0; fi\n"
+    "one() {\n"
     "echo \"${FAKE_TOOL:-check} $stem $m $quick $min_time\" >> \"$FAKE_TIMES.quick\"\n"
     "echo \"$$ ${FAKE_TOOL:-check} $stem $m start $(date +%s.%N)\" >> \"$FAKE_TIMES\"\n"
-    "has todo && exit 3\n"
+    "has todo && return 3\n"
     "at hang && exec sleep 600\n"
-    "at wrong && { echo 'mismatch (fake)' >&2; exit 1; }\n"
+    "at wrong && { echo 'mismatch (fake)' >&2; return 1; }\n"
     "at crash && kill -SEGV $$\n"
     "if [ -n \"$FAKE_TOOL\" ]; then\n"
     "  sleep 0.3; echo '========= COMPUTE-SANITIZER'\n"
@@ -528,6 +532,19 @@ static const char fake_setup[] =
     "ms=1.000; has slowspeed && ms=4.000\n"
     "[ -n \"$csv\" ] && printf 'step,median_ms\\n%s,%s\\n' \"$stem\" $ms > \"$csv\"\n"
     "echo \"$$ ${FAKE_TOOL:-check} $stem $m end $(date +%s.%N)\" >> \"$FAKE_TIMES\"\n"
+    "}\n"
+    "[ $from = 0 ] && { one; exit $?; }\n"
+    "# --check-sizes: the lab's sizes (FAKE_SIZES, bin/lab sizes) from the from-th, the extra\n"
+    "# checks at the last only, each one's messages and a status line as the runner writes\n"
+    "count=$(wc -l < \"$FAKE_SIZES\"); i=0; q=$quick; began=$(date +%s.%N)\n"
+    ": > \"${logs}status\"\n"
+    "while read -r _ _ size _ _ _ _; do\n"
+    "  i=$((i + 1)); [ $i -lt $from ] && continue\n"
+    "  m=$size; quick=$q; [ $i -lt $count ] && quick=1\n"
+    "  one 2> \"$logs$i.log\"; code=$?\n"
+    "  echo \"$i $code $(awk -v a=$began -v b=$(date +%s.%N) 'BEGIN { print b - a }')\" >> \"${logs}status\"\n"
+    "  [ $code = 0 ] || exit $code\n"
+    "done < \"$FAKE_SIZES\"\n"
     "exit 0\n"
     "STEP\n"
     "cat > \"$d/fake/compute-sanitizer\" <<'SAN'\n"
@@ -573,7 +590,8 @@ static const char fake_setup[] =
 static const char fake_grade[] =
     "d=$1; c=$2\n"
     "cd \"$d/tree\" && PATH=\"$d/fake:$PATH\" FAKE_STEP=\"$d/fake/step.sh\" "
-    "FAKE_TIMES=\"$d/times-$c\" LAB_COMMIT=fake-commit exec bin/lab grade --submission "
+    "FAKE_TIMES=\"$d/times-$c\" FAKE_SIZES=\"$d/fake/sizes\" LAB_COMMIT=fake-commit "
+    "exec bin/lab grade --submission "
     "\"$d/subs/ada\" --student ada --gradebook \"$d/book-$c.csv\" "
     "--sanitizer \"$d/fake/compute-sanitizer\" --concurrency $c "
     "--throughput \"$d/throughput.csv\" matmul\n";
@@ -915,8 +933,10 @@ END_TEST
 
 /* The reports folder's run-times.csv: a row for every process of the grading run,
  * the reference solutions' and the student's, each named by step and run, with its
- * exit code: the hang at 03-unrolled's first size killed at its limit (124), the
- * crash of 06-regblock at 4096 (128 + SIGSEGV), builds, --report and speed runs. */
+ * exit code: the check process of 03-unrolled, killed at its limit in its first size
+ * (124); 06-regblock's, crashed at 4096 (128 + SIGSEGV, the eighth size), and the one
+ * that carried on from the ninth; 02-tiled's, wrong at the second size, and the one
+ * from the third; builds, --report and speed runs. */
 static int has_run(const struct csv_table *t, const char *who, const char *step, const char *run,
                    const char *exit)
 {
@@ -935,15 +955,20 @@ START_TEST(every_run_is_timed_in_the_reports_folder)
     snprintf(path, sizeof path, "%s/book-8.reports/run-times.csv", fake_dir);
     struct csv_table t;
     ck_assert_msg(csv_read_file(path, &t, err, sizeof err) == 0, "%s\n%s", err, fake_out[0]);
-    ck_assert_msg(has_run(&t, "(reference)", "matmul/01-naive", "check-1", "0"), "%s", path);
+    ck_assert_msg(has_run(&t, "(reference)", "matmul/01-naive", "checks", "0"), "%s", path);
     ck_assert(has_run(&t, "(reference)", "matmul/13-tuned", "racecheck", "0"));
     ck_assert(has_run(&t, "(reference)", "matmul/13-tuned", "speed", "0"));
     ck_assert(has_run(&t, "ada", "matmul/01-naive", "build", "0"));
     ck_assert(has_run(&t, "ada", "matmul/01-naive", "report", "0"));
-    ck_assert(has_run(&t, "ada", "matmul/01-naive", "check-9", "0"));
+    ck_assert(has_run(&t, "ada", "matmul/01-naive", "checks", "0"));
+    ck_assert(!has_run(&t, "ada", "matmul/01-naive", "checks-from-2", NULL));
     ck_assert(has_run(&t, "ada", "matmul/01-naive", "speed", "0"));
-    ck_assert(has_run(&t, "ada", "matmul/03-unrolled", "check-1", "124"));
-    ck_assert(has_run(&t, "ada", "matmul/06-regblock", "check-8", "139"));
+    ck_assert(has_run(&t, "ada", "matmul/02-tiled", "checks", "1"));
+    ck_assert(has_run(&t, "ada", "matmul/02-tiled", "checks-from-3", "0"));
+    ck_assert(has_run(&t, "ada", "matmul/03-unrolled", "checks", "124"));
+    ck_assert(!has_run(&t, "ada", "matmul/03-unrolled", "checks-from-2", NULL));
+    ck_assert(has_run(&t, "ada", "matmul/06-regblock", "checks", "139"));
+    ck_assert(has_run(&t, "ada", "matmul/06-regblock", "checks-from-9", "0"));
     ck_assert(!has_run(&t, "ada", "matmul/02-tiled", "speed", NULL)); /* wrong: not timed */
     for (size_t r = 0; r < t.nrows; ++r) {
         double started = strtod(csv_get(&t, r, "started_s"), NULL),

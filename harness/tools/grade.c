@@ -268,7 +268,9 @@ static struct {
 /* The reference solution's measurements of one step, taken once per grading run. */
 struct reference {
     int measured, ok;
-    double check_wall[MAX_CHECK_SIZES], check_crowding[MAX_CHECK_SIZES]; /* in the pool */
+    /* its check process (all the check sizes in one, in the pool): each size's seconds,
+     * from its status, and the process's start-up (its wall time less their sum) */
+    double check_wall[MAX_CHECK_SIZES], checks_startup_s, checks_crowding;
     double tool_wall[TOOLS], tool_crowding[TOOLS];
     int tool_ok[TOOLS];
     double speed_wall, speed_ms;
@@ -492,31 +494,41 @@ struct step_run {
     char *argv[40];
     char binary[512], m[24], n[24], k[24]; /* its own copies: it starts later, in the pool */
     char log[512];
+    /* a check process (check_process): its first size (0-based) and the prefix of its
+     * per-size logs and status (--check-logs) */
+    size_t from;
+    char logs[512];
 };
 
-/* A step's runs in the pool: its check sizes, then its tools. */
+/* A step's runs: its check processes (the first in the pool, the others after it,
+ * each from the size after the last one's failure: run_later_checks), then its tools
+ * from TOOLS_AT on. */
+#define TOOLS_AT MAX_CHECK_SIZES
 #define RUNS_PER_STEP (MAX_CHECK_SIZES + TOOLS)
 
-/* run: prefix... BINARY --m M --n N --k K options... (prefix may be NULL), its output
- * to log (stdout too unless quiet_stdout), killed after limit_s. */
+/* run: prefix... BINARY --m M --n N --k K options... (prefix may be NULL; size NULL:
+ * no --m --n --k), its output to log (stdout too unless quiet_stdout), killed after
+ * limit_s. */
 static void step_command(struct step_run *run, char *const prefix[], const char *binary,
                          const struct check_size *size, char *const options[], const char *log,
                          int quiet_stdout, double limit_s)
 {
     snprintf(run->binary, sizeof run->binary, "%s", binary);
-    snprintf(run->m, sizeof run->m, "%ld", size->m);
-    snprintf(run->n, sizeof run->n, "%ld", size->n);
-    snprintf(run->k, sizeof run->k, "%ld", size->k);
     int a = 0;
     for (char *const *x = prefix; x != NULL && *x != NULL; ++x)
         run->argv[a++] = *x;
     run->argv[a++] = run->binary;
-    run->argv[a++] = "--m";
-    run->argv[a++] = run->m;
-    run->argv[a++] = "--n";
-    run->argv[a++] = run->n;
-    run->argv[a++] = "--k";
-    run->argv[a++] = run->k;
+    if (size != NULL) {
+        snprintf(run->m, sizeof run->m, "%ld", size->m);
+        snprintf(run->n, sizeof run->n, "%ld", size->n);
+        snprintf(run->k, sizeof run->k, "%ld", size->k);
+        run->argv[a++] = "--m";
+        run->argv[a++] = run->m;
+        run->argv[a++] = "--n";
+        run->argv[a++] = run->n;
+        run->argv[a++] = "--k";
+        run->argv[a++] = run->k;
+    }
     for (char *const *x = options; *x != NULL; ++x)
         run->argv[a++] = *x;
     run->argv[a] = NULL;
@@ -527,11 +539,11 @@ static void step_command(struct step_run *run, char *const prefix[], const char 
 
 /* The options of an untimed run: once, nothing recorded, no table header. */
 #define UNTIMED_OPTIONS "--repeats", "1", "--min-time", "0", "--warmup", "0", "--no-csv", "--no-header"
-static char *const untimed[] = {UNTIMED_OPTIONS, NULL};
 /* The same, with --quick: the lab's long extra checks (N-body's physics check: 100
  * leapfrog steps on a system of its own, the same whatever the size) cut to the least
  * that still runs every kernel of the step. They are judged once per step, at its last
- * check size, under "correct"; every other run takes --quick:
+ * check size, under "correct" (the runner's --check-sizes does that itself); every
+ * other run takes --quick:
  * - the compute-sanitizer runs: a memory error, a race or a barrier problem shows in
  *   one pass over the step's kernels, and each instrumented launch is slow (about 11 s
  *   a run on the H100 with the 100 steps, instead of 1);
@@ -542,13 +554,81 @@ static char *const untimed[] = {UNTIMED_OPTIONS, NULL};
  *   found correct. */
 static char *const untimed_quick[] = {UNTIMED_OPTIONS, "--quick", NULL};
 
-/* One correctness run at size (no timing, nothing recorded); stderr to log. With
- * quick, the lab's long extra checks are cut (untimed_quick): set_up_runs judges them
- * at one check size of the step, not at every one. */
-static void check_run(struct step_run *run, const char *binary, const struct check_size *size,
-                      const char *log, double limit_s, int quick)
+/* A step's check process: its lab's check sizes from the from-th (0-based) on, one
+ * after another in one process (the runner's --check-sizes: one CUDA start-up for all
+ * of them, which was most of a check run's time), untimed, nothing recorded. Size c's
+ * messages go to dir/stem.check-<c+1>.log and a line per size ended to
+ * dir/stem.check-status (--check-logs); the process's own to dir/stem.checks.log, or
+ * dir/stem.checks-from-<from+1>.log. It stops at the first size that does not pass:
+ * parse_checks reads what it decided, and run_later_checks starts the next process
+ * from the size after, so every size is judged as if each had a process of its own. */
+static void check_process(struct step_run *run, const char *binary, const char *dir,
+                          const char *stem, size_t from, double limit_s)
 {
-    step_command(run, NULL, binary, size, quick ? untimed_quick : untimed, log, 1, limit_s);
+    char log[512], what[48];
+    if (from == 0)
+        snprintf(what, sizeof what, "checks");
+    else
+        snprintf(what, sizeof what, "checks-from-%zu", from + 1);
+    snprintf(log, sizeof log, "%s/%s.%s.log", dir, stem, what);
+    run->from = from;
+    snprintf(run->logs, sizeof run->logs, "%s/%s.check-", dir, stem);
+    snprintf(run->m, sizeof run->m, "%zu", from + 1);
+    char *options[] = {"--check-sizes", run->m, "--check-logs", run->logs, UNTIMED_OPTIONS, NULL};
+    step_command(run, NULL, binary, NULL, options, log, 1, limit_s);
+}
+
+/* What one check size of a step came to. */
+enum size_state { SIZE_PENDING, SIZE_ENDED, SIZE_CANCELLED };
+struct size_verdict {
+    enum size_state state;
+    int code, timed_out;        /* as if it had run alone: its exit code, killed at a limit */
+    double wall_s;              /* its own seconds */
+    const struct step_run *run; /* the check process that ran it */
+};
+
+/* Reads check process run of a lab with `sizes` check sizes, once it has ended: each
+ * size it ended, from its status, and the size it ended during (a crash, a kill at its
+ * limit, an exit without the size's line), from its exit. Returns how many sizes it
+ * decided, at[run->from] on; the last of them is the one that did not pass, if any. */
+static size_t parse_checks(const struct step_run *run, size_t sizes, struct size_verdict at[])
+{
+    char path[600];
+    snprintf(path, sizeof path, "%sstatus", run->logs);
+    char *text = read_text(path, 1 << 16);
+    size_t c = run->from;
+    double before = 0;
+    for (char *line = text ? strtok(text, "\n") : NULL; line != NULL && c < sizes;
+         line = strtok(NULL, "\n")) {
+        unsigned long i;
+        int code;
+        double t;
+        if (sscanf(line, "%lu %d %lf", &i, &code, &t) != 3 || i != c + 1)
+            break;
+        at[c++] = (struct size_verdict){SIZE_ENDED, code, 0, t - before, run};
+        before = t;
+        if (code != 0)
+            break;
+    }
+    free(text);
+    const struct proc_outcome *o = &run->p.outcome;
+    int stopped = c > run->from && at[c - 1].code != 0;
+    if (!stopped && c < sizes) /* it ended during size c */
+        at[c++] = (struct size_verdict){SIZE_ENDED, o->code != 0 ? o->code : EXIT_WRONG,
+                                        o->timed_out, o->wall_s - before, run};
+    else if (!stopped && o->code != 0 && c > run->from) /* every size passed, then it failed */
+        at[c - 1].code = o->code;
+    return c - run->from;
+}
+
+/* Where check size c's messages are: its own log, or, when the process ended before
+ * it wrote one, the process's. */
+static void size_log(const struct size_verdict *v, size_t c, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%zu.log", v->run->logs, c + 1);
+    struct stat st;
+    if (stat(buf, &st) != 0 || st.st_size == 0)
+        snprintf(buf, len, "%s", v->run->log);
 }
 
 /* The same run, --quick (untimed_quick), under compute-sanitizer's tool; its messages
@@ -700,34 +780,47 @@ static double pooled_limit_for(const struct rubric *r, double reference_s, doubl
  * generous fixed one (a reference this slow is a broken grading tree, and says so). */
 #define REFERENCE_LIMIT_S 600
 
+/* The reference's seconds for the check sizes from `from` on, in one process: its
+ * start-up and those sizes' own seconds (0 when the reference failed). */
+static double reference_checks_s(const struct graded_step *g, const struct reference *ref,
+                                 size_t from)
+{
+    if (!ref->ok)
+        return 0;
+    double sum = ref->checks_startup_s;
+    for (size_t c = from; c < g->lab->check_size_count; ++c)
+        sum += ref->check_wall[c];
+    return sum;
+}
+
+/* The limit of a student's check process from size `from` on. */
+static double checks_limit(const struct graded_step *g, const struct reference *ref, size_t from)
+{
+    return pooled_limit_for(g->rubric, reference_checks_s(g, ref, from), ref->checks_crowding);
+}
+
 /* Sets up the pool's runs of one step's binary, each logged to dir/stem.<what>.log:
- * one at each check size of its lab, then one under each compute-sanitizer tool at
- * the rubric's sanitizer size. For the reference solution itself (ref NULL) every
+ * its check process (runs[0]: every check size of its lab, check_process), then one
+ * run under each compute-sanitizer tool at the rubric's sanitizer size (from
+ * runs[TOOLS_AT] on). For the reference solution itself (ref NULL) every
  * tool runs, each run limited to REFERENCE_LIMIT_S; for a student's step each limit
  * comes from the reference's own run (pooled_limit_for), and a tool that failed on the
- * reference is not run (finish_step says why). Returns the number of check-size
- * runs; *tools gets the number of tool runs after them, tool_of each one's tool. */
+ * reference is not run (finish_step says why). Returns the number of check sizes;
+ * *tools gets the number of tool runs, tool_of each one's tool. */
 static size_t set_up_runs(const struct graded_step *g, const char *binary, const char *dir,
                           const char *stem, const struct reference *ref, struct step_run runs[],
                           int tool_of[], size_t *tools)
 {
-    char log[512], what[32];
+    char log[512];
     size_t sizes = g->lab->check_size_count;
-    for (size_t c = 0; c < sizes; ++c) {
-        snprintf(what, sizeof what, "check-%zu", c + 1);
-        run_log_path(log, sizeof log, dir, stem, what);
-        check_run(&runs[c], binary, &g->lab->check_sizes[c], log,
-                  ref == NULL ? REFERENCE_LIMIT_S
-                              : pooled_limit_for(g->rubric, ref->ok ? ref->check_wall[c] : 0,
-                                                 ref->check_crowding[c]),
-                  c + 1 < sizes /* the extra checks at the last size only */);
-    }
+    check_process(&runs[0], binary, dir, stem, 0,
+                  ref == NULL ? REFERENCE_LIMIT_S : checks_limit(g, ref, 0));
     *tools = 0;
     for (int t = 0; t < TOOLS && G.sanitizer != NULL; ++t) {
         if (ref != NULL && !ref->tool_ok[t])
             continue;
         run_log_path(log, sizeof log, dir, stem, tool_names[t]);
-        tool_run(&runs[sizes + *tools], t, binary, &g->rubric->sanitize_size, log,
+        tool_run(&runs[TOOLS_AT + *tools], t, binary, &g->rubric->sanitize_size, log,
                  ref == NULL ? REFERENCE_LIMIT_S
                              : pooled_limit_for(g->rubric, ref->tool_wall[t], ref->tool_crowding[t]));
         tool_of[(*tools)++] = t;
@@ -771,10 +864,10 @@ static void measure_references(const struct student *s)
         snprintf(binary[w], sizeof binary[w], "%s/bin/solutions/%s/%s", G.root, g->lab->lab,
                  g->stem);
         snprintf(stem, sizeof stem, "reference-%s-%s", g->lab->lab, g->stem);
-        size_t sizes = set_up_runs(g, binary[w], G.run_dir, stem, NULL, runs[w], tool_of[w],
-                                   &tools[w]);
-        for (size_t k = 0; k < sizes + tools[w]; ++k)
-            pool_add(&pool, &runs[w][k], i);
+        set_up_runs(g, binary[w], G.run_dir, stem, NULL, runs[w], tool_of[w], &tools[w]);
+        pool_add(&pool, &runs[w][0], i);
+        for (size_t k = 0; k < tools[w]; ++k)
+            pool_add(&pool, &runs[w][TOOLS_AT + k], i);
     }
     printf("  (timing the reference solutions of %zu step(s): check sizes and "
            "compute-sanitizer runs, then each speed run)\n", count);
@@ -786,27 +879,39 @@ static void measure_references(const struct student *s)
         size_t i = wanted[w];
         const struct graded_step *g = &G.steps[i];
         struct reference *ref = &references[i];
-        for (size_t c = 0; c < g->lab->check_size_count; ++c) {
-            const struct step_run *run = &runs[w][c];
-            struct outcome o = outcome_of(&run->p);
-            spent[w] += o.wall_s;
-            ref->check_wall[c] = o.wall_s;
-            ref->check_crowding[c] = run->p.outcome.crowding;
-            if (o.code != 0 && ref->ok) {
-                ref->ok = 0;
-                char *text = read_text(run->log, 1 << 16);
-                char lines[300];
-                first_lines(text, 0, 2, lines, sizeof lines);
-                free(text);
-                snprintf(ref->why, sizeof ref->why,
-                         "the reference solution %s fails at %ldx%ldx%ld (exit %d): %s",
-                         binary[w], g->lab->check_sizes[c].m, g->lab->check_sizes[c].n,
-                         g->lab->check_sizes[c].k, o.code, lines);
-            }
+        /* its check process: every size's seconds, or the size it failed at */
+        const struct step_run *checks = &runs[w][0];
+        size_t sizes = g->lab->check_size_count;
+        struct size_verdict at[MAX_CHECK_SIZES];
+        size_t decided = parse_checks(checks, sizes, at);
+        spent[w] += checks->p.outcome.wall_s;
+        ref->checks_crowding = checks->p.outcome.crowding;
+        double summed = 0;
+        for (size_t c = 0; c < decided; ++c) {
+            ref->check_wall[c] = at[c].wall_s;
+            summed += at[c].wall_s;
+        }
+        ref->checks_startup_s = checks->p.outcome.wall_s - summed;
+        size_t failed = decided; /* the first size that did not pass */
+        for (size_t c = 0; c < decided && failed == decided; ++c)
+            if (at[c].code != 0)
+                failed = c;
+        if (sizes > 0 && (decided < sizes || failed < decided)) {
+            ref->ok = 0;
+            size_t c = failed < decided ? failed : decided - 1;
+            char log[600], lines[300];
+            size_log(&at[c], c, log, sizeof log);
+            char *text = read_text(log, 1 << 16);
+            first_lines(text, 0, 2, lines, sizeof lines);
+            free(text);
+            snprintf(ref->why, sizeof ref->why,
+                     "the reference solution %s fails at %ldx%ldx%ld (exit %d): %s", binary[w],
+                     g->lab->check_sizes[c].m, g->lab->check_sizes[c].n,
+                     g->lab->check_sizes[c].k, at[c].code, lines);
         }
         for (size_t k = 0; k < tools[w]; ++k) {
             int t = tool_of[w][k];
-            const struct step_run *run = &runs[w][g->lab->check_size_count + k];
+            const struct step_run *run = &runs[w][TOOLS_AT + k];
             spent[w] += run->p.outcome.wall_s;
             ref->tool_wall[t] = run->p.outcome.wall_s;
             ref->tool_crowding[t] = run->p.outcome.crowding;
@@ -872,9 +977,10 @@ static int step_resources(const char *who, const struct graded_step *g, const ch
 
 /* ------------------------------------------------------------------------- */
 /* Grading a submission: each step's build and static checks in step order; then the
- * check-size and compute-sanitizer runs of every step that runs on the GPU, through
- * one pool, judged in step order and size order whatever order they end in; then, in
- * step order, each step's verdicts and its speed run, alone. */
+ * check processes and compute-sanitizer runs of every step that runs on the GPU,
+ * through one pool, judged in step order whatever order they end in, and the check
+ * processes that carry on after a failure (run_later_checks); then, in step order,
+ * each step's verdicts and its speed run, alone. */
 
 /* One step of the submission being graded: its runs in the pool, what judging them
  * found, its technique as far as the static report tells, and its progress line,
@@ -882,9 +988,13 @@ static int step_resources(const char *who, const struct graded_step *g, const ch
 struct step_work {
     int on_gpu;            /* its runs are in the pool */
     size_t first_run;      /* its first run's index in the pool */
-    size_t sizes, tools;   /* runs: the check sizes, then tools runs */
+    size_t sizes, tools;   /* its check sizes; its tools runs */
     int tool_of[TOOLS];    /* the tool of each tools run */
-    struct step_run runs[RUNS_PER_STEP];
+    struct step_run runs[RUNS_PER_STEP]; /* check processes, then tools from TOOLS_AT */
+    /* its check sizes: what each came to (parse_checks), the check processes so far,
+     * and the size the next one starts at (sizes: none) */
+    struct size_verdict at[MAX_CHECK_SIZES];
+    size_t check_processes, next_from;
     /* judging the check sizes (judge_check) */
     int passed, hung, todo;
     char marks[MAX_CHECK_SIZES + 1];
@@ -948,25 +1058,20 @@ static int source_marked_todo(const char *path)
     return todo;
 }
 
-/* Check size c of step i has ended (the pool hands them on in order): its mark, and
- * the first failure with its log, exactly as if the sizes had run one after the
- * other. Nonzero ends the step's later runs, its tools included: the step is still
- * TODO, or c is its first failure and did not finish. */
-static int judge_check(size_t i, size_t c)
+/* Check size c of step i, decided by its check process (run_later_checks judges the
+ * sizes in order once all are): its mark, and the first failure with its log and the
+ * command that reproduces it, exactly as if each size had run on its own. */
+static void judge_check(size_t i, size_t c)
 {
     const struct graded_step *g = &G.steps[i];
     const struct reference *ref = &references[i];
     struct step_work *w = &G.work[i];
     const struct check_size *size = &g->lab->check_sizes[c];
-    struct outcome o = outcome_of(&w->runs[c].p);
+    const struct size_verdict *v = &w->at[c];
+    struct outcome o = {v->code, v->timed_out, v->wall_s};
     if (o.code == EXIT_TODO) {
         w->todo = 1;
-        return 1;
-    }
-    if (o.code == EXIT_NO_DEVICE && G.have_gpu) {
-        G.have_gpu = 0;
-        G.gpu_lost_at = i;
-        snprintf(G.no_gpu_why, sizeof G.no_gpu_why, "the GPU went away during grading");
+        return;
     }
     char mark = o.code == 0 ? '.' : o.timed_out ? 'T' : o.code > 128 ? 'C' : 'F';
     size_t m = strlen(w->marks);
@@ -974,19 +1079,22 @@ static int judge_check(size_t i, size_t c)
     w->marks[m + 1] = '\0';
     if (o.code == 0) {
         ++w->passed;
-        return 0;
+        return;
     }
+    w->hung |= o.timed_out;
     if (w->first_failure[0] != '\0')
-        return 0;
-    char *text = read_text(w->runs[c].log, 1 << 18);
+        return;
+    char log[600];
+    size_log(v, c, log, sizeof log);
+    char *text = read_text(log, 1 << 18);
     char lines[500];
     first_lines(text, 0, 4, lines, sizeof lines);
     free(text);
     char what[200];
     if (o.timed_out) {
         snprintf(what, sizeof what, "did not finish within %.1f s (killed; the reference "
-                 "took %.2f s)", w->runs[c].p.limit_s, ref->check_wall[c]);
-        w->hung = 1;
+                 "took %.2f s for the same sizes)", v->run->p.limit_s,
+                 reference_checks_s(g, ref, v->run->from));
     } else if (o.code > 128) {
         snprintf(what, sizeof what, "crashed (signal %d)", o.code - 128);
     } else if (o.code == EXIT_USAGE) {
@@ -997,7 +1105,34 @@ static int judge_check(size_t i, size_t c)
     snprintf(w->first_failure, sizeof w->first_failure,
              "at %ldx%ldx%ld: %s\n%s\nreproduce: bin/%s/%s --m %ld --n %ld --k %ld", size->m,
              size->n, size->k, what, lines, g->lab->lab, g->stem, size->m, size->n, size->k);
-    return w->hung;
+}
+
+/* Check process k of step i has ended: what it decided, each size's verdict to come
+ * (judge_check, after every check process of the step has run), and where the next
+ * check process starts: at the size after the one that did not pass, unless that one
+ * did not finish, is TODO or found no GPU, which ends the step's checks (the sizes
+ * after it are not run, as when each size ran alone and the first hang ended the
+ * step's runs). Nonzero ends the step's later runs in the pool, its tools included. */
+static int read_check_process(size_t i, size_t k)
+{
+    struct step_work *w = &G.work[i];
+    const struct step_run *run = &w->runs[k];
+    size_t decided = parse_checks(run, w->sizes, w->at);
+    size_t last = run->from + decided - 1;
+    w->next_from = run->from + decided;
+    const struct size_verdict *v = &w->at[last];
+    if (v->code == EXIT_NO_DEVICE && G.have_gpu) {
+        G.have_gpu = 0;
+        G.gpu_lost_at = i;
+        snprintf(G.no_gpu_why, sizeof G.no_gpu_why, "the GPU went away during grading");
+    }
+    int ends = v->code != 0 && (v->timed_out || v->code == EXIT_TODO || v->code == EXIT_NO_DEVICE);
+    if (ends) {
+        for (size_t c = w->next_from; c < w->sizes; ++c)
+            w->at[c].state = SIZE_CANCELLED;
+        w->next_from = w->sizes;
+    }
+    return ends;
 }
 
 /* Tools run k of step i has ended: its check's verdict from its exit code and its
@@ -1007,7 +1142,7 @@ static int judge_tool(struct student *s, size_t i, size_t k)
     struct step_work *w = &G.work[i];
     struct step_result *r = &s->results[i];
     const struct check_size *ss = &G.steps[i].rubric->sanitize_size;
-    const struct step_run *run = &w->runs[w->sizes + k];
+    const struct step_run *run = &w->runs[TOOLS_AT + k];
     int t = w->tool_of[k], c = CHECK_MEMCHECK + t;
     struct outcome o = outcome_of(&run->p);
     char *text = read_text(run->log, 1 << 18);
@@ -1056,7 +1191,56 @@ static int judge_pooled(void *ctx, size_t run)
     if (G.gpu_lost_at < i)
         return 1;
     size_t k = run - w->first_run;
-    return k < w->sizes ? judge_check(i, k) : judge_tool(s, i, k - w->sizes);
+    return k == 0 ? read_check_process(i, 0) : judge_tool(s, i, k - 1);
+}
+
+static void step_paths(const struct student *s, const struct graded_step *g, char *binary,
+                       char *run_log, char *src, char *log_dir);
+
+/* procs_run's done for a pool of later check processes: each its step's latest. */
+static struct pool later_pool;
+static int judge_later(void *ctx, size_t run)
+{
+    (void)ctx;
+    size_t i = later_pool.step_of[run];
+    if (G.gpu_lost_at < i)
+        return 1;
+    read_check_process(i, G.work[i].check_processes - 1);
+    return 0;
+}
+
+/* After the pool: the check processes that carry on after a size that did not pass,
+ * each from the size after it, all steps' at once through a pool of their own, round
+ * after round until every step's sizes are decided (a step that passes everything, the
+ * usual case, needs none). Each is limited like the first, by the reference's seconds
+ * for the same sizes (checks_limit). Then each size of each step is judged, in order. */
+static void run_later_checks(struct student *s)
+{
+    for (;;) {
+        later_pool.count = 0;
+        for (size_t i = 0; i < G.step_count && i <= G.gpu_lost_at; ++i) {
+            struct step_work *w = &G.work[i];
+            if (!w->on_gpu || w->next_from >= w->sizes || w->check_processes >= TOOLS_AT)
+                continue;
+            const struct graded_step *g = &G.steps[i];
+            char binary[512], run_log[512], src[600], log_dir[300];
+            step_paths(s, g, binary, run_log, src, log_dir);
+            struct step_run *run = &w->runs[w->check_processes++];
+            check_process(run, binary, log_dir, g->stem, w->next_from,
+                          checks_limit(g, &references[i], w->next_from));
+            pool_add(&later_pool, run, i);
+        }
+        if (later_pool.count == 0)
+            break;
+        pool_run(&later_pool, judge_later, s);
+        note_pool(s->name, &later_pool);
+    }
+    for (size_t i = 0; i < G.step_count; ++i) {
+        struct step_work *w = &G.work[i];
+        for (size_t c = 0; w->on_gpu && c < w->sizes; ++c)
+            if (w->at[c].state == SIZE_ENDED)
+                judge_check(i, c);
+    }
 }
 
 /* Correct, the sanitizers and speed not run for want of a GPU; the step is TODO when
@@ -1323,6 +1507,8 @@ static void begin_step(struct student *s, size_t i)
      * sanitizers: each tool at one small awkward size, with its own log and limit */
     w->sizes = set_up_runs(g, binary, log_dir, g->stem, &references[i], w->runs, w->tool_of,
                            &w->tools);
+    w->check_processes = 1;
+    w->next_from = w->sizes; /* read_check_process says */
     w->on_gpu = 1;
 }
 
@@ -1353,7 +1539,7 @@ static void finish_step(struct student *s, size_t i)
         return;
     }
     for (size_t c = 0; c < w->sizes; ++c)
-        if (w->runs[c].p.state == PROC_CANCELLED)
+        if (w->at[c].state != SIZE_ENDED)
             say(w, "-"); /* not run: an earlier size did not finish */
     int passed = w->passed, total = (int)w->sizes;
     r->checks[CHECK_CORRECT].fraction = total > 0 ? (double)passed / total : 0;
@@ -1370,7 +1556,7 @@ static void finish_step(struct student *s, size_t i)
         int c = CHECK_MEMCHECK + t;
         if (G.sanitizer == NULL)
             WHY(c, "not run: compute-sanitizer was not found (no points)");
-        else if (w->hung)
+        else if (w->hung && r->checks[c].state == CHECK_NOT_RUN)
             WHY(c, "not run: the step does not finish");
         else if (!ref->tool_ok[t])
             WHY(c, "not run: the reference solution does not pass %s here (no points)",
@@ -1448,14 +1634,18 @@ static void grade_student(struct student *s)
     for (size_t i = 0; i < G.step_count; ++i) {
         struct step_work *w = &G.work[i];
         w->first_run = submission_pool.count;
-        for (size_t k = 0; w->on_gpu && k < w->sizes + w->tools; ++k)
-            pool_add(&submission_pool, &w->runs[k], i);
+        if (!w->on_gpu)
+            continue;
+        pool_add(&submission_pool, &w->runs[0], i);
+        for (size_t k = 0; k < w->tools; ++k)
+            pool_add(&submission_pool, &w->runs[TOOLS_AT + k], i);
     }
     if (submission_pool.count > 0) {
         double started = now_s();
         pool_run(&submission_pool, judge_pooled, s);
-        s->phase_s[PHASE_POOL] += now_s() - started;
         note_pool(s->name, &submission_pool);
+        run_later_checks(s);
+        s->phase_s[PHASE_POOL] += now_s() - started;
     }
     /* then, step by step, the verdicts and each speed run alone */
     for (size_t i = 0; i < G.step_count; ++i) {
@@ -1827,7 +2017,8 @@ int grade_main(const struct grade_request *q)
     G.jobs = q->jobs > 0 ? q->jobs : 2;
     G.concurrency = q->concurrency > 0 ? q->concurrency : GRADE_DEFAULT_CONCURRENCY;
     G.work = calloc(G.step_count ? G.step_count : 1, sizeof *G.work);
-    if (G.work == NULL || pool_init(&submission_pool, G.step_count) != 0) {
+    if (G.work == NULL || pool_init(&submission_pool, G.step_count) != 0 ||
+        pool_init(&later_pool, G.step_count) != 0) {
         fprintf(stderr, "lab: out of memory for %zu steps\n", G.step_count);
         return EXIT_WRONG;
     }
