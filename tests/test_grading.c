@@ -970,6 +970,27 @@ START_TEST(every_run_is_timed_in_the_reports_folder)
     ck_assert(has_run(&t, "ada", "matmul/06-regblock", "checks", "139"));
     ck_assert(has_run(&t, "ada", "matmul/06-regblock", "checks-from-9", "0"));
     ck_assert(!has_run(&t, "ada", "matmul/02-tiled", "speed", NULL)); /* wrong: not timed */
+    /* the hang was held to its first size's limit (from that size's reference seconds),
+     * not to the limit of the whole check process */
+    double reference_checks = 0;
+    for (size_t r = 0; r < t.nrows; ++r)
+        if (strcmp(csv_get(&t, r, "who"), "(reference)") == 0 &&
+            strcmp(csv_get(&t, r, "step"), "matmul/03-unrolled") == 0 &&
+            strcmp(csv_get(&t, r, "run"), "checks") == 0)
+            reference_checks = strtod(csv_get(&t, r, "wall_s"), NULL);
+    char *report = fake_report(0);
+    const char *hang = strstr(report, "did not finish within ");
+    ck_assert_msg(hang != NULL, "%s", report);
+    double limit = 0, reference_size = 0;
+    ck_assert_int_eq(sscanf(hang, "did not finish within %lf s (killed; the reference took %lf s)",
+                            &limit, &reference_size), 2);
+    free(report);
+    ck_assert_msg(reference_size > 0 && reference_size < reference_checks / 2,
+                  "the first size's reference %g s, all sizes' %g s", reference_size,
+                  reference_checks);
+    ck_assert_msg(limit >= 10 * reference_size + 5 - 0.1 && limit <= 8 * (10 * reference_size) + 5.1,
+                  "limit %g s for a size the reference did in %g s (time-limit 10 5)", limit,
+                  reference_size);
     for (size_t r = 0; r < t.nrows; ++r) {
         double started = strtod(csv_get(&t, r, "started_s"), NULL),
                wall = strtod(csv_get(&t, r, "wall_s"), NULL),

@@ -176,6 +176,15 @@ struct outcome {
 };
 
 static void pump_builds(void);
+static void watch_check_processes(void);
+
+/* While grading waits for its processes: the next builds start, and the running check
+ * processes are held to their per-size limits. */
+static void grading_idle(void)
+{
+    pump_builds();
+    watch_check_processes();
+}
 
 static struct outcome outcome_of(const struct proc *p)
 {
@@ -186,7 +195,7 @@ static struct outcome outcome_of(const struct proc *p)
 static void run_procs(struct proc *const procs[], size_t n, int at_once, procs_done_fn done,
                       void *ctx)
 {
-    procs_run(procs, n, at_once, done, ctx, pump_builds);
+    procs_run(procs, n, at_once, done, ctx, grading_idle);
 }
 
 /* Runs argv to the end or the limit (0: none), alone, building meanwhile. */
@@ -793,6 +802,15 @@ static double reference_checks_s(const struct graded_step *g, const struct refer
     return sum;
 }
 
+/* The reference's seconds for check size c alone: its own, and the start-up of a
+ * process when c is the first size of one (0 when the reference failed). */
+static double reference_size_s(const struct graded_step *g, const struct reference *ref, size_t c,
+                               int first)
+{
+    (void)g;
+    return ref->ok ? ref->check_wall[c] + (first ? ref->checks_startup_s : 0) : 0;
+}
+
 /* The limit of a student's check process from size `from` on. */
 static double checks_limit(const struct graded_step *g, const struct reference *ref, size_t from)
 {
@@ -995,6 +1013,11 @@ struct step_work {
      * and the size the next one starts at (sizes: none) */
     struct size_verdict at[MAX_CHECK_SIZES];
     size_t check_processes, next_from;
+    /* the running check process's per-size time limit (watch_check_processes): the
+     * sizes it had ended at the last look, since when, and the limit of the size now */
+    const struct step_run *watched;
+    size_t watched_ended;
+    double progress_at, size_limit_s, process_limit_s;
     /* judging the check sizes (judge_check) */
     int passed, hung, todo;
     char marks[MAX_CHECK_SIZES + 1];
@@ -1093,8 +1116,8 @@ static void judge_check(size_t i, size_t c)
     char what[200];
     if (o.timed_out) {
         snprintf(what, sizeof what, "did not finish within %.1f s (killed; the reference "
-                 "took %.2f s for the same sizes)", v->run->p.limit_s,
-                 reference_checks_s(g, ref, v->run->from));
+                 "took %.2f s)", w->size_limit_s > 0 ? w->size_limit_s : v->run->p.limit_s,
+                 reference_size_s(g, ref, c, c == v->run->from));
     } else if (o.code > 128) {
         snprintf(what, sizeof what, "crashed (signal %d)", o.code - 128);
     } else if (o.code == EXIT_USAGE) {
@@ -1207,6 +1230,52 @@ static int judge_later(void *ctx, size_t run)
         return 1;
     read_check_process(i, G.work[i].check_processes - 1);
     return 0;
+}
+
+/* While a student's check processes run (procs_run's idle, with the builds): each one
+ * is held to a limit per check size, as if each size ran on its own. Its process limit
+ * (checks_limit, for all its sizes) would let a step that hangs at its first size run
+ * as long as the reference took for all of them, times the rubric's factor; instead,
+ * each time its status says a size ended, the limit becomes the time so far plus the
+ * next size's own limit (the reference's seconds for that size, pooled_limit_for). */
+static void watch_check_processes(void)
+{
+    static double last_look;
+    double now = now_s();
+    if (G.work == NULL || now - last_look < 0.1)
+        return;
+    last_look = now;
+    for (size_t i = 0; i < G.step_count; ++i) {
+        struct step_work *w = &G.work[i];
+        if (!w->on_gpu || w->check_processes == 0)
+            continue;
+        struct step_run *run = &w->runs[w->check_processes - 1];
+        if (run->p.state != PROC_RUNNING)
+            continue;
+        char path[600];
+        snprintf(path, sizeof path, "%sstatus", run->logs);
+        char *text = read_text(path, 1 << 16);
+        size_t ended = 0;
+        for (const char *p = text; p != NULL && *p != '\0'; ++p)
+            ended += *p == '\n';
+        free(text);
+        if (w->watched != run || ended != w->watched_ended) {
+            if (w->watched != run)
+                w->process_limit_s = run->p.limit_s; /* checks_limit: never more */
+            w->progress_at = w->watched != run ? run->p.started : now;
+            w->watched = run;
+            w->watched_ended = ended;
+            const struct graded_step *g = &G.steps[i];
+            const struct reference *ref = &references[i];
+            size_t c = run->from + ended;
+            w->size_limit_s = c < w->sizes
+                                  ? pooled_limit_for(g->rubric, reference_size_s(g, ref, c, ended == 0),
+                                                     ref->checks_crowding)
+                                  : g->rubric->time_slack_s; /* all decided: time to exit */
+            double limit = w->progress_at - run->p.started + w->size_limit_s;
+            run->p.limit_s = limit < w->process_limit_s ? limit : w->process_limit_s;
+        }
+    }
 }
 
 /* After the pool: the check processes that carry on after a size that did not pass,
