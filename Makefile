@@ -18,7 +18,7 @@
 #   make plots GPUS="A B"   also draw those results folders side by side, each against its own peak
 #   make deps               install Check and gnuplot when missing (run and test do it too)
 #   make diffs              the change each solution step makes, as diffs under build/diffs/
-#   make guide-tables       regenerate GUIDE.md's tables of recorded results from data/results/
+#   make guide-tables       regenerate GUIDE.md's tables of recorded results from data/results/, data/grading/
 #   make clean              remove build/ and bin/
 #   make bin/occupancy      the occupancy calculator alone (bin/occupancy --help)
 #

@@ -303,6 +303,48 @@ START_TEST(guide_tables_follow_the_csv)
 }
 END_TEST
 
+/* LAB "grading": every recorded grading run of the GPU's throughput.csv, oldest first,
+ * a run from before the per-phase columns with "-" in them. */
+START_TEST(guide_tables_list_the_grading_runs)
+{
+    char *dir = util_temp_dir("guide-grading");
+    ck_assert_ptr_nonnull(dir);
+    char path[512], tool[256], command[1200];
+    snprintf(path, sizeof path, "%s/G/throughput.csv", dir);
+    snprintf(command, sizeof command, "mkdir -p '%s/G' && cat > '%s'", dir, path);
+    FILE *p = popen(command, "w");
+    fputs("date,commit,gpu,lab,steps,submissions,grade_concurrency,total_s,reference_s,"
+          "per_submission_s,points,max,build_wait_s,report_s,pool_s,speed_s\n"
+          "2026-11-23T13:51:22Z,e98b018,G,matmul,13,1,3,142.7,71,71.5,143,143,,,,\n"
+          "2026-11-23T19:49:20Z,9851ca0aaaaa,G,nbody,16,2,8,82.9,27.7,27.6,350,352,0.0,0.1,15.9,"
+          "11.2\n",
+          p);
+    ck_assert_int_eq(pclose(p), 0);
+    snprintf(path, sizeof path, "%s/guide.md", dir);
+    FILE *f = fopen(path, "w");
+    fputs("<!-- results-table grading G -->\nstale\n<!-- end results-table -->\n", f);
+    fclose(f);
+    char *write[] = {(char *)bin_path("guide-tables", tool, sizeof tool), "--grading", dir, path,
+                     NULL};
+    ck_assert_int_eq(run_capture(write, NULL, out, sizeof out, err, sizeof err), 0);
+    char *text = util_read_file(path, NULL);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_ptr_null(strstr(text, "stale"));
+    const char *old = strstr(text, "| e98b018 | matmul (13) | 1 | 3 | 71.5 s | 71 s | - | - | 143 of 143 |");
+    const char *now = strstr(text, "| 9851ca0 | nbody (16) | 2 | 8 | 27.6 s | 27.7 s | 15.9 s | 11.2 s | 350 of 352 |");
+    ck_assert_msg(old != NULL && now != NULL && old < now, "%s", text);
+    free(text);
+    snprintf(path, sizeof path, "%s/none", dir); /* no throughput.csv there: exit 2 */
+    char *missing[] = {tool, "--grading", path, NULL, NULL};
+    snprintf(command, sizeof command, "%s/guide.md", dir);
+    missing[3] = command;
+    ck_assert_int_eq(run_capture(missing, NULL, out, sizeof out, err, sizeof err), 2);
+    ck_assert_ptr_nonnull(strstr(err, "throughput.csv"));
+    ck_assert_int_eq(util_remove_tree(dir), 0);
+    free(dir);
+}
+END_TEST
+
 /* An N-body run with its CPU rows: each named with its role and its threads, the
  * OpenMP row against the serial one, step 01 against the serial one (the baseline)
  * at the same size, and step 02, at another size, against nothing. */
@@ -381,6 +423,7 @@ Suite *binaries_suite(void)
     tcase_add_test(tc, guide_tables_match_the_recorded_results);
     tcase_add_test(tc, guide_tables_follow_the_csv);
     tcase_add_test(tc, guide_tables_compare_step_01_with_the_cpu);
+    tcase_add_test(tc, guide_tables_list_the_grading_runs);
     tcase_add_test(tc, grading_refuses_empty_values);
     suite_add_tcase(s, tc);
     return s;

@@ -1,7 +1,7 @@
 /* bin/guide-tables: the tables of recorded results in GUIDE.md, generated from the
  * results CSV so the guide and the data cannot drift apart.
  *
- *   guide-tables [--check] [--results DIR] FILE.md
+ *   guide-tables [--check] [--results DIR] [--grading DIR] FILE.md
  *
  * FILE.md marks each table with two comment lines:
  *   <!-- results-table LAB GPU-DIR [MxNxK] -->
@@ -10,7 +10,9 @@
  * and gets between them the newest fullest run of LAB's solutions recorded in
  * DIR/GPU-DIR/LAB.csv (DIR: data/results): the run with the most passing steps (at
  * size MxNxK when given), every row of that run (at that size) in the order recorded,
- * the rows beside the steps (role cpu or library) named with their role. "vs
+ * the rows beside the steps (role cpu or library) named with their role. LAB
+ * "grading" is the grading throughput instead: every row of GRADING/GPU-DIR/throughput.csv
+ * (GRADING: --grading DIR, default data/grading), one per grading run. "vs
  * previous" compares rows of the same size as the runner does: a step with the step
  * before it, the first step with the lab's baseline (its first cpu row), a cpu row
  * with the cpu row before it; a library row with nothing. Without --check
@@ -74,6 +76,48 @@ static int size_matches(const struct csv_table *t, size_t row, const char *size)
 }
 
 /* The table of one lab's newest complete run, or -1 with a reason in why. */
+/* A seconds column of a throughput row: "12.3 s", or "-" where the run predates it. */
+static void seconds_cell(const struct csv_table *t, size_t row, const char *name, char *buf,
+                         size_t len)
+{
+    const char *v = field(t, row, name);
+    if (v[0] == '\0')
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "%s s", v);
+}
+
+/* The grading runs recorded in grading/gpu_dir/throughput.csv, oldest first. */
+static int make_throughput_table(const char *grading, const char *gpu_dir, struct text *out,
+                                 char *why, size_t why_len)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s/throughput.csv", grading, gpu_dir);
+    struct csv_table t;
+    char err[512];
+    if (csv_read_file(path, &t, err, sizeof err) != 0) {
+        snprintf(why, why_len, "%s: %s", path, err[0] ? err : "no such file");
+        return -1;
+    }
+    put(out, "| commit | lab (steps) | submissions | `GRADE_CONCURRENCY` | per submission | "
+             "reference, once | check processes and sanitizers | speed runs | points |\n"
+             "|---|---|---|---|---|---|---|---|---|\n");
+    for (size_t r = 0; r < t.nrows; ++r) {
+        char line[1024], per[32], reference[32], pool[32], speed[32];
+        seconds_cell(&t, r, "per_submission_s", per, sizeof per);
+        seconds_cell(&t, r, "reference_s", reference, sizeof reference);
+        seconds_cell(&t, r, "pool_s", pool, sizeof pool);
+        seconds_cell(&t, r, "speed_s", speed, sizeof speed);
+        snprintf(line, sizeof line, "| %.7s | %s (%s) | %s | %s | %s | %s | %s | %s | %s of %s |\n",
+                 field(&t, r, "commit"), field(&t, r, "lab"), field(&t, r, "steps"),
+                 field(&t, r, "submissions"), field(&t, r, "grade_concurrency"), per, reference,
+                 pool, speed, field(&t, r, "points"), field(&t, r, "max"));
+        put(out, line);
+    }
+    csv_free(&t);
+    return 0;
+}
+
 static int make_table(const char *results, const char *lab, const char *gpu_dir, const char *size,
                       struct text *out, char *why, size_t why_len)
 {
@@ -204,21 +248,23 @@ static int make_table(const char *results, const char *lab, const char *gpu_dir,
 int main(int argc, char **argv)
 {
     int check = 0;
-    const char *results = "data/results", *file = NULL;
+    const char *results = "data/results", *grading = "data/grading", *file = NULL;
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--check") == 0)
             check = 1;
         else if (strcmp(argv[i], "--results") == 0 && i + 1 < argc)
             results = argv[++i];
+        else if (strcmp(argv[i], "--grading") == 0 && i + 1 < argc)
+            grading = argv[++i];
         else if (argv[i][0] != '-' && file == NULL)
             file = argv[i];
         else {
-            fprintf(stderr, "usage: guide-tables [--check] [--results DIR] FILE.md\n");
+            fprintf(stderr, "usage: guide-tables [--check] [--results DIR] [--grading DIR] FILE.md\n");
             return 2;
         }
     }
     if (file == NULL) {
-        fprintf(stderr, "usage: guide-tables [--check] [--results DIR] FILE.md\n");
+        fprintf(stderr, "usage: guide-tables [--check] [--results DIR] [--grading DIR] FILE.md\n");
         return 2;
     }
     FILE *f = fopen(file, "r");
@@ -256,7 +302,11 @@ int main(int argc, char **argv)
             size[0] = '\0';
         generated.len = 0;
         put(&generated, "");
-        if (make_table(results, lab, gpu_dir, size[0] ? size : NULL, &generated, why, sizeof why) != 0) {
+        int failed = strcmp(lab, "grading") == 0
+                         ? make_throughput_table(grading, gpu_dir, &generated, why, sizeof why)
+                         : make_table(results, lab, gpu_dir, size[0] ? size : NULL, &generated, why,
+                                      sizeof why);
+        if (failed != 0) {
             fprintf(stderr, "%s:%ld: %s\n", file, lineno, why);
             return 2;
         }
