@@ -87,7 +87,7 @@ void cli_usage(FILE *out, const char *program, const struct lab_problem *lab)
             "                     last, one after another in this process, as grading runs\n"
             "                     them, instead of --m --n --k; stops at the first that does\n"
             "                     not pass, with its exit code; the extra checks run at the\n"
-            "                     last size only\n"
+            "                     last size only; nothing recorded unless --csv\n"
             "  --check-logs PREFIX  with --check-sizes: size i's messages go to PREFIX<i>.log,\n"
             "                     and a line \"i exit-code seconds\" per size ended to PREFIXstatus\n"
             "results:\n"
@@ -253,6 +253,8 @@ enum cli_result cli_parse(int argc, char **argv, const struct lab_problem *lab, 
         snprintf(why, why_len, "--check-sizes runs the lab's check sizes: leave out --m --n --k");
         return CLI_ERROR;
     }
+    if (o->check_from > 0 && o->csv_path == NULL) /* check sizes are no results to keep */
+        o->write_csv = 0;
     if (lab->resolve_size(&o->size, why, why_len) != LAB_OK)
         return CLI_ERROR;
     return CLI_RUN;

@@ -194,6 +194,9 @@ START_TEST(check_sizes_take_the_first_size_and_a_log_prefix)
                      CLI_RUN);
     ck_assert_int_eq(o.check_from, 3);
     ck_assert_str_eq(o.check_logs, "run/step.check-");
+    ck_assert_int_eq(o.write_csv, 0); /* check sizes are not results */
+    ck_assert_int_eq(PARSE(&o, why, "--check-sizes", "2", "--csv", "x.csv"), CLI_RUN);
+    ck_assert_int_eq(o.write_csv, 1);
     ck_assert_int_eq(PARSE(&o, why, "--check-sizes=1"), CLI_RUN);
     ck_assert_int_eq(o.check_from, 1);
     ck_assert_ptr_null(o.check_logs);

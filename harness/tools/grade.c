@@ -625,8 +625,10 @@ static size_t parse_checks(const struct step_run *run, size_t sizes, struct size
     if (!stopped && c < sizes) /* it ended during size c */
         at[c++] = (struct size_verdict){SIZE_ENDED, o->code != 0 ? o->code : EXIT_WRONG,
                                         o->timed_out, o->wall_s - before, run};
-    else if (!stopped && o->code != 0 && c > run->from) /* every size passed, then it failed */
-        at[c - 1].code = o->code;
+    else if (!stopped && o->code != 0 && !o->timed_out && c > run->from)
+        at[c - 1].code = o->code; /* every size passed, then it failed (not a kill at the
+                                     limit of its exit, watch_check_processes: every size
+                                     was decided by then) */
     return c - run->from;
 }
 
@@ -909,7 +911,7 @@ static void measure_references(const struct student *s)
             ref->check_wall[c] = at[c].wall_s;
             summed += at[c].wall_s;
         }
-        ref->checks_startup_s = checks->p.outcome.wall_s - summed;
+        ref->checks_startup_s = checks->p.outcome.wall_s > summed ? checks->p.outcome.wall_s - summed : 0;
         size_t failed = decided; /* the first size that did not pass */
         for (size_t c = 0; c < decided && failed == decided; ++c)
             if (at[c].code != 0)
