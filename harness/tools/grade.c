@@ -491,10 +491,10 @@ static void prepare_student(struct student *s, size_t index)
 }
 
 /* ------------------------------------------------------------------------- */
-/* Running a step binary. Every check-size and compute-sanitizer run of a submission's
- * steps goes through one shared pool (up to G.concurrency at once on the GPU), each in
- * its own process with its own log and time limit; then each step's timed speed run
- * runs alone. */
+/* Running a step binary. Each step's check process (all its check sizes) and
+ * compute-sanitizer runs, of all a submission's steps, go through one shared pool (up
+ * to G.concurrency at once on the GPU), each process with its own logs and time limit;
+ * then each step's timed speed run runs alone. */
 
 /* One run of a step binary, alone or under a compute-sanitizer tool: its command
  * line, its log and the process that runs it. */
@@ -664,11 +664,12 @@ static void tool_run(struct step_run *run, int tool, const char *binary,
     step_command(run, prefix, binary, size, untimed_quick, log, 0, limit_s);
 }
 
-/* The shared pool of one submission's (or of the reference solutions') runs: every
- * check-size and compute-sanitizer run of its steps, in step order and within a step
- * the check sizes in their order, then the tools; they start and are judged in that
- * order. The runs of one step are a series (procs.h): its first failure that does
- * not finish ends that step's later runs, never another step's. */
+/* The shared pool of one submission's (or of the reference solutions') runs: each
+ * step's check process, then its tools, in step order; they start and are judged in
+ * that order. The runs of one step are a series (procs.h): a check process whose size
+ * did not finish (or is TODO) ends that step's later runs, never another step's. The
+ * check processes that carry on after a failed size run after it, in a pool of their
+ * own (run_later_checks). */
 struct pool {
     struct proc **procs;
     size_t *step_of; /* run -> its step's index in G.steps */
@@ -1700,7 +1701,7 @@ static void grade_student(struct student *s)
         begin_step(s, i);
         print_done_lines();
     }
-    /* every check-size and compute-sanitizer run of the steps on the GPU: one pool */
+    /* every check process and compute-sanitizer run of the steps on the GPU: one pool */
     submission_pool.count = 0;
     for (size_t i = 0; i < G.step_count; ++i) {
         struct step_work *w = &G.work[i];
