@@ -522,6 +522,7 @@ static const char fake_setup[] =
     "at hang && exec sleep 600\n"
     "at wrong && { echo 'mismatch (fake)' >&2; return 1; }\n"
     "at crash && kill -SEGV $$\n"
+    "at quit && exit 0\n"
     "if [ -n \"$FAKE_TOOL\" ]; then\n"
     "  sleep 0.3; echo '========= COMPUTE-SANITIZER'\n"
     "  if [ $FAKE_TOOL = racecheck ] && has race; then\n"
@@ -585,7 +586,8 @@ static const char fake_setup[] =
     "echo '// FAKE race' >> $s/04-prefetch.cu\n"
     "echo '// FAKE todo' >> $s/05-rect-tiles.cu\n"
     "echo '// FAKE crash 4096' >> $s/06-regblock.cu\n"
-    "echo '// FAKE slowspeed' >> $s/07-smem-transposed.cu\n";
+    "echo '// FAKE slowspeed' >> $s/07-smem-transposed.cu\n"
+    "echo '// FAKE quit 100' >> $s/08-vector-loads.cu\n";
 
 static const char fake_grade[] =
     "d=$1; c=$2\n"
@@ -726,6 +728,11 @@ START_TEST(pooled_runs_keep_every_verdict_in_step_order)
                 "first failure at 4096x4096x4096: crashed (signal 11)");
     assert_line(r, "matmul/07-smem-transposed speed FAIL 0.5/2",
                 "0.25x the reference solution's speed");
+    /* a step whose code exits 0 in the middle of a size passes nothing there: the
+     * size's result never came */
+    assert_line(r, "matmul/08-vector-loads correct FAIL",
+                "8 of 9 check sizes correct; first failure at 100x100x100: the program exited "
+                "(exit 0) before this size's result");
     ck_assert_ptr_nonnull(strstr(r, "matmul/13-tuned: 11 of 11 (full marks)"));
     free(r);
     /* the progress lines: one per step, in step order, as the runs one after the other
@@ -742,6 +749,7 @@ START_TEST(pooled_runs_keep_every_verdict_in_step_order)
         "matmul/06-regblock       builds, correct .......C. 8/9",
         "matmul/07-smem-transposed builds, correct ......... 9/9, memcheck PASS, racecheck "
         "PASS, synccheck PASS, speed 0.25x",
+        "matmul/08-vector-loads   builds, correct ..F...... 8/9",
         "matmul/13-tuned          builds, correct",
     };
     const char *at = fake_out[0];
@@ -777,8 +785,9 @@ START_TEST(runs_of_all_steps_share_one_pool_and_speed_runs_run_alone)
     ck_assert_msg(most <= 8, "%d runs at once with --concurrency 8", most);
     ck_assert_msg(most >= 4, "never more than %d runs at once with --concurrency 8", most);
     ck_assert_msg(beside_other_steps > 0, "no run started beside a run of another step");
-    /* the reference's and the student's, but for the steps not correct (02, 03, 05, 06) */
-    ck_assert_int_eq(speed_runs, 13 + 9);
+    /* the reference's and the student's, but for the steps not correct (02, 03, 05, 06,
+     * 08) */
+    ck_assert_int_eq(speed_runs, 13 + 8);
 }
 END_TEST
 

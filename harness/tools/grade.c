@@ -592,6 +592,7 @@ enum size_state { SIZE_PENDING, SIZE_ENDED, SIZE_CANCELLED };
 struct size_verdict {
     enum size_state state;
     int code, timed_out;        /* as if it had run alone: its exit code, killed at a limit */
+    int no_result;              /* the process exited 0 during it, without its result */
     double wall_s;              /* its own seconds */
     const struct step_run *run; /* the check process that ran it */
 };
@@ -614,7 +615,7 @@ static size_t parse_checks(const struct step_run *run, size_t sizes, struct size
         double t;
         if (sscanf(line, "%lu %d %lf", &i, &code, &t) != 3 || i != c + 1)
             break;
-        at[c++] = (struct size_verdict){SIZE_ENDED, code, 0, t - before, run};
+        at[c++] = (struct size_verdict){SIZE_ENDED, code, 0, 0, t - before, run};
         before = t;
         if (code != 0)
             break;
@@ -622,9 +623,9 @@ static size_t parse_checks(const struct step_run *run, size_t sizes, struct size
     free(text);
     const struct proc_outcome *o = &run->p.outcome;
     int stopped = c > run->from && at[c - 1].code != 0;
-    if (!stopped && c < sizes) /* it ended during size c */
+    if (!stopped && c < sizes) /* it ended during size c; exit 0 there is no pass */
         at[c++] = (struct size_verdict){SIZE_ENDED, o->code != 0 ? o->code : EXIT_WRONG,
-                                        o->timed_out, o->wall_s - before, run};
+                                        o->timed_out, o->code == 0, o->wall_s - before, run};
     else if (!stopped && o->code != 0 && !o->timed_out && c > run->from)
         at[c - 1].code = o->code; /* every size passed, then it failed (not a kill at the
                                      limit of its exit, watch_check_processes: every size
@@ -1121,6 +1122,9 @@ static void judge_check(size_t i, size_t c)
         snprintf(what, sizeof what, "did not finish within %.1f s (killed; the reference "
                  "took %.2f s)", w->size_limit_s > 0 ? w->size_limit_s : v->run->p.limit_s,
                  reference_size_s(g, ref, c, c == v->run->from));
+    } else if (v->no_result) {
+        snprintf(what, sizeof what, "the program exited (exit 0) before this size's result: "
+                 "does the step's code call exit()?");
     } else if (o.code > 128) {
         snprintf(what, sizeof what, "crashed (signal %d)", o.code - 128);
     } else if (o.code == EXIT_USAGE) {
