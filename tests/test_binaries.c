@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "lab_registry.h"
 #include "util.h"
@@ -236,6 +237,26 @@ START_TEST(grading_refuses_empty_values)
 }
 END_TEST
 
+/* The guide-tables tests' inputs: a results CSV in dir/G/name and a guide.md in dir
+ * holding guide (its path back in guide_path). */
+static void write_guide_inputs(const char *dir, const char *name, const char *csv,
+                               const char *guide, char *guide_path, size_t len)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/G", dir);
+    ck_assert_int_eq(mkdir(path, 0777), 0);
+    snprintf(path, sizeof path, "%s/G/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_ge(fputs(csv, f), 0);
+    ck_assert_int_eq(fclose(f), 0);
+    snprintf(guide_path, len, "%s/guide.md", dir);
+    f = fopen(guide_path, "w");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_ge(fputs(guide, f), 0);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
 /* GUIDE.md's tables of recorded results are generated from the CSV, and make test
  * fails when someone edits one or records new results without regenerating. */
 START_TEST(guide_tables_match_the_recorded_results)
@@ -270,15 +291,10 @@ START_TEST(guide_tables_follow_the_csv)
     strcat(text, line);
     snprintf(line, sizeof line, row, "new", "cublas", "library", "1.0", "8", "PASS");
     strcat(text, line);
-    char command[1200];
-    snprintf(command, sizeof command, "mkdir -p '%s/G' && cat > '%s'", dir, path);
-    FILE *p = popen(command, "w");
-    fputs(text, p);
-    ck_assert_int_eq(pclose(p), 0);
-    snprintf(path, sizeof path, "%s/guide.md", dir);
-    FILE *f = fopen(path, "w");
-    fputs("# Guide\n<!-- results-table matmul G -->\nstale text\n<!-- end results-table -->\nend\n", f);
-    fclose(f);
+    write_guide_inputs(dir, "matmul.csv", text,
+                       "# Guide\n<!-- results-table matmul G -->\nstale text\n"
+                       "<!-- end results-table -->\nend\n",
+                       path, sizeof path);
     char results[512];
     snprintf(results, sizeof results, "%s", dir);
     char *check[] = {(char *)bin_path("guide-tables", tool, sizeof tool), "--check", "--results",
@@ -287,7 +303,7 @@ START_TEST(guide_tables_follow_the_csv)
     char *write[] = {tool, "--results", results, path, NULL};
     ck_assert_int_eq(run_capture(write, NULL, out, sizeof out, err, sizeof err), 0);
     ck_assert_int_eq(run_capture(check, NULL, out, sizeof out, err, sizeof err), 0);
-    f = fopen(path, "r");
+    FILE *f = fopen(path, "r");
     size_t n = fread(text, 1, sizeof text - 1, f);
     text[n] = '\0';
     fclose(f);
@@ -309,21 +325,16 @@ START_TEST(guide_tables_list_the_grading_runs)
 {
     char *dir = util_temp_dir("guide-grading");
     ck_assert_ptr_nonnull(dir);
-    char path[512], tool[256], command[1200];
-    snprintf(path, sizeof path, "%s/G/throughput.csv", dir);
-    snprintf(command, sizeof command, "mkdir -p '%s/G' && cat > '%s'", dir, path);
-    FILE *p = popen(command, "w");
-    fputs("date,commit,gpu,lab,steps,submissions,grade_concurrency,total_s,reference_s,"
-          "per_submission_s,points,max,build_wait_s,report_s,pool_s,speed_s\n"
-          "2026-11-23T13:51:22Z,e98b018,G,matmul,13,1,3,142.7,71,71.5,143,143,,,,\n"
-          "2026-11-23T19:49:20Z,9851ca0aaaaa,G,nbody,16,2,8,82.9,27.7,27.6,350,352,0.0,0.1,15.9,"
-          "11.2\n",
-          p);
-    ck_assert_int_eq(pclose(p), 0);
-    snprintf(path, sizeof path, "%s/guide.md", dir);
-    FILE *f = fopen(path, "w");
-    fputs("<!-- results-table grading G -->\nstale\n<!-- end results-table -->\n", f);
-    fclose(f);
+    char path[512], tool[256], missing_dir[600];
+    write_guide_inputs(dir, "throughput.csv",
+                       "date,commit,gpu,lab,steps,submissions,grade_concurrency,total_s,"
+                       "reference_s,per_submission_s,points,max,build_wait_s,report_s,pool_s,"
+                       "speed_s\n"
+                       "2026-11-23T13:51:22Z,e98b018,G,matmul,13,1,3,142.7,71,71.5,143,143,,,,\n"
+                       "2026-11-23T19:49:20Z,9851ca0aaaaa,G,nbody,16,2,8,82.9,27.7,27.6,350,352,"
+                       "0.0,0.1,15.9,11.2\n",
+                       "<!-- results-table grading G -->\nstale\n<!-- end results-table -->\n",
+                       path, sizeof path);
     char *write[] = {(char *)bin_path("guide-tables", tool, sizeof tool), "--grading", dir, path,
                      NULL};
     ck_assert_int_eq(run_capture(write, NULL, out, sizeof out, err, sizeof err), 0);
@@ -334,10 +345,8 @@ START_TEST(guide_tables_list_the_grading_runs)
     const char *now = strstr(text, "| 9851ca0 | nbody (16) | 2 | 8 | 27.6 s | 27.7 s | 15.9 s | 11.2 s | 350 of 352 |");
     ck_assert_msg(old != NULL && now != NULL && old < now, "%s", text);
     free(text);
-    snprintf(path, sizeof path, "%s/none", dir); /* no throughput.csv there: exit 2 */
-    char *missing[] = {tool, "--grading", path, NULL, NULL};
-    snprintf(command, sizeof command, "%s/guide.md", dir);
-    missing[3] = command;
+    snprintf(missing_dir, sizeof missing_dir, "%s/none", dir); /* no throughput.csv: exit 2 */
+    char *missing[] = {tool, "--grading", missing_dir, path, NULL};
     ck_assert_int_eq(run_capture(missing, NULL, out, sizeof out, err, sizeof err), 2);
     ck_assert_ptr_nonnull(strstr(err, "throughput.csv"));
     ck_assert_int_eq(util_remove_tree(dir), 0);
@@ -373,19 +382,13 @@ START_TEST(guide_tables_compare_step_01_with_the_cpu)
     snprintf(line, sizeof line, row, "02-thread-per-body", "step", "131072", "30.0", "32", "256",
              "8", "threads", "5.7e11");
     strcat(text, line);
-    char command[1200];
-    snprintf(command, sizeof command, "mkdir -p '%s/G' && cat > '%s/G/nbody.csv'", dir, dir);
-    FILE *p = popen(command, "w");
-    fputs(text, p);
-    ck_assert_int_eq(pclose(p), 0);
-    snprintf(path, sizeof path, "%s/guide.md", dir);
-    FILE *f = fopen(path, "w");
-    fputs("<!-- results-table nbody G -->\n<!-- end results-table -->\n", f);
-    fclose(f);
+    write_guide_inputs(dir, "nbody.csv", text,
+                       "<!-- results-table nbody G -->\n<!-- end results-table -->\n", path,
+                       sizeof path);
     char *write[] = {(char *)bin_path("guide-tables", tool, sizeof tool), "--results", dir, path,
                      NULL};
     ck_assert_int_eq(run_capture(write, NULL, out, sizeof out, err, sizeof err), 0);
-    f = fopen(path, "r");
+    FILE *f = fopen(path, "r");
     size_t n = fread(text, 1, sizeof text - 1, f);
     text[n] = '\0';
     fclose(f);

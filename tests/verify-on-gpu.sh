@@ -22,11 +22,12 @@
 # also packs them with data/results, data/grading and data/explorer into one file, for
 # a GPU machine that hands back few files. Exit status: non-zero when any check fails.
 # Check without a package registry: CHECK_PREFIX=dir.
-# Measured on the H100 (2026-11-23, a warm build): Check suite gpu 4.6 minutes,
+# Measured on the H100 (2026-11-23, a warm build; gpu and grading_gpu at d2cb543,
+# grading at 9851ca0): Check suite gpu 4.6 minutes,
 # matmul_gpu over 4 (13 steps at matrices of more than 2^31 elements, 10 GB each),
 # nbody_gpu 4.7, grading_gpu 2.8; sanitizers for N-body (16 steps, --quick) 20 to 40 s
 # per tool, the three tools side by side; grading 1.4 minutes for matmul (CLASS=2)
-# and 1.1 for N-body (LAB=matmul, LAB=nbody; commit 9851ca0). A whole verification does not fit one
+# and 1.1 for N-body (LAB=matmul, LAB=nbody). A whole verification does not fit one
 # 10-minute call: give it parts. `make test` builds every target first, the
 # explorer's 144 configurations included: after a change to the Makefile that took
 # over 4 minutes before any test ran.
