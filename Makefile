@@ -296,17 +296,20 @@ solutions: $(SOLUTION_BINS) $(TOOLS)
 LAB ?=
 STEP ?=
 RUN_ARGS ?=
+# Each step's wall-clock limit in make run (bin/lab's default unless given; 0: none).
+RUN_TIME_LIMIT ?=
 # With no GPU, bin/lab shows the static report and exits 77: for make that is a
 # finished job, not an error.
 run: deps all
-	$(Q)status=0; $(BIN_DIR)/lab run --bin-dir $(call tree_bin,$(SRC)) $(LAB) $(STEP) -- $(RUN_ARGS) || status=$$?; \
+	$(Q)status=0; $(BIN_DIR)/lab run --bin-dir $(call tree_bin,$(SRC)) \
+	  $(if $(RUN_TIME_LIMIT),--time-limit '$(RUN_TIME_LIMIT)') '$(LAB)' '$(STEP)' -- $(RUN_ARGS) || status=$$?; \
 	  [ $$status -eq 77 ] || exit $$status
 
 # WHATIF=sm_75 asks what the steps, as compiled now, would get on another
 # architecture; ARCH=sm_75 recompiles them for it first.
 WHATIF ?= $(ARCH)
 report: all
-	$(Q)$(BIN_DIR)/lab report --bin-dir $(call tree_bin,$(SRC)) --arch $(WHATIF) $(LAB) $(STEP)
+	$(Q)$(BIN_DIR)/lab report --bin-dir $(call tree_bin,$(SRC)) --arch $(WHATIF) '$(LAB)' '$(STEP)'
 
 # Grading (bin/lab grade; GUIDE.md, "For instructors"). Only the step files are
 # taken from a submission: bin/lab copies each into a folder of its own under

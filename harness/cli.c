@@ -90,6 +90,8 @@ void cli_usage(FILE *out, const char *program, const struct lab_problem *lab)
             "                     last size only; nothing recorded unless --csv\n"
             "  --check-logs PREFIX  with --check-sizes: size i's messages go to PREFIX<i>.log,\n"
             "                     and a line \"i exit-code seconds\" per size ended to PREFIXstatus\n"
+            "  --time-limit S     stop after S seconds of wall time, saying so, with exit code 5\n"
+            "                     (make run gives every step one; default: no limit)\n"
             "results:\n"
             "  --csv PATH         append the result row here\n"
             "                     (default data/results/<gpu>/%s.csv)\n"
@@ -103,7 +105,8 @@ void cli_usage(FILE *out, const char *program, const struct lab_problem *lab)
             "\n"
             "exit codes: 0 correct, 1 wrong result or CUDA error, 2 bad usage or a size this\n"
             "            step or GPU cannot run, 3 a labs/ step still marked TODO, 4 correct but\n"
-            "            the results file could not be written, 77 no CUDA device\n",
+            "            the results file could not be written, 5 stopped at --time-limit,\n"
+            "            77 no CUDA device\n",
             program, lab->name, lab->size_help,
             lab->quick_help != NULL ? lab->quick_help : "this lab has none", lab->name);
 }
@@ -228,6 +231,10 @@ enum cli_result cli_parse(int argc, char **argv, const struct lab_problem *lab, 
             if (*value == '\0')
                 BAD_VALUE("expected a path prefix");
             o->check_logs = value;
+        } else if (FLAG("--time-limit")) {
+            NEED_VALUE();
+            if (cli_parse_double(value, 0.0, 86400.0, &o->time_limit_s) != 0)
+                BAD_VALUE("expected seconds from 0 (no limit) to 86400");
         } else if (FLAG("--warm-cache")) {
             o->warm_cache = 1;
         } else if (FLAG("--no-header")) {

@@ -21,6 +21,7 @@ enum exit_code {
     EXIT_USAGE = 2,        /* bad usage, or a size this step or GPU cannot run */
     EXIT_TODO = 3,         /* a labs/ step still marked STEP_TODO: not done yet */
     EXIT_NOT_RECORDED = 4, /* the step ran, but its results file could not be written */
+    EXIT_TIME_LIMIT = 5,   /* stopped at --time-limit (make run's limit per step) */
     EXIT_NO_DEVICE = 77,
 };
 
@@ -44,6 +45,8 @@ struct run_options {
                                  one after another in this process; 0: just --m --n --k */
     const char *check_logs;   /* --check-logs PREFIX: size i's messages to PREFIX<i>.log, a
                                  line per size ended to PREFIXstatus; NULL: all to stderr */
+    double time_limit_s;      /* --time-limit S: the process stops itself after S seconds of
+                                 wall time (exit 5); 0: no limit */
 };
 
 void cli_defaults(struct run_options *options);

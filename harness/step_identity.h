@@ -23,6 +23,14 @@ struct step_identity {
 
 extern const struct step_identity step_identity;
 
+/* The step whose default size this binary runs at: its own, except for a labs/ step
+ * still marked STEP_TODO, whose file still holds the previous step's code: it takes
+ * the previous step's default size, one that code can do quickly (N-body's step 02
+ * untouched is step 01's single GPU thread, for which 131072 bodies take tens of
+ * minutes). A lab whose default size depends on the step reads this, not the stem.
+ * Defined by the runner. */
+const char *step_size_stem(void);
+
 #ifdef __cplusplus
 }
 #endif

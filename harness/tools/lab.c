@@ -116,60 +116,60 @@ static int find_step_or_row(const struct step_table *t, const char *name, struct
     return sel->step != NULL || sel->row != NULL;
 }
 
+/* LAB and STEP from the command line (either may be empty, as make passes them). One
+ * name alone that is no lab is a step (or row) of the one lab that has it: `make run
+ * STEP=02` without LAB=. */
 static int select_steps(int argc, char **argv, int *i, struct selection *sel)
 {
     sel->lab = NULL;
     sel->step = NULL;
     sel->row = NULL;
-    if (*i < argc && strcmp(argv[*i], "--") != 0) {
-        const char *lab_name = argv[(*i)++];
-        /* `make run STEP=02` without LAB=: a step id is taken as the step of the one
-         * lab that has it */
-        if (lab_name[0] != '\0' && step_table_find(lab_name) == NULL &&
-            (*i >= argc || strcmp(argv[*i], "--") == 0)) {
-            const struct step_table *owner = NULL;
-            int owners = 0;
-            struct selection found;
-            for (const struct step_table *const *it = all_step_tables; *it != NULL; ++it)
-                if (find_step_or_row(*it, lab_name, &found)) {
-                    owner = *it;
-                    ++owners;
-                }
-            if (owners == 1) {
-                sel->lab = owner;
-                find_step_or_row(owner, lab_name, sel);
-                return 0;
-            }
-            if (owners > 1)
-                return usage_error("step '%s' is in more than one lab: say which with LAB=",
-                                   lab_name);
-        }
-        if (lab_name[0] != '\0') {
-            sel->lab = step_table_find(lab_name);
-            if (sel->lab == NULL) {
-                char labs[256], msg[512];
-                known_labs(labs, sizeof labs);
-                snprintf(msg, sizeof msg, "unknown lab '%s' (labs: %s)", lab_name, labs);
-                return usage_error("%s", msg);
-            }
+    const char *lab_name = "", *step_name = "";
+    if (*i < argc && strcmp(argv[*i], "--") != 0)
+        lab_name = argv[(*i)++];
+    if (*i < argc && strcmp(argv[*i], "--") != 0)
+        step_name = argv[(*i)++];
+    int one_name = step_name[0] == '\0' && lab_name[0] != '\0' && step_table_find(lab_name) == NULL;
+    if (one_name) {
+        step_name = lab_name;
+        lab_name = "";
+    }
+    char labs[256], msg[512];
+    known_labs(labs, sizeof labs);
+    if (lab_name[0] != '\0') {
+        sel->lab = step_table_find(lab_name);
+        if (sel->lab == NULL) {
+            snprintf(msg, sizeof msg, "unknown lab '%s' (labs: %s)", lab_name, labs);
+            return usage_error("%s", msg);
         }
     }
-    if (*i < argc && strcmp(argv[*i], "--") != 0) {
-        const char *step_name = argv[(*i)++];
-        if (step_name[0] != '\0') {
-            if (sel->lab == NULL)
-                return usage_error("a step needs a lab: LAB=<lab> STEP=%s (bin/lab list)",
-                                   step_name);
-            if (!find_step_or_row(sel->lab, step_name, sel)) {
-                char msg[512];
-                snprintf(msg, sizeof msg,
-                         "unknown step '%s' of lab %s (bin/lab list %s shows its steps)",
-                         step_name, sel->lab->lab, sel->lab->lab);
-                return usage_error("%s", msg);
-            }
-        }
+    if (step_name[0] == '\0')
+        return 0;
+    if (sel->lab != NULL) {
+        if (find_step_or_row(sel->lab, step_name, sel))
+            return 0;
+        snprintf(msg, sizeof msg, "unknown step '%s' of lab %s (bin/lab list %s shows its steps)",
+                 step_name, sel->lab->lab, sel->lab->lab);
+        return usage_error("%s", msg);
     }
-    return 0;
+    const struct step_table *owner = NULL;
+    int owners = 0;
+    struct selection found;
+    for (const struct step_table *const *it = all_step_tables; *it != NULL; ++it)
+        if (find_step_or_row(*it, step_name, &found)) {
+            owner = *it;
+            ++owners;
+        }
+    if (owners == 1) {
+        sel->lab = owner;
+        find_step_or_row(owner, step_name, sel);
+        return 0;
+    }
+    if (owners > 1)
+        return usage_error("step '%s' is in more than one lab: say which with LAB=", step_name);
+    snprintf(msg, sizeof msg, "%s '%s' (labs: %s; bin/lab list shows every step)",
+             one_name ? "no lab or step is named" : "no lab has a step", step_name, labs);
+    return usage_error("%s", msg);
 }
 
 static int list(const struct selection *sel)
@@ -238,16 +238,25 @@ static size_t run_order(const struct step_table *t, const struct selection *sel,
     return n;
 }
 
-/* Runs the selected steps; mode_args are passed to every step binary. */
+/* make run's wall-clock limit for one step (or row) at its default size, unless
+ * RUN_TIME_LIMIT= (--time-limit) says otherwise: each step of the solutions runs in a few
+ * seconds on the H100, well under a tenth of this; a step past it is stopped, reported
+ * and counted, and the run goes on with the next. */
+#define RUN_DEFAULT_TIME_LIMIT_S 60.0
+
+/* Runs the selected steps; mode_args are passed to every step binary, after
+ * --time-limit (time_limit_s; 0 none), so a step option may override it. */
 static int run_steps(const char *bin_dir, const struct selection *sel, int report, const char *arch,
-                     int extra_argc, char **extra_argv)
+                     double time_limit_s, int extra_argc, char **extra_argv)
 {
+    char limit_text[32];
+    snprintf(limit_text, sizeof limit_text, "%g", time_limit_s);
     char run_id[64];
     time_t now = time(NULL);
     strftime(run_id, sizeof run_id, "%Y%m%dT%H%M%SZ", gmtime(&now));
     snprintf(run_id + strlen(run_id), sizeof run_id - strlen(run_id), "-%ld", (long)getpid());
 
-    int worst = 0, ran = 0, passed = 0, todo = 0, failed = 0;
+    int worst = 0, ran = 0, passed = 0, todo = 0, failed = 0, stopped = 0;
     for (const struct step_table *const *it = all_step_tables; *it != NULL; ++it) {
         const struct step_table *t = *it;
         if (sel->lab != NULL && sel->lab != t)
@@ -272,6 +281,8 @@ static int run_steps(const char *bin_dir, const struct selection *sel, int repor
             } else {
                 args[n++] = "--run-id";
                 args[n++] = run_id;
+                args[n++] = "--time-limit";
+                args[n++] = limit_text;
                 if (!first)
                     args[n++] = "--no-header";
             }
@@ -285,14 +296,16 @@ static int run_steps(const char *bin_dir, const struct selection *sel, int repor
                 /* the step said why in one line; what follows is the report itself */
                 printf("Without a GPU, here is what the compiler and the occupancy model say "
                        "instead:\n\n");
-                return run_steps(bin_dir, sel, 1, arch, 0, NULL) == 0 ? EXIT_NO_DEVICE
-                                                                      : EXIT_WRONG;
+                return run_steps(bin_dir, sel, 1, arch, 0, 0, NULL) == 0 ? EXIT_NO_DEVICE
+                                                                         : EXIT_WRONG;
             }
             ++ran;
             if (code == EXIT_PASS)
                 ++passed;
             else if (code == EXIT_TODO && !report)
                 ++todo; /* not done yet: not a failure */
+            else if (code == EXIT_TIME_LIMIT && !report)
+                ++stopped; /* the step said at which size and limit */
             else
                 ++failed;
             if (code == EXIT_USAGE)
@@ -305,8 +318,9 @@ static int run_steps(const char *bin_dir, const struct selection *sel, int repor
             printf("\n");
     }
     if (!report)
-        printf("\n%d step(s) run: %d passed, %d still TODO, %d failed%s\n", ran, passed, todo,
-               failed, failed ? " (see the messages above)" : "");
+        printf("\n%d step(s) run: %d passed, %d still TODO, %d failed, %d stopped at the time "
+               "limit%s\n", ran, passed, todo, failed, stopped,
+               failed || stopped ? " (see the messages above)" : "");
     return worst;
 }
 
@@ -316,7 +330,7 @@ int main(int argc, char **argv)
         fprintf(argc < 2 ? stderr : stdout,
                 "usage: %s list [LAB]\n"
                 "       %s sizes [LAB]                  each lab's check sizes, as step options\n"
-                "       %s run [--bin-dir DIR] [LAB [STEP]] [-- STEP-OPTIONS]\n"
+                "       %s run [--bin-dir DIR] [--time-limit S] [LAB [STEP]] [-- STEP-OPTIONS]\n"
                 "       %s report [--bin-dir DIR] [--arch ARCH] [LAB [STEP]]\n"
                 "       %s grade [--student NAME] [--submission DIR] [--gradebook CSV]\n"
                 "             [--jobs N] [--sanitizer PATH] [--concurrency N] [--no-gpu]\n"
@@ -328,13 +342,14 @@ int main(int argc, char **argv)
                 "             [LAB [STEP]]\n"
                 "       %s grade-merge --gradebook CSV --part DIR... [--not-graded REASON]\n"
                 "             [LAB [STEP]]\n"
-                "       (--no-gpu: builds and static checks only, as on a machine without one;\n"
+                "       (run --time-limit S: each step stopped after S seconds, default %g, 0 none;\n"
+                "       --no-gpu: builds and static checks only, as on a machine without one;\n"
                 "       --concurrency N: check-size and compute-sanitizer runs of all the steps\n"
                 "       of a submission at once on the GPU, then each speed run alone; default\n"
                 "       $GRADE_CONCURRENCY or %d, 1 one after the other; --throughput CSV:\n"
                 "       append the run's seconds per submission, with its GPU and commit)\n",
                 program, program, program, program, program, program, program, program,
-                GRADE_DEFAULT_CONCURRENCY);
+                RUN_DEFAULT_TIME_LIMIT_S, GRADE_DEFAULT_CONCURRENCY);
         return argc < 2 ? EXIT_USAGE : 0;
     }
     const char *command = argv[1];
@@ -342,6 +357,7 @@ int main(int argc, char **argv)
     const char *arch = NULL;
     struct grade_request request = {.gradebook = "data/gradebook.csv", .jobs = 2};
     int batch = 1;
+    double time_limit_s = RUN_DEFAULT_TIME_LIMIT_S;
     const char *out_dir = NULL, *reason = NULL;
     char **parts = calloc((size_t)argc, sizeof *parts);
     int part_count = 0;
@@ -392,6 +408,13 @@ int main(int argc, char **argv)
             parts[part_count++] = (char *)value;
         else if (strcmp(opt, "--not-graded") == 0)
             reason = value;
+        else if (strcmp(opt, "--time-limit") == 0) {
+            char *end;
+            time_limit_s = strtod(value, &end);
+            if (*end != '\0' || end == value || !(time_limit_s >= 0 && time_limit_s <= 86400))
+                return usage_error("--time-limit (RUN_TIME_LIMIT=) wants seconds from 0 (no "
+                                   "limit) to 86400, not '%s'", value);
+        }
         else if (strcmp(opt, "--batch") == 0) {
             char *end;
             long n = strtol(value, &end, 10);
@@ -430,9 +453,9 @@ int main(int argc, char **argv)
     if (strcmp(command, "sizes") == 0)
         return sizes(&sel);
     if (strcmp(command, "run") == 0)
-        return run_steps(bin_dir, &sel, 0, NULL, extra_argc, extra_argv);
+        return run_steps(bin_dir, &sel, 0, NULL, time_limit_s, extra_argc, extra_argv);
     if (strcmp(command, "report") == 0)
-        return run_steps(bin_dir, &sel, 1, arch, 0, NULL);
+        return run_steps(bin_dir, &sel, 1, arch, 0, 0, NULL);
     if (sel.row != NULL && strncmp(command, "grade", 5) == 0)
         return usage_error("'%s' is a row beside the steps, not a step: grading takes steps",
                            sel.row->name);

@@ -44,18 +44,28 @@ static const struct nbody_step_params step_params[] = {
 #undef CHECK_SIZE
 #undef STEP
 
-/* This binary's line of NBODY_STEP: a step's by its id (the stem is "NN-name"), a
- * row's by its whole name; a safe default otherwise. */
-static struct nbody_step_params params_of_this_step(void)
+/* A stem's line of NBODY_STEP: a step's by its id (the stem is "NN-name"), a row's by
+ * its whole name; a safe default otherwise. */
+static struct nbody_step_params params_of(const char *stem)
 {
     for (size_t i = 0; i < sizeof step_params / sizeof step_params[0]; ++i) {
         size_t len = strlen(step_params[i].id);
-        if (strncmp(step_identity.stem, step_params[i].id, len) == 0 &&
-            (step_identity.stem[len] == '-' || step_identity.stem[len] == '\0'))
+        if (strncmp(stem, step_params[i].id, len) == 0 &&
+            (stem[len] == '-' || stem[len] == '\0'))
             return step_params[i];
     }
     struct nbody_step_params none = {"", NBODY_DEFAULT_N, 32, "soa"};
     return none;
+}
+
+/* This binary's line: its layout and tolerance are its own; its default size, and the
+ * size of the physics check that follows from it, are those of the code the file
+ * holds (step_size_stem: a labs/ step still TODO holds the previous step's code). */
+static struct nbody_step_params params_of_this_step(void)
+{
+    struct nbody_step_params own = params_of(step_identity.stem);
+    own.default_n = params_of(step_size_stem()).default_n;
+    return own;
 }
 
 static enum nbody_layout layout_of(const char *name)
