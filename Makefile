@@ -88,6 +88,16 @@ check_arch = $(if $(filter command% environment%,$(origin $(1))),$(eval arch_why
 $(call check_arch,ARCH)$(call check_arch,WHATIF)
 endif
 
+# ARCH= is what nvcc compiles for, so it must also be a target of this nvcc: nvcc
+# --list-gpu-code lists sm_NN, and sm_NNa, sm_NNf and compute_NN go with a listed sm_NN
+# (WHATIF= only asks the occupancy model, and may name any architecture it knows; the
+# make that builds bin/occupancy for the check above builds no CUDA).
+NVCC_GPU_CODES := $(shell $(NVCC) --list-gpu-code 2>/dev/null)
+nvcc_base_arch = $(patsubst compute_%,sm_%,$(patsubst %f,%,$(patsubst %a,%,$(1))))
+ifeq ($(LAB_ARCH_CHECKED)$(filter $(call nvcc_base_arch,$(ARCH)),$(NVCC_GPU_CODES)),)
+$(error ARCH=$(ARCH)$(if $(filter file,$(origin ARCH)), (this GPU's),): nvcc $(NVCC_VERSION) cannot build for it; it builds for $(NVCC_GPU_CODES) (and their sm_NNa variants); WHATIF=$(ARCH) asks the occupancy model about an architecture without building for it)
+endif
+
 comma := ,
 # Check (unit tests): from the system, or from an unpacked prefix (CHECK_PREFIX=.deps/root/usr).
 CHECK_PREFIX ?=
@@ -117,6 +127,11 @@ flags_of = $(shell sh harness/step-table.sh $(call lab_def,$(1)) flags $(2))
 #   <lab>_<row>_LIBS         libraries one row links (matmul_cublas_LIBS := -lcublas)
 #   <lab>_LDLIBS             libraries the lab's own C files need, linked wherever they
 #                            are: every binary of the lab and the test runner (-lgomp)
+# A lab's build variable (TILE=8) that is given a value its step cannot take stops make
+# before anything is compiled, in one line, exit 2. In lab.mk:
+#   $(call build_variable_choices,TILE,$(shell seq 1 32),the tile side of step 02[,how to say the choices])
+build_variable_choices = $(if $(value $(1)),$(if $(filter-out $(2),$($(1)))$(filter-out 1,$(words $($(1)))),\
+  $(error $(1)=$($(1)): $(3) is $(or $(4),one of $(strip $(2))))))
 -include $(wildcard harness/labs/*/lab.mk)
 
 # ---------------------------------------------------------------------------
