@@ -23,6 +23,7 @@
 #   make bin/occupancy      the occupancy calculator alone (bin/occupancy --help)
 #
 # Variables: SRC=labs|solutions  LAB=  STEP=  RUN_ARGS="--n 1024" (options for each step)
+#   RUN_TIME_LIMIT=60 (make run stops a step after so many seconds; 0: never)
 #   ARCH=sm_NN (default: this GPU's, else sm_90)  WHATIF=sm_NN  V=1 (show commands)
 #   STUDENT=  SUBMISSION=  SUBMISSIONS=  GRADEBOOK=file.csv  GRADE_JOBS=  GRADE_CONCURRENCY=
 #   THROUGHPUT=file.csv (grading's speed: a row appended per grading run)
