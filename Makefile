@@ -77,6 +77,7 @@ endif
 
 BUILD_DIR := build
 BIN_DIR := bin
+NPROC := $(shell nproc 2>/dev/null || echo 2)
 
 # ARCH= or WHATIF= given on the command line or in the environment must name an
 # architecture the occupancy model knows: bin/occupancy --check-arch says so before
@@ -316,7 +317,10 @@ RUN_ARGS ?=
 RUN_TIME_LIMIT ?=
 # With no GPU, bin/lab shows the static report and exits 77: for make that is a
 # finished job, not an error.
-run: deps all
+# The build is one make on every core (a fresh clone's first `make run` compiles every
+# step); the runs that follow are one recipe, one step at a time.
+run: deps
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all
 	$(Q)status=0; $(BIN_DIR)/lab run --bin-dir $(call tree_bin,$(SRC)) \
 	  $(if $(RUN_TIME_LIMIT),--time-limit '$(RUN_TIME_LIMIT)') '$(LAB)' '$(STEP)' -- $(RUN_ARGS) || status=$$?; \
 	  [ $$status -eq 77 ] || exit $$status
@@ -344,7 +348,7 @@ report: all
 #   (data/grading/README.md)
 # STUDENT, SUBMISSION, SUBMISSIONS, GRADEBOOK and THROUGHPUT are plain text: make never expands
 # them and no shell parses them (they reach bin/lab through the environment).
-GRADE_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+GRADE_JOBS ?= $(NPROC)
 COMPUTE_SANITIZER ?= $(firstword $(wildcard $(CUDA_HOME)/bin/compute-sanitizer) $(shell command -v compute-sanitizer 2>/dev/null))
 GRADE_PREREQS := $(FLAGS_STAMP) $(foreach lab,$(LABS),$(call lab_objs,$(lab))) \
   $(call HOST_OBJ,$(HARNESS_PURE) runner) $(SOLUTION_BINS) $(BIN_DIR)/lab $(BIN_DIR)/gpu-probe
