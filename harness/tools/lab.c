@@ -266,7 +266,7 @@ static int run_steps(const char *bin_dir, const struct selection *sel, int repor
         size_t count = run_order(t, sel, report, names, sizeof names / sizeof names[0]);
         for (size_t s = 0; s < count; ++s) {
             char path[512];
-            snprintf(path, sizeof path, "%s/%s/%s", bin_dir, t->lab, names[s]);
+            snprintf(path, sizeof path, "%s/%s/%.127s", bin_dir, t->lab, names[s]);
             char *args[64];
             int n = 0;
             args[n++] = path;
