@@ -120,9 +120,11 @@ LABS := $(sort $(patsubst harness/labs/%/lab.def,%,$(wildcard harness/labs/*/lab
 $(foreach lab,$(LABS),$(if $(shell printf '%s\n' '$(lab)' | grep -qx '[a-z][a-z0-9_]*' || echo bad),\
   $(error harness/labs/$(lab): a lab's folder name must be a lower-case letter, then letters, digits or _)))
 lab_def = harness/labs/$(1)/lab.def
-steps_of = $(shell sh harness/step-table.sh $(call lab_def,$(1)) stems)
+# Each lab's table as make reads it: build/gen/step-tables.mk (included below, made from
+# the C tables: one reader of lab.def). The stems of lab $(1), in order:
+steps_of = $(lab_steps_$(1))
 # extra nvcc flags of step $(2) of lab $(1)
-flags_of = $(shell sh harness/step-table.sh $(call lab_def,$(1)) flags $(2))
+flags_of = $(lab_flags_$(1)_$(2))
 # A lab may add make variables of its own in harness/labs/<lab>/lab.mk:
 #   <lab>_NVCCFLAGS          flags for every step of the lab (e.g. from a variable like TILE=)
 #   <lab>_<stem>_NVCCFLAGS   flags for one step, or one row (ROW line) of the lab
@@ -139,7 +141,7 @@ build_variable_choices = $(if $(value $(1)),$(if $(filter-out $(2),$($(1)))$(fil
 # ---------------------------------------------------------------------------
 # Host code of the harness (C11). The pure part has no CUDA calls and is what the
 # unit tests link; a step binary adds the runner and its own lab's problem.
-HARNESS_PURE := rng verify csv cli step_table results occupancy resources grading
+HARNESS_PURE := rng verify csv cli step_table step_table_make results occupancy resources grading
 HOST_OBJ = $(patsubst %,$(BUILD_DIR)/host/%.o,$(1))
 # A lab's code: problem.c (CUDA runtime calls) and its pure C files (the CPU
 # reference...), which the unit tests link too; plus its step table.
@@ -182,6 +184,18 @@ $(LAB_REGISTRY): $(BUILD_DIR)/gen/labs.list
 $(BUILD_DIR)/gen/all_step_tables.o: $(LAB_REGISTRY)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 ALL_TABLE_OBJS := $(BUILD_DIR)/gen/all_step_tables.o $(foreach lab,$(LABS),$(call lab_table_obj,$(lab)))
+
+# The step tables as make variables (harness/step_table_make.h): made, then read, before
+# the rules below that need them (make restarts once the file is new).
+STEP_TABLES_MK := $(BUILD_DIR)/gen/step-tables.mk
+$(BUILD_DIR)/gen/step-tables-mk: $(BUILD_DIR)/host/tools/step_tables_mk.o $(call HOST_OBJ,step_table step_table_make lab_registry) $(ALL_TABLE_OBJS)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -o $@ $^
+$(STEP_TABLES_MK): $(BUILD_DIR)/gen/step-tables-mk
+	$(Q)$< > $@.tmp && mv $@.tmp $@
+ifeq ($(filter clean help,$(or $(MAKECMDGOALS),all)),)
+include $(STEP_TABLES_MK)
+endif
 
 $(BUILD_DIR)/host/tools:
 	$(Q)mkdir -p $@
@@ -235,8 +249,8 @@ $(foreach tree,labs solutions,$(foreach lab,$(LABS),$(foreach stem,$(call steps_
 # harness/labs/<lab>/<file>, become bin/<lab>/<name> in both trees, so their
 # speedups are measured against the same tree's steps. A row links
 # $(<lab>_<name>_LIBS) and is compiled with $(<lab>_<name>_NVCCFLAGS).
-rows_of = $(shell sh harness/step-table.sh $(call lab_def,$(1)) rows)
-row_source = harness/labs/$(1)/$(shell sh harness/step-table.sh $(call lab_def,$(1)) file $(2))
+rows_of = $(lab_rows_$(1))
+row_source = harness/labs/$(1)/$(lab_row_file_$(1)_$(2))
 $(foreach tree,labs solutions,$(foreach lab,$(LABS),$(foreach row,$(call rows_of,$(lab)),\
   $(eval $(call STEP_RULES,$(tree),$(lab),$(row),$(call tree_bin,$(tree)),$(call row_source,$(lab),$(row)),$($(lab)_$(row)_LIBS),$($(lab)_$(row)_NVCCFLAGS),$(BUILD_DIR)/$(tree))))))
 row_bins = $(foreach lab,$(LABS),$(foreach row,$(call rows_of,$(lab)),$(call tree_bin,$(1))/$(lab)/$(row)))

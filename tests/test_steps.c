@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "lab_registry.h"
+#include "step_table_make.h"
 #include "util.h"
 
 START_TEST(ids_are_zero_padded_increasing_and_unique)
@@ -89,85 +90,59 @@ START_TEST(every_row_has_a_role_a_file_and_its_own_name)
 }
 END_TEST
 
-/* The Makefile reads the tables through harness/step-table.sh: stems in order, and
- * a step's own nvcc flags (the fast-math step of a later lab needs them). */
+/* The Makefile reads the tables as make variables written from the C tables
+ * (step_table_make.h): stems in order, a step's own nvcc flags (the fast-math step
+ * needs them), the rows and their files; a field make would mangle is refused. */
 START_TEST(makefile_reader_gives_stems_and_flags)
 {
-    char *dir = util_temp_dir("steps");
-    ck_assert_ptr_nonnull(dir);
-    char def[256], command[512];
-    snprintf(def, sizeof def, "%s/demo.def", dir);
-    FILE *f = fopen(def, "w");
+    static const struct step_info steps[] = {{"01", "plain", "", "the first step"},
+                                             {"12", "fast-math", "-use_fast_math -ftz=true", "x"}};
+    static const struct row_info rows[] = {{"cpu-serial", "cpu", "cpu-serial.cu", "the loop"},
+                                           {"vendor", "library", "library-vendor.cu", "target"}};
+    struct step_table demo = {"demo", steps, 2, rows, 2, NULL, 0};
+    char *text = NULL, why[256];
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
     ck_assert_ptr_nonnull(f);
-    fputs("/* a comment with STEP(\"xx\") in it is not a step */\n"
-          "STEP(\"01\", \"plain\", \"\", \"the first step\")\n"
-          "STEP(\"12\", \"fast-math\", \"-use_fast_math -ftz=true\", \"compiled differently\")\n"
-          "ROW(\"cpu-serial\", \"cpu\", \"cpu-serial.cu\", \"the loop on the CPU\")\n"
-          "ROW(\"vendor\", \"library\", \"library-vendor.cu\", \"the target\")\n",
-          f);
+    ck_assert_int_eq(step_table_write_make(f, &demo, why, sizeof why), 0);
     fclose(f);
-    char out[512];
-    snprintf(command, sizeof command, "sh harness/step-table.sh %s stems", def);
-    FILE *p = popen(command, "r");
-    size_t n = fread(out, 1, sizeof out - 1, p);
-    out[n] = '\0';
-    ck_assert_int_eq(pclose(p), 0);
-    ck_assert_str_eq(out, "01-plain\n12-fast-math\n");
-    snprintf(command, sizeof command, "sh harness/step-table.sh %s flags 12-fast-math", def);
-    p = popen(command, "r");
-    n = fread(out, 1, sizeof out - 1, p);
-    out[n] = '\0';
-    ck_assert_int_eq(pclose(p), 0);
-    ck_assert_str_eq(out, "-use_fast_math -ftz=true\n");
-    snprintf(command, sizeof command, "sh harness/step-table.sh %s flags 99-none 2>/dev/null", def);
-    p = popen(command, "r");
-    ck_assert_int_ne(pclose(p), 0);
-    /* the rows, and each row's source file */
-    snprintf(command, sizeof command, "sh harness/step-table.sh %s rows", def);
-    p = popen(command, "r");
-    n = fread(out, 1, sizeof out - 1, p);
-    out[n] = '\0';
-    ck_assert_int_eq(pclose(p), 0);
-    ck_assert_str_eq(out, "cpu-serial\nvendor\n");
-    snprintf(command, sizeof command, "sh harness/step-table.sh %s file vendor", def);
-    p = popen(command, "r");
-    n = fread(out, 1, sizeof out - 1, p);
-    out[n] = '\0';
-    ck_assert_int_eq(pclose(p), 0);
-    ck_assert_str_eq(out, "library-vendor.cu\n");
-    snprintf(command, sizeof command, "sh harness/step-table.sh %s file nosuch 2>/dev/null", def);
-    p = popen(command, "r");
-    ck_assert_int_ne(pclose(p), 0);
-    /* and every real table reads the same in make as in C */
-    for (const struct step_table *const *it = all_step_tables; *it != NULL; ++it) {
-        const struct step_table *t = *it;
-        snprintf(command, sizeof command, "sh harness/step-table.sh harness/labs/%s/lab.def stems",
-                 t->lab);
-        p = popen(command, "r");
-        n = fread(out, 1, sizeof out - 1, p);
-        out[n] = '\0';
-        ck_assert_int_eq(pclose(p), 0);
-        char expected[4096] = "", stem[128];
-        for (size_t i = 0; i < t->count; ++i) {
-            strcat(expected, step_stem(&t->steps[i], stem, sizeof stem));
-            strcat(expected, "\n");
-        }
-        ck_assert_str_eq(out, expected);
-        snprintf(command, sizeof command, "sh harness/step-table.sh harness/labs/%s/lab.def rows",
-                 t->lab);
-        p = popen(command, "r");
-        n = fread(out, 1, sizeof out - 1, p);
-        out[n] = '\0';
-        ck_assert_int_eq(pclose(p), 0);
-        expected[0] = '\0';
-        for (size_t i = 0; i < t->row_count; ++i) {
-            strcat(expected, t->rows[i].name);
-            strcat(expected, "\n");
-        }
-        ck_assert_str_eq(out, expected);
+    ck_assert_str_eq(text, "lab_steps_demo := 01-plain 12-fast-math\n"
+                           "lab_flags_demo_01-plain := \n"
+                           "lab_flags_demo_12-fast-math := -use_fast_math -ftz=true\n"
+                           "lab_rows_demo := cpu-serial vendor\n"
+                           "lab_row_file_demo_cpu-serial := cpu-serial.cu\n"
+                           "lab_row_file_demo_vendor := library-vendor.cu\n");
+    free(text);
+    /* what make would expand, split or cut is refused, and nothing written */
+    static const struct step_info spaced[] = {{"01", "two words", "", "x"}};
+    static const struct step_info dollar[] = {{"01", "ok", "-DX=$(HOME)", "x"}};
+    static const struct row_info hashed[] = {{"row#1", "cpu", "f.cu", "x"}};
+    const struct step_table bad[] = {{"demo", spaced, 1, NULL, 0, NULL, 0},
+                                     {"demo", dollar, 1, NULL, 0, NULL, 0},
+                                     {"demo", steps, 1, hashed, 1, NULL, 0}};
+    const char *said[] = {"step '01-two words'", "nvcc flags '-DX=$(HOME)'", "row 'row#1'"};
+    for (size_t i = 0; i < 3; ++i) {
+        text = NULL;
+        f = open_memstream(&text, &len);
+        ck_assert_int_eq(step_table_write_make(f, &bad[i], why, sizeof why), -1);
+        fclose(f);
+        ck_assert_str_eq(text, "");
+        free(text);
+        ck_assert_msg(strstr(why, said[i]) != NULL && strstr(why, "harness/labs/demo/lab.def") != NULL,
+                      "%s", why);
     }
-    ck_assert_int_eq(util_remove_tree(dir), 0);
-    free(dir);
+    /* and every real table reads the same in make as in C: the file make included */
+    char *made = util_read_file("build/gen/step-tables.mk", NULL);
+    ck_assert_msg(made != NULL, "build/gen/step-tables.mk: make writes it before anything else");
+    for (const struct step_table *const *it = all_step_tables; *it != NULL; ++it) {
+        text = NULL;
+        f = open_memstream(&text, &len);
+        ck_assert_int_eq(step_table_write_make(f, *it, why, sizeof why), 0);
+        fclose(f);
+        ck_assert_msg(strstr(made, text) != NULL, "build/gen/step-tables.mk differs for %s", (*it)->lab);
+        free(text);
+    }
+    free(made);
 }
 END_TEST
 

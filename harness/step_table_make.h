@@ -1,0 +1,31 @@
+/* A step table as make variables: the one way the Makefile reads lab.def. The C
+ * preprocessor reads lab.def into each lab's table (lab_step_table.c); a small tool
+ * (harness/tools/step_tables_mk.c) writes every table with this function into
+ * build/gen/step-tables.mk, which the Makefile includes. So make and C share one
+ * reader, and a STEP line may span lines like any C macro call. */
+#ifndef LAB_STEP_TABLE_MAKE_H
+#define LAB_STEP_TABLE_MAKE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "step_table.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Writes, for lab L:
+ *   lab_steps_L := 01-naive 02-tiled ...          the step stems, in order
+ *   lab_flags_L_01-naive := -use_fast_math        each step's own nvcc flags
+ *   lab_rows_L := cublas ...                       the rows beside the steps
+ *   lab_row_file_L_cublas := library-cublas.cu    each row's source file
+ * Returns 0, or -1 with a one-line reason in why when a field cannot be a make word
+ * (a stem, row or file with a space, '$', '#' or '%'; flags with '$', '#' or a
+ * line break): then nothing is written. */
+int step_table_write_make(FILE *out, const struct step_table *table, char *why, size_t why_len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
