@@ -10,7 +10,10 @@
 #   make plots              check every results CSV, then draw the figures under plots/<lab>/
 #   make grade STUDENT=name grade labs/ (SUBMISSION=path: another copy): builds, check sizes,
 #                           compute-sanitizer, technique, speed vs the solution; a gradebook row
-#   make grade-all SUBMISSIONS=dir GRADEBOOK=file.csv   every submission in dir (resumes)
+#                           in grades/gradebook[-LAB[-STEP]].csv (git-ignored) unless GRADEBOOK=
+#   make grade-all SUBMISSIONS=dir GRADEBOOK=file.csv   every submission in dir (resumes;
+#                           without a GPU both exit 77 and the rows are provisional: the
+#                           next run with a GPU grades them again)
 #   make grade-all ... SCHEDULER=slurm   the same as a Slurm array job (GRADE_PARTITION= GRADE_GRES=
 #                           GRADE_ACCOUNT= GRADE_TIME= GRADE_BATCH= ...: harness/slurm/grade-all.sh)
 #   make deps-slurm         install the Slurm clients (and the test cluster's daemons) when missing
@@ -26,6 +29,7 @@
 #   RUN_TIME_LIMIT=60 (make run stops a step after so many seconds; 0: never)
 #   ARCH=sm_NN (default: this GPU's, else sm_90)  WHATIF=sm_NN  V=1 (show commands)
 #   STUDENT=  SUBMISSION=  SUBMISSIONS=  GRADEBOOK=file.csv  GRADE_JOBS=  GRADE_CONCURRENCY=
+#   GRADE_NO_GPU=1 (grade as without a GPU)
 #   THROUGHPUT=file.csv (grading's speed: a row appended per grading run)
 #   PLOT_SOURCE=labs|solutions  NVCC=  CC=  GNUPLOT=
 #   CHECK_PREFIX=dir (Check unpacked there)  and each lab's own, in harness/labs/<lab>/lab.mk
