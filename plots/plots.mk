@@ -79,9 +79,9 @@ plots-check: $(RESULTS_CHECK)
 	  if [ ! -e "$$1" ]; then echo "plots: no results in $(PLOT_RESULTS)/<gpu>/<lab>.csv yet: published figures only"; exit 0; fi; \
 	  $(RESULTS_CHECK) --out '$(PLOT_WORK)' "$$@" || [ $$? -eq 1 ]
 
-$(RESULTS_CHECK): harness/tools/results_check.c harness/csv.c harness/csv.h harness/text.h \
-                  harness/results.c harness/results.h harness/step_table.c harness/step_table.h
-	$(if $(value say),$(call say,CC,$@),@printf '  %-8s %s\n' CC $@)
+# (every lab's step table: which step a row is compared with, for the vs_previous columns)
+$(RESULTS_CHECK): $(BUILD_DIR)/host/tools/results_check.o \
+                  $(call HOST_OBJ,step_table lab_registry csv results) $(ALL_TABLE_OBJS)
+	$(if $(value say),$(call say,LINK,$@),@printf '  %-8s %s\n' LINK $@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -o $@ harness/tools/results_check.c harness/csv.c harness/results.c \
-	  harness/step_table.c
+	$(Q)$(CC) -o $@ $^ -lm

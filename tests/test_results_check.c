@@ -236,7 +236,33 @@ START_TEST(test_lab_columns_are_numbers_and_rates_not_negative)
     ck_assert_int_eq(check("results/g/nbody.csv", NULL), 1);
     assert_message("results/g/nbody.csv", ":2: interactions_per_s -3 is negative: row skipped");
     ck_assert_int_eq(count_lines(err), 1);
-    ck_assert_ptr_nonnull(strstr(read_file("out/nbody.csv"), ",PASS,3e9,-0.5\n"));
+    ck_assert_ptr_nonnull(strstr(read_file("out/nbody.csv"), ",PASS,3e9,-0.5,"));
+}
+END_TEST
+
+/* A matmul row of run `run`, step `step`, with that cache policy and median time. */
+#define TIMED(run, step, cache, median)                                                            \
+    "2026-11-23T04:00:00Z," run ",abc1234,G,9.0,132,1980,13.0,13.0,13.0.88,matmul," step         \
+    ",step,solutions,," cache ",4096,4096,4096,42,10," median ",1.9,2.2,1000,32,2048,0,0,256,8,"  \
+    "threads,100.0,1e-06,PASS\n"
+
+START_TEST(test_vs_previous_compares_only_comparable_rows)
+{
+    /* The figures draw the speedup of a step from these columns: a flushed-cache
+     * 02 is not compared with a warm-cache 01 from another run (the 14.00x bar of
+     * N-body's step 15); 03 is, with 02 of its own run, and says which run. */
+    write_file("results/g/matmul.csv",
+               HEADER "\n" TIMED("warm-run", "01-naive", "warm", "8.0")
+                   TIMED("r2", "02-tiled", "flushed", "4.0") TIMED("r2", "03-unrolled", "flushed",
+                                                                 "2.0"));
+    ck_assert_int_eq(check("results/g/matmul.csv", NULL), 0);
+    const char *rows = read_file("out/matmul.csv");
+    ck_assert_ptr_nonnull(
+        strstr(rows, ",vs_previous_step,vs_previous_run,vs_previous_why,vs_previous\n"));
+    ck_assert_ptr_nonnull(strstr(rows, ",PASS,,,,NaN\n")); /* 01: nothing before it */
+    ck_assert_ptr_nonnull(
+        strstr(rows, ",PASS,,,no 01-naive row at this size with the L2 flushed,NaN\n"));
+    ck_assert_ptr_nonnull(strstr(rows, ",PASS,02-tiled,r2,,2\n"));
 }
 END_TEST
 
@@ -282,6 +308,7 @@ Suite *results_check_suite(void)
     tcase_add_test(rows, test_missing_and_empty_files_get_one_line_each);
     tcase_add_test(rows, test_old_header_is_named);
     tcase_add_test(rows, test_lab_columns_are_numbers_and_rates_not_negative);
+    tcase_add_test(rows, test_vs_previous_compares_only_comparable_rows);
     tcase_add_test(rows, test_quoted_commas_reach_gnuplot_without_commas);
     tcase_add_test(rows, test_peaks_rows_are_checked_by_line);
     suite_add_tcase(suite, rows);
