@@ -470,6 +470,36 @@ START_TEST(test_every_figure_the_guide_shows_is_drawn_from_committed_data)
 }
 END_TEST
 
+START_TEST(test_a_figure_whose_data_is_gone_is_removed)
+{
+    /* A results file emptied (or removed) after its figures were drawn: make plots
+     * removes them, PNG and SVG, says so in one line, and keeps the published ones. */
+    write_file("results/G/matmul.csv", HEADER "\n" RUN1("PASS"));
+    char results[600];
+    snprintf(results, sizeof results, "%s/results", temp_dir);
+    int code = make_plots(results, "");
+    ck_assert_msg(code == 0, "make plots exited %d:\n%s%s", code, out, err);
+    ck_assert_msg(is_png("plots/matmul/steps-G.png"), "not drawn:\n%s%s", out, err);
+    ck_assert(is_svg("plots/matmul/slides/steps-G.svg"));
+    write_file("results/G/matmul.csv", "");
+    code = make_plots(results, "");
+    ck_assert_msg(code == 0, "make plots exited %d:\n%s%s", code, out, err);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/plots/matmul/steps-G.png", temp_dir);
+    ck_assert_msg(access(path, F_OK) != 0, "steps-G.png is still there:\n%s%s", out, err);
+    snprintf(path, sizeof path, "%s/plots/matmul/slides/steps-G.svg", temp_dir);
+    ck_assert_msg(access(path, F_OK) != 0, "slides/steps-G.svg is still there");
+    ck_assert(is_png("plots/matmul/8800gtx.png")); /* the papers' numbers need no results */
+    char line[1024];
+    snprintf(line, sizeof line, "plots: removed from %s/plots/matmul, as no data draws them now: ",
+             temp_dir);
+    const char *said = strstr(out, line);
+    ck_assert_msg(said != NULL, "expected '%s' in:\n%s", line, out);
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(said, "\n"), said);
+    ck_assert_msg(strstr(line, " steps-G.png") != NULL, "%s", out);
+}
+END_TEST
+
 START_TEST(test_a_build_variant_is_not_its_step)
 {
     /* make run STEP=02 TILE=8 and make sweep-tiles record rows built with -DTILE=N:
@@ -496,6 +526,7 @@ static const char *const render_case_names[] = {
     "every figure script draws a PNG and an SVG from tests/fixtures/plots",
     "every figure GUIDE.md shows is drawn by make plots from the committed data",
     "a row built with -D build variables is a variant, not its step",
+    "a figure whose data is gone is removed, said in one line",
 };
 
 size_t plots_render_case_names(const char **names, size_t max)
@@ -517,6 +548,7 @@ Suite *plots_render_suite(void)
     tcase_add_test(gnuplot, test_every_script_draws_png_and_svg_from_the_fixture);
     tcase_add_test(gnuplot, test_every_figure_the_guide_shows_is_drawn_from_committed_data);
     tcase_add_test(gnuplot, test_a_build_variant_is_not_its_step);
+    tcase_add_test(gnuplot, test_a_figure_whose_data_is_gone_is_removed);
     suite_add_tcase(suite, gnuplot);
     return suite;
 }
