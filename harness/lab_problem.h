@@ -88,6 +88,14 @@ struct lab_problem {
     const struct lab_column *columns;
     size_t column_count;
     void (*column_values)(void *state, double median_seconds, double *values);
+    /* Optional (NULL: the lab's CPU rows need a GPU, like its steps): the same problem
+     * in host memory alone, made with no CUDA call, so a CPU row (lab.def ROW role
+     * "cpu") runs where there is no GPU (harness/host_row.h). problem, verify,
+     * column_values and destroy then work on this state as on the device's. */
+    enum lab_status (*create_on_host)(const struct problem_size *size, uint64_t seed, void **state,
+                                      char *why, size_t why_len);
+    /* Fills every output of a host state with NaN. */
+    void (*poison_on_host)(void *state);
 };
 
 /* This binary's lab (harness/labs/<lab>/problem.c). */

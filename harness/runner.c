@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "cuda_check.h"
+#include "host_row.h"
 #include "lab_problem.h"
 #include "occupancy.h"
 #include "resources.h"
@@ -689,6 +690,13 @@ int main(int argc, char **argv)
         snprintf(detail, sizeof detail, "%d: lab %s has %zu", options.check_from, table->lab,
                  table->check_size_count);
         die(EXIT_USAGE, "--check-sizes %s check sizes (bin/lab sizes)", detail);
+    }
+    /* A CPU row still runs where there is no GPU, if its lab says how (host_row.h). */
+    int devices = 0;
+    if (options.check_from == 0 && host_row_possible(lab) &&
+        (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)) {
+        (void)cudaGetLastError();
+        return host_row_run(lab, &options, program);
     }
     struct device_facts device;
     open_device(&options, &device);

@@ -27,6 +27,10 @@ struct step_kernel {
     /* A row whose work the CPU does: how many CPU threads it runs on, recorded in the
      * threads column instead of threads per block. NULL for everything else. */
     int (*host_threads)(void);
+    /* A CPU row that can also run with no GPU at all: its loop, called directly on a
+     * problem whose pointers are host memory (the lab's create_on_host); 0 when it ran.
+     * NULL for everything else. */
+    int (*run_on_host)(const void *problem);
 };
 
 /* Why the last launch refused to run (empty when it did not): a launch that cannot
@@ -48,7 +52,7 @@ extern char step_launch_refusal[256];
 #define DEFINE_STEP(kernel_fn, threads, dynamic_smem, launch_fn)                      \
     extern "C" const struct step_kernel STEP_ENTRY = {                                \
         (const void *)(kernel_fn), #kernel_fn, (threads), (dynamic_smem), (launch_fn), \
-        NULL}
+        NULL, NULL}
 
 /* In a student's file (labs/): the one change this step asks for, still to be made. */
 #define STEP_TODO(what) extern "C" const char step_todo[] = what
@@ -56,14 +60,20 @@ extern char step_launch_refusal[256];
 /* A library call standing in for a step (a row of role "library"): no kernel of ours. */
 #define DEFINE_LIBRARY(library_name, launch_fn)                                       \
     extern "C" const struct step_kernel STEP_ENTRY = {                                \
-        NULL, library_name, 0, 0, (launch_fn), NULL}
+        NULL, library_name, 0, 0, (launch_fn), NULL, NULL}
 
 /* Code the CPU runs standing in for a step (a row of role "cpu"): its launch
  * enqueues the CPU's work on the stream (cudaLaunchHostFunc), so the runner times
  * it like a kernel; threads_fn says on how many CPU threads it runs. */
 #define DEFINE_CPU_ROW(description, threads_fn, launch_fn)                            \
     extern "C" const struct step_kernel STEP_ENTRY = {                                \
-        NULL, description, 0, 0, (launch_fn), (threads_fn)}
+        NULL, description, 0, 0, (launch_fn), (threads_fn), NULL}
+
+/* The same, for a CPU row that also runs where there is no GPU: run_on_host_fn is its
+ * loop on a host problem (lab_problem's create_on_host), called directly. */
+#define DEFINE_CPU_ROW_ANYWHERE(description, threads_fn, launch_fn, run_on_host_fn)   \
+    extern "C" const struct step_kernel STEP_ENTRY = {                                \
+        NULL, description, 0, 0, (launch_fn), (threads_fn), (run_on_host_fn)}
 
 /* In a labs/ file whose change is still to be made: the runner then reports the step
  * as TODO (exit 3), not as passed or failed, and records nothing. The student

@@ -88,6 +88,9 @@ START_TEST(no_gpu_exits_77_with_one_line)
     size_t n = step_binaries(paths, 512);
     for (size_t i = 0; i < n; ++i) {
         int code = run_step(paths[i], hide_gpus, "--n", "64", "--no-csv");
+        /* a CPU row may run on the CPU alone (host_row.h; cpu_rows_run_without_a_gpu) */
+        if (code == 0 && strstr(out, "No GPU: this CPU row runs on the CPU alone") != NULL)
+            continue;
         ck_assert_msg(code == 77, "%s: exit %d, want 77; stderr: %s", paths[i], code, err);
         ck_assert_ptr_nonnull(strstr(err, "no NVIDIA driver or GPU found"));
         ck_assert_int_eq(count_lines(err), 1);
@@ -223,7 +226,13 @@ START_TEST(front_door_takes_the_cpu_rows_first)
     bin_path("solutions", dir, sizeof dir);
     char *run[] = {lab, "run", "--bin-dir", dir, "nbody", NULL};
     ck_assert_int_eq(run_capture(run, hide_gpus, out, sizeof out, err, sizeof err), 77);
-    ck_assert_msg(strstr(err, "/nbody/cpu-serial: no NVIDIA driver or GPU found") != NULL, "%s",
+    /* the CPU rows run on the CPU alone (host_row.h); the first step then finds no GPU */
+    const char *serial = strstr(out, "\ncpu-serial "), *openmp = strstr(out, "\ncpu-openmp ");
+    const char *report = strstr(out, "Without a GPU, here is what");
+    ck_assert_msg(serial != NULL && openmp != NULL && report != NULL && serial < openmp &&
+                      openmp < report, "%s", out);
+    ck_assert_msg(strstr(serial, " PASS") != NULL && strstr(serial, " PASS") < openmp, "%s", out);
+    ck_assert_msg(strstr(err, "/nbody/01-one-thread: no NVIDIA driver or GPU found") != NULL, "%s",
                   err);
     ck_assert_int_eq(count_lines(err), 1);
     char *list[] = {lab, "list", "nbody", NULL};
@@ -237,6 +246,35 @@ START_TEST(front_door_takes_the_cpu_rows_first)
     char *grade[] = {lab, "grade", "nbody", "cpu-serial", NULL};
     ck_assert_int_eq(run_capture(grade, NULL, out, sizeof out, err, sizeof err), 2);
     ck_assert_ptr_nonnull(strstr(err, "'cpu-serial' is a row beside the steps, not a step"));
+}
+END_TEST
+
+/* A CPU row is C code on the CPU: it runs, is checked and timed where there is no GPU
+ * (host_row.h), printed, and recorded only where --csv says. */
+START_TEST(cpu_rows_run_without_a_gpu)
+{
+    static const char *const hide_gpus[] = {"CUDA_VISIBLE_DEVICES=", NULL};
+    char path[256];
+    bin_path("solutions/nbody/cpu-serial", path, sizeof path);
+    ck_assert_int_eq(run_step(path, hide_gpus, "--n", "300", NULL), 0);
+    ck_assert_ptr_nonnull(strstr(out, "No GPU: this CPU row runs on the CPU alone"));
+    const char *row = strstr(out, "\ncpu-serial ");
+    ck_assert_msg(row != NULL && strstr(row, " 300 ") != NULL && strstr(row, " PASS") != NULL, "%s", out);
+    char *dir = util_temp_dir("cpu-row");
+    ck_assert_ptr_nonnull(dir);
+    char csv[512], csv_arg[600];
+    snprintf(csv, sizeof csv, "%s/rows.csv", dir);
+    snprintf(csv_arg, sizeof csv_arg, "--csv=%s", csv);
+    ck_assert_int_eq(run_step(path, hide_gpus, "--n=300", csv_arg, "--no-header"), 0);
+    char *recorded = util_read_file(csv, NULL);
+    ck_assert_msg(recorded != NULL && strstr(recorded, ",none (CPU only),") != NULL &&
+                      strstr(recorded, ",cpu-serial,cpu,") != NULL, "%s", recorded ? recorded : "no file");
+    free(recorded);
+    util_remove_tree(dir);
+    free(dir);
+    /* a step still needs the GPU */
+    bin_path("solutions/nbody/01-one-thread", path, sizeof path);
+    ck_assert_int_eq(run_step(path, hide_gpus, "--n", "300", NULL), 77);
 }
 END_TEST
 
@@ -462,6 +500,7 @@ Suite *binaries_suite(void)
     tcase_add_test(tc, front_door_without_gpu_shows_report);
     tcase_add_test(tc, front_door_takes_a_step_without_its_lab);
     tcase_add_test(tc, front_door_takes_the_cpu_rows_first);
+    tcase_add_test(tc, cpu_rows_run_without_a_gpu);
     tcase_add_test(tc, guide_tables_match_the_recorded_results);
     tcase_add_test(tc, guide_tables_follow_the_csv);
     tcase_add_test(tc, guide_tables_compare_step_01_with_the_cpu);

@@ -15,4 +15,9 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     return cpu_row_launch((const struct nbody_problem *)problem, stream, nbody_cpu_forces_openmp);
 }
 
-DEFINE_CPU_ROW("serial C loop with #pragma omp parallel for", nbody_cpu_openmp_threads, launch);
+static int run_on_host(const void *problem)
+{
+    return cpu_row_run_on_host((const struct nbody_problem *)problem, nbody_cpu_forces_openmp);
+}
+
+DEFINE_CPU_ROW_ANYWHERE("serial C loop with #pragma omp parallel for", nbody_cpu_openmp_threads, launch, run_on_host);

@@ -21,4 +21,9 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     return cpu_row_launch((const struct nbody_problem *)problem, stream, nbody_cpu_forces_serial);
 }
 
-DEFINE_CPU_ROW("serial C loop (one CPU thread)", one_thread, launch);
+static int run_on_host(const void *problem)
+{
+    return cpu_row_run_on_host((const struct nbody_problem *)problem, nbody_cpu_forces_serial);
+}
+
+DEFINE_CPU_ROW_ANYWHERE("serial C loop (one CPU thread)", one_thread, launch, run_on_host);

@@ -86,4 +86,12 @@ static cudaError_t cpu_row_launch(const struct nbody_problem *p, cudaStream_t st
     return status != cudaSuccess ? status : cudaGetLastError();
 }
 
+/* Where there is no GPU (harness/host_row.h): the same loop on a problem in host
+ * memory, called directly; p->body is the host's AoS array. */
+static int cpu_row_run_on_host(const struct nbody_problem *p, nbody_cpu_forces_fn forces)
+{
+    nbody_cpu_leapfrog(p->n, p->epssq, p->dt, p->steps, p->body, forces);
+    return 0;
+}
+
 #endif

@@ -82,9 +82,44 @@ static enum nbody_layout layout_of(const char *name)
 #define NBODY_ARRAYS 12 /* float4, AoS, then the 10 SoA arrays */
 struct nbody_device {
     long n;
+    int on_host; /* host memory: a CPU row run with no GPU (create_on_host) */
     void *arrays[NBODY_ARRAYS];
     struct nbody_problem problem;
 };
+
+/* The only calls that differ between the device's memory and, for a CPU row run with
+ * no GPU, the host's: the layouts and everything else are the same. */
+static cudaError_t mem_alloc(int on_host, void **p, size_t bytes)
+{
+    if (!on_host)
+        return cudaMalloc(p, bytes);
+    *p = malloc(bytes);
+    return *p != NULL ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+
+static cudaError_t mem_free(int on_host, void *p)
+{
+    if (!on_host)
+        return cudaFree(p);
+    free(p);
+    return cudaSuccess;
+}
+
+static cudaError_t mem_copy(int on_host, void *to, const void *from, size_t bytes, enum cudaMemcpyKind kind)
+{
+    if (!on_host)
+        return cudaMemcpy(to, from, bytes, kind);
+    memcpy(to, from, bytes);
+    return cudaSuccess;
+}
+
+static cudaError_t mem_set(int on_host, void *p, int value, size_t bytes)
+{
+    if (!on_host)
+        return cudaMemset(p, value, bytes);
+    memset(p, value, bytes);
+    return cudaSuccess;
+}
 
 struct nbody_state {
     long n;
@@ -104,16 +139,18 @@ struct nbody_state {
 static void device_free(struct nbody_device *d)
 {
     for (size_t a = 0; a < NBODY_ARRAYS; ++a) {
-        if (d->arrays[a] != NULL && cudaFree(d->arrays[a]) != cudaSuccess)
+        if (d->arrays[a] != NULL && mem_free(d->on_host, d->arrays[a]) != cudaSuccess)
             fprintf(stderr, "warning: cudaFree failed while cleaning up\n");
         d->arrays[a] = NULL;
     }
 }
 
-static enum lab_status device_alloc(struct nbody_device *d, long n, char *why, size_t why_len)
+static enum lab_status device_alloc(struct nbody_device *d, long n, int on_host, char *why,
+                                    size_t why_len)
 {
     memset(d, 0, sizeof *d);
     d->n = n;
+    d->on_host = on_host;
     size_t count = (size_t)(n > 0 ? n : 1);
     struct nbody_problem *p = &d->problem;
     p->n = (int)n;
@@ -126,7 +163,7 @@ static enum lab_status device_alloc(struct nbody_device *d, long n, char *why, s
                                           sizeof(float), sizeof(float), sizeof(float),
                                           sizeof(float)};
     for (size_t a = 0; a < NBODY_ARRAYS; ++a) {
-        cudaError_t status = cudaMalloc(&d->arrays[a], count * element[a]);
+        cudaError_t status = mem_alloc(on_host, &d->arrays[a], count * element[a]);
         if (status != cudaSuccess) {
             d->arrays[a] = NULL;
             (void)cudaGetLastError();
@@ -166,15 +203,15 @@ static enum lab_status device_upload(struct nbody_device *d, const struct nbody_
         packed[i].w = s->mass[i];
     }
     const struct nbody_problem *p = &d->problem;
-    CUDA_CHECK(cudaMemcpy(p->body, aos, n * sizeof *aos, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(p->posm, packed, n * sizeof *packed, cudaMemcpyHostToDevice));
+    CUDA_CHECK(mem_copy(d->on_host, p->body, aos, n * sizeof *aos, cudaMemcpyHostToDevice));
+    CUDA_CHECK(mem_copy(d->on_host, p->posm, packed, n * sizeof *packed, cudaMemcpyHostToDevice));
     const float *from[] = {s->mass, s->x, s->y, s->z, s->vx, s->vy, s->vz};
     float *to[] = {p->mass, p->posx, p->posy, p->posz, p->velx, p->vely, p->velz};
     for (size_t f = 0; f < 7; ++f)
-        CUDA_CHECK(cudaMemcpy(to[f], from[f], n * sizeof(float), cudaMemcpyHostToDevice));
+        CUDA_CHECK(mem_copy(d->on_host, to[f], from[f], n * sizeof(float), cudaMemcpyHostToDevice));
     float *acc[] = {p->accx, p->accy, p->accz};
     for (size_t f = 0; f < 3; ++f)
-        CUDA_CHECK(cudaMemset(acc[f], 0, n * sizeof(float)));
+        CUDA_CHECK(mem_set(d->on_host, acc[f], 0, n * sizeof(float)));
     free(aos);
     free(packed);
     return LAB_OK;
@@ -195,7 +232,7 @@ static enum lab_status device_download(const struct nbody_device *d, enum nbody_
             snprintf(why, why_len, "out of host memory for the results");
             return LAB_OUT_OF_MEMORY;
         }
-        status = cudaMemcpy(aos, p->body, n * sizeof *aos, cudaMemcpyDeviceToHost);
+        status = mem_copy(d->on_host, aos, p->body, n * sizeof *aos, cudaMemcpyDeviceToHost);
         for (size_t i = 0; status == cudaSuccess && i < n; ++i) {
             if (s != NULL) {
                 s->x[i] = aos[i].posx, s->y[i] = aos[i].posy, s->z[i] = aos[i].posz;
@@ -210,25 +247,25 @@ static enum lab_status device_download(const struct nbody_device *d, enum nbody_
         if (acc != NULL) {
             const float *from[] = {p->accx, p->accy, p->accz};
             for (size_t f = 0; status == cudaSuccess && f < 3; ++f)
-                status = cudaMemcpy(acc[f], from[f], n * sizeof(float), cudaMemcpyDeviceToHost);
+                status = mem_copy(d->on_host, acc[f], from[f], n * sizeof(float), cudaMemcpyDeviceToHost);
         }
         if (s != NULL) {
             const float *from[] = {p->velx, p->vely, p->velz};
             float *to[] = {s->vx, s->vy, s->vz};
             for (size_t f = 0; status == cudaSuccess && f < 3; ++f)
-                status = cudaMemcpy(to[f], from[f], n * sizeof(float), cudaMemcpyDeviceToHost);
+                status = mem_copy(d->on_host, to[f], from[f], n * sizeof(float), cudaMemcpyDeviceToHost);
             if (layout == LAYOUT_SOA) {
                 const float *pos[] = {p->posx, p->posy, p->posz, p->mass};
                 float *into[] = {s->x, s->y, s->z, s->mass};
                 for (size_t f = 0; status == cudaSuccess && f < 4; ++f)
-                    status = cudaMemcpy(into[f], pos[f], n * sizeof(float), cudaMemcpyDeviceToHost);
+                    status = mem_copy(d->on_host, into[f], pos[f], n * sizeof(float), cudaMemcpyDeviceToHost);
             } else {
                 float4 *packed = malloc(n * sizeof *packed);
                 if (packed == NULL) {
                     snprintf(why, why_len, "out of host memory for the results");
                     return LAB_OUT_OF_MEMORY;
                 }
-                status = cudaMemcpy(packed, p->posm, n * sizeof *packed, cudaMemcpyDeviceToHost);
+                status = mem_copy(d->on_host, packed, p->posm, n * sizeof *packed, cudaMemcpyDeviceToHost);
                 for (size_t i = 0; status == cudaSuccess && i < n; ++i)
                     s->x[i] = packed[i].x, s->y[i] = packed[i].y, s->z[i] = packed[i].z,
                     s->mass[i] = packed[i].w;
@@ -279,8 +316,8 @@ static double nbody_device_bytes(const struct problem_size *size)
     return nbody_bytes(size->n);
 }
 
-static enum lab_status nbody_create(const struct problem_size *size, uint64_t seed, void **out,
-                                    char *why, size_t why_len)
+static enum lab_status create_in(const struct problem_size *size, uint64_t seed, void **out,
+                                  int on_host, char *why, size_t why_len)
 {
     struct nbody_state *s = calloc(1, sizeof *s);
     if (s == NULL) {
@@ -299,14 +336,26 @@ static enum lab_status nbody_create(const struct problem_size *size, uint64_t se
     nbody_plummer(&s->host, seed);
     nbody_plummer(&s->physics_host, seed);
     enum lab_status status;
-    if ((status = device_alloc(&s->dev, s->n, why, why_len)) != LAB_OK ||
-        (status = device_alloc(&s->physics_dev, s->physics_n, why, why_len)) != LAB_OK ||
+    if ((status = device_alloc(&s->dev, s->n, on_host, why, why_len)) != LAB_OK ||
+        (status = device_alloc(&s->physics_dev, s->physics_n, on_host, why, why_len)) != LAB_OK ||
         (status = device_upload(&s->dev, &s->host, why, why_len)) != LAB_OK) {
         nbody_destroy(s);
         return status;
     }
     *out = s;
     return LAB_OK;
+}
+
+static enum lab_status nbody_create(const struct problem_size *size, uint64_t seed, void **out,
+                                    char *why, size_t why_len)
+{
+    return create_in(size, seed, out, 0, why, why_len);
+}
+
+static enum lab_status nbody_create_on_host(const struct problem_size *size, uint64_t seed,
+                                            void **out, char *why, size_t why_len)
+{
+    return create_in(size, seed, out, 1, why, why_len);
 }
 
 static const void *nbody_problem_of(void *opaque)
@@ -328,6 +377,21 @@ static cudaError_t nbody_poison(void *opaque, cudaStream_t stream)
     return status;
 }
 
+/* The same NaN, in a host state's arrays. */
+static void nbody_poison_on_host(void *opaque)
+{
+    struct nbody_state *s = opaque;
+    const struct nbody_problem *p = &s->dev.problem;
+    for (long i = 0; i < s->n; ++i) {
+        memset(&p->body[i].accx, 0xFF, sizeof p->body[i].accx);
+        memset(&p->body[i].accy, 0xFF, sizeof p->body[i].accy);
+        memset(&p->body[i].accz, 0xFF, sizeof p->body[i].accz);
+    }
+    float *acc[] = {p->accx, p->accy, p->accz};
+    for (size_t f = 0; f < 3; ++f)
+        memset(acc[f], 0xFF, (size_t)s->n * sizeof(float));
+}
+
 /* With --quick (check_options.quick): the physics check's leapfrog takes this many
  * steps, and its drifts are neither judged nor recorded. One step still launches the
  * step's advance kernel (both its half kick with a drift and its closing half kick
@@ -345,8 +409,10 @@ static enum lab_status physics_check(struct nbody_state *s, int quick, char *why
     if (status != LAB_OK)
         return status;
     s->physics_dev.problem.steps = quick ? NBODY_QUICK_STEPS : NBODY_PHYSICS_STEPS;
-    cudaError_t launched = STEP_ENTRY.launch(&s->physics_dev.problem, 0);
-    if (launched == cudaSuccess)
+    cudaError_t launched;
+    if (s->physics_dev.on_host) /* a CPU row with no GPU: its loop, called directly */
+        launched = STEP_ENTRY.run_on_host(&s->physics_dev.problem) == 0 ? cudaSuccess : cudaErrorUnknown;
+    else if ((launched = STEP_ENTRY.launch(&s->physics_dev.problem, 0)) == cudaSuccess)
         launched = cudaDeviceSynchronize();
     if (launched != cudaSuccess) {
         snprintf(why, why_len, "the physics check's %d leapfrog steps failed: %s",
@@ -479,4 +545,6 @@ const struct lab_problem lab_problem = {
     .columns = nbody_columns,
     .column_count = sizeof nbody_columns / sizeof nbody_columns[0],
     .column_values = nbody_column_values,
+    .create_on_host = nbody_create_on_host,
+    .poison_on_host = nbody_poison_on_host,
 };
