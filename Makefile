@@ -10,13 +10,20 @@
 #   make plots              check every results CSV, then draw the figures under plots/<lab>/
 #   make grade STUDENT=name grade labs/ (SUBMISSION=path: another copy): builds, check sizes,
 #                           compute-sanitizer, technique, speed vs the solution; a gradebook row
-#   make grade-all SUBMISSIONS=dir GRADEBOOK=file.csv   every submission in dir (resumes)
-#   make grade-all ... SCHEDULER=slurm   the same as a Slurm array job (GRADE_PARTITION= GRADE_GRES=
-#                           GRADE_ACCOUNT= GRADE_TIME= GRADE_BATCH= ...: harness/slurm/grade-all.sh)
+#                           in grades/gradebook[-LAB[-STEP]].csv (git-ignored) unless GRADEBOOK=
+#   make grade-all SUBMISSIONS=dir GRADEBOOK=file.csv   every submission in dir (resumes;
+#                           without a GPU both exit 77 and the rows are provisional: the
+#                           next run with a GPU grades them again)
+#   make grade-all ... SCHEDULER=slurm   the same as a Slurm array job (settings below)
 #   make deps-slurm         install the Slurm clients (and the test cluster's daemons) when missing
 #   make peaks              measure this GPU's ceilings (FP32 FMA, rsqrtf, shared memory, copy): data/results/<gpu>/peaks.csv
 #   make plots GPUS="A B"   also draw those results folders side by side, each against its own peak
-#   make deps               install Check and gnuplot when missing (run and test do it too)
+#   make sweep-tiles        matmul step 02 at tiles 4..32: blocks per SM here and on the 8800 GTX,
+#                           then (with a GPU) each run at 4096^3 and recorded (PPoPP'08 Figure 4)
+#   make explore            the optimization-space explorer (CGO'08): every configuration's metrics
+#                           and the Pareto set, no GPU needed; with a GPU each timed
+#   make deps               install Check and gnuplot when missing (run and test do it too), and
+#                           cuobjdump and nvdisasm from PyPI into .deps/pip for make explore
 #   make diffs              the change each solution step makes, as diffs under build/diffs/
 #   make guide-tables       regenerate GUIDE.md's tables of recorded results from data/results/, data/grading/
 #   make clean              remove build/ and bin/
@@ -27,6 +34,13 @@
 #   ARCH=sm_NN (default: this GPU's, else sm_90)  WHATIF=sm_NN  V=1 (show commands)
 #   STUDENT=  SUBMISSION=  SUBMISSIONS=  GRADEBOOK=file.csv  GRADE_JOBS=  GRADE_CONCURRENCY=
 #   THROUGHPUT=file.csv (grading's speed: a row appended per grading run)
+#   GRADE_NO_GPU=1 (grading builds and static checks only, as without a GPU)
+#   SCHEDULER=slurm (grade-all as a Slurm array job: harness/slurm/grade-all.sh), with
+#     GRADE_PARTITION=  GRADE_GRES= (gpu:1)  GRADE_ACCOUNT=  GRADE_TIME= (per task, 1:00:00)
+#     GRADE_BATCH= (submissions per task, 1)  GRADE_CPUS= (per task, 4)  GRADE_SBATCH_ARGS=
+#     (more sbatch options)  GRADE_POLL= (seconds between progress lines, 30)
+#     GRADE_WAIT= (seconds to wait for the job, 0: to the end)
+#   LAB_OFFLINE=1 (make deps installs nothing, says what is missing)
 #   PLOT_SOURCE=labs|solutions  NVCC=  CC=  GNUPLOT=
 #   CHECK_PREFIX=dir (Check unpacked there)  and each lab's own, in harness/labs/<lab>/lab.mk
 

@@ -28,7 +28,10 @@ void rubric_defaults(struct rubric *r, const struct step_table *lab)
     memset(r, 0, sizeof *r);
     static const double points[GRADE_CHECKS] = {1, 4, 1, 1, 1, 1, 2};
     memcpy(r->points, points, sizeof points);
+    /* a memory error or a race costs the step: a kernel that reads past an array or
+     * races on shared memory is wrong even when its numbers happen to come out right */
     r->required[CHECK_BUILD] = r->required[CHECK_CORRECT] = 1;
+    r->required[CHECK_MEMCHECK] = r->required[CHECK_RACECHECK] = 1;
     static const double bands[][2] = {{0.8, 1}, {0.5, 0.5}, {0.25, 0.25}};
     for (int b = 0; b < 3; ++b) {
         r->bands[b].ratio = bands[b][0];
@@ -307,6 +310,7 @@ int rubric_has_technique(const struct rubric *r, const struct step_info *step)
 void grade_score(const struct rubric *r, struct step_result *s)
 {
     s->points = s->max = 0;
+    s->failed_check = 0;
     s->provisional = 0;
     for (int c = 0; c < GRADE_CHECKS; ++c) {
         s->earned[c] = 0;
@@ -318,8 +322,10 @@ void grade_score(const struct rubric *r, struct step_result *s)
         if (k->state == CHECK_NOT_APPLICABLE)
             continue;
         s->max += rubric_points(r, s->step, c);
-        if (r->required[c] && k->state == CHECK_FAIL)
+        if (r->required[c] && k->state == CHECK_FAIL && !required_failed) {
             required_failed = 1;
+            s->failed_check = c;
+        }
         if (r->required[c] && k->state == CHECK_NOT_RUN)
             s->provisional = 1;
     }
@@ -368,8 +374,20 @@ const char *step_verdict_text(const struct step_result *s)
     default:
         break;
     }
-    if (s->required_failed)
-        return "a required check failed: no points for the step";
+    if (s->required_failed) {
+        static const char *const why[GRADE_CHECKS] = {
+            [CHECK_BUILD] = "a required check failed (build): no points for the step",
+            [CHECK_CORRECT] = "a required check failed (correct): no points for the step",
+            [CHECK_MEMCHECK] = "a required check failed (memcheck: a memory error): no "
+                               "points for the step",
+            [CHECK_RACECHECK] = "a required check failed (racecheck: a race): no points for "
+                                "the step",
+            [CHECK_SYNCCHECK] = "a required check failed (synccheck): no points for the step",
+            [CHECK_TECHNIQUE] = "a required check failed (technique): no points for the step",
+            [CHECK_SPEED] = "a required check failed (speed): no points for the step",
+        };
+        return why[s->failed_check];
+    }
     if (s->points >= s->max && s->max > 0)
         return s->provisional ? "provisional" : "full marks";
     return s->provisional ? "provisional, lost points" : "lost points";

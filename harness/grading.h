@@ -8,7 +8,9 @@
  *   points CHECK N            points of CHECK for every step (build correct memcheck
  *                             racecheck synccheck technique speed)
  *   points STEP CHECK N       ... for one step ("02"), overriding the line above
- *   required CHECK...         a step whose required check FAILS scores 0 in all
+ *   required CHECK...         a step whose required check FAILS scores 0 in all (the
+ *                             line replaces the default list; `required build correct`
+ *                             lets a memory error or a race cost only its own point)
  *   speed-band RATIO SHARE    speed >= RATIO x the reference solution's earns SHARE of
  *                             the speed points (the best band that applies)
  *   speed-size M N K          the size speed is measured at
@@ -22,7 +24,8 @@
  *                             max-registers N, min-speed RATIO (several lines: all count)
  *
  * The default: build 1, correct 4, memcheck 1, racecheck 1, synccheck 1, technique 1
- * (steps with a technique line only), speed 2; required build correct; bands 0.8 -> 1,
+ * (steps with a technique line only), speed 2; required build correct memcheck racecheck;
+ * bands 0.8 -> 1,
  * 0.5 -> 0.5, 0.25 -> 0.25; speed at the largest check size, compute-sanitizer at the
  * smallest with every dimension above 1; time-limit 10 5; build-time-limit 300. */
 #ifndef LAB_GRADING_H
@@ -120,8 +123,10 @@ struct step_result {
     struct check_result checks[GRADE_CHECKS];
     double points, max;
     double earned[GRADE_CHECKS], worth[GRADE_CHECKS]; /* per check, from grade_score */
-    int provisional;  /* a required check did not run: the points may change with a GPU */
+    int provisional;  /* a required check did not run: the points may change with a GPU
+                         (or with compute-sanitizer) */
     int required_failed; /* a required check failed: the step scores 0 */
+    int failed_check;    /* ... the first such check (enum grade_check), for the verdict */
 };
 
 /* Fills points, max and provisional from the checks and the rubric. */

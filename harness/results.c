@@ -120,22 +120,118 @@ static int same_long(const char *text, long value)
     return text != NULL && strtol(text, NULL, 10) == value;
 }
 
+/* A row built with a build variable (-DNAME=...) is a variant of its step. */
+static int is_variant(const char *flags)
+{
+    return flags != NULL && (strncmp(flags, "-D", 2) == 0 || strstr(flags, " -D") != NULL);
+}
+
+static double row_median(const struct csv_table *t, size_t row)
+{
+    const char *text = csv_get(t, row, "median_ms");
+    double median = text != NULL && *text != '\0' ? strtod(text, NULL) : NAN;
+    return median > 0 ? median : NAN;
+}
+
+/* How far row of t gets through the rule for `step` against like: 0 not that step
+ * on that GPU and lab, then one more for each of: the same size, the same cache
+ * policy, the same source, not a variant, passed (RULE_MET: comparable). */
+enum { RULE_SIZE = 2, RULE_CACHE, RULE_SOURCE, RULE_NOT_VARIANT, RULE_MET };
+static int rule_stage(const struct csv_table *t, size_t row, const struct run_record *like,
+                      const char *step)
+{
+    if (!same_text(csv_get(t, row, "step"), step) || !same_text(csv_get(t, row, "gpu"), like->gpu) ||
+        !same_text(csv_get(t, row, "lab"), like->lab))
+        return 0;
+    if (!same_long(csv_get(t, row, "m"), like->m) || !same_long(csv_get(t, row, "n"), like->n) ||
+        !same_long(csv_get(t, row, "k"), like->k))
+        return 1;
+    if (!same_text(csv_get(t, row, "cache"), like->cache))
+        return RULE_SIZE;
+    if (!same_text(csv_get(t, row, "source"), like->source))
+        return RULE_CACHE;
+    if (is_variant(csv_get(t, row, "flags")))
+        return RULE_SOURCE;
+    if (!same_text(csv_get(t, row, "verdict"), "PASS") || isnan(row_median(t, row)))
+        return RULE_NOT_VARIANT;
+    return RULE_MET;
+}
+
+long results_comparable_row(const struct csv_table *t, size_t before, const struct run_record *like,
+                            const char *step)
+{
+    for (size_t row = before < t->nrows ? before : t->nrows; row-- > 0;)
+        if (rule_stage(t, row, like, step) == RULE_MET)
+            return (long)row;
+    return -1;
+}
+
 double results_find_median(const struct csv_table *t, const struct run_record *like,
                            const char *step)
 {
-    for (size_t row = t->nrows; row-- > 0;) {
-        if (same_text(csv_get(t, row, "step"), step) && same_text(csv_get(t, row, "gpu"), like->gpu) &&
-            same_text(csv_get(t, row, "lab"), like->lab) &&
-            same_text(csv_get(t, row, "source"), like->source) &&
-            same_text(csv_get(t, row, "cache"), like->cache) &&
-            same_long(csv_get(t, row, "m"), like->m) && same_long(csv_get(t, row, "n"), like->n) &&
-            same_long(csv_get(t, row, "k"), like->k) &&
-            same_text(csv_get(t, row, "verdict"), "PASS")) {
-            double median = strtod(csv_get(t, row, "median_ms"), NULL);
-            return median > 0 ? median : NAN;
-        }
+    long row = results_comparable_row(t, t->nrows, like, step);
+    return row < 0 ? NAN : row_median(t, (size_t)row);
+}
+
+static long field_long(const struct csv_table *t, size_t row, const char *name)
+{
+    const char *text = csv_get(t, row, name);
+    return text != NULL ? strtol(text, NULL, 10) : -1;
+}
+
+void results_vs_previous(const struct csv_table *t, size_t row, const char *previous,
+                         struct results_previous *out)
+{
+    out->row = -1;
+    out->speedup = NAN;
+    out->why[0] = '\0';
+    if (previous == NULL || row >= t->nrows)
+        return;
+    double median = row_median(t, row);
+    if (!same_text(csv_get(t, row, "verdict"), "PASS") || isnan(median)) {
+        snprintf(out->why, sizeof out->why, "this row failed");
+        return;
     }
-    return NAN;
+    struct run_record like = {0};
+    const char *gpu = csv_get(t, row, "gpu");
+    snprintf(like.gpu, sizeof like.gpu, "%s", gpu != NULL ? gpu : "");
+    like.lab = csv_get(t, row, "lab");
+    like.source = csv_get(t, row, "source");
+    like.cache = csv_get(t, row, "cache");
+    like.m = field_long(t, row, "m");
+    like.n = field_long(t, row, "n");
+    like.k = field_long(t, row, "k");
+    int best = 0;
+    for (size_t r = row; r-- > 0 && best < RULE_MET;) {
+        int stage = rule_stage(t, r, &like, previous);
+        if (stage == RULE_MET)
+            out->row = (long)r;
+        best = stage > best ? stage : best;
+    }
+    if (out->row >= 0) {
+        out->speedup = row_median(t, (size_t)out->row) / median;
+        return;
+    }
+    int flushed = same_text(like.cache, "flushed");
+    switch (best) {
+    case RULE_SIZE:
+        snprintf(out->why, sizeof out->why, "no %s row at this size with %s", previous,
+                 flushed ? "the L2 flushed" : "a warm L2");
+        break;
+    case RULE_CACHE:
+        snprintf(out->why, sizeof out->why, "no %s row at this size from %s/", previous,
+                 like.source != NULL ? like.source : "");
+        break;
+    case RULE_SOURCE:
+        snprintf(out->why, sizeof out->why, "no %s row at this size but build variants",
+                 previous);
+        break;
+    case RULE_NOT_VARIANT:
+        snprintf(out->why, sizeof out->why, "no passing %s row at this size", previous);
+        break;
+    default:
+        snprintf(out->why, sizeof out->why, "no %s row at this size", previous);
+    }
 }
 
 void results_print_header(FILE *out, const struct lab_column *columns, size_t column_count)

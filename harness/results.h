@@ -80,10 +80,33 @@ void results_commit(char *buf, size_t len);
 /* A folder name for a GPU: "NVIDIA H100 80GB HBM3" -> "NVIDIA-H100-80GB-HBM3". */
 void results_gpu_dir(const char *gpu_name, char *buf, size_t len);
 
-/* The median time of the newest passing row of `step` in table with the same GPU,
- * lab, source, cache policy and size as like; NAN when there is none. */
+/* Comparing recorded results: the one rule every "vs previous" follows (the runner's
+ * table, GUIDE.md's tables through bin/guide-tables, the speedups figures through the
+ * columns bin/results-check adds). A row is compared only with a row recorded before
+ * it (earlier in the file) that passed, has the same GPU, lab, source (labs or
+ * solutions), cache policy (flushed or warm) and size, and is not a build variant
+ * (nvcc flags with -D: make run TILE=8, make sweep-tiles); of those, the newest.
+ * Which step a row is compared with is the step table's (step_table_previous_name). */
+
+/* Index of the newest row of `step` among the first `before` rows of table that may be
+ * compared with like; -1 when there is none. */
+long results_comparable_row(const struct csv_table *table, size_t before,
+                            const struct run_record *like, const char *step);
+/* The median time of that row over all the table's rows; NAN when there is none. */
 double results_find_median(const struct csv_table *table, const struct run_record *like,
                            const char *step);
+
+/* Row `row` of a results CSV against the row it is compared with. */
+struct results_previous {
+    long row;          /* the row compared with, -1 when there is none */
+    double speedup;    /* that row's median time over this row's; NAN when none */
+    char why[256];     /* when NAN, why in words: "no passing 14-register-blocking row at
+                          this size", "this row failed"; "" when the row has no previous
+                          (previous NULL) */
+};
+/* previous: what the row's step is compared with (step_table_previous_name), or NULL. */
+void results_vs_previous(const struct csv_table *table, size_t row, const char *previous,
+                         struct results_previous *out);
 
 /* The run table: a header and one row per step, fixed-width for a terminal; the
  * lab's own columns follow the common ones. */

@@ -457,33 +457,20 @@ static void time_step(const struct lab_problem *lab, void *state, const struct r
     CUDA_CHECK(cudaEventDestroy(stop));
 }
 
-/* Speedups over the previous row and over the first step, from the newest recorded
- * results of the same GPU, size and source (make run records them in order), so
- * only rows of the same size are compared. "Previous" is, for a step, the step
- * before it, and for the first step the lab's baseline row (its first CPU row: the
- * code step 01 moves to the GPU); for a row beside the steps, the row of the same
- * role before it in lab.def (the OpenMP row over the serial one), if any. */
+/* Speedups over the previous row (the step table's step_table_previous_name) and
+ * over the first step, each against the newest recorded row it may be compared with
+ * (results_comparable_row: the same GPU, source, cache policy and size, passed, not a
+ * build variant), so only rows of the same size are compared. */
 static void speedups(const char *csv_path, const struct run_record *r, double *vs_previous,
                      double *vs_first)
 {
     *vs_previous = *vs_first = NAN;
     const struct step_table *table = step_identity.table;
-    const struct step_info *step = step_table_step(table, r->step);
-    const struct row_info *row = step_table_row(table, r->step);
-    int index = step_table_index(table, step);
-    if (strcmp(r->verdict, "PASS") != 0 || (index < 0 && row == NULL))
+    int index = step_table_index(table, step_table_step(table, r->step));
+    if (strcmp(r->verdict, "PASS") != 0 || (index < 0 && step_table_row(table, r->step) == NULL))
         return;
     char stem[128];
-    const char *previous = NULL;
-    if (row != NULL) {
-        const struct row_info *before = step_table_previous_row(table, row);
-        previous = before != NULL ? before->name : NULL;
-    } else if (index > 0) {
-        previous = step_stem(&table->steps[index - 1], stem, sizeof stem);
-    } else {
-        const struct row_info *baseline = step_table_baseline(table);
-        previous = baseline != NULL ? baseline->name : NULL;
-    }
+    const char *previous = step_table_previous_name(table, r->step, stem, sizeof stem);
     if (index == 0)
         *vs_first = 1.0;
     if (previous == NULL && index == 0)

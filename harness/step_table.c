@@ -75,3 +75,21 @@ const struct row_info *step_table_previous_row(const struct step_table *table,
             return &table->rows[i];
     return NULL;
 }
+
+const char *step_table_previous_name(const struct step_table *table, const char *name, char *buf,
+                                     size_t len)
+{
+    const struct row_info *row = step_table_row(table, name);
+    if (row != NULL) {
+        const struct row_info *before = step_table_previous_row(table, row);
+        return before != NULL ? before->name : NULL;
+    }
+    int index = step_table_index(table, step_table_step(table, name));
+    if (index > 0)
+        return step_stem(&table->steps[index - 1], buf, len);
+    if (index == 0) {
+        const struct row_info *baseline = step_table_baseline(table);
+        return baseline != NULL ? baseline->name : NULL;
+    }
+    return NULL;
+}

@@ -64,6 +64,15 @@ const struct row_info *step_table_baseline(const struct step_table *table);
 /* The row of the same role before row in lab.def order, or NULL. */
 const struct row_info *step_table_previous_row(const struct step_table *table,
                                                const struct row_info *row);
+/* What a row of `name` (a step's stem or a row's name) is compared with, its "vs
+ * previous": for a step, the step before it in lab.def; for the first step, the lab's
+ * baseline (its first cpu row: the code step 01 moves to the GPU); for a row beside
+ * the steps, the row of the same role before it (the OpenMP row over the serial one).
+ * NULL when there is none (the first cpu row, a library row, a name the table lacks).
+ * A step's stem is written into buf. The rows it is measured against are chosen by
+ * results_comparable_row (results.h). */
+const char *step_table_previous_name(const struct step_table *table, const char *name, char *buf,
+                                     size_t len);
 /* 1 when role is one a row may have (step_row_roles). */
 int step_row_role_known(const char *role);
 /* Index of a step within its lab, or -1. */

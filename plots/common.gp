@@ -46,8 +46,10 @@ is_number(x) = x == x                       # false for NaN
 digit_value(c) = strstrt("0123456789", c) - 1
 digits_value(t) = strlen(t) == 0 ? 0 : digits_value(t[1:strlen(t) - 1]) * 10 + digit_value(t[strlen(t):strlen(t)])
 step_number(stem) = (step_dash = strstrt(stem, "-"), step_dash > 1 ? digits_value(stem[1:step_dash - 1]) : NaN)
-# A rate over a bar: whole numbers from 100 on, one decimal below.
-value_text(x) = !is_number(x) ? "" : x >= 100 ? sprintf("%.0f", x) : sprintf("%.1f", x)
+# A rate over a bar: whole numbers from 100 on, one decimal down to 0.1, then two
+# significant digits (0.052, 8.1e-6: a rate of one thousandth of the axis unit is not 0.0).
+value_text(x) = !is_number(x) ? "" : x >= 100 ? sprintf("%.0f", x) : x >= 0.1 ? sprintf("%.1f", x) \
+    : x >= 0.001 ? sprintf("%.2g", x) : gprintf("%.1te%T", x)
 # "2026-11-23T04:47:53Z" -> "2026-11-23 04:47 UTC"
 date_text(iso) = strlen(iso) >= 16 ? iso[1:10] . " " . iso[12:16] . " UTC" : iso
 # What the cache column says about the timing.

@@ -92,7 +92,8 @@ set datafile missing "NaN"
 
 groups = last_step - first_step + 1
 width = 60 * groups * (nseries + 1) + 300
-eval png_terminal(width < 1200 ? 1200 : width, 720)
+# (wider than 1800 pixels, a figure's text is too small on a slide)
+eval png_terminal(width < 1200 ? 1200 : width > 1800 ? 1800 : width, 720)
 set output outfile
 set title sprintf("%s: each step as a share of its own GPU's ceiling (%s)\n" . \
     "each step's newest result; the ceilings measured by bin/peaks%s%s", lab_title, peak_title, \
@@ -112,6 +113,6 @@ colour(i) = published ne "" && i == nseries ? published_colour(1) : series_colou
 plot for [i = 1:nseries] $V using (pos($1, i)):(column(i + 1) >= 0 ? column(i + 1) : NaN):(bar * 0.95) \
          with boxes lc rgb colour(i) title dir_gpu[i], \
      for [i = 1:nseries] $V using (pos($1, i)):(column(i + 1) >= 0 ? column(i + 1) : NaN):(sprintf("%.0f%%", column(i + 1))) \
-         with labels offset 0, 0.7 font ",8" notitle, \
+         with labels offset 0, 0.7 font ",9" notitle, \
      for [i = 1:nseries] $V using (pos($1, i)):(column(i + 1) < 0 ? 0 : NaN):("FAIL") \
          with labels point pt 7 ps 1.5 lc rgb fail_colour offset 0, 1.2 tc rgb fail_colour font ",9" notitle

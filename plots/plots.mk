@@ -23,6 +23,10 @@
 # blanks or quotes, so shell loops and gnuplot's -c arguments carry them.
 # Every figure is redrawn on every call: the PNGs are committed, so their
 # timestamps after a checkout say nothing about the data they were drawn from.
+# A figure of plots/<lab>/ that this call did not draw because its data is gone (an
+# emptied or removed results file, a GPU folder without that lab's rows) is removed,
+# with its SVG, and `make plots` says so in one line per lab; one that gnuplot
+# failed to draw is kept (the call fails and says why).
 
 BIN_DIR ?= bin
 BUILD_DIR ?= build
@@ -35,6 +39,9 @@ PLOT_WORK ?= $(BUILD_DIR)/plots
 PLOT_SLIDES ?= 1
 GPUS ?=
 RESULTS_CHECK := $(BIN_DIR)/results-check
+# The figures this call drew or kept, one path a line (draw appends; make plots
+# removes the others).
+PLOT_KEPT = $(PLOT_WORK)/kept.list
 
 PLOT_LAB_TARGETS :=
 include $(wildcard harness/labs/*/plots/plots.mk)
@@ -43,7 +50,9 @@ include $(wildcard harness/labs/*/plots/plots.mk)
 #   draw FIGURE SCRIPT DATA [ARG...]  runs `gnuplot -c SCRIPT DATA FIGURE.tmp ARG...`
 #       and renames the result, so a failed run leaves the old figure, never half a
 #       new one; one line per figure: "PLOT figure", or the script's reason for not
-#       drawing it (its exit status 3), or gnuplot's error (and the target fails).
+#       drawing it (its exit status 3: no data, so the old figure will be removed),
+#       or gnuplot's error (and the target fails). Every figure kept is listed in
+#       PLOT_KEPT.
 #       With PLOT_SLIDES=1 the same script then draws <dir>/slides/<name>.svg.
 #   gpu_list          the results folders the GPU-against-GPU figures compare, as
 #       "A|B" (GPUS when given, else every folder with rows of the lab).
@@ -53,14 +62,15 @@ PLOT_SH = failed=0; \
   draw() { fig=$$1; script=$$2; data=$$3; shift 3; mkdir -p "$${fig%/*}"; \
     log="$(PLOT_WORK)/gnuplot-$$$$.log"; \
     if $(GNUPLOT) -c "$$script" "$$data" "$$fig.tmp" "$$@" 2> "$$log"; then \
-      mv -f "$$fig.tmp" "$$fig"; printf '  %-8s %s\n' PLOT "$$fig"; \
+      mv -f "$$fig.tmp" "$$fig"; printf '  %-8s %s\n' PLOT "$$fig"; printf '%s\n' "$$fig" >> "$(PLOT_KEPT)"; \
       if [ '$(PLOT_SLIDES)' = 1 ]; then slide="$${fig%/*}/slides/$$(basename "$$fig" .png)"; \
         mkdir -p "$${slide%/*}"; \
         if $(GNUPLOT) -c "$$script" "$$data" "$$slide.tmp.svg" "$$@" 2> "$$log"; then mv -f "$$slide.tmp.svg" "$$slide.svg"; \
         else rm -f "$$slide.tmp.svg"; failed=1; echo "plots: gnuplot failed drawing $$slide.svg:" >&2; cat "$$log" >&2; fi; \
       fi; \
     elif [ $$? -eq 3 ]; then rm -f "$$fig.tmp"; cat "$$log" >&2; \
-    else rm -f "$$fig.tmp"; failed=1; echo "plots: gnuplot failed drawing $$fig:" >&2; cat "$$log" >&2; \
+    else rm -f "$$fig.tmp"; failed=1; printf '%s\n' "$$fig" >> "$(PLOT_KEPT)"; \
+      echo "plots: gnuplot failed drawing $$fig:" >&2; cat "$$log" >&2; \
     fi; rm -f "$$log"; }; \
   need() { [ -s "$$1" ] || { echo "plots: $$1 is missing or empty: $$2 not drawn" >&2; return 1; }; }; \
   figure_name() { printf '%s' "$$1" | tr -c 'A-Za-z0-9._+-' '_'; }; \
@@ -68,20 +78,29 @@ PLOT_SH = failed=0; \
     else paste -s -d '|' "$$1"; fi; }
 
 .PHONY: plots plots-check
+# After every lab's figures: the ones no data drew this time go (PNG and SVG).
 plots: $(PLOT_LAB_TARGETS)
+	$(Q)for lab in $(patsubst plots-%,%,$(PLOT_LAB_TARGETS)); do dir='$(PLOT_FIGURES)'/$$lab; gone=; \
+	  for fig in "$$dir"/*.png; do [ -f "$$fig" ] || continue; \
+	    grep -Fxq -e "$$fig" '$(PLOT_KEPT)' 2>/dev/null && continue; name=$$(basename "$$fig" .png); \
+	    rm -f "$$fig" "$$dir/slides/$$name.svg"; gone="$$gone $$name.png"; done; \
+	  for svg in "$$dir"/slides/*.svg; do [ -f "$$svg" ] || continue; name=$$(basename "$$svg" .svg); \
+	    [ -f "$$dir/$$name.png" ] && continue; rm -f "$$svg"; gone="$$gone slides/$$name.svg"; done; \
+	  [ -z "$$gone" ] || echo "plots: removed from $$dir, as no data draws them now:$$gone"; \
+	done
 
 # Before any figure: gnuplot is there, and every results CSV is checked.
 plots-check: $(RESULTS_CHECK)
 	$(Q)command -v $(GNUPLOT) >/dev/null 2>&1 || \
 	  { echo "plots: $(GNUPLOT) not found: 'make deps' installs it (gnuplot-nox)" >&2; exit 1; }
-	$(Q)mkdir -p '$(PLOT_WORK)' && rm -f '$(PLOT_WORK)'/*.csv '$(PLOT_WORK)'/*.dirs
+	$(Q)mkdir -p '$(PLOT_WORK)' && rm -f '$(PLOT_WORK)'/*.csv '$(PLOT_WORK)'/*.dirs '$(PLOT_KEPT)'
 	$(Q)set -- '$(PLOT_RESULTS)'/*/*.csv; \
 	  if [ ! -e "$$1" ]; then echo "plots: no results in $(PLOT_RESULTS)/<gpu>/<lab>.csv yet: published figures only"; exit 0; fi; \
 	  $(RESULTS_CHECK) --out '$(PLOT_WORK)' "$$@" || [ $$? -eq 1 ]
 
-$(RESULTS_CHECK): harness/tools/results_check.c harness/csv.c harness/csv.h harness/text.h \
-                  harness/results.c harness/results.h harness/step_table.c harness/step_table.h
-	$(if $(value say),$(call say,CC,$@),@printf '  %-8s %s\n' CC $@)
+# (every lab's step table: which step a row is compared with, for the vs_previous columns)
+$(RESULTS_CHECK): $(BUILD_DIR)/host/tools/results_check.o \
+                  $(call HOST_OBJ,step_table lab_registry csv results) $(ALL_TABLE_OBJS)
+	$(if $(value say),$(call say,LINK,$@),@printf '  %-8s %s\n' LINK $@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -o $@ harness/tools/results_check.c harness/csv.c harness/results.c \
-	  harness/step_table.c
+	$(Q)$(CC) -o $@ $^ -lm

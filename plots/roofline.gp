@@ -69,7 +69,6 @@ xmax = high_x * 4 > 1000 ? high_x * 4 : 1000
 
 eval png_terminal(1200, 820)
 set bmargin 6
-set output outfile
 set title sprintf("%s on %s: roofline, each step's newest result at %s\n" . \
     "newest %s; ceilings %s; %s", lab_title, gpu_name, \
     head_size_text, date_text(run_date), \
@@ -78,10 +77,21 @@ set xlabel "arithmetic intensity (flops per byte of device memory, from the kern
 set ylabel "achieved FLOP/s (log scale)"
 set logscale xy 10
 set xrange [xmin : xmax]
-set yrange [low_y / 5 : top * 3]
+ylo = low_y / 5; yhi = top * 3
+set yrange [ylo : yhi]
 set format x "%g"
-set ytics ("10 MFLOP/s" 0.01, "100 MFLOP/s" 0.1, "1 GFLOP/s" 1, "10 GFLOP/s" 10, "100 GFLOP/s" 100, \
-    "1 TFLOP/s" 1000, "10 TFLOP/s" 1e4, "100 TFLOP/s" 1e5, "1 PFLOP/s" 1e6)
+# A label at every decade, and at 2 and 5 times it when the axis spans three
+# decades or less (so the axis never shows only two labels).
+unit_text(g) = g >= 1e6 ? sprintf("%g PFLOP/s", g / 1e6) : g >= 1e3 ? sprintf("%g TFLOP/s", g / 1e3) : \
+    g >= 1 ? sprintf("%g GFLOP/s", g) : sprintf("%g MFLOP/s", g * 1e3)
+set ytics ()
+fine_ticks = log10(yhi / ylo) <= 3
+do for [d = floor(log10(ylo)) : ceil(log10(yhi))] {
+    do for [m in (fine_ticks ? "1 2 5" : "1")] {
+        v = real(m) * 10.0**d
+        if (v >= ylo && v <= yhi) { set ytics add (unit_text(v) v) }
+    }
+}
 set grid xtics ytics lc rgb grid_colour
 set key bottom right opaque box lc rgb "#bbbbbb"
 set label 11 "A step above the device-memory slope gets data from the L1/L2 caches or registers beyond its design count." \
@@ -97,9 +107,20 @@ roof_fma(x) = is_number(fma) && is_number(copy_bw) && x < fma / copy_bw ? NaN : 
 set samples 400
 x_of = 'intensity(0)'
 point_row = '@picked && strcol("verdict") eq "PASS"'
-# Steps sharing an intensity sit in one column: odd steps are named on its left, even on its right.
-odd_step(x) = strcol("role") eq "step" && int(step_number(strcol("step"))) % 2 == 1
 name_of(x) = strcol("role") eq "library" ? strcol("step") . " (library)" : strcol("step")
+# The points to name: px, py (intensity, GFLOP/s), pname, and whether the step is odd.
+array px[100]
+array py[100]
+array pname[100]
+array podd[100]
+np = 0
+collect(x) = (np = np + 1, px[np] = @x_of, py[np] = column("gflops"), pname[np] = name_of(0), \
+    podd[np] = strcol("role") eq "step" && int(step_number(strcol("step"))) % 2 == 1, 0)
+stats datafile using (@point_row && is_number(@x_of) && np < 100 ? collect(0) : 0) nooutput
+
+# Drawn twice: first nowhere, for the plot area's place on the canvas
+# (GPVAL_TERM_XMIN ...), which the labels' placement needs; then for real.
+set output "/dev/null"
 plot (have_peaks ? roof_fma(x) : NaN) with lines lw 3 lc rgb peak_colour \
          title (have_peaks ? sprintf("FP32 FMA peak %s", flops_text(fma)) : ""), \
      (is_number(copy_bw) ? roof_copy(x) : NaN) with lines lw 3 lc rgb "#b8860b" \
@@ -109,8 +130,62 @@ plot (have_peaks ? roof_fma(x) : NaN) with lines lw 3 lc rgb peak_colour \
      (is_number(special) ? special : NaN) with lines lw 2 dt 4 lc rgb "#d62728" \
          title (is_number(special) ? sprintf("rsqrtf rate x %d flops per interaction: %s", special_flops, flops_text(special)) : ""), \
      datafile using (@point_row ? @x_of : NaN):(@point_row ? column("gflops") : NaN) \
-         with points pt 7 ps 1.8 lc rgb today_colour title "a step (its newest result)", \
-     '' using (@point_row && odd_step(0) ? @x_of : NaN):(@point_row ? column("gflops") : NaN):(name_of(0)) \
-         with labels right offset -1, 0 font ",9" notitle, \
-     '' using (@point_row && !odd_step(0) ? @x_of : NaN):(@point_row ? column("gflops") : NaN):(name_of(0)) \
-         with labels left offset 1, 0 font ",9" notitle
+         with points pt 7 ps 1.8 lc rgb today_colour title "a step (its newest result)"
+
+# Each point's name beside it where it overlaps no other name and no point: first
+# level with the point (odd steps on the left, even on the right, as a column of
+# steps sharing an intensity reads best), else the other side, else a line or more
+# higher or lower with a thin line to its point. In canvas pixels.
+area_x0 = GPVAL_TERM_XMIN; area_x1 = GPVAL_TERM_XMAX; area_y0 = GPVAL_TERM_YMIN; area_y1 = GPVAL_TERM_YMAX
+char_w = GPVAL_TERM_HCHAR / GPVAL_TERM_SCALE * 9.0 / 11   # the labels' font is ",9"
+line_h = GPVAL_TERM_VCHAR / GPVAL_TERM_SCALE * 9.0 / 11
+to_u(x) = area_x0 + log10(x / xmin) / log10(xmax / xmin) * (area_x1 - area_x0)
+to_v(y) = area_y0 + log10(y / ylo) / log10(yhi / ylo) * (area_y1 - area_y0)
+from_u(u) = xmin * 10**((u - area_x0) / (area_x1 - area_x0) * log10(xmax / xmin))
+from_v(v) = ylo * 10**((v - area_y0) / (area_y1 - area_y0) * log10(yhi / ylo))
+gap = 9; dot = 7
+array box_x0[100]
+array box_x1[100]
+array box_y0[100]
+array box_y1[100]
+nbox = 0
+overlaps(a0, a1, b0, b1, c0, c1, d0, d1) = a0 < c1 && c0 < a1 && b0 < d1 && d0 < b1
+hits_box(i, x0, x1, y0, y1) = i > nbox ? 0 : \
+    overlaps(x0, x1, y0, y1, box_x0[i], box_x1[i], box_y0[i], box_y1[i]) ? 1 : hits_box(i + 1, x0, x1, y0, y1)
+hits_point(j, x0, x1, y0, y1) = j > np ? 0 : \
+    overlaps(x0, x1, y0, y1, to_u(px[j]) - dot, to_u(px[j]) + dot, to_v(py[j]) - dot, to_v(py[j]) + dot) ? 1 \
+    : hits_point(j + 1, x0, x1, y0, y1)
+free(x0, x1, y0, y1) = x0 >= area_x0 && x1 <= area_x1 && y0 >= area_y0 && y1 <= area_y1 && \
+    !hits_box(1, x0, x1, y0, y1) && !hits_point(1, x0, x1, y0, y1)
+do for [i = 1:np] {
+    u = to_u(px[i]); v = to_v(py[i]); w = strlen(pname[i]) * char_w + 4
+    placed = 0
+    do for [k = 0:12] {
+        if (!placed) {
+            shift = (k / 2 + k % 2) * (k % 2 ? 1 : -1) * line_h * 1.1   # 0, +1, -1, +2, -2 ... lines
+            do for [side in (podd[i] ? "-1 1" : "1 -1")] {
+                sd = real(side)
+                x0 = sd > 0 ? u + gap : u - gap - w
+                if (!placed && free(x0, x0 + w, v + shift - line_h / 2, v + shift + line_h / 2)) {
+                    placed = 1; nbox = nbox + 1
+                    box_x0[nbox] = x0; box_x1[nbox] = x0 + w
+                    box_y0[nbox] = v + shift - line_h / 2; box_y1[nbox] = v + shift + line_h / 2
+                    at_x = from_u(sd > 0 ? u + gap : u - gap); at_y = from_v(v + shift)
+                    if (sd > 0) { set label 100 + i pname[i] at first at_x, first at_y left font ",9" front }
+                    if (sd < 0) { set label 100 + i pname[i] at first at_x, first at_y right font ",9" front }
+                    if (shift != 0) {
+                        set arrow 100 + i from first px[i], first py[i] to first at_x, first at_y nohead lw 0.6 lc rgb "#888888" back
+                    }
+                }
+            }
+        }
+    }
+    if (!placed && podd[i]) {   # nowhere free: level with the point on its side
+        set label 100 + i pname[i] at first px[i], first py[i] offset -1, 0 right font ",9" front
+    }
+    if (!placed && !podd[i]) {
+        set label 100 + i pname[i] at first px[i], first py[i] offset 1, 0 left font ",9" front
+    }
+}
+set output outfile
+replot

@@ -1,11 +1,12 @@
 # Speedup of each step over the step before it, on one GPU, beside the factors
 # the seed papers published for the same change (log2 axis: a halving and a
-# doubling look alike). Today's factor is the ratio of the two steps' rates at
-# one size: each step's newest result as in plots/steps.gp, over the previous
-# step's newest passing result at that same size (a lab whose steps have default
-# sizes of their own records some steps at other sizes too). A step
-# that failed, or whose previous step has no passing result at its size, gets no
-# bar, and its label says why.
+# doubling look alike). Today's factor is each step's newest result as in
+# plots/steps.gp, over the row bin/results-check compares it with (its columns
+# vs_previous, vs_previous_step, vs_previous_run, vs_previous_why: the rule of
+# harness/results.h, computed once in C): the previous step's newest passing row
+# recorded before it with the same size, cache policy and source. A step that
+# failed, or whose previous step has no such row, gets no bar and a note that says
+# why; the runs both rows of each factor come from are named under the figure.
 #
 #   gnuplot -c plots/speedups.gp LAB.csv OUT.png|OUT.svg RESULTS_DIR SOURCE LAB.gp PUBLISHED.csv MODE
 #
@@ -32,58 +33,43 @@ mode = ARG7
 stats datafile using (@mine ? pick_step(0) : 0) nooutput
 picked = '@mine && is_picked(0) && strcol("role") eq "step"'
 
-array today[100]
 array name[100]
-array size_of[100]
-do for [i = 1:100] { today[i] = NaN; name[i] = ""; size_of[i] = "" }
-size_text(x) = sprintf("%dx%dx%d", column("m"), column("n"), column("k"))
-gpu_name = ""; run_date = ""; newest_t = -1; first_step = 1e9; last_step = -1e9
-see(x) = (s = step_number(strcol("step")), name[s + 1] = strcol("step"), gpu_name = strcol("gpu"), \
-    t = strptime("%Y-%m-%dT%H:%M:%SZ", strcol("date")), t > newest_t ? (newest_t = t, run_date = strcol("date")) : 0, \
-    first_step = s < first_step ? s : first_step, last_step = s > last_step ? s : last_step, \
-    today[s + 1] = strcol("verdict") eq "PASS" ? column(rate) : -1, size_of[s + 1] = size_text(0), 0)
-stats datafile using (@picked ? see(0) : 0) nooutput
-
-# The step after each step, and for each step the newest passing rate of the step
-# before it at its own size.
-array after[100]
-array base[100]
-do for [i = 1:100] { after[i] = -1; base[i] = NaN }
-prev = -1
-do for [s = (first_step < 1e9 ? first_step : 0) : (last_step >= 0 ? last_step : -1)] {
-    if (name[s + 1] ne "") { if (prev >= 0) { after[prev + 1] = s }; prev = s }
-}
-see_base(x) = (p = step_number(strcol("step")), n = after[p + 1], \
-    n >= 0 && strcol("verdict") eq "PASS" && size_text(0) eq size_of[n + 1] ? base[n + 1] = column(rate) : 0, 0)
-stats datafile using (@mine && strcol("role") eq "step" ? see_base(0) : 0) nooutput
-
-# today's factor of step s: its rate over the nearest earlier step's (NaN when either failed)
 array factor[100]
 array why_none[100]
-do for [i = 1:100] { factor[i] = NaN; why_none[i] = "" }
+do for [i = 1:100] { name[i] = ""; factor[i] = NaN; why_none[i] = "" }
+gpu_name = ""; run_date = ""; newest_t = -1; first_step = 1e9; last_step = -1e9
 nfactors = 0; low = 1; high = 1
-prev = -1
 # A factor over cap (a first parallel step over a serial one: thousands) would
 # flatten every other bar: its bar stops at the top of the axis, its label says it.
 cap = 20
-do for [s = (first_step < 1e9 ? first_step : 0) : (last_step >= 0 ? last_step : -1)] {
-    if (name[s + 1] ne "") {
-        if (prev >= 0 && today[s + 1] > 0 && !(base[s + 1] > 0) && today[prev + 1] > 0) {
-            why_none[s + 1] = sprintf("no %s row at %s", name[prev + 1][1:2], size_of[s + 1])
-        }
-        if (prev >= 0 && base[s + 1] > 0 && today[s + 1] > 0) {
-            factor[s + 1] = today[s + 1] / base[s + 1]
-            nfactors = nfactors + 1
-            low = factor[s + 1] < low ? factor[s + 1] : low
-            high = factor[s + 1] > high && factor[s + 1] <= cap ? factor[s + 1] : high
-        }
-        prev = s
-    }
-}
+# The runs of the factors: "R" when both rows are of run R, "R over NN of P" when
+# not; each once, in runs_list.
+runs = ""; runs_list = ""; nruns = 0
+see_run(t) = strstrt(runs, "|" . t . "|") > 0 ? 0 : \
+    (runs = runs . "|" . t . "|", runs_list = runs_list . (nruns > 0 ? ", " : "") . t, nruns = nruns + 1, 0)
+run_pair(x) = strcol("vs_previous_run") eq strcol("run_id") ? strcol("run_id") \
+    : strcol("run_id") . " over " . strcol("vs_previous_step")[1:2] . " of " . strcol("vs_previous_run")
+# (a factor over a row beside the steps, step 01's over the CPU code, is not a step's:
+# the lab's figure of the CPU rows shows it)
+over_a_step(x) = digit_value(strcol("vs_previous_step")[1:1]) >= 0
+# "... at this size ..." with the size in the lab's words ("at n=4096")
+this_size = "at this size"
+sized(w) = (p = strstrt(w, this_size), p == 0 ? w : w[1:p - 1] . "at " . size_of_row(0) . w[p + strlen(this_size):])
+see(x) = (s = step_number(strcol("step")), name[s + 1] = strcol("step"), gpu_name = strcol("gpu"), \
+    t = strptime("%Y-%m-%dT%H:%M:%SZ", strcol("date")), t > newest_t ? (newest_t = t, run_date = strcol("date")) : 0, \
+    first_step = s < first_step ? s : first_step, last_step = s > last_step ? s : last_step, \
+    f = column("vs_previous"), \
+    is_number(f) && over_a_step(0) ? (factor[s + 1] = f, nfactors = nfactors + 1, see_run(run_pair(0)), \
+        low = f < low ? f : low, high = f > high && f <= cap ? f : high) : 0, \
+    why_none[s + 1] = strcol("verdict") ne "PASS" ? "FAIL" : is_number(f) ? "" : sized(strcol("vs_previous_why")), 0)
+stats datafile using (@picked ? see(0) : 0) nooutput
 if (nfactors == 0) {
-    print sprintf("plots: %s has fewer than two passing %s steps in a row: %s not drawn", results_dir, lab_name, strip_tmp(outfile))
+    print sprintf("plots: %s has no %s step compared with the step before it (same size, cache and source): %s not drawn", \
+                  results_dir, lab_name, strip_tmp(outfile))
     exit status 3
 }
+runs_text = nruns == 1 ? "both rows of every factor from run " . runs_list \
+    : "the runs of the factors (step over previous step): " . runs_list
 
 # The published factors, up to 4 series, in pub[(series - 1) * 100 + step + 1].
 array pub[400]
@@ -116,14 +102,17 @@ do for [i = 1:400] {
 groups = last_step - first_step + 1
 width = 75 * groups * (nseries + 2) / 2 + 300
 width = width < 1200 ? 1200 : width > 1800 ? 1800 : width
-eval png_terminal(width, 720)
+eval png_terminal(width, 760)
 set output outfile
-set title sprintf("%s: speedup of each step over the previous one on %s\n" . \
-    "each step's newest rate over the previous step's at the same size (newest %s), beside the published factors:\n%s", lab_title, gpu_name, \
-    date_text(run_date), published_title)
+set title sprintf("%s: speedup of each step over the previous one on %s (newest %s)\n" . \
+    "each step's newest result over the step before it: its newest passing row recorded before, at the same size, cache policy and source\n" . \
+    "beside the published factors: %s", lab_title, gpu_name, date_text(run_date), published_title)
+set label 20 runs_text at screen 0.01, screen 0.015 left font ",9" tc rgb "#555555"
 set ylabel "speedup over the previous step (log2 scale; above 1: faster)"
 set logscale y 2
-set yrange [low / 1.5 : high * 2.2]
+# room above the tallest bar for its label, written upwards
+bottom = low / 1.5
+set yrange [bottom : high * 3]
 top_y = high * 1.6
 clip(v) = v > top_y ? top_y : v
 factor_text(v) = !is_number(v) ? "" : v > top_y ? sprintf("%.0fx (off the scale)", v) : sprintf("%.2f", v)
@@ -136,23 +125,29 @@ do for [s = first_step : last_step] {
 if (groups > 8) { set xtics rotate by 30 right font ",9" }
 set key top right opaque box lc rgb "#bbbbbb"
 set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead lw 1.5 lc rgb "#444444" back
-set bmargin 6
+set bmargin 7
 bar = 0.8 / (nseries + 1)
 pos(s, slot) = s + (slot - (nseries + 2) / 2.0) * bar
 set style fill solid 0.85 border lc rgb bar_border
 # One line per step of a datablock (a header line first: columnheaders is on):
-# the step, today's factor, then each published series' factor.
+# the step, today's factor, then each published series' factor, and why today's is
+# missing.
 set print $F
 print "step,today,p1,p2,p3,p4,why"
 do for [s = first_step : last_step] {
-    print sprintf("%d,%g,%g,%g,%g,%g,\"%s\"", s, factor[s + 1], pub[s + 1], pub[100 + s + 1], pub[200 + s + 1], pub[300 + s + 1], why_none[s + 1])
+    print sprintf("%d,%g,%g,%g,%g,%g,\"%s\"", s, factor[s + 1], pub[s + 1], pub[100 + s + 1], pub[200 + s + 1], pub[300 + s + 1], \
+                  why_none[s + 1] eq "" ? "" : "no bar: " . why_none[s + 1])
 }
 unset print
 set datafile missing "NaN"
+# Every number is written upwards from the top of its bar, so neighbours never
+# overlap; a missing bar's note upwards from the bottom of the axis.
 plot $F using (pos($1, 1)):(clip($2)):(bar * 0.95) with boxes lc rgb today_colour title gpu_name, \
-     $F using (pos($1, 1)):(clip($2)):(factor_text($2)) with labels offset 0, 0.7 font ",9" tc rgb today_colour notitle, \
-     $F using (pos($1, 1)):(1):(strcol(7)) with labels offset 0, 1.2 font ",8" tc rgb today_colour notitle, \
+     $F using (pos($1, 1)):(clip($2)):(factor_text($2)) with labels rotate by 90 left offset 0, 0.4 \
+         font font_name . " Bold,10" tc rgb today_colour notitle, \
+     $F using (pos($1, 1)):(bottom):(strcol(7)) with labels rotate by 90 left offset 0, 0.5 font ",9" \
+         tc rgb today_colour notitle, \
      for [i = 1:nseries] $F using (pos($1, i + 1)):(clip(column(i + 2))):(bar * 0.95) \
          with boxes lc rgb published_colour(i) title series_name[i], \
      for [i = 1:nseries] $F using (pos($1, i + 1)):(clip(column(i + 2))):(factor_text(column(i + 2))) \
-         with labels offset 0, 0.7 font ",8" notitle
+         with labels rotate by 90 left offset 0, 0.4 font ",9" notitle

@@ -28,7 +28,7 @@ picked = '@mine && is_picked(0)'
 array tick[100]
 do for [i = 1:100] { tick[i] = "" }
 first_step = 1e9; last_step = -1e9; low = 1e300; high = 0
-gpu_name = ""; run_date = ""; cache = ""; run_source = ""; sizes = ""
+gpu_name = ""; run_date = ""; cache = ""; run_source = ""; sizes = ""; failures = 0
 library = NaN; library_name = ""; library_size = ""
 see_size(t) = strstrt(sizes, "|" . t . "|") > 0 ? 0 : (sizes = sizes . "|" . t . "|", 0)
 newest_t = -1
@@ -41,7 +41,8 @@ step_row(x) = (s = step_number(strcol("step")), first_step = s < first_step ? s 
     tick[s + 1] = strcol("step") . (is_number(column("regs")) && is_number(column("blocks_per_sm")) \
         ? sprintf("\n%d regs\n%d blocks/SM", int(column("regs")), int(column("blocks_per_sm"))) : "") \
         . (at_headline(0) ? "" : "\n(" . size_of_row(0) . ")"), \
-    strcol("verdict") eq "PASS" ? (r = column(rate) * rate_scale, low = r < low ? r : low, high = r > high ? r : high) : 0, 0)
+    strcol("verdict") eq "PASS" ? (r = column(rate) * rate_scale, low = r < low ? r : low, high = r > high ? r : high) \
+        : (failures = failures + 1), 0)
 library_row(x) = strcol("verdict") eq "PASS" ? (library = column(rate) * rate_scale, library_name = strcol("step"), \
     library_size = at_headline(0) ? "" : " at " . size_of_row(0), 0) : 0
 stats datafile using (@picked ? (remember(0), strcol("role") eq "step" ? step_row(0) : library_row(0)) : 0) nooutput
@@ -96,12 +97,12 @@ if (logscale) {
 }
 
 if (is_number(library)) {
-    set arrow 1 from graph 0, first library / axis_div to graph 1, first library / axis_div nohead lw 2 dt 2 lc rgb library_colour front
+    set arrow 1 from graph 0, first library / axis_div to graph 1, first library / axis_div nohead lw 2 dt 2 lc rgb library_colour back
     set label 1 sprintf("%s (library)%s: %s", library_name, library_size, rate_label(library)) \
         at graph 0.01, first library / axis_div offset 0, -0.8 left tc rgb library_colour front
 }
 if (is_number(peak)) {
-    set arrow 2 from graph 0, first peak / axis_div to graph 1, first peak / axis_div nohead lw 2 dt 3 lc rgb peak_colour front
+    set arrow 2 from graph 0, first peak / axis_div to graph 1, first peak / axis_div nohead lw 2 dt 3 lc rgb peak_colour back
     set label 2 sprintf("%s, measured %s: %s", peak_title, peak_date[1:10], rate_label(peak)) \
         at graph 0.01, first peak / axis_div offset 0, 0.7 left tc rgb peak_colour front
 }
@@ -116,11 +117,15 @@ x = 'step_number(strcol("step"))'
 shown = 'column(rate) * rate_scale / axis_div'
 
 set boxwidth 0.6 absolute
+# The numbers over the bars on a white ground, over the ceiling and library lines
+# (drawn behind the plot) where those cross them.
+set style textbox opaque noborder margins 1, 0
+# (the FAIL entry of the key only when a step failed: a key names what is drawn)
+fail_key = failures > 0 ? 'title "FAIL: result wrong, so no bar"' : 'notitle'
 plot datafile using (@x):(@passed ? @shown : NaN) with boxes lc rgb pass_colour \
          title "PASS: result correct (number above: rate, +- half the spread of the repeats)", \
      '' using (@x):(@passed ? @shown : NaN):(value_text(@shown) . spread_text(0)) \
-         with labels offset 0, 1.4 tc rgb "#1b5e38" font ",10" notitle, \
+         with labels boxed offset 0, 1.4 tc rgb "#1b5e38" font ",10" notitle, \
      '' using (@x):(@failed ? fail_y : NaN):("FAIL") \
          with labels point pt 7 ps 2 lc rgb fail_colour offset 0, 1.6 tc rgb fail_colour \
-         font font_name . " Bold,12" notitle, \
-     NaN with points pt 7 ps 2 lc rgb fail_colour title "FAIL: result wrong, so no bar"
+         font font_name . " Bold,12" @fail_key

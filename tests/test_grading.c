@@ -33,6 +33,9 @@ START_TEST(default_rubric_is_documented)
     ck_assert_double_eq(r.points[CHECK_CORRECT], 4);
     ck_assert_double_eq(r.points[CHECK_SPEED], 2);
     ck_assert_int_eq(r.required[CHECK_BUILD] && r.required[CHECK_CORRECT], 1);
+    /* a memory error or a race costs the whole step, unless the rubric relaxes it */
+    ck_assert_int_eq(r.required[CHECK_MEMCHECK] && r.required[CHECK_RACECHECK], 1);
+    ck_assert_int_eq(r.required[CHECK_SYNCCHECK], 0);
     ck_assert_int_eq(r.required[CHECK_SPEED], 0);
     /* speed at the largest check size, the sanitizers at the smallest with m, n, k > 1 */
     ck_assert_int_eq(r.speed_size.m, 4096);
@@ -62,6 +65,7 @@ START_TEST(rubric_file_parses_and_overrides)
     ck_assert_double_eq(rubric_points(&r, s01, CHECK_SPEED), 2);
     ck_assert_double_eq(rubric_points(&r, s02, CHECK_SPEED), 3);
     ck_assert_int_eq(r.required[CHECK_CORRECT], 0);
+    ck_assert_int_eq(r.required[CHECK_MEMCHECK], 0); /* the line replaces the default list */
     ck_assert_int_eq(r.band_count, 2); /* the file's bands replace the default's, best first */
     ck_assert_double_eq(r.bands[0].ratio, 0.9);
     ck_assert_int_eq(r.sanitize_size.n, 47);
@@ -128,11 +132,27 @@ START_TEST(points_follow_the_rubric)
     ck_assert_double_eq(s.max, 10);
     ck_assert_str_eq(step_verdict_text(&s), "full marks");
 
-    /* a race: racecheck's point only */
+    /* a race, numbers right: racecheck is required by default, so the step scores 0
+     * (a matmul step 02 reading past the end of A earned 10 of 11 when it was not) */
     s.checks[CHECK_RACECHECK].state = CHECK_FAIL;
     s.checks[CHECK_RACECHECK].fraction = 0;
     grade_score(&r, &s);
+    ck_assert_double_eq(s.points, 0);
+    ck_assert_str_eq(step_verdict_text(&s),
+                     "a required check failed (racecheck: a race): no points for the step");
+    /* the same for memcheck */
+    s.checks[CHECK_RACECHECK].state = CHECK_PASS;
+    s.checks[CHECK_RACECHECK].fraction = 1;
+    s.checks[CHECK_MEMCHECK].state = CHECK_FAIL;
+    s.checks[CHECK_MEMCHECK].fraction = 0;
+    grade_score(&r, &s);
+    ck_assert_double_eq(s.points, 0);
+    /* relaxed by the rubric (`required build correct`): memcheck's point only */
+    char why[256];
+    ck_assert_int_eq(rubric_parse(&r, "required build correct\n", matmul(), why, sizeof why), 0);
+    grade_score(&r, &s);
     ck_assert_double_eq(s.points, 9);
+    rubric_defaults(&r, matmul());
 
     /* 6 of 9 sizes: correct is required, so the whole step scores 0 */
     all_checks(&s, CHECK_PASS, 1);
@@ -363,7 +383,9 @@ static void assert_line(const char *report, const char *line_start, const char *
 
 START_TEST(class_is_graded_without_a_gpu)
 {
-    ck_assert_msg(class_code == 0, "grade-all exited %d\n%s\n%s", class_code, class_out, class_err);
+    /* recorded, and 77 as `make grade` says it: no GPU, the rows are provisional */
+    ck_assert_msg(class_code == 77, "grade-all exited %d\n%s\n%s", class_code, class_out,
+                  class_err);
     struct csv_table t;
     char err[256];
     ck_assert_int_eq(csv_read_file(class_book, &t, err, sizeof err), 0);
@@ -457,6 +479,59 @@ START_TEST(todo_step_scores_nothing)
     ck_assert_ptr_nonnull(strstr(r, "matmul/02-tiled: 0 of 11 (TODO)"));
     assert_line(r, "matmul/02-tiled correct not-run", "STEP_TODO");
     free(r);
+}
+END_TEST
+
+/* A gradebook of another selection of steps is refused before anything is graded, in
+ * one line that says what differs (it used to grade the whole class, then refuse every
+ * row with "written by another version", and exit 2 with nothing recorded). */
+START_TEST(gradebook_of_another_selection_is_refused_before_grading)
+{
+    char lab[512], out[8192], err[8192];
+    char *before = util_read_file(class_book, NULL);
+    ck_assert_ptr_nonnull(before);
+    char *argv[] = {(char *)bin_path("lab", lab, sizeof lab), "grade", "--no-gpu",
+                    "--submission", "solutions", "--gradebook", class_book, "matmul", "01", NULL};
+    char *env[] = {"MAKEFLAGS=", NULL};
+    int code = run_capture(argv, (const char *const *)env, out, sizeof out, err, sizeof err);
+    ck_assert_msg(code == 2, "exit %d\n%s\n%s", code, out, err);
+    ck_assert_msg(strstr(err, "holds the grades of another selection of steps") != NULL &&
+                      strstr(err, "this run grades matmul step 01, whose columns it lacks "
+                                  "(1: matmul/01-naive)") != NULL &&
+                      strstr(err, "it has columns this run does not write (matmul/02-tiled)") !=
+                          NULL &&
+                      strstr(err, "nothing was graded") != NULL &&
+                      strstr(err, "grades/gradebook-matmul-01.csv") != NULL,
+                  "%s", err);
+    ck_assert_ptr_null(strstr(err, "another version;"));
+    ck_assert_msg(strstr(out, "Grading ") == NULL, "graded before checking:\n%s", out);
+    char *after = util_read_file(class_book, NULL);
+    ck_assert_str_eq(after, before);
+    free(before);
+    free(after);
+}
+END_TEST
+
+/* With no GRADEBOOK=, each selection has a gradebook of its own under grades/, which
+ * git ignores: a student's `make grade` leaves nothing to commit. */
+START_TEST(default_gradebook_is_per_selection_and_ignored)
+{
+    static const char *const cases[][3] = {
+        {NULL, NULL, "grades/gradebook.csv\n"},
+        {"matmul", NULL, "grades/gradebook-matmul.csv\n"},
+        {"matmul", "02", "grades/gradebook-matmul-02.csv\n"},
+    };
+    char lab[512], out[512], err[512];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        char *argv[] = {(char *)bin_path("lab", lab, sizeof lab), "gradebook",
+                        (char *)cases[i][0], (char *)cases[i][1], NULL};
+        ck_assert_int_eq(run_capture(argv, NULL, out, sizeof out, err, sizeof err), 0);
+        ck_assert_str_eq(out, cases[i][2]);
+    }
+    char *ignore = util_read_file(".gitignore", NULL);
+    ck_assert_ptr_nonnull(ignore);
+    ck_assert_msg(strstr(ignore, "\n/grades/\n") != NULL, "grades/ is not in .gitignore");
+    free(ignore);
 }
 END_TEST
 
@@ -591,7 +666,8 @@ static const char fake_student[] =
     "echo '// FAKE todo' >> $s/05-rect-tiles.cu\n"
     "echo '// FAKE crash 4096' >> $s/06-regblock.cu\n"
     "echo '// FAKE slowspeed' >> $s/07-smem-transposed.cu\n"
-    "echo '// FAKE quit 100' >> $s/08-vector-loads.cu\n";
+    "echo '// FAKE quit 100' >> $s/08-vector-loads.cu\n"
+    "echo '// FAKE wrong 2048' >> $s/09-warp-tiles.cu\n";
 
 static const char fake_grade[] =
     "d=$1; c=$2\n"
@@ -601,6 +677,20 @@ static const char fake_grade[] =
     "\"$d/subs/ada\" --student ada --gradebook \"$d/book-$c.csv\" "
     "--sanitizer \"$d/fake/compute-sanitizer\" --concurrency $c "
     "--throughput \"$d/throughput.csv\" matmul\n";
+
+/* The same tree graded without a GPU (--no-gpu), then with the fake one, into one
+ * gradebook of step 01: each run's exit code and output to regrade-<run>.code/.out */
+static const char fake_regrade[] =
+    "d=$1\n"
+    "cd \"$d/tree\" || exit 1\n"
+    "export PATH=\"$d/fake:$PATH\" FAKE_STEP=\"$d/fake/step.sh\" FAKE_TIMES=\"$d/times-regrade\" "
+    "FAKE_SIZES=\"$d/fake/sizes\"\n"
+    "for run in 1 2 3; do\n"
+    "  gpu=; [ $run = 1 ] && gpu=--no-gpu\n"
+    "  bin/lab grade-all $gpu --submissions \"$d/subs\" --gradebook \"$d/regrade.csv\" "
+    "--sanitizer \"$d/fake/compute-sanitizer\" matmul 01 > \"$d/regrade-$run.out\" 2>&1\n"
+    "  echo $? > \"$d/regrade-$run.code\"\n"
+    "done\n";
 
 static char *fake_dir;
 static char fake_out[2][1 << 15], fake_err[2][1 << 14];
@@ -631,6 +721,9 @@ static void grade_on_a_fake_gpu(void)
         fake_code[run] = run_capture(argv, env, fake_out[run], sizeof fake_out[run],
                                      fake_err[run], sizeof fake_err[run]);
     }
+    char *regrade[] = {"/bin/sh", "-c", (char *)fake_regrade, "sh", fake_dir, NULL};
+    const char *env[] = {"MAKEFLAGS=", NULL};
+    run_capture(regrade, env, out, sizeof out, err, sizeof err);
     fake_ready = 1;
 }
 
@@ -729,7 +822,10 @@ START_TEST(pooled_runs_keep_every_verdict_in_step_order)
     assert_line(r, "matmul/03-unrolled correct FAIL 0/4", "first failure at 1x1x1: did not finish");
     assert_line(r, "matmul/03-unrolled racecheck not-run", "the step does not finish");
     assert_line(r, "matmul/04-prefetch racecheck FAIL 0/1", "Race reported between Write access");
-    assert_line(r, "matmul/04-prefetch correct PASS 4/4", NULL);
+    /* right numbers, but a race: racecheck is required, so the step earns nothing */
+    assert_line(r, "matmul/04-prefetch correct PASS 0/4", NULL);
+    ck_assert_ptr_nonnull(strstr(r, "matmul/04-prefetch: 0 of 11 (a required check failed "
+                                    "(racecheck: a race): no points for the step)"));
     ck_assert_ptr_nonnull(strstr(r, "matmul/05-rect-tiles: 0 of 11 (TODO)"));
     assert_line(r, "matmul/06-regblock correct FAIL",
                 "first failure at 4096x4096x4096: crashed (signal 11)");
@@ -740,7 +836,15 @@ START_TEST(pooled_runs_keep_every_verdict_in_step_order)
     assert_line(r, "matmul/08-vector-loads correct FAIL",
                 "8 of 9 check sizes correct; first failure at 100x100x100: the program exited "
                 "(exit 0) before this size's result");
+    /* right at every check size, wrong at the speed size (a race that strikes only
+     * there): its speed run fails, and there is no ratio to print (it was "nanx") */
+    assert_line(r, "matmul/09-warp-tiles correct PASS 4/4", NULL);
+    assert_line(r, "matmul/09-warp-tiles speed FAIL 0/2",
+                "the timed run at 2048x2048x2048 failed (wrong result or error, exit 1):\n"
+                "        mismatch (fake)");
     ck_assert_ptr_nonnull(strstr(r, "matmul/13-tuned: 11 of 11 (full marks)"));
+    ck_assert_msg(strstr(r, "nan") == NULL && strstr(fake_out[0], "nan") == NULL,
+                  "a verdict says nan:\n%s\n%s", r, fake_out[0]);
     free(r);
     /* the progress lines: one per step, in step order, as the runs one after the other
      * would print them */
@@ -757,6 +861,8 @@ START_TEST(pooled_runs_keep_every_verdict_in_step_order)
         "matmul/07-smem-transposed builds, correct ......... 9/9, memcheck PASS, racecheck "
         "PASS, synccheck PASS, speed 0.25x",
         "matmul/08-vector-loads   builds, correct ..F...... 8/9",
+        "matmul/09-warp-tiles     builds, correct ......... 9/9, memcheck PASS, racecheck "
+        "PASS, synccheck PASS, speed FAIL (the timed run failed), technique PASS\n",
         "matmul/13-tuned          builds, correct",
     };
     const char *at = fake_out[0];
@@ -1023,6 +1129,48 @@ START_TEST(every_run_is_timed_in_the_reports_folder)
 }
 END_TEST
 
+/* What grading-all run `run` of fake_regrade printed, and its exit code. */
+static char *regrade_output(int run, int *code)
+{
+    ck_assert_msg(fake_ready, "the fake GPU tree could not be set up");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/regrade-%d.code", fake_dir, run);
+    char *text = util_read_file(path, NULL);
+    ck_assert_msg(text != NULL, "run %d of the regrade never ran", run);
+    *code = atoi(text);
+    free(text);
+    snprintf(path, sizeof path, "%s/regrade-%d.out", fake_dir, run);
+    text = util_read_file(path, NULL);
+    ck_assert_ptr_nonnull(text);
+    return text;
+}
+
+/* A row graded without a GPU is provisional: a later grade-all with a GPU grades that
+ * submission again and replaces the row (it used to skip it as already graded), and
+ * grade-all without a GPU exits 77 as grade does. */
+START_TEST(rows_graded_without_a_gpu_are_graded_again_with_one)
+{
+    int code;
+    char *out = regrade_output(1, &code);
+    ck_assert_msg(code == 77, "grade-all --no-gpu exited %d\n%s", code, out);
+    free(out);
+    out = regrade_output(2, &code);
+    ck_assert_msg(code == 0, "grade-all with the fake GPU exited %d\n%s", code, out);
+    ck_assert_msg(strstr(out, "1 submission(s) graded before without a GPU: graded again") !=
+                      NULL && strstr(out, "[student 1 of 1") != NULL, "%s", out);
+    free(out);
+    out = regrade_output(3, &code); /* with a GPU's row there: nothing to grade */
+    ck_assert_msg(code == 0 && strstr(out, "1 submission(s) already in") != NULL, "%s", out);
+    free(out);
+    struct csv_table t;
+    read_fake_csv("regrade.csv", &t);
+    ck_assert_uint_eq(t.nrows, 1);
+    ck_assert_str_eq(csv_get(&t, 0, "gpu"), "Fake GPU (compute capability 9.0)");
+    ck_assert_str_eq(csv_get(&t, 0, "total"), "11");
+    csv_free(&t);
+}
+END_TEST
+
 Suite *grading_suite(void)
 {
     Suite *s = suite_create("grading");
@@ -1051,6 +1199,8 @@ Suite *grading_suite(void)
     tcase_add_test(cls, technique_is_read_from_the_resource_report);
     tcase_add_test(cls, todo_step_scores_nothing);
     tcase_add_test(cls, grade_all_resumes_without_regrading);
+    tcase_add_test(cls, gradebook_of_another_selection_is_refused_before_grading);
+    tcase_add_test(cls, default_gradebook_is_per_selection_and_ignored);
     suite_add_tcase(s, cls);
 
     TCase *pool = tcase_create("pool");
@@ -1063,6 +1213,7 @@ Suite *grading_suite(void)
     tcase_add_test(pool, each_reference_timed_says_its_seconds);
     tcase_add_test(pool, each_grading_run_records_its_throughput);
     tcase_add_test(pool, every_run_is_timed_in_the_reports_folder);
+    tcase_add_test(pool, rows_graded_without_a_gpu_are_graded_again_with_one);
     suite_add_tcase(s, pool);
     return s;
 }

@@ -5,7 +5,8 @@
  * (its first shared-memory step: tiles, barriers, so racecheck and synccheck have
  * something to look at, and the technique check's shared-memory rule; at the physics
  * check's full 1000 bodies, where step 01 has 257), then the class (bin/lab grade-all,
- * matmul step 02); each case reads one student's report. This fits one 10-minute
+ * matmul step 02) and N-body step 07 with its tile load unguarded
+ * (tests/submissions-nbody/); each case reads one student's report. This fits one 10-minute
  * call on the H100; the whole solutions tree of each lab, every step with every
  * check, is graded by tests/verify-on-gpu.sh's part `grading`, one call per lab.
  * LAB_GRADING_KEEP=dir grades into dir and keeps the gradebooks, reports and JUnit
@@ -21,7 +22,8 @@
 #include "util.h"
 
 static char *dir;
-static char book[600];
+static char book[600], nbody_book[600], nbody_out[1 << 16];
+static int nbody_code;
 static char out[1 << 17], err[1 << 16];
 static int code, keeping;
 
@@ -65,6 +67,14 @@ static void grade_everything(void)
                    "--sanitizer", (char *)(sanitizer ? sanitizer : ""), "matmul", "02", NULL};
     code = run_capture(cls, (const char *const *)env, out, sizeof out, err, sizeof err);
     printf("%s", out);
+    /* N-body step 07 with its tile load unguarded (tests/submissions-nbody/) */
+    snprintf(nbody_book, sizeof nbody_book, "%s/nbody-class.csv", dir);
+    char *nbody[] = {lab, "grade-all", "--submissions", "tests/submissions-nbody", "--gradebook",
+                     nbody_book, "--sanitizer", (char *)(sanitizer ? sanitizer : ""), "nbody",
+                     "07", NULL};
+    nbody_code = run_capture(nbody, (const char *const *)env, nbody_out, sizeof nbody_out, err,
+                             sizeof err);
+    printf("%s", nbody_out);
 }
 
 static void remove_everything(void)
@@ -131,6 +141,7 @@ START_TEST(missing_barrier_loses_racecheck)
     char *r = report_of("class.reports", "missing-barrier");
     expect(r, "matmul/02-tiled racecheck FAIL 0/1", "Race reported between Write access");
     expect(r, "matmul/02-tiled memcheck PASS", NULL);
+    ck_assert_ptr_nonnull(strstr(r, "matmul/02-tiled: 0 of 11 (a required check failed"));
     free(r);
 }
 END_TEST
@@ -138,8 +149,28 @@ END_TEST
 START_TEST(out_of_bounds_read_loses_memcheck_though_correct)
 {
     char *r = report_of("class.reports", "oob-read");
-    expect(r, "matmul/02-tiled correct PASS 4/4", "9 of 9");
+    /* every size right, but a read past the end of A: memcheck is required, so the
+     * step earns nothing (it earned 10 of 11 when a memory error cost one point) */
+    expect(r, "matmul/02-tiled correct PASS 0/4", "9 of 9");
     expect(r, "matmul/02-tiled memcheck FAIL 0/1", "Invalid __global__ read");
+    ck_assert_ptr_nonnull(strstr(r, "matmul/02-tiled: 0 of 11 (a required check failed "
+                                    "(memcheck: a memory error): no points for the step)"));
+    free(r);
+}
+END_TEST
+
+/* N-body's arrays are allocations of their own: a tile load past n reads outside
+ * them, and memcheck says so (carved from one block, the read landed in the next
+ * array, stayed correct and earned full marks). */
+START_TEST(tile_load_past_n_is_a_memory_error)
+{
+    ck_assert_msg(nbody_code == 0, "grade-all exited %d\n%s\n%s", nbody_code, nbody_out, err);
+    char *r = report_of("nbody-class.reports", "tile-without-guard");
+    ck_assert_msg(strstr(r, "nbody/07-shared correct PASS 0/4") != NULL, "%s", r);
+    ck_assert_msg(strstr(r, "nbody/07-shared memcheck FAIL 0/1") != NULL, "%s", r);
+    ck_assert_msg(strstr(r, "Invalid __global__ read") != NULL, "%s", r);
+    ck_assert_msg(strstr(r, "(a required check failed (memcheck: a memory error)") != NULL, "%s",
+                  r);
     free(r);
 }
 END_TEST
@@ -363,10 +394,11 @@ START_TEST(sanitizer_tools_run_at_once_and_a_hang_is_killed_alone)
     ck_assert_msg(student[1].end == 0, "the student's racecheck ended: it was meant to hang");
     ck_assert_ptr_nonnull(strstr(fake_out[0], "up to 12 check-size and compute-sanitizer runs "
                                               "at once, of all the steps of a submission"));
-    expect(r, "matmul/02-tiled correct PASS 4/4", "9 of 9");
+    /* the fake memcheck error is required: the step's checks earn nothing */
+    expect(r, "matmul/02-tiled correct PASS 0/4", "9 of 9");
     expect(r, "matmul/02-tiled memcheck FAIL 0/1", "Invalid __global__ read of size 4 bytes (fake)");
     expect(r, "matmul/02-tiled racecheck FAIL 0/1", "did not finish under racecheck within");
-    expect(r, "matmul/02-tiled synccheck PASS 1/1", "no synccheck errors at 33x47x29");
+    expect(r, "matmul/02-tiled synccheck PASS 0/1", "no synccheck errors at 33x47x29");
     expect(r, "matmul/02-tiled speed", "x the reference solution's speed");
     free(r);
 }
@@ -385,9 +417,9 @@ START_TEST(sanitizer_tools_one_after_the_other_with_concurrency_1)
             ck_assert_msg(spans[i - 1].end > 0 && spans[i].start >= spans[i - 1].end,
                           "%s: tool %d started before tool %d had ended", whos[w], i, i - 1);
     }
-    expect(r, "matmul/02-tiled correct PASS 4/4", "9 of 9");
+    expect(r, "matmul/02-tiled correct PASS 0/4", "9 of 9");
     expect(r, "matmul/02-tiled memcheck FAIL 0/1", "Invalid __global__ read of size 4 bytes (fake)");
-    expect(r, "matmul/02-tiled racecheck PASS 1/1", "no racecheck errors at 33x47x29");
+    expect(r, "matmul/02-tiled racecheck PASS 0/1", "no racecheck errors at 33x47x29");
     expect(r, "matmul/02-tiled synccheck PASS 1/1", NULL);
     ck_assert_ptr_nonnull(strstr(fake_out[1], "up to 1 check-size and compute-sanitizer runs"));
     free(r);
@@ -399,6 +431,7 @@ static const char *const names[] = {
     "solutions_earn_full_marks (nbody 07)",
     "missing_barrier_loses_racecheck",
     "out_of_bounds_read_loses_memcheck_though_correct",
+    "tile_load_past_n_is_a_memory_error",
     "off_by_one_at_the_edge_loses_the_step",
     "partial_write_loses_the_step",
     "writing_nothing_loses_the_step",
@@ -428,6 +461,7 @@ Suite *grading_gpu_suite(void)
     tcase_add_loop_test(tc, solutions_earn_full_marks, 0, SOLUTION_STEPS);
     tcase_add_test(tc, missing_barrier_loses_racecheck);
     tcase_add_test(tc, out_of_bounds_read_loses_memcheck_though_correct);
+    tcase_add_test(tc, tile_load_past_n_is_a_memory_error);
     tcase_add_test(tc, off_by_one_at_the_edge_loses_the_step);
     tcase_add_test(tc, partial_write_loses_the_step);
     tcase_add_test(tc, writing_nothing_loses_the_step);

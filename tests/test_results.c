@@ -155,6 +155,56 @@ START_TEST(speedup_lookup_takes_newest_matching_pass)
 }
 END_TEST
 
+/* The rule every "vs previous" follows (the runner, the guide's tables, the speedups
+ * figures): a flushed-cache row of step 15 is never compared with a warm-cache row of
+ * step 14, however new; nor with a row recorded after it, a failed one, one of the
+ * other source or a build variant. */
+START_TEST(a_row_is_compared_only_with_a_comparable_row)
+{
+    const char *text =
+        "run_id,step,gpu,lab,source,flags,cache,m,n,k,verdict,median_ms\n"
+        "a,14-register-blocking,G,nbody,solutions,,flushed,1,131072,1,PASS,9\n"      /* 0 */
+        "b,14-register-blocking,G,nbody,solutions,,warm,1,4096,1,PASS,0.29\n"        /* 1 */
+        "c,15-threads-per-body,G,nbody,solutions,,flushed,1,4096,1,PASS,0.0206\n"    /* 2 */
+        "d,14-register-blocking,G,nbody,solutions,,flushed,1,2048,1,PASS,0.2\n"      /* 3 */
+        "d,14-register-blocking,G,nbody,solutions,-O3 -DTILE=8,flushed,1,2048,1,PASS,0.01\n"
+        "d,14-register-blocking,G,nbody,labs,,flushed,1,2048,1,PASS,0.02\n"
+        "d,14-register-blocking,G,nbody,solutions,,flushed,1,2048,1,FAIL,0.03\n"
+        "e,15-threads-per-body,G,nbody,solutions,,flushed,1,2048,1,PASS,0.05\n"      /* 7 */
+        "e,15-threads-per-body,G,nbody,solutions,,flushed,1,1024,1,FAIL,0.05\n"      /* 8 */
+        "f,14-register-blocking,G,nbody,solutions,,flushed,1,4096,1,PASS,0.2\n";     /* 9: after */
+    struct csv_table t;
+    char err[128];
+    ck_assert_int_eq(csv_parse(text, &t, err, sizeof err), 0);
+    struct results_previous p;
+    results_vs_previous(&t, 2, "14-register-blocking", &p);
+    ck_assert(isnan(p.speedup));
+    ck_assert_int_eq(p.row, -1);
+    ck_assert_str_eq(p.why, "no 14-register-blocking row at this size with the L2 flushed");
+    results_vs_previous(&t, 7, "14-register-blocking", &p); /* not the variant, labs/ or FAIL */
+    ck_assert_int_eq(p.row, 3);
+    ck_assert_double_eq_tol(p.speedup, 4.0, 1e-12);
+    ck_assert_str_eq(p.why, "");
+    results_vs_previous(&t, 8, "14-register-blocking", &p);
+    ck_assert(isnan(p.speedup));
+    ck_assert_str_eq(p.why, "this row failed");
+    results_vs_previous(&t, 7, NULL, &p); /* nothing to compare with: no reason either */
+    ck_assert(isnan(p.speedup));
+    ck_assert_str_eq(p.why, "");
+    /* the runner's lookup, before its row is recorded: the same rule */
+    struct run_record like = sample_record();
+    strcpy(like.gpu, "G");
+    like.lab = "nbody";
+    like.cache = "flushed";
+    like.m = 1, like.n = 4096, like.k = 1;
+    ck_assert_int_eq(results_comparable_row(&t, 9, &like, "14-register-blocking"), -1);
+    ck_assert_int_eq(results_comparable_row(&t, t.nrows, &like, "14-register-blocking"), 9);
+    like.cache = "warm";
+    ck_assert_double_eq(results_find_median(&t, &like, "14-register-blocking"), 0.29);
+    csv_free(&t);
+}
+END_TEST
+
 START_TEST(table_row_shows_limiter_and_speedups)
 {
     struct run_record r = sample_record();
@@ -259,6 +309,7 @@ Suite *results_suite(void)
     tcase_add_test(tc, record_round_trips_through_csv);
     tcase_add_test(tc, lab_columns_follow_the_common_ones);
     tcase_add_test(tc, speedup_lookup_takes_newest_matching_pass);
+    tcase_add_test(tc, a_row_is_compared_only_with_a_comparable_row);
     tcase_add_test(tc, speedups_keep_two_digits);
     tcase_add_test(tc, cpu_row_shows_its_threads_only);
     tcase_add_test(tc, table_row_shows_limiter_and_speedups);

@@ -236,7 +236,33 @@ START_TEST(test_lab_columns_are_numbers_and_rates_not_negative)
     ck_assert_int_eq(check("results/g/nbody.csv", NULL), 1);
     assert_message("results/g/nbody.csv", ":2: interactions_per_s -3 is negative: row skipped");
     ck_assert_int_eq(count_lines(err), 1);
-    ck_assert_ptr_nonnull(strstr(read_file("out/nbody.csv"), ",PASS,3e9,-0.5\n"));
+    ck_assert_ptr_nonnull(strstr(read_file("out/nbody.csv"), ",PASS,3e9,-0.5,"));
+}
+END_TEST
+
+/* A matmul row of run `run`, step `step`, with that cache policy and median time. */
+#define TIMED(run, step, cache, median)                                                            \
+    "2026-11-23T04:00:00Z," run ",abc1234,G,9.0,132,1980,13.0,13.0,13.0.88,matmul," step         \
+    ",step,solutions,," cache ",4096,4096,4096,42,10," median ",1.9,2.2,1000,32,2048,0,0,256,8,"  \
+    "threads,100.0,1e-06,PASS\n"
+
+START_TEST(test_vs_previous_compares_only_comparable_rows)
+{
+    /* The figures draw the speedup of a step from these columns: a flushed-cache
+     * 02 is not compared with a warm-cache 01 from another run (the 14.00x bar of
+     * N-body's step 15); 03 is, with 02 of its own run, and says which run. */
+    write_file("results/g/matmul.csv",
+               HEADER "\n" TIMED("warm-run", "01-naive", "warm", "8.0")
+                   TIMED("r2", "02-tiled", "flushed", "4.0") TIMED("r2", "03-unrolled", "flushed",
+                                                                 "2.0"));
+    ck_assert_int_eq(check("results/g/matmul.csv", NULL), 0);
+    const char *rows = read_file("out/matmul.csv");
+    ck_assert_ptr_nonnull(
+        strstr(rows, ",vs_previous_step,vs_previous_run,vs_previous_why,vs_previous\n"));
+    ck_assert_ptr_nonnull(strstr(rows, ",PASS,,,,NaN\n")); /* 01: nothing before it */
+    ck_assert_ptr_nonnull(
+        strstr(rows, ",PASS,,,no 01-naive row at this size with the L2 flushed,NaN\n"));
+    ck_assert_ptr_nonnull(strstr(rows, ",PASS,02-tiled,r2,,2\n"));
 }
 END_TEST
 
@@ -282,6 +308,7 @@ Suite *results_check_suite(void)
     tcase_add_test(rows, test_missing_and_empty_files_get_one_line_each);
     tcase_add_test(rows, test_old_header_is_named);
     tcase_add_test(rows, test_lab_columns_are_numbers_and_rates_not_negative);
+    tcase_add_test(rows, test_vs_previous_compares_only_comparable_rows);
     tcase_add_test(rows, test_quoted_commas_reach_gnuplot_without_commas);
     tcase_add_test(rows, test_peaks_rows_are_checked_by_line);
     suite_add_tcase(suite, rows);
@@ -443,6 +470,36 @@ START_TEST(test_every_figure_the_guide_shows_is_drawn_from_committed_data)
 }
 END_TEST
 
+START_TEST(test_a_figure_whose_data_is_gone_is_removed)
+{
+    /* A results file emptied (or removed) after its figures were drawn: make plots
+     * removes them, PNG and SVG, says so in one line, and keeps the published ones. */
+    write_file("results/G/matmul.csv", HEADER "\n" RUN1("PASS"));
+    char results[600];
+    snprintf(results, sizeof results, "%s/results", temp_dir);
+    int code = make_plots(results, "");
+    ck_assert_msg(code == 0, "make plots exited %d:\n%s%s", code, out, err);
+    ck_assert_msg(is_png("plots/matmul/steps-G.png"), "not drawn:\n%s%s", out, err);
+    ck_assert(is_svg("plots/matmul/slides/steps-G.svg"));
+    write_file("results/G/matmul.csv", "");
+    code = make_plots(results, "");
+    ck_assert_msg(code == 0, "make plots exited %d:\n%s%s", code, out, err);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/plots/matmul/steps-G.png", temp_dir);
+    ck_assert_msg(access(path, F_OK) != 0, "steps-G.png is still there:\n%s%s", out, err);
+    snprintf(path, sizeof path, "%s/plots/matmul/slides/steps-G.svg", temp_dir);
+    ck_assert_msg(access(path, F_OK) != 0, "slides/steps-G.svg is still there");
+    ck_assert(is_png("plots/matmul/8800gtx.png")); /* the papers' numbers need no results */
+    char line[1024];
+    snprintf(line, sizeof line, "plots: removed from %s/plots/matmul, as no data draws them now: ",
+             temp_dir);
+    const char *said = strstr(out, line);
+    ck_assert_msg(said != NULL, "expected '%s' in:\n%s", line, out);
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(said, "\n"), said);
+    ck_assert_msg(strstr(line, " steps-G.png") != NULL, "%s", out);
+}
+END_TEST
+
 START_TEST(test_a_build_variant_is_not_its_step)
 {
     /* make run STEP=02 TILE=8 and make sweep-tiles record rows built with -DTILE=N:
@@ -469,6 +526,7 @@ static const char *const render_case_names[] = {
     "every figure script draws a PNG and an SVG from tests/fixtures/plots",
     "every figure GUIDE.md shows is drawn by make plots from the committed data",
     "a row built with -D build variables is a variant, not its step",
+    "a figure whose data is gone is removed, said in one line",
 };
 
 size_t plots_render_case_names(const char **names, size_t max)
@@ -490,6 +548,7 @@ Suite *plots_render_suite(void)
     tcase_add_test(gnuplot, test_every_script_draws_png_and_svg_from_the_fixture);
     tcase_add_test(gnuplot, test_every_figure_the_guide_shows_is_drawn_from_committed_data);
     tcase_add_test(gnuplot, test_a_build_variant_is_not_its_step);
+    tcase_add_test(gnuplot, test_a_figure_whose_data_is_gone_is_removed);
     suite_add_tcase(suite, gnuplot);
     return suite;
 }

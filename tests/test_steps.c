@@ -81,12 +81,24 @@ START_TEST(every_row_has_a_role_a_file_and_its_own_name)
     ck_assert_ptr_eq(step_table_previous_row(nbody, step_table_row(nbody, "cpu-openmp")),
                      step_table_row(nbody, "cpu-serial"));
     ck_assert_ptr_null(step_table_previous_row(nbody, step_table_row(nbody, "cpu-serial")));
+    /* what each row's "vs previous" is over: the step before, step 01 the baseline */
+    char stem[128];
+    ck_assert_str_eq(step_table_previous_name(nbody, "15-threads-per-body", stem, sizeof stem),
+                     "14-register-blocking");
+    ck_assert_str_eq(step_table_previous_name(nbody, "01-one-thread", stem, sizeof stem),
+                     "cpu-serial");
+    ck_assert_str_eq(step_table_previous_name(nbody, "cpu-openmp", stem, sizeof stem),
+                     "cpu-serial");
+    ck_assert_ptr_null(step_table_previous_name(nbody, "cpu-serial", stem, sizeof stem));
+    ck_assert_ptr_null(step_table_previous_name(nbody, "no-such-step", stem, sizeof stem));
     const struct step_table *matmul = step_table_find("matmul");
     ck_assert_ptr_nonnull(step_table_row(matmul, "cublas"));
     ck_assert_str_eq(step_table_row(matmul, "cublas")->role, "library");
     ck_assert_ptr_null(step_table_baseline(matmul));
     ck_assert_ptr_null(step_table_previous_row(matmul, step_table_row(matmul, "cublas")));
     ck_assert_ptr_null(step_table_row(matmul, "01-naive"));
+    ck_assert_ptr_null(step_table_previous_name(matmul, "01-naive", stem, sizeof stem));
+    ck_assert_ptr_null(step_table_previous_name(matmul, "cublas", stem, sizeof stem));
 }
 END_TEST
 

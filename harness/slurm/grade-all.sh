@@ -30,9 +30,13 @@ say() { printf '%s\n' "$*"; }
 die() { printf 'grade-all (slurm): %s\n' "$*" >&2; exit 1; }
 
 subs=${LAB_GRADE_SUBMISSIONS:-}
-book=${LAB_GRADE_GRADEBOOK:-data/gradebook.csv}
 lab=${LAB_GRADE_LAB:-}
 step=${LAB_GRADE_STEP:-}
+# no GRADEBOOK=: the selection's own under grades/, as bin/lab grade-all would write
+book=${LAB_GRADE_GRADEBOOK:-$(bin/lab gradebook "$lab" "$step")} || die "bin/lab gradebook failed"
+# the tasks will have a GPU: a row graded without one (provisional) is graded again
+regrade=
+[ "${GRADE_NO_GPU:-0}" != 1 ] && [ -n "${GRADE_GRES-gpu:1}" ] && regrade=--regrade-without-gpu
 [ -n "$subs" ] || die "grade-all needs the folder of submissions: make grade-all SUBMISSIONS=dir GRADEBOOK=file.csv SCHEDULER=slurm"
 [ -d "$subs" ] || die "SUBMISSIONS=$subs is not a folder"
 poll=${GRADE_POLL:-30}
@@ -141,7 +145,7 @@ else
     while [ -e "$state/round-$k" ]; do k=$((k + 1)); done
     round=$state/round-$k
     mkdir -p "$round/logs" || die "cannot make $round"
-    tasks=$(bin/lab grade-split --submissions "$subs" --gradebook "$book" \
+    tasks=$(bin/lab grade-split --submissions "$subs" --gradebook "$book" $regrade \
         --batch "${GRADE_BATCH:-1}" --out "$round" "$lab" "$step") || die "bin/lab grade-split failed"
     if [ "$tasks" -eq 0 ]; then
         rm -rf "$round"

@@ -1659,9 +1659,19 @@ static void finish_step(struct student *s, size_t i)
         struct outcome o = run_speed(s->name, g, binary, at, csv, run_log, limit, &ms);
         s->phase_s[PHASE_SPEED] += now_s() - started;
         if (o.code != 0 || !(ms > 0)) {
+            /* no time to divide by: a verdict, never a ratio (a race that struck only at
+             * the speed size was reported as "speed nanx") */
+            char *text = read_text(run_log, 1 << 16);
+            char lines[300];
+            first_lines(text, 0, 2, lines, sizeof lines);
+            free(text);
             r->checks[CHECK_SPEED].state = CHECK_FAIL;
-            WHY(CHECK_SPEED, "the timed run at %ldx%ldx%ld failed (%s)", at->m, at->n, at->k,
-                o.timed_out ? "did not finish in time" : "wrong result or error");
+            WHY(CHECK_SPEED, "the timed run at %ldx%ldx%ld failed (%s, exit %d)%s%s", at->m,
+                at->n, at->k,
+                o.timed_out ? "did not finish in time"
+                : o.code == 0 ? "no time recorded"
+                              : "wrong result or error",
+                o.code, lines[0] ? ":\n" : "", lines);
         } else {
             ratio = ref->speed_ms / ms;
             double share = rubric_speed_share(rb, ratio);
@@ -1673,7 +1683,10 @@ static void finish_step(struct student *s, size_t i)
                 ratio, at->m, at->n, at->k, ms,
                 ref->speed_ms, share * 100);
         }
-        say(w, ", speed %.2fx", ratio);
+        if (isnan(ratio))
+            say(w, ", speed FAIL (the timed run failed)");
+        else
+            say(w, ", speed %.2fx", ratio);
     }
     if (w->needs_speed) {
         if (isnan(ratio)) {
@@ -1751,6 +1764,116 @@ int grade_drop_not_graded(const struct csv_table *t, size_t row, void *submissio
 {
     const char *v = csv_get(t, row, "submission");
     return v != NULL && strcmp(v, (const char *)submission) == 0 && !grade_row_graded(t, row);
+}
+
+int grade_row_without_gpu(const struct csv_table *t, size_t row)
+{
+    const char *gpu = csv_get(t, row, "gpu");
+    return grade_row_graded(t, row) && gpu != NULL && strcmp(gpu, "none") == 0;
+}
+
+int grade_submission_done(const struct csv_table *t, const char *submission, int with_gpu)
+{
+    for (size_t row = 0; row < t->nrows; ++row) {
+        const char *v = csv_get(t, row, "submission");
+        if (v != NULL && strcmp(v, submission) == 0 && grade_row_graded(t, row) &&
+            !(with_gpu && grade_row_without_gpu(t, row)))
+            return 1;
+    }
+    return 0;
+}
+
+int grade_drop_replaced(const struct csv_table *t, size_t row, void *replace)
+{
+    const struct grade_replace *r = replace;
+    const char *v = csv_get(t, row, "submission");
+    return v != NULL && strcmp(v, r->submission) == 0 &&
+           (!grade_row_graded(t, row) || (r->with_gpu && grade_row_without_gpu(t, row)));
+}
+
+void grade_default_gradebook(const struct step_table *lab, const struct step_info *step,
+                             char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/gradebook%s%s%s%s.csv", GRADE_DEFAULT_DIR, lab ? "-" : "",
+             lab ? lab->lab : "", step ? "-" : "", step ? step->id : "");
+}
+
+/* Up to `max` names of list a that are not in list b, as ", "-separated text. */
+static size_t names_missing(char *const *a, size_t na, char *const *b, size_t nb, char *buf,
+                            size_t len)
+{
+    size_t missing = 0, used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < na; ++i) {
+        int found = 0;
+        for (size_t j = 0; j < nb && !found; ++j)
+            found = strcmp(a[i], b[j]) == 0;
+        if (found)
+            continue;
+        if (++missing <= 4 && used + 1 < len)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", missing > 1 ? ", " : "",
+                                     a[i]);
+        else if (missing == 5 && used + 1 < len)
+            used += (size_t)snprintf(buf + used, len - used, " ...");
+    }
+    return missing;
+}
+
+int grade_check_gradebook(const char *gradebook, const struct step_table *lab,
+                          const struct step_info *step, char *why, size_t why_len)
+{
+    struct csv_table t;
+    char err[512];
+    int rc = csv_read_file(gradebook, &t, err, sizeof err);
+    if (rc == -1)
+        return 0; /* none yet: this run writes it */
+    if (rc != 0) {
+        snprintf(why, why_len, "%s", err);
+        return -1;
+    }
+    size_t step_cap = 0;
+    for (const struct step_table *const *it = all_step_tables; *it != NULL; ++it)
+        step_cap += (*it)->count;
+    const char **cols = calloc(step_cap + 8, sizeof *cols);
+    char(*names)[128] = calloc(step_cap + 1, sizeof *names);
+    if (cols == NULL || names == NULL) {
+        free(cols);
+        free(names);
+        csv_free(&t);
+        snprintf(why, why_len, "out of memory reading %s", gradebook);
+        return -1;
+    }
+    size_t n = grade_columns(lab, step, cols, names, step_cap);
+    int same = n == t.ncols;
+    for (size_t c = 0; same && c < n; ++c)
+        same = strcmp(cols[c], t.header[c]) == 0;
+    if (!same) {
+        char lacks[600], extra[600], want[200], def[300];
+        size_t nlacks = names_missing((char *const *)cols, n, t.header, t.ncols, lacks,
+                                      sizeof lacks);
+        size_t nextra = names_missing(t.header, t.ncols, (char *const *)cols, n, extra,
+                                      sizeof extra);
+        snprintf(want, sizeof want, "%s%s%s", lab ? lab->lab : "every lab", step ? " step " : "",
+                 step ? step->id : "");
+        grade_default_gradebook(lab, step, def, sizeof def);
+        if (nlacks == 0 && nextra == 0)
+            snprintf(why, why_len, "%s has this run's columns in another order: it was written "
+                     "by another version of grading; nothing was graded: give another "
+                     "GRADEBOOK= (or move it aside)", gradebook);
+        else
+            snprintf(why, why_len,
+                     "%s holds the grades of another selection of steps (or of another version "
+                     "of the step tables): this run grades %s, whose columns it lacks (%zu: "
+                     "%s)%s%s%s; nothing was graded: give a gradebook of its own (GRADEBOOK=, "
+                     "or leave it out for %s)",
+                     gradebook, want, nlacks, nlacks ? lacks : "none",
+                     nextra ? ", and it has columns this run does not write (" : "",
+                     nextra ? extra : "", nextra ? ")" : "", def);
+    }
+    free(cols);
+    free(names);
+    csv_free(&t);
+    return same ? 0 : -1;
 }
 
 size_t grade_columns(const struct step_table *lab, const struct step_info *step,
@@ -1926,8 +2049,10 @@ static int record_student(struct student *s, const char *gradebook, const char *
     ++c;
     row[c++] = report;
     char err[512];
-    /* a "not graded" row of this submission (a cluster task that failed) gives way */
-    if (csv_update_rows(gradebook, cols, row, ncols, grade_drop_not_graded, s->submission, err,
+    /* a "not graded" row of this submission (a cluster task that failed) gives way, and
+     * so does one graded without a GPU when this one had a GPU */
+    struct grade_replace replace = {s->submission, G.have_gpu};
+    if (csv_update_rows(gradebook, cols, row, ncols, grade_drop_replaced, &replace, err,
                         sizeof err) != 0) {
         fprintf(stderr, "lab: %s\n", err);
         return -1;
@@ -2184,33 +2309,12 @@ int grade_main(const struct grade_request *q)
         }
     }
 
-    /* resume: a submission already in the gradebook is not graded again */
-    size_t skipped = 0;
-    if (q->submissions != NULL) {
-        struct csv_table t;
-        char err[512];
-        int rc = csv_read_file(q->gradebook, &t, err, sizeof err);
-        if (rc == -2) {
-            fprintf(stderr, "lab: %s\n", err);
-            return EXIT_WRONG;
-        }
-        if (rc == 0) {
-            size_t kept = 0;
-            for (size_t i = 0; i < G.student_count; ++i) {
-                int done = 0;
-                for (size_t row = 0; row < t.nrows && !done; ++row) {
-                    const char *v = csv_get(&t, row, "submission");
-                    done = v != NULL && strcmp(v, G.students[i].submission) == 0 &&
-                           grade_row_graded(&t, row);
-                }
-                if (done)
-                    ++skipped;
-                else
-                    G.students[kept++] = G.students[i];
-            }
-            G.student_count = kept;
-            csv_free(&t);
-        }
+    /* the gradebook, before anything is graded: one of other columns (another
+     * selection of steps) would refuse every row at the end */
+    char book_why[2048];
+    if (grade_check_gradebook(q->gradebook, G.lab, G.step, book_why, sizeof book_why) != 0) {
+        fprintf(stderr, "lab: %s\n", book_why);
+        return EXIT_USAGE;
     }
 
     /* the GPU */
@@ -2237,6 +2341,33 @@ int grade_main(const struct grade_request *q)
                                    : "no GPU visible");
         }
     }
+
+    /* resume: a submission already in the gradebook is not graded again, but one
+     * graded without a GPU is when there is one now (its GPU checks never ran) */
+    size_t skipped = 0, regrading = 0;
+    if (q->submissions != NULL) {
+        struct csv_table t;
+        char err[512];
+        int rc = csv_read_file(q->gradebook, &t, err, sizeof err);
+        if (rc == -2) {
+            fprintf(stderr, "lab: %s\n", err);
+            return EXIT_WRONG;
+        }
+        if (rc == 0) {
+            size_t kept = 0;
+            for (size_t i = 0; i < G.student_count; ++i) {
+                int done = grade_submission_done(&t, G.students[i].submission, G.have_gpu);
+                regrading += !done && grade_submission_done(&t, G.students[i].submission, 0);
+                if (done)
+                    ++skipped;
+                else
+                    G.students[kept++] = G.students[i];
+            }
+            G.student_count = kept;
+            csv_free(&t);
+        }
+    }
+
     char *date = G.date;
     time_t now = time(NULL);
     strftime(G.date, sizeof G.date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
@@ -2261,6 +2392,9 @@ int grade_main(const struct grade_request *q)
     if (skipped)
         printf("  %zu submission(s) already in %s: not graded again (delete their rows to "
                "regrade)\n", skipped, q->gradebook);
+    if (regrading)
+        printf("  %zu submission(s) graded before without a GPU: graded again with this one\n",
+               regrading);
     for (size_t l = 0; l < lab_count; ++l)
         printf("  rubric: %s\n", G.rubric_from[l]);
     if (!G.have_gpu)
@@ -2333,6 +2467,11 @@ int grade_main(const struct grade_request *q)
         status = EXIT_WRONG;
     if (status != 0)
         return status;
+    /* grade and grade-all alike: without a GPU the rows are recorded, provisional
+     * (gpu "none"), and the exit says that no GPU was there; a run with one grades
+     * them again */
+    if (!G.have_gpu)
+        return EXIT_NO_DEVICE;
     if (q->submissions == NULL) { /* one student: 0 only for full marks */
         const struct student *s = &G.students[0];
         double total = 0, max = 0;
@@ -2340,8 +2479,6 @@ int grade_main(const struct grade_request *q)
             total += s->results[i].points;
             max += s->results[i].max;
         }
-        if (!G.have_gpu)
-            return EXIT_NO_DEVICE;
         return total >= max ? 0 : EXIT_WRONG;
     }
     return 0;

@@ -20,6 +20,8 @@ struct grade_request {
                                       steps at once on the GPU (speed runs always alone);
                                       0: default */
     const char *throughput;        /* NULL, or a CSV to append the run's throughput to */
+    int regrade_without_gpu;       /* grade-split: the tasks will have a GPU, so a row
+                                      graded without one is split out again */
 };
 
 /* The default of grade_request.concurrency (GRADE_CONCURRENCY); 1 runs everything one
@@ -52,6 +54,30 @@ struct csv_table;
 int grade_row_graded(const struct csv_table *t, size_t row);
 /* For csv_update_rows: the "not graded" rows of the submission named by ctx. */
 int grade_drop_not_graded(const struct csv_table *t, size_t row, void *submission);
+/* 1 when the row holds a grade given without a GPU (its gpu column "none"): correct,
+ * the sanitizers and speed did not run, so a grading run with a GPU grades it again. */
+int grade_row_without_gpu(const struct csv_table *t, size_t row);
+/* 1 when the gradebook holds a grade of submission that a run (with a GPU or not)
+ * leaves as it is: any grade, but one given without a GPU when with_gpu. */
+int grade_submission_done(const struct csv_table *t, const char *submission, int with_gpu);
+/* For csv_update_rows, with a struct grade_replace: the rows a new row of the
+ * submission replaces: its "not graded" rows, and with_gpu, its rows without a GPU. */
+struct grade_replace {
+    const char *submission;
+    int with_gpu;
+};
+int grade_drop_replaced(const struct csv_table *t, size_t row, void *replace);
+/* Where grading writes when no gradebook is given: grades/ (git-ignored), one file per
+ * selection, so grading another selection never meets a gradebook of other columns:
+ * grades/gradebook.csv, grades/gradebook-<lab>.csv, grades/gradebook-<lab>-<step>.csv. */
+#define GRADE_DEFAULT_DIR "grades"
+void grade_default_gradebook(const struct step_table *lab, const struct step_info *step,
+                             char *buf, size_t len);
+/* Before anything is graded: 0 when gradebook does not exist yet or has the columns of
+ * this selection (grade_columns); else -1 with why saying what differs (the columns
+ * it lacks and those it has besides) and what to do. */
+int grade_check_gradebook(const char *gradebook, const struct step_table *lab,
+                          const struct step_info *step, char *why, size_t why_len);
 /* The gradebook's columns for the selection (NULL: every lab, every step): student,
  * submission, date, gpu, one per step, total, max, not_run, report. Returns the count. */
 size_t grade_columns(const struct step_table *lab, const struct step_info *step,

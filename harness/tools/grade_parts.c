@@ -44,17 +44,6 @@ static int mkdir_p(const char *path)
     return mkdir(buf, 0777) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-/* 1 when the gradebook has a graded row for submission. */
-static int graded_in(const struct csv_table *t, const char *submission)
-{
-    for (size_t row = 0; row < t->nrows; ++row) {
-        const char *v = csv_get(t, row, "submission");
-        if (v != NULL && strcmp(v, submission) == 0 && grade_row_graded(t, row))
-            return 1;
-    }
-    return 0;
-}
-
 /* The gradebook as it is now (empty when there is none yet). 0, or -1. */
 static int read_book(const char *path, struct csv_table *t)
 {
@@ -69,6 +58,11 @@ static int read_book(const char *path, struct csv_table *t)
 
 int grade_split(const struct grade_request *q, int batch, const char *out)
 {
+    char why[2048];
+    if (grade_check_gradebook(q->gradebook, q->lab, q->step, why, sizeof why) != 0) {
+        fprintf(stderr, "lab: %s\n", why);
+        return EXIT_USAGE;
+    }
     struct csv_table book;
     if (read_book(q->gradebook, &book) != 0)
         return EXIT_WRONG;
@@ -86,7 +80,7 @@ int grade_split(const struct grade_request *q, int batch, const char *out)
     size_t tasks = 0, in_task = 0;
     int status = 0;
     for (size_t i = 0; i < count; ++i) {
-        if (!graded_in(&book, names[i]) && status == 0) {
+        if (!grade_submission_done(&book, names[i], q->regrade_without_gpu) && status == 0) {
             if (in_task == 0)
                 ++tasks;
             char dir[4600], link[8800], target[8400];
@@ -157,7 +151,9 @@ static int merge_rows(const char *gradebook, const char *part)
             merged = -1;
             break;
         }
-        int done = graded_in(&book, submission);
+        /* a grade with a GPU replaces one without */
+        int with_gpu = !grade_row_without_gpu(&t, row);
+        int done = grade_submission_done(&book, submission, with_gpu);
         csv_free(&book);
         if (done || !grade_row_graded(&t, row))
             continue;
@@ -184,8 +180,9 @@ static int merge_rows(const char *gradebook, const char *part)
             snprintf(new_report, sizeof new_report, "%s/%s", reports, file);
             values[report_col] = new_report;
         }
+        struct grade_replace replace = {submission, with_gpu};
         if (csv_update_rows(gradebook, (const char *const *)t.header, values, t.ncols,
-                            grade_drop_not_graded, (void *)submission, err, sizeof err) != 0) {
+                            grade_drop_replaced, &replace, err, sizeof err) != 0) {
             fprintf(stderr, "lab: %s\n", err);
             merged = -1;
             break;
@@ -216,7 +213,7 @@ static int mark_not_graded(const struct grade_request *q, const char *part, cons
     for (size_t i = 0; i < count; ++i) {
         struct csv_table book;
         if (marked >= 0 && read_book(q->gradebook, &book) == 0) {
-            int done = graded_in(&book, names[i]);
+            int done = grade_submission_done(&book, names[i], 0);
             csv_free(&book);
             if (!done) {
                 const char *values[MAX_COLS];

@@ -13,9 +13,10 @@
  * the rows beside the steps (role cpu or library) named with their role. LAB
  * "grading" is the grading throughput instead: every row of GRADING/GPU-DIR/throughput.csv
  * (GRADING: --grading DIR, default data/grading), one per grading run. "vs
- * previous" compares rows of the same size as the runner does: a step with the step
- * before it, the first step with the lab's baseline (its first cpu row), a cpu row
- * with the cpu row before it; a library row with nothing. Without --check
+ * previous" is the runner's: the row the step table compares it with
+ * (step_table_previous_name), the newest recorded before it that may be compared
+ * (results_vs_previous: same GPU, source, cache policy and size, passed, not a build
+ * variant); a row of another run is named in the cell. Without --check
  * the file is rewritten; with it, nothing is written and the exit status says
  * whether every table is up to date (1 names the first that is not).
  * Exit status: 0 done / up to date, 1 out of date, 2 bad usage or unreadable data. */
@@ -172,21 +173,13 @@ static int make_table(const char *results, const char *lab, const char *gpu_dir,
                          "Ginter/s | vs previous | check |\n|---|---|---|---|---|---|---|---|---|---|\n"
                        : "| step | size | regs | smem B | blocks/SM (limiter) | median ms | GFLOP/s | "
                          "vs previous | check |\n|---|---|---|---|---|---|---|---|---|\n");
-    /* the newest passed step, baseline and cpu row so far: time and size */
-    struct seen {
-        double ms;
-        char size[64];
-    } previous_step = {NAN, ""}, baseline = {NAN, ""}, previous_cpu = {NAN, ""};
-    const struct row_info *baseline_row = step_table_baseline(steps);
-    char first_stem[128];
-    step_stem(&steps->steps[0], first_stem, sizeof first_stem);
     char date[64] = "", commit[64] = "", gpu[256] = "", cache[32] = "";
     for (size_t r = 0; r < t.nrows; ++r) {
         if (strcmp(field(&t, r, "run_id"), run) != 0 || !size_matches(&t, r, size))
             continue;
         const char *role = field(&t, r, "role");
         int step = strcmp(role, "step") == 0, cpu = strcmp(role, "cpu") == 0;
-        char size[64], resources[128], ratio[32] = "-", inter[32] = "", label[160];
+        char size[64], resources[128], ratio[96] = "-", inter[32] = "", label[160];
         const char *m = field(&t, r, "m"), *n = field(&t, r, "n"), *k = field(&t, r, "k");
         if (has_inter)
             snprintf(size, sizeof size, "%s", n);
@@ -206,12 +199,20 @@ static int make_table(const char *results, const char *lab, const char *gpu_dir,
                      strcmp(field(&t, r, "threads_per_block"), "1") == 0 ? "" : "s");
         else
             snprintf(resources, sizeof resources, "| - | - | (%s) ", role);
-        /* what this row is compared with: a row of the same size recorded before it */
-        const struct seen *against = !step ? (cpu ? &previous_cpu : NULL)
-                                     : strcmp(field(&t, r, "step"), first_stem) == 0 ? &baseline
-                                                                                      : &previous_step;
-        if (passed && against != NULL && !isnan(against->ms) && strcmp(against->size, size) == 0)
-            results_format_speedup(against->ms / ms, ratio, sizeof ratio);
+        char stem[128];
+        struct results_previous against;
+        results_vs_previous(&t, r, step_table_previous_name(steps, field(&t, r, "step"), stem,
+                                                            sizeof stem),
+                            &against);
+        if (!isnan(against.speedup)) {
+            results_format_speedup(against.speedup, ratio, sizeof ratio);
+            const char *its_run = field(&t, (size_t)against.row, "run_id");
+            if (strcmp(its_run, run) != 0) { /* say which run it came from */
+                size_t used = strlen(ratio);
+                snprintf(ratio + used, sizeof ratio - used, " (over %s of run `%s`)",
+                         field(&t, (size_t)against.row, "step"), its_run);
+            }
+        }
         if (has_inter)
             snprintf(inter, sizeof inter, "| %.1f ", number(&t, r, "interactions_per_s") / 1e9);
         /* a FAIL shows no time and no rate */
@@ -223,14 +224,6 @@ static int make_table(const char *results, const char *lab, const char *gpu_dir,
                  passed ? cells : "- | -", inter, ratio, field(&t, r, "verdict"));
         if (put(out, line) != 0)
             break;
-        struct seen *now = step ? &previous_step : cpu ? &previous_cpu : NULL;
-        if (passed && now != NULL) {
-            now->ms = ms;
-            snprintf(now->size, sizeof now->size, "%s", size);
-        }
-        if (passed && cpu && baseline_row != NULL &&
-            strcmp(field(&t, r, "step"), baseline_row->name) == 0)
-            baseline = previous_cpu;
         snprintf(date, sizeof date, "%s", field(&t, r, "date"));
         snprintf(commit, sizeof commit, "%s", field(&t, r, "commit"));
         snprintf(gpu, sizeof gpu, "%s", field(&t, r, "gpu"));

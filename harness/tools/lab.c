@@ -12,6 +12,7 @@
  *                                                   (harness/tools/grade.c; GUIDE.md)
  *   lab grade-split --submissions DIR --gradebook CSV --batch N --out DIR [LAB [STEP]]
  *   lab grade-merge --gradebook CSV --part DIR... [--not-graded REASON] [LAB [STEP]]
+ *   lab gradebook [LAB [STEP]]                      the default gradebook of a selection
  *                                                   a class graded in parts (a Slurm
  *                                                   array job: harness/slurm/)
  *
@@ -339,9 +340,10 @@ int main(int argc, char **argv)
                 "             [--sanitizer PATH] [--concurrency N] [--no-gpu]\n"
                 "             [--throughput CSV] [LAB [STEP]]\n"
                 "       %s grade-split --submissions DIR --gradebook CSV --batch N --out DIR\n"
-                "             [LAB [STEP]]\n"
+                "             [--regrade-without-gpu] [LAB [STEP]]\n"
                 "       %s grade-merge --gradebook CSV --part DIR... [--not-graded REASON]\n"
                 "             [LAB [STEP]]\n"
+                "       %s gradebook [LAB [STEP]]   the default gradebook of that selection\n"
                 "       (run --time-limit S: each step stopped after S seconds, default %g, 0 none;\n"
                 "       --no-gpu: builds and static checks only, as on a machine without one;\n"
                 "       --concurrency N: check-size and compute-sanitizer runs of all the steps\n"
@@ -349,13 +351,13 @@ int main(int argc, char **argv)
                 "       $GRADE_CONCURRENCY or %d, 1 one after the other; --throughput CSV:\n"
                 "       append the run's seconds per submission, with its GPU and commit)\n",
                 program, program, program, program, program, program, program, program,
-                RUN_DEFAULT_TIME_LIMIT_S, GRADE_DEFAULT_CONCURRENCY);
+                program, RUN_DEFAULT_TIME_LIMIT_S, GRADE_DEFAULT_CONCURRENCY);
         return argc < 2 ? EXIT_USAGE : 0;
     }
     const char *command = argv[1];
     const char *bin_dir = "bin";
     const char *arch = NULL;
-    struct grade_request request = {.gradebook = "data/gradebook.csv", .jobs = 2};
+    struct grade_request request = {.jobs = 2}; /* no --gradebook: the selection's default */
     int batch = 1;
     double time_limit_s = RUN_DEFAULT_TIME_LIMIT_S;
     const char *out_dir = NULL, *reason = NULL;
@@ -366,8 +368,11 @@ int main(int argc, char **argv)
     int i = 2;
     while (i < argc && strncmp(argv[i], "--", 2) == 0 && argv[i][2] != '\0') {
         const char *opt = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(opt, "--no-gpu") == 0) {
-            request.no_gpu = 1;
+        if (strcmp(opt, "--no-gpu") == 0 || strcmp(opt, "--regrade-without-gpu") == 0) {
+            if (opt[2] == 'n')
+                request.no_gpu = 1;
+            else
+                request.regrade_without_gpu = 1;
             ++i;
             continue;
         }
@@ -459,6 +464,14 @@ int main(int argc, char **argv)
     if (sel.row != NULL && strncmp(command, "grade", 5) == 0)
         return usage_error("'%s' is a row beside the steps, not a step: grading takes steps",
                            sel.row->name);
+    char default_book[512];
+    grade_default_gradebook(sel.lab, sel.step, default_book, sizeof default_book);
+    if (request.gradebook == NULL)
+        request.gradebook = default_book;
+    if (strcmp(command, "gradebook") == 0) {
+        printf("%s\n", default_book);
+        return 0;
+    }
     if (strcmp(command, "grade") == 0 || strcmp(command, "grade-all") == 0) {
         int all = strcmp(command, "grade-all") == 0;
         if (all && request.submissions == NULL) {
@@ -494,5 +507,5 @@ int main(int argc, char **argv)
                      : grade_merge(&request, parts, part_count, reason);
     }
     return usage_error("unknown command '%s' (list, sizes, run, report, grade, grade-all, "
-                       "grade-split or grade-merge)", command);
+                       "grade-split, grade-merge or gradebook)", command);
 }

@@ -16,7 +16,12 @@
  * folder), and DIR/L.dirs lists those folders, one per line. Fields are written
  * without quotes, commas inside a field as ';': gnuplot 5.4 does not read
  * RFC 4180 quoting (it splits "a, b" at the comma), which is the one reason this
- * step is C and not gnuplot. Empty numbers become NaN.
+ * step is C and not gnuplot. Empty numbers become NaN. After the file's columns
+ * come four the figures read instead of comparing rows themselves, the rule of
+ * results.h computed once: vs_previous_step and vs_previous_run (the step and run of
+ * the row it is compared with), vs_previous_why (when there is none, why: "no
+ * 14-register-blocking row at this size with the L2 flushed"; empty for a row with
+ * nothing to compare with), vs_previous (its speedup over that row, NaN when none).
  * A file named peaks.csv is the GPU's measured ceilings (bin/peaks): its header must
  * name date, gpu, quantity, value and unit; a row is skipped when its field count
  * differs from the header's, its quantity or unit is empty or its value is not a
@@ -30,6 +35,7 @@
 #include <string.h>
 
 #include "csv.h"
+#include "lab_registry.h"
 #include "results.h"
 #include "step_table.h"
 
@@ -135,6 +141,28 @@ static void put_field(FILE *out, const char *text, int number)
               out);
 }
 
+/* The derived columns of row r (see the top): what the figures compare it with. */
+static void put_vs_previous(FILE *out, const struct csv_table *t, size_t r,
+                            const struct step_table *steps)
+{
+    char stem[128], speedup[32] = "";
+    const char *previous = steps != NULL ? step_table_previous_name(steps, t->rows[r][11], stem,
+                                                                     sizeof stem)
+                                         : NULL;
+    struct results_previous against;
+    results_vs_previous(t, r, previous, &against);
+    if (!isnan(against.speedup))
+        snprintf(speedup, sizeof speedup, "%.6g", against.speedup);
+    fputc(',', out);
+    put_field(out, against.row >= 0 ? t->rows[against.row][11] : "", 0);
+    fputc(',', out);
+    put_field(out, against.row >= 0 ? t->rows[against.row][1] : "", 0);
+    fputc(',', out);
+    put_field(out, against.why, 0);
+    fputc(',', out); /* last: a number, never empty (gnuplot misreads an empty last field) */
+    put_field(out, speedup, 1);
+}
+
 struct lab_out {
     char name[64];
     FILE *csv, *dirs;
@@ -171,7 +199,8 @@ static struct lab_out *open_lab(struct lab_out *labs, size_t *nlabs, const char 
         exit(2);
     }
     join_header(t, l->header, sizeof l->header);
-    fprintf(l->csv, "results_dir,%s\n", l->header); /* column names: plain words */
+    fprintf(l->csv, "results_dir,%s,%s\n", l->header, /* column names: plain words */
+            "vs_previous_step,vs_previous_run,vs_previous_why,vs_previous");
     ++*nlabs;
     return l;
 }
@@ -302,6 +331,7 @@ int main(int argc, char **argv)
                 fputc(',', l->csv);
                 put_field(l->csv, t.rows[r][k], k >= NCOMMON || !is_text(t.header[k]));
             }
+            put_vs_previous(l->csv, &t, r, step_table_find(lab));
             fputc('\n', l->csv);
             ++kept;
         }

@@ -25,5 +25,6 @@ matmul_05-rect-tiles_NVCCFLAGS = $(if $(RESULTS),-DRESULTS=$(RESULTS)) $(if $(UN
 # the default binaries stay as they are), run at 4096^3 and recorded.
 MATMUL_TILES := 4 8 12 16 32
 .PHONY: sweep-tiles
-sweep-tiles: deps
-	$(Q)sh harness/labs/matmul/sweep-tiles.sh '$(MAKE)' '$(BUILD_DIR)/variants' '$(MATMUL_TILES)'
+sweep-tiles: deps $(BIN_DIR)/occupancy
+	$(Q)sh harness/labs/matmul/sweep-tiles.sh '$(MAKE)' '$(BUILD_DIR)/variants' '$(MATMUL_TILES)' \
+	  '$(BIN_DIR)/occupancy'

@@ -74,10 +74,15 @@ static enum nbody_layout layout_of(const char *name)
            : strcmp(name, "float4") == 0 ? LAYOUT_FLOAT4 : LAYOUT_SOA;
 }
 
-/* One set of device buffers in every layout, and the problem that points at it. */
+/* One set of device buffers in every layout, and the problem that points at it. Each
+ * array is an allocation of its own, exactly n elements long: a kernel that reads past
+ * the end of one (a tile load without its `idx < n` guard) reads outside every
+ * allocation, which compute-sanitizer's memcheck reports. Carved from one block, the
+ * same read landed in the next array, stayed correct and passed memcheck. */
+#define NBODY_ARRAYS 12 /* float4, AoS, then the 10 SoA arrays */
 struct nbody_device {
     long n;
-    void *block; /* one allocation: AoS, then 10 SoA arrays, then float4 */
+    void *arrays[NBODY_ARRAYS];
     struct nbody_problem problem;
 };
 
@@ -96,47 +101,48 @@ struct nbody_state {
     double energy_drift, momentum_drift;
 };
 
-static size_t device_layout_bytes(long n)
+static void device_free(struct nbody_device *d)
 {
-    size_t count = (size_t)(n > 0 ? n : 1);
-    return count * sizeof(struct nbody_body) + 10 * count * sizeof(float) + count * sizeof(float4);
+    for (size_t a = 0; a < NBODY_ARRAYS; ++a) {
+        if (d->arrays[a] != NULL && cudaFree(d->arrays[a]) != cudaSuccess)
+            fprintf(stderr, "warning: cudaFree failed while cleaning up\n");
+        d->arrays[a] = NULL;
+    }
 }
 
 static enum lab_status device_alloc(struct nbody_device *d, long n, char *why, size_t why_len)
 {
     memset(d, 0, sizeof *d);
     d->n = n;
-    size_t bytes = device_layout_bytes(n);
-    cudaError_t status = cudaMalloc(&d->block, bytes);
-    if (status != cudaSuccess) {
-        d->block = NULL;
-        (void)cudaGetLastError();
-        snprintf(why, why_len, "cannot allocate %.1f MB for %ld bodies on the device: %s",
-                 bytes / 1e6, n, cudaGetErrorString(status));
-        return status == cudaErrorMemoryAllocation ? LAB_OUT_OF_MEMORY : LAB_CUDA_ERROR;
-    }
     size_t count = (size_t)(n > 0 ? n : 1);
     struct nbody_problem *p = &d->problem;
     p->n = (int)n;
     p->epssq = NBODY_EPSSQ;
     p->dt = NBODY_DT;
     p->steps = 0;
-    /* float4 first: cudaMalloc's alignment (256 bytes) covers its 16 */
-    p->posm = (float4 *)d->block;
-    p->body = (struct nbody_body *)(p->posm + count);
-    float *arrays = (float *)(p->body + count);
-    float **slot[] = {&p->mass, &p->posx, &p->posy, &p->posz, &p->velx,
-                      &p->vely, &p->velz, &p->accx, &p->accy, &p->accz};
+    const size_t element[NBODY_ARRAYS] = {sizeof(float4), sizeof(struct nbody_body),
+                                          sizeof(float), sizeof(float), sizeof(float),
+                                          sizeof(float), sizeof(float), sizeof(float),
+                                          sizeof(float), sizeof(float), sizeof(float),
+                                          sizeof(float)};
+    for (size_t a = 0; a < NBODY_ARRAYS; ++a) {
+        cudaError_t status = cudaMalloc(&d->arrays[a], count * element[a]);
+        if (status != cudaSuccess) {
+            d->arrays[a] = NULL;
+            (void)cudaGetLastError();
+            device_free(d);
+            snprintf(why, why_len, "cannot allocate the device arrays of %ld bodies: %s", n,
+                     cudaGetErrorString(status));
+            return status == cudaErrorMemoryAllocation ? LAB_OUT_OF_MEMORY : LAB_CUDA_ERROR;
+        }
+    }
+    p->posm = (float4 *)d->arrays[0];
+    p->body = (struct nbody_body *)d->arrays[1];
+    float **soa[] = {&p->mass, &p->posx, &p->posy, &p->posz, &p->velx,
+                     &p->vely, &p->velz, &p->accx, &p->accy, &p->accz};
     for (size_t f = 0; f < 10; ++f)
-        *slot[f] = arrays + f * count;
+        *soa[f] = (float *)d->arrays[2 + f];
     return LAB_OK;
-}
-
-static void device_free(struct nbody_device *d)
-{
-    if (d->block != NULL && cudaFree(d->block) != cudaSuccess)
-        fprintf(stderr, "warning: cudaFree failed while cleaning up\n");
-    d->block = NULL;
 }
 
 /* Writes the bodies into every layout; accelerations are zero. */

@@ -63,7 +63,8 @@ stats published using (strcol("step") ne "" ? (add_series(@label_of_row), \
 
 nseries = today + nseries_published
 width = 70 * (last_step - first_step + 1) * (nseries + 1) + 300
-eval png_terminal(width < 1100 ? 1100 : width, 700)
+# (wider than 1800 pixels, a figure's text is too small on a slide)
+eval png_terminal(width < 1100 ? 1100 : width > 1800 ? 1800 : width, 700)
 set output outfile
 
 if (today) {

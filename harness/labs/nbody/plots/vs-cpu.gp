@@ -91,7 +91,8 @@ do for [i = 1:bars] {
 if (bars > 6) { set xtics rotate by 30 right font ",9" }
 set key off
 set boxwidth 0.6 absolute
-factor_text(r) = r / serial >= 0.1 ? sprintf("%.3gx", r / serial) : sprintf("1/%.0f", serial / r)
+factor_text(r) = r / serial >= 100 ? sprintf("%.0fx", r / serial) : r / serial >= 0.1 ? sprintf("%.3gx", r / serial) \
+    : sprintf("1/%.0f", serial / r)
 set print $R
 print "bar,rate,cpu"
 do for [i = 1:bars] { print sprintf("%d,%g,%d", i, rate_of[at[i]], at[i] <= 2) }

@@ -1,0 +1,118 @@
+/* A deliberately wrong submission (tests/test_grading_gpu.c): step 07 with the tile
+ * load's guard left out. Correct at every size; memcheck must report the read past n. */
+/* Step 07 - shared-memory tiles.
+ *
+ * What changed from 06: back to step 05's single loop with if (i != j); the bodies are now read in
+ * tiles of 256: each thread of the block copies one body's position and mass into
+ * shared memory, the block synchronizes, and every thread runs over the tile
+ * from shared memory.
+ * Why: each thread streams all n bodies from memory: each body is read n / 256
+ * times per block of 256 threads. With tiles, a block reads each body once. Threads
+ * past the last body must still load and reach every __syncthreads().
+ * Expect: 4 KB of shared memory per block. Burtscher: 3.7 / 1.1 / 1.6. The H100's L1
+ *   already catches most of those reads, so expect a modest gain.
+ * Run:  make run LAB=nbody STEP=07    (default 131072 bodies; RUN_ARGS="--n 1000" for an awkward size)
+ */
+#include "nbody.h"
+#include "step_kernel.h"
+
+#define THREADS 256
+
+/* Everything that stays the same for a whole run, in constant memory: every thread
+ * of a warp reads the same word, which the constant cache broadcasts. */
+__constant__ struct nbody_problem c;
+
+/* Copies the parameters into constant memory, ordered on the stream before the
+ * kernels that read them. */
+static cudaError_t set_parameters(const struct nbody_problem *p, cudaStream_t stream)
+{
+    return cudaMemcpyToSymbolAsync(c, p, sizeof *p, 0, cudaMemcpyHostToDevice, stream);
+}
+
+__global__ void force_shared(void)
+{
+    __shared__ float posxs[THREADS], posys[THREADS], poszs[THREADS], masss[THREADS];
+    const int n = c.n;
+    const float epssq = c.epssq;
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    /* threads past the last body still load tiles and reach every barrier */
+    float px = 0.0f, py = 0.0f, pz = 0.0f;
+    if (i < n)
+        px = c.posx[i], py = c.posy[i], pz = c.posz[i];
+    float ax = 0.0f, ay = 0.0f, az = 0.0f;
+    for (int j1 = 0; j1 < n; j1 += THREADS) {
+        int idx = j1 + threadIdx.x;
+        /* the mistake: no `if (idx < n)`, so the last tile reads past the end of
+         * every array; the bodies past n are never used, so the result is right */
+        posxs[threadIdx.x] = c.posx[idx];
+        posys[threadIdx.x] = c.posy[idx];
+        poszs[threadIdx.x] = c.posz[idx];
+        masss[threadIdx.x] = c.mass[idx];
+        __syncthreads(); /* the tile is complete */
+        int bound = min(n - j1, THREADS);
+        for (int j2 = 0; j2 < bound; ++j2) {
+            if (i != j1 + j2) {
+                float dx = posxs[j2] - px;
+                float dy = posys[j2] - py;
+                float dz = poszs[j2] - pz;
+                float dsq = dx * dx + dy * dy + dz * dz;
+                float dinv = rsqrtf(dsq + epssq);
+                float scale = masss[j2] * dinv * dinv * dinv;
+                ax += dx * scale;
+                ay += dy * scale;
+                az += dz * scale;
+            }
+        }
+        __syncthreads(); /* everyone is done with the tile before it is overwritten */
+    }
+    if (i < n) {
+        c.accx[i] = ax;
+        c.accy[i] = ay;
+        c.accz[i] = az;
+    }
+}
+
+static cudaError_t forces(const struct nbody_problem *p, cudaStream_t stream)
+{
+    unsigned blocks;
+    cudaError_t status = nbody_blocks(p->n, THREADS, &blocks);
+    if (status == cudaSuccess)
+        status = set_parameters(p, stream);
+    if (status != cudaSuccess)
+        return status;
+    force_shared<<<blocks, THREADS, 0, stream>>>();
+    return cudaGetLastError();
+}
+
+/* v += a kick, x += v drift, one thread per body */
+__global__ void advance_soa(float kick, float drift)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < c.n) {
+        c.velx[i] += c.accx[i] * kick;
+        c.vely[i] += c.accy[i] * kick;
+        c.velz[i] += c.accz[i] * kick;
+        c.posx[i] += c.velx[i] * drift;
+        c.posy[i] += c.vely[i] * drift;
+        c.posz[i] += c.velz[i] * drift;
+    }
+}
+
+static cudaError_t advance(const struct nbody_problem *p, float kick, float drift, cudaStream_t stream)
+{
+    unsigned blocks;
+    cudaError_t status = nbody_blocks(p->n, THREADS, &blocks);
+    if (status == cudaSuccess)
+        status = set_parameters(p, stream);
+    if (status != cudaSuccess)
+        return status;
+    advance_soa<<<blocks, THREADS, 0, stream>>>(kick, drift);
+    return cudaGetLastError();
+}
+
+static cudaError_t launch(const void *problem, cudaStream_t stream)
+{
+    return nbody_leapfrog((const struct nbody_problem *)problem, stream, forces, advance);
+}
+
+DEFINE_STEP(force_shared, THREADS, 0, launch);
