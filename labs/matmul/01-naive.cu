@@ -6,9 +6,11 @@
  * Why:  it is the simplest correct mapping of the problem onto threads.
  * Expect: about 10 registers on the G80 (3 blocks of 256 threads per SM, 10.58
  *   GFLOP/s on the 8800 GTX in Ryoo et al.). On an H100 with nvcc 13: 32 registers,
- *   8 blocks of 256 threads per SM (limited by threads), about 5.4 TFLOP/s at
- *   4096^3, a tenth of cuBLAS: every multiply-add needs two loads (the caches
- *   help, but not enough).
+ *   8 blocks of 256 threads per SM (limited by threads; `make report`), and far
+ *   below cuBLAS: every multiply-add needs two loads (the caches help, but not
+ *   enough).
+ *   Measured on the H100: GUIDE.md's matmul table (make guide-tables, from
+ *   data/results/<gpu>/matmul.csv).
  * Run:  make run LAB=matmul STEP=01
  */
 #include "matmul.h"

@@ -14,10 +14,12 @@
  * (128 + 128) x k loads instead of (16 + 64) x k per 16x64 tile.
  * Expect: about 128 registers per thread (64 accumulators, 16 operands, addresses),
  *   8 KB of shared memory, 2 blocks of 256 threads per SM (limited by registers:
- *   16 warps of 64). Fewer threads, much more work each: the big jump of the modern
- *   sequence, roughly 2-3x step 05 on an H100. The loads are still one float at a
- *   time, and the reads of A from shared memory are 2-way bank conflicts (look at
- *   ncu's "Shared Memory" section): the next steps take those on.
+ *   16 warps of 64). Fewer threads, much more work each: on an H100 the big jump of
+ *   the modern sequence, a multiple of step 05's speed. The loads are still one
+ *   float at a time, and the reads of A from shared memory are 2-way bank conflicts
+ *   (look at ncu's "Shared Memory" section): the next steps take those on.
+ *   Measured on the H100: GUIDE.md's matmul table (make guide-tables, from
+ *   data/results/<gpu>/matmul.csv).
  * Run:  make run LAB=matmul STEP=06
  *
  * This file is step 05's solution with the new kernel names: it runs and is

@@ -11,8 +11,10 @@
  * Expect: 2 x 16 x 16 x 4 = 2048 bytes of static shared memory per block. On the
  *   8800 GTX, 10 registers and 3 blocks per SM gave 46.49 GFLOP/s, 4.4x step 01
  *   (Ryoo et al., PPoPP'08). On an H100: 32 registers, 8 blocks per SM (threads),
- *   about 8.2 TFLOP/s at 4096^3, only 1.5x step 01, because its L1 and L2 caches
+ *   faster than step 01 but by far less than 4.4x, because its L1 and L2 caches
  *   already catch much of step 01's reuse.
+ *   Measured on the H100: GUIDE.md's matmul table (make guide-tables, from
+ *   data/results/<gpu>/matmul.csv).
  *   Other tile sides (TILE=4, 8, 12, 32) replay the papers' Figure 4: 4x4 tiles
  *   (16 threads, half a warp) are slower than step 01 on both GPUs.
  * Run:  make run LAB=matmul STEP=02     (make run LAB=matmul STEP=02 TILE=8)

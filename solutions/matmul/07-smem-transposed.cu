@@ -14,10 +14,12 @@
  * (4*kk + r) mod 32; a warp stores 4 rows x 8 values of k, 32 different banks.
  * Expect: registers and blocks per SM as step 06 (127, 2 per SM, limited by
  *   registers), 8320 B of shared memory. In `cuobjdump -sass` the inner loop shows
- *   LDS.128 where step 06 had 32-bit LDS. On the H100 only a modest gain, 26.3 ->
- *   27.3 TFLOP/s (+4%): the global loads are still one float at a time (step 08),
- *   and the B reads still conflict 2-way (threads 0 and 4 of each quarter warp hit
- *   the same banks: step 09).
+ *   LDS.128 where step 06 had 32-bit LDS. On the H100 only a modest gain: the
+ *   global loads are still one float at a time (step 08), and the B reads still
+ *   conflict 2-way (threads 0 and 4 of each quarter warp hit the same banks:
+ *   step 09).
+ *   Measured on the H100: GUIDE.md's matmul table (make guide-tables, from
+ *   data/results/<gpu>/matmul.csv).
  * Run:  make run LAB=matmul STEP=07
  */
 #include "matmul.h"

@@ -13,10 +13,12 @@
  * unit and the issue slots are freed for the FFMAs, and fewer memory requests are
  * in flight for the same bytes.
  * Expect: 127 registers (117 in the scalar kernel), 2 blocks per SM (registers),
- *   8320 B of shared memory. On the H100: 27.3 -> 34.9 TFLOP/s (+28%), the biggest
- *   gain since step 06. `cuobjdump -sass` shows LDG.E.128 in the tile loads of
- *   matmul_vector_loads and 32-bit LDG.E in matmul_vector_loads_scalar. Try
- *   `--m 1000 --n 1001 --k 999`: the fallback runs, correct and slower.
+ *   8320 B of shared memory. On the H100 a clear gain, the biggest since step 06.
+ *   `cuobjdump -sass` shows LDG.E.128 in the tile loads of matmul_vector_loads and
+ *   32-bit LDG.E in matmul_vector_loads_scalar. Try `--m 1000 --n 1001 --k 999`:
+ *   the fallback runs, correct and slower.
+ *   Measured on the H100: GUIDE.md's matmul table (make guide-tables, from
+ *   data/results/<gpu>/matmul.csv).
  * Run:  make run LAB=matmul STEP=08
  */
 #include <stdint.h>

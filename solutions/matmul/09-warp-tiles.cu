@@ -15,7 +15,9 @@
  * warps' and more with its own (better L1 locality for the outer loop).
  * Expect: 119 registers, 8320 B, 2 blocks per SM, as step 08. In ncu the shared
  *   loads of the inner loop show no bank conflicts and fewer wavefronts per
- *   instruction. On the H100: 34.9 -> 36.6 TFLOP/s (+5%).
+ *   instruction. On the H100 a small gain.
+ *   Measured on the H100: GUIDE.md's matmul table (make guide-tables, from
+ *   data/results/<gpu>/matmul.csv).
  * Run:  make run LAB=matmul STEP=09
  */
 #include <stdint.h>

@@ -19,11 +19,14 @@
  * av and bv are free.
  * Expect: 24960 B of dynamic shared memory (3 stages). nvcc 13 gives it 155
  *   registers, so still 1 block per SM (launch bounds come in step 13), yet on the
- *   H100 it runs at 38.7 TFLOP/s, 1.49x step 10 and 6% above step 09: the copies
- *   hold no registers and take few issue slots, and three slices in flight hide the
- *   memory latency that 8 warps alone could not. SASS shows LDGSTS (the cp.async
- *   instruction) and LDGDEPBAR / DEPBAR for commit and wait. On GPUs before sm_80 the
- *   helpers fall back to ordinary loads and stores, so the step still builds.
+ *   H100 it runs much faster than step 10 and a little faster than step 09: the
+ *   copies hold no registers and take few issue slots, and three slices in flight
+ *   hide the memory latency that 8 warps alone could not. SASS shows LDGSTS (the
+ *   cp.async instruction) and LDGDEPBAR / DEPBAR for commit and wait. On GPUs before
+ *   sm_80 the helpers fall back to ordinary loads and stores, so the step still
+ *   builds.
+ *   Measured on the H100: GUIDE.md's matmul table (make guide-tables, from
+ *   data/results/<gpu>/matmul.csv).
  * Run:  make run LAB=matmul STEP=11
  */
 #include <stdint.h>

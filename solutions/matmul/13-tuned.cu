@@ -13,17 +13,20 @@
  *  - The copy addresses are worked out once per thread (struct copy_plan: base
  *    pointers, which rows are inside the matrix, shared-memory offsets); per slice
  *    only t is added. At 255 registers the compiler had been recomputing them for
- *    every slice; with the plan the kernel needs 215 and runs 11% faster.
- * Why: after step 12 the kernel was issue-bound: ncu showed 22% of its instructions
- * were not FFMAs and the FMA pipe active 64% of the time. Every change here cuts
+ *    every slice; with the plan the kernel needs 215 and runs measurably faster.
+ * Why: after step 12 the kernel was issue-bound: ncu showed a good share of its
+ * instructions were not FFMAs and the FMA pipe often idle (GUIDE.md, step 13, has
+ * the profile's figures and where they come from). Every change here cuts
  * instructions per FFMA or stalls per FFMA. All shapes are build variables (-DBK=8,
  * -DSTAGES=3, -DBN=128, -DTN=8 -DMIN_BLOCKS=2, -DGROUP=16 ...), so the sweep can be
  * repeated on another GPU; GUIDE.md (step 13) has the H100 sweep.
  * Expect: 215 registers, 0 local memory, 99328 B of dynamic shared memory, 1 block of
- *   256 threads per SM. On the H100: 47.1 TFLOP/s at 4096^3, 91% of cuBLAS (51.7) in
- *   the same run; 92% at 8192^3, 96% at 2048^3; at 1024^3 only 32 blocks exist for
- *   132 SMs (36%). Sizes with n or k not a multiple of 4 take the scalar fallback:
- *   36.0 TFLOP/s at 4097^3 (cuBLAS 44.2).
+ *   256 threads per SM. On the H100, close to cuBLAS from 2048^3 to 8192^3; at 1024^3
+ *   only 32 blocks exist for 132 SMs, and it falls far behind. Sizes with n or k not
+ *   a multiple of 4 take the scalar fallback, slower (try 4097^3).
+ *   Measured on the H100: GUIDE.md's matmul table (make guide-tables, from
+ *   data/results/<gpu>/matmul.csv), and GUIDE.md's step 13, which compares it
+ *   with cuBLAS at six sizes in one named run.
  * Run:  make run LAB=matmul STEP=13
  */
 #include <stdint.h>

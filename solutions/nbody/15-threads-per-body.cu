@@ -5,9 +5,9 @@
  * tile, and the partial sums are added with warp shuffles.
  * Why: with one thread per body, 4096 bodies are 16 blocks: 16 of 132 SMs busy.
  * Appendix B.8 (8800 GTX): 90 -> 190 GFLOP/s at n = 1024 with 4 threads per body.
- * Expect: a large gain at n = 1024 to 16384 (H100: 3.5x step 13 at 1024, 4.0x at
- *   4096, 1.6x at 16384). PARTS reaches 1 only above about 540000 bodies (8 at
- *   131072, not measured there yet).
+ * Expect: a large gain over step 13 at n = 1024 to 16384, shrinking as n grows and
+ *   the GPU fills by itself (GUIDE.md, "The small-n experiment", has the H100 runs).
+ *   PARTS reaches 1 only above about 540000 bodies (8 at 131072).
  *   Default size 4096.
  * Run:  make run LAB=nbody STEP=15    (default 4096 bodies; RUN_ARGS="--n 1000" for an awkward size)
  */

@@ -11,11 +11,13 @@
  * per SM (64 registers x 256 threads: the register file holds 4), 32 warps each,
  * dealt out to all 132 SMs as they free up.
  * Expect: the registers and the interaction's 13 instructions of step 14; 4 blocks
- *   per SM (registers) instead of 1 in use. H100, 131072 bodies: 2.03e12
- *   interactions/s, 1.06x step 14 (run s16-20261123T154023Z; the target was 2.0e12).
- *   The atomics are 3 x n x slices additions in L2 (13 million at 131072 bodies; their
- *   cost not measured apart) and make the order of the sum, so the last bits, differ
- *   from run to run.
+ *   per SM (registers) instead of 1 in use. On the H100 at 131072 bodies a gain over
+ *   step 14 that reaches the lab's target of 2.0e12 interactions/s. The atomics are
+ *   3 x n x slices additions in L2 (13 million at 131072 bodies; their cost not
+ *   measured apart) and make the order of the sum, so the last bits, differ from
+ *   run to run.
+ *   Measured on the H100: GUIDE.md's N-body table (make guide-tables, from
+ *   data/results/<gpu>/nbody.csv).
  * Run:  make run LAB=nbody STEP=16    (default 131072 bodies; RUN_ARGS="--n 1000" for an awkward size)
  */
 #include "nbody.h"

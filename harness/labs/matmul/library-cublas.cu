@@ -1,6 +1,7 @@
 /* The matmul lab's library row: cuBLAS SGEMM on the same inputs, checked and
- * timed by the same harness as the steps. It is what the steps aim at: 51.7 TFLOP/s
- * on an H100 at 4096^3 in FP32 (recorded in data/results/NVIDIA-H100-80GB-HBM3/matmul.csv).
+ * timed by the same harness as the steps. It is what the steps aim at; its measured
+ * speed is the library row of GUIDE.md's matmul table (make guide-tables, from
+ * data/results/<gpu>/matmul.csv).
  *
  * Pedantic math mode keeps it in true FP32: no TF32 tensor cores, which would be
  * faster but round the inputs to 10 bits of mantissa and not be a like-for-like
