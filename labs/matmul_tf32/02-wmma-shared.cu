@@ -1,4 +1,4 @@
-/* Step 02: the block's warps share tiles of A and B in shared memory.
+/* Step 02: the block's warps share tiles of A and B in shared memory.   *** YOUR TURN ***
  *
  * What changed from step 01: a block of 8 warps computes a 64x64 tile of C, each warp
  * a 16x32 strip of it (two accumulator fragments). For every slice of 32 along K the
@@ -18,7 +18,13 @@
  * shows long scoreboard and barrier stalls, and sm__pipe_tensor_op_hmma_cycles_active
  * is a small fraction of the cycles.
  *
- * Run: make run LAB=matmul_tf32 STEP=02 */
+ * Run: make run LAB=matmul_tf32 STEP=02
+ *
+ * This file is step 01's solution with the new kernel name: it runs and is
+ * correct, but it is not this step yet. Make the change the TODO below describes,
+ * then delete the STEP_TODO line at the end (until then the runner reports the step
+ * as TODO). solutions/matmul_tf32/02-wmma-shared.cu has a complete version.
+ */
 #include <mma.h>
 
 #include "matmul.h"
@@ -27,71 +33,63 @@
 
 using namespace nvcuda;
 
-#define BM 64        /* the block's tile of C is BM x BN */
-#define BN 64
-#define BK 32        /* the K-slice staged in shared memory */
-#define PAD 4        /* floats of padding per shared row (16 bytes) */
-#define WARPS_M 4    /* warps over the tile: 4 x 2, each 16 x 32 */
+#define WARPS_M 2
 #define WARPS_N 2
-#define WM (BM / WARPS_M)
-#define WN (BN / WARPS_N)
-#define FRAGS_N (WN / 16)
+#define TILE 16      /* each warp's tile of C is TILE x TILE */
+#define SLICE_K 8    /* one m16n16k8 per slice */
 #define THREADS (32 * WARPS_M * WARPS_N)
+
+/* TODO (step 02). Make a block of 8 warps (4 x 2) compute a 64x64 tile of C, each warp a 16x32 strip
+ * (two accumulator fragments). For each slice of 32 along K, all 256 threads copy a
+ * 64x32 tile of A and a 32x64 tile of B into shared memory (rows padded by 4 floats,
+ * zero past the edges), __syncthreads, then each warp runs four k8 steps of
+ * load_matrix_sync + mma_sync from there; __syncthreads before the next slice. */
 
 __global__ void __launch_bounds__(THREADS) matmul_wmma_shared(struct matmul_problem p)
 {
 #ifdef TF32_NO_TENSOR_CORES
     __trap(); /* never launched: the launch refuses a GPU without TF32 tensor cores */
 #else
-    __shared__ __align__(32) float a_s[BM][BK + PAD];
-    __shared__ __align__(32) float b_s[BK][BN + PAD];
-    __shared__ __align__(32) float c_stage[WARPS_M * WARPS_N][16 * 16];
+    /* each warp's staging buffers; WMMA needs 32-byte-aligned fragments */
+    __shared__ __align__(32) float a_stage[WARPS_M * WARPS_N][TILE * SLICE_K];
+    __shared__ __align__(32) float b_stage[WARPS_M * WARPS_N][SLICE_K * TILE];
+    __shared__ __align__(32) float c_stage[WARPS_M * WARPS_N][TILE * TILE];
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const int warp_row = (warp / WARPS_N) * WM, warp_col = (warp % WARPS_N) * WN;
-    const int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
+    const int row0 = (blockIdx.y * WARPS_M + warp / WARPS_N) * TILE;
+    const int col0 = (blockIdx.x * WARPS_N + warp % WARPS_N) * TILE;
+    float *a_s = a_stage[warp], *b_s = b_stage[warp], *c_s = c_stage[warp];
 
-    wmma::fragment<wmma::matrix_a, 16, 16, 8, wmma::precision::tf32, wmma::row_major> a;
-    wmma::fragment<wmma::matrix_b, 16, 16, 8, wmma::precision::tf32, wmma::row_major> b;
-    wmma::fragment<wmma::accumulator, 16, 16, 8, float> c[FRAGS_N];
-    for (int j = 0; j < FRAGS_N; ++j)
-        wmma::fill_fragment(c[j], 0.0f);
+    wmma::fragment<wmma::matrix_a, TILE, TILE, SLICE_K, wmma::precision::tf32, wmma::row_major> a;
+    wmma::fragment<wmma::matrix_b, TILE, TILE, SLICE_K, wmma::precision::tf32, wmma::row_major> b;
+    wmma::fragment<wmma::accumulator, TILE, TILE, SLICE_K, float> c;
+    wmma::fill_fragment(c, 0.0f);
 
-    for (int k0 = 0; k0 < p.k; k0 += BK) {
-        for (int i = threadIdx.x; i < BM * BK; i += THREADS) {
-            int r = i / BK, kk = i % BK, row = block_row + r, k = k0 + kk;
-            a_s[r][kk] = row < p.m && k < p.k ? p.a[(size_t)row * p.k + k] : 0.0f;
+    for (int k0 = 0; k0 < p.k; k0 += SLICE_K) {
+        for (int i = lane; i < TILE * SLICE_K; i += 32) {
+            int r = i / SLICE_K, kk = i % SLICE_K; /* A: 16 rows of 8 */
+            int row = row0 + r, k = k0 + kk;
+            a_s[i] = row < p.m && k < p.k ? p.a[(size_t)row * p.k + k] : 0.0f;
+            int kb = i / TILE, cc = i % TILE;      /* B: 8 rows of 16 */
+            int kr = k0 + kb, col = col0 + cc;
+            b_s[i] = kr < p.k && col < p.n ? p.b[(size_t)kr * p.n + col] : 0.0f;
         }
-        for (int i = threadIdx.x; i < BK * BN; i += THREADS) {
-            int kk = i / BN, cc = i % BN, k = k0 + kk, col = block_col + cc;
-            b_s[kk][cc] = k < p.k && col < p.n ? p.b[(size_t)k * p.n + col] : 0.0f;
-        }
-        __syncthreads();
-#pragma unroll
-        for (int kk = 0; kk < BK; kk += 8) {
-            wmma::load_matrix_sync(a, &a_s[warp_row][kk], BK + PAD);
-            for (int e = 0; e < a.num_elements; ++e)
-                a.x[e] = wmma::__float_to_tf32(a.x[e]);
-#pragma unroll
-            for (int j = 0; j < FRAGS_N; ++j) {
-                wmma::load_matrix_sync(b, &b_s[kk][warp_col + 16 * j], BN + PAD);
-                for (int e = 0; e < b.num_elements; ++e)
-                    b.x[e] = wmma::__float_to_tf32(b.x[e]);
-                wmma::mma_sync(c[j], a, b, c[j]);
-            }
-        }
-        __syncthreads(); /* the tiles are refilled next slice */
+        __syncwarp();
+        wmma::load_matrix_sync(a, a_s, SLICE_K);
+        wmma::load_matrix_sync(b, b_s, TILE);
+        for (int e = 0; e < a.num_elements; ++e)
+            a.x[e] = wmma::__float_to_tf32(a.x[e]);
+        for (int e = 0; e < b.num_elements; ++e)
+            b.x[e] = wmma::__float_to_tf32(b.x[e]);
+        wmma::mma_sync(c, a, b, c);
+        __syncwarp(); /* the buffers are refilled next slice */
     }
 
-    float *stage = c_stage[warp];
-    for (int j = 0; j < FRAGS_N; ++j) {
-        wmma::store_matrix_sync(stage, c[j], 16, wmma::mem_row_major);
-        __syncwarp();
-        for (int i = lane; i < 16 * 16; i += 32) {
-            int row = block_row + warp_row + i / 16, col = block_col + warp_col + 16 * j + i % 16;
-            if (row < p.m && col < p.n)
-                p.c[(size_t)row * p.n + col] = stage[i];
-        }
-        __syncwarp();
+    wmma::store_matrix_sync(c_s, c, TILE, wmma::mem_row_major);
+    __syncwarp();
+    for (int i = lane; i < TILE * TILE; i += 32) {
+        int row = row0 + i / TILE, col = col0 + i % TILE;
+        if (row < p.m && col < p.n)
+            p.c[(size_t)row * p.n + col] = c_s[i];
     }
 #endif
 }
@@ -103,11 +101,13 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     if (status != cudaSuccess)
         return status;
     dim3 block(THREADS);
-    dim3 grid((unsigned)((p->n + BN - 1) / BN), (unsigned)((p->m + BM - 1) / BM));
+    dim3 grid((unsigned)((p->n + WARPS_N * TILE - 1) / (WARPS_N * TILE)),
+              (unsigned)((p->m + WARPS_M * TILE - 1) / (WARPS_M * TILE)));
     if ((status = step_check_grid(grid)) != cudaSuccess)
         return status;
     matmul_wmma_shared<<<grid, block, 0, stream>>>(*p);
     return cudaGetLastError();
 }
 
+STEP_TODO("share the block's tiles of A and B in padded shared memory: 8 warps over a 64x64 tile");
 DEFINE_STEP(matmul_wmma_shared, THREADS, 0, launch);

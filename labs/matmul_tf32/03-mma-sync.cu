@@ -1,4 +1,4 @@
-/* Step 03: raw mma.sync PTX, the fragment layout made explicit, 128x128 per block.
+/* Step 03: raw mma.sync PTX, the fragment layout made explicit, 128x128 per block.   *** YOUR TURN ***
  *
  * What changed from step 02: WMMA is gone. Each warp issues the PTX instruction the
  * tensor core runs, mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32, and loads
@@ -24,95 +24,95 @@
  * conflicts (l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld) near zero.
  * In the SASS: HMMA.1684.F32.TF32, LDS, no WMMA staging.
  *
- * Run: make run LAB=matmul_tf32 STEP=03 */
+ * Run: make run LAB=matmul_tf32 STEP=03
+ *
+ * This file is step 02's solution with the new kernel name: it runs and is
+ * correct, but it is not this step yet. Make the change the TODO below describes,
+ * then delete the STEP_TODO line at the end (until then the runner reports the step
+ * as TODO). solutions/matmul_tf32/03-mma-sync.cu has a complete version.
+ */
+#include <mma.h>
+
 #include "matmul.h"
 #include "step_kernel.h"
 #include "tf32_common.cuh"
 
-#define BM 128
-#define BN 128
-#define BK 32
-#define A_PAD 4
-#define B_PAD 8
-#define WARPS_M 2            /* 2 x 4 warps, each WM x WN */
-#define WARPS_N 4
-#define WM (BM / WARPS_M)    /* 64 */
-#define WN (BN / WARPS_N)    /* 32 */
-#define MT (WM / 16)         /* 4 fragments of 16 rows */
-#define NT (WN / 8)          /* 4 fragments of 8 columns */
+using namespace nvcuda;
+
+#define BM 64        /* the block's tile of C is BM x BN */
+#define BN 64
+#define BK 32        /* the K-slice staged in shared memory */
+#define PAD 4        /* floats of padding per shared row (16 bytes) */
+#define WARPS_M 4    /* warps over the tile: 4 x 2, each 16 x 32 */
+#define WARPS_N 2
+#define WM (BM / WARPS_M)
+#define WN (BN / WARPS_N)
+#define FRAGS_N (WN / 16)
 #define THREADS (32 * WARPS_M * WARPS_N)
 
-/* D = A B + D on one m16n8k8 fragment (TF32 in, FP32 accumulate) */
-static __device__ __forceinline__ void mma_tf32(float d[4], const uint32_t a[4], const uint32_t b[2])
-{
-    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
-                 "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}
+/* TODO (step 03). Write mma_tf32(): asm volatile of mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32.
+ * Grow the block tile to 128x128 (BK 32), 8 warps as 2 x 4, each 64x32 = 4 x 4
+ * fragments of 16x8 (float acc[4][4][4]). Round to TF32 (tf32_round) when storing
+ * into shared memory (A rows padded by 4, B rows by 8), then load each fragment with
+ * g = lane/4, t = lane%4: a = A[g][t], A[g+8][t], A[g][t+4], A[g+8][t+4];
+ * b = B[t][g], B[t+4][g]; and write c0..c3 to C[g][2t], C[g][2t+1], C[g+8][2t],
+ * C[g+8][2t+1], guarded. */
 
 __global__ void __launch_bounds__(THREADS) matmul_mma_sync(struct matmul_problem p)
 {
 #ifdef TF32_NO_TENSOR_CORES
     __trap(); /* never launched: the launch refuses a GPU without TF32 tensor cores */
 #else
-    __shared__ uint32_t a_s[BM][BK + A_PAD]; /* TF32 bit patterns */
-    __shared__ uint32_t b_s[BK][BN + B_PAD];
+    __shared__ __align__(32) float a_s[BM][BK + PAD];
+    __shared__ __align__(32) float b_s[BK][BN + PAD];
+    __shared__ __align__(32) float c_stage[WARPS_M * WARPS_N][16 * 16];
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const int g = lane / 4, t = lane % 4;
     const int warp_row = (warp / WARPS_N) * WM, warp_col = (warp % WARPS_N) * WN;
     const int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
 
-    float acc[MT][NT][4] = {};
+    wmma::fragment<wmma::matrix_a, 16, 16, 8, wmma::precision::tf32, wmma::row_major> a;
+    wmma::fragment<wmma::matrix_b, 16, 16, 8, wmma::precision::tf32, wmma::row_major> b;
+    wmma::fragment<wmma::accumulator, 16, 16, 8, float> c[FRAGS_N];
+    for (int j = 0; j < FRAGS_N; ++j)
+        wmma::fill_fragment(c[j], 0.0f);
+
     for (int k0 = 0; k0 < p.k; k0 += BK) {
         for (int i = threadIdx.x; i < BM * BK; i += THREADS) {
             int r = i / BK, kk = i % BK, row = block_row + r, k = k0 + kk;
-            a_s[r][kk] = tf32_round(row < p.m && k < p.k ? p.a[(size_t)row * p.k + k] : 0.0f);
+            a_s[r][kk] = row < p.m && k < p.k ? p.a[(size_t)row * p.k + k] : 0.0f;
         }
         for (int i = threadIdx.x; i < BK * BN; i += THREADS) {
             int kk = i / BN, cc = i % BN, k = k0 + kk, col = block_col + cc;
-            b_s[kk][cc] = tf32_round(k < p.k && col < p.n ? p.b[(size_t)k * p.n + col] : 0.0f);
+            b_s[kk][cc] = k < p.k && col < p.n ? p.b[(size_t)k * p.n + col] : 0.0f;
         }
         __syncthreads();
 #pragma unroll
         for (int kk = 0; kk < BK; kk += 8) {
-            uint32_t a[MT][4], b[NT][2];
+            wmma::load_matrix_sync(a, &a_s[warp_row][kk], BK + PAD);
+            for (int e = 0; e < a.num_elements; ++e)
+                a.x[e] = wmma::__float_to_tf32(a.x[e]);
 #pragma unroll
-            for (int mt = 0; mt < MT; ++mt) {
-                int r = warp_row + mt * 16 + g;
-                a[mt][0] = a_s[r][kk + t];
-                a[mt][1] = a_s[r + 8][kk + t];
-                a[mt][2] = a_s[r][kk + t + 4];
-                a[mt][3] = a_s[r + 8][kk + t + 4];
+            for (int j = 0; j < FRAGS_N; ++j) {
+                wmma::load_matrix_sync(b, &b_s[kk][warp_col + 16 * j], BN + PAD);
+                for (int e = 0; e < b.num_elements; ++e)
+                    b.x[e] = wmma::__float_to_tf32(b.x[e]);
+                wmma::mma_sync(c[j], a, b, c[j]);
             }
-#pragma unroll
-            for (int nt = 0; nt < NT; ++nt) {
-                int c = warp_col + nt * 8 + g;
-                b[nt][0] = b_s[kk + t][c];
-                b[nt][1] = b_s[kk + t + 4][c];
-            }
-#pragma unroll
-            for (int mt = 0; mt < MT; ++mt)
-#pragma unroll
-                for (int nt = 0; nt < NT; ++nt)
-                    mma_tf32(acc[mt][nt], a[mt], b[nt]);
         }
-        __syncthreads();
+        __syncthreads(); /* the tiles are refilled next slice */
     }
 
-#pragma unroll
-    for (int mt = 0; mt < MT; ++mt)
-#pragma unroll
-        for (int nt = 0; nt < NT; ++nt)
-#pragma unroll
-            for (int half = 0; half < 2; ++half) {
-                int row = block_row + warp_row + mt * 16 + g + 8 * half;
-                int col = block_col + warp_col + nt * 8 + 2 * t;
-                if (row < p.m && col < p.n)
-                    p.c[(size_t)row * p.n + col] = acc[mt][nt][2 * half];
-                if (row < p.m && col + 1 < p.n)
-                    p.c[(size_t)row * p.n + col + 1] = acc[mt][nt][2 * half + 1];
-            }
+    float *stage = c_stage[warp];
+    for (int j = 0; j < FRAGS_N; ++j) {
+        wmma::store_matrix_sync(stage, c[j], 16, wmma::mem_row_major);
+        __syncwarp();
+        for (int i = lane; i < 16 * 16; i += 32) {
+            int row = block_row + warp_row + i / 16, col = block_col + warp_col + 16 * j + i % 16;
+            if (row < p.m && col < p.n)
+                p.c[(size_t)row * p.n + col] = stage[i];
+        }
+        __syncwarp();
+    }
 #endif
 }
 
@@ -130,4 +130,5 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     return cudaGetLastError();
 }
 
+STEP_TODO("replace WMMA with mma.sync.m16n8k8 TF32 PTX and explicit fragments: 128x128 per block, 64x32 per warp");
 DEFINE_STEP(matmul_mma_sync, THREADS, 0, launch);

@@ -1,4 +1,4 @@
-/* Step 07: warp specialization: a producer warpgroup loads, two consumer warpgroups
+/* Step 07: warp specialization: a producer warpgroup loads, two consumer warpgroups   *** YOUR TURN ***
  * compute a 128 x 256 tile (sm_90a).
  *
  * What changed from step 06: the block has 3 warpgroups (384 threads) with different
@@ -29,32 +29,43 @@
  * B before the kernel is part of the time: look for it in nsys or ncu as
  * tf32_transpose_b. In the SASS: HGMMA.64x256x8.F32.TF32, UTMALDG, SYNCS.
  *
- * Run: make run LAB=matmul_tf32 STEP=07 */
+ * Run: make run LAB=matmul_tf32 STEP=07
+ *
+ * This file is step 06's solution with the new kernel name: it runs and is
+ * correct, but it is not this step yet. Make the change the TODO below describes,
+ * then delete the STEP_TODO line at the end (until then the runner reports the step
+ * as TODO). solutions/matmul_tf32/07-warp-specialized.cu has a complete version.
+ */
 #include "matmul.h"
 #include "step_kernel.h"
 #include "tf32_hopper.cuh"
 
-#define BM 128               /* 2 consumer warpgroups x 64 rows */
-#define BN 256
+#define BM 128
+#define BN 128
 #define BK TF32_SLICE_FLOATS
 #define STAGES 4
-#define CONSUMERS 2
-#define THREADS (128 * (CONSUMERS + 1))
+#define THREADS 256
 #define A_TILE_FLOATS (BM * BK)
 #define B_TILE_FLOATS (BN * BK)
 #define STAGE_BYTES ((A_TILE_FLOATS + B_TILE_FLOATS) * sizeof(float))
 #define SMEM_BYTES (STAGES * STAGE_BYTES + 1024)
 
-__global__ void __launch_bounds__(THREADS, 1)
-    matmul_warp_specialized(const __grid_constant__ CUtensorMap a_map,
-                            const __grid_constant__ CUtensorMap bt_map, struct matmul_problem p,
-                            int kp)
+/* TODO (step 07). 384 threads, __launch_bounds__(384, 1); BN = 256, wgmma_m64n256k8_tf32 (float d[128]).
+ * Per stage two mbarriers: full (count 1) and empty (count 2). Warpgroup 0 (thread 0
+ * only) loops over slices: from the second round wait empty[s] with parity
+ * (round - 1) % 2, then expect_bytes and two tma_load_2d. Warpgroups 1 and 2 wait
+ * full[s], run 4 wgmma on their 64 rows, wait<0>, and one thread of each arrives on
+ * empty[s]. No __syncthreads after the roles part. */
+
+__global__ void __launch_bounds__(THREADS)
+    matmul_warp_specialized(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap bt_map,
+               struct matmul_problem p, int kp)
 {
 #ifdef TF32_NO_WGMMA
     __trap(); /* the compute_90 PTX: never run (the launch refuses all but sm_90a GPUs) */
 #else
     extern __shared__ unsigned char smem_raw[];
-    __shared__ __align__(8) uint64_t full[STAGES], empty[STAGES];
+    __shared__ __align__(8) uint64_t full[STAGES];
     float *smem = (float *)(((uintptr_t)smem_raw + 1023) & ~(uintptr_t)1023);
     float *a_stage = smem, *b_stage = smem + STAGES * A_TILE_FLOATS;
     const int warpgroup = threadIdx.x / 128;
@@ -62,48 +73,39 @@ __global__ void __launch_bounds__(THREADS, 1)
     const int slices = (kp + BK - 1) / BK;
 
     if (threadIdx.x == 0) {
-        for (int s = 0; s < STAGES; ++s) {
-            mbarrier_init(&full[s], 1);          /* the producer's arrival + TMA's bytes */
-            mbarrier_init(&empty[s], CONSUMERS); /* one arrival per consumer warpgroup */
-        }
+        for (int s = 0; s < STAGES; ++s)
+            mbarrier_init(&full[s], 1); /* one arrival: the thread that issues the copies */
         mbarrier_init_fence();
+        for (int s = 0; s < STAGES && s < slices; ++s) {
+            mbarrier_expect_bytes(&full[s], STAGE_BYTES);
+            tma_load_2d(a_stage + s * A_TILE_FLOATS, &a_map, s * BK, block_row, &full[s]);
+            tma_load_2d(b_stage + s * B_TILE_FLOATS, &bt_map, s * BK, block_col, &full[s]);
+        }
     }
-    __syncthreads(); /* the last block-wide barrier: the roles part here */
+    __syncthreads(); /* the barriers are initialized before anyone waits on them */
 
-    if (warpgroup == 0) { /* the producer */
-        if (threadIdx.x == 0)
-            for (int slice = 0; slice < slices; ++slice) {
-                int s = slice % STAGES, round = slice / STAGES;
-                if (round > 0) /* the consumers have released this stage's last round */
-                    mbarrier_wait(&empty[s], (round - 1) % 2);
-                mbarrier_expect_bytes(&full[s], STAGE_BYTES);
-                tma_load_2d(a_stage + s * A_TILE_FLOATS, &a_map, slice * BK, block_row, &full[s]);
-                tma_load_2d(b_stage + s * B_TILE_FLOATS, &bt_map, slice * BK, block_col, &full[s]);
-            }
-        return;
-    }
-
-    const int consumer = warpgroup - 1;
-    float d[128];
-#pragma unroll
-    for (int i = 0; i < 128; ++i)
-        d[i] = 0.0f;
+    float d[64] = {};
     for (int slice = 0; slice < slices; ++slice) {
         int s = slice % STAGES;
         mbarrier_wait(&full[s], (slice / STAGES) % 2);
-        const float *a_tile = a_stage + s * A_TILE_FLOATS + consumer * 64 * BK;
+        const float *a_tile = a_stage + s * A_TILE_FLOATS + warpgroup * 64 * BK;
         const float *b_tile = b_stage + s * B_TILE_FLOATS;
         wgmma_fence();
 #pragma unroll
         for (int kk = 0; kk < BK; kk += 8)
-            wgmma_m64n256k8_tf32(d, wgmma_descriptor(a_tile + kk), wgmma_descriptor(b_tile + kk));
+            wgmma_m64n128k8_tf32(d, wgmma_descriptor(a_tile + kk), wgmma_descriptor(b_tile + kk));
         wgmma_commit();
         wgmma_wait<0>();
         wgmma_keep(d);
-        if (threadIdx.x % 128 == 0) /* this warpgroup's wgmma on stage s are complete */
-            mbarrier_arrive(&empty[s]);
+        __syncthreads(); /* both warpgroups are done with stage s */
+        int next = slice + STAGES;
+        if (threadIdx.x == 0 && next < slices) {
+            mbarrier_expect_bytes(&full[s], STAGE_BYTES);
+            tma_load_2d(a_stage + s * A_TILE_FLOATS, &a_map, next * BK, block_row, &full[s]);
+            tma_load_2d(b_stage + s * B_TILE_FLOATS, &bt_map, next * BK, block_col, &full[s]);
+        }
     }
-    wgmma_store_tile(p, d, block_row + 64 * consumer, block_col);
+    wgmma_store_tile(p, d, block_row + 64 * warpgroup, block_col);
 #endif
 }
 
@@ -124,8 +126,8 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
         return status;
     static bool opted_in = false;
     if (!opted_in) {
-        status = cudaFuncSetAttribute(matmul_warp_specialized,
-                                      cudaFuncAttributeMaxDynamicSharedMemorySize, (int)SMEM_BYTES);
+        status = cudaFuncSetAttribute(matmul_warp_specialized, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      (int)SMEM_BYTES);
         if (status != cudaSuccess)
             return status;
         opted_in = true;
@@ -134,4 +136,5 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     return cudaGetLastError();
 }
 
+STEP_TODO("split the block: a producer warpgroup issues TMA, two consumer warpgroups run m64n256k8 on 128x256");
 DEFINE_STEP(matmul_warp_specialized, THREADS, SMEM_BYTES, launch);
