@@ -23,7 +23,7 @@
  * pipe (sm__pipe_tensor_op_hmma_cycles_active) is busier; still far from the peak:
  * mma.sync is issued and fed by each warp from registers, the limit of the sm_80
  * style of tensor-core programming on Hopper. In the SASS: LDGSTS (cp.async),
- * LDGDEPBAR, DEPBAR, HMMA.1684.F32.TF32.
+ * LDGDEPBAR, DEPBAR, HMMA.1688.F32.TF32.
  *
  * Run: make run LAB=matmul_tf32 STEP=04
  *

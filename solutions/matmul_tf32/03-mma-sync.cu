@@ -22,7 +22,7 @@
  * blocks per SM. The loads go through registers and the barriers still serialize
  * load and compute (ncu: stall_barrier, stall_long_scoreboard); shared-memory bank
  * conflicts (l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld) near zero.
- * In the SASS: HMMA.1684.F32.TF32, LDS, no WMMA staging.
+ * In the SASS: HMMA.1688.F32.TF32, LDS, no WMMA staging.
  *
  * Run: make run LAB=matmul_tf32 STEP=03 */
 #include "matmul.h"

@@ -15,7 +15,7 @@ size_of_row(x) = size_text(column("m"), column("n"), column("k"))
 # The measured ceiling the bars are drawn under (bin/peaks, peaks.csv), in the
 # bars' unit: value * peak_factor.
 peak_quantity = "fp32_fma"; peak_factor = 1
-peak_title = "FP32 FMA peak (CUDA cores; the TF32 tensor peak is not measured by make peaks yet)"
+peak_title = "FP32 FMA peak (CUDA cores)"
 big_unit = "TFLOP/s"                # the axis unit once values reach 1000
 special_quantity = ""; special_flops = 0   # no special-function ceiling
 # The size sweep (plots/sweep.gp): square sizes, placed in size order one beside
