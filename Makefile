@@ -161,7 +161,10 @@ HOST_OBJ = $(patsubst %,$(BUILD_DIR)/host/%.o,$(1))
 # reference...), which the unit tests link too; plus its step table.
 lab_pure_objs = $(patsubst harness/labs/%.c,$(BUILD_DIR)/host/labs/%.o,$(filter-out %/problem.c,$(wildcard harness/labs/$(1)/*.c)))
 lab_table_obj = $(BUILD_DIR)/host/labs/$(1)/step_table.o
-lab_objs = $(call lab_pure_objs,$(1)) $(BUILD_DIR)/host/labs/$(1)/problem.o $(call lab_table_obj,$(1))
+# A lab that builds on another lab's problem names it in its lab.mk (<lab>_BUILDS_ON :=
+# matmul): that lab's pure C files are linked into its binaries too, never compiled twice.
+lab_objs = $(call lab_pure_objs,$(1)) $(foreach base,$($(1)_BUILDS_ON),$(call lab_pure_objs,$(base))) \
+  $(BUILD_DIR)/host/labs/$(1)/problem.o $(call lab_table_obj,$(1))
 
 $(BUILD_DIR)/host/%.o: harness/%.c | $(BUILD_DIR)/host/tools
 	$(call say,CC,$<)
@@ -221,6 +224,13 @@ $(FLAGS_STAMP): FORCE
 	$(Q)mkdir -p $(@D)
 	$(Q)echo '$(NVCC) $(NVCCFLAGS) $(NVCC_VERSION)' | cmp -s - $@ || echo '$(NVCC) $(NVCCFLAGS) $(NVCC_VERSION)' > $@
 
+# A step whose own flags (lab.def's third field) name an -arch= is compiled for that
+# architecture instead of ARCH (wgmma and TMA exist on sm_90a alone): ARCH's -arch= is
+# left out of its command line, and its identity names the architecture it was built
+# for, as the occupancy model knows it (sm_90a is an sm_90).
+nvcc_flags_for = $(if $(filter -arch=%,$(1)),$(filter-out -arch=%,$(NVCCFLAGS)),$(NVCCFLAGS))
+arch_for = $(or $(patsubst %a,%,$(patsubst -arch=%,%,$(lastword $(filter -arch=%,$(1))))),$(ARCH))
+
 # ---------------------------------------------------------------------------
 # One binary per step: the step's kernel file + its identity (generated, with the
 # compiler's resource report embedded) + its lab + the shared harness.
@@ -235,14 +245,14 @@ $(8)/$(2)/$(3).flags: FORCE
 $(8)/$(2)/$(3).o: $(5) $(FLAGS_STAMP) $(8)/$(2)/$(3).flags $(wildcard $(call lab_def,$(2)))
 	$$(call say,NVCC,$$<)
 	$(Q)mkdir -p $$(@D)
-	$(Q)$(NVCC) $(NVCCFLAGS) -Iharness/labs/$(2) $(7) $(DEPFLAGS) --resource-usage -c $$< -o $$@ 2> $$(@:.o=.res.tmp); \
+	$(Q)$(NVCC) $(call nvcc_flags_for,$(7)) -Iharness/labs/$(2) $(7) $(DEPFLAGS) --resource-usage -c $$< -o $$@ 2> $$(@:.o=.res.tmp); \
 	  status=$$$$?; grep -v -e '^ptxas info' -e 'bytes stack frame' $$(@:.o=.res.tmp) >&2; \
 	  if [ $$$$status -ne 0 ]; then rm -f $$(@:.o=.res.tmp); exit $$$$status; fi; \
 	  mv $$(@:.o=.res.tmp) $$(@:.o=.res)
 
 $(8)/$(2)/$(3).id.c: $(8)/$(2)/$(3).o harness/embed-step-identity.sh $(FLAGS_STAMP)
-	$(Q)sh harness/embed-step-identity.sh '$(2)' '$(3)' '$(1)' '$(strip $(NVCCFLAGS) $(7))' \
-	  '$(NVCC_VERSION)' '$(ARCH)' $$(<:.o=.res) > $$@.tmp && mv $$@.tmp $$@
+	$(Q)sh harness/embed-step-identity.sh '$(2)' '$(3)' '$(1)' '$(strip $(call nvcc_flags_for,$(7)) $(7))' \
+	  '$(NVCC_VERSION)' '$(call arch_for,$(7))' $$(<:.o=.res) > $$@.tmp && mv $$@.tmp $$@
 
 $(8)/$(2)/$(3).id.o: $(8)/$(2)/$(3).id.c harness/step_identity.h
 	$(Q)$(CC) $(CFLAGS) -c $$< -o $$@

@@ -11,6 +11,21 @@
 #include "matmul.h"
 #include "cpu_reference.h"
 
+/* The same problem on other arithmetic: a lab that builds on this one (its lab.mk sets
+ * <lab>_BUILDS_ON := matmul) compiles this file again as its own problem.o, with its
+ * name, MATMUL_TOLERANCE(k, abs_sum) and the header MATMUL_TOLERANCE_HEADER that
+ * declares it (harness/labs/matmul_tf32/lab.mk: TF32 tensor cores). Without them it
+ * is this lab's, in FP32. */
+#ifdef MATMUL_TOLERANCE_HEADER
+#include MATMUL_TOLERANCE_HEADER
+#endif
+#ifndef MATMUL_LAB_NAME
+#define MATMUL_LAB_NAME "matmul"
+#endif
+#ifndef MATMUL_TOLERANCE
+#define MATMUL_TOLERANCE(k, abs_sum) verify_tolerance((k), UNIT_ROUNDOFF_FP32, (abs_sum))
+#endif
+
 /* Results with at most this many multiply-adds are checked in full under
  * --check auto (about a second of CPU time); larger ones are sampled. */
 #define FULL_CHECK_MAX_MACS (1L << 30)
@@ -153,7 +168,7 @@ static enum lab_status matmul_verify(void *opaque, const struct check_options *o
                 matmul_reference_row(s->host_a, s->host_b, n, k, row, want, magnitude);
             for (long col = 0; col < n; ++col)
                 verify_element(report, row, col, s->host_c[(size_t)row * n + col], want[col],
-                               verify_tolerance(k, UNIT_ROUNDOFF_FP32, magnitude[col]));
+                               MATMUL_TOLERANCE(k, magnitude[col]));
         }
         if (!keep) {
             free(s->want);
@@ -175,14 +190,14 @@ static enum lab_status matmul_verify(void *opaque, const struct check_options *o
         double magnitude;
         double want = matmul_reference_element(s->host_a, s->host_b, n, k, row, col, &magnitude);
         verify_element(report, row, col, s->host_c[picked[i]], want,
-                       verify_tolerance(k, UNIT_ROUNDOFF_FP32, magnitude));
+                       MATMUL_TOLERANCE(k, magnitude));
     }
     free(picked);
     return LAB_OK;
 }
 
 const struct lab_problem lab_problem = {
-    .name = "matmul",
+    .name = MATMUL_LAB_NAME,
     .size_help = "  --n N              C is N x N, A and B too (default 4096)\n"
                  "  --m M --n N --k K  A is M x K, B is K x N, C is M x N; any of them from 1;\n"
                  "                     a missing --m or --k is taken from --n\n",

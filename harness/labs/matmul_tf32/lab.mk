@@ -1,0 +1,22 @@
+# The TF32 tensor-core lab's make variables and rules (included by the top Makefile).
+
+# The problem is the matmul lab's: its pure C files (inputs, CPU reference) are
+# linked into this lab's binaries, and its problem.c is compiled again here as this
+# lab's problem.o, with this lab's name and the TF32 tolerance (tf32_tolerance.h)
+# through the hooks at the top of harness/labs/matmul/problem.c. Nothing is copied.
+matmul_tf32_BUILDS_ON := matmul
+$(BUILD_DIR)/host/labs/matmul_tf32/problem.o: harness/labs/matmul/problem.c harness/labs/matmul_tf32/tf32_tolerance.h
+	$(call say,CC,'$< (as matmul_tf32)')
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -Iharness/labs/matmul -Iharness/labs/matmul_tf32 $(DEPFLAGS) \
+	  '-DMATMUL_LAB_NAME="matmul_tf32"' '-DMATMUL_TOLERANCE_HEADER="tf32_tolerance.h"' \
+	  '-DMATMUL_TOLERANCE(k, abs_sum)=tf32_tolerance((k), (abs_sum))' -c $< -o $@
+
+# Every step (and each row, below) reads the problem struct from matmul's header (matmul.h).
+matmul_tf32_NVCCFLAGS := -Iharness/labs/matmul
+
+# The library rows: one source, two math modes (the CSV's flags column says which).
+matmul_tf32_cublas-fp32_LIBS := -lcublas
+matmul_tf32_cublas-tf32_LIBS := -lcublas
+matmul_tf32_cublas-fp32_NVCCFLAGS := -Iharness/labs/matmul -DCUBLAS_MODE_FP32=1
+matmul_tf32_cublas-tf32_NVCCFLAGS := -Iharness/labs/matmul -DCUBLAS_MODE_TF32=1

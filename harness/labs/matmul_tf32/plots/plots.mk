@@ -1,0 +1,18 @@
+# The TF32 lab's figures, included by plots/plots.mk (which sets PLOT_* and PLOT_SH).
+# For every results folder <gpu> (names made file-safe), each also as slides/<name>.svg:
+#   plots/matmul_tf32/steps-<gpu>.png   GFLOP/s per step, the cuBLAS rows (plots/steps.gp)
+#   plots/matmul_tf32/sizes-<gpu>.png   the size sweep against cuBLAS (plots/sweep.gp)
+PLOT_LAB_TARGETS += plots-matmul_tf32
+MATMUL_TF32_PLOTS := harness/labs/matmul_tf32/plots
+
+.PHONY: plots-matmul_tf32
+plots-matmul_tf32: plots-check
+	$(Q)$(PLOT_SH); out='$(PLOT_FIGURES)/matmul_tf32'; rows='$(PLOT_WORK)/matmul_tf32.csv'; \
+	  peaks='$(PLOT_WORK)/peaks.csv'; lab=$(MATMUL_TF32_PLOTS)/lab.gp; \
+	  if [ -s '$(PLOT_WORK)/matmul_tf32.dirs' ]; then \
+	    while IFS= read -r dir; do name=$$(figure_name "$$dir"); \
+	      draw "$$out/steps-$$name.png" plots/steps.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab" "$$peaks"; \
+	      draw "$$out/sizes-$$name.png" plots/sweep.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab"; \
+	    done < '$(PLOT_WORK)/matmul_tf32.dirs'; \
+	  fi; \
+	  exit $$failed

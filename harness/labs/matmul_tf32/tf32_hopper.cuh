@@ -1,0 +1,401 @@
+/* What the Hopper steps (05 wgmma onwards, compiled for sm_90a) share that is not
+ * their lesson: the operands made K-major once per launch, the wgmma instructions
+ * and descriptors, mbarriers and TMA. CUDA C, included by those step files.
+ *
+ * Operands. wgmma with TF32 reads both A and B K-major from shared memory (the
+ * transposing forms exist for 16-bit types only): each row of a tile holds
+ * consecutive k. A (m x k, row-major) is K-major already; B (k x n, row-major) is
+ * not. tf32_k_major() writes B transposed, Bt (n x kp), into a scratch buffer before
+ * the step's kernel, and A too, into a copy with rows of kp floats, when k is not a
+ * multiple of 4: TMA and 16-byte copies need every row to start on 16 bytes. kp is k
+ * rounded up to 4, the extra columns zero. The passes are part of the step's time
+ * (about 2 x 4 k n bytes of memory traffic; a few percent of the product at 4096^3).
+ *
+ * Shared tiles. Each tile row is one K-slice of 32 floats = 128 bytes, stored with
+ * the 128-byte swizzle both TMA (CU_TENSOR_MAP_SWIZZLE_128B) and the wgmma
+ * descriptor (layout type 1) use: 16-byte chunk c of row r sits at chunk c ^ (r % 8),
+ * so the 8 rows of a core matrix fall on different banks. Tiles start on 1024 bytes. */
+#ifndef LAB_MATMUL_TF32_HOPPER_CUH
+#define LAB_MATMUL_TF32_HOPPER_CUH
+
+#include <cuda.h> /* CUtensorMap and its enums (types only: no libcuda link) */
+#include <cudaTypedefs.h>
+
+#include "matmul.h"
+#include "tf32_common.cuh"
+
+#define TF32_SLICE_FLOATS 32 /* one swizzled row: 128 bytes of K */
+
+/* nvcc -arch=sm_90a also embeds PTX for plain compute_90, where wgmma, setmaxnreg and
+ * the like do not exist: there a step's kernel body is left out (__trap). A GPU of
+ * compute capability 9.0 runs the sm_90a code; any other is refused at launch. */
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define TF32_NO_WGMMA 1
+#endif
+
+/* ---- operands made K-major (host side, enqueued on the step's stream) ---------- */
+
+struct tf32_operands {
+    const float *a;  /* m x kp, K-major: p->a itself when k % 4 == 0 */
+    const float *bt; /* n x kp: B transposed */
+    int kp;          /* k rounded up to a multiple of 4 */
+};
+
+/* Bt[col][k] = B[k][col] for k < K, 0 for K <= k < kp: 32 x 32 tiles through shared
+ * memory (padded: the column reads are conflict-free), both sides coalesced. */
+__global__ void tf32_transpose_b(const float *b, float *bt, int k, int n, int kp)
+{
+    __shared__ float tile[32][33];
+    int k0 = blockIdx.y * 32, n0 = blockIdx.x * 32;
+    for (int r = threadIdx.y; r < 32; r += blockDim.y) {
+        int kk = k0 + r, col = n0 + threadIdx.x;
+        tile[r][threadIdx.x] = kk < k && col < n ? b[(size_t)kk * n + col] : 0.0f;
+    }
+    __syncthreads();
+    for (int r = threadIdx.y; r < 32; r += blockDim.y) {
+        int col = n0 + r, kk = k0 + threadIdx.x;
+        if (col < n && kk < kp)
+            bt[(size_t)col * kp + kk] = tile[threadIdx.x][r];
+    }
+}
+
+/* out[row][k] = a[row][k] for k < K, 0 up to kp. */
+__global__ void tf32_pad_rows(const float *a, float *out, int m, int k, int kp)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x, count = (size_t)m * kp;
+    for (; i < count; i += (size_t)gridDim.x * blockDim.x) {
+        size_t row = i / kp, kk = i % kp;
+        out[i] = kk < (size_t)k ? a[row * k + kk] : 0.0f;
+    }
+}
+
+/* A buffer kept for the process's life and grown when a larger size comes. */
+struct tf32_scratch {
+    float *data;
+    size_t floats;
+};
+
+static inline cudaError_t tf32_scratch_reserve(struct tf32_scratch *s, size_t floats)
+{
+    if (s->floats >= floats)
+        return cudaSuccess;
+    if (s->data != NULL) {
+        cudaError_t status = cudaFree(s->data);
+        s->data = NULL;
+        s->floats = 0;
+        if (status != cudaSuccess)
+            return status;
+    }
+    cudaError_t status = cudaMalloc((void **)&s->data, floats * sizeof(float));
+    if (status != cudaSuccess) {
+        (void)cudaGetLastError();
+        char why[sizeof step_launch_refusal];
+        snprintf(why, sizeof why, "no device memory left for the %.1f MB this step copies an "
+                 "operand into (%s)", floats * 4.0 / 1e6, cudaGetErrorString(status));
+        return step_refuse_launch(why);
+    }
+    s->floats = floats;
+    return cudaSuccess;
+}
+
+/* Enqueues the passes that make both operands K-major with 16-byte rows. */
+static inline cudaError_t tf32_k_major(const struct matmul_problem *p, cudaStream_t stream,
+                                struct tf32_operands *out)
+{
+    static struct tf32_scratch bt_buffer, a_buffer;
+    int kp = (p->k + 3) / 4 * 4;
+    cudaError_t status = tf32_scratch_reserve(&bt_buffer, (size_t)p->n * kp);
+    if (status != cudaSuccess)
+        return status;
+    dim3 grid((unsigned)((p->n + 31) / 32), (unsigned)((kp + 31) / 32));
+    if ((status = step_check_grid(grid)) != cudaSuccess)
+        return status;
+    tf32_transpose_b<<<grid, dim3(32, 8), 0, stream>>>(p->b, bt_buffer.data, p->k, p->n, kp);
+    if ((status = cudaGetLastError()) != cudaSuccess)
+        return status;
+    out->a = p->a;
+    if (kp != p->k) {
+        if ((status = tf32_scratch_reserve(&a_buffer, (size_t)p->m * kp)) != cudaSuccess)
+            return status;
+        tf32_pad_rows<<<1024, 256, 0, stream>>>(p->a, a_buffer.data, p->m, p->k, kp);
+        if ((status = cudaGetLastError()) != cudaSuccess)
+            return status;
+        out->a = a_buffer.data;
+    }
+    out->bt = bt_buffer.data;
+    out->kp = kp;
+    return cudaSuccess;
+}
+
+/* ---- wgmma -------------------------------------------------------------------- */
+
+/* The shared-memory matrix descriptor of a K-major tile with 128-byte swizzle whose
+ * rows are 128 bytes: start address, leading byte offset (unused by this layout, 1 by
+ * convention), stride byte offset 1024 (from one 8-row core-matrix group to the
+ * next), layout type 1 (128B swizzle) in bits 62-63. Moving along K inside the
+ * 128-byte row is moving the start address: + 32 bytes per k8 step. */
+static __device__ __forceinline__ uint64_t wgmma_descriptor(const void *tile)
+{
+    uint64_t address = shared_address(tile);
+    return ((address & 0x3FFFF) >> 4) | ((uint64_t)1 << 16) | ((uint64_t)(1024 >> 4) << 32) |
+           ((uint64_t)1 << 62);
+}
+
+/* Orders this warpgroup's register accesses before the wgmma that follow. */
+static __device__ __forceinline__ void wgmma_fence(void)
+{
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+}
+
+static __device__ __forceinline__ void wgmma_commit(void)
+{
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+
+/* Waits until at most `pending` committed wgmma groups of this warpgroup are running. */
+template <int pending>
+static __device__ __forceinline__ void wgmma_wait(void)
+{
+    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(pending) : "memory");
+}
+
+/* Makes this thread's earlier writes to shared memory (st.shared, cp.async) visible
+ * to the async proxy that wgmma and TMA read and write through. */
+static __device__ __forceinline__ void fence_proxy_async(void)
+{
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+/* Keeps the accumulators in registers across the asynchronous wgmma: the compiler
+ * must not move their uses across the fence/commit/wait. */
+template <int count>
+static __device__ __forceinline__ void wgmma_keep(float (&d)[count])
+{
+#pragma unroll
+    for (int i = 0; i < count; ++i)
+        asm volatile("" : "+f"(d[i])::"memory");
+}
+
+/* D (64 x 128, FP32, 64 registers a thread) += A (64 x 8) B (8 x 128), TF32, both
+ * read from shared memory through descriptors. */
+static __device__ __forceinline__ void wgmma_m64n128k8_tf32(float (&d)[64], uint64_t a_desc,
+                                                        uint64_t b_desc)
+{
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "setp.ne.b32 p, %66, 0;\n" /* scale-d: accumulate into d */
+                 "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
+                 "{"
+                 "%0, %1, %2, %3, %4, %5, %6, %7, "
+                 "%8, %9, %10, %11, %12, %13, %14, %15, "
+                 "%16, %17, %18, %19, %20, %21, %22, %23, "
+                 "%24, %25, %26, %27, %28, %29, %30, %31, "
+                 "%32, %33, %34, %35, %36, %37, %38, %39, "
+                 "%40, %41, %42, %43, %44, %45, %46, %47, "
+                 "%48, %49, %50, %51, %52, %53, %54, %55, "
+                 "%56, %57, %58, %59, %60, %61, %62, %63"
+                 "}, %64, %65, p, 1, 1;\n"
+                 "}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+                   "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+                   "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+                   "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+                   "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+                   "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+                   "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+                   "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+                   "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+                   "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+                 : "l"(a_desc), "l"(b_desc), "r"(1));
+}
+
+/* D (64 x 256, FP32, 128 registers a thread) += A (64 x 8) B (8 x 256), TF32, both
+ * read from shared memory through descriptors. */
+static __device__ __forceinline__ void wgmma_m64n256k8_tf32(float (&d)[128], uint64_t a_desc,
+                                                        uint64_t b_desc)
+{
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "setp.ne.b32 p, %130, 0;\n" /* scale-d: accumulate into d */
+                 "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 "
+                 "{"
+                 "%0, %1, %2, %3, %4, %5, %6, %7, "
+                 "%8, %9, %10, %11, %12, %13, %14, %15, "
+                 "%16, %17, %18, %19, %20, %21, %22, %23, "
+                 "%24, %25, %26, %27, %28, %29, %30, %31, "
+                 "%32, %33, %34, %35, %36, %37, %38, %39, "
+                 "%40, %41, %42, %43, %44, %45, %46, %47, "
+                 "%48, %49, %50, %51, %52, %53, %54, %55, "
+                 "%56, %57, %58, %59, %60, %61, %62, %63, "
+                 "%64, %65, %66, %67, %68, %69, %70, %71, "
+                 "%72, %73, %74, %75, %76, %77, %78, %79, "
+                 "%80, %81, %82, %83, %84, %85, %86, %87, "
+                 "%88, %89, %90, %91, %92, %93, %94, %95, "
+                 "%96, %97, %98, %99, %100, %101, %102, %103, "
+                 "%104, %105, %106, %107, %108, %109, %110, %111, "
+                 "%112, %113, %114, %115, %116, %117, %118, %119, "
+                 "%120, %121, %122, %123, %124, %125, %126, %127"
+                 "}, %128, %129, p, 1, 1;\n"
+                 "}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+                   "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+                   "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+                   "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+                   "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+                   "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+                   "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+                   "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+                   "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+                   "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+                   "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+                   "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),
+                   "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+                   "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]),
+                   "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+                   "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]),
+                   "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]),
+                   "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]),
+                   "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
+                   "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]),
+                   "+f"(d[126]), "+f"(d[127])
+                 : "l"(a_desc), "l"(b_desc), "r"(1));
+}
+
+/* Writes a warpgroup's 64 x n accumulator tile (wgmma's D layout) to C at (row0, col0),
+ * guarded: warp w of the group holds rows 16w + lane/4 (+8), register 4j + i holds
+ * column 8j + 2(lane%4) + (i%2) of row (i/2 ? +8 : +0). */
+template <int count>
+static __device__ __forceinline__ void wgmma_store_tile(const struct matmul_problem &p,
+                                                        const float (&d)[count], int row0,
+                                                        int col0)
+{
+    int lane = threadIdx.x % 32, warp = (threadIdx.x / 32) % 4;
+    int row = row0 + 16 * warp + lane / 4, col = col0 + 2 * (lane % 4);
+#pragma unroll
+    for (int j = 0; j < count / 4; ++j)
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            int r = row + 8 * (i / 2), c = col + 8 * j + (i % 2);
+            if (r < p.m && c < p.n)
+                p.c[(size_t)r * p.n + c] = d[4 * j + i];
+        }
+}
+
+/* ---- mbarriers and TMA ------------------------------------------------------------ */
+
+static __device__ __forceinline__ void mbarrier_init(uint64_t *bar, unsigned count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(shared_address(bar)),
+                 "r"(count));
+}
+
+/* Makes the initialized barriers visible to the other threads and to TMA. */
+static __device__ __forceinline__ void mbarrier_init_fence(void)
+{
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+}
+
+/* One arrival that also announces `bytes` of TMA transactions to come. */
+static __device__ __forceinline__ void mbarrier_expect_bytes(uint64_t *bar, unsigned bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(
+                     shared_address(bar)),
+                 "r"(bytes)
+                 : "memory");
+}
+
+static __device__ __forceinline__ void mbarrier_arrive(uint64_t *bar)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(shared_address(bar))
+                 : "memory");
+}
+
+/* Waits until the barrier's phase with this parity has completed. */
+static __device__ __forceinline__ void mbarrier_wait(uint64_t *bar, unsigned parity)
+{
+    asm volatile("{\n"
+                 ".reg .pred done;\n"
+                 "wait:\n"
+                 "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+                 "@!done bra wait;\n"
+                 "}\n" ::"r"(shared_address(bar)),
+                 "r"(parity)
+                 : "memory");
+}
+
+/* TMA: copies the box at (x = k, y = row) of the tensor map into shared memory and
+ * signals its bytes on bar; what lies outside the matrix arrives as zeros. */
+static __device__ __forceinline__ void tma_load_2d(void *dst, const CUtensorMap *map, int x, int y,
+                                                   uint64_t *bar)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
+                 "[%0], [%1, {%2, %3}], [%4];\n" ::"r"(shared_address(dst)),
+                 "l"(map), "r"(x), "r"(y), "r"(shared_address(bar))
+                 : "memory");
+}
+
+/* A tensor map over a K-major matrix of `rows` rows of kp floats, read in boxes of
+ * box_rows rows x 32 floats with the 128-byte swizzle, out-of-bounds as zeros. The
+ * driver's encoder is found through the runtime (no libcuda link); the last map
+ * made for each slot is kept, since the launch is timed. */
+static inline cudaError_t tf32_tensor_map(CUtensorMap *map, const float *matrix, int rows, int kp,
+                                   int box_rows)
+{
+    static PFN_cuTensorMapEncodeTiled_v12000 encode;
+    if (encode == NULL) {
+        cudaDriverEntryPointQueryResult found;
+        cudaError_t status = cudaGetDriverEntryPointByVersion(
+            "cuTensorMapEncodeTiled", (void **)&encode, 12000, cudaEnableDefault, &found);
+        if (status != cudaSuccess || found != cudaDriverEntryPointSuccess) {
+            encode = NULL;
+            return status != cudaSuccess ? status : cudaErrorNotSupported;
+        }
+    }
+    cuuint64_t dims[2] = {(cuuint64_t)kp, (cuuint64_t)rows};
+    cuuint64_t strides[1] = {(cuuint64_t)kp * sizeof(float)};
+    cuuint32_t box[2] = {TF32_SLICE_FLOATS, (cuuint32_t)box_rows};
+    cuuint32_t element_strides[2] = {1, 1};
+    CUresult result = encode(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, (void *)matrix, dims, strides,
+                             box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                             CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (result != CUDA_SUCCESS) {
+        char why[sizeof step_launch_refusal];
+        snprintf(why, sizeof why, "cuTensorMapEncodeTiled refused a %d x %d matrix (error %d)",
+                 rows, kp, (int)result);
+        return step_refuse_launch(why);
+    }
+    return cudaSuccess;
+}
+
+/* The A and Bt tensor maps of one launch, remade only when the operands change. */
+struct tf32_maps {
+    CUtensorMap a, bt;
+    const float *a_ptr, *bt_ptr;
+    int m, n, kp;
+};
+
+static inline cudaError_t tf32_tensor_maps(struct tf32_maps *maps, const struct matmul_problem *p,
+                                    const struct tf32_operands *ops, int box_m, int box_n)
+{
+    if (maps->a_ptr == ops->a && maps->bt_ptr == ops->bt && maps->m == p->m && maps->n == p->n &&
+        maps->kp == ops->kp)
+        return cudaSuccess;
+    cudaError_t status = tf32_tensor_map(&maps->a, ops->a, p->m, ops->kp, box_m);
+    if (status == cudaSuccess)
+        status = tf32_tensor_map(&maps->bt, ops->bt, p->n, ops->kp, box_n);
+    if (status != cudaSuccess) {
+        maps->a_ptr = NULL;
+        return status;
+    }
+    maps->a_ptr = ops->a;
+    maps->bt_ptr = ops->bt;
+    maps->m = p->m;
+    maps->n = p->n;
+    maps->kp = ops->kp;
+    return cudaSuccess;
+}
+
+#endif
