@@ -27,6 +27,9 @@
 #ifndef ITEMS
 #define ITEMS 8
 #endif
+#ifndef MIN_BLOCKS /* resident blocks per SM __launch_bounds__ asks registers for */
+#define MIN_BLOCKS 1
+#endif
 #define WARPS (THREADS / 32)
 #define ROWS ITEMS                /* rows of float4 per thread */
 #define TILE (ROWS * THREADS * 4)
@@ -137,7 +140,7 @@ __device__ __forceinline__ void store_row(float *out, long base, int r, unsigned
         out[g + 3] = q.w;
 }
 
-__global__ void __launch_bounds__(THREADS) scan_tuned(const float *in, float *out, unsigned long long *status,
+__global__ void __launch_bounds__(THREADS, MIN_BLOCKS) scan_tuned(const float *in, float *out, unsigned long long *status,
                                   unsigned *ticket, long n, bool aligned)
 {
     __shared__ float segment_sums[SEGMENTS];
@@ -166,6 +169,7 @@ __global__ void __launch_bounds__(THREADS) scan_tuned(const float *in, float *ou
     __syncthreads();
     if (warp == 0) {
         scan_segment_sums(segment_sums, lane);
+        __syncwarp(); /* lane 31 wrote the last total that every lane now reads */
         float aggregate = segment_sums[SEGMENTS - 1];
         float exclusive = 0.0f;
         if (tile == 0) {

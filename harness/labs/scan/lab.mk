@@ -8,8 +8,10 @@
 $(BUILD_DIR)/host/labs/scan/scan_check.o: CFLAGS += -fopenmp
 scan_LDLIBS := -lgomp
 
-# Step 08's tile: float4 rows per thread (ITEMS) and threads per block (THREADS);
+# Step 08's tile: float4 rows per thread (ITEMS), threads per block (THREADS) and
+# the blocks per SM __launch_bounds__ budgets registers for (MIN_BLOCKS);
 # each becomes a -D flag, which the CSV's flags column records.
 ITEMS ?=
 THREADS ?=
-scan_08-tuned_NVCCFLAGS = $(if $(ITEMS),-DITEMS=$(ITEMS)) $(if $(THREADS),-DTHREADS=$(THREADS))
+MIN_BLOCKS ?=
+scan_08-tuned_NVCCFLAGS = $(if $(ITEMS),-DITEMS=$(ITEMS)) $(if $(THREADS),-DTHREADS=$(THREADS)) $(if $(MIN_BLOCKS),-DMIN_BLOCKS=$(MIN_BLOCKS))
