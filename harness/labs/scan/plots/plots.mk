@@ -1,0 +1,25 @@
+# The scan figures, included by plots/plots.mk (which sets PLOT_* and PLOT_SH). For
+# every results folder <gpu> with scan rows, each also as slides/<name>.svg:
+#   plots/scan/steps-<gpu>.png    GB/s per step (n x 4 read + n x 4 written), CUB's row as a
+#                                 line, the measured device-copy bandwidth as the ceiling (plots/steps.gp)
+#   plots/scan/sizes-<gpu>.png    the size sweep, 2^20 to 2^31 elements: where launch overhead,
+#                                 tails and the look-back's start dominate (plots/sweep.gp)
+#   plots/scan/normalized.png     two GPUs or more, each as a share of its own copy bandwidth (plots/normalized.gp)
+PLOT_LAB_TARGETS += plots-scan
+SCAN_PLOTS := harness/labs/scan/plots
+
+.PHONY: plots-scan
+plots-scan: plots-check
+	$(Q)$(PLOT_SH); out='$(PLOT_FIGURES)/scan'; rows='$(PLOT_WORK)/scan.csv'; \
+	  peaks='$(PLOT_WORK)/peaks.csv'; lab=$(SCAN_PLOTS)/lab.gp; \
+	  if [ -s '$(PLOT_WORK)/scan.dirs' ]; then \
+	    while IFS= read -r dir; do name=$$(figure_name "$$dir"); \
+	      draw "$$out/steps-$$name.png" plots/steps.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab" "$$peaks"; \
+	      draw "$$out/sizes-$$name.png" plots/sweep.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab"; \
+	    done < '$(PLOT_WORK)/scan.dirs'; \
+	    gpus=$$(gpu_list '$(PLOT_WORK)/scan.dirs'); \
+	    case "$$gpus" in *'|'*) \
+	      draw "$$out/normalized.png" plots/normalized.gp "$$rows" '$(PLOT_SOURCE)' "$$lab" "$$peaks" "$$gpus";; esac; \
+	  else echo "plots: no scan results in $(PLOT_RESULTS)/<gpu>/scan.csv yet"; \
+	  fi; \
+	  exit $$failed
