@@ -123,6 +123,7 @@ __global__ void scan_vector_loads(const float *in, float *out, unsigned long lon
     __syncthreads();
     if (warp == 0) {
         scan_segment_sums(segment_sums, lane);
+        __syncwarp(); /* lane 31 wrote the last total that every lane now reads */
         float aggregate = segment_sums[SEGMENTS - 1];
         float exclusive = 0.0f;
         if (tile == 0) {

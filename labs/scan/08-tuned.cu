@@ -166,6 +166,7 @@ __global__ void scan_tuned(const float *in, float *out, unsigned long long *stat
     __syncthreads();
     if (warp == 0) {
         scan_segment_sums(segment_sums, lane);
+        __syncwarp(); /* lane 31 wrote the last total that every lane now reads */
         float aggregate = segment_sums[SEGMENTS - 1];
         float exclusive = 0.0f;
         if (tile == 0) {
