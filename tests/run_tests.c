@@ -94,6 +94,8 @@ int main(void)
         return 1;
     }
     printf("GPU: %s\n", have_gpu ? gpu_why : "none visible: GPU tests will be SKIPPED");
+    if (students_copy())
+        printf("This is the students' copy (make handout): no solutions/, so no test of them\n");
     /* Every temporary folder a test makes goes under one folder of this run, removed
      * at the end: a test that fails half-way leaves nothing behind either. */
     char *run_tmp = util_temp_dir("tests");
