@@ -24,6 +24,7 @@
 #   make bin/occupancy      the occupancy calculator alone (bin/occupancy --help)
 #
 # Variables: SRC=labs|solutions  LAB=  STEP=  RUN_ARGS="--n 1024" (options for each step)
+#   RUN_TIME_LIMIT=60 (make run stops a step after so many seconds; 0: never)
 #   ARCH=sm_NN (default: this GPU's, else sm_90)  WHATIF=sm_NN  V=1 (show commands)
 #   STUDENT=  SUBMISSION=  SUBMISSIONS=  GRADEBOOK=file.csv  GRADE_JOBS=  GRADE_CONCURRENCY=
 #   THROUGHPUT=file.csv (grading's speed: a row appended per grading run)
@@ -83,6 +84,7 @@ endif
 
 BUILD_DIR := build
 BIN_DIR := bin
+NPROC := $(shell nproc 2>/dev/null || echo 2)
 
 # ARCH= or WHATIF= given on the command line or in the environment must name an
 # architecture the occupancy model knows: bin/occupancy --check-arch says so before
@@ -93,6 +95,16 @@ check_arch = $(if $(filter command% environment%,$(origin $(1))),$(eval arch_why
   || { echo 'bin/occupancy, which checks it, does not build'; exit; }; \
   $(BIN_DIR)/occupancy --check-arch '$($(1))' 2>&1 | sed 's/^occupancy: //'))$(if $(arch_why),$(error $(1)=$($(1)): $(arch_why))))
 $(call check_arch,ARCH)$(call check_arch,WHATIF)
+endif
+
+# ARCH= is what nvcc compiles for, so it must also be a target of this nvcc: nvcc
+# --list-gpu-code lists sm_NN, and sm_NNa, sm_NNf and compute_NN go with a listed sm_NN
+# (WHATIF= only asks the occupancy model, and may name any architecture it knows; the
+# make that builds bin/occupancy for the check above builds no CUDA).
+NVCC_GPU_CODES := $(shell $(NVCC) --list-gpu-code 2>/dev/null)
+nvcc_base_arch = $(patsubst compute_%,sm_%,$(patsubst %f,%,$(patsubst %a,%,$(1))))
+ifeq ($(LAB_ARCH_CHECKED)$(filter $(call nvcc_base_arch,$(ARCH)),$(NVCC_GPU_CODES)),)
+$(error ARCH=$(ARCH)$(if $(filter file,$(origin ARCH)), (this GPU's),): nvcc $(NVCC_VERSION) cannot build for it; it builds for $(NVCC_GPU_CODES) (and their sm_NNa variants); WHATIF=$(ARCH) asks the occupancy model about an architecture without building for it)
 endif
 
 comma := ,
@@ -125,6 +137,11 @@ flags_of = $(shell sh harness/step-table.sh $(call lab_def,$(1)) flags $(2))
 #   <lab>_LDLIBS             libraries the lab's own C files need, linked wherever they
 #                            are: every binary of the lab and the test runner (-lgomp)
 #   INSTRUCTOR_GOALS += goal  a goal of the lab that needs solutions/ (refused in the students' copy)
+# A lab's build variable (TILE=8) that is given a value its step cannot take stops make
+# before anything is compiled, in one line, exit 2. In lab.mk:
+#   $(call build_variable_choices,TILE,$(shell seq 1 32),the tile side of step 02[,how to say the choices])
+build_variable_choices = $(if $(value $(1)),$(if $(filter-out $(2),$($(1)))$(filter-out 1,$(words $($(1)))),\
+  $(error $(1)=$($(1)): $(3) is $(or $(4),one of $(strip $(2))))))
 -include $(wildcard harness/labs/*/lab.mk)
 instructor_only := $(if $(STUDENTS_COPY),$(or $(addprefix make ,$(firstword $(filter $(INSTRUCTOR_GOALS),$(MAKECMDGOALS)))),$(if $(filter solutions,$(SRC)),SRC=solutions)))
 $(if $(instructor_only),$(error $(instructor_only): this is the students' copy (no solutions/); that is done in the instructor's tree))
@@ -310,7 +327,10 @@ RUN_ARGS ?=
 RUN_TIME_LIMIT ?=
 # With no GPU, bin/lab shows the static report and exits 77: for make that is a
 # finished job, not an error.
-run: deps all
+# The build is one make on every core (a fresh clone's first `make run` compiles every
+# step); the runs that follow are one recipe, one step at a time.
+run: deps
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all
 	$(Q)status=0; $(BIN_DIR)/lab run --bin-dir $(call tree_bin,$(SRC)) \
 	  $(if $(RUN_TIME_LIMIT),--time-limit '$(RUN_TIME_LIMIT)') '$(LAB)' '$(STEP)' -- $(RUN_ARGS) || status=$$?; \
 	  [ $$status -eq 77 ] || exit $$status
@@ -338,7 +358,7 @@ report: all
 #   (data/grading/README.md)
 # STUDENT, SUBMISSION, SUBMISSIONS, GRADEBOOK and THROUGHPUT are plain text: make never expands
 # them and no shell parses them (they reach bin/lab through the environment).
-GRADE_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+GRADE_JOBS ?= $(NPROC)
 COMPUTE_SANITIZER ?= $(firstword $(wildcard $(CUDA_HOME)/bin/compute-sanitizer) $(shell command -v compute-sanitizer 2>/dev/null))
 GRADE_PREREQS := $(FLAGS_STAMP) $(foreach lab,$(LABS),$(call lab_objs,$(lab))) \
   $(call HOST_OBJ,$(HARNESS_PURE) runner) $(SOLUTION_BINS) $(BIN_DIR)/lab $(BIN_DIR)/gpu-probe

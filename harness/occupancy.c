@@ -425,6 +425,13 @@ int occ_compute(const struct gpu_arch *arch, const struct occ_input *in, struct 
         snprintf(why, why_len, "cannot launch: registers per thread cannot be negative (got %d)", regs);
         return -1;
     }
+    /* before the block's total: with one thread of 999 registers, "1 threads x 999
+     * registers" would blame the block for what the thread alone cannot have */
+    if (regs > arch->max_regs_per_thread) {
+        snprintf(why, why_len, "cannot launch: %d registers per thread exceeds the %d a thread may use on %s",
+                 regs, arch->max_regs_per_thread, arch->name);
+        return -1;
+    }
 
     int warps_per_block = (threads + arch->warp_size - 1) / arch->warp_size;
     long long regs_allocated, regs_checked, regs_per_warp;
@@ -434,11 +441,6 @@ int occ_compute(const struct gpu_arch *arch, const struct occ_input *in, struct 
                  "cannot launch: %d threads x %d registers needs %lld registers per block (after rounding to "
                  "the allocation unit), more than the %d a block may use on %s",
                  threads, regs, regs_checked, arch->max_regs_per_block, arch->name);
-        return -1;
-    }
-    if (regs > arch->max_regs_per_thread) {
-        snprintf(why, why_len, "cannot launch: %d registers per thread exceeds the %d a thread may use on %s",
-                 regs, arch->max_regs_per_thread, arch->name);
         return -1;
     }
     if (in->smem_per_block > arch->max_smem_per_block) {

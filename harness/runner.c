@@ -57,11 +57,13 @@ static void arm_time_limit(const struct lab_problem *lab, const struct run_optio
 {
     if (options->time_limit_s <= 0)
         return;
-    char size_text[64];
-    if (options->check_from > 0)
-        snprintf(size_text, sizeof size_text, "the check sizes from %d", options->check_from);
-    else
-        lab->format_size(&options->size, size_text, sizeof size_text);
+    char size[64], size_text[96];
+    if (options->check_from > 0) {
+        snprintf(size_text, sizeof size_text, "the check sizes from the %d-th", options->check_from);
+    } else {
+        lab->format_size(&options->size, size, sizeof size);
+        snprintf(size_text, sizeof size_text, "size %s", size);
+    }
     snprintf(time_limit_message, sizeof time_limit_message,
              "\n%s: time limit: %s at %s ran past %.0f s and was stopped (make run "
              "RUN_TIME_LIMIT=S sets the limit, 0 removes it)\n",
@@ -184,6 +186,12 @@ static int static_report(const struct run_options *options)
            step_entry.kernel_name, main_kernel->registers, in.smem_per_block,
            main_kernel->local_bytes, main_kernel->spill_store_bytes, step_entry.threads_per_block,
            cell, arch == g80 ? "" : g80_cell);
+    if (step_todo != NULL) {
+        const char *code_of = step_size_stem();
+        printf("%14s TODO, not done yet (%s): these are the resources of the code the file holds "
+               "now%s%s\n", "", step_todo, code_of != step_identity.stem ? ", step " : "",
+               code_of != step_identity.stem ? code_of : "");
+    }
     printf("%14s %s\n", "", headroom);
     if (arch != g80)
         printf("%14s %s\n", "", g80_headroom);

@@ -164,14 +164,52 @@ START_TEST(front_door_lists_and_rejects)
     ck_assert_ptr_nonnull(strstr(out, "02-tiled"));
     char *bad_lab[] = {lab, "run", "nosuchlab", NULL};
     ck_assert_int_eq(run_capture(bad_lab, NULL, out, sizeof out, err, sizeof err), 2);
-    ck_assert_ptr_nonnull(strstr(err, "unknown lab 'nosuchlab' (labs: matmul"));
+    ck_assert_msg(strstr(err, "no lab or step is named 'nosuchlab' (labs: matmul") != NULL, "%s", err);
     ck_assert_int_eq(count_lines(err), 1);
+    char *bad_lab_of_step[] = {lab, "run", "nosuchlab", "02", NULL};
+    ck_assert_int_eq(run_capture(bad_lab_of_step, NULL, out, sizeof out, err, sizeof err), 2);
+    ck_assert_ptr_nonnull(strstr(err, "unknown lab 'nosuchlab' (labs: matmul"));
     char *bad_step[] = {lab, "run", "matmul", "99", NULL};
     ck_assert_int_eq(run_capture(bad_step, NULL, out, sizeof out, err, sizeof err), 2);
     ck_assert_ptr_nonnull(strstr(err, "unknown step '99'"));
     ck_assert_int_eq(count_lines(err), 1);
     char *bad_cmd[] = {lab, "frob", NULL};
     ck_assert_int_eq(run_capture(bad_cmd, NULL, out, sizeof out, err, sizeof err), 2);
+    /* make run STEP=99 passes an empty LAB: a step no lab has, not an "unknown lab" */
+    char *no_step[] = {lab, "run", "", "99", NULL};
+    ck_assert_int_eq(run_capture(no_step, NULL, out, sizeof out, err, sizeof err), 2);
+    ck_assert_msg(strstr(err, "no lab has a step '99' (labs: ") != NULL, "%s", err);
+    ck_assert_int_eq(count_lines(err), 1);
+    char *one_name[] = {lab, "run", "99", NULL};
+    ck_assert_int_eq(run_capture(one_name, NULL, out, sizeof out, err, sizeof err), 2);
+    ck_assert_msg(strstr(err, "no lab or step is named '99'") != NULL, "%s", err);
+    char *bad_limit[] = {lab, "run", "--time-limit", "soon", "matmul", NULL};
+    ck_assert_int_eq(run_capture(bad_limit, NULL, out, sizeof out, err, sizeof err), 2);
+    ck_assert_msg(strstr(err, "--time-limit (RUN_TIME_LIMIT=) wants seconds") != NULL, "%s", err);
+}
+END_TEST
+
+/* The static report of a labs/ step says TODO exactly when its file still carries
+ * STEP_TODO: its row is the resources of the code the file holds now, not the step's. */
+START_TEST(static_report_says_todo)
+{
+    static const char *const hide_gpus[] = {"CUDA_VISIBLE_DEVICES=", NULL};
+    for (const struct step_table *const *it = all_step_tables, *lab; (lab = *it) != NULL; ++it)
+        for (size_t s = 0; s < lab->count; ++s) {
+            char stem[128], rel[256], path[256], source[256];
+            step_stem(&lab->steps[s], stem, sizeof stem);
+            snprintf(rel, sizeof rel, "%s/%s", lab->lab, stem);
+            bin_path(rel, path, sizeof path);
+            snprintf(source, sizeof source, "labs/%s/%s.cu", lab->lab, stem);
+            char *text = util_read_file(source, NULL);
+            ck_assert_msg(text != NULL, "cannot read %s", source);
+            int todo = strstr(text, "\nSTEP_TODO(") != NULL;
+            free(text);
+            ck_assert_msg(run_step(path, hide_gpus, "--report", NULL, NULL) == 0, "%s --report", path);
+            ck_assert_msg((strstr(out, "TODO, not done yet") != NULL) == todo,
+                          "%s: STEP_TODO %s in its file, but its report says:\n%s", rel,
+                          todo ? "present" : "absent", out);
+        }
 }
 END_TEST
 
@@ -439,6 +477,7 @@ Suite *binaries_suite(void)
                         (int)(sizeof bad_args / sizeof bad_args[0]));
     tcase_add_test(tc, no_gpu_exits_77_with_one_line);
     tcase_add_test(tc, static_report_without_gpu);
+    tcase_add_test(tc, static_report_says_todo);
     tcase_add_test(tc, unknown_architecture_in_report);
     suite_add_tcase(s, tc);
     tc = tcase_create("front door");

@@ -61,6 +61,8 @@ static const char *const solution_names[] = {
     "results CSV row is written with GPU, driver, nvcc, commit, role, cache; unwritable: exit 4",
     "step 01 is compared with the CPU baseline row, the OpenMP row with the serial one",
     "bin/gpu-probe --results-dir names the folder of the GPU a step records",
+    "every labs/ step still TODO runs at its default size within make run's time limit",
+    "--time-limit stops a step that runs past it: exit 5, one line with its size and limit",
 };
 
 size_t gpu_case_names(const char **names, size_t max)
@@ -127,6 +129,44 @@ START_TEST(labs_steps_pass_or_are_todo)
             }
         }
     }
+}
+END_TEST
+
+/* What a fresh clone's `make run` does: every labs/ step still marked STEP_TODO, run
+ * at its default size (which follows the code its file holds: the previous step's),
+ * says TODO within make run's time limit. N-body's untouched step 02 (step 01's one
+ * GPU thread at step 02's 131072 bodies) once ran for tens of minutes. */
+START_TEST(labs_todo_steps_run_quickly_at_their_default_size)
+{
+    for (const struct step_table *const *it_t = all_step_tables, *t; (t = *it_t) != NULL; ++it_t)
+        for (size_t s = 0; s < t->count; ++s) {
+            char stem[128], rel[256], path[512], source[300];
+            snprintf(rel, sizeof rel, "%s/%s", t->lab, step_stem(&t->steps[s], stem, sizeof stem));
+            snprintf(source, sizeof source, "labs/%s.cu", rel);
+            char *text = util_read_file(source, NULL);
+            ck_assert_msg(text != NULL, "cannot read %s", source);
+            int todo = strstr(text, "\nSTEP_TODO(") != NULL;
+            free(text);
+            if (!todo)
+                continue;
+            bin_path(rel, path, sizeof path);
+            char *argv[] = {path, "--no-csv", "--time-limit", "60", NULL};
+            int code = run_capture(argv, NULL, out, sizeof out, err, sizeof err);
+            ck_assert_msg(code == 3, "labs/%s at its default size: exit %d\n%s%s", rel, code, out, err);
+        }
+}
+END_TEST
+
+START_TEST(time_limit_stops_a_step)
+{
+    char path[512];
+    bin_path("solutions/nbody/01-one-thread", path, sizeof path);
+    /* one GPU thread over 16384^2 interactions: about 30 s a launch on an H100 */
+    char *argv[] = {path, "--n", "16384", "--no-csv", "--time-limit", "1", NULL};
+    int code = run_capture(argv, NULL, out, sizeof out, err, sizeof err);
+    ck_assert_msg(code == 5, "exit %d\n%s%s", code, out, err);
+    ck_assert_msg(strstr(err, "time limit: 01-one-thread at size 16384 ran past 1 s") != NULL, "%s",
+                  err);
 }
 END_TEST
 
@@ -359,6 +399,8 @@ Suite *gpu_suite(void)
     tcase_add_test(tc, results_csv_row);
     tcase_add_test(tc, first_step_is_compared_with_the_baseline);
     tcase_add_test(tc, gpu_probe_names_the_results_folder);
+    tcase_add_test(tc, labs_todo_steps_run_quickly_at_their_default_size);
+    tcase_add_test(tc, time_limit_stops_a_step);
     suite_add_tcase(s, tc);
     return s;
 }

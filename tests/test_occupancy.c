@@ -256,7 +256,8 @@ END_TEST
 
 START_TEST(h100_launch_impossible)
 {
-    assert_cannot_launch("sm_90", 256, 300, 0, "65536");
+    /* 300 registers break the thread's limit before the block's: that is the reason */
+    assert_cannot_launch("sm_90", 256, 300, 0, "300 registers per thread exceeds the 255");
     assert_cannot_launch("sm_90", 256, 300, 0, "sm_90");
     assert_cannot_launch("sm_90", 32, 256, 0, "255"); /* per-thread limit */
     assert_cannot_launch("sm_90", 1024, 65, 0, "65536");
@@ -726,6 +727,8 @@ START_TEST(tool_refuses_a_block_that_cannot_launch)
         {"sm_90", "1025", "10", "1025 threads per block exceeds the 1024"},
         {"g80", "768", "10", "768 threads per block exceeds the 512"},
         {"sm_90", "256", "256", "256 registers per thread exceeds the 255"},
+        /* the thread's limit, not a block of "1 threads x 999 registers" */
+        {"g80", "256", "999", "999 registers per thread exceeds the 124 a thread may use on sm_10"},
         {"sm_90", "1024", "65", "more than the 65536 a block may use"},
         {"sm_87", "2048", "32", "2048 threads per block exceeds the 1024 a block may have on sm_87"},
     };
@@ -812,6 +815,9 @@ START_TEST(make_checks_arch_and_whatif_first)
         {"make --no-print-directory -n report WHATIF=garbage",
          "WHATIF=garbage: unknown architecture 'garbage'"},
         {"ARCH=sm_99 make --no-print-directory -n", "ARCH=sm_99: unknown architecture"},
+        /* known to the model but not a target of this nvcc: refused before nvcc fails */
+        {"make --no-print-directory -n ARCH=g80", "ARCH=g80: nvcc "},
+        {"make --no-print-directory -n ARCH=sm_70", "cannot build for it"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         int rc = run_shell(cases[i][0], out, sizeof out, err, sizeof err);

@@ -14,6 +14,10 @@ matmul_cublas_LIBS := -lcublas
 TILE ?=
 RESULTS ?=
 UNROLL ?=
+# what the steps' #error lines allow, refused before anything is compiled
+$(call build_variable_choices,TILE,$(shell seq 1 32),the tile side of step 02,a whole number from 1 to 32 (TILE x TILE threads, at most 1024))
+$(call build_variable_choices,RESULTS,1 2 4,step 05's results per thread)
+$(call build_variable_choices,UNROLL,0 1 2 4,step 05's unroll factor (0: complete))
 matmul_02-tiled_NVCCFLAGS = $(if $(TILE),-DTILE=$(TILE))
 matmul_05-rect-tiles_NVCCFLAGS = $(if $(RESULTS),-DRESULTS=$(RESULTS)) $(if $(UNROLL),-DUNROLL=$(UNROLL))
 

@@ -175,6 +175,41 @@ START_TEST(a_configuration_that_did_not_build_is_reported)
 }
 END_TEST
 
+/* make explore lists an invalid configuration with its reason (configs.def's promise),
+ * and without cuobjdump (LAB_OFFLINE=1) reports each configuration's instruction counts
+ * as SKIPPED, by name, and exits 0: the rest of its metrics still come. */
+START_TEST(invalid_ones_are_listed_and_missing_sass_is_skipped)
+{
+    char tool[512];
+    bin_path("explorer-tool", tool, sizeof tool);
+    ck_assert_msg(access(tool, X_OK) == 0, "%s not built (make test builds it)", tool);
+    char *dir = util_temp_dir("explorer");
+    ck_assert_ptr_nonnull(dir);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/049-paper-t16-rx1-u1-pf0-cap0.res", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("ptxas info    : Compiling entry function '_Z14explorer_paperPKfS0_Pfiii' for 'sm_90'\n"
+          "ptxas info    : Used 25 registers, used 1 barriers, 2048 bytes smem\n", f);
+    fclose(f);
+    char *argv[] = {tool, "metrics", "--arch", "sm_90", "--build-dir", dir, "--only", "49,109",
+                    "--no-sass", "cuobjdump is missing", NULL};
+    static char out[65536], err[4096];
+    int status = run_capture(argv, NULL, out, sizeof out, err, sizeof err);
+    ck_assert_msg(status == 0, "exit %d: %s%s", status, out, err);
+    const char *invalid = strstr(out, "109-modern-bm64-bn128-tm4-tn4-s1 ");
+    ck_assert_msg(invalid != NULL && strstr(invalid, "invalid, not built: 512 threads cannot split") != NULL,
+                  "%s", out);
+    const char *skipped = strstr(out, "049-paper-t16-rx1-u1-pf0-cap0 ");
+    ck_assert_msg(skipped != NULL && strstr(skipped, "SKIPPED instruction counts: cuobjdump is missing") != NULL,
+                  "%s", out);
+    ck_assert_ptr_nonnull(strstr(out, "SKIPPED the instruction counts of 1 configuration (named above)"));
+    ck_assert_ptr_nonnull(strstr(out, "1 invalid (not built)"));
+    util_remove_tree(dir);
+    free(dir);
+}
+END_TEST
+
 Suite *explorer_configs_suite(void)
 {
     Suite *s = suite_create("explorer_configs");
@@ -184,6 +219,7 @@ Suite *explorer_configs_suite(void)
     tcase_add_test(tc, invalid_combinations_say_why);
     tcase_add_test(tc, shapes_give_threads_and_trip_counts);
     tcase_add_test(tc, a_configuration_that_did_not_build_is_reported);
+    tcase_add_test(tc, invalid_ones_are_listed_and_missing_sass_is_skipped);
     suite_add_tcase(s, tc);
     return s;
 }

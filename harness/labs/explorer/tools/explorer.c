@@ -187,6 +187,7 @@ struct row {
     struct sass_counts counts;
     double efficiency, utilization;
     int ok, pareto;
+    int invalid; /* fails the validity rule: listed with its reason, never built */
 };
 
 static void print_metric_table(struct row *rows, int count, const char *space)
@@ -199,7 +200,8 @@ static void print_metric_table(struct row *rows, int count, const char *space)
         if (strcmp(r->config.space->name, space) != 0)
             continue;
         if (!r->ok) {
-            printf("%-34s skipped: %s\n", r->name, r->status);
+            printf("%-34s %s: %s\n", r->name, r->invalid ? "invalid, not built" : "skipped",
+                   r->status);
             continue;
         }
         printf("%-34s %4d %6zu %5zu %4d %4d %-7s %11.0f %7.0f %10.3e %10.1f %6s\n", r->name,
@@ -212,13 +214,15 @@ static void print_metric_table(struct row *rows, int count, const char *space)
 static int cmd_metrics(int argc, char **argv)
 {
     const char *arch_name = "sm_90", *dir = NULL, *csv_path = NULL, *space_name = NULL;
-    const char *only = NULL;
+    const char *only = NULL, *no_sass = NULL;
     long m = 4096, n = 4096, k = 4096;
     for (int i = 0; i < argc; ++i) {
         if (strcmp(argv[i], "--arch") == 0 && i + 1 < argc)
             arch_name = argv[++i];
         else if (strcmp(argv[i], "--build-dir") == 0 && i + 1 < argc)
             dir = argv[++i];
+        else if (strcmp(argv[i], "--no-sass") == 0 && i + 1 < argc)
+            no_sass = argv[++i]; /* why there is none: the counts are SKIPPED, not failed */
         else if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc)
             csv_path = argv[++i];
         else if (strcmp(argv[i], "--space") == 0 && i + 1 < argc)
@@ -242,18 +246,22 @@ static int cmd_metrics(int argc, char **argv)
     int count;
     struct explorer_config *all = all_configs(&count);
     struct row *rows = calloc((size_t)count, sizeof *rows);
-    int used = 0, problems = 0;
+    int used = 0, problems = 0, skipped = 0;
     for (int i = 0; i < count; ++i) {
         if ((space_name && strcmp(all[i].space->name, space_name) != 0) ||
             !in_list(only, all[i].number))
             continue;
         char why[256];
-        if (explorer_config_check(&all[i], arch, why, sizeof why) != 0)
-            continue; /* invalid: never built (bin/explorer configs lists them) */
         struct row *r = &rows[used++];
         r->config = all[i];
         explorer_config_name(&all[i], r->name, sizeof r->name);
         explorer_config_flags(&all[i], r->flags, sizeof r->flags);
+        if (explorer_config_check(&all[i], arch, why, sizeof why) != 0) {
+            /* configs.def's promise: listed with its reason, never built */
+            snprintf(r->status, sizeof r->status, "%s", why);
+            r->invalid = 1;
+            continue;
+        }
         char path[1024];
         snprintf(path, sizeof path, "%s/%s.res", dir, r->name);
         char *res_text = read_text(path);
@@ -288,6 +296,11 @@ static int cmd_metrics(int argc, char **argv)
         if (explorer_occupancy(arch, r->shape.threads_per_block, r->res.registers, smem, &r->occ,
                                why, sizeof why) != 0) {
             snprintf(r->status, sizeof r->status, "invalid after compiling, not launched: %s", why);
+            continue;
+        }
+        if (no_sass != NULL) {
+            snprintf(r->status, sizeof r->status, "SKIPPED instruction counts: %s", no_sass);
+            ++skipped;
             continue;
         }
         snprintf(path, sizeof path, "%s/%s.sass", dir, r->name);
@@ -337,10 +350,11 @@ static int cmd_metrics(int argc, char **argv)
            m, n, k, dir);
     for (int s = 0; s < explorer_space_count; ++s) {
         const struct explorer_space *space = explorer_space_at(s);
-        int in_space = 0, ok = 0, on_front = 0;
+        int in_space = 0, invalid = 0, ok = 0, on_front = 0;
         for (int i = 0; i < used; ++i)
             if (rows[i].config.space == space) {
                 ++in_space;
+                invalid += rows[i].invalid;
                 ok += rows[i].ok;
                 on_front += rows[i].pareto;
             }
@@ -348,8 +362,9 @@ static int cmd_metrics(int argc, char **argv)
             continue;
         printf("\nspace %s: %s\n", space->name, space->summary);
         print_metric_table(rows, used, space->name);
-        printf("space %s: %d configurations built, %d with metrics, %d on the Pareto front (*)\n",
-               space->name, in_space, ok, on_front);
+        printf("space %s: %d configurations built, %d with metrics, %d on the Pareto front (*), "
+               "%d invalid (not built)\n",
+               space->name, in_space - invalid, ok, on_front, invalid);
     }
 
     if (csv_path != NULL) {
@@ -363,6 +378,8 @@ static int cmd_metrics(int argc, char **argv)
         fputc('\n', f);
         for (int i = 0; i < used; ++i) {
             const struct row *r = &rows[i];
+            if (r->invalid)
+                continue; /* the CSV holds what was built; make explore-configs lists the rest */
             int s = 0;
             while (explorer_space_at(s) != r->config.space)
                 ++s;
@@ -394,6 +411,9 @@ static int cmd_metrics(int argc, char **argv)
     free(eff), free(util), free(valid), free(front), free(max_eff), free(max_util);
     free(rows);
     free(all);
+    if (skipped)
+        printf("SKIPPED the instruction counts of %d configuration%s (named above): %s\n", skipped,
+               skipped == 1 ? "" : "s", no_sass);
     if (problems)
         fprintf(stderr, "%s: %d configuration%s without metrics (see 'skipped' above)\n", program,
                 problems, problems == 1 ? "" : "s");
