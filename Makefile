@@ -481,10 +481,15 @@ guide-tables: $(BIN_DIR)/guide-tables
 	$(Q)$(BIN_DIR)/guide-tables GUIDE.md
 
 # The students' repository: every tracked file but those of tests/handout.exclude,
-# and the .students-copy marker (harness/handout.sh). DEST is plain text.
-handout: export LAB_HANDOUT_DEST := $(value DEST)
+# and the .students-copy marker (harness/handout.sh). A DEST it cannot take (unset,
+# not empty, inside this tree) stops make first, in one line, exit 2.
+ifneq ($(filter handout,$(MAKECMDGOALS)),)
+handout_dest := '$(subst ','\'',$(value DEST))'
+handout_refusal := $(shell sh harness/handout.sh --check $(handout_dest) 2>&1)
+$(if $(handout_refusal),$(error $(handout_refusal)))
+endif
 handout:
-	$(Q)sh harness/handout.sh "$$LAB_HANDOUT_DEST"
+	$(Q)sh harness/handout.sh $(handout_dest)
 
 # Check and gnuplot from the distribution's packages when they are missing.
 deps:

@@ -5,9 +5,15 @@
 # tests/handout.exclude lists (solutions/, grading's tests and fixtures...), and the
 # marker .students-copy, by which the Makefile and the tests know it has no
 # solutions/. The result is a fresh folder: `cd dir && git init`.
-#   handout.sh DEST        (from the root of the instructor's tree)
+#   handout.sh DEST          (from the root of the instructor's tree)
+#   handout.sh --check DEST  only whether it could: the Makefile asks before it starts
 # Exit 0 when written; 2 with one line on stderr when it cannot be (nothing written).
 set -eu
+check_only=0
+if [ "${1-}" = --check ]; then
+    check_only=1
+    shift
+fi
 dest=${1-}
 exclude_list=tests/handout.exclude
 marker=.students-copy
@@ -24,13 +30,23 @@ if [ -e "$dest" ] || [ -L "$dest" ]; then
     [ -d "$dest" ] && [ ! -L "$dest" ] || refuse "DEST=$dest exists and is not a folder"
     [ -z "$(ls -A "$dest")" ] || refuse "DEST=$dest is not empty: name a new or empty folder"
 fi
+# The physical path of a folder that need not exist yet: its nearest existing
+# ancestor's, resolved, then the rest as given.
+physical() {
+    p=$1 rest=
+    while [ ! -d "$p" ]; do
+        rest="/$(basename "$p")$rest"
+        p=$(dirname "$p")
+    done
+    echo "$(cd "$p" && pwd -P)$rest"
+}
 root=$(pwd -P)
-parent=$(dirname "$dest")
-mkdir -p "$parent" 2>/dev/null || refuse "cannot make DEST's folder $parent"
-parent=$(cd "$parent" && pwd -P)
+parent=$(physical "$(dirname "$dest")")
 case "$parent/" in
 "$root"/*) refuse "DEST=$dest is inside this tree: name a folder outside it" ;;
 esac
+[ $check_only -eq 0 ] || exit 0
+mkdir -p "$parent" 2>/dev/null || refuse "cannot make DEST's folder $parent"
 
 # Patterns, one per line, for `case`: those of the exclude list, then (with no git)
 # .gitignore's, turned into the same form.

@@ -48,7 +48,7 @@ static char *make_handout(char *dest, size_t len)
 }
 
 /* The exclude list's patterns, in fnmatch's form (no FNM_PATHNAME: `*` matches `/`
- * as it does in the script's `case`; a folder "x/" is "x/*"). */
+ * as it does in the script's `case`; a folder "x/" gets a `*` after its slash). */
 static size_t exclude_patterns(char patterns[][256], size_t max)
 {
     char *text = util_read_file("tests/handout.exclude", NULL);
@@ -153,10 +153,10 @@ START_TEST(handout_refuses_a_bad_dest)
     int made = f != NULL && fclose(f) == 0;
     int no_dest = shell(FRESH_MAKE "make -s --no-print-directory handout", NULL);
     char no_dest_err[1024];
-    snprintf(no_dest_err, sizeof no_dest_err, "%s", err);
+    snprintf(no_dest_err, sizeof no_dest_err, "%.1000s", err);
     int not_empty = shell(FRESH_MAKE "make -s --no-print-directory handout DEST=\"$1\"", full);
     char not_empty_err[1024];
-    snprintf(not_empty_err, sizeof not_empty_err, "%s", err);
+    snprintf(not_empty_err, sizeof not_empty_err, "%.1000s", err);
     int kept = access(file, F_OK) == 0;
     int inside = shell(FRESH_MAKE "make -s --no-print-directory handout DEST=build/handout-inside", NULL);
     int inside_made = access("build/handout-inside", F_OK) == 0;
@@ -189,12 +189,12 @@ START_TEST(handout_refuses_what_needs_the_solutions)
     char failures[4096] = "";
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; ++i) {
         char script[1024];
-        snprintf(script, sizeof script, FRESH_MAKE "cd \"$1\" && make -s --no-print-directory %s",
-                 refused[i]);
+        snprintf(script, sizeof script, "%scd \"$1\" && make -s --no-print-directory %s",
+                 FRESH_MAKE, refused[i]);
         int code = shell(script, dest);
         if (code != 2 || strstr(err, "this is the students' copy") == NULL || count_lines(err) != 1)
             snprintf(failures + strlen(failures), sizeof failures - strlen(failures),
-                     "make %s: exit %d: %s%s\n", refused[i], code, out, err);
+                     "make %s: exit %d: %.300s%.300s\n", refused[i], code, out, err);
     }
     ck_assert_int_eq(util_remove_tree(dir), 0);
     free(dir);
