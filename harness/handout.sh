@@ -15,6 +15,7 @@ if [ "${1-}" = --check ]; then
     shift
 fi
 dest=${1-}
+while [ "${dest%/}" != "$dest" ] && [ "${dest%/}" != "" ]; do dest=${dest%/}; done
 exclude_list=tests/handout.exclude
 marker=.students-copy
 
@@ -68,10 +69,11 @@ excluded() {
 }
 
 untracked=
+left_out_by=$exclude_list
 if git rev-parse --show-toplevel >/dev/null 2>&1 &&
     [ "$(cd "$(git rev-parse --show-toplevel)" && pwd -P)" = "$root" ]; then
-    files=$(git ls-files)
-    untracked=$(git ls-files --others --exclude-standard)
+    files=$(git -c core.quotePath=false ls-files)
+    untracked=$(git -c core.quotePath=false ls-files --others --exclude-standard)
 else
     ignored=
     if [ -r .gitignore ]; then
@@ -85,6 +87,7 @@ else
         done < .gitignore
     fi
     patterns="$patterns.git/*$nl$ignored"
+    left_out_by="$exclude_list and .gitignore"
     files=$(find . -type f | sed 's|^\./||' | sort)
 fi
 
@@ -129,7 +132,7 @@ chmod "$(umask -S)" "$work"
 mv "$work" "$dest" || refuse "cannot move the copy into DEST=$dest"
 trap - EXIT
 count=$(printf '%s' "$keep" | grep -c .)
-echo "handout: $count files in $dest ($left_out left out by $exclude_list); next: cd $dest && git init"
+echo "handout: $count files in $dest ($left_out left out by $left_out_by); next: cd $dest && git init"
 if [ "$missed" -gt 0 ]; then
     echo "handout: $missed file(s) git does not track were left out (git add what the students need)"
 fi
