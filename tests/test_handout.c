@@ -19,14 +19,15 @@
 static char out[1 << 16], err[1 << 16];
 
 /* Every make below runs as from a fresh shell: the make running these tests may have
- * handed down a jobserver (its descriptors are not open here), Check's filters, a
- * required GPU or the runner's own variables; its variables given on the command
- * line (CHECK_PREFIX=...) stay in MAKEFLAGS. */
+ * handed down a jobserver (its descriptors are not open here), Check's filters and
+ * log files (the handout's runner would write over this one's), a required GPU or the
+ * runner's own variables; its variables given on the command line (CHECK_PREFIX=...)
+ * stay in MAKEFLAGS. */
 #define FRESH_MAKE                                                                                 \
     "MAKEFLAGS=$(printf '%s' \"${MAKEFLAGS-}\" | sed 's/--jobserver-[a-z]*=[^ ]*//g'); "           \
     "export MAKEFLAGS; unset MAKELEVEL LAB_REQUIRE_GPU LAB_BIN_DIR LAB_RESOURCE_FILES "            \
     "LAB_FIXTURES CK_RUN_SUITE CK_RUN_CASE CK_EXCLUDE_SUITE CK_EXCLUDE_CASE CK_INCLUDE_TAGS "      \
-    "CK_EXCLUDE_TAGS CK_VERBOSITY; "
+    "CK_EXCLUDE_TAGS CK_VERBOSITY CK_LOG_FILE_NAME CK_XML_LOG_FILE_NAME CK_TAP_LOG_FILE_NAME; "
 
 /* Runs the shell script with $1 = arg (may be NULL), output in out and err. */
 static int shell(const char *script, const char *arg)
