@@ -26,6 +26,7 @@
 #                           cuobjdump and nvdisasm from PyPI into .deps/pip for make explore
 #   make diffs              the change each solution step makes, as diffs under build/diffs/
 #   make guide-tables       regenerate GUIDE.md's tables of recorded results from data/results/, data/grading/
+#   make handout DEST=dir   write the students' repository into dir: no solutions/, no grading tests
 #   make clean              remove build/ and bin/
 #   make bin/occupancy      the occupancy calculator alone (bin/occupancy --help)
 #
@@ -65,6 +66,12 @@ SRC ?= labs
 ifeq ($(filter $(SRC),labs solutions),)
 $(error SRC must be labs or solutions, not '$(SRC)')
 endif
+# The students' copy (make handout: marked by .students-copy) has no solutions/: it
+# builds the labs/ tree alone and refuses in one line (exit 2) what needs the
+# solutions: SRC=solutions and INSTRUCTOR_GOALS (a lab's lab.mk adds its own).
+STUDENTS_COPY := $(wildcard .students-copy)
+TREES := labs $(if $(STUDENTS_COPY),,solutions)
+INSTRUCTOR_GOALS := solutions grade grade-all grade-prereqs deps-slurm diffs handout
 
 NVCC ?= nvcc
 ifeq ($(origin CC),default)
@@ -145,12 +152,15 @@ flags_of = $(lab_flags_$(1)_$(2))
 #   <lab>_<row>_LIBS         libraries one row links (matmul_cublas_LIBS := -lcublas)
 #   <lab>_LDLIBS             libraries the lab's own C files need, linked wherever they
 #                            are: every binary of the lab and the test runner (-lgomp)
+#   INSTRUCTOR_GOALS += goal  a goal of the lab that needs solutions/ (refused in the students' copy)
 # A lab's build variable (TILE=8) that is given a value its step cannot take stops make
 # before anything is compiled, in one line, exit 2. In lab.mk:
 #   $(call build_variable_choices,TILE,$(shell seq 1 32),the tile side of step 02[,how to say the choices])
 build_variable_choices = $(if $(value $(1)),$(if $(filter-out $(2),$($(1)))$(filter-out 1,$(words $($(1)))),\
   $(error $(1)=$($(1)): $(3) is $(or $(4),one of $(strip $(2))))))
 -include $(wildcard harness/labs/*/lab.mk)
+instructor_only := $(if $(STUDENTS_COPY),$(or $(addprefix make ,$(firstword $(filter $(INSTRUCTOR_GOALS),$(MAKECMDGOALS)))),$(if $(filter solutions,$(SRC)),SRC=solutions)))
+$(if $(instructor_only),$(error $(instructor_only): this is the students' copy (no solutions/); that is done in the instructor's tree))
 
 # ---------------------------------------------------------------------------
 # Host code of the harness (C11). The pure part has no CUDA calls and is what the
@@ -265,7 +275,7 @@ endef
 
 tree_bin = $(if $(filter solutions,$(1)),$(BIN_DIR)/solutions,$(BIN_DIR))
 step_flags = $(call flags_of,$(1),$(2)) $($(1)_NVCCFLAGS) $($(1)_$(2)_NVCCFLAGS)
-$(foreach tree,labs solutions,$(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(lab)),\
+$(foreach tree,$(TREES),$(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(lab)),\
   $(eval $(call STEP_RULES,$(tree),$(lab),$(stem),$(call tree_bin,$(tree)),$(tree)/$(lab)/$(stem).cu,,$(call step_flags,$(lab),$(stem)),$(BUILD_DIR)/$(tree))))))
 
 # The rows beside each lab's steps (ROW("name", "role", "file", "summary") in its
@@ -275,7 +285,7 @@ $(foreach tree,labs solutions,$(foreach lab,$(LABS),$(foreach stem,$(call steps_
 # $(<lab>_<name>_LIBS) and is compiled with $(<lab>_<name>_NVCCFLAGS).
 rows_of = $(lab_rows_$(1))
 row_source = harness/labs/$(1)/$(lab_row_file_$(1)_$(2))
-$(foreach tree,labs solutions,$(foreach lab,$(LABS),$(foreach row,$(call rows_of,$(lab)),\
+$(foreach tree,$(TREES),$(foreach lab,$(LABS),$(foreach row,$(call rows_of,$(lab)),\
   $(eval $(call STEP_RULES,$(tree),$(lab),$(row),$(call tree_bin,$(tree)),$(call row_source,$(lab),$(row)),$($(lab)_$(row)_LIBS),$($(lab)_$(row)_NVCCFLAGS),$(BUILD_DIR)/$(tree))))))
 row_bins = $(foreach lab,$(LABS),$(foreach row,$(call rows_of,$(lab)),$(call tree_bin,$(1))/$(lab)/$(row)))
 
@@ -285,13 +295,13 @@ row_bins = $(foreach lab,$(LABS),$(foreach row,$(call rows_of,$(lab)),$(call tre
 
 step_bins = $(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(lab)),$(call tree_bin,$(1))/$(lab)/$(stem))) $(call row_bins,$(1))
 LAB_BINS := $(call step_bins,labs)
-SOLUTION_BINS := $(call step_bins,solutions)
+SOLUTION_BINS := $(if $(STUDENTS_COPY),,$(call step_bins,solutions))
 BINS := $(call step_bins,$(SRC))
 
 # A step file listed in a table must exist in both trees: say which one is missing
 # (except for goals that build nothing).
 ifneq ($(filter-out help clean deps,$(or $(MAKECMDGOALS),all)),)
-$(foreach tree,labs solutions,$(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(lab)),\
+$(foreach tree,$(TREES),$(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(lab)),\
   $(if $(wildcard $(tree)/$(lab)/$(stem).cu),,$(error $(tree)/$(lab)/$(stem).cu is listed in harness/labs/$(lab)/lab.def but does not exist)))))
 $(foreach lab,$(LABS),$(foreach row,$(call rows_of,$(lab)),\
   $(if $(wildcard $(call row_source,$(lab),$(row))),,$(error $(call row_source,$(lab),$(row)) is a ROW of harness/labs/$(lab)/lab.def but does not exist))))
@@ -344,7 +354,7 @@ TOOLS := $(BIN_DIR)/guide-tables $(BIN_DIR)/occupancy $(BIN_DIR)/lab $(BIN_DIR)/
 include plots/plots.mk
 
 # ---------------------------------------------------------------------------
-.PHONY: all solutions run report grade grade-all grade-prereqs test deps deps-slurm plots clean help diffs guide-tables FORCE
+.PHONY: all solutions run report grade grade-all grade-prereqs test deps deps-slurm plots clean help diffs guide-tables handout FORCE
 all: $(BINS) $(TOOLS)
 solutions: $(SOLUTION_BINS) $(TOOLS)
 
@@ -485,7 +495,7 @@ $(BIN_DIR)/occupancy-xcheck: tests/occupancy_xcheck.cpp $(call HOST_OBJ,occupanc
 	$(Q)g++ -std=c++17 -O2 -Wall -Iharness -I$(CUDA_HOME)/include -o $@ $^
 
 space := $(empty) $(empty)
-RESOURCE_FILES = $(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(lab)),$(foreach tree,labs solutions,$(BUILD_DIR)/$(tree)/$(lab)/$(stem).res)))
+RESOURCE_FILES = $(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(lab)),$(foreach tree,$(TREES),$(BUILD_DIR)/$(tree)/$(lab)/$(stem).res)))
 test: deps $(LAB_BINS) $(SOLUTION_BINS) $(TOOLS) $(BIN_DIR)/run-tests $(BIN_DIR)/occupancy-xcheck
 	$(Q)$(BIN_DIR)/occupancy-xcheck
 	$(Q)LAB_RESOURCE_FILES='$(subst $(space),:,$(strip $(RESOURCE_FILES)))' LAB_BIN_DIR='$(BIN_DIR)' \
@@ -507,6 +517,17 @@ diffs:
 # (make test checks that they are up to date).
 guide-tables: $(BIN_DIR)/guide-tables
 	$(Q)$(BIN_DIR)/guide-tables GUIDE.md
+
+# The students' repository: every tracked file but those of tests/handout.exclude,
+# and the .students-copy marker (harness/handout.sh). A DEST it cannot take (unset,
+# not empty, inside this tree) stops make first, in one line, exit 2.
+ifneq ($(filter handout,$(MAKECMDGOALS)),)
+handout_dest := '$(subst ','\'',$(value DEST))'
+handout_refusal := $(shell sh harness/handout.sh --check $(handout_dest) 2>&1)
+$(if $(handout_refusal),$(error $(handout_refusal)))
+endif
+handout:
+	$(Q)sh harness/handout.sh $(handout_dest)
 
 # Check and gnuplot from the distribution's packages when they are missing.
 deps:

@@ -86,14 +86,20 @@ int main(void)
     char gpu_why[1024], gnuplot_why[256];
     int have_gpu = gpu_visible(gpu_why, sizeof gpu_why);
     int have_gnuplot = gnuplot_present(gnuplot_why, sizeof gnuplot_why);
-    char slurm_why[512];
-    int have_slurm = slurm_possible(slurm_why, sizeof slurm_why);
+    /* (the students' copy has no Slurm suite, and no probe: none is needed there) */
+    char slurm_why[512] = "";
+    int slurm_needed = 0;
+    for (size_t i = 0; i < sizeof suites / sizeof suites[0]; ++i)
+        slurm_needed |= suites[i].needs == SLURM;
+    int have_slurm = slurm_needed && slurm_possible(slurm_why, sizeof slurm_why);
     const char *require_gpu = getenv("LAB_REQUIRE_GPU");
     if (!have_gpu && require_gpu != NULL && strcmp(require_gpu, "1") == 0) {
         fprintf(stderr, "LAB_REQUIRE_GPU=1 but no GPU is usable: %s\n", gpu_why);
         return 1;
     }
     printf("GPU: %s\n", have_gpu ? gpu_why : "none visible: GPU tests will be SKIPPED");
+    if (students_copy())
+        printf("This is the students' copy (make handout): no solutions/, so no test of them\n");
     /* Every temporary folder a test makes goes under one folder of this run, removed
      * at the end: a test that fails half-way leaves nothing behind either. */
     char *run_tmp = util_temp_dir("tests");

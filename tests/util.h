@@ -17,6 +17,12 @@ int run_capture(char *const argv[], const char *const extra_env[], char *out, si
 const char *bin_dir(void);
 const char *bin_path(const char *relative, char *buf, size_t len);
 
+/* 1 in the students' copy that make handout writes (marked by .students-copy in
+ * the repository root, where the tests run): it has no solutions/, so the cases that
+ * run or read the solutions are not part of its suites at all (neither run nor
+ * listed as skipped); 0 in the instructor's tree. */
+int students_copy(void);
+
 /* Lines of text (counting a last line without '\n'). */
 int count_lines(const char *text);
 

@@ -24,6 +24,7 @@ matmul_05-rect-tiles_NVCCFLAGS = $(if $(RESULTS),-DRESULTS=$(RESULTS)) $(if $(UN
 # The PPoPP'08 Figure 4 experiment: each tile size is built in its own folder (so
 # the default binaries stay as they are), run at 4096^3 and recorded.
 MATMUL_TILES := 4 8 12 16 32
+INSTRUCTOR_GOALS += sweep-tiles
 .PHONY: sweep-tiles
 sweep-tiles: deps $(BIN_DIR)/occupancy
 	$(Q)sh harness/labs/matmul/sweep-tiles.sh '$(MAKE)' '$(BUILD_DIR)/variants' '$(MATMUL_TILES)' \

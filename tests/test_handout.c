@@ -1,0 +1,286 @@
+/* make handout: the students' repository. It is written into a temporary folder and
+ * checked there: nothing tests/handout.exclude names is in it (no solutions/, no
+ * grading tests or submissions), its suites.h lists no suite it left out, what needs
+ * the solutions is refused in one line, and, without a GPU, `make run` shows the
+ * static report and exits 0, `make report` works and `make test` passes in it, built
+ * from nothing (its own build/ and bin/). This suite is the instructor's: the
+ * handout leaves it out. */
+#include <check.h>
+#include <fnmatch.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+static char out[1 << 16], err[1 << 16];
+
+/* Every make below runs as from a fresh shell: the make running these tests may have
+ * handed down a jobserver (its descriptors are not open here), Check's filters and
+ * log files (the handout's runner would write over this one's), a required GPU or the
+ * runner's own variables; its variables given on the command line (CHECK_PREFIX=...)
+ * stay in MAKEFLAGS. */
+#define FRESH_MAKE                                                                                 \
+    "MAKEFLAGS=$(printf '%s' \"${MAKEFLAGS-}\" | sed 's/--jobserver-[a-z]*=[^ ]*//g'); "           \
+    "export MAKEFLAGS; unset MAKELEVEL LAB_REQUIRE_GPU LAB_BIN_DIR LAB_RESOURCE_FILES "            \
+    "LAB_FIXTURES CK_RUN_SUITE CK_RUN_CASE CK_EXCLUDE_SUITE CK_EXCLUDE_CASE CK_INCLUDE_TAGS "      \
+    "CK_EXCLUDE_TAGS CK_VERBOSITY CK_LOG_FILE_NAME CK_XML_LOG_FILE_NAME CK_TAP_LOG_FILE_NAME; "
+
+/* Runs the shell script with $1 = arg (may be NULL), output in out and err. */
+static int shell(const char *script, const char *arg)
+{
+    char *argv[] = {"/bin/sh", "-c", (char *)script, "sh", (char *)arg, NULL};
+    return run_capture(argv, NULL, out, sizeof out, err, sizeof err);
+}
+
+/* A new temporary folder and, in it, the handout written by make (dir/handout). */
+static char *make_handout(char *dest, size_t len)
+{
+    char *dir = util_temp_dir("handout");
+    ck_assert_ptr_nonnull(dir);
+    snprintf(dest, len, "%s/handout", dir);
+    int code = shell(FRESH_MAKE "make -s --no-print-directory handout DEST=\"$1\"", dest);
+    ck_assert_msg(code == 0, "make handout: exit %d\n%s%s", code, out, err);
+    ck_assert_msg(strstr(out, "handout: ") != NULL, "%s", out);
+    return dir;
+}
+
+/* The exclude list's patterns, in fnmatch's form (no FNM_PATHNAME: `*` matches `/`
+ * as it does in the script's `case`; a folder "x/" gets a `*` after its slash). */
+static size_t exclude_patterns(char patterns[][256], size_t max)
+{
+    char *text = util_read_file("tests/handout.exclude", NULL);
+    ck_assert_ptr_nonnull(text);
+    size_t n = 0;
+    for (char *line = strtok(text, "\n"); line != NULL && n < max; line = strtok(NULL, "\n")) {
+        if (line[0] == '#' || line[0] == '\0')
+            continue;
+        snprintf(patterns[n++], 256, "%s%s", line, line[strlen(line) - 1] == '/' ? "*" : "");
+    }
+    free(text);
+    return n;
+}
+
+static char walk_patterns[64][256];
+static size_t walk_pattern_count, walk_root_len, walk_matches[64];
+static char walk_bad[1024];
+
+/* nftw callback: counts, per pattern, the files under the walked root it names
+ * (not in the build's folders, git's or those of make deps). */
+static int count_excluded(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st;
+    const char *rel = path + (strlen(path) >= walk_root_len ? walk_root_len : strlen(path));
+    if (type == FTW_D && ftw->level == 1 &&
+        (strcmp(rel, "build") == 0 || strcmp(rel, "bin") == 0 || rel[0] == '.'))
+        return FTW_SKIP_SUBTREE;
+    if (type != FTW_F)
+        return FTW_CONTINUE;
+    for (size_t i = 0; i < walk_pattern_count; ++i)
+        if (fnmatch(walk_patterns[i], rel, 0) == 0) {
+            if (walk_matches[i]++ == 0 && walk_bad[0] == '\0')
+                snprintf(walk_bad, sizeof walk_bad, "%s (%s)", rel, walk_patterns[i]);
+        }
+    return FTW_CONTINUE;
+}
+
+static void walk(const char *root)
+{
+    memset(walk_matches, 0, sizeof walk_matches);
+    walk_bad[0] = '\0';
+    walk_root_len = strlen(root) + 1;
+    ck_assert_int_eq(nftw(root, count_excluded, 16, FTW_PHYS | FTW_ACTIONRETVAL), 0);
+}
+
+START_TEST(handout_leaves_out_what_the_list_names)
+{
+    walk_pattern_count = exclude_patterns(walk_patterns, 64);
+    ck_assert_uint_ge(walk_pattern_count, 5);
+    /* each pattern names something here (a renamed file would slip through a stale one) */
+    walk(".");
+    for (size_t i = 0; i < walk_pattern_count; ++i)
+        ck_assert_msg(walk_matches[i] > 0, "tests/handout.exclude: '%s' names no file",
+                      walk_patterns[i]);
+    char dest[512];
+    char *dir = make_handout(dest, sizeof dest);
+    walk(dest);
+    char found[1024];
+    snprintf(found, sizeof found, "%s", walk_bad);
+    char *suites = NULL;
+    {
+        char path[600];
+        snprintf(path, sizeof path, "%s/tests/suites.h", dest);
+        suites = util_read_file(path, NULL);
+    }
+    char marker[600], makefile[600], labs[600], step_file[600];
+    snprintf(marker, sizeof marker, "%s/.students-copy", dest);
+    snprintf(makefile, sizeof makefile, "%s/Makefile", dest);
+    snprintf(labs, sizeof labs, "%s/labs", dest);
+    snprintf(step_file, sizeof step_file, "%s/tests/test_steps.c", dest);
+    int have_marker = access(marker, R_OK) == 0, have_makefile = access(makefile, R_OK) == 0;
+    int have_labs = access(labs, R_OK) == 0, have_tests = access(step_file, R_OK) == 0;
+    /* removed before anything can fail (a failed assertion ends the test) */
+    ck_assert_int_eq(util_remove_tree(dir), 0);
+    free(dir);
+    ck_assert_msg(found[0] == '\0', "the handout holds %s", found);
+    ck_assert(have_marker && have_makefile && have_labs && have_tests);
+    ck_assert_ptr_nonnull(suites);
+    /* a test file left out takes its SUITE line with it; the others stay */
+    for (size_t i = 0; i < walk_pattern_count; ++i) {
+        char name[256], line[300];
+        if (sscanf(walk_patterns[i], "tests/test_%255[a-z0-9_].c", name) != 1)
+            continue;
+        snprintf(line, sizeof line, "SUITE(%s,", name);
+        ck_assert_msg(strstr(suites, line) == NULL, "the handout's suites.h still has %s", line);
+    }
+    ck_assert_ptr_nonnull(strstr(suites, "SUITE(steps, NOTHING)"));
+    ck_assert_ptr_nonnull(strstr(suites, "SUITE(gpu, GPU)"));
+    free(suites);
+}
+END_TEST
+
+/* DEST: named, new or empty, outside the tree; else one line and exit 2, nothing written. */
+START_TEST(handout_refuses_a_bad_dest)
+{
+    char *dir = util_temp_dir("handout");
+    ck_assert_ptr_nonnull(dir);
+    char full[600], file[700];
+    snprintf(full, sizeof full, "%s/full", dir);
+    snprintf(file, sizeof file, "%s/full/keep", dir);
+    FILE *f = (mkdir(full, 0777) == 0) ? fopen(file, "w") : NULL;
+    int made = f != NULL && fclose(f) == 0;
+    int no_dest = shell(FRESH_MAKE "make -s --no-print-directory handout", NULL);
+    char no_dest_err[1024];
+    snprintf(no_dest_err, sizeof no_dest_err, "%.1000s", err);
+    int not_empty = shell(FRESH_MAKE "make -s --no-print-directory handout DEST=\"$1\"", full);
+    char not_empty_err[1024];
+    snprintf(not_empty_err, sizeof not_empty_err, "%.1000s", err);
+    int kept = access(file, F_OK) == 0;
+    int inside = shell(FRESH_MAKE "make -s --no-print-directory handout DEST=build/handout-inside", NULL);
+    int inside_made = access("build/handout-inside", F_OK) == 0;
+    ck_assert_int_eq(util_remove_tree(dir), 0);
+    free(dir);
+    ck_assert(made);
+    ck_assert_msg(no_dest == 2 && strstr(no_dest_err, "DEST=dir") != NULL, "exit %d: %s", no_dest,
+                  no_dest_err);
+    ck_assert_int_eq(count_lines(no_dest_err), 1);
+    ck_assert_msg(not_empty == 2 && strstr(not_empty_err, "is not empty") != NULL, "exit %d: %s",
+                  not_empty, not_empty_err);
+    ck_assert_int_eq(count_lines(not_empty_err), 1);
+    ck_assert(kept);
+    ck_assert_msg(inside == 2 && strstr(err, "inside this tree") != NULL, "exit %d: %s", inside, err);
+    ck_assert_int_eq(count_lines(err), 1);
+    ck_assert(!inside_made);
+}
+END_TEST
+
+/* In the students' copy, each goal that needs the solutions: one line, exit 2. */
+static const char *const refused[] = {
+    "solutions", "grade", "grade-all SUBMISSIONS=x", "diffs", "sweep-tiles", "handout DEST=x",
+    "deps-slurm", "run SRC=solutions",
+};
+
+START_TEST(handout_refuses_what_needs_the_solutions)
+{
+    char dest[512];
+    char *dir = make_handout(dest, sizeof dest);
+    char failures[4096] = "";
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; ++i) {
+        char script[1024];
+        snprintf(script, sizeof script, "%scd \"$1\" && make -s --no-print-directory %s",
+                 FRESH_MAKE, refused[i]);
+        int code = shell(script, dest);
+        if (code != 2 || strstr(err, "this is the students' copy") == NULL || count_lines(err) != 1)
+            snprintf(failures + strlen(failures), sizeof failures - strlen(failures),
+                     "make %s: exit %d: %.300s%.300s\n", refused[i], code, out, err);
+    }
+    ck_assert_int_eq(util_remove_tree(dir), 0);
+    free(dir);
+    ck_assert_msg(failures[0] == '\0', "%s", failures);
+}
+END_TEST
+
+/* The failed cases of a Check log (its ":F:" and ":E:" lines), for the message. */
+static const char *failed_cases(const char *log)
+{
+    static char lines[4096];
+    lines[0] = '\0';
+    for (const char *p = log; p != NULL && *p != '\0'; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        size_t n = strcspn(p, "\n"), used = strlen(lines);
+        if ((memmem(p, n, ":F:", 3) != NULL || memmem(p, n, ":E:", 3) != NULL) &&
+            used + n + 2 < sizeof lines)
+            snprintf(lines + used, sizeof lines - used, "%.*s\n", (int)n, p);
+    }
+    return lines[0] != '\0' ? lines : "";
+}
+
+/* The students' first commands, in a handout built from nothing, with the GPU hidden
+ * (this is what CI sees): make run (the static report, exit 0), make report, make
+ * test (everything passes; the GPU cases are skipped by name, the labs/ one among
+ * them, and no case of the solutions is run or listed). */
+START_TEST(handout_runs_and_tests_without_a_gpu)
+{
+    char dest[512];
+    char *dir = make_handout(dest, sizeof dest);
+    int code = shell(FRESH_MAKE "cd \"$1\" && export CUDA_VISIBLE_DEVICES= && "
+                                "make --no-print-directory run >../run.log 2>&1 && "
+                                "echo run done && "
+                                "make --no-print-directory report >../report.log 2>&1 && "
+                                "echo report done && "
+                                "CK_VERBOSITY=verbose make --no-print-directory test "
+                                ">../test.log 2>&1 && echo test done",
+                     dest);
+    char path[600];
+    snprintf(path, sizeof path, "%s/run.log", dir);
+    char *run = util_read_file(path, NULL);
+    snprintf(path, sizeof path, "%s/report.log", dir);
+    char *report = util_read_file(path, NULL);
+    snprintf(path, sizeof path, "%s/test.log", dir);
+    char *test = util_read_file(path, NULL);
+    int removed = util_remove_tree(dir);
+    free(dir);
+    const char *last = test != NULL ? test : report != NULL ? report : run != NULL ? run : "";
+    ck_assert_msg(code == 0, "in the handout: exit %d after '%s'; its log ends:\n%s%s", code, out,
+                  last + (strlen(last) > 3000 ? strlen(last) - 3000 : 0), failed_cases(last));
+    ck_assert_int_eq(removed, 0);
+    ck_assert_ptr_nonnull(strstr(run, "Without a GPU, here is what the compiler"));
+    ck_assert_ptr_nonnull(strstr(run, "no NVIDIA driver or GPU found"));
+    ck_assert_ptr_nonnull(strstr(report, "Static resource report"));
+    const char *summary = strstr(test, "\ntests: ");
+    ck_assert_msg(summary != NULL, "%s", test);
+    int passed = 0, failed = -1, skipped = 0;
+    ck_assert_int_eq(sscanf(summary, "\ntests: %d passed, %d failed, %d skipped", &passed, &failed,
+                            &skipped), 3);
+    ck_assert_int_eq(failed, 0);
+    ck_assert_int_gt(passed, 50);
+    ck_assert_msg(strstr(test, "students' copy") != NULL, "%s", test);
+    /* the students' copy's own checks ran, and passed */
+    ck_assert_ptr_nonnull(strstr(test, ":every_step_has_a_lab_file_and_a_solution:0: Passed"));
+    ck_assert_ptr_nonnull(strstr(test, ":static_report_without_gpu:0: Passed"));
+    ck_assert_ptr_nonnull(strstr(test, ":a_new_lab_is_one_folder:0: Passed"));
+    ck_assert_ptr_nonnull(strstr(test, "  SKIPPED gpu: every labs/ step passes or is reported TODO"));
+    ck_assert_msg(strstr(test, "SKIPPED gpu: solutions/") == NULL, "%s", test);
+    free(run);
+    free(report);
+    free(test);
+}
+END_TEST
+
+Suite *handout_suite(void)
+{
+    Suite *s = suite_create("handout");
+    TCase *tc = tcase_create("contents");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, handout_leaves_out_what_the_list_names);
+    tcase_add_test(tc, handout_refuses_a_bad_dest);
+    tcase_add_test(tc, handout_refuses_what_needs_the_solutions);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("students' commands");
+    tcase_set_timeout(tc, 1800); /* the handout built from nothing, and its make test */
+    tcase_add_test(tc, handout_runs_and_tests_without_a_gpu);
+    suite_add_tcase(s, tc);
+    return s;
+}
