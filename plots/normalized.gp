@@ -110,9 +110,13 @@ set bmargin 6
 bar = 0.8 / nseries
 pos(s, i) = s + (i - (nseries + 1) / 2.0) * bar
 colour(i) = published ne "" && i == nseries ? published_colour(1) : series_colour(i)
+# (FAIL marks only where a step failed: a plot element with no point makes gnuplot warn)
+failures = 0
+do for [i = 1:max_series * 100] { if (val[i] < 0) { failures = failures + 1 } }
+fail_marks = failures == 0 ? "" : \
+    ", for [i = 1:nseries] $V using (pos($1, i)):(column(i + 1) < 0 ? 0 : NaN):(\"FAIL\") " . \
+    "with labels point pt 7 ps 1.5 lc rgb fail_colour offset 0, 1.2 tc rgb fail_colour font \",9\" notitle"
 plot for [i = 1:nseries] $V using (pos($1, i)):(column(i + 1) >= 0 ? column(i + 1) : NaN):(bar * 0.95) \
          with boxes lc rgb colour(i) title dir_gpu[i], \
      for [i = 1:nseries] $V using (pos($1, i)):(column(i + 1) >= 0 ? column(i + 1) : NaN):(sprintf("%.0f%%", column(i + 1))) \
-         with labels offset 0, 0.7 font ",9" notitle, \
-     for [i = 1:nseries] $V using (pos($1, i)):(column(i + 1) < 0 ? 0 : NaN):("FAIL") \
-         with labels point pt 7 ps 1.5 lc rgb fail_colour offset 0, 1.2 tc rgb fail_colour font ",9" notitle
+         with labels offset 0, 0.7 font ",9" notitle @fail_marks

@@ -51,8 +51,8 @@ include $(wildcard harness/labs/*/plots/plots.mk)
 #       and renames the result, so a failed run leaves the old figure, never half a
 #       new one; one line per figure: "PLOT figure", or the script's reason for not
 #       drawing it (its exit status 3: no data, so the old figure will be removed),
-#       or gnuplot's error (and the target fails). Every figure kept is listed in
-#       PLOT_KEPT.
+#       or gnuplot's error (and the target fails); a warning of a figure drawn is
+#       shown too. Every figure kept is listed in PLOT_KEPT.
 #       With PLOT_SLIDES=1 the same script then draws <dir>/slides/<name>.svg.
 #   gpu_list          the results folders the GPU-against-GPU figures compare, as
 #       "A|B" (GPUS when given, else every folder with rows of the lab).
@@ -63,9 +63,10 @@ PLOT_SH = failed=0; \
     log="$(PLOT_WORK)/gnuplot-$$$$.log"; \
     if $(GNUPLOT) -c "$$script" "$$data" "$$fig.tmp" "$$@" 2> "$$log"; then \
       mv -f "$$fig.tmp" "$$fig"; printf '  %-8s %s\n' PLOT "$$fig"; printf '%s\n' "$$fig" >> "$(PLOT_KEPT)"; \
+      cat "$$log" >&2; \
       if [ '$(PLOT_SLIDES)' = 1 ]; then slide="$${fig%/*}/slides/$$(basename "$$fig" .png)"; \
         mkdir -p "$${slide%/*}"; \
-        if $(GNUPLOT) -c "$$script" "$$data" "$$slide.tmp.svg" "$$@" 2> "$$log"; then mv -f "$$slide.tmp.svg" "$$slide.svg"; \
+        if $(GNUPLOT) -c "$$script" "$$data" "$$slide.tmp.svg" "$$@" 2> "$$log"; then mv -f "$$slide.tmp.svg" "$$slide.svg"; cat "$$log" >&2; \
         else rm -f "$$slide.tmp.svg"; failed=1; echo "plots: gnuplot failed drawing $$slide.svg:" >&2; cat "$$log" >&2; fi; \
       fi; \
     elif [ $$? -eq 3 ]; then rm -f "$$fig.tmp"; cat "$$log" >&2; \

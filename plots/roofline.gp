@@ -67,6 +67,20 @@ if (is_number(fma) && fma > top) top = fma
 xmin = low_x / 4 < 0.05 ? low_x / 4 : 0.05
 xmax = high_x * 4 > 1000 ? high_x * 4 : 1000
 
+# (collected before the axes are set: stats leaves out what is outside their ranges)
+x_of = 'intensity(0)'
+point_row = '@picked && strcol("verdict") eq "PASS"'
+name_of(x) = strcol("role") eq "library" ? strcol("step") . " (library)" : strcol("step")
+# The points to name: px, py (intensity, GFLOP/s), pname, and whether the step is odd.
+array px[100]
+array py[100]
+array pname[100]
+array podd[100]
+np = 0
+collect(x) = (np = np + 1, px[np] = @x_of, py[np] = column("gflops"), pname[np] = name_of(0), \
+    podd[np] = strcol("role") eq "step" && int(step_number(strcol("step"))) % 2 == 1, 0)
+stats datafile using (@point_row && is_number(@x_of) && np < 100 ? collect(0) : 0) nooutput
+
 eval png_terminal(1200, 820)
 set bmargin 6
 set title sprintf("%s on %s: roofline, each step's newest result at %s\n" . \
@@ -105,18 +119,6 @@ roof_copy(x) = is_number(copy_bw) ? (is_number(fma) && copy_bw * x > fma ? NaN :
 roof_smem(x) = is_number(smem_bw) ? (is_number(fma) && smem_bw * x > fma ? NaN : smem_bw * x) : NaN
 roof_fma(x) = is_number(fma) && is_number(copy_bw) && x < fma / copy_bw ? NaN : fma
 set samples 400
-x_of = 'intensity(0)'
-point_row = '@picked && strcol("verdict") eq "PASS"'
-name_of(x) = strcol("role") eq "library" ? strcol("step") . " (library)" : strcol("step")
-# The points to name: px, py (intensity, GFLOP/s), pname, and whether the step is odd.
-array px[100]
-array py[100]
-array pname[100]
-array podd[100]
-np = 0
-collect(x) = (np = np + 1, px[np] = @x_of, py[np] = column("gflops"), pname[np] = name_of(0), \
-    podd[np] = strcol("role") eq "step" && int(step_number(strcol("step"))) % 2 == 1, 0)
-stats datafile using (@point_row && is_number(@x_of) && np < 100 ? collect(0) : 0) nooutput
 
 # Drawn twice: first nowhere, for the plot area's place on the canvas
 # (GPVAL_TERM_XMIN ...), which the labels' placement needs; then for real.

@@ -61,7 +61,7 @@ see(x) = (s = step_number(strcol("step")), name[s + 1] = strcol("step"), gpu_nam
     f = column("vs_previous"), \
     is_number(f) && over_a_step(0) ? (factor[s + 1] = f, nfactors = nfactors + 1, see_run(run_pair(0)), \
         low = f < low ? f : low, high = f > high && f <= cap ? f : high) : 0, \
-    why_none[s + 1] = strcol("verdict") ne "PASS" ? "FAIL" : is_number(f) ? "" : sized(strcol("vs_previous_why")), 0)
+    why_none[s + 1] = strcol("verdict") ne "PASS" ? "its result was wrong (FAIL)" : is_number(f) ? "" : sized(strcol("vs_previous_why")), 0)
 stats datafile using (@picked ? see(0) : 0) nooutput
 if (nfactors == 0) {
     print sprintf("plots: %s has no %s step compared with the step before it (same size, cache and source): %s not drawn", \
