@@ -29,9 +29,7 @@ static const char *program = "step";
 
 static void die(int code, const char *fmt, const char *detail)
 {
-    fprintf(stderr, "%s: ", program);
-    fprintf(stderr, fmt, detail);
-    fputc('\n', stderr);
+    cli_complain(program, fmt, detail);
     exit(code);
 }
 
