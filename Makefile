@@ -165,7 +165,12 @@ $(if $(instructor_only),$(error $(instructor_only): this is the students' copy (
 # ---------------------------------------------------------------------------
 # Host code of the harness (C11). The pure part has no CUDA calls and is what the
 # unit tests link; a step binary adds the runner and its own lab's problem.
-HARNESS_PURE := rng verify csv cli step_table step_table_make results occupancy resources grading
+HARNESS_PURE := rng verify csv cli step_table step_table_make results occupancy resources
+# Grading (harness/grading/, bin/lab grade): the rubric and judging, pure and linked
+# into the unit tests too, and the parts that build, run and record (session.h).
+GRADING_PURE := rubric judging report
+GRADING_OBJS := $(patsubst %,$(BUILD_DIR)/host/grading/%.o,$(GRADING_PURE) files procs \
+  submissions builds runs references checks submission gradebook record session split_merge)
 HOST_OBJ = $(patsubst %,$(BUILD_DIR)/host/%.o,$(1))
 # A lab's code: problem.c (CUDA runtime calls) and its pure C files (the CPU
 # reference...), which the unit tests link too; plus its step table.
@@ -314,7 +319,7 @@ $(BIN_DIR)/occupancy: $(BUILD_DIR)/host/tools/occupancy.o $(call HOST_OBJ,occupa
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm
 
-$(BIN_DIR)/lab: $(BUILD_DIR)/host/tools/lab.o $(BUILD_DIR)/host/tools/grade.o $(BUILD_DIR)/host/tools/grade_parts.o $(BUILD_DIR)/host/tools/procs.o $(call HOST_OBJ,step_table lab_registry cli csv grading results) $(ALL_TABLE_OBJS)
+$(BIN_DIR)/lab: $(BUILD_DIR)/host/tools/lab.o $(GRADING_OBJS) $(call HOST_OBJ,step_table lab_registry cli csv results) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm
@@ -484,8 +489,9 @@ $(BUILD_DIR)/tests/run_tests.o: tests/run_tests.c $(BUILD_DIR)/gen/lab_suites.h 
 $(BUILD_DIR)/tests:
 	$(Q)mkdir -p $@
 
-# (grading's child processes, harness/tools/procs.c, are tested on their own)
-$(BIN_DIR)/run-tests: $(TEST_OBJS) $(call HOST_OBJ,$(HARNESS_PURE) lab_registry) $(BUILD_DIR)/host/tools/procs.o $(LAB_PURE_OBJS) $(ALL_TABLE_OBJS)
+# (grading's pure parts and its child processes, harness/grading/procs.c, are tested on
+# their own)
+$(BIN_DIR)/run-tests: $(TEST_OBJS) $(call HOST_OBJ,$(HARNESS_PURE) lab_registry $(addprefix grading/,$(GRADING_PURE) procs)) $(LAB_PURE_OBJS) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ $(CHECK_LIBS) $(foreach lab,$(LABS),$($(lab)_LDLIBS))

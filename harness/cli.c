@@ -266,3 +266,10 @@ enum cli_result cli_parse(int argc, char **argv, const struct lab_problem *lab, 
         return CLI_ERROR;
     return CLI_RUN;
 }
+
+void cli_complain(const char *program, const char *fmt, const char *detail)
+{
+    fprintf(stderr, "%s: ", program);
+    fprintf(stderr, fmt, detail);
+    fputc('\n', stderr);
+}

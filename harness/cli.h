@@ -60,6 +60,10 @@ enum cli_result cli_parse(int argc, char **argv, const struct lab_problem *lab, 
 
 void cli_usage(FILE *out, const char *program, const struct lab_problem *lab);
 
+/* The one-line reason every tool gives for bad input: "program: " and fmt, whose one
+ * %s is detail, on stderr. */
+void cli_complain(const char *program, const char *fmt, const char *detail);
+
 /* Strict number parsing: all of text must be a number in [min, max]. 0 on success. */
 int cli_parse_long(const char *text, long min, long max, long *value);
 int cli_parse_u64(const char *text, uint64_t *value);

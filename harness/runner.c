@@ -78,9 +78,7 @@ static void arm_time_limit(const struct lab_problem *lab, const struct run_optio
 
 static void die(int code, const char *fmt, const char *detail)
 {
-    fprintf(stderr, "%s: ", program);
-    fprintf(stderr, fmt, detail);
-    fputc('\n', stderr);
+    cli_complain(program, fmt, detail);
     exit(code);
 }
 

@@ -1,4 +1,4 @@
-/* Grading without a GPU: the rubric and the points (harness/grading.c), names and
+/* Grading without a GPU: the rubric and the points (harness/grading/rubric.c, judging.c, report.c), names and
  * paths as plain text through make, and bin/lab grade-all over the deliberately
  * wrong submissions of tests/submissions/ with --no-gpu: what a compiler and the
  * resource report can tell (compile error, technique, TODO) and that nothing a GPU
@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "csv.h"
-#include "grading.h"
+#include "grading/report.h"
 #include "lab_registry.h"
 #include "util.h"
 
@@ -181,6 +181,68 @@ START_TEST(points_follow_the_rubric)
     s.verdict = VERDICT_TODO;
     grade_score(&r, &s);
     ck_assert_double_eq(s.points, 0);
+}
+END_TEST
+
+/* The technique lines against a step's resources and speed (judging.c), without a GPU:
+ * what used to be a switch inside the grading run. */
+START_TEST(techniques_are_judged_from_resources_and_speed)
+{
+    struct rubric r;
+    rubric_defaults(&r, matmul());
+    char why[256];
+    ck_assert_int_eq(rubric_parse(&r, "technique 02 shared-memory\ntechnique 02 max-registers 64\n"
+                                      "technique 03 min-speed 0.5\n",
+                                  matmul(), why, sizeof why),
+                     0);
+    const struct step_info *s01 = step_table_step(matmul(), "01"),
+                           *s02 = step_table_step(matmul(), "02"),
+                           *s03 = step_table_step(matmul(), "03");
+    struct step_resources res = {1, 40, 2048, 0, 0, "tiled"};
+    struct technique_verdict v;
+    struct check_result k = {CHECK_NOT_RUN, 0, ""};
+    technique_judge_static(&r, s02, "02-tiled", &res, &v);
+    ck_assert_int_eq(v.failed, 0);
+    ck_assert_int_eq(technique_result(&v, &res, 1, &k), 1);
+    ck_assert_int_eq(k.state, CHECK_PASS);
+    ck_assert_ptr_nonnull(strstr(k.why, "kernel tiled: 40 registers, 2048 B shared"));
+    /* no shared memory and too many registers: both reasons */
+    res.smem = 0;
+    res.regs = 80;
+    technique_judge_static(&r, s02, "02-tiled", &res, &v);
+    k.state = CHECK_NOT_RUN;
+    technique_result(&v, &res, 1, &k);
+    ck_assert_int_eq(k.state, CHECK_FAIL);
+    ck_assert_msg(strstr(k.why, "uses no shared memory: kernel tiled has 0 B") != NULL &&
+                      strstr(k.why, "\nkernel tiled uses 80 registers; at most 64 wanted") != NULL,
+                  "%s", k.why);
+    /* no row in --report */
+    res.found = 0;
+    technique_judge_static(&r, s02, "02-tiled", &res, &v);
+    ck_assert_str_eq(v.why, "its --report names no kernel row for 02-tiled");
+    /* min-speed: decided by the speed; none measured: not run, not on the line */
+    res = (struct step_resources){1, 40, 2048, 0, 0, "unrolled"};
+    technique_judge_static(&r, s03, "03-unrolled", &res, &v);
+    ck_assert_int_eq(v.needs_speed, 1);
+    technique_judge_speed(&v, 0.4);
+    ck_assert_int_eq(v.failed, 1);
+    ck_assert_ptr_nonnull(strstr(v.why, "0.40x the reference's speed; the technique shows at 0.50x"));
+    technique_judge_static(&r, s03, "03-unrolled", &res, &v);
+    technique_judge_speed(&v, NAN);
+    k.state = CHECK_NOT_RUN;
+    ck_assert_int_eq(technique_result(&v, &res, 1, &k), 0);
+    ck_assert_str_eq(k.why, "not run: its speed could not be measured");
+    /* without a GPU a speed line cannot be judged */
+    technique_judge_static(&r, s03, "03-unrolled", &res, &v);
+    k.state = CHECK_NOT_RUN;
+    technique_result(&v, &res, 0, &k);
+    ck_assert_int_eq(k.state, CHECK_NOT_RUN);
+    ck_assert_str_eq(k.why, "not run: its speed needs a GPU");
+    /* a step without a technique line: not applicable, left alone */
+    technique_judge_static(&r, s01, "01-naive", &res, &v);
+    k.state = CHECK_NOT_APPLICABLE;
+    ck_assert_int_eq(technique_result(&v, &res, 1, &k), 0);
+    ck_assert_int_eq(k.state, CHECK_NOT_APPLICABLE);
 }
 END_TEST
 
@@ -563,134 +625,10 @@ END_TEST
  * the other, judged in step and size order; the runs of all steps share one pool up
  * to its limit; each speed run runs alone. */
 
-static const char fake_setup[] =
-    "set -e\n"
-    "d=$1; lab=$2; root=$3\n"
-    "mkdir -p \"$d/tree/bin/solutions/matmul\" \"$d/tree/harness/labs/matmul\" \"$d/fake\" "
-    "\"$d/subs/ada/matmul\"\n"
-    "cp \"$lab\" \"$d/tree/bin/lab\"\n"
-    "\"$lab\" sizes matmul > \"$d/fake/sizes\"\n"
-    "cp \"$root/harness/labs/matmul/rubric.def\" \"$d/tree/harness/labs/matmul/\"\n"
-    "printf '#!/bin/sh\\necho \"Fake GPU (compute capability 9.0)\"\\n' > \"$d/tree/bin/gpu-probe\"\n"
-    "cat > \"$d/fake/step.sh\" <<'STEP'\n"
-    "# sourced by a fake step binary, SRC (its source) and ME ($0) set\n"
-    "has() { grep -q \"FAKE $1\" \"$SRC\" 2>/dev/null; }\n"
-    "at() { grep -q \"FAKE $1 $m\\$\" \"$SRC\" 2>/dev/null; }\n"
-    "stem=$(basename \"$ME\"); m=0; csv=; report=0; quick=0; min_time=-; from=0; logs=\n"
-    "while [ $# -gt 0 ]; do\n"
-    "  case \"$1\" in\n"
-    "    --m) m=$2; shift ;;\n"
-    "    --check-sizes) from=$2; shift ;;\n"
-    "    --check-logs) logs=$2; shift ;;\n"
-    "    --csv) csv=$2; shift ;;\n"
-    "    --report) report=1 ;;\n"
-    "    --quick) quick=1 ;;\n"
-    "    --min-time) min_time=$2; shift ;;\n"
-    "  esac\n"
-    "  shift\n"
-    "done\n"
-    "if [ $report = 1 ]; then echo \"$stem fake_kernel 32 2048 0 0 256\"; exit 0; fi\n"
-    "one() {\n"
-    "echo \"${FAKE_TOOL:-check} $stem $m $quick $min_time\" >> \"$FAKE_TIMES.quick\"\n"
-    "echo \"$$ ${FAKE_TOOL:-check} $stem $m start $(date +%s.%N)\" >> \"$FAKE_TIMES\"\n"
-    "has todo && return 3\n"
-    "at hang && exec sleep 600\n"
-    "at wrong && { echo 'mismatch (fake)' >&2; return 1; }\n"
-    "at crash && kill -SEGV $$\n"
-    "at quit && exit 0\n"
-    "if [ -n \"$FAKE_TOOL\" ]; then\n"
-    "  sleep 0.3; echo '========= COMPUTE-SANITIZER'\n"
-    "  if [ $FAKE_TOOL = racecheck ] && has race; then\n"
-    "    echo '========= Race reported between Write access (fake)'; exit 99\n"
-    "  fi\n"
-    "  echo '========= ERROR SUMMARY: 0 errors'\n"
-    "elif [ $m = 4096 ]; then sleep 0.2; else sleep 0.05; fi\n"
-    "ms=1.000; has slowspeed && ms=4.000\n"
-    "[ -n \"$csv\" ] && printf 'step,median_ms\\n%s,%s\\n' \"$stem\" $ms > \"$csv\"\n"
-    "echo \"$$ ${FAKE_TOOL:-check} $stem $m end $(date +%s.%N)\" >> \"$FAKE_TIMES\"\n"
-    "}\n"
-    "[ $from = 0 ] && { one; exit $?; }\n"
-    "# --check-sizes: the lab's sizes (FAKE_SIZES, bin/lab sizes) from the from-th, the extra\n"
-    "# checks at the last only, each one's messages and a status line as the runner writes\n"
-    "count=$(wc -l < \"$FAKE_SIZES\"); i=0; q=$quick; began=$(date +%s.%N)\n"
-    ": > \"${logs}status\"\n"
-    "while read -r _ _ size _ _ _ _; do\n"
-    "  i=$((i + 1)); [ $i -lt $from ] && continue\n"
-    "  m=$size; quick=$q; [ $i -lt $count ] && quick=1\n"
-    "  one 2> \"$logs$i.log\"; code=$?\n"
-    "  echo \"$i $code $(awk -v a=$began -v b=$(date +%s.%N) 'BEGIN { print b - a }')\" >> \"${logs}status\"\n"
-    "  [ $code = 0 ] || exit $code\n"
-    "done < \"$FAKE_SIZES\"\n"
-    "exit 0\n"
-    "STEP\n"
-    "cat > \"$d/fake/compute-sanitizer\" <<'SAN'\n"
-    "#!/bin/sh\n"
-    "tool=$2\n"
-    "while [ $# -gt 0 ]; do\n"
-    "  case \"$1\" in --tool|--error-exitcode|--print-limit|--report-api-errors) shift 2 ;;"
-    " *) break ;; esac\n"
-    "done\n"
-    "FAKE_TOOL=$tool exec \"$@\"\n"
-    "SAN\n"
-    "cat > \"$d/fake/make\" <<'MAKE'\n"
-    "#!/bin/sh\n"
-    "# grade-prereqs: nothing to build; GRADE_DIR=slot target: a fake step of the source\n"
-    "dir=; target=\n"
-    "for a in \"$@\"; do case \"$a\" in GRADE_DIR=*) dir=${a#GRADE_DIR=} ;; -*|*=*) ;;"
-    " *) target=$a ;; esac; done\n"
-    "[ \"$target\" = grade-prereqs ] && exit 0\n"
-    "src=$(realpath \"$dir/src/${target#$dir/bin/}.cu\")\n"
-    "mkdir -p \"$(dirname \"$target\")\"\n"
-    "printf '#!/bin/sh\\nSRC=%s\\nME=$0\\n. %s\\n' \"$src\" \"$FAKE_STEP\" > \"$target\"\n"
-    "chmod +x \"$target\"\n"
-    "# the compiler's dependency file, as -MMD writes it: the source, a harness header\n"
-    "step=${target#$dir/bin/}; mkdir -p \"$dir/obj/$(dirname \"$step\")\"\n"
-    "printf '%s : %s \\\\\\n  %s\\n\\n%s :\\n' \"$dir/obj/$step.o\" \"$dir/src/$step.cu\" "
-    "harness/labs/matmul/rubric.def harness/labs/matmul/rubric.def > \"$dir/obj/$step.d\"\n"
-    "MAKE\n"
-    "chmod +x \"$d/tree/bin/gpu-probe\" \"$d/fake/compute-sanitizer\" \"$d/fake/make\"\n"
-    "for stem in $(\"$lab\" list matmul | awk 'NR > 1 && $1 ~ /^[0-9]/ {print $1}'); do\n"
-    "  printf '#!/bin/sh\\nSRC=/dev/null\\nME=$0\\n. %s\\n' \"$d/fake/step.sh\" "
-    "> \"$d/tree/bin/solutions/matmul/$stem\"\n"
-    "  chmod +x \"$d/tree/bin/solutions/matmul/$stem\"\n"
-    "  echo \"// $stem\" > \"$d/subs/ada/matmul/$stem.cu\"\n"
-    "done\n";
-
-/* ada's steps: what each fake step does wrong (a script of its own: one string of
- * both would pass the 4095 characters C99 promises a string literal) */
-static const char fake_student[] =
-    "s=$1/subs/ada/matmul\n"
-    "echo '// FAKE wrong 17' >> $s/02-tiled.cu\n"
-    "echo '// FAKE hang 1' >> $s/03-unrolled.cu\n"
-    "echo '// FAKE race' >> $s/04-prefetch.cu\n"
-    "echo '// FAKE todo' >> $s/05-rect-tiles.cu\n"
-    "echo '// FAKE crash 4096' >> $s/06-regblock.cu\n"
-    "echo '// FAKE slowspeed' >> $s/07-smem-transposed.cu\n"
-    "echo '// FAKE quit 100' >> $s/08-vector-loads.cu\n"
-    "echo '// FAKE wrong 2048' >> $s/09-warp-tiles.cu\n";
-
-static const char fake_grade[] =
-    "d=$1; c=$2\n"
-    "cd \"$d/tree\" && PATH=\"$d/fake:$PATH\" FAKE_STEP=\"$d/fake/step.sh\" "
-    "FAKE_TIMES=\"$d/times-$c\" FAKE_SIZES=\"$d/fake/sizes\" LAB_COMMIT=fake-commit "
-    "exec bin/lab grade --submission "
-    "\"$d/subs/ada\" --student ada --gradebook \"$d/book-$c.csv\" "
-    "--sanitizer \"$d/fake/compute-sanitizer\" --concurrency $c "
-    "--throughput \"$d/throughput.csv\" matmul\n";
-
-/* The same tree graded without a GPU (--no-gpu), then with the fake one, into one
- * gradebook of step 01: each run's exit code and output to regrade-<run>.code/.out */
-static const char fake_regrade[] =
-    "d=$1\n"
-    "cd \"$d/tree\" || exit 1\n"
-    "export PATH=\"$d/fake:$PATH\" FAKE_STEP=\"$d/fake/step.sh\" FAKE_TIMES=\"$d/times-regrade\" "
-    "FAKE_SIZES=\"$d/fake/sizes\"\n"
-    "for run in 1 2 3; do\n"
-    "  gpu=; [ $run = 1 ] && gpu=--no-gpu\n"
-    "  bin/lab grade-all $gpu --submissions \"$d/subs\" --gradebook \"$d/regrade.csv\" "
-    "--sanitizer \"$d/fake/compute-sanitizer\" matmul 01 > \"$d/regrade-$run.out\" 2>&1\n"
-    "  echo $? > \"$d/regrade-$run.code\"\n"
-    "done\n";
+/* The fake GPU's scripts (tests/fixtures/fake-gpu/): setup.sh makes the tree, student.sh
+ * gives ada's steps their mistakes, grade.sh grades ada, regrade.sh grades a tree
+ * without a GPU and then with the fake one. */
+#define FAKE_GPU "tests/fixtures/fake-gpu"
 
 static char *fake_dir;
 static char fake_out[2][1 << 15], fake_err[2][1 << 14];
@@ -706,22 +644,22 @@ static void grade_on_a_fake_gpu(void)
     bin_path("lab", lab, sizeof lab);
     if (realpath(lab, lab_real) == NULL || getcwd(root, sizeof root) == NULL)
         return;
-    const char *const scripts[] = {fake_setup, fake_student};
+    const char *const scripts[] = {FAKE_GPU "/setup.sh", FAKE_GPU "/student.sh"};
     for (size_t i = 0; i < 2; ++i) {
-        char *setup[] = {"/bin/sh", "-c", (char *)scripts[i], "sh", fake_dir, lab_real, root, NULL};
+        char *setup[] = {"/bin/sh", (char *)scripts[i], fake_dir, lab_real, root, NULL};
         if (run_capture(setup, NULL, out, sizeof out, err, sizeof err) != 0) {
             fprintf(stderr, "fake GPU setup failed: %s%s\n", out, err);
             return;
         }
     }
     for (int run = 0; run < 2; ++run) {
-        char *argv[] = {"/bin/sh", "-c", (char *)fake_grade, "sh", fake_dir,
-                        (char *)fake_concurrency[run], NULL};
+        char *argv[] = {"/bin/sh", FAKE_GPU "/grade.sh", fake_dir, (char *)fake_concurrency[run],
+                        NULL};
         const char *env[] = {"MAKEFLAGS=", NULL};
         fake_code[run] = run_capture(argv, env, fake_out[run], sizeof fake_out[run],
                                      fake_err[run], sizeof fake_err[run]);
     }
-    char *regrade[] = {"/bin/sh", "-c", (char *)fake_regrade, "sh", fake_dir, NULL};
+    char *regrade[] = {"/bin/sh", FAKE_GPU "/regrade.sh", fake_dir, NULL};
     const char *env[] = {"MAKEFLAGS=", NULL};
     run_capture(regrade, env, out, sizeof out, err, sizeof err);
     fake_ready = 1;
@@ -1179,6 +1117,7 @@ Suite *grading_suite(void)
     tcase_add_test(rules, rubric_file_parses_and_overrides);
     tcase_add_test(rules, rubric_errors_name_the_line);
     tcase_add_test(rules, points_follow_the_rubric);
+    tcase_add_test(rules, techniques_are_judged_from_resources_and_speed);
     tcase_add_test(rules, safe_names_are_plain_and_distinct);
     suite_add_tcase(s, rules);
 

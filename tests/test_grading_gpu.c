@@ -6,7 +6,7 @@
  * something to look at, and the technique check's shared-memory rule; at the physics
  * check's full 1000 bodies, where step 01 has 257), then the class (bin/lab grade-all,
  * matmul step 02) and N-body step 07 with its tile load unguarded
- * (tests/submissions-nbody/); each case reads one student's report. This fits one 10-minute
+ * (tests/fixtures/tile-without-guard.sh); each case reads one student's report. This fits one 10-minute
  * call on the H100; the whole solutions tree of each lab, every step with every
  * check, is graded by tests/verify-on-gpu.sh's part `grading`, one call per lab.
  * LAB_GRADING_KEEP=dir grades into dir and keeps the gradebooks, reports and JUnit
@@ -67,13 +67,20 @@ static void grade_everything(void)
                    "--sanitizer", (char *)(sanitizer ? sanitizer : ""), "matmul", "02", NULL};
     code = run_capture(cls, (const char *const *)env, out, sizeof out, err, sizeof err);
     printf("%s", out);
-    /* N-body step 07 with its tile load unguarded (tests/submissions-nbody/) */
+    /* N-body step 07 with its tile load unguarded (tests/fixtures/tile-without-guard.sh) */
+    char subs[700], step[800], cmd[2000];
     snprintf(nbody_book, sizeof nbody_book, "%s/nbody-class.csv", dir);
-    char *nbody[] = {lab, "grade-all", "--submissions", "tests/submissions-nbody", "--gradebook",
-                     nbody_book, "--sanitizer", (char *)(sanitizer ? sanitizer : ""), "nbody",
-                     "07", NULL};
-    nbody_code = run_capture(nbody, (const char *const *)env, nbody_out, sizeof nbody_out, err,
-                             sizeof err);
+    snprintf(subs, sizeof subs, "%s/nbody-subs", dir);
+    snprintf(step, sizeof step, "%s/tile-without-guard/labs/nbody", subs);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s' && sh tests/fixtures/tile-without-guard.sh "
+             "solutions/nbody/07-shared.cu '%s/07-shared.cu'", step, step);
+    char *make_it[] = {"/bin/sh", "-c", cmd, NULL};
+    nbody_code = run_capture(make_it, NULL, nbody_out, sizeof nbody_out, err, sizeof err);
+    char *nbody[] = {lab, "grade-all", "--submissions", subs, "--gradebook", nbody_book,
+                     "--sanitizer", (char *)(sanitizer ? sanitizer : ""), "nbody", "07", NULL};
+    if (nbody_code == 0)
+        nbody_code = run_capture(nbody, (const char *const *)env, nbody_out, sizeof nbody_out,
+                                 err, sizeof err);
     printf("%s", nbody_out);
 }
 
@@ -278,38 +285,19 @@ static char fake_times[2][700], fake_report[2][700];
 static char fake_out[2][1 << 16], fake_err[2][1 << 15];
 static int fake_code[2];
 
-static const char fake_sanitizer[] =
-    "#!/bin/sh\n"
-    "# a fake compute-sanitizer (tests/test_grading_gpu.c): --tool NAME ... BINARY ARGS\n"
-    "tool=$2\n"
-    "case \"$*\" in *bin/solutions/*) who=reference ;; *) who=student ;; esac\n"
-    "echo \"$tool $who start $(date +%s.%N)\" >> \"$FAKE_SANITIZER_TIMES\"\n"
-    "echo '========= COMPUTE-SANITIZER'\n"
-    "if [ $who = student ] && [ $tool = racecheck ] && [ \"$FAKE_SANITIZER_HANG\" = 1 ]; then\n"
-    "    exec sleep 600\n"
-    "fi\n"
-    "sleep 1\n"
-    "echo \"$tool $who end $(date +%s.%N)\" >> \"$FAKE_SANITIZER_TIMES\"\n"
-    "if [ $who = student ] && [ $tool = memcheck ]; then\n"
-    "    echo '========= Invalid __global__ read of size 4 bytes (fake)'\n"
-    "    echo '========= ERROR SUMMARY: 1 error'\n"
-    "    exit 99\n"
-    "fi\n"
-    "echo '========= ERROR SUMMARY: 0 errors'\n";
+/* tests/fixtures/fake-sanitizer/compute-sanitizer: sleeps 1 s, records when each tool
+ * starts and ends in $FAKE_SANITIZER_TIMES, reports a memcheck error for the student,
+ * and hangs the student's racecheck with FAKE_SANITIZER_HANG=1. */
+#define FAKE_SANITIZER "tests/fixtures/fake-sanitizer/compute-sanitizer"
 
 static void grade_with_fake_sanitizer(void)
 {
     fake_dir = util_temp_dir("grade-fake-sanitizer");
     if (fake_dir == NULL)
         return;
-    char sanitizer[700];
-    snprintf(sanitizer, sizeof sanitizer, "%s/compute-sanitizer", fake_dir);
-    FILE *f = fopen(sanitizer, "w");
-    if (f == NULL)
+    char sanitizer[4096];
+    if (realpath(FAKE_SANITIZER, sanitizer) == NULL)
         return;
-    fputs(fake_sanitizer, f);
-    fclose(f);
-    chmod(sanitizer, 0755);
     char lab[512];
     bin_path("lab", lab, sizeof lab);
     for (int run = 0; run < 2; ++run) {

@@ -1,4 +1,4 @@
-/* Grading's child processes (harness/tools/procs.c), no GPU needed: several at once,
+/* Grading's child processes (harness/grading/procs.c), no GPU needed: several at once,
  * each with its own limit, log and exit code; one killed at its limit (with what it
  * started) while the others end as they would alone; results handed on in index order;
  * a batch ended early starts nothing more; at_once 1 runs them one after the other.
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tools/procs.h"
+#include "grading/procs.h"
 #include "util.h"
 
 /* A process running `sh -c script`, logging to dir/name.log. */
@@ -39,7 +39,7 @@ static void sh_proc(struct sh_proc *s, const char *dir, const char *name, double
 }
 
 static void run_all(struct sh_proc *s, size_t n, int at_once, procs_done_fn done, void *ctx,
-                    void (*idle)(void), double *wall)
+                    void (*idle)(void *ctx), double *wall)
 {
     struct proc *procs[32];
     for (size_t i = 0; i < n; ++i)
@@ -50,8 +50,9 @@ static void run_all(struct sh_proc *s, size_t n, int at_once, procs_done_fn done
 }
 
 static int idled;
-static void count_idle(void)
+static void count_idle(void *ctx)
 {
+    (void)ctx;
     ++idled;
 }
 

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "grading.h"
+#include "grading/report.h"
 #include "lab_registry.h"
 #include "util.h"
 

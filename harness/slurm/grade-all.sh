@@ -3,7 +3,7 @@
 # on this machine. The grading itself is the ordinary `bin/lab grade-all`, run by
 # each task (harness/slurm/task.sh) on its share of the submissions; this script
 # only splits, submits, watches, retries and merges (bin/lab grade-split and
-# grade-merge, harness/tools/grade_parts.c).
+# grade-merge, harness/grading/split_merge.c).
 #
 # State beside the gradebook: GRADEBOOK without .csv, plus .slurm/ (it must be on a
 # file system the compute nodes see, as must this tree and the submissions):

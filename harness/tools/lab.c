@@ -9,7 +9,7 @@
  *             [--sanitizer PATH] [--concurrency N] [--throughput CSV] [LAB [STEP]]
  *                                                   grade one submission (default: .)
  *   lab grade-all --submissions DIR [same options]  grade every folder in DIR; resumes
- *                                                   (harness/tools/grade.c; GUIDE.md)
+ *                                                   (harness/grading/; GUIDE.md)
  *   lab grade-split --submissions DIR --gradebook CSV --batch N --out DIR [LAB [STEP]]
  *   lab grade-merge --gradebook CSV --part DIR... [--not-graded REASON] [LAB [STEP]]
  *   lab gradebook [LAB [STEP]]                      the default gradebook of a selection
@@ -27,16 +27,16 @@
 
 #include "cli.h"
 #include "csv.h"
-#include "grade.h"
+#include "grading/gradebook.h"
+#include "grading/session.h"
+#include "grading/split_merge.h"
 #include "lab_registry.h"
 
 static const char *program = "lab";
 
 static int usage_error(const char *fmt, const char *detail)
 {
-    fprintf(stderr, "%s: ", program);
-    fprintf(stderr, fmt, detail);
-    fputc('\n', stderr);
+    cli_complain(program, fmt, detail);
     return EXIT_USAGE;
 }
 

@@ -1,6 +1,6 @@
-/* Grading: the rubric, the checks of one step and their points, and the names and
- * files grading writes. Pure C (no CUDA, no processes), so every rule is unit-tested
- * without a GPU; bin/lab grade (harness/tools/grade.c) runs the checks.
+/* The rubric of a lab: the checks of a step, their points, the sizes and limits of
+ * its runs, and the techniques each step must show. Pure C (no CUDA, no processes), so
+ * every rule is unit-tested without a GPU (tests/test_grading.c).
  *
  * A lab's rubric is harness/labs/<lab>/rubric.def; a lab without one is graded with
  * the default below (rubric_defaults). One setting per line, '#' starts a comment:
@@ -28,11 +28,10 @@
  * bands 0.8 -> 1,
  * 0.5 -> 0.5, 0.25 -> 0.25; speed at the largest check size, compute-sanitizer at the
  * smallest with every dimension above 1; time-limit 10 5; build-time-limit 300. */
-#ifndef LAB_GRADING_H
-#define LAB_GRADING_H
+#ifndef LAB_GRADING_RUBRIC_H
+#define LAB_GRADING_RUBRIC_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 #include "step_table.h"
 
@@ -103,55 +102,6 @@ const struct check_size *rubric_speed_size(const struct rubric *r, const struct 
 double rubric_speed_share(const struct rubric *r, double ratio);
 /* 1 when the step has a technique line. */
 int rubric_has_technique(const struct rubric *r, const struct step_info *step);
-
-/* What became of one check of one step. */
-enum check_state { CHECK_NOT_RUN, CHECK_PASS, CHECK_FAIL, CHECK_NOT_APPLICABLE };
-struct check_result {
-    enum check_state state;
-    double fraction;  /* of its points earned: 1 for PASS; correct: sizes passed / sizes */
-    char why[768];    /* the reason: a failure's first lines, why it did not run */
-};
-
-/* REFUSED: it builds, but includes files that are not its own (grade.c,
- * includes_allowed) */
-enum step_verdict { VERDICT_GRADED, VERDICT_MISSING, VERDICT_COMPILE_ERROR, VERDICT_TODO,
-                    VERDICT_REFUSED };
-struct step_result {
-    const struct step_info *step;
-    char stem[96];
-    enum step_verdict verdict;
-    struct check_result checks[GRADE_CHECKS];
-    double points, max;
-    double earned[GRADE_CHECKS], worth[GRADE_CHECKS]; /* per check, from grade_score */
-    int provisional;  /* a required check did not run: the points may change with a GPU
-                         (or with compute-sanitizer) */
-    int required_failed; /* a required check failed: the step scores 0 */
-    int failed_check;    /* ... the first such check (enum grade_check), for the verdict */
-};
-
-/* Fills points, max and provisional from the checks and the rubric. */
-void grade_score(const struct rubric *r, struct step_result *s);
-/* "PASS" "FAIL" "not run" "n/a" */
-const char *check_state_name(enum check_state state);
-/* The verdict in a word: "full marks", "compile error", "TODO", "missing", "lost points". */
-const char *step_verdict_text(const struct step_result *s);
-
-/* A file name for a student that holds only [A-Za-z0-9._-], never starts with '.',
- * and differs between different names (a hash is added when anything was changed). */
-void grade_safe_name(const char *name, char *buf, size_t len);
-/* Formats points as the gradebook shows them: "4", "2.5", "0.33". */
-void grade_format_points(double points, char *buf, size_t len);
-/* Writes text escaped for XML (attribute-safe) to out. Control characters become '?'. */
-void grade_xml_escape(FILE *out, const char *text);
-
-/* The per-student report: a line per check of every step ("  02-tiled racecheck FAIL
- * 0/1  why"), then the ignored files. */
-void grade_write_report(FILE *out, const char *student, const char *submission,
-                        const struct step_result *steps, size_t count, const char *ignored,
-                        const char *notes);
-/* One JUnit <testsuite> for the student: a test case per check of every step. */
-void grade_write_junit_suite(FILE *out, const char *student, const struct step_result *steps,
-                             size_t count);
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,4 @@
-/* Child processes for grading (harness/tools/grade.c): each in a process group of its
+/* Child processes for grading (harness/grading/): each in a process group of its
  * own, its output to a file, with a time limit after which the whole group is killed;
  * several at once, each with its own deadline, as one pool that may hold the runs of
  * several steps (a series per step: one step's first hang ends that step's runs, not
@@ -65,10 +65,10 @@ typedef int (*procs_done_fn)(void *ctx, size_t i);
  * waiting for a place never counts), after which its process group is killed.
  * Whatever a process leaves behind in its group is killed when it ends. done (may be
  * NULL) sees each in index order, whatever order they end in; idle (may be NULL) is
- * called while waiting. Returns when none of them is running. Each outcome's
+ * called while waiting, with the same ctx. Returns when none of them is running. Each outcome's
  * crowding says how crowded the pool was while it ran. With at_once 1 this is
  * running them one after the other. */
 void procs_run(struct proc *const procs[], size_t n, int at_once, procs_done_fn done, void *ctx,
-               void (*idle)(void));
+               void (*idle)(void *ctx));
 
 #endif

@@ -130,7 +130,7 @@ static int cancel_rest_of_series(struct proc *const procs[], size_t n, size_t i)
 }
 
 void procs_run(struct proc *const procs[], size_t n, int at_once, procs_done_fn done, void *ctx,
-               void (*idle)(void))
+               void (*idle)(void *ctx))
 {
     if (at_once < 1)
         at_once = 1;
@@ -174,7 +174,7 @@ void procs_run(struct proc *const procs[], size_t n, int at_once, procs_done_fn 
         }
         if (reported < n && !ended) {
             if (idle != NULL)
-                idle();
+                idle(ctx);
             usleep(10000);
         }
     }

@@ -1,7 +1,7 @@
 /* bin/lab grade-split and grade-merge: a class graded in parts, each part by the
  * ordinary `bin/lab grade-all` somewhere else (a task of a Slurm array job:
  * harness/slurm/), then merged into the one gradebook. Nothing here grades: the
- * verdicts, rows, reports and JUnit suites are grade-all's own (grade.c).
+ * verdicts, rows, reports and JUnit suites are grade-all's own (session.c).
  *
  *   split: the submissions not yet graded in the gradebook, in folders of at most
  *          --batch, OUT/task-<i>/subs/<name>, each a link to the submission folder
@@ -22,27 +22,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "split_merge.h"
+
 #include "cli.h"
 #include "csv.h"
-#include "grade.h"
+#include "files.h"
+#include "gradebook.h"
 
-#pragma GCC diagnostic ignored "-Wformat-truncation"
-
-#define MAX_COLS 160
-
-static int mkdir_p(const char *path)
-{
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p != '\0'; ++p)
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return -1;
-            *p = '/';
-        }
-    return mkdir(buf, 0777) != 0 && errno != EEXIST ? -1 : 0;
-}
 
 /* The gradebook as it is now (empty when there is none yet). 0, or -1. */
 static int read_book(const char *path, struct csv_table *t)
@@ -87,7 +73,7 @@ int grade_split(const struct grade_request *q, int batch, const char *out)
             snprintf(dir, sizeof dir, "%s/task-%zu/subs", out, tasks - 1);
             snprintf(link, sizeof link, "%s/%s", dir, names[i]);
             snprintf(target, sizeof target, "%s/%s", base, names[i]);
-            if (mkdir_p(dir) != 0 || (symlink(target, link) != 0 && errno != EEXIST)) {
+            if (make_dirs(dir) != 0 || (symlink(target, link) != 0 && errno != EEXIST)) {
                 fprintf(stderr, "lab: cannot make %s: %s\n", link, strerror(errno));
                 status = EXIT_WRONG;
             }
@@ -107,8 +93,11 @@ static int copy_file(const char *from, const char *to)
     FILE *in = fopen(from, "rb");
     if (in == NULL)
         return -1;
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", to);
+    char tmp[8900];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", to) >= (int)sizeof tmp) {
+        fclose(in);
+        return -1;
+    }
     FILE *o = fopen(tmp, "wb");
     if (o == NULL) {
         fclose(in);
@@ -157,16 +146,20 @@ static int merge_rows(const char *gradebook, const char *part)
         csv_free(&book);
         if (done || !grade_row_graded(&t, row))
             continue;
-        const char *values[MAX_COLS];
+        const char **values = calloc(t.ncols, sizeof *values);
+        if (values == NULL) {
+            merged = -1;
+            break;
+        }
         char new_report[8800] = "";
-        for (size_t c = 0; c < t.ncols && c < MAX_COLS; ++c)
+        for (size_t c = 0; c < t.ncols; ++c)
             values[c] = t.rows[row][c];
         if (report_col >= 0 && t.rows[row][report_col][0] != '\0') {
             /* the report and its JUnit suite, beside the gradebook */
             const char *slash = strrchr(t.rows[row][report_col], '/');
             const char *file = slash ? slash + 1 : t.rows[row][report_col];
             char from[8800], to[8800];
-            mkdir_p(reports);
+            make_dirs(reports);
             size_t n = strlen(file);
             for (int x = 0; x < 2; ++x) {
                 snprintf(from, sizeof from, "%s/%.*s%s", part_reports,
@@ -185,8 +178,10 @@ static int merge_rows(const char *gradebook, const char *part)
                             grade_drop_replaced, &replace, err, sizeof err) != 0) {
             fprintf(stderr, "lab: %s\n", err);
             merged = -1;
-            break;
         }
+        free(values);
+        if (merged < 0)
+            break;
         ++merged;
     }
     csv_free(&t);
@@ -202,9 +197,19 @@ static int mark_not_graded(const struct grade_request *q, const char *part, cons
     size_t count;
     if (grade_list_submissions(subs, &names, &count) != 0)
         return 0;
-    static char step_names[128][128];
-    const char *cols[MAX_COLS];
-    size_t ncols = grade_columns(q->lab, q->step, cols, step_names, 128);
+    struct gradebook_columns columns;
+    const char **values = NULL;
+    if (grade_columns(q->lab, q->step, &columns) != 0 ||
+        (values = calloc(columns.count, sizeof *values)) == NULL) {
+        for (size_t i = 0; i < count; ++i)
+            free(names[i]);
+        free(names);
+        grade_columns_free(&columns);
+        fprintf(stderr, "lab: out of memory\n");
+        return -1;
+    }
+    const char **cols = columns.cols;
+    size_t ncols = columns.count;
     char date[32], total[600];
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
@@ -216,7 +221,6 @@ static int mark_not_graded(const struct grade_request *q, const char *part, cons
             int done = grade_submission_done(&book, names[i], 0);
             csv_free(&book);
             if (!done) {
-                const char *values[MAX_COLS];
                 for (size_t c = 0; c < ncols; ++c)
                     values[c] = "";
                 values[0] = names[i];
@@ -224,8 +228,9 @@ static int mark_not_graded(const struct grade_request *q, const char *part, cons
                 values[2] = date;
                 values[ncols - 4] = total;
                 char err[512];
-                if (csv_update_rows(q->gradebook, cols, values, ncols, grade_drop_not_graded,
-                                    names[i], err, sizeof err) != 0) {
+                struct grade_replace replace = {names[i], 0};
+                if (csv_update_rows(q->gradebook, cols, values, ncols, grade_drop_replaced,
+                                    &replace, err, sizeof err) != 0) {
                     fprintf(stderr, "lab: %s\n", err);
                     marked = -1;
                 } else {
@@ -239,6 +244,8 @@ static int mark_not_graded(const struct grade_request *q, const char *part, cons
         free(names[i]);
     }
     free(names);
+    free(values);
+    grade_columns_free(&columns);
     return marked;
 }
 

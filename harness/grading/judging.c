@@ -1,0 +1,195 @@
+/* Points and verdicts of a step from its checks and the rubric, and what the
+ * technique lines ask of a step's resources and speed: judging.h. Pure C, tested
+ * without a GPU (tests/test_grading.c). */
+#include "judging.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void grade_score(const struct rubric *r, struct step_result *s)
+{
+    s->points = s->max = 0;
+    s->failed_check = 0;
+    s->provisional = 0;
+    for (int c = 0; c < GRADE_CHECKS; ++c) {
+        s->earned[c] = 0;
+        s->worth[c] = s->checks[c].state == CHECK_NOT_APPLICABLE ? 0 : rubric_points(r, s->step, c);
+    }
+    int required_failed = s->verdict != VERDICT_GRADED;
+    for (int c = 0; c < GRADE_CHECKS; ++c) {
+        const struct check_result *k = &s->checks[c];
+        if (k->state == CHECK_NOT_APPLICABLE)
+            continue;
+        s->max += rubric_points(r, s->step, c);
+        if (r->required[c] && k->state == CHECK_FAIL && !required_failed) {
+            required_failed = 1;
+            s->failed_check = c;
+        }
+        if (r->required[c] && k->state == CHECK_NOT_RUN)
+            s->provisional = 1;
+    }
+    s->required_failed = required_failed && s->verdict == VERDICT_GRADED;
+    if (required_failed)
+        return;
+    double points = 0;
+    for (int c = 0; c < GRADE_CHECKS; ++c) {
+        const struct check_result *k = &s->checks[c];
+        if (k->state == CHECK_PASS || k->state == CHECK_FAIL) {
+            s->earned[c] = floor(rubric_points(r, s->step, c) * k->fraction * 100 + 0.5) / 100;
+            points += s->earned[c];
+        }
+    }
+    /* two decimals, as the gradebook shows them */
+    s->points = floor(points * 100 + 0.5) / 100;
+}
+
+const char *check_state_name(enum check_state state)
+{
+    switch (state) {
+    case CHECK_PASS:
+        return "PASS";
+    case CHECK_FAIL:
+        return "FAIL";
+    case CHECK_NOT_APPLICABLE:
+        return "n/a";
+    case CHECK_NOT_RUN:
+    default:
+        return "not-run";
+    }
+}
+
+const char *step_verdict_text(const struct step_result *s)
+{
+    switch (s->verdict) {
+    case VERDICT_MISSING:
+        return "missing";
+    case VERDICT_COMPILE_ERROR:
+        return "compile error";
+    case VERDICT_TODO:
+        return "TODO";
+    case VERDICT_REFUSED:
+        return "refused: it includes files that are not its own";
+    case VERDICT_GRADED:
+    default:
+        break;
+    }
+    if (s->required_failed) {
+        static const char *const why[GRADE_CHECKS] = {
+            [CHECK_BUILD] = "a required check failed (build): no points for the step",
+            [CHECK_CORRECT] = "a required check failed (correct): no points for the step",
+            [CHECK_MEMCHECK] = "a required check failed (memcheck: a memory error): no "
+                               "points for the step",
+            [CHECK_RACECHECK] = "a required check failed (racecheck: a race): no points for "
+                                "the step",
+            [CHECK_SYNCCHECK] = "a required check failed (synccheck): no points for the step",
+            [CHECK_TECHNIQUE] = "a required check failed (technique): no points for the step",
+            [CHECK_SPEED] = "a required check failed (speed): no points for the step",
+        };
+        return why[s->failed_check];
+    }
+    if (s->points >= s->max && s->max > 0)
+        return s->provisional ? "provisional" : "full marks";
+    return s->provisional ? "provisional, lost points" : "lost points";
+}
+
+/* Appends a reason on a line of its own. */
+static void add_reason(struct technique_verdict *v, const char *line)
+{
+    size_t used = strlen(v->why);
+    if (used + 1 < sizeof v->why)
+        snprintf(v->why + used, sizeof v->why - used, "%s%s", used ? "\n" : "", line);
+    v->failed = 1;
+}
+
+void technique_judge_static(const struct rubric *r, const struct step_info *step, const char *stem,
+                            const struct step_resources *res, struct technique_verdict *v)
+{
+    memset(v, 0, sizeof *v);
+    if (!rubric_has_technique(r, step))
+        return;
+    if (!res->found) {
+        snprintf(v->why, sizeof v->why, "its --report names no kernel row for %s", stem);
+        v->failed = 1;
+    }
+    for (int t = 0; t < r->technique_count; ++t) {
+        if (strcmp(r->techniques[t].step, step->id) != 0)
+            continue;
+        /* a kernel name is at most 127 characters: every line fits */
+        char line[256] = "";
+        double want = r->techniques[t].value;
+        switch (r->techniques[t].kind) {
+        case TECH_SHARED:
+            if (res->found && res->smem == 0)
+                snprintf(line, sizeof line,
+                         "uses no shared memory: kernel %.127s has 0 B static + dynamic",
+                         res->kernel);
+            break;
+        case TECH_NO_SPILLS:
+            if (res->found && res->spill > 0)
+                snprintf(line, sizeof line, "kernel %.127s spills %zu B to local memory",
+                         res->kernel, res->spill);
+            break;
+        case TECH_NO_LOCAL:
+            if (res->found && res->local > 0)
+                snprintf(line, sizeof line, "kernel %.127s uses %zu B of local memory per thread",
+                         res->kernel, res->local);
+            break;
+        case TECH_MAX_REGS:
+            if (res->found && res->regs > (int)want)
+                snprintf(line, sizeof line, "kernel %.127s uses %d registers; at most %.0f wanted",
+                         res->kernel, res->regs, want);
+            break;
+        case TECH_MIN_SPEED:
+            v->needs_speed = 1;
+            if (want > v->min_speed)
+                v->min_speed = want;
+            break;
+        }
+        if (line[0] != '\0' && res->found)
+            add_reason(v, line);
+    }
+}
+
+void technique_judge_speed(struct technique_verdict *v, double ratio)
+{
+    if (v->needs_speed <= 0)
+        return;
+    if (isnan(ratio)) {
+        if (!v->failed)
+            v->needs_speed = -1;
+        return;
+    }
+    if (ratio < v->min_speed) {
+        char line[128];
+        snprintf(line, sizeof line,
+                 "%.2fx the reference's speed; the technique shows at %.2fx or more", ratio,
+                 v->min_speed);
+        add_reason(v, line);
+    }
+}
+
+int technique_result(const struct technique_verdict *v, const struct step_resources *res,
+                     int have_gpu, struct check_result *k)
+{
+    if (k->state == CHECK_NOT_APPLICABLE)
+        return 0;
+    if (v->needs_speed < 0) {
+        k->state = CHECK_NOT_RUN;
+        snprintf(k->why, sizeof k->why, "not run: its speed could not be measured");
+        return 0;
+    }
+    if (v->needs_speed && !have_gpu && !v->failed) {
+        snprintf(k->why, sizeof k->why, "not run: its speed needs a GPU");
+    } else if (v->failed) {
+        k->state = CHECK_FAIL;
+        snprintf(k->why, sizeof k->why, "%s", v->why);
+    } else {
+        k->state = CHECK_PASS;
+        k->fraction = 1;
+        snprintf(k->why, sizeof k->why,
+                 "as the rubric asks (kernel %s: %d registers, %zu B shared, %zu B local)",
+                 res->kernel, res->regs, res->smem, res->local);
+    }
+    return 1;
+}

@@ -1,0 +1,76 @@
+/* Judging a step: its points and verdict from what its checks came to and the rubric
+ * (grade_score), and what the rubric's technique lines make of its resources and its
+ * speed. Pure C, tested without a GPU (tests/test_grading.c); the parts that run the
+ * checks (submission.c, checks.c) call it. */
+#ifndef LAB_GRADING_JUDGING_H
+#define LAB_GRADING_JUDGING_H
+
+#include <stddef.h>
+
+#include "rubric.h"
+
+/* What became of one check of one step. */
+enum check_state { CHECK_NOT_RUN, CHECK_PASS, CHECK_FAIL, CHECK_NOT_APPLICABLE };
+struct check_result {
+    enum check_state state;
+    double fraction;  /* of its points earned: 1 for PASS; correct: sizes passed / sizes */
+    char why[768];    /* the reason: a failure's first lines, why it did not run */
+};
+
+/* REFUSED: it builds, but includes files that are not its own (submissions.c,
+ * includes_allowed) */
+enum step_verdict { VERDICT_GRADED, VERDICT_MISSING, VERDICT_COMPILE_ERROR, VERDICT_TODO,
+                    VERDICT_REFUSED };
+struct step_result {
+    const struct step_info *step;
+    char stem[200]; /* lab/stem */
+    enum step_verdict verdict;
+    struct check_result checks[GRADE_CHECKS];
+    double points, max;
+    double earned[GRADE_CHECKS], worth[GRADE_CHECKS]; /* per check, from grade_score */
+    int provisional;  /* a required check did not run: the points may change with a GPU
+                         (or with compute-sanitizer) */
+    int required_failed; /* a required check failed: the step scores 0 */
+    int failed_check;    /* ... the first such check (enum grade_check), for the verdict */
+};
+
+/* Fills points, max and provisional from the checks and the rubric. */
+void grade_score(const struct rubric *r, struct step_result *s);
+/* "PASS" "FAIL" "not run" "n/a" */
+const char *check_state_name(enum check_state state);
+/* The verdict in a word: "full marks", "compile error", "TODO", "missing", "lost points". */
+const char *step_verdict_text(const struct step_result *s);
+
+/* The step's main kernel as its --report shows it (registers, shared memory static +
+ * dynamic, local and spill bytes per thread). */
+struct step_resources {
+    int found; /* 0: its --report names no row for the step */
+    int regs;
+    size_t smem, local, spill;
+    char kernel[128];
+};
+
+/* What the rubric's technique lines make of a step: failed with the reasons, or
+ * waiting for its speed (a min-speed line). */
+struct technique_verdict {
+    int failed;
+    int needs_speed; /* a min-speed line: 1 until its speed is known; -1: it cannot be */
+    double min_speed;
+    char why[768];
+};
+
+/* The static part: every technique line of step (shared-memory, no-spills,
+ * no-local-memory, max-registers) against its resources; min-speed lines wait for
+ * technique_judge_speed. stem names the step in the reasons. */
+void technique_judge_static(const struct rubric *r, const struct step_info *step,
+                            const char *stem, const struct step_resources *res,
+                            struct technique_verdict *v);
+/* The speed part: ratio (student / reference; NaN when it could not be measured)
+ * against the min-speed lines. */
+void technique_judge_speed(struct technique_verdict *v, double ratio);
+/* The technique check from the verdict (k: NOT_APPLICABLE for a step without a
+ * technique line, left as it is). Returns 1 when the step's progress line shows it. */
+int technique_result(const struct technique_verdict *v, const struct step_resources *res,
+                     int have_gpu, struct check_result *k);
+
+#endif

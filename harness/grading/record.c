@@ -1,0 +1,161 @@
+/* What grading writes about a student and a run: record.h. */
+#define _GNU_SOURCE
+#include "record.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csv.h"
+#include "files.h"
+#include "gradebook.h"
+#include "report.h"
+#include "results.h"
+
+int record_student(struct session *sess, struct student *s, const char *gradebook)
+{
+    double total = 0, max = 0;
+    int not_run = 0;
+    for (size_t i = 0; i < sess->step_count; ++i) {
+        grade_score(sess->steps[i].rubric, &s->results[i]);
+        total += s->results[i].points;
+        max += s->results[i].max;
+        for (int c = 0; c < GRADE_CHECKS; ++c)
+            not_run += s->results[i].checks[c].state == CHECK_NOT_RUN;
+    }
+    char dir[4096], safe[80], report[4400], xml[4400], tmp[4500];
+    grade_reports_dir(gradebook, dir, sizeof dir);
+    make_dirs(dir);
+    grade_safe_name(s->submission[0] ? s->name : s->name, safe, sizeof safe);
+    snprintf(report, sizeof report, "%s/%s.txt", dir, safe);
+    snprintf(xml, sizeof xml, "%s/%s.xml", dir, safe);
+
+    char notes[2048] = "";
+    size_t used = 0;
+    for (size_t l = 0; l < sess->lab_count && used < sizeof notes; ++l)
+        used += (size_t)snprintf(notes + used, sizeof notes - used, "rubric: %s\n",
+                                 sess->rubric_from[l]);
+    if (used < sizeof notes)
+        used += (size_t)snprintf(notes + used, sizeof notes - used, "gpu: %s\n",
+                                 sess->have_gpu ? sess->gpu : sess->no_gpu_why);
+    if (!sess->have_gpu && used < sizeof notes)
+        snprintf(notes + used, sizeof notes - used,
+                 "NO GPU: correctness, compute-sanitizer and speed did not run and earned no "
+                 "points; full marks need a GPU\n");
+    else if (sess->sanitizer == NULL && used < sizeof notes)
+        snprintf(notes + used, sizeof notes - used,
+                 "compute-sanitizer not found: memcheck, racecheck and synccheck did not run "
+                 "and earned no points\n");
+
+    snprintf(tmp, sizeof tmp, "%s.tmp", report);
+    FILE *out = fopen(tmp, "w");
+    if (out != NULL) {
+        grade_write_report(out, s->name, s->submission, s->results, sess->step_count, s->ignored,
+                           notes);
+        if (fclose(out) == 0)
+            rename(tmp, report);
+    }
+    snprintf(tmp, sizeof tmp, "%s.tmp", xml);
+    out = fopen(tmp, "w");
+    if (out != NULL) {
+        grade_write_junit_suite(out, s->name, s->results, sess->step_count);
+        if (fclose(out) == 0)
+            rename(tmp, xml);
+    }
+
+    struct gradebook_columns cols;
+    char(*values)[64] = calloc(sess->step_count + 8, sizeof *values);
+    const char **row = calloc(sess->step_count + 8, sizeof *row);
+    if (values == NULL || row == NULL || grade_columns(sess->lab, sess->step, &cols) != 0) {
+        free(values);
+        free(row);
+        fprintf(stderr, "lab: out of memory writing the gradebook row of %s\n", s->name);
+        return -1;
+    }
+    size_t c = 0;
+    row[c++] = s->name;
+    row[c++] = s->submission;
+    row[c++] = sess->date;
+    row[c++] = sess->have_gpu ? sess->gpu : "none";
+    for (size_t i = 0; i < sess->step_count; ++i) {
+        grade_format_points(s->results[i].points, values[c], sizeof values[c]);
+        row[c] = values[c];
+        ++c;
+    }
+    grade_format_points(total, values[c], sizeof values[c]);
+    row[c] = values[c];
+    ++c;
+    grade_format_points(max, values[c], sizeof values[c]);
+    row[c] = values[c];
+    ++c;
+    snprintf(values[c], sizeof values[c], "%d", not_run);
+    row[c] = values[c];
+    ++c;
+    row[c++] = report;
+    char err[512];
+    /* a "not graded" row of this submission (a cluster task that failed) gives way, and
+     * so does one graded without a GPU when this one had a GPU */
+    struct grade_replace replace = {s->submission, sess->have_gpu};
+    int rc = csv_update_rows(gradebook, cols.cols, row, cols.count, grade_drop_replaced,
+                             &replace, err, sizeof err);
+    grade_columns_free(&cols);
+    free(values);
+    free(row);
+    if (rc != 0) {
+        fprintf(stderr, "lab: %s\n", err);
+        return -1;
+    }
+    char t[32], m[32];
+    grade_format_points(total, t, sizeof t);
+    grade_format_points(max, m, sizeof m);
+    printf("  => %s of %s%s; report: %s\n", t, m,
+           not_run ? " (some checks did not run: see the report)" : "", report);
+    return 0;
+}
+
+
+/* The run's throughput, one row appended to path (data/grading/README.md): its
+ * seconds per submission with and without the reference solutions' timing, which a
+ * grading run pays once whatever the size of the class, and the points of the
+ * submissions it graded, summed. 0, or -1 with a message. */
+int record_throughput(const struct session *sess, const char *path, double wall_s)
+{
+    static const char *const header[] = {
+        "date", "commit", "gpu", "lab", "steps", "submissions", "grade_concurrency",
+        "total_s", "reference_s", "per_submission_s", "points", "max",
+        /* where a submission's time went, per submission, in enum phase's order */
+        "build_wait_s", "report_s", "pool_s", "speed_s"};
+    enum { COLUMNS = sizeof header / sizeof header[0] };
+    double points = 0, max = 0;
+    for (size_t si = 0; si < sess->student_count; ++si)
+        for (size_t i = 0; i < sess->step_count; ++i) {
+            points += sess->students[si].results[i].points;
+            max += sess->students[si].results[i].max;
+        }
+    char v[COLUMNS][256];
+    snprintf(v[0], sizeof v[0], "%s", sess->date);
+    results_commit(v[1], sizeof v[1]);
+    snprintf(v[2], sizeof v[2], "%s", sess->have_gpu ? sess->gpu : "none");
+    snprintf(v[3], sizeof v[3], "%s", sess->lab != NULL ? sess->lab->lab : "all");
+    snprintf(v[4], sizeof v[4], "%zu", sess->step_count);
+    snprintf(v[5], sizeof v[5], "%zu", sess->student_count);
+    snprintf(v[6], sizeof v[6], "%d", sess->have_gpu ? sess->concurrency : 0);
+    snprintf(v[7], sizeof v[7], "%.1f", wall_s);
+    snprintf(v[8], sizeof v[8], "%.1f", sess->reference_s);
+    snprintf(v[9], sizeof v[9], "%.1f", (wall_s - sess->reference_s) / (double)sess->student_count);
+    snprintf(v[10], sizeof v[10], "%g", points);
+    snprintf(v[11], sizeof v[11], "%g", max);
+    for (int ph = 0; ph < PHASES; ++ph)
+        snprintf(v[12 + ph], sizeof v[12 + ph], "%.1f",
+                 sess->phase_s[ph] / (double)sess->student_count);
+    const char *values[COLUMNS];
+    for (int c = 0; c < COLUMNS; ++c)
+        values[c] = v[c];
+    char err[512];
+    if (csv_append_row(path, header, values, COLUMNS, err, sizeof err) != 0) {
+        fprintf(stderr, "lab: cannot record the throughput: %s\n", err);
+        return -1;
+    }
+    printf("throughput recorded in %s\n", path);
+    return 0;
+}

@@ -1,0 +1,33 @@
+/* What grading writes about a student, as text: a file name safe for any student
+ * name, points as the gradebook shows them, the per-student report and its JUnit
+ * suite. Pure C, tested without a GPU (tests/test_grading.c). */
+#ifndef LAB_GRADING_REPORT_H
+#define LAB_GRADING_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "judging.h"
+
+/* A file name for a student that holds only [A-Za-z0-9._-], never starts with '.',
+ * and differs between different names (a hash is added when anything was changed). */
+void grade_safe_name(const char *name, char *buf, size_t len);
+/* Formats points as the gradebook shows them: "4", "2.5", "0.33". */
+void grade_format_points(double points, char *buf, size_t len);
+/* Writes text escaped for XML (attribute-safe) to out. Control characters become '?'. */
+void grade_xml_escape(FILE *out, const char *text);
+
+/* For a message built with snprintf into buf: when it did not fit (written >= len),
+ * its end becomes "..." so a reader sees that it was cut. */
+void text_mark_cut(char *buf, size_t len, int written);
+
+/* The per-student report: a line per check of every step ("  02-tiled racecheck FAIL
+ * 0/1  why"), then the ignored files. */
+void grade_write_report(FILE *out, const char *student, const char *submission,
+                        const struct step_result *steps, size_t count, const char *ignored,
+                        const char *notes);
+/* One JUnit <testsuite> for the student: a test case per check of every step. */
+void grade_write_junit_suite(FILE *out, const char *student, const struct step_result *steps,
+                             size_t count);
+
+#endif
