@@ -44,6 +44,16 @@ int64_t reduce_fill(uint64_t seed, float *x, size_t n)
     return sum;
 }
 
+int64_t reduce_exact_sum(uint64_t seed, size_t n)
+{
+    int64_t sum = 0;
+    long count = (long)n;
+#pragma omp parallel for reduction(+ : sum) schedule(static)
+    for (long i = 0; i < count; ++i)
+        sum += reduce_sixteenths(seed, (size_t)i, n);
+    return sum;
+}
+
 double reduce_fill_real(uint64_t seed, float *x, size_t n, double *abs_sum)
 {
     /* Kahan's compensated sum in double, serial: the check's input is a few million */
@@ -67,7 +77,7 @@ size_t reduce_count(long m, long n, long k, char *why, size_t why_len)
         return 0;
     }
     if ((double)m * (double)n > (double)REDUCE_MAX_N) {
-        snprintf(why, why_len, "m x n = %.4g floats: at most 2^34 (%ld)", (double)m * (double)n,
+        snprintf(why, why_len, "m x n = %.4g floats: at most 2^36 (%ld)", (double)m * (double)n,
                  REDUCE_MAX_N);
         return 0;
     }

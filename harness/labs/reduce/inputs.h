@@ -48,8 +48,8 @@ extern "C" {
 #define REDUCE_EDGE ((size_t)65536)      /* positive elements at each end */
 #define REDUCE_TOLERANCE (1.0 / 64.0)    /* a quarter of the smallest |x_i| */
 #define REDUCE_DEFAULT_N (1L << 28)      /* 1 GiB of floats: the headline size */
-/* m x n floats may not pass this: 2^34, 64 GiB, beyond any check's need */
-#define REDUCE_MAX_N (1L << 34)
+/* m x n floats may not pass this: 2^36 (256 GiB), more than any GPU holds */
+#define REDUCE_MAX_N (1L << 36)
 
 /* Element i of n under seed, in sixteenths (-16..-1, 1..16): counter-based, so any
  * element can be made on its own and in any order. */
@@ -59,6 +59,9 @@ float reduce_value(uint64_t seed, size_t i, size_t n);
 
 /* Fills x[0..n) and returns the exact sum in sixteenths (on every core, OpenMP). */
 int64_t reduce_fill(uint64_t seed, float *x, size_t n);
+
+/* The same exact sum without storing the elements (the unit tests' largest sizes). */
+int64_t reduce_exact_sum(uint64_t seed, size_t n);
 
 /* The real-valued input of the determinism check: uniform in [0.5, 1), 24 random
  * bits each; returns the sum in double (compensated: exact to within 2^-50 of it)
