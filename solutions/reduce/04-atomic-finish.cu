@@ -12,10 +12,15 @@
  * int index wraps past 2^32 elements).
  * Why: the second, third... launches of steps 01-03 each cost a launch and a pass
  * over a few thousand sums; one atomic per block replaces them all.
- * Expect: close to step 03 at large n (the later launches were small), better at
- * small n, where launches dominate. The price: the blocks' sums arrive in whatever
- * order the blocks finish, so on data whose additions round the bits can change from
- * run to run (the distinct_sums column; the lab's own inputs never round).
+ * Expect: better at small n, where the launches of steps 01-03 dominate; at large n,
+ * slower than step 03: every block's atomicAdd goes to the same address, and the L2
+ * slice that owns it performs them one after another (n / 256 of them: a million at
+ * 2^28 floats). That, not the memory, is now the limit: ncu shows the kernel far from
+ * the DRAM's bandwidth with warps stalled at the atomic (lts__t_requests_op_red).
+ * Steps 05 and 08 cut the number of blocks, and so of atomics. The other price: the
+ * blocks' sums arrive in whatever order the blocks finish, so on data whose additions
+ * round the bits can change from run to run (the distinct_sums column; the lab's own
+ * inputs never round).
  * Run:  make run LAB=reduce STEP=04 */
 #include "reduce.h"
 #include "step_kernel.h"

@@ -6,9 +6,11 @@
  * Why: in step 04 half the threads went idle at the first level of the tree; now
  * every thread adds once before the tree starts, and there are half as many blocks
  * (and atomics) for the same data.
- * Expect: close to twice step 04 (Harris: 1.78x on kernel 3). Now the tree itself is
- * the cost: each of its 8 levels ends at a barrier, and the last five run one
- * partly busy warp. ncu's warp stall reasons show "barrier" (smsp__pcsamp_warps_issue_stalled_barrier).
+ * Expect: on the 8800 GTX, 1.78x (Harris, over his kernel 3). Here, with half the
+ * atomics of step 04, close to twice step 04: the atomics still set the pace (one per
+ * 512 floats). On the 8800 GTX the tree itself was now the cost: each of its 8 levels
+ * ends at a barrier, and the last five run one partly busy warp (ncu's warp stall
+ * reasons: smsp__pcsamp_warps_issue_stalled_barrier).
  * Run:  make run LAB=reduce STEP=05 */
 #include "reduce.h"
 #include "step_kernel.h"

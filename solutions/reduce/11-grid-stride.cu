@@ -9,8 +9,9 @@
  * with its own start-up, tree, barrier and atomicAdd, and a last wave of blocks that
  * leaves most SMs idle. A resident grid pays for the tree and the atomic once per
  * block, about a thousand times in all, whatever n is, and has no tail wave.
- * Expect: close to the copy bandwidth at large n; each thread now runs a loop, so
- * its loads are only as independent as the loop lets them be (step 13).
+ * Expect: about step 10's rate at large n (both near the copy bandwidth), better
+ * where a partial last wave of blocks mattered; each thread now runs a loop, so its
+ * loads are only as independent as the loop lets them be (step 13).
  * Run:  make run LAB=reduce STEP=11 */
 #include "reduce.h"
 #include "step_kernel.h"

@@ -20,8 +20,8 @@
 #include "reduce.h"
 #include "step_kernel.h"
 
-#ifndef REDUCE_THREADS
-#define REDUCE_THREADS 512
+#ifndef REDUCE_THREADS /* measured on the H100: 1024 (2 blocks per SM) edged 256 and 512 */
+#define REDUCE_THREADS 1024
 #endif
 #ifndef REDUCE_LOADS
 #define REDUCE_LOADS 4
@@ -56,7 +56,10 @@ __device__ __forceinline__ float block_sum(float v)
     return v;
 }
 
-__global__ void __launch_bounds__(THREADS, REDUCE_BLOCKS_PER_SM > 0 ? REDUCE_BLOCKS_PER_SM : 1)
+/* at least REDUCE_BLOCKS_PER_SM blocks per SM, or as many as 2048 threads hold:
+ * the compiler keeps the registers to what that allows (32 for 2 x 1024) */
+#define MIN_BLOCKS (REDUCE_BLOCKS_PER_SM > 0 ? REDUCE_BLOCKS_PER_SM : 2048 / THREADS)
+__global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 reduce_tuned(const float *__restrict__ in, float *out, size_t n, float *partial,
              unsigned int *counter)
 {
