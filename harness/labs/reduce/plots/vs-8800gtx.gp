@@ -35,10 +35,12 @@ see_rate(r) = (low = r < low ? r : low, high = r > high ? r : high, 0)
 
 # Macros (@name) are expanded when a line, or a whole { } block, is read: these
 # are set before any block that uses them.
-today_row = mine . ' && strcol("run_id") eq newest && strcol("role") eq "step" && strcol("verdict") eq "PASS"'
+# the lab's headline size only (make reduce-sizes records newer runs at other sizes)
+at_head = 'column("m") * column("n") == 268435456'
+today_row = mine . ' && @at_head && strcol("run_id") eq newest && strcol("role") eq "step" && strcol("verdict") eq "PASS"'
 gpu_name = ""; size = ""; newest = ""; run_date = ""; cache = ""; run_source = ""
 if (today) {
-    stats datafile using (@mine && strcol("verdict") eq "PASS" ? (newest = strcol("run_id"), 0) : 0) nooutput
+    stats datafile using (@mine && @at_head && strcol("verdict") eq "PASS" ? (newest = strcol("run_id"), 0) : 0) nooutput
     if (newest eq "") {
         print sprintf("plots: %s has no passing %srow: %s not drawn", results_dir, \
                       source ne "" ? source . " " : "", strip_tmp(outfile))
