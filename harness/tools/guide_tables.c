@@ -167,12 +167,20 @@ static int make_table(const char *results, const char *lab, const char *gpu_dir,
         csv_free(&t);
         return -1;
     }
-    int has_inter = csv_column(&t, "interactions_per_s") >= 0;
+    /* a lab's own rate after GFLOP/s, when its CSV has one: N-body's interactions/s,
+     * the reduction's GB/s; such a lab's size is its n */
+    int gbps = csv_column(&t, "gbps") >= 0;
+    const char *rate = csv_column(&t, "interactions_per_s") >= 0 ? "interactions_per_s"
+                       : gbps                                     ? "gbps"
+                                                                  : NULL;
+    int has_inter = rate != NULL;
     char line[2048];
-    put(out, has_inter ? "| step | size | regs | smem B | blocks/SM (limiter) | median ms | GFLOP/s | "
-                         "Ginter/s | vs previous | check |\n|---|---|---|---|---|---|---|---|---|---|\n"
-                       : "| step | size | regs | smem B | blocks/SM (limiter) | median ms | GFLOP/s | "
-                         "vs previous | check |\n|---|---|---|---|---|---|---|---|---|\n");
+    snprintf(line, sizeof line,
+             "| step | size | regs | smem B | blocks/SM (limiter) | median ms | GFLOP/s | "
+             "%s%svs previous | check |\n|---|---|---|---|---|---|---|---|---|%s\n",
+             has_inter ? (gbps ? "GB/s" : "Ginter/s") : "", has_inter ? " | " : "",
+             has_inter ? "---|" : "");
+    put(out, line);
     char date[64] = "", commit[64] = "", gpu[256] = "", cache[32] = "";
     for (size_t r = 0; r < t.nrows; ++r) {
         if (strcmp(field(&t, r, "run_id"), run) != 0 || !size_matches(&t, r, size))
@@ -214,7 +222,7 @@ static int make_table(const char *results, const char *lab, const char *gpu_dir,
             }
         }
         if (has_inter)
-            snprintf(inter, sizeof inter, "| %.1f ", number(&t, r, "interactions_per_s") / 1e9);
+            snprintf(inter, sizeof inter, "| %.1f ", number(&t, r, rate) / (gbps ? 1.0 : 1e9));
         /* a FAIL shows no time and no rate */
         char cells[128];
         snprintf(cells, sizeof cells, "%.3f | %.0f", ms, number(&t, r, "gflops"));

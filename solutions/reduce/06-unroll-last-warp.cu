@@ -1,0 +1,76 @@
+/* Step 06: the last warp unrolled (Harris's kernel 5), made correct for Volta and
+ * later with __syncwarp().
+ *
+ * What changed from step 05: the tree's loop stops when 32 threads are left
+ * (s > 32); the last six levels (64 -> 1 values) are written out for the first warp
+ * alone, with no __syncthreads() and no `if (tid < s)`.
+ * Why: once one warp is left, a block-wide barrier is wasted: a warp's lanes can
+ * wait for one another with __syncwarp(), which costs next to nothing.
+ * The trick that is wrong since Volta: Harris (2007) wrote the tail as
+ *     volatile float *v = sdata; v[tid] += v[tid + 32]; v[tid] += v[tid + 16]; ...
+ * with no synchronisation at all, trusting that a warp's 32 lanes run in lockstep.
+ * Volta (2017) gave every thread its own program counter (independent thread
+ * scheduling): a warp's lanes may now be at different instructions, so lane 0 may
+ * read v[16] before lane 16 has added v[48] into it. `volatile` only keeps the
+ * compiler from caching v[] in registers; it orders nothing between lanes. That is a
+ * data race (compute-sanitizer --tool racecheck reports it), and wrong sums when the
+ * lanes do drift apart. The fix (CUDA 9's "Using CUDA Warp-Level Primitives"):
+ * read into a register, __syncwarp(), write, __syncwarp(), every level.
+ * Expect: on the 8800 GTX, 1.8x step 05 (Harris). Here the same time as step 05
+ * while the atomics (one per 512 floats, as in step 05) set the pace: a cheaper tree
+ * does not show until step 08 removes most of them. Step 09 replaces this
+ * shared-memory tail with register shuffles.
+ * Run:  make run LAB=reduce STEP=06 */
+#include "reduce.h"
+#include "step_kernel.h"
+
+#define THREADS 256
+
+/* The last six levels in the first warp: sdata[0..63] -> sdata[0]. */
+__device__ __forceinline__ void warp_tail(volatile float *sdata, unsigned tid)
+{
+    float v = sdata[tid];
+    v += sdata[tid + 32]; __syncwarp(); sdata[tid] = v; __syncwarp();
+    v += sdata[tid + 16]; __syncwarp(); sdata[tid] = v; __syncwarp();
+    v += sdata[tid + 8];  __syncwarp(); sdata[tid] = v; __syncwarp();
+    v += sdata[tid + 4];  __syncwarp(); sdata[tid] = v; __syncwarp();
+    v += sdata[tid + 2];  __syncwarp(); sdata[tid] = v; __syncwarp();
+    v += sdata[tid + 1];  __syncwarp(); sdata[tid] = v;
+}
+
+__global__ void reduce_unroll_last_warp(const float *in, float *out, size_t n)
+{
+    __shared__ float sdata[THREADS];
+    unsigned tid = threadIdx.x;
+    size_t i = (size_t)blockIdx.x * (2 * THREADS) + tid;
+    float sum = i < n ? in[i] : 0.0f;
+    if (i + THREADS < n)
+        sum += in[i + THREADS];
+    sdata[tid] = sum;
+    __syncthreads();
+    for (unsigned s = THREADS / 2; s > 32; s >>= 1) {
+        if (tid < s)
+            sdata[tid] += sdata[tid + s];
+        __syncthreads();
+    }
+    if (tid < 32)
+        warp_tail(sdata, tid);
+    if (tid == 0)
+        atomicAdd(out, sdata[0]);
+}
+
+static cudaError_t launch(const void *problem, cudaStream_t stream)
+{
+    const struct reduce_problem *p = (const struct reduce_problem *)problem;
+    size_t blocks = (p->n + 2 * THREADS - 1) / (2 * THREADS);
+    dim3 grid((unsigned)(blocks < 0xFFFFFFFFu ? blocks : 0xFFFFFFFFu));
+    cudaError_t status = step_check_grid(grid);
+    if (status != cudaSuccess)
+        return status;
+    if ((status = cudaMemsetAsync(p->out, 0, sizeof(float), stream)) != cudaSuccess)
+        return status;
+    reduce_unroll_last_warp<<<grid, THREADS, 0, stream>>>(p->in, p->out, p->n);
+    return cudaGetLastError();
+}
+
+DEFINE_STEP(reduce_unroll_last_warp, THREADS, 0, launch);
