@@ -111,7 +111,7 @@ int main(void)
     SRunner *runner = NULL;
     size_t skipped = 0;
     /* every skipped case by name: several hundred lines on a machine with no GPU */
-    static char skip_report[1 << 17];
+    static char skip_report[1 << 20];
     for (size_t i = 0; i < sizeof suites / sizeof suites[0]; ++i) {
         const struct suite_entry *s = &suites[i];
         int available = s->needs == NOTHING || (s->needs == GPU && have_gpu) ||
@@ -123,8 +123,12 @@ int main(void)
                 srunner_add_suite(runner, s->make());
             continue;
         }
-        const char *names[1024];
+        static const char *names[8192];
         size_t count = s->case_names(names, sizeof names / sizeof names[0]);
+        if (count == sizeof names / sizeof names[0]) {
+            fprintf(stderr, "suite %s has more cases than the runner can name\n", s->name);
+            return 1;
+        }
         const char *why = s->needs == GPU ? gpu_why : s->needs == SLURM ? slurm_why : gnuplot_why;
         size_t used = strlen(skip_report);
         snprintf(skip_report + used, sizeof skip_report - used, "SKIPPED %zu %s test(s): %s\n",

@@ -263,7 +263,7 @@ START_TEST(front_door_takes_the_cpu_rows_first)
     ck_assert_int_eq(run_capture(list, NULL, out, sizeof out, err, sizeof err), 0);
     ck_assert_ptr_nonnull(strstr(out, "\n  cpu-serial (cpu) "));
     ck_assert_ptr_nonnull(strstr(out, "\n  cpu-openmp (cpu) "));
-    char *one[] = {lab, "report", "--bin-dir", dir, "cpu-openmp", NULL};
+    char *one[] = {lab, "report", "--bin-dir", dir, "nbody", "cpu-openmp", NULL};
     ck_assert_int_eq(run_capture(one, hide_gpus, out, sizeof out, err, sizeof err), 0);
     ck_assert_ptr_nonnull(strstr(out, "runs on the CPU"));
     ck_assert_ptr_null(strstr(out, "01-one-thread"));

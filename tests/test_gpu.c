@@ -49,7 +49,10 @@ static void case_at(size_t index, const struct step_table **lab, char *name, siz
     }
 }
 
-static char case_name_store[512][192];
+/* every solution step and row at every check size of every lab, named for the
+ * SKIPPED list (four labs came to 639) */
+#define MAX_CASE_NAMES 4096
+static char case_name_store[MAX_CASE_NAMES][192];
 /* The cases of every copy, then those that run the reference solutions, which the
  * students' copy (no solutions/) has not: neither run nor listed there. */
 static const char *const labs_names[] = {
@@ -72,7 +75,7 @@ size_t gpu_case_names(const char **names, size_t max)
         names[n++] = labs_names[i];
     if (students_copy())
         return n;
-    for (size_t i = 0; i < case_count() && n < max && i < 512; ++i) {
+    for (size_t i = 0; i < case_count() && n < max && i < MAX_CASE_NAMES; ++i) {
         const struct step_table *lab = NULL;
         const struct check_size *size = NULL;
         char name[128];

@@ -51,8 +51,18 @@ static struct tokens code_tokens(const char *text)
             while (*p != '\0' && !(p[0] == '\n' && (p == text || p[-1] != '\\')))
                 ++p;
         } else if (strncmp(p, "STEP_TODO(", 10) == 0) {
-            const char *end = strstr(p, ");");
-            p = end != NULL ? end + 2 : p + strlen(p);
+            /* to its closing parenthesis and ';', past the string (which may hold ");") */
+            p += 10;
+            while (*p != '\0' && *p != ')') {
+                if (*p == '"')
+                    for (++p; *p != '\0' && *p != '"'; p += (*p == '\\' && p[1] != '\0') ? 2 : 1)
+                        ;
+                if (*p != '\0')
+                    ++p;
+            }
+            p += strspn(p, ") \t");
+            if (*p == ';')
+                ++p;
         } else if (*p == '\n') {
             line_start = 1;
             ++p;
@@ -168,7 +178,7 @@ START_TEST(the_comparison_sees_code_and_only_code)
     const char *base = "#define SIDE 16\n__global__ void k_naive(float *c) { c[0] = 1.0f + 2; }\n";
     const char *renamed = "/* header */\n#ifndef TILE\n#define TILE 16\n#endif\n"
                           "__global__ void k_tiled(float *c) { /* TODO */ c[0] = 1.0f + 2; }\n"
-                          "STEP_TODO(\"tile it\");\n";
+                          "STEP_TODO(\"tile it (two loads); then sync\");\n";
     const char *changed = "__global__ void k_tiled(float *c) { c[0] = 1.0f - 2; }\n";
     const char *lost = "__global__ void k_tiled(float *c) { }\n";
     const char *clash = "__global__ void c(float *c) { c[0] = 1.0f + 2; }\n";
