@@ -262,6 +262,7 @@ enum cli_result cli_parse(int argc, char **argv, const struct lab_problem *lab, 
     }
     if (o->check_from > 0 && o->csv_path == NULL) /* check sizes are no results to keep */
         o->write_csv = 0;
+    o->size_given = o->size.m != 0 || o->size.n != 0 || o->size.k != 0;
     if (lab->resolve_size(&o->size, why, why_len) != LAB_OK)
         return CLI_ERROR;
     return CLI_RUN;

@@ -23,12 +23,13 @@ struct step_identity {
 
 extern const struct step_identity step_identity;
 
-/* The step whose default size this binary runs at: its own, except for a labs/ step
- * still marked STEP_TODO, whose file still holds the previous step's code: it takes
- * the previous step's default size, one that code can do quickly (N-body's step 02
- * untouched is step 01's single GPU thread, for which 131072 bodies take tens of
- * minutes). A lab whose default size depends on the step reads this, not the stem.
- * Defined by the runner. */
+/* The step whose code this binary's file holds, for what follows from the code's
+ * speed: its own, except for a labs/ step still marked STEP_TODO, whose file still
+ * holds the previous step's code (N-body's untouched step 02 is step 01's single GPU
+ * thread, for which 131072 bodies take tens of minutes): a lab sizes what depends on
+ * the code's speed (N-body's default size and its physics check's) from this step.
+ * (Run with no size, a step still TODO is checked at the lab's fifth check size and
+ * not timed: runner.c.) Defined by the runner. */
 const char *step_size_stem(void);
 
 #ifdef __cplusplus

@@ -136,9 +136,9 @@ START_TEST(labs_steps_pass_or_are_todo)
 END_TEST
 
 /* What a fresh clone's `make run` does: every labs/ step still marked STEP_TODO, run
- * at its default size (which follows the code its file holds: the previous step's),
- * says TODO within make run's time limit. N-body's untouched step 02 (step 01's one
- * GPU thread at step 02's 131072 bodies) once ran for tens of minutes. */
+ * with no size (checked at the lab's fifth check size, not timed), says TODO well
+ * within make run's time limit. N-body's untouched step 02 (step 01's one GPU thread
+ * at step 02's 131072 bodies) once ran for tens of minutes. */
 START_TEST(labs_todo_steps_run_quickly_at_their_default_size)
 {
     for (const struct step_table *const *it_t = all_step_tables, *t; (t = *it_t) != NULL; ++it_t)
