@@ -2,8 +2,8 @@
 # loaded after plots/common.gp. Rows have m = k = 1 and n = the number of elements.
 lab_name = "scan"
 lab_title = "Scan (inclusive prefix sum of floats)"
-rate = "gb_per_s"
-rate_scale = 1e-9
+rate = "gbps"
+rate_scale = 1
 rate_unit = "GB/s (n x 4 read + n x 4 written)"
 rate_label(r) = !is_number(r) ? "" : r >= 1000 ? sprintf("%.2f TB/s", r / 1e3) : sprintf("%.0f GB/s", r)
 rate_short(r) = !is_number(r) ? "" : r >= 100 ? sprintf("%.0f", r) : r >= 1 ? sprintf("%.1f", r) : sprintf("%.3f", r)
