@@ -15,6 +15,7 @@ size_of_row(x) = sprintf("n=%d", column("n"))
 # plus written) is its ceiling.
 peak_quantity = "dram_copy"; peak_factor = 1
 peak_title = "device copy (read + write)"
+special_quantity = ""; special_flops = 0
 big_unit = "TB/s"
 # The size sweep (plots/sweep.gp): 2^20 to 2^31 elements on a log2 axis.
 sweep_rows = 'column("n") >= 1048576'

@@ -2,6 +2,7 @@
 # every results folder <gpu> with scan rows, each also as slides/<name>.svg:
 #   plots/scan/steps-<gpu>.png    GB/s per step (n x 4 read + n x 4 written), CUB's row as a
 #                                 line, the measured device-copy bandwidth as the ceiling (plots/steps.gp)
+#   plots/scan/roofline-<gpu>.png every step at 0.125 flop/byte: the memory side (plots/roofline.gp)
 #   plots/scan/sizes-<gpu>.png    the size sweep, 2^20 to 2^31 elements: where launch overhead,
 #                                 tails and the look-back's start dominate (plots/sweep.gp)
 #   plots/scan/normalized.png     two GPUs or more, each as a share of its own copy bandwidth (plots/normalized.gp)
@@ -15,6 +16,8 @@ plots-scan: plots-check
 	  if [ -s '$(PLOT_WORK)/scan.dirs' ]; then \
 	    while IFS= read -r dir; do name=$$(figure_name "$$dir"); \
 	      draw "$$out/steps-$$name.png" plots/steps.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab" "$$peaks"; \
+	      draw "$$out/roofline-$$name.png" plots/roofline.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab" \
+	        $(SCAN_PLOTS)/intensity.csv "$$peaks"; \
 	      draw "$$out/sizes-$$name.png" plots/sweep.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab"; \
 	    done < '$(PLOT_WORK)/scan.dirs'; \
 	    gpus=$$(gpu_list '$(PLOT_WORK)/scan.dirs'); \
