@@ -41,33 +41,22 @@ struct tf32_operands {
     int kp;          /* k rounded up to a multiple of 4 */
 };
 
-/* Bt[col][k] = B[k][col] for k < K, 0 for K <= k < kp: 64 x 64 tiles through shared
- * memory (padded: the column reads are conflict-free), both sides coalesced. Blocks
- * of 32 x 8 threads, 16 elements a thread: the loops have fixed trip counts, so all
- * 16 loads of a thread are in flight before the first store (a 32 x 32 tile with 4
- * a thread left the pass well short of the memory bandwidth). */
-#define TF32_TRANSPOSE_TILE 64
-__global__ void __launch_bounds__(256) tf32_transpose_b(const float *b, float *bt, int k, int n,
-                                                        int kp)
+/* Bt[col][k] = B[k][col] for k < K, 0 for K <= k < kp: 32 x 32 tiles through shared
+ * memory (padded: the column reads are conflict-free), both sides coalesced. */
+__global__ void tf32_transpose_b(const float *b, float *bt, int k, int n, int kp)
 {
-    __shared__ float tile[TF32_TRANSPOSE_TILE][TF32_TRANSPOSE_TILE + 1];
-    int k0 = blockIdx.y * TF32_TRANSPOSE_TILE, n0 = blockIdx.x * TF32_TRANSPOSE_TILE;
-#pragma unroll
-    for (int r = threadIdx.y; r < TF32_TRANSPOSE_TILE; r += 8)
-#pragma unroll
-        for (int c = threadIdx.x; c < TF32_TRANSPOSE_TILE; c += 32) {
-            int kk = k0 + r, col = n0 + c;
-            tile[r][c] = kk < k && col < n ? b[(size_t)kk * n + col] : 0.0f;
-        }
+    __shared__ float tile[32][33];
+    int k0 = blockIdx.y * 32, n0 = blockIdx.x * 32;
+    for (int r = threadIdx.y; r < 32; r += blockDim.y) {
+        int kk = k0 + r, col = n0 + threadIdx.x;
+        tile[r][threadIdx.x] = kk < k && col < n ? b[(size_t)kk * n + col] : 0.0f;
+    }
     __syncthreads();
-#pragma unroll
-    for (int r = threadIdx.y; r < TF32_TRANSPOSE_TILE; r += 8)
-#pragma unroll
-        for (int c = threadIdx.x; c < TF32_TRANSPOSE_TILE; c += 32) {
-            int col = n0 + r, kk = k0 + c;
-            if (col < n && kk < kp)
-                bt[(size_t)col * kp + kk] = tile[c][r];
-        }
+    for (int r = threadIdx.y; r < 32; r += blockDim.y) {
+        int col = n0 + r, kk = k0 + threadIdx.x;
+        if (col < n && kk < kp)
+            bt[(size_t)col * kp + kk] = tile[threadIdx.x][r];
+    }
 }
 
 /* out[row][k] = a[row][k] for k < K, 0 up to kp. */
@@ -118,8 +107,7 @@ static inline cudaError_t tf32_k_major(const struct matmul_problem *p, cudaStrea
     cudaError_t status = tf32_scratch_reserve(&bt_buffer, (size_t)p->n * kp);
     if (status != cudaSuccess)
         return status;
-    dim3 grid((unsigned)((p->n + TF32_TRANSPOSE_TILE - 1) / TF32_TRANSPOSE_TILE),
-              (unsigned)((kp + TF32_TRANSPOSE_TILE - 1) / TF32_TRANSPOSE_TILE));
+    dim3 grid((unsigned)((p->n + 31) / 32), (unsigned)((kp + 31) / 32));
     if ((status = step_check_grid(grid)) != cudaSuccess)
         return status;
     tf32_transpose_b<<<grid, dim3(32, 8), 0, stream>>>(p->b, bt_buffer.data, p->k, p->n, kp);
