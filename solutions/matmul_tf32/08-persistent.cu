@@ -26,12 +26,14 @@
  * kernels ("warp-specialized persistent ping-pong / cooperative") and the public
  * H100 worklogs make the same moves.
  *
- * What to expect: faster than 07 at every size, most at 8192^3 where L2 reuse
- * matters; one block per SM (192 KB of stages), registers reported at the launch
- * bound (168) since the split is made at run time. ncu: higher
- * sm__pipe_tensor_op_gmma_cycles_active, lower lts__t_sectors_srcunit_tex_lookup_miss
- * (L2 misses) than 07; a grid of 132 blocks. In the SASS: HGMMA.64x256x8.F32.TF32,
- * WARPGROUP.DEPBAR.LE gsb0, 0x1 (the wait_group 1), USETMAXREG, UTMALDG, SYNCS.
+ * What to expect: faster than 07 where there are more tiles than SMs, most at
+ * 8192^3 where L2 reuse matters; the same as 07 at 2048^3 and below (no more tiles
+ * than SMs: nothing to schedule). One block per SM (192 KB of stages); registers
+ * reported at the launch bound (168), since the split is made at run time. ncu: a
+ * grid of 132 blocks, lts__t_sector_hit_rate.pct (L2 hit rate) well above 07's at
+ * 8192^3; tf32_transpose_b is the same pass as before, now a larger share of the
+ * time. In the SASS: HGMMA.64x256x8.F32.TF32, WARPGROUP.DEPBAR.LE gsb0, 0x1 (the
+ * wait_group 1), USETMAXREG, UTMALDG, SYNCS.
  *
  * Run: make run LAB=matmul_tf32 STEP=08 */
 #include "matmul.h"
