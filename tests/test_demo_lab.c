@@ -12,12 +12,36 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "demo_lab_tree.h"
 #include "util.h"
 
 #define MAKE_TREE "tests/fixtures/demo-lab-tree/make-tree.sh"
 
-/* make's own settings from a `make test` above would reach the tree's make */
-static const char *const plain_make[] = {"MAKEFLAGS=", "MFLAGS=", "MAKELEVEL=", NULL};
+const char *const demo_lab_plain_make[] = {"MAKEFLAGS=", "MFLAGS=", "MAKELEVEL=", NULL};
+
+char *demo_lab_make_tree(char *const targets[], char *out, size_t out_len)
+{
+    char root[4096], err[4096];
+    char *dir = util_temp_dir("demo-lab");
+    if (dir == NULL || getcwd(root, sizeof root) == NULL) {
+        snprintf(out, out_len, "no temporary folder for the tree");
+        if (dir != NULL)
+            util_remove_tree(dir);
+        free(dir);
+        return NULL;
+    }
+    char *argv[16] = {"/bin/sh", MAKE_TREE, dir, root};
+    size_t n = 4;
+    for (; targets[n - 4] != NULL && n + 1 < sizeof argv / sizeof argv[0]; ++n)
+        argv[n] = targets[n - 4];
+    argv[n] = NULL;
+    if (run_capture(argv, demo_lab_plain_make, out, out_len, err, sizeof err) == 0)
+        return dir;
+    strncat(out, err, out_len - strlen(out) - 1);
+    util_remove_tree(dir);
+    free(dir);
+    return NULL;
+}
 
 static char *tree;                  /* the demo lab's tree, made once per suite */
 static char tree_out[1 << 14];      /* make-tree.sh's output: make's log when it failed */
@@ -25,19 +49,8 @@ static int tree_made;
 
 static void make_tree(char *const targets[])
 {
-    char root[4096];
-    tree = util_temp_dir("demo-lab");
-    if (tree == NULL || getcwd(root, sizeof root) == NULL)
-        return;
-    char *argv[16] = {"/bin/sh", MAKE_TREE, tree, root};
-    size_t n = 4;
-    for (; targets[n - 4] != NULL && n + 1 < sizeof argv / sizeof argv[0]; ++n)
-        argv[n] = targets[n - 4];
-    argv[n] = NULL;
-    char err[4096];
-    tree_made = run_capture(argv, plain_make, tree_out, sizeof tree_out, err, sizeof err) == 0;
-    if (!tree_made)
-        strncat(tree_out, err, sizeof tree_out - strlen(tree_out) - 1);
+    tree = demo_lab_make_tree(targets, tree_out, sizeof tree_out);
+    tree_made = tree != NULL;
 }
 
 static void make_run_tree(void)
@@ -156,7 +169,7 @@ static int make_plots(void)
              "PLOT_FIGURES='%s/figures' PLOT_WORK='%s/work'",
              tree, tree, tree, tree);
     char *argv[] = {"/bin/sh", "-c", command, NULL};
-    return run_capture(argv, plain_make, out, sizeof out, err, sizeof err);
+    return run_capture(argv, demo_lab_plain_make, out, sizeof out, err, sizeof err);
 }
 
 static int is_png(const char *path)
