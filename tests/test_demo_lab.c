@@ -35,9 +35,12 @@ char *demo_lab_make_tree(char *const targets[], char *out, size_t out_len)
     for (; targets[n - 4] != NULL && n + 1 < sizeof argv / sizeof argv[0]; ++n)
         argv[n] = targets[n - 4];
     argv[n] = NULL;
-    if (run_capture(argv, demo_lab_plain_make, out, out_len, err, sizeof err) == 0)
+    if (targets[n - 4] != NULL)
+        snprintf(out, out_len, "more than %zu targets for the demo lab's tree", n - 4);
+    else if (run_capture(argv, demo_lab_plain_make, out, out_len, err, sizeof err) == 0)
         return dir;
-    strncat(out, err, out_len - strlen(out) - 1);
+    else
+        strncat(out, err, out_len - strlen(out) - 1);
     util_remove_tree(dir);
     free(dir);
     return NULL;
@@ -93,9 +96,10 @@ static int run_in_tree(const char *relative, const char *const env[], const char
     int used = snprintf(command, sizeof command, "cd '%s' && exec '%s'", tree, path);
     va_list args;
     va_start(args, arg);
-    for (const char *a = arg; a != NULL; a = va_arg(args, const char *))
+    for (const char *a = arg; a != NULL && used < (int)sizeof command; a = va_arg(args, const char *))
         used += snprintf(command + used, sizeof command - (size_t)used, " '%s'", a);
     va_end(args);
+    ck_assert_msg(used < (int)sizeof command, "the command line for %s is too long", relative);
     char *argv[] = {"/bin/sh", "-c", command, NULL};
     return run_capture(argv, env, out, sizeof out, err, sizeof err);
 }
