@@ -1,0 +1,250 @@
+/* A lab is one folder, end to end: the shared harness (no lab in it) copied into a
+ * temporary tree with the throwaway lab of tests/fixtures/demo-lab added and no other
+ * edit (tests/fixtures/demo-lab-tree/make-tree.sh) builds, lists and reports it, runs
+ * its CPU row with no GPU into a results CSV that bin/results-check accepts
+ * (demo_lab), and draws its figures with make plots (demo_lab_plots, which needs
+ * gnuplot). Its grading is tests/test_grading_demo_lab.c. */
+#include <check.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "demo_lab_tree.h"
+#include "util.h"
+
+#define MAKE_TREE "tests/fixtures/demo-lab-tree/make-tree.sh"
+
+const char *const demo_lab_plain_make[] = {"MAKEFLAGS=", "MFLAGS=", "MAKELEVEL=", NULL};
+
+char *demo_lab_make_tree(char *const targets[], char *out, size_t out_len)
+{
+    char root[4096], err[4096];
+    char *dir = util_temp_dir("demo-lab");
+    if (dir == NULL || getcwd(root, sizeof root) == NULL) {
+        snprintf(out, out_len, "no temporary folder for the tree");
+        if (dir != NULL)
+            util_remove_tree(dir);
+        free(dir);
+        return NULL;
+    }
+    char *argv[16] = {"/bin/sh", MAKE_TREE, dir, root};
+    size_t n = 4;
+    for (; targets[n - 4] != NULL && n + 1 < sizeof argv / sizeof argv[0]; ++n)
+        argv[n] = targets[n - 4];
+    argv[n] = NULL;
+    if (targets[n - 4] != NULL)
+        snprintf(out, out_len, "more than %zu targets for the demo lab's tree", n - 4);
+    else if (run_capture(argv, demo_lab_plain_make, out, out_len, err, sizeof err) == 0)
+        return dir;
+    else
+        strncat(out, err, out_len - strlen(out) - 1);
+    util_remove_tree(dir);
+    free(dir);
+    return NULL;
+}
+
+static char *tree;                  /* the demo lab's tree, made once per suite */
+static char tree_out[1 << 14];      /* make-tree.sh's output: make's log when it failed */
+static int tree_made;
+
+static void make_tree(char *const targets[])
+{
+    tree = demo_lab_make_tree(targets, tree_out, sizeof tree_out);
+    tree_made = tree != NULL;
+}
+
+static void make_run_tree(void)
+{
+    char *targets[] = {"bin/lab", "bin/demo/01-fill", "bin/solutions/demo/01-fill", "bin/demo/cpu-fill",
+                       "bin/solutions/demo/cpu-fill", "bin/results-check", NULL};
+    make_tree(targets);
+}
+
+static void make_plots_tree(void)
+{
+    char *targets[] = {"bin/demo/cpu-fill", "bin/results-check", NULL};
+    make_tree(targets);
+}
+
+static void remove_tree(void)
+{
+    if (tree != NULL)
+        util_remove_tree(tree);
+    free(tree);
+    tree = NULL;
+    tree_made = 0;
+}
+
+/* TREE/relative */
+static const char *in_tree(const char *relative, char *buf, size_t len)
+{
+    ck_assert_msg(tree_made, "building the throwaway lab failed:\n%s", tree_out);
+    snprintf(buf, len, "%s/%s", tree, relative);
+    return buf;
+}
+
+static char out[1 << 15], err[1 << 14];
+
+/* Runs TREE/relative with args (NULL ended) in the tree; the exit code. */
+static int run_in_tree(const char *relative, const char *const env[], const char *arg, ...)
+{
+    char path[1024], command[4096];
+    in_tree(relative, path, sizeof path);
+    int used = snprintf(command, sizeof command, "cd '%s' && exec '%s'", tree, path);
+    va_list args;
+    va_start(args, arg);
+    for (const char *a = arg; a != NULL && used < (int)sizeof command; a = va_arg(args, const char *))
+        used += snprintf(command + used, sizeof command - (size_t)used, " '%s'", a);
+    va_end(args);
+    ck_assert_msg(used < (int)sizeof command, "the command line for %s is too long", relative);
+    char *argv[] = {"/bin/sh", "-c", command, NULL};
+    return run_capture(argv, env, out, sizeof out, err, sizeof err);
+}
+
+/* The demo lab's CPU row run with no GPU at its default size, recorded in
+ * TREE/results/cpu-only/demo.csv, as `make run` with --csv would. */
+static const char *const no_gpu[] = {"CUDA_VISIBLE_DEVICES=", NULL};
+static void run_the_cpu_row(char *csv, size_t len)
+{
+    in_tree("results/cpu-only/demo.csv", csv, len);
+    int code = run_in_tree("bin/demo/cpu-fill", no_gpu, "--csv", csv, NULL);
+    ck_assert_msg(code == 0, "bin/demo/cpu-fill with no GPU exited %d:\n%s%s", code, out, err);
+    ck_assert_msg(strstr(out, "No GPU: this CPU row runs on the CPU alone") != NULL, "%s", out);
+    const char *row = strstr(out, "\ncpu-fill ");
+    ck_assert_msg(row != NULL && strstr(row, " 1048576 ") != NULL && strstr(row, " PASS") != NULL,
+                  "no PASS row for cpu-fill at 2^20:\n%s", out);
+}
+
+START_TEST(a_new_lab_is_one_folder)
+{
+    char lab[1024];
+    ck_assert_int_eq(run_in_tree("bin/lab", NULL, "list", NULL), 0);
+    ck_assert_msg(strstr(out, "demo\n  01-fill") != NULL, "bin/lab list:\n%s", out);
+    ck_assert_msg(strstr(out, "\n  cpu-fill (cpu) ") != NULL, "bin/lab list:\n%s", out);
+    ck_assert_int_eq(run_in_tree("bin/demo/01-fill", NULL, "--report", "--arch", "sm_90", NULL), 0);
+    ck_assert_msg(strstr(out, "01-fill        demo_fill") != NULL, "report:\n%s", out);
+    ck_assert_int_eq(run_in_tree("bin/demo/cpu-fill", NULL, "--report", NULL), 0);
+    ck_assert_msg(strstr(out, "the fill on one CPU thread runs on the CPU") != NULL, "report:\n%s", out);
+    /* and the tree holds no other lab */
+    ck_assert_int_eq(access(in_tree("harness/labs/matmul", lab, sizeof lab), F_OK), -1);
+}
+END_TEST
+
+/* The CPU row runs with no GPU, its row is recorded, and bin/results-check keeps it
+ * for the figures (a row it refused would draw nothing). */
+START_TEST(the_cpu_row_runs_without_a_gpu_into_a_csv_results_check_keeps)
+{
+    char csv[1024], work[1024], kept[1100];
+    run_the_cpu_row(csv, sizeof csv);
+    char *recorded = util_read_file(csv, NULL);
+    ck_assert_msg(recorded != NULL && count_lines(recorded) == 2, "%s", recorded ? recorded : csv);
+    ck_assert_msg(strstr(recorded, ",none (CPU only),") != NULL &&
+                      strstr(recorded, ",demo,cpu-fill,cpu,labs,") != NULL &&
+                      strstr(recorded, ",1,1048576,1,") != NULL &&
+                      strcmp(recorded + strlen(recorded) - 6, ",PASS\n") == 0,
+                  "the recorded row:\n%s", recorded);
+    free(recorded);
+    in_tree("work", work, sizeof work);
+    ck_assert_int_eq(mkdir(work, 0700), 0);
+    int code = run_in_tree("bin/results-check", NULL, "--out", work, csv, NULL);
+    ck_assert_msg(code == 0, "bin/results-check exited %d:\n%s%s", code, out, err);
+    snprintf(kept, sizeof kept, "%s/demo.csv", work);
+    char *rows = util_read_file(kept, NULL);
+    ck_assert_msg(rows != NULL && count_lines(rows) == 2 && strstr(rows, "\ncpu-only,") != NULL &&
+                      strstr(rows, ",demo,cpu-fill,cpu,") != NULL,
+                  "bin/results-check kept:\n%s", rows ? rows : kept);
+    free(rows);
+    snprintf(kept, sizeof kept, "%s/demo.dirs", work);
+    char *dirs = util_read_file(kept, NULL);
+    ck_assert_msg(dirs != NULL && strcmp(dirs, "cpu-only\n") == 0, "demo.dirs: %s", dirs ? dirs : "none");
+    free(dirs);
+}
+END_TEST
+
+/* make plots in the tree, its results, figures and work folders in it; the exit code. */
+static int make_plots(void)
+{
+    char command[4096];
+    snprintf(command, sizeof command,
+             "cd '%s' && exec make --no-print-directory plots PLOT_RESULTS='%s/results' "
+             "PLOT_FIGURES='%s/figures' PLOT_WORK='%s/work'",
+             tree, tree, tree, tree);
+    char *argv[] = {"/bin/sh", "-c", command, NULL};
+    return run_capture(argv, demo_lab_plain_make, out, sizeof out, err, sizeof err);
+}
+
+static int is_png(const char *path)
+{
+    char head[8] = "";
+    FILE *f = fopen(path, "rb");
+    size_t n = f != NULL ? fread(head, 1, sizeof head, f) : 0;
+    if (f != NULL)
+        fclose(f);
+    return n == sizeof head && memcmp(head, "\x89PNG\r\n\x1a\n", sizeof head) == 0;
+}
+
+/* The lab's figures come from its own plots.mk: with the CPU row alone there is no
+ * step to draw, said in one line; with a step row beside it (the one step 01 would
+ * record on a GPU, tests/fixtures/demo-lab-tree/gpu-row.sh) the steps figure is drawn,
+ * PNG and SVG. */
+START_TEST(make_plots_draws_the_lab_s_figures_from_its_folder)
+{
+    char csv[1024], png[1024], svg[1024];
+    run_the_cpu_row(csv, sizeof csv);
+    in_tree("figures/demo/steps-cpu-only.png", png, sizeof png);
+    in_tree("figures/demo/slides/steps-cpu-only.svg", svg, sizeof svg);
+    int code = make_plots();
+    ck_assert_msg(code == 0, "make plots exited %d:\n%s%s", code, out, err);
+    ck_assert_msg(strstr(err, "plots: cpu-only has no demo step rows") != NULL &&
+                      strstr(err, "steps-cpu-only.png not drawn") != NULL,
+                  "make plots with no step row:\n%s%s", out, err);
+    ck_assert_int_eq(access(png, F_OK), -1);
+    char *argv[] = {"/bin/sh", "tests/fixtures/demo-lab-tree/gpu-row.sh", csv, NULL};
+    ck_assert_int_eq(run_capture(argv, NULL, out, sizeof out, err, sizeof err), 0);
+    code = make_plots();
+    ck_assert_msg(code == 0, "make plots exited %d:\n%s%s", code, out, err);
+    ck_assert_msg(strstr(out, "  PLOT     ") != NULL && strstr(out, "/figures/demo/steps-cpu-only.png\n") != NULL,
+                  "make plots:\n%s%s", out, err);
+    ck_assert_msg(err[0] == '\0', "make plots said:\n%s", err);
+    ck_assert_msg(is_png(png), "%s is not a PNG:\n%s", png, out);
+    ck_assert_msg(access(svg, F_OK) == 0, "%s was not drawn:\n%s", svg, out);
+}
+END_TEST
+
+Suite *demo_lab_suite(void)
+{
+    Suite *s = suite_create("demo_lab");
+    TCase *tc = tcase_create("adding a lab");
+    tcase_add_unchecked_fixture(tc, make_run_tree, remove_tree);
+    tcase_set_timeout(tc, 300); /* a copy of the harness, built with nvcc */
+    tcase_add_test(tc, a_new_lab_is_one_folder);
+    tcase_add_test(tc, the_cpu_row_runs_without_a_gpu_into_a_csv_results_check_keeps);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+static const char *const plots_case_names[] = {
+    "make plots draws the demo lab's figures from its own folder",
+};
+
+size_t demo_lab_plots_case_names(const char **names, size_t max)
+{
+    size_t n = 0;
+    for (; n < sizeof plots_case_names / sizeof plots_case_names[0] && n < max; ++n)
+        names[n] = plots_case_names[n];
+    return n;
+}
+
+Suite *demo_lab_plots_suite(void)
+{
+    Suite *s = suite_create("demo_lab_plots");
+    TCase *tc = tcase_create("plots of a lab that is one folder");
+    tcase_add_unchecked_fixture(tc, make_plots_tree, remove_tree);
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, make_plots_draws_the_lab_s_figures_from_its_folder);
+    suite_add_tcase(s, tc);
+    return s;
+}
