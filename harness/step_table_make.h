@@ -18,8 +18,8 @@ extern "C" {
 /* Writes, for lab L:
  *   lab_steps_L := 01-naive 02-tiled ...          the step stems, in order
  *   lab_flags_L_01-naive := -use_fast_math        each step's own nvcc flags
- *   lab_rows_L := cublas ...                       the rows beside the steps
- *   lab_row_file_L_cublas := library-cublas.cu    each row's source file
+ *   lab_rows_L := vendor ...                       the rows beside the steps
+ *   lab_row_file_L_vendor := library-vendor.cu    each row's source file
  * Returns 0, or -1 with a one-line reason in why when a field cannot be a make word
  * (a stem, row or file with a space, '$', '#' or '%'; flags with '$', '#' or a
  * line break): then nothing is written. */
