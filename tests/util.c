@@ -1,5 +1,7 @@
 #include "util.h"
 
+#include "csv.h"
+
 #include <errno.h>
 #include <ftw.h>
 #include <poll.h>
@@ -210,4 +212,17 @@ int run_step_at(const char *path, const struct check_size *size, const char *csv
     char *argv[] = {(char *)path, "--m", m, "--n", n, "--k", k, "--repeats", "2", "--min-time",
                     "0", "--warmup", "1", csv ? "--csv" : "--no-csv", (char *)csv, NULL};
     return run_capture(argv, NULL, out, out_len, err, err_len);
+}
+
+char *util_csv_last_field(const char *path, const char *column, char *why, size_t why_len)
+{
+    struct csv_table t;
+    if (csv_read_file(path, &t, why, why_len) != 0)
+        return NULL;
+    const char *v = t.nrows > 0 ? csv_get(&t, t.nrows - 1, column) : NULL;
+    char *copy = v != NULL ? strdup(v) : NULL;
+    if (copy == NULL && why_len > 0)
+        snprintf(why, why_len, "%s: %s", path, t.nrows == 0 ? "no row" : "no such column");
+    csv_free(&t);
+    return copy;
 }

@@ -29,15 +29,10 @@ static int run_at_255(const char *stem, int quick, const char *csv)
 /* The field of csv's last row in column; a copy the caller frees. */
 static char *last_field(const char *csv, const char *column)
 {
-    struct csv_table t;
-    char why[256];
-    ck_assert_msg(csv_read_file(csv, &t, why, sizeof why) == 0, "%s: %s", csv, why);
-    ck_assert_uint_ge(t.nrows, 1);
-    const char *v = csv_get(&t, t.nrows - 1, column);
-    ck_assert_msg(v != NULL, "%s has no column %s", csv, column);
-    char *copy = strdup(v);
-    csv_free(&t);
-    return copy;
+    char why[512];
+    char *value = util_csv_last_field(csv, column, why, sizeof why);
+    ck_assert_msg(value != NULL, "%s", why);
+    return value;
 }
 
 START_TEST(quick_passes_every_step_without_the_drifts)
