@@ -16,6 +16,7 @@
 #include "lab_problem.h"
 #include "occupancy.h"
 #include "resources.h"
+#include "static_report.h"
 #include "results.h"
 #include "step_kernel.h"
 #include "step_identity.h"
@@ -93,116 +94,6 @@ static int compare_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
-}
-
-/* The kernel's entry in the compiler's report: a C++ mangled name holds the
- * identifier preceded by its length ("_Z11fill_kernel..." for fill_kernel), an extern "C" one is
- * the identifier itself. */
-static const struct kernel_resources *find_kernel(const struct kernel_resources *all, int count,
-                                                  const char *name)
-{
-    char mangled[300];
-    snprintf(mangled, sizeof mangled, "%zu%s", strlen(name), name);
-    for (int i = 0; i < count; ++i)
-        if (strcmp(all[i].function, name) == 0 || strstr(all[i].function, mangled) != NULL)
-            return &all[i];
-    return NULL;
-}
-
-/* "8 (threads) 100%" for one architecture, or why the block cannot launch there. */
-static void what_if_cell(const struct gpu_arch *arch, const struct occ_input *in, char *cell,
-                         size_t cell_len, char *headroom, size_t headroom_len)
-{
-    struct occ_result r;
-    char why[256];
-    if (occ_compute(arch, in, &r, why, sizeof why) != 0) {
-        snprintf(cell, cell_len, "cannot launch");
-        /* why already says "cannot launch: ..." */
-        snprintf(headroom, headroom_len, "on %s, %s", arch->name, why);
-        return;
-    }
-    snprintf(cell, cell_len, "%d (%s) %.0f%%", r.blocks_per_sm, occ_limiter_name(r.limiter),
-             r.occupancy_pct);
-    int more_regs = occ_register_headroom(arch, in);
-    long more_smem = occ_shared_headroom(arch, in);
-    char regs[64], smem[64];
-    if (more_regs < 0)
-        snprintf(regs, sizeof regs, "registers: the launch limit comes first");
-    else
-        snprintf(regs, sizeof regs, "registers: +%d per thread", more_regs);
-    if (more_smem < 0)
-        snprintf(smem, sizeof smem, "shared memory: the launch limit comes first");
-    else
-        snprintf(smem, sizeof smem, "shared memory: +%ld B per block", more_smem);
-    snprintf(headroom, headroom_len, "headroom on %s before a block is lost: %s; %s", arch->name,
-             regs, smem);
-}
-
-/* --report: everything that is known without a GPU, as one table row per step
- * (make report prints the header once, then each step's row). */
-static int static_report(const struct run_options *options)
-{
-    const char *arch_name = options->report_arch ? options->report_arch : step_identity.arch;
-    const struct gpu_arch *arch = arch_find(arch_name);
-    if (arch == NULL)
-        die(EXIT_USAGE, "unknown architecture '%s' (try sm_90, sm_80, g80; bin/occupancy --list)",
-            arch_name);
-    const struct gpu_arch *g80 = arch_find("g80");
-    if (step_entry.kernel == NULL) {
-        const char *what = step_entry.host_threads != NULL ? "runs on the CPU" : "is a library call";
-        if (options->print_header)
-            printf("Static resource report: %s %s; it has no kernel of the lab's to report\n",
-                   step_entry.kernel_name, what);
-        else
-            printf("%-14s %s: %s, no kernel to report\n", step_identity.stem,
-                   step_entry.kernel_name, what);
-        return EXIT_PASS;
-    }
-    struct kernel_resources kernels[32];
-    int count = resources_parse(step_identity.resource_report, kernels, 32);
-    const struct kernel_resources *main_kernel =
-        count > 0 ? find_kernel(kernels, count, step_entry.kernel_name) : NULL;
-    if (main_kernel == NULL)
-        die(EXIT_WRONG, "the compiler's resource report has no entry for kernel %s",
-            step_entry.kernel_name);
-
-    if (options->print_header) {
-        printf("Static resource report: nvcc %s %s\n", step_identity.nvcc_version,
-               step_identity.nvcc_flags);
-        printf("blocks/SM (limiter) and occupancy from the occupancy model, no GPU needed: "
-               "%s = %s", arch->name, arch->example_gpu);
-        if (arch != g80)
-            printf(", %s = %s (the papers' GPU)", g80->name, g80->example_gpu);
-        printf("\n\n%-14s %-16s %5s %7s %7s %7s %7s  %-22s %-22s\n", "step", "kernel", "regs",
-               "smem B", "local B", "spill B", "threads", arch->name, arch == g80 ? "" : g80->name);
-    }
-    struct occ_input in = {(int)step_entry.threads_per_block, main_kernel->registers,
-                           main_kernel->shared_bytes + step_entry.dynamic_smem_bytes};
-    char cell[64], g80_cell[64], headroom[512], g80_headroom[512];
-    what_if_cell(arch, &in, cell, sizeof cell, headroom, sizeof headroom);
-    what_if_cell(g80, &in, g80_cell, sizeof g80_cell, g80_headroom, sizeof g80_headroom);
-    printf("%-14s %-16s %5d %7zu %7zu %7zu %7u  %-22s %-22s\n", step_identity.stem,
-           step_entry.kernel_name, main_kernel->registers, in.smem_per_block,
-           main_kernel->local_bytes, main_kernel->spill_store_bytes, step_entry.threads_per_block,
-           cell, arch == g80 ? "" : g80_cell);
-    if (step_todo != NULL) {
-        const char *code_of = step_size_stem();
-        printf("%14s TODO, not done yet (%s): these are the resources of the code the file holds "
-               "now%s%s\n", "", step_todo, code_of != step_identity.stem ? ", step " : "",
-               code_of != step_identity.stem ? code_of : "");
-    }
-    printf("%14s %s\n", "", headroom);
-    if (arch != g80)
-        printf("%14s %s\n", "", g80_headroom);
-    for (int i = 0; i < count; ++i)
-        if (&kernels[i] != main_kernel)
-            printf("%14s also in this step: %s, %d registers, %zu B shared, %zu B local\n", "",
-                   kernels[i].function, kernels[i].registers, kernels[i].shared_bytes,
-                   kernels[i].local_bytes);
-    const struct step_info *step = step_table_step(step_identity.table, step_identity.stem);
-    if (step != NULL && step->nvcc_flags[0] != '\0')
-        printf("%14s compiled with the step's own flags: %s\n", "", step->nvcc_flags);
-    return EXIT_PASS;
 }
 
 struct device_facts {
@@ -677,7 +568,7 @@ int main(int argc, char **argv)
         break;
     }
     if (options.report_only)
-        return static_report(&options);
+        return static_report(&options, program);
     /* A step still TODO is run to show it runs, not judged: the lab's long extra checks
      * are left out ... */
     if (marked_todo)
