@@ -98,6 +98,29 @@ static inline cudaError_t tf32_scratch_reserve(struct tf32_scratch *s, size_t fl
     return cudaSuccess;
 }
 
+/* A row-major rows x cols matrix with every row starting on 16 bytes, as TMA needs:
+ * the matrix itself when cols % 4 == 0, else a copy with rows of cols rounded up to 4
+ * floats (the extra columns zero) in *scratch, enqueued on stream. *pitch: the row
+ * length in floats of what *out points to. */
+static inline cudaError_t tf32_rows_16_bytes(const float *matrix, int rows, int cols,
+                                             struct tf32_scratch *scratch, cudaStream_t stream,
+                                             const float **out, int *pitch)
+{
+    int padded = (cols + 3) / 4 * 4;
+    *out = matrix;
+    *pitch = padded;
+    if (padded == cols)
+        return cudaSuccess;
+    cudaError_t status = tf32_scratch_reserve(scratch, (size_t)rows * padded);
+    if (status != cudaSuccess)
+        return status;
+    tf32_pad_rows<<<1024, 256, 0, stream>>>(matrix, scratch->data, rows, cols, padded);
+    if ((status = cudaGetLastError()) != cudaSuccess)
+        return status;
+    *out = scratch->data;
+    return cudaSuccess;
+}
+
 /* Enqueues the passes that make both operands K-major with 16-byte rows. */
 static inline cudaError_t tf32_k_major(const struct matmul_problem *p, cudaStream_t stream,
                                 struct tf32_operands *out)
@@ -113,17 +136,10 @@ static inline cudaError_t tf32_k_major(const struct matmul_problem *p, cudaStrea
     tf32_transpose_b<<<grid, dim3(32, 8), 0, stream>>>(p->b, bt_buffer.data, p->k, p->n, kp);
     if ((status = cudaGetLastError()) != cudaSuccess)
         return status;
-    out->a = p->a;
-    if (kp != p->k) {
-        if ((status = tf32_scratch_reserve(&a_buffer, (size_t)p->m * kp)) != cudaSuccess)
-            return status;
-        tf32_pad_rows<<<1024, 256, 0, stream>>>(p->a, a_buffer.data, p->m, p->k, kp);
-        if ((status = cudaGetLastError()) != cudaSuccess)
-            return status;
-        out->a = a_buffer.data;
-    }
+    if ((status = tf32_rows_16_bytes(p->a, p->m, p->k, &a_buffer, stream, &out->a, &out->kp)) !=
+        cudaSuccess)
+        return status;
     out->bt = bt_buffer.data;
-    out->kp = kp;
     return cudaSuccess;
 }
 
@@ -263,6 +279,64 @@ static __device__ __forceinline__ void wgmma_m64n256k8_tf32(float (&d)[128], uin
                  : "l"(a_desc), "l"(b_desc), "r"(1));
 }
 
+/* D (64 x 256, FP32, 128 registers a thread) += A (64 x 8) B (8 x 256), TF32, with A
+ * from registers, any layout in memory, since each thread loads its own fragment:
+ * thread (warp w of the group, lane = 4g + t) holds a[0] = A[16w + g][t],
+ * a[1] = A[16w + g + 8][t], a[2] = A[16w + g][t + 4], a[3] = A[16w + g + 8][t + 4];
+ * B from shared memory through its descriptor. wgmma reads a[] asynchronously: the
+ * registers must keep their values until a wgmma_wait has seen this group finish. */
+static __device__ __forceinline__ void wgmma_m64n256k8_tf32_rs(float (&d)[128],
+                                                           const uint32_t (&a)[4],
+                                                           uint64_t b_desc)
+{
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "setp.ne.b32 p, %133, 0;\n" /* scale-d: accumulate into d */
+                 "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 "
+                 "{"
+                 "%0, %1, %2, %3, %4, %5, %6, %7, "
+                 "%8, %9, %10, %11, %12, %13, %14, %15, "
+                 "%16, %17, %18, %19, %20, %21, %22, %23, "
+                 "%24, %25, %26, %27, %28, %29, %30, %31, "
+                 "%32, %33, %34, %35, %36, %37, %38, %39, "
+                 "%40, %41, %42, %43, %44, %45, %46, %47, "
+                 "%48, %49, %50, %51, %52, %53, %54, %55, "
+                 "%56, %57, %58, %59, %60, %61, %62, %63, "
+                 "%64, %65, %66, %67, %68, %69, %70, %71, "
+                 "%72, %73, %74, %75, %76, %77, %78, %79, "
+                 "%80, %81, %82, %83, %84, %85, %86, %87, "
+                 "%88, %89, %90, %91, %92, %93, %94, %95, "
+                 "%96, %97, %98, %99, %100, %101, %102, %103, "
+                 "%104, %105, %106, %107, %108, %109, %110, %111, "
+                 "%112, %113, %114, %115, %116, %117, %118, %119, "
+                 "%120, %121, %122, %123, %124, %125, %126, %127"
+                 "}, {%128, %129, %130, %131}, %132, p, 1, 1;\n"
+                 "}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+                   "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+                   "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+                   "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+                   "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+                   "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+                   "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+                   "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+                   "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+                   "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+                   "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+                   "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),
+                   "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+                   "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]),
+                   "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+                   "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]),
+                   "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]),
+                   "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]),
+                   "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
+                   "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]),
+                   "+f"(d[126]), "+f"(d[127])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b_desc), "r"(1));
+}
+
 /* Writes a warpgroup's 64 x n accumulator tile (wgmma's D layout) to C at (row0, col0),
  * guarded: warp w of the group holds rows 16w + lane/4 (+8), register 4j + i holds
  * column 8j + 2(lane%4) + (i%2) of row (i/2 ? +8 : +0). */
@@ -336,7 +410,8 @@ static __device__ __forceinline__ void tma_load_2d(void *dst, const CUtensorMap 
                  : "memory");
 }
 
-/* A tensor map over a K-major matrix of `rows` rows of kp floats, read in boxes of
+/* A tensor map over a row-major matrix of `rows` rows of kp floats (K-major A and Bt;
+ * in step 09 also B itself, rows of k, the box running along n), read in boxes of
  * box_rows rows x 32 floats with the 128-byte swizzle, out-of-bounds as zeros. The
  * driver's encoder is found through the runtime (no libcuda link); the last map
  * made for each slot is kept, since the launch is timed. */
@@ -395,6 +470,30 @@ static inline cudaError_t tf32_tensor_maps(struct tf32_maps *maps, const struct 
     maps->m = p->m;
     maps->n = p->n;
     maps->kp = ops->kp;
+    return cudaSuccess;
+}
+
+/* One tensor map, remade only when its matrix, shape or box changes. */
+struct tf32_map_slot {
+    CUtensorMap map;
+    const float *matrix;
+    int rows, pitch, box_rows;
+};
+
+static inline cudaError_t tf32_tensor_map_cached(struct tf32_map_slot *slot, const float *matrix,
+                                                 int rows, int pitch, int box_rows)
+{
+    if (slot->matrix == matrix && slot->rows == rows && slot->pitch == pitch &&
+        slot->box_rows == box_rows)
+        return cudaSuccess;
+    slot->matrix = NULL;
+    cudaError_t status = tf32_tensor_map(&slot->map, matrix, rows, pitch, box_rows);
+    if (status != cudaSuccess)
+        return status;
+    slot->matrix = matrix;
+    slot->rows = rows;
+    slot->pitch = pitch;
+    slot->box_rows = box_rows;
     return cudaSuccess;
 }
 
