@@ -410,6 +410,53 @@ static __device__ __forceinline__ void tma_load_2d(void *dst, const CUtensorMap 
                  : "memory");
 }
 
+/* ---- thread-block clusters (step 10) -------------------------------------------- */
+
+/* This block's rank in its cluster. */
+static __device__ __forceinline__ unsigned cluster_rank(void)
+{
+    unsigned rank;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
+    return rank;
+}
+
+/* Every thread of every block of the cluster waits here for all the others: what each
+ * did before (barrier initialization, remote arrivals) is visible to all after. */
+static __device__ __forceinline__ void cluster_sync(void)
+{
+    asm volatile("barrier.cluster.arrive.release.aligned;\n"
+                 "barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+}
+
+/* One arrival on the barrier at bar's offset in the shared memory of the cluster's
+ * block of rank `rank` (this block's own included). With the default .release.cta
+ * semantics, as CUTLASS's ClusterBarrier: the arrival says "my reads of the stage are
+ * over", and wgmma_wait / the loads into registers have completed them already;
+ * .release.cluster would put a MEMBAR.GPU before every arrival. */
+static __device__ __forceinline__ void mbarrier_arrive_cluster(uint64_t *bar, unsigned rank)
+{
+    asm volatile("{\n"
+                 ".reg .b32 remote;\n"
+                 "mapa.shared::cluster.u32 remote, %0, %1;\n"
+                 "mbarrier.arrive.shared::cluster.b64 _, [remote];\n"
+                 "}\n" ::"r"(shared_address(bar)),
+                 "r"(rank)
+                 : "memory");
+}
+
+/* TMA multicast: one copy from global memory lands at dst's offset in the shared
+ * memory of every block of the cluster whose bit is set in cta_mask, and signals its
+ * bytes on the barrier at bar's offset in each of them. */
+static __device__ __forceinline__ void tma_load_2d_multicast(void *dst, const CUtensorMap *map,
+                                                             int x, int y, uint64_t *bar,
+                                                             uint16_t cta_mask)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                 ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(shared_address(dst)),
+                 "l"(map), "r"(x), "r"(y), "r"(shared_address(bar)), "h"(cta_mask)
+                 : "memory");
+}
+
 /* A tensor map over a row-major matrix of `rows` rows of kp floats (K-major A and Bt;
  * in step 09 also B itself, rows of k, the box running along n), read in boxes of
  * box_rows rows x 32 floats with the 128-byte swizzle, out-of-bounds as zeros. The

@@ -1,0 +1,303 @@
+/* Step 09: register operand: no transpose pass; B's fragments go through registers
+ * and the kernel computes the transposed tile, C^T = B^T A^T (sm_90a).
+ *
+ * What changed from step 08: the transpose pass before the kernel is gone.
+ * wgmma reads an operand from shared memory only K-major when it is TF32, which is why
+ * steps 05-08 wrote B^T (n x k) to a scratch buffer before every launch: a pass of its
+ * own over B that reads and writes 8 k n bytes. But wgmma's A operand may also come from
+ * registers (wgmma.mma_async ... {a0, a1, a2, a3}, b_desc), and then its layout in
+ * memory does not matter: each thread loads its own four values. So the roles swap.
+ * Each consumer warpgroup computes a 64 x 256 tile of C^T: wgmma's M side is 64
+ * columns of C, fragments of B loaded from shared memory into registers; its N side
+ * is 256 rows of C, the A tile read through a descriptor, and A (m x k, row-major) is
+ * K-major already. The block's tile of C is 256 rows x 128 columns (two consumers of
+ * 64 columns); a stage holds A's 256 x 32 and B's 32 x 128 as TMA copies them, B in
+ * four 32 x 32 boxes with the 128-byte swizzle: row k, columns n contiguous.
+ *   Fragment loads. Thread (warp w, lane 4g + t) needs B[t][n] and B[t + 4][n] for its
+ * two wgmma rows g and g + 8. Which column of C a wgmma row stands for is ours to
+ * choose (it only renames the rows of C^T, and the epilogue uses the same map), so rows
+ * g and g + 8 are made adjacent columns: one 8-byte ld.shared.v2 gives both, and the
+ * columns of a half-warp are spread so that, after the swizzle, its 16 loads cover the
+ * 32 banks once: no bank conflict (`frag_offset`).
+ *   Registers in flight. wgmma reads the fragment registers asynchronously, so a
+ * slice's fragments must stay untouched until wait_group has seen its group finish.
+ * With one group in flight (step 08's wait_group 1) two sets are live: slice i's are
+ * loaded while slice i - 1's group still runs, and the loop is unrolled by two so
+ * that each set has fixed registers (an array indexed at run time would go to local
+ * memory).
+ *   Epilogue. Each thread holds, for two adjacent columns of C, pairs of adjacent rows:
+ * 8-byte stores, and the 8 lanes of a row cover two whole 32-byte sectors.
+ * A copy of an operand is still made when its rows do not start on 16 bytes (k or n
+ * not a multiple of 4: TMA's row pitch), without transposing (tf32_rows_16_bytes).
+ *
+ * Why: the transpose was the largest thing left between step 08 and cuBLAS at the
+ * sizes that matter (a separate kernel moving 8 k n bytes, at DRAM speed, before the
+ * product); CUTLASS makes the same move for TF32 operands that are not K-major
+ * (its "RS" wgmma kernels, A from registers).
+ *
+ * What to expect: faster than 08 by about the transpose's time at every size, the
+ * most where that pass was the largest share (the smaller products); the kernel itself
+ * about as fast as 08's. One block per SM (192 KB of stages), registers reported at
+ * the launch bound (168), no spills. ncu: one kernel, no tf32_transpose_b; no shared
+ * bank conflicts on the fragment loads. In the SASS: HGMMA.64x256x8.F32.TF32 with an R
+ * operand (A from registers), LDS.64 for the fragments, STG.E.64 in the epilogue.
+ *
+ * Run: make run LAB=matmul_tf32 STEP=09 */
+#include "matmul.h"
+#include "step_kernel.h"
+#include "tf32_hopper.cuh"
+
+#define BM 256               /* rows of C: wgmma's N side, from A's descriptor */
+#define BN 128               /* columns of C: 2 consumer warpgroups x wgmma's 64 M rows */
+#define BK TF32_SLICE_FLOATS
+#define STAGES 4
+#define CONSUMERS 2
+#define THREADS (128 * (CONSUMERS + 1))
+#define GROUP_M 8            /* tile rows walked down before moving one tile right */
+#define PRODUCER_REGISTERS 40
+#define CONSUMER_REGISTERS 232 /* 40 x 128 + 232 x 256 = 168 x 384: the block's share */
+#define BOX_FLOATS (BK * 32) /* one TMA box of B: 32 rows of k x 32 columns, 4 KB */
+#define A_TILE_FLOATS (BM * BK)
+#define B_TILE_FLOATS (BN * BK)
+#define STAGE_BYTES ((A_TILE_FLOATS + B_TILE_FLOATS) * sizeof(float))
+#define SMEM_BYTES (STAGES * STAGE_BYTES + 1024)
+
+#ifndef TF32_NO_WGMMA
+/* Tile t of the grouped order: down GROUP_M tile rows, then one tile to the right. */
+static __device__ __forceinline__ void grouped_tile(int t, int tiles_m, int tiles_n, int *tile_m,
+                                                    int *tile_n)
+{
+    int per_group = GROUP_M * tiles_n, first_m = t / per_group * GROUP_M;
+    int rows = min(tiles_m - first_m, GROUP_M), in_group = t % per_group;
+    *tile_m = first_m + in_group % rows;
+    *tile_n = in_group / rows;
+}
+
+/* Where this thread's fragments sit in a stage's B tile, and which columns of C its
+ * wgmma rows g and g + 8 stand for (column, column + 1 of the tile). Consumer c's 64
+ * columns are boxes 2c and 2c + 1; warp w takes 16 columns of box 2c + w/2. In a box,
+ * 16-byte chunk j of row k sits at chunk j ^ (k % 8) (TMA's 128-byte swizzle). Lane
+ * (g, t) reads rows t and t + 4 (mod 8) at chunk 2(w%2) + g/4 + 4((g%4)/2), half
+ * (g%4)%2 of it: for the 16 lanes of a half-warp, 8 chunks x 2 halves, every bank once. */
+struct fragment_map {
+    int low, high; /* float offsets in a stage's B tile: row t, row t + 4 (+ 256 per k8) */
+    int column;    /* this thread's first column of C in the tile (even) */
+};
+
+static __device__ __forceinline__ struct fragment_map frag_offset(int consumer)
+{
+    int lane = threadIdx.x % 32, warp = (threadIdx.x / 32) % 4, g = lane / 4, t = lane % 4;
+    int box = 2 * consumer + warp / 2;
+    int chunk = 2 * (warp % 2) + g / 4 + 4 * ((g % 4) / 2), half = 2 * ((g % 4) % 2);
+    struct fragment_map f;
+    f.low = box * BOX_FLOATS + t * BK + (chunk ^ t) * 4 + half;
+    f.high = box * BOX_FLOATS + (t + 4) * BK + (chunk ^ (t + 4)) * 4 + half;
+    f.column = box * 32 + chunk * 4 + half;
+    return f;
+}
+
+static __device__ __forceinline__ void load_pair(uint32_t &x, uint32_t &y, uint32_t address)
+{
+    asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];\n" : "=r"(x), "=r"(y) : "r"(address) : "memory");
+}
+
+/* Keeps a fragment set's registers alive (and unmoved) up to this point: the wgmma
+ * that read it have finished only once a wait_group has said so. */
+static __device__ __forceinline__ void fragments_keep(uint32_t (&f)[4][4])
+{
+#pragma unroll
+    for (int kk = 0; kk < 4; ++kk)
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+            asm volatile("" : "+r"(f[kk][i])::"memory");
+}
+
+/* One K-slice: wait for its stage, load B's fragments into `mine`, issue its four
+ * wgmma (k8 steps) as one group, then wait until only this group runs: the previous
+ * slice's stage goes back to the producer, and its fragment set (`other`) is free. */
+static __device__ __forceinline__ void consume_slice(float (&d)[128], uint32_t (&mine)[4][4],
+                                                     uint32_t (&other)[4][4], int it, bool first,
+                                                     const float *a_stage, uint32_t b_stage,
+                                                     const struct fragment_map &f, uint64_t *full,
+                                                     uint64_t *empty, bool leader)
+{
+    int s = it % STAGES;
+    mbarrier_wait(&full[s], (it / STAGES) % 2);
+    uint32_t b_tile = b_stage + s * B_TILE_FLOATS * (uint32_t)sizeof(float);
+#pragma unroll
+    for (int kk = 0; kk < 4; ++kk) {
+        load_pair(mine[kk][0], mine[kk][1], b_tile + (f.low + kk * 8 * BK) * 4);
+        load_pair(mine[kk][2], mine[kk][3], b_tile + (f.high + kk * 8 * BK) * 4);
+    }
+    const float *a_tile = a_stage + s * A_TILE_FLOATS;
+    wgmma_fence(); /* the fragment loads are done before wgmma reads the registers */
+#pragma unroll
+    for (int kk = 0; kk < 4; ++kk)
+        wgmma_m64n256k8_tf32_rs(d, mine[kk], wgmma_descriptor(a_tile + kk * 8));
+    wgmma_commit();
+    wgmma_wait<1>(); /* the previous slice's group is done; this one still runs */
+    wgmma_keep(d);
+    fragments_keep(other);
+    if (!first && leader)
+        mbarrier_arrive(&empty[(it - 1) % STAGES]);
+}
+
+/* Writes a consumer's 64 x 256 tile of C^T: register 4j + i of lane (g, t) is row
+ * 8j + 2t + (i%2) of the tile's C rows, column f.column + i/2. */
+static __device__ __forceinline__ void store_transposed(const struct matmul_problem &p,
+                                                        const float (&d)[128], int row0, int col)
+{
+    const int t = threadIdx.x % 4;
+    const bool pairs = p.n % 2 == 0 && col < p.n; /* 8-byte aligned, both columns inside */
+#pragma unroll
+    for (int j = 0; j < 32; ++j)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            int r = row0 + 8 * j + 2 * t + h;
+            if (r >= p.m)
+                continue;
+            float *dst = p.c + (size_t)r * p.n + col;
+            if (pairs) {
+                *(float2 *)dst = make_float2(d[4 * j + h], d[4 * j + 2 + h]);
+            } else {
+                if (col < p.n)
+                    dst[0] = d[4 * j + h];
+                if (col + 1 < p.n)
+                    dst[1] = d[4 * j + 2 + h];
+            }
+        }
+}
+#endif
+
+__global__ void __launch_bounds__(THREADS, 1)
+    matmul_multicast(const __grid_constant__ CUtensorMap a_map,
+                            const __grid_constant__ CUtensorMap b_map, struct matmul_problem p,
+                            int kp)
+{
+#ifdef TF32_NO_WGMMA
+    __trap(); /* the compute_90 PTX: never run (the launch refuses all but sm_90a GPUs) */
+#else
+    extern __shared__ unsigned char smem_raw[];
+    __shared__ __align__(8) uint64_t full[STAGES], empty[STAGES];
+    float *smem = (float *)(((uintptr_t)smem_raw + 1023) & ~(uintptr_t)1023);
+    float *a_stage = smem, *b_stage = smem + STAGES * A_TILE_FLOATS;
+    const int warpgroup = threadIdx.x / 128;
+    const int slices = (kp + BK - 1) / BK;
+    const int tiles_m = (p.m + BM - 1) / BM, tiles_n = (p.n + BN - 1) / BN;
+    const int tiles = tiles_m * tiles_n;
+
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < STAGES; ++s) {
+            mbarrier_init(&full[s], 1);
+            mbarrier_init(&empty[s], CONSUMERS);
+        }
+        mbarrier_init_fence();
+    }
+    __syncthreads();
+
+    if (warpgroup == 0) { /* the producer: A's 256 x 32 box, then B's four 32 x 32 boxes */
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(PRODUCER_REGISTERS));
+        if (threadIdx.x == 0) {
+            int it = 0; /* slices loaded so far, across tiles: the ring's position */
+            for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+                int tile_m, tile_n;
+                grouped_tile(t, tiles_m, tiles_n, &tile_m, &tile_n);
+                for (int slice = 0; slice < slices; ++slice, ++it) {
+                    int s = it % STAGES, round = it / STAGES;
+                    if (round > 0)
+                        mbarrier_wait(&empty[s], (round - 1) % 2);
+                    mbarrier_expect_bytes(&full[s], STAGE_BYTES);
+                    tma_load_2d(a_stage + s * A_TILE_FLOATS, &a_map, slice * BK, tile_m * BM,
+                                &full[s]);
+                    for (int box = 0; box < BN / 32; ++box)
+                        tma_load_2d(b_stage + s * B_TILE_FLOATS + box * BOX_FLOATS, &b_map,
+                                    tile_n * BN + 32 * box, slice * BK, &full[s]);
+                }
+            }
+        }
+        return;
+    }
+
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(CONSUMER_REGISTERS));
+    const int consumer = warpgroup - 1;
+    const bool leader = threadIdx.x % 128 == 0;
+    const struct fragment_map f = frag_offset(consumer);
+    const uint32_t b_shared = shared_address(b_stage);
+    float d[128];
+    uint32_t frag0[4][4] = {}, frag1[4][4] = {}; /* two sets: one in flight, one loading */
+    int it = 0; /* slices consumed so far, across tiles */
+    for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+        int tile_m, tile_n;
+        grouped_tile(t, tiles_m, tiles_n, &tile_m, &tile_n);
+#pragma unroll
+        for (int i = 0; i < 128; ++i)
+            d[i] = 0.0f;
+        int slice = 0;
+        for (; slice + 1 < slices; slice += 2, it += 2) {
+            consume_slice(d, frag0, frag1, it, slice == 0, a_stage, b_shared, f, full, empty,
+                          leader);
+            consume_slice(d, frag1, frag0, it + 1, false, a_stage, b_shared, f, full, empty,
+                          leader);
+        }
+        if (slice < slices) {
+            consume_slice(d, frag0, frag1, it, slice == 0, a_stage, b_shared, f, full, empty,
+                          leader);
+            ++it;
+        }
+        wgmma_wait<0>();
+        wgmma_keep(d);
+        fragments_keep(frag0);
+        fragments_keep(frag1);
+        if (leader) /* the tile's last stage */
+            mbarrier_arrive(&empty[(it - 1) % STAGES]);
+        store_transposed(p, d, tile_m * BM, tile_n * BN + f.column);
+    }
+#endif
+}
+
+static cudaError_t launch(const void *problem, cudaStream_t stream)
+{
+    const struct matmul_problem *p = (const struct matmul_problem *)problem;
+    cudaError_t status = tf32_require_arch(9, 0, 1, "wgmma and TMA (sm_90a: H100, H200, GH200)");
+    if (status != cudaSuccess)
+        return status;
+    static int sms = 0;
+    if (sms == 0) {
+        int device = 0;
+        if ((status = cudaGetDevice(&device)) != cudaSuccess ||
+            (status = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) !=
+                cudaSuccess)
+            return status;
+    }
+    long long tiles = (long long)((p->m + BM - 1) / BM) * ((p->n + BN - 1) / BN);
+    if (tiles > 2147483647LL)
+        return step_refuse_launch("more tiles of C than an int counts");
+    dim3 grid((unsigned)(tiles < sms ? tiles : sms)); /* one resident block per SM */
+    if ((status = step_check_grid(grid)) != cudaSuccess)
+        return status;
+    /* Both operands as they are, copied only when a row does not start on 16 bytes. */
+    static struct tf32_scratch a_copy, b_copy;
+    const float *a, *b;
+    int kp, np;
+    if ((status = tf32_rows_16_bytes(p->a, p->m, p->k, &a_copy, stream, &a, &kp)) != cudaSuccess ||
+        (status = tf32_rows_16_bytes(p->b, p->k, p->n, &b_copy, stream, &b, &np)) != cudaSuccess)
+        return status;
+    static struct tf32_map_slot a_map, b_map;
+    if ((status = tf32_tensor_map_cached(&a_map, a, p->m, kp, BM)) != cudaSuccess ||
+        (status = tf32_tensor_map_cached(&b_map, b, p->k, np, BK)) != cudaSuccess)
+        return status;
+    static bool opted_in = false;
+    if (!opted_in) {
+        status = cudaFuncSetAttribute(matmul_multicast,
+                                      cudaFuncAttributeMaxDynamicSharedMemorySize, (int)SMEM_BYTES);
+        if (status != cudaSuccess)
+            return status;
+        opted_in = true;
+    }
+    matmul_multicast<<<grid, THREADS, SMEM_BYTES, stream>>>(a_map.map, b_map.map, *p, kp);
+    return cudaGetLastError();
+}
+
+DEFINE_STEP(matmul_multicast, THREADS, SMEM_BYTES, launch);
+
+STEP_TODO("placeholder");
