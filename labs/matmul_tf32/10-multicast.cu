@@ -1,48 +1,48 @@
-/* Step 09: register operand: no transpose pass; B's fragments go through registers
- * and the kernel computes the transposed tile, C^T = B^T A^T (sm_90a).
+/* Step 10: clusters of two blocks share the A tile through TMA multicast (sm_90a).   *** YOUR TURN ***
  *
- * What changed from step 08: the transpose pass before the kernel is gone.
- * wgmma reads an operand from shared memory only K-major when it is TF32, which is why
- * steps 05-08 wrote B^T (n x k) to a scratch buffer before every launch: a pass of its
- * own over B that reads and writes 8 k n bytes. But wgmma's A operand may also come from
- * registers (wgmma.mma_async ... {a0, a1, a2, a3}, b_desc), and then its layout in
- * memory does not matter: each thread loads its own four values. So the roles swap.
- * Each consumer warpgroup computes a 64 x 256 tile of C^T: wgmma's M side is 64
- * columns of C, fragments of B loaded from shared memory into registers; its N side
- * is 256 rows of C, the A tile read through a descriptor, and A (m x k, row-major) is
- * K-major already. The block's tile of C is 256 rows x 128 columns (two consumers of
- * 64 columns); a stage holds A's 256 x 32 and B's 32 x 128 as TMA copies them, B in
- * four 32 x 32 boxes with the 128-byte swizzle: row k, columns n contiguous.
- *   Fragment loads. Thread (warp w, lane 4g + t) needs B[t][n] and B[t + 4][n] for its
- * two wgmma rows g and g + 8. Which column of C a wgmma row stands for is ours to
- * choose (it only renames the rows of C^T, and the epilogue uses the same map), so rows
- * g and g + 8 are made adjacent columns: one 8-byte ld.shared.v2 gives both, and the
- * columns of a half-warp are spread so that, after the swizzle, its 16 loads cover the
- * 32 banks once: no bank conflict (`frag_offset`).
- *   Registers in flight. wgmma reads the fragment registers asynchronously, so a
- * slice's fragments must stay untouched until wait_group has seen its group finish.
- * With one group in flight (step 08's wait_group 1) two sets are live: slice i's are
- * loaded while slice i - 1's group still runs, and the loop is unrolled by two so
- * that each set has fixed registers (an array indexed at run time would go to local
- * memory).
- *   Epilogue. Each thread holds, for two adjacent columns of C, pairs of adjacent rows:
- * 8-byte stores, and the 8 lanes of a row cover two whole 32-byte sectors.
- * A copy of an operand is still made when its rows do not start on 16 bytes (k or n
- * not a multiple of 4: TMA's row pitch), without transposing (tf32_rows_16_bytes).
+ * What changed from step 09: blocks are launched in clusters of two that work side by
+ * side on the same 256 rows of C (tiles n and n + 1 of one tile row), so both need
+ * the same A tile at every K-slice. Instead of each loading all of it, each block's
+ * producer loads one half (128 rows) with the multicast form of TMA
+ * (cp.async.bulk.tensor ... .multicast::cluster, a mask of both blocks): one read from
+ * L2 lands in the shared memory of both blocks, and signals its bytes on the full
+ * barrier at the same offset in each. A stage's bytes are still 48 KB per block, but
+ * each producer asks L2 for 32 KB of them.
+ *   The price is coupling. A producer may multicast into a stage only when the
+ * consumers of both blocks have released it, so each empty barrier counts four
+ * arrivals, and each consumer arrives on its own block's and on the partner's
+ * (mapa + mbarrier.arrive.shared::cluster). Barriers are initialized before a cluster
+ * barrier (barrier.cluster.arrive/wait), and the blocks wait for each other at the end
+ * too, so that no block exits while its partner may still arrive on its barriers.
+ *   The two blocks of a cluster walk the same cluster tiles (256 x 256 of C) in
+ * grouped order; where the tile columns are odd in number, the last pair's second
+ * block still loads its half of A for its partner, computes on B's zeros (its boxes
+ * lie past the matrix: TMA fills them) and stores nothing.
+ * The grid is as many clusters as fit at once (cudaOccupancyMaxActiveClusters),
+ * launched with cudaLaunchKernelEx and a cluster-dimension attribute.
  *
- * Why: the transpose was the largest thing left between step 08 and cuBLAS at the
- * sizes that matter (a separate kernel moving 8 k n bytes, at DRAM speed, before the
- * product); CUTLASS makes the same move for TF32 operands that are not K-major
- * (its "RS" wgmma kernels, A from registers).
+ * Why: with the transpose gone (step 09), the tensor pipe is busy most of the time
+ * and what remains is feeding it: every block reads 48 KB from L2 per slice, and the
+ * H100 runs this product at its power limit, where every byte moved costs clock.
+ * cuBLAS's TF32 kernel (ncu: grid 66 x 2, fewer L2 bytes than 09) does the same.
  *
- * What to expect: faster than 08 by about the transpose's time at every size, the
- * most where that pass was the largest share (the smaller products); the kernel itself
- * about as fast as 08's. One block per SM (192 KB of stages), registers reported at
- * the launch bound (168), no spills. ncu: one kernel, no tf32_transpose_b; no shared
- * bank conflicts on the fragment loads. In the SASS: HGMMA.64x256x8.F32.TF32 with an R
- * operand (A from registers), LDS.64 for the fragments, STG.E.64 in the epilogue.
+ * What to expect: fewer L2 bytes than 09 in ncu (lts__t_bytes.sum), and the same
+ * registers, shared memory and blocks per SM. At 4096^3 and 8192^3 about as fast
+ * as 09 (a difference of the size of the spread between runs: the tensor pipe was
+ * already busy); clearly faster where a row of A does not start on 128 bytes (k not
+ * a multiple of 32, as at 4097^3), since each of A's TMA rows then touches two L2
+ * lines and half as many of them are read. Slightly slower than 09 at 2048^3 and
+ * below, where a cluster's two blocks wait for each other with little to hide it.
+ * In the SASS: UTMALDG with the MULTICAST flag, SYNCS.ARRIVE.TRANS64.RED (the remote
+ * arrivals), UCGABAR_ARV / UCGABAR_WAIT (the cluster barrier).
  *
- * Run: make run LAB=matmul_tf32 STEP=09 */
+ * Run: make run LAB=matmul_tf32 STEP=10
+ *
+ * This file is step 09's solution with the new kernel name: it runs and is
+ * correct, but it is not this step yet. Make the change the TODO below describes,
+ * then delete the STEP_TODO line at the end (until then the runner reports the step
+ * as TODO). solutions/matmul_tf32/10-multicast.cu has a complete version.
+ */
 #include "matmul.h"
 #include "step_kernel.h"
 #include "tf32_hopper.cuh"
@@ -61,6 +61,19 @@
 #define B_TILE_FLOATS (BN * BK)
 #define STAGE_BYTES ((A_TILE_FLOATS + B_TILE_FLOATS) * sizeof(float))
 #define SMEM_BYTES (STAGES * STAGE_BYTES + 1024)
+
+/* TODO (step 10). Clusters of two blocks along n share the A tile.
+ * 1. Launch with cudaLaunchKernelEx and cudaLaunchAttributeClusterDimension (2, 1, 1);
+ *    the grid is 2 x cudaOccupancyMaxActiveClusters clusters (at most one per pair of
+ *    tiles). Cluster c walks cluster tiles t = c, c + clusters, ... (tile row, pair of
+ *    tile columns, grouped as before); block rank r takes tile column 2 pair + r.
+ * 2. The A map's box is 128 rows: block r's producer loads rows 128 r .. 128 r + 127
+ *    of the A tile with tma_load_2d_multicast (mask 0b11) into the same offset of both
+ *    blocks' stage; its B boxes as before. The full barrier still expects 48 KB.
+ * 3. empty[s] counts 2 x CONSUMERS arrivals: each consumer releases a stage on both
+ *    blocks (mbarrier_arrive_cluster(&empty[s], rank) for rank 0 and 1).
+ * 4. cluster_sync() after the barriers are initialized (instead of __syncthreads) and
+ *    once more by every thread at the very end (the producer may not return early). */
 
 #ifndef TF32_NO_WGMMA
 /* Tile t of the grouped order: down GROUP_M tile rows, then one tile to the right. */
@@ -299,5 +312,4 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
 }
 
 DEFINE_STEP(matmul_multicast, THREADS, SMEM_BYTES, launch);
-
-STEP_TODO("placeholder");
+STEP_TODO("clusters of two blocks: each producer multicasts half of the shared A tile to both, consumers release stages on both blocks");

@@ -7,11 +7,11 @@
  * (cp.async.bulk.tensor ... .multicast::cluster, a mask of both blocks): one read from
  * L2 lands in the shared memory of both blocks, and signals its bytes on the full
  * barrier at the same offset in each. A stage's bytes are still 48 KB per block, but
- * only 32 KB of them come from L2: a third less L2 traffic for the same work.
+ * each producer asks L2 for 32 KB of them.
  *   The price is coupling. A producer may multicast into a stage only when the
  * consumers of both blocks have released it, so each empty barrier counts four
  * arrivals, and each consumer arrives on its own block's and on the partner's
- * (mapa + mbarrier.arrive.release.cluster). Barriers are initialized before a cluster
+ * (mapa + mbarrier.arrive.shared::cluster). Barriers are initialized before a cluster
  * barrier (barrier.cluster.arrive/wait), and the blocks wait for each other at the end
  * too, so that no block exits while its partner may still arrive on its barriers.
  *   The two blocks of a cluster walk the same cluster tiles (256 x 256 of C) in
@@ -26,8 +26,13 @@
  * H100 runs this product at its power limit, where every byte moved costs clock.
  * cuBLAS's TF32 kernel (ncu: grid 66 x 2, fewer L2 bytes than 09) does the same.
  *
- * What to expect: less L2 traffic than 09 in ncu (lts__t_bytes.sum), and a little
- * faster at the large sizes; the same registers, shared memory and blocks per SM.
+ * What to expect: fewer L2 bytes than 09 in ncu (lts__t_bytes.sum), and the same
+ * registers, shared memory and blocks per SM. At 4096^3 and 8192^3 about as fast
+ * as 09 (a difference of the size of the spread between runs: the tensor pipe was
+ * already busy); clearly faster where a row of A does not start on 128 bytes (k not
+ * a multiple of 32, as at 4097^3), since each of A's TMA rows then touches two L2
+ * lines and half as many of them are read. Slightly slower than 09 at 2048^3 and
+ * below, where a cluster's two blocks wait for each other with little to hide it.
  * In the SASS: UTMALDG with the MULTICAST flag, SYNCS.ARRIVE.TRANS64.RED (the remote
  * arrivals), UCGABAR_ARV / UCGABAR_WAIT (the cluster barrier).
  *
