@@ -71,8 +71,9 @@ flops_short(r) = !is_number(r) ? "" : r >= 1000 ? sprintf("%.1fT", r / 1e3) : r 
 # A row built with a build variable (-DNAME=..., e.g. `make run STEP=02 TILE=8` or
 # `make sweep-tiles`) is a variant of its step, not the step: the figures of the
 # steps leave it out (their `mine`), and only a figure about the variants (the tile
-# sweep) takes it. No step table gives a step a -D flag of its own.
-is_variant(x) = strstrt(strcol("flags"), " -D") > 0
+# sweep) takes it. No step table gives a step a -D flag of its own; a library row may
+# have one (the TF32 lab builds its two cuBLAS rows from one source, -DCUBLAS_MODE_...).
+is_variant(x) = strcol("role") ne "library" && strstrt(strcol("flags"), " -D") > 0
 # The rows a figure of one GPU draws: that GPU's folder (results_dir, set by the
 # script before it uses them), the source asked for (source; "" for both), and no
 # variants. Macros, expanded where a script uses them.
@@ -83,7 +84,8 @@ mine = this_gpus_rows . ' && !is_variant(0)'
 # of the step at the lab's headline size (head_m x head_n x head_k, set by the
 # lab's lab.gp), else the step's newest row at any size (its size is then named).
 # PASS or FAIL alike: a step whose newest result failed is shown as failed. The
-# library row is picked the same way; rows of other roles (the CPU rows, "cpu")
+# library row is picked the same way (where a lab has several, the one its lab.gp
+# names in library_pick: the target); rows of other roles (the CPU rows, "cpu")
 # never are: a lab draws those in figures of its own.
 # usage: stats FILE using (ROW_FILTER ? pick_step(0) : 0) nooutput, then
 #        a row is the step's when column(0) == pick_row[step_number(strcol("step")) + 1].
@@ -91,9 +93,10 @@ array pick_row[100]
 array pick_head[100]
 do for [i = 1:100] { pick_row[i] = -1; pick_head[i] = 0 }
 pick_library = -1; pick_library_head = 0
+if (!exists("library_pick")) library_pick = ""
 at_headline(x) = column("m") == head_m && column("n") == head_n && column("k") == head_k
 pick_step(x) = strcol("role") eq "library" \
-    ? (h = at_headline(0), h || !pick_library_head ? (pick_library = column(0), pick_library_head = h) : 0, 0) \
+    ? (library_pick ne "" && strcol("step") ne library_pick ? 0 : (h = at_headline(0), h || !pick_library_head ? (pick_library = column(0), pick_library_head = h) : 0, 0)) \
     : strcol("role") ne "step" ? 0 \
     : (s = step_number(strcol("step")) + 1, h = at_headline(0), \
        h || !pick_head[s] ? (pick_row[s] = column(0), pick_head[s] = h) : 0, 0)

@@ -29,12 +29,19 @@ load ARG5
 mine = mine . ' && (strcol("role") eq "step" || strcol("role") eq "library")'
 in_sweep = sweep_rows
 
-# The sizes, ascending (at most 40).
+# The sizes, ascending (at most 40), and the library rows' names (at most 9: a lab
+# may have several, e.g. cuBLAS in two math modes).
 array size_list[40]
 nsizes = 0
 size_at(v, i) = i > nsizes ? 0 : size_list[i] == v ? i : size_at(v, i + 1)
 add_size(v) = size_at(v, 1) > 0 || nsizes == 40 ? 0 : (nsizes = nsizes + 1, size_list[nsizes] = v, 0)
-stats datafile using (@mine && @in_sweep ? add_size(column("n")) : 0) nooutput
+array library_names[9]
+nlibraries = 0
+library_at(name, i) = i > nlibraries ? 0 : library_names[i] eq name ? i : library_at(name, i + 1)
+add_library(x) = strcol("role") ne "library" || library_at(strcol("step"), 1) > 0 || nlibraries == 9 ? 0 \
+    : (nlibraries = nlibraries + 1, library_names[nlibraries] = strcol("step"), 0)
+if (library_pick ne "") { nlibraries = 1; library_names[1] = library_pick } # the target: slot 99
+stats datafile using (@mine && @in_sweep ? (add_size(column("n")), add_library(0)) : 0) nooutput
 do for [i = 1:nsizes] {
     do for [j = i + 1:nsizes] {
         if (size_list[j] < size_list[i]) { t = size_list[i]; size_list[i] = size_list[j]; size_list[j] = t }
@@ -42,13 +49,13 @@ do for [i = 1:nsizes] {
 }
 
 # The newest row of each (step, size): val[slot * 40 + size index], slot = step
-# number, 99 for the library row; -1 marks a failure.
+# number, 99, 98, ... for the library rows; -1 marks a failure.
 array val[4000]
 array slot_name[100]
 do for [i = 1:4000] { val[i] = NaN }
 do for [i = 1:100] { slot_name[i] = "" }
 sms = 132; gpu_name = ""; run_date = ""; newest_t = -1; failures = ""
-slot_of(x) = strcol("role") eq "library" ? 99 : step_number(strcol("step"))
+slot_of(x) = strcol("role") eq "library" ? 100 - library_at(strcol("step"), 1) : step_number(strcol("step"))
 put(x) = (k = slot_of(0), slot_name[k + 1] = strcol("role") eq "library" ? strcol("step") . " (library)" : strcol("step"), \
     val[k * 40 + size_at(column("n"), 1)] = strcol("verdict") eq "PASS" ? column(rate) * rate_scale : -1, \
     gpu_name = strcol("gpu"), sms = column("sms"), \
@@ -97,9 +104,11 @@ axis_div = high >= 1000 ? 1000 : 1
 axis_unit = axis_div == 1000 ? big_unit : rate_unit
 eval png_terminal(1200, 760)
 set output outfile
-set title sprintf("%s on %s: size sweep, each point the newest result at that size (newest %s)%s", \
-    lab_title, gpu_name, date_text(run_date), \
-    sweep_note ne "" ? "\n" . sweep_note : "")
+sweep_title = sprintf("%s on %s: size sweep", lab_title, gpu_name)
+sweep_when = sprintf("each point the newest result at that size (newest %s)", date_text(run_date))
+# on one line where it fits the figure's width (about 140 characters), else on two
+set title sweep_title . (strlen(sweep_title . sweep_when) > 140 ? "\n" : ", ") . sweep_when . \
+    (sweep_note ne "" ? "\n" . sweep_note : "")
 set ylabel axis_unit . " (higher is better, log scale)"
 set logscale y 10
 set format y "%g"
@@ -121,10 +130,14 @@ if (sweep_log2) {
 if (failures ne "") {
     set label 5 "failed, so not drawn:" . failures at screen 0.01, screen 0.02 left font ",9" tc rgb fail_colour
 }
-is_lib(j) = shown[j] == 99
+is_lib(j) = shown[j] > 99 - nlibraries
+dash_of(j) = !is_lib(j) && j > 8 ? 2 : 1
+# the first library row in the library colour, others grey; steps past the eighth
+# colour dashed, so no two lines look alike
 plot for [j = 1:nshown] $S using (xpos($1)):(column(j + 2) / axis_div) \
          with linespoints lw (is_lib(j) ? 3 : 2) pt (is_lib(j) ? 5 : 7) ps 1.2 \
-         lc rgb (is_lib(j) ? library_colour : series_colour(j)) title slot_name[shown[j] + 1], \
+         lc rgb (is_lib(j) ? (shown[j] == 99 ? library_colour : 0x7f7f7f) : series_colour(j)) \
+         dt dash_of(j) title slot_name[shown[j] + 1], \
      for [j = 1:nshown] $S using (xpos($1)):(column(j + 2) / axis_div): \
          (sweep_point_label(shown[j], column("size"), column(j + 2))) \
          with labels offset 0, 1 font ",9" notitle

@@ -508,9 +508,11 @@ START_TEST(test_a_build_variant_is_not_its_step)
 {
     /* make run STEP=02 TILE=8 and make sweep-tiles record rows built with -DTILE=N:
      * variants, which the figures of the steps must not take for the step, however
-     * new they are (only the tile sweep's figure takes them) */
-    write_file("v.csv", "step,flags\n02-tiled,-O3 -arch=sm_90\n02-tiled,-O3 -arch=sm_90 -DTILE=8\n"
-                        "13-float4,-O3 -use_fast_math\n");
+     * new they are (only the tile sweep's figure takes them); a library row built with a
+     * -D of its own (the TF32 lab's two cuBLAS modes) is a row, not a variant */
+    write_file("v.csv", "step,role,flags\n02-tiled,step,-O3 -arch=sm_90\n"
+                        "02-tiled,step,-O3 -arch=sm_90 -DTILE=8\n13-float4,step,-O3 -use_fast_math\n"
+                        "cublas-tf32,library,-O3 -DCUBLAS_MODE_TF32=1\n");
     char script[1200];
     snprintf(script, sizeof script,
              "load 'plots/common.gp'; set datafile separator comma; set key autotitle columnhead; "
@@ -520,8 +522,8 @@ START_TEST(test_a_build_variant_is_not_its_step)
     char *argv[] = {"/usr/bin/env", "gnuplot", "-e", script, NULL};
     int code = run_capture(argv, NULL, out, sizeof out, err, sizeof err);
     ck_assert_msg(code == 0, "gnuplot exited %d: %s", code, err);
-    ck_assert_msg(strstr(err, "1 of 3") != NULL || strstr(out, "1 of 3") != NULL,
-                  "is_variant: expected 1 of 3 rows, got: %s%s", out, err);
+    ck_assert_msg(strstr(err, "1 of 4") != NULL || strstr(out, "1 of 4") != NULL,
+                  "is_variant: expected 1 of 4 rows, got: %s%s", out, err);
 }
 END_TEST
 
