@@ -35,9 +35,8 @@
  * product); CUTLASS makes the same move for TF32 operands that are not K-major
  * (its "RS" wgmma kernels, A from registers).
  *
- * What to expect: faster than 08 by about the transpose's time at every size, the
- * most where that pass was the largest share (the smaller products); the kernel itself
- * about as fast as 08's. One block per SM (192 KB of stages), registers reported at
+ * What to expect: faster than 08 at every size, relatively the most at the smaller
+ * products, where the transpose was the largest share of the time. One block per SM (192 KB of stages), registers reported at
  * the launch bound (168), no spills. ncu: one kernel, no tf32_transpose_b; no shared
  * bank conflicts on the fragment loads. In the SASS: HGMMA.64x256x8.F32.TF32 with an R
  * operand (A from registers), LDS.64 for the fragments, STG.E.64 in the epilogue.

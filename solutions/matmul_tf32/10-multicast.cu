@@ -29,10 +29,11 @@
  * What to expect: fewer L2 bytes than 09 in ncu (lts__t_bytes.sum), and the same
  * registers, shared memory and blocks per SM. At 4096^3 and 8192^3 about as fast
  * as 09 (a difference of the size of the spread between runs: the tensor pipe was
- * already busy); clearly faster where a row of A does not start on 128 bytes (k not
- * a multiple of 32, as at 4097^3), since each of A's TMA rows then touches two L2
- * lines and half as many of them are read. Slightly slower than 09 at 2048^3 and
- * below, where a cluster's two blocks wait for each other with little to hide it.
+ * already busy); clearly faster at 4097^3, most likely because a row of A does not
+ * start on 128 bytes there (k not a multiple of 32), so each of A's TMA rows touches
+ * two L2 lines and halving the requests for A pays twice. Slightly slower than 09 at
+ * 2048^3 and below, where a cluster's two blocks wait for each other with little to
+ * hide it.
  * In the SASS: UTMALDG with the MULTICAST flag, SYNCS.ARRIVE.TRANS64.RED (the remote
  * arrivals), UCGABAR_ARV / UCGABAR_WAIT (the cluster barrier).
  *
