@@ -9,25 +9,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "results.h"
 #include "step_identity.h"
 #include "step_kernel.h"
 #include "step_table.h"
 
 extern const struct step_kernel step_entry;
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 int host_row_possible(const struct lab_problem *lab)
 {
@@ -124,26 +112,22 @@ int host_row_run(const struct lab_problem *lab, const struct run_options *option
         for (int w = 0; w < options->warmup; ++w)
             run_once(lab, state, program);
         int capacity = options->max_repeats, count = 0;
-        double *times = malloc((size_t)capacity * sizeof *times), total = 0;
-        if (times == NULL) {
+        double *times_ms = malloc((size_t)capacity * sizeof *times_ms), total_s = 0;
+        if (times_ms == NULL) {
             lab->destroy(state);
             fprintf(stderr, "%s: out of host memory\n", program);
             return EXIT_USAGE;
         }
-        while (count < capacity && (count < options->min_repeats || total < options->min_seconds)) {
+        while (count < capacity && (count < options->min_repeats || total_s < options->min_seconds)) {
             lab->poison_on_host(state);
-            double began = now_s();
+            double began = clock_now_s();
             step_entry.run_on_host(lab->problem(state));
-            times[count] = now_s() - began;
-            total += times[count++];
+            times_ms[count] = (clock_now_s() - began) * 1e3;
+            total_s += times_ms[count++] * 1e-3;
         }
-        qsort(times, (size_t)count, sizeof *times, by_value);
-        r.repeats = count;
-        r.min_ms = times[0] * 1e3;
-        r.max_ms = times[count - 1] * 1e3;
-        r.median_ms = 1e3 * (count % 2 ? times[count / 2] : 0.5 * (times[count / 2 - 1] + times[count / 2]));
+        results_set_times(&r, times_ms, count);
         r.gflops = lab->flop_count(&options->size) / (r.median_ms * 1e-3) / 1e9;
-        free(times);
+        free(times_ms);
         /* the last timed run was poisoned first too: check what it wrote */
         passed = check(lab, state, options, &report, "after timing", program);
     }

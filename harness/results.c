@@ -15,6 +15,22 @@ const char *const results_columns[] = {
 };
 const size_t results_column_count = sizeof results_columns / sizeof results_columns[0];
 
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void results_set_times(struct run_record *record, double *times_ms, int count)
+{
+    qsort(times_ms, (size_t)count, sizeof *times_ms, by_value);
+    record->repeats = count;
+    record->min_ms = times_ms[0];
+    record->max_ms = times_ms[count - 1];
+    record->median_ms = count % 2 ? times_ms[count / 2]
+                                  : 0.5 * (times_ms[count / 2 - 1] + times_ms[count / 2]);
+}
+
 #define FIELD_LEN 64
 
 void results_command_line(const char *command, char *buf, size_t len, const char *fallback)

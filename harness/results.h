@@ -66,6 +66,11 @@ struct run_record {
 extern const char *const results_columns[];
 extern const size_t results_column_count;
 
+/* The timed runs' columns of record from their times in ms (count > 0; sorted here):
+ * repeats, min_ms, max_ms and median_ms (the mean of the middle two for an even count).
+ * The runner's timing and a CPU row run with no GPU both summarize through it. */
+void results_set_times(struct run_record *record, double *times_ms, int count);
+
 /* Appends the record to the CSV at path (atomically; see csv.h); the header is the
  * common columns, then the record's lab columns. */
 int results_append(const char *path, const struct run_record *record, char *err, size_t err_len);
