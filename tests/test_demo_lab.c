@@ -1,10 +1,13 @@
 /* A lab is one folder, end to end: the shared harness (no lab in it) copied into a
  * temporary tree with the throwaway lab of tests/fixtures/demo-lab added and no other
  * edit (tests/fixtures/demo-lab-tree/make-tree.sh) builds, lists and reports it, runs
- * its CPU row with no GPU into a results CSV that bin/results-check accepts
- * (demo_lab), and draws its figures with make plots (demo_lab_plots, which needs
- * gnuplot). Its grading is tests/test_grading_demo_lab.c. */
+ * its CPU rows with no GPU into a results CSV that bin/results-check accepts, and
+ * takes it through bin/lab's front door without a GPU: the CPU rows first, then the
+ * static report of its steps (demo_lab); and draws its figures with make plots
+ * (demo_lab_plots, which needs gnuplot). Its grading is tests/test_grading_demo_lab.c,
+ * its tables in the guide tests/test_guide_tables.c. */
 #include <check.h>
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +21,21 @@
 #define MAKE_TREE "tests/fixtures/demo-lab-tree/make-tree.sh"
 
 const char *const demo_lab_plain_make[] = {"MAKEFLAGS=", "MFLAGS=", "MAKELEVEL=", NULL};
+
+int demo_lab_run(const char *tree, const char *const env[], char *const args[], char *out,
+                 size_t out_len, char *err, size_t err_len)
+{
+    char *argv[40] = {"/usr/bin/env", "-C", (char *)tree};
+    size_t n = 3;
+    for (; args[n - 3] != NULL && n + 1 < sizeof argv / sizeof argv[0]; ++n)
+        argv[n] = args[n - 3];
+    argv[n] = NULL;
+    if (args[n - 3] != NULL) {
+        snprintf(err, err_len, "demo_lab_run: more than %zu arguments", n - 3);
+        return -1;
+    }
+    return run_capture(argv, env, out, out_len, err, err_len);
+}
 
 char *demo_lab_make_tree(char *const targets[], char *out, size_t out_len)
 {
@@ -58,8 +76,10 @@ static void make_tree(char *const targets[])
 
 static void make_run_tree(void)
 {
-    char *targets[] = {"bin/lab", "bin/demo/01-fill", "bin/solutions/demo/01-fill", "bin/demo/cpu-fill",
-                       "bin/solutions/demo/cpu-fill", "bin/results-check", NULL};
+    char *targets[] = {"bin/lab", "bin/demo/01-fill", "bin/solutions/demo/01-fill",
+                       "bin/solutions/demo/02-shared", "bin/demo/cpu-fill",
+                       "bin/solutions/demo/cpu-fill", "bin/solutions/demo/cpu-fill-reverse",
+                       "bin/results-check", NULL};
     make_tree(targets);
 }
 
@@ -88,25 +108,28 @@ static const char *in_tree(const char *relative, char *buf, size_t len)
 
 static char out[1 << 15], err[1 << 14];
 
+/* An empty CUDA_VISIBLE_DEVICES hides every GPU: these run the same on a GPU machine. */
+static const char *const no_gpu[] = {"CUDA_VISIBLE_DEVICES=", NULL};
+
 /* Runs TREE/relative with args (NULL ended) in the tree; the exit code. */
 static int run_in_tree(const char *relative, const char *const env[], const char *arg, ...)
 {
-    char path[1024], command[4096];
-    in_tree(relative, path, sizeof path);
-    int used = snprintf(command, sizeof command, "cd '%s' && exec '%s'", tree, path);
-    va_list args;
-    va_start(args, arg);
-    for (const char *a = arg; a != NULL && used < (int)sizeof command; a = va_arg(args, const char *))
-        used += snprintf(command + used, sizeof command - (size_t)used, " '%s'", a);
-    va_end(args);
-    ck_assert_msg(used < (int)sizeof command, "the command line for %s is too long", relative);
-    char *argv[] = {"/bin/sh", "-c", command, NULL};
-    return run_capture(argv, env, out, sizeof out, err, sizeof err);
+    char path[1024];
+    char *args[16] = {(char *)in_tree(relative, path, sizeof path)};
+    size_t n = 1;
+    va_list list;
+    va_start(list, arg);
+    for (const char *a = arg; a != NULL; a = va_arg(list, const char *)) {
+        ck_assert_msg(n + 1 < sizeof args / sizeof args[0], "too many arguments for %s", relative);
+        args[n++] = (char *)a;
+    }
+    va_end(list);
+    args[n] = NULL;
+    return demo_lab_run(tree, env, args, out, sizeof out, err, sizeof err);
 }
 
 /* The demo lab's CPU row run with no GPU at its default size, recorded in
  * TREE/results/cpu-only/demo.csv, as `make run` with --csv would. */
-static const char *const no_gpu[] = {"CUDA_VISIBLE_DEVICES=", NULL};
 static void run_the_cpu_row(char *csv, size_t len)
 {
     in_tree("results/cpu-only/demo.csv", csv, len);
@@ -120,16 +143,112 @@ static void run_the_cpu_row(char *csv, size_t len)
 
 START_TEST(a_new_lab_is_one_folder)
 {
-    char lab[1024];
+    char labs[1024];
     ck_assert_int_eq(run_in_tree("bin/lab", NULL, "list", NULL), 0);
-    ck_assert_msg(strstr(out, "demo\n  01-fill") != NULL, "bin/lab list:\n%s", out);
+    ck_assert_msg(strstr(out, "demo\n  01-fill ") != NULL && strstr(out, "\n  02-shared ") != NULL,
+                  "bin/lab list:\n%s", out);
     ck_assert_msg(strstr(out, "\n  cpu-fill (cpu) ") != NULL, "bin/lab list:\n%s", out);
     ck_assert_int_eq(run_in_tree("bin/demo/01-fill", NULL, "--report", "--arch", "sm_90", NULL), 0);
     ck_assert_msg(strstr(out, "01-fill        demo_fill") != NULL, "report:\n%s", out);
     ck_assert_int_eq(run_in_tree("bin/demo/cpu-fill", NULL, "--report", NULL), 0);
     ck_assert_msg(strstr(out, "the fill on one CPU thread runs on the CPU") != NULL, "report:\n%s", out);
     /* and the tree holds no other lab */
-    ck_assert_int_eq(access(in_tree("harness/labs/matmul", lab, sizeof lab), F_OK), -1);
+    DIR *dir = opendir(in_tree("harness/labs", labs, sizeof labs));
+    ck_assert_ptr_nonnull(dir);
+    int others = 0;
+    for (struct dirent *e; (e = readdir(dir)) != NULL;)
+        others += e->d_name[0] != '.' && strcmp(e->d_name, "demo") != 0;
+    closedir(dir);
+    ck_assert_int_eq(others, 0);
+}
+END_TEST
+
+/* The static resource report needs no GPU: a step's kernel with its registers, its
+ * shared memory (step 02's 256-float tile) and threads, the blocks per SM on the
+ * architecture asked for and on the papers' 8800 GTX; an architecture it does not
+ * know is refused in one line. */
+START_TEST(static_report_without_gpu)
+{
+    ck_assert_int_eq(run_in_tree("bin/solutions/demo/02-shared", no_gpu, "--report", "--arch", "sm_90",
+                                 NULL), 0);
+    ck_assert_ptr_nonnull(strstr(out, "Static resource report"));
+    ck_assert_ptr_nonnull(strstr(out, "sm_90 = H100"));
+    ck_assert_ptr_nonnull(strstr(out, "sm_10 = GeForce 8800 GTX")); /* the papers' GPU */
+    const char *row = strstr(out, "\n02-shared");
+    ck_assert_msg(row != NULL, "%s", out);
+    int regs = 0;
+    unsigned long smem = 0, threads = 0;
+    ck_assert_int_eq(sscanf(row, " 02-shared demo_fill_shared %d %lu %*u %*u %lu", &regs, &smem, &threads), 3);
+    ck_assert_int_gt(regs, 0);
+    ck_assert_uint_eq(smem, 1024);
+    ck_assert_uint_eq(threads, 256);
+    ck_assert_ptr_nonnull(strstr(out, "sm_90 before a block is lost"));
+    /* the same step on the papers' GPU alone */
+    ck_assert_int_eq(run_in_tree("bin/solutions/demo/02-shared", no_gpu, "--report", "--arch=g80", NULL), 0);
+    ck_assert_ptr_nonnull(strstr(out, "sm_10 before a block is lost"));
+}
+END_TEST
+
+/* bin/lab run of the whole lab without a GPU: its CPU rows first, in lab.def order,
+ * each run on the CPU alone (host_row.h); then the first step finds no GPU, says so
+ * in one line, and the static report of every step follows. The rows are listed,
+ * reported alone by name, and never graded. */
+START_TEST(front_door_takes_the_cpu_rows_first_then_shows_the_report)
+{
+    char *run[] = {"bin/lab", "run", "--bin-dir", "bin/solutions", "demo", NULL};
+    ck_assert_int_eq(demo_lab_run(tree, no_gpu, run, out, sizeof out, err, sizeof err), 77);
+    const char *first = strstr(out, "\ncpu-fill "), *second = strstr(out, "\ncpu-fill-reverse ");
+    const char *report = strstr(out, "Without a GPU, here is what the compiler");
+    ck_assert_msg(first != NULL && second != NULL && report != NULL && first < second &&
+                      second < report, "%s", out);
+    ck_assert_msg(strstr(first, " PASS") != NULL && strstr(first, " PASS") < second, "%s", out);
+    ck_assert_msg(strstr(err, "/demo/01-fill: no NVIDIA driver or GPU found") != NULL, "%s", err);
+    ck_assert_int_eq(count_lines(err), 1);
+    /* one row of the report for every step of the lab's table */
+    ck_assert_msg(strstr(report, "\n01-fill ") != NULL && strstr(report, "\n02-shared ") != NULL,
+                  "%s", out);
+    ck_assert_int_eq(run_in_tree("bin/lab", NULL, "list", "demo", NULL), 0);
+    ck_assert_ptr_nonnull(strstr(out, "\n  cpu-fill (cpu) "));
+    ck_assert_ptr_nonnull(strstr(out, "\n  cpu-fill-reverse (cpu) "));
+    ck_assert_int_eq(run_in_tree("bin/lab", no_gpu, "report", "--bin-dir", "bin/solutions", "demo",
+                                 "cpu-fill-reverse", NULL), 0);
+    ck_assert_ptr_nonnull(strstr(out, "runs on the CPU"));
+    ck_assert_ptr_null(strstr(out, "01-fill"));
+    ck_assert_int_eq(run_in_tree("bin/lab", NULL, "grade", "demo", "cpu-fill", NULL), 2);
+    ck_assert_ptr_nonnull(strstr(err, "'cpu-fill' is a row beside the steps, not a step"));
+}
+END_TEST
+
+/* A CPU row is C code on the CPU: it runs, is checked and timed where there is no GPU
+ * (host_row.h), printed, and recorded only where --csv says; a step still needs the
+ * GPU. */
+START_TEST(cpu_rows_run_without_a_gpu)
+{
+    char csv[1024], csv_arg[1100];
+    ck_assert_int_eq(run_in_tree("bin/demo/cpu-fill", no_gpu, "--n", "300", NULL), 0);
+    ck_assert_ptr_nonnull(strstr(out, "No GPU: this CPU row runs on the CPU alone"));
+    const char *row = strstr(out, "\ncpu-fill ");
+    ck_assert_msg(row != NULL && strstr(row, " 300 ") != NULL && strstr(row, " PASS") != NULL, "%s", out);
+    snprintf(csv_arg, sizeof csv_arg, "--csv=%s", in_tree("rows.csv", csv, sizeof csv));
+    ck_assert_int_eq(run_in_tree("bin/demo/cpu-fill", no_gpu, "--n=300", csv_arg, "--no-header", NULL), 0);
+    char *recorded = util_read_file(csv, NULL);
+    ck_assert_msg(recorded != NULL && strstr(recorded, ",none (CPU only),") != NULL &&
+                      strstr(recorded, ",cpu-fill,cpu,") != NULL, "%s", recorded ? recorded : "no file");
+    free(recorded);
+    ck_assert_int_eq(run_in_tree("bin/demo/01-fill", no_gpu, "--n", "300", NULL), 77);
+    ck_assert_ptr_nonnull(strstr(err, "no NVIDIA driver or GPU found"));
+}
+END_TEST
+
+/* `make run STEP=02` without LAB=: a step id is enough where one lab has it. */
+START_TEST(front_door_takes_a_step_without_its_lab)
+{
+    ck_assert_int_eq(run_in_tree("bin/lab", no_gpu, "report", "--bin-dir", "bin/solutions", "02-shared",
+                                 NULL), 0);
+    ck_assert_ptr_nonnull(strstr(out, "\n02-shared"));
+    ck_assert_ptr_null(strstr(out, "\n01-fill"));
+    ck_assert_int_eq(run_in_tree("bin/lab", no_gpu, "run", "--bin-dir", "bin/solutions", "02-shared", NULL), 77);
+    ck_assert_ptr_null(strstr(err, "unknown lab"));
 }
 END_TEST
 
@@ -222,6 +341,10 @@ Suite *demo_lab_suite(void)
     tcase_set_timeout(tc, 300); /* a copy of the harness, built with nvcc */
     tcase_add_test(tc, a_new_lab_is_one_folder);
     tcase_add_test(tc, the_cpu_row_runs_without_a_gpu_into_a_csv_results_check_keeps);
+    tcase_add_test(tc, static_report_without_gpu);
+    tcase_add_test(tc, front_door_takes_the_cpu_rows_first_then_shows_the_report);
+    tcase_add_test(tc, cpu_rows_run_without_a_gpu);
+    tcase_add_test(tc, front_door_takes_a_step_without_its_lab);
     suite_add_tcase(s, tc);
     return s;
 }
