@@ -3,9 +3,9 @@
  * edit (tests/fixtures/demo-lab-tree/make-tree.sh) builds, lists and reports it, runs
  * its CPU rows with no GPU into a results CSV that bin/results-check accepts, and
  * takes it through bin/lab's front door without a GPU: the CPU rows first, then the
- * static report of its steps (demo_lab); and draws its figures with make plots
- * (demo_lab_plots, which needs gnuplot). Its grading is tests/test_grading_demo_lab.c,
- * its tables in the guide tests/test_guide_tables.c. */
+ * static report of its steps (demo_lab). Its figures are tests/test_demo_lab_plots.c,
+ * its grading tests/test_grading_demo_lab.c, its tables in the guide
+ * tests/test_guide_tables.c. */
 #include <check.h>
 #include <dirent.h>
 #include <stdarg.h>
@@ -80,12 +80,6 @@ static void make_run_tree(void)
                        "bin/solutions/demo/02-shared", "bin/demo/cpu-fill",
                        "bin/solutions/demo/cpu-fill", "bin/solutions/demo/cpu-fill-reverse",
                        "bin/results-check", NULL};
-    make_tree(targets);
-}
-
-static void make_plots_tree(void)
-{
-    char *targets[] = {"bin/demo/cpu-fill", "bin/results-check", NULL};
     make_tree(targets);
 }
 
@@ -283,53 +277,38 @@ START_TEST(the_cpu_row_runs_without_a_gpu_into_a_csv_results_check_keeps)
 }
 END_TEST
 
-/* make plots in the tree, its results, figures and work folders in it; the exit code. */
-static int make_plots(void)
+/* bin/results-check's vs_previous columns, from which the figures draw each step's
+ * speedup, follow the lab's step table (step 02 over 01, step 01 over the baseline
+ * CPU row) and compare only comparable rows: a flushed-cache 01 is not compared with a
+ * warm-cache CPU row of another run, and says why; 02 is, with 01 of its own run. */
+START_TEST(results_check_compares_each_row_with_the_one_its_table_says)
 {
-    char command[4096];
-    snprintf(command, sizeof command,
-             "cd '%s' && exec make --no-print-directory plots PLOT_RESULTS='%s/results' "
-             "PLOT_FIGURES='%s/figures' PLOT_WORK='%s/work'",
-             tree, tree, tree, tree);
-    char *argv[] = {"/bin/sh", "-c", command, NULL};
-    return run_capture(argv, demo_lab_plain_make, out, sizeof out, err, sizeof err);
-}
-
-static int is_png(const char *path)
-{
-    char head[8] = "";
-    FILE *f = fopen(path, "rb");
-    size_t n = f != NULL ? fread(head, 1, sizeof head, f) : 0;
-    if (f != NULL)
-        fclose(f);
-    return n == sizeof head && memcmp(head, "\x89PNG\r\n\x1a\n", sizeof head) == 0;
-}
-
-/* The lab's figures come from its own plots.mk: with the CPU row alone there is no
- * step to draw, said in one line; with a step row beside it (the one step 01 would
- * record on a GPU, tests/fixtures/demo-lab-tree/gpu-row.sh) the steps figure is drawn,
- * PNG and SVG. */
-START_TEST(make_plots_draws_the_lab_s_figures_from_its_folder)
-{
-    char csv[1024], png[1024], svg[1024];
-    run_the_cpu_row(csv, sizeof csv);
-    in_tree("figures/demo/steps-cpu-only.png", png, sizeof png);
-    in_tree("figures/demo/slides/steps-cpu-only.svg", svg, sizeof svg);
-    int code = make_plots();
-    ck_assert_msg(code == 0, "make plots exited %d:\n%s%s", code, out, err);
-    ck_assert_msg(strstr(err, "plots: cpu-only has no demo step rows") != NULL &&
-                      strstr(err, "steps-cpu-only.png not drawn") != NULL,
-                  "make plots with no step row:\n%s%s", out, err);
-    ck_assert_int_eq(access(png, F_OK), -1);
-    char *argv[] = {"/bin/sh", "tests/fixtures/demo-lab-tree/gpu-row.sh", csv, NULL};
-    ck_assert_int_eq(run_capture(argv, NULL, out, sizeof out, err, sizeof err), 0);
-    code = make_plots();
-    ck_assert_msg(code == 0, "make plots exited %d:\n%s%s", code, out, err);
-    ck_assert_msg(strstr(out, "  PLOT     ") != NULL && strstr(out, "/figures/demo/steps-cpu-only.png\n") != NULL,
-                  "make plots:\n%s%s", out, err);
-    ck_assert_msg(err[0] == '\0', "make plots said:\n%s", err);
-    ck_assert_msg(is_png(png), "%s is not a PNG:\n%s", png, out);
-    ck_assert_msg(access(svg, F_OK) == 0, "%s was not drawn:\n%s", svg, out);
+    char dir[1024], csv[1100], out_dir[1100], kept[1200];
+    in_tree("vs", dir, sizeof dir);
+    ck_assert_int_eq(mkdir(dir, 0700), 0);
+    snprintf(out_dir, sizeof out_dir, "%s/out", dir);
+    ck_assert_int_eq(mkdir(out_dir, 0700), 0);
+    snprintf(csv, sizeof csv, "%s/demo.csv", dir);
+    FILE *f = fopen(csv, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(RESULTS_HEADER "\n"
+          DEMO_ROW("2026-11-23T04:00:00Z", "warm-run", "G", "cpu-fill", "cpu", "warm", "4096", "8.0", "1", "PASS")
+          DEMO_ROW("2026-11-23T04:00:01Z", "r2", "G", "01-fill", "step", "flushed", "4096", "4.0", "2", "PASS")
+          DEMO_ROW("2026-11-23T04:00:02Z", "r2", "G", "02-shared", "step", "flushed", "4096", "2.0", "4", "PASS"),
+          f);
+    ck_assert_int_eq(fclose(f), 0);
+    int code = run_in_tree("bin/results-check", NULL, "--out", out_dir, csv, NULL);
+    ck_assert_msg(code == 0, "bin/results-check exited %d:\n%s%s", code, out, err);
+    snprintf(kept, sizeof kept, "%s/demo.csv", out_dir);
+    char *rows = util_read_file(kept, NULL);
+    ck_assert_ptr_nonnull(rows);
+    ck_assert_msg(strstr(rows, ",vs_previous_step,vs_previous_run,vs_previous_why,vs_previous\n") != NULL &&
+                      strstr(rows, ",cpu-fill,cpu,") != NULL &&
+                      strstr(rows, ",PASS,,,,NaN\n") != NULL && /* the baseline: nothing before it */
+                      strstr(rows, ",PASS,,,no cpu-fill row at this size with the L2 flushed,NaN\n") != NULL &&
+                      strstr(rows, ",PASS,01-fill,r2,,2\n") != NULL,
+                  "%s", rows);
+    free(rows);
 }
 END_TEST
 
@@ -345,29 +324,7 @@ Suite *demo_lab_suite(void)
     tcase_add_test(tc, front_door_takes_the_cpu_rows_first_then_shows_the_report);
     tcase_add_test(tc, cpu_rows_run_without_a_gpu);
     tcase_add_test(tc, front_door_takes_a_step_without_its_lab);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
-static const char *const plots_case_names[] = {
-    "make plots draws the demo lab's figures from its own folder",
-};
-
-size_t demo_lab_plots_case_names(const char **names, size_t max)
-{
-    size_t n = 0;
-    for (; n < sizeof plots_case_names / sizeof plots_case_names[0] && n < max; ++n)
-        names[n] = plots_case_names[n];
-    return n;
-}
-
-Suite *demo_lab_plots_suite(void)
-{
-    Suite *s = suite_create("demo_lab_plots");
-    TCase *tc = tcase_create("plots of a lab that is one folder");
-    tcase_add_unchecked_fixture(tc, make_plots_tree, remove_tree);
-    tcase_set_timeout(tc, 300);
-    tcase_add_test(tc, make_plots_draws_the_lab_s_figures_from_its_folder);
+    tcase_add_test(tc, results_check_compares_each_row_with_the_one_its_table_says);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -87,15 +87,10 @@ static int guide_tables(const char *dir, char **guide, const char *arg, ...)
     return code;
 }
 
-#define HEADER                                                                                     \
-    "date,run_id,commit,gpu,cc,sms,clock_mhz,driver,runtime,nvcc,lab,step,role,source,flags,"     \
-    "cache,m,n,k,seed,repeats,median_ms,min_ms,max_ms,gflops,regs,smem_static,smem_dynamic,"      \
-    "local_bytes,threads_per_block,blocks_per_sm,limiter,occupancy_pct,max_err,verdict"
+#define HEADER RESULTS_HEADER
 /* A demo row of run `run` at 64 x 64 x 64: step or row, role, median ms, GFLOP/s, verdict. */
 #define ROW(run, step, role, median, gflops, verdict)                                              \
-    "2026-11-23T10:00:00Z," run ",abc,G,9.0,132,1980,13.0,13.0,13.0,demo," step "," role          \
-    ",solutions,,flushed,64,64,64,1,5," median ",1,1," gflops ",32,1024,0,0,256,8,threads,100,0,"  \
-    verdict "\n"
+    DEMO_ROW("2026-11-23T10:00:00Z", run, "G", step, role, "flushed", "64", median, gflops, verdict)
 
 /* The newest run only, in order, with the speedup over the step before; a row of a
  * library beside the steps is named with its role and compared with nothing. */
