@@ -79,22 +79,17 @@ int host_row_run(const struct lab_problem *lab, const struct run_options *option
     r.seed = options->seed;
     r.limiter = "-";
     r.threads_per_block = step_entry.host_threads != NULL ? step_entry.host_threads() : 1;
-    r.lab_columns = lab->columns;
-    r.lab_column_count = lab->column_count;
-    for (size_t c = 0; c < LAB_MAX_COLUMNS; ++c)
-        r.lab_values[c] = NAN;
+    results_set_lab_columns(&r, lab->columns, lab->column_count);
     char size_text[64];
     lab->format_size(&options->size, size_text, sizeof size_text);
     if (options->print_header) {
-        char cpu[128];
-        results_command_line("sed -n 's/^model name[^:]*: *//p' /proc/cpuinfo 2>/dev/null | head -n1",
-                             cpu, sizeof cpu, "unknown CPU");
+        char cpu[256];
+        results_cpu_line(cpu, sizeof cpu);
         printf("No GPU: this CPU row runs on the CPU alone (its inputs in host memory, its time "
                "from the host's clock, nothing recorded unless --csv)\n"
-               "CPU: %s, %ld logical CPUs online\n"
+               "%s\n"
                "lab %s (%s), seed %llu, commit %s\n\n",
-               cpu, sysconf(_SC_NPROCESSORS_ONLN), lab->name, step_identity.source,
-               (unsigned long long)options->seed, r.commit);
+               cpu, lab->name, step_identity.source, (unsigned long long)options->seed, r.commit);
         results_print_header(stdout, lab->columns, lab->column_count);
         fflush(stdout);
     }

@@ -385,10 +385,7 @@ static int run_at_size(const struct lab_problem *lab, const struct run_options *
     struct run_record record;
     memset(&record, 0, sizeof record);
     fill_run_facts(&record, device, options);
-    record.lab_columns = lab->columns;
-    record.lab_column_count = lab->column_count;
-    for (size_t c = 0; c < LAB_MAX_COLUMNS; ++c)
-        record.lab_values[c] = NAN;
+    results_set_lab_columns(&record, lab->columns, lab->column_count);
     char size_text[64];
     lab->format_size(&options->size, size_text, sizeof size_text);
     if (show_header) {
@@ -397,10 +394,9 @@ static int run_at_size(const struct lab_problem *lab, const struct run_options *
                record.runtime, record.nvcc);
         /* a lab with CPU rows is timed on this host's CPU too: say which */
         if (step_table_baseline(table) != NULL) {
-            char cpu[128];
-            results_command_line("sed -n 's/^model name[^:]*: *//p' /proc/cpuinfo 2>/dev/null | head -n1",
-                           cpu, sizeof cpu, "unknown CPU");
-            printf("CPU: %s, %ld logical CPUs online\n", cpu, sysconf(_SC_NPROCESSORS_ONLN));
+            char cpu[256];
+            results_cpu_line(cpu, sizeof cpu);
+            printf("%s\n", cpu);
         }
         printf("lab %s (%s), seed %llu, commit %s, L2 %s before each timed run%s\n\n", lab->name,
                step_identity.source, (unsigned long long)options->seed, record.commit,

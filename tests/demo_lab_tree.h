@@ -13,6 +13,10 @@
  * the tree and frees the path), or NULL with the reason, make's log included, in out. */
 char *demo_lab_make_tree(char *const targets[], char *out, size_t out_len);
 
+/* Removes *tree (a demo_lab_make_tree's) and everything in it, frees the path and sets
+ * *tree to NULL; nothing when *tree is NULL. */
+void demo_lab_remove_tree(char **tree);
+
 /* Runs args (NULL ended; args[0] found on PATH or relative to tree) with tree as its
  * working folder, the assignments of env (NULL ended, may be NULL) added to the
  * environment; output captured as run_capture does (util.h). Returns the exit code. */

@@ -22,6 +22,14 @@
 
 const char *const demo_lab_plain_make[] = {"MAKEFLAGS=", "MFLAGS=", "MAKELEVEL=", NULL};
 
+void demo_lab_remove_tree(char **tree)
+{
+    if (*tree != NULL)
+        util_remove_tree(*tree);
+    free(*tree);
+    *tree = NULL;
+}
+
 int demo_lab_run(const char *tree, const char *const env[], char *const args[], char *out,
                  size_t out_len, char *err, size_t err_len)
 {
@@ -85,10 +93,7 @@ static void make_run_tree(void)
 
 static void remove_tree(void)
 {
-    if (tree != NULL)
-        util_remove_tree(tree);
-    free(tree);
-    tree = NULL;
+    demo_lab_remove_tree(&tree);
     tree_made = 0;
 }
 

@@ -26,10 +26,7 @@ static void make_tree(void)
 
 static void remove_tree(void)
 {
-    if (tree != NULL)
-        util_remove_tree(tree);
-    free(tree);
-    tree = NULL;
+    demo_lab_remove_tree(&tree);
 }
 
 static char out[1 << 15], err[1 << 14];
@@ -180,10 +177,7 @@ static const char *const case_names[] = {
 
 size_t demo_lab_plots_case_names(const char **names, size_t max)
 {
-    size_t n = 0;
-    for (; n < sizeof case_names / sizeof case_names[0] && n < max; ++n)
-        names[n] = case_names[n];
-    return n;
+    return UTIL_CASE_NAMES(case_names, names, max);
 }
 
 Suite *demo_lab_plots_suite(void)

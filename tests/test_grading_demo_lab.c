@@ -45,10 +45,7 @@ static void grade_the_demo_lab(void)
 
 static void remove_tree(void)
 {
-    if (tree != NULL)
-        util_remove_tree(tree);
-    free(tree);
-    tree = NULL;
+    demo_lab_remove_tree(&tree);
 }
 
 /* TREE/<name>-<run><suffix>, read whole (the caller frees it) */

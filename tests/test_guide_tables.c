@@ -37,10 +37,7 @@ static void make_tree(void)
 
 static void remove_tree(void)
 {
-    if (tree != NULL)
-        util_remove_tree(tree);
-    free(tree);
-    tree = NULL;
+    demo_lab_remove_tree(&tree);
 }
 
 /* A folder of the tree for one test's inputs, with a GPU folder G in it. */

@@ -345,10 +345,7 @@ static const char *const render_case_names[] = {
 
 size_t plots_render_case_names(const char **names, size_t max)
 {
-    size_t n = 0;
-    for (; n < sizeof render_case_names / sizeof render_case_names[0] && n < max; ++n)
-        names[n] = render_case_names[n];
-    return n;
+    return UTIL_CASE_NAMES(render_case_names, names, max);
 }
 
 Suite *plots_render_suite(void)

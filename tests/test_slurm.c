@@ -33,10 +33,7 @@ static const char *const names[] = {
 
 size_t slurm_case_names(const char **out_names, size_t max)
 {
-    size_t n = 0;
-    for (; n < sizeof names / sizeof names[0] && n < max; ++n)
-        out_names[n] = names[n];
-    return n;
+    return UTIL_CASE_NAMES(names, out_names, max);
 }
 
 #define OUT 65536
@@ -143,14 +140,12 @@ static void stop(void)
         sh(cmd, out, sizeof out);
         util_remove_tree(S.tmp);
     }
-    if (S.tree != NULL)
-        util_remove_tree(S.tree);
-    free(S.tree);
+    demo_lab_remove_tree(&S.tree);
     unsetenv("SLURM_CONF");
     free(S.tmp);
     free(S.book_after_run1);
     free(S.fail_book_after_fail);
-    S.tmp = S.tree = NULL;
+    S.tmp = NULL;
     S.book_after_run1 = S.fail_book_after_fail = NULL;
 }
 

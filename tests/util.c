@@ -29,6 +29,14 @@ int students_copy(void)
     return access(".students-copy", F_OK) == 0;
 }
 
+size_t util_case_names(const char *const list[], size_t count, const char **names, size_t max)
+{
+    size_t n = 0;
+    for (; n < count && n < max; ++n)
+        names[n] = list[n];
+    return n;
+}
+
 int count_lines(const char *text)
 {
     int lines = 0;
@@ -265,6 +273,30 @@ void util_first_not_drawn(const char *into, const char *lab, const char *const f
         if (!util_is_png(png, 5000) || !util_is_svg(svg, 5000))
             snprintf(missing, len, "%s", *f);
     }
+}
+
+int util_lab_figures_drawn(const char *lab, const char *results, const char *const extra[],
+                           const char *const figures[], char *why, size_t why_len)
+{
+    static char out[1 << 16], err[1 << 16];
+    char target[256], missing[256];
+    char *into = util_temp_dir("plots");
+    if (into == NULL) {
+        snprintf(why, why_len, "no temporary folder for the figures");
+        return -1;
+    }
+    snprintf(target, sizeof target, "plots-%s", lab);
+    int code = util_make_plots(NULL, target, results, into, extra, out, sizeof out, err, sizeof err);
+    util_first_not_drawn(into, lab, figures, missing, sizeof missing);
+    util_remove_tree(into);
+    free(into);
+    if (code != 0)
+        snprintf(why, why_len, "make %s exited %d:\n%s%s", target, code, out, err);
+    else if (missing[0] != '\0')
+        snprintf(why, why_len, "%s was not drawn, PNG and SVG:\n%s%s", missing, out, err);
+    else if (err[0] != '\0')
+        snprintf(why, why_len, "make %s said:\n%s", target, err);
+    return code == 0 && missing[0] == '\0' && err[0] == '\0' ? 0 : -1;
 }
 
 int util_make_plots(const char *tree, const char *target, const char *results, const char *into,

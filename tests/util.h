@@ -23,6 +23,11 @@ const char *bin_path(const char *relative, char *buf, size_t len);
  * listed as skipped); 0 in the instructor's tree. */
 int students_copy(void);
 
+/* A suite's case names for the runner's SKIPPED list: the count names of list copied
+ * into names, at most max; how many were. */
+size_t util_case_names(const char *const list[], size_t count, const char **names, size_t max);
+#define UTIL_CASE_NAMES(list, names, max) util_case_names(list, sizeof list / sizeof list[0], names, max)
+
 /* Lines of text (counting a last line without '\n'). */
 int count_lines(const char *text);
 
@@ -70,6 +75,13 @@ int util_is_svg(const char *path, long min_bytes);
  * slides/<figure>.svg, both of more than 5000 bytes, into missing; "" when all are. */
 void util_first_not_drawn(const char *into, const char *lab, const char *const figures[],
                           char *missing, size_t len);
+
+/* A lab's own figures: make plots-<lab> from results (with the assignments of extra,
+ * NULL ended, may be NULL) into a temporary folder, removed after. 0 when every one of
+ * figures (NULL ended) was drawn, PNG and SVG, and make succeeded and said nothing on
+ * stderr; -1 with the reason, make's output included, in why. */
+int util_lab_figures_drawn(const char *lab, const char *results, const char *const extra[],
+                           const char *const figures[], char *why, size_t why_len);
 
 /* make TARGET ("plots", "plots-<lab>") in tree (NULL: here), its figures drawn from
  * results into into/plots and its work files in into/work, with the assignments of

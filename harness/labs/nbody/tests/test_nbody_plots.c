@@ -5,29 +5,17 @@
  * case is listed as SKIPPED. How make plots draws and removes a lab's figures:
  * tests/test_demo_lab_plots.c. */
 #include <check.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 #include "util.h"
 
-#define FIXTURE "harness/labs/nbody/tests/fixtures/plots/results"
-
-static char out[1 << 16], err[1 << 16];
-
 START_TEST(every_nbody_figure_is_drawn_from_the_fixture)
 {
-    char *into = util_temp_dir("nbody-plots");
-    ck_assert_ptr_nonnull(into);
-    int code = util_make_plots(NULL, "plots-nbody", FIXTURE, into, NULL, out, sizeof out, err, sizeof err);
     static const char *const figures[] = {"burtscher-speedups", "steps-Test-GPU", "roofline-Test-GPU",
                                           "speedups-Test-GPU", "sizes-Test-GPU", "vs-cpu-Test-GPU", NULL};
-    char missing[256];
-    util_first_not_drawn(into, "nbody", figures, missing, sizeof missing);
-    util_remove_tree(into); /* before an assertion ends this process */
-    free(into);
-    ck_assert_msg(code == 0, "make plots-nbody exited %d:\n%s%s", code, out, err);
-    ck_assert_msg(missing[0] == '\0', "%s was not drawn, PNG and SVG:\n%s%s", missing, out, err);
-    ck_assert_msg(err[0] == '\0', "make plots-nbody said:\n%s", err);
+    static char why[1 << 17];
+    ck_assert_msg(util_lab_figures_drawn("nbody", "harness/labs/nbody/tests/fixtures/plots/results", NULL,
+                                         figures, why, sizeof why) == 0,
+                  "%s", why);
 }
 END_TEST
 
@@ -37,10 +25,7 @@ static const char *const case_names[] = {
 
 size_t nbody_plots_case_names(const char **names, size_t max)
 {
-    size_t n = 0;
-    for (; n < sizeof case_names / sizeof case_names[0] && n < max; ++n)
-        names[n] = case_names[n];
-    return n;
+    return UTIL_CASE_NAMES(case_names, names, max);
 }
 
 Suite *nbody_plots_suite(void)
