@@ -145,7 +145,8 @@ START_TEST(make_plots_draws_every_figure_from_a_small_results_tree)
 END_TEST
 
 /* A results file emptied (or removed) after its figures were drawn: make plots
- * removes them, PNG and SVG, and says so in one line. */
+ * removes them, PNG and SVG, and says so in one line; and that the lab has no results
+ * now, in another. */
 START_TEST(a_figure_whose_data_is_gone_is_removed)
 {
     write_file("gone", "results/G/demo.csv", RESULTS_HEADER "\n" RUN1("PASS"));
@@ -166,6 +167,9 @@ START_TEST(a_figure_whose_data_is_gone_is_removed)
     ck_assert_msg(said != NULL, "expected '%s' in:\n%s", line, out);
     snprintf(line, sizeof line, "%.*s", (int)strcspn(said, "\n"), said);
     ck_assert_msg(strstr(line, " steps-G.png") != NULL, "%s", out);
+    /* and a lab left without results says so, once */
+    const char *none = strstr(out, "plots: no demo results in ");
+    ck_assert_msg(none != NULL && strstr(none + 1, "plots: no demo results in ") == NULL, "%s", out);
 }
 END_TEST
 
