@@ -243,8 +243,9 @@ END_TEST
 
 /* The lab's extra checks (--quick cuts them) are judged once per step, at its last
  * check size (n = 1048560 here); the other check sizes, the speed runs (n = 2048) and
- * the compute-sanitizer runs are --quick, the reference's and the student's alike. A speed run repeats for at least 0.25 s
- * of kernel time, as make run does; the untimed runs for none. */
+ * the compute-sanitizer runs are --quick, the reference's and the student's alike. A
+ * speed run repeats for at least 0.25 s of kernel time, as make run does; the untimed
+ * runs for none. */
 START_TEST(extra_checks_are_judged_once_per_step)
 {
     ck_assert_msg(fake_ready, "the fake GPU tree could not be set up");
