@@ -9,25 +9,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "results.h"
 #include "step_identity.h"
 #include "step_kernel.h"
 #include "step_table.h"
 
 extern const struct step_kernel step_entry;
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 int host_row_possible(const struct lab_problem *lab)
 {
@@ -91,22 +79,17 @@ int host_row_run(const struct lab_problem *lab, const struct run_options *option
     r.seed = options->seed;
     r.limiter = "-";
     r.threads_per_block = step_entry.host_threads != NULL ? step_entry.host_threads() : 1;
-    r.lab_columns = lab->columns;
-    r.lab_column_count = lab->column_count;
-    for (size_t c = 0; c < LAB_MAX_COLUMNS; ++c)
-        r.lab_values[c] = NAN;
+    results_set_lab_columns(&r, lab->columns, lab->column_count);
     char size_text[64];
     lab->format_size(&options->size, size_text, sizeof size_text);
     if (options->print_header) {
-        char cpu[128];
-        results_command_line("sed -n 's/^model name[^:]*: *//p' /proc/cpuinfo 2>/dev/null | head -n1",
-                             cpu, sizeof cpu, "unknown CPU");
+        char cpu[256];
+        results_cpu_line(cpu, sizeof cpu);
         printf("No GPU: this CPU row runs on the CPU alone (its inputs in host memory, its time "
                "from the host's clock, nothing recorded unless --csv)\n"
-               "CPU: %s, %ld logical CPUs online\n"
+               "%s\n"
                "lab %s (%s), seed %llu, commit %s\n\n",
-               cpu, sysconf(_SC_NPROCESSORS_ONLN), lab->name, step_identity.source,
-               (unsigned long long)options->seed, r.commit);
+               cpu, lab->name, step_identity.source, (unsigned long long)options->seed, r.commit);
         results_print_header(stdout, lab->columns, lab->column_count);
         fflush(stdout);
     }
@@ -124,26 +107,22 @@ int host_row_run(const struct lab_problem *lab, const struct run_options *option
         for (int w = 0; w < options->warmup; ++w)
             run_once(lab, state, program);
         int capacity = options->max_repeats, count = 0;
-        double *times = malloc((size_t)capacity * sizeof *times), total = 0;
-        if (times == NULL) {
+        double *times_ms = malloc((size_t)capacity * sizeof *times_ms), total_s = 0;
+        if (times_ms == NULL) {
             lab->destroy(state);
             fprintf(stderr, "%s: out of host memory\n", program);
             return EXIT_USAGE;
         }
-        while (count < capacity && (count < options->min_repeats || total < options->min_seconds)) {
+        while (count < capacity && (count < options->min_repeats || total_s < options->min_seconds)) {
             lab->poison_on_host(state);
-            double began = now_s();
+            double began = clock_now_s();
             step_entry.run_on_host(lab->problem(state));
-            times[count] = now_s() - began;
-            total += times[count++];
+            times_ms[count] = (clock_now_s() - began) * 1e3;
+            total_s += times_ms[count++] * 1e-3;
         }
-        qsort(times, (size_t)count, sizeof *times, by_value);
-        r.repeats = count;
-        r.min_ms = times[0] * 1e3;
-        r.max_ms = times[count - 1] * 1e3;
-        r.median_ms = 1e3 * (count % 2 ? times[count / 2] : 0.5 * (times[count / 2 - 1] + times[count / 2]));
+        results_set_times(&r, times_ms, count);
         r.gflops = lab->flop_count(&options->size) / (r.median_ms * 1e-3) / 1e9;
-        free(times);
+        free(times_ms);
         /* the last timed run was poisoned first too: check what it wrote */
         passed = check(lab, state, options, &report, "after timing", program);
     }

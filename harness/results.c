@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const char *const results_columns[] = {
     "date", "run_id", "commit", "gpu", "cc", "sms", "clock_mhz", "driver", "runtime", "nvcc",
@@ -14,6 +15,39 @@ const char *const results_columns[] = {
     "threads_per_block", "blocks_per_sm", "limiter", "occupancy_pct", "max_err", "verdict",
 };
 const size_t results_column_count = sizeof results_columns / sizeof results_columns[0];
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void results_set_lab_columns(struct run_record *record, const struct lab_column *columns,
+                             size_t count)
+{
+    record->lab_columns = columns;
+    record->lab_column_count = count;
+    for (size_t c = 0; c < LAB_MAX_COLUMNS; ++c)
+        record->lab_values[c] = NAN;
+}
+
+void results_cpu_line(char *buf, size_t len)
+{
+    char cpu[128];
+    results_command_line("sed -n 's/^model name[^:]*: *//p' /proc/cpuinfo 2>/dev/null | head -n1", cpu,
+                         sizeof cpu, "unknown CPU");
+    snprintf(buf, len, "CPU: %s, %ld logical CPUs online", cpu, sysconf(_SC_NPROCESSORS_ONLN));
+}
+
+void results_set_times(struct run_record *record, double *times_ms, int count)
+{
+    qsort(times_ms, (size_t)count, sizeof *times_ms, by_value);
+    record->repeats = count;
+    record->min_ms = times_ms[0];
+    record->max_ms = times_ms[count - 1];
+    record->median_ms = count % 2 ? times_ms[count / 2]
+                                  : 0.5 * (times_ms[count / 2 - 1] + times_ms[count / 2]);
+}
 
 #define FIELD_LEN 64
 

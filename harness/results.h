@@ -66,6 +66,19 @@ struct run_record {
 extern const char *const results_columns[];
 extern const size_t results_column_count;
 
+/* The lab's own columns of record, none measured yet (NaN: an empty field). */
+void results_set_lab_columns(struct run_record *record, const struct lab_column *columns,
+                             size_t count);
+
+/* The line a run prints about the CPU its CPU rows run on: "CPU: <model>, N logical
+ * CPUs online" (the model from /proc/cpuinfo, "unknown CPU" without it), into buf. */
+void results_cpu_line(char *buf, size_t len);
+
+/* The timed runs' columns of record from their times in ms (count > 0; sorted here):
+ * repeats, min_ms, max_ms and median_ms (the mean of the middle two for an even count).
+ * The runner's timing and a CPU row run with no GPU both summarize through it. */
+void results_set_times(struct run_record *record, double *times_ms, int count);
+
 /* Appends the record to the CSV at path (atomically; see csv.h); the header is the
  * common columns, then the record's lab columns. */
 int results_append(const char *path, const struct run_record *record, char *err, size_t err_len);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "clock.h"
 #include "cuda_check.h"
 #include "host_row.h"
 #include "lab_problem.h"
@@ -81,19 +82,6 @@ static void die(int code, const char *fmt, const char *detail)
 {
     cli_complain(program, fmt, detail);
     exit(code);
-}
-
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int compare_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 struct device_facts {
@@ -310,7 +298,7 @@ static void time_step(const struct lab_problem *lab, void *state, const struct r
     if (times_ms == NULL)
         die(EXIT_WRONG, "out of host memory%s", "");
     int show_progress = isatty(STDERR_FILENO);
-    double began = seconds_now(), total_s = 0.0, last_progress = began;
+    double began = clock_now_s(), total_s = 0.0, last_progress = began;
     int count = 0;
     while (count < options->max_repeats &&
            (count < options->min_repeats || total_s < options->min_seconds)) {
@@ -324,7 +312,7 @@ static void time_step(const struct lab_problem *lab, void *state, const struct r
         CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
         times_ms[count++] = ms;
         total_s += ms / 1000.0;
-        double now = seconds_now();
+        double now = clock_now_s();
         if (show_progress && now - last_progress > 1.0) {
             fprintf(stderr, "\r  timing %s: %d runs, %.1f s", step_identity.stem, count,
                     now - began);
@@ -333,12 +321,7 @@ static void time_step(const struct lab_problem *lab, void *state, const struct r
     }
     if (show_progress && last_progress != began)
         fprintf(stderr, "\r%60s\r", "");
-    qsort(times_ms, (size_t)count, sizeof *times_ms, compare_double);
-    r->repeats = count;
-    r->min_ms = times_ms[0];
-    r->max_ms = times_ms[count - 1];
-    r->median_ms = count % 2 ? times_ms[count / 2]
-                             : 0.5 * (times_ms[count / 2 - 1] + times_ms[count / 2]);
+    results_set_times(r, times_ms, count);
     r->gflops = lab->flop_count(&options->size) / (r->median_ms * 1e-3) / 1e9;
     free(times_ms);
     if (flush.buffer != NULL)
@@ -402,10 +385,7 @@ static int run_at_size(const struct lab_problem *lab, const struct run_options *
     struct run_record record;
     memset(&record, 0, sizeof record);
     fill_run_facts(&record, device, options);
-    record.lab_columns = lab->columns;
-    record.lab_column_count = lab->column_count;
-    for (size_t c = 0; c < LAB_MAX_COLUMNS; ++c)
-        record.lab_values[c] = NAN;
+    results_set_lab_columns(&record, lab->columns, lab->column_count);
     char size_text[64];
     lab->format_size(&options->size, size_text, sizeof size_text);
     if (show_header) {
@@ -414,10 +394,9 @@ static int run_at_size(const struct lab_problem *lab, const struct run_options *
                record.runtime, record.nvcc);
         /* a lab with CPU rows is timed on this host's CPU too: say which */
         if (step_table_baseline(table) != NULL) {
-            char cpu[128];
-            results_command_line("sed -n 's/^model name[^:]*: *//p' /proc/cpuinfo 2>/dev/null | head -n1",
-                           cpu, sizeof cpu, "unknown CPU");
-            printf("CPU: %s, %ld logical CPUs online\n", cpu, sysconf(_SC_NPROCESSORS_ONLN));
+            char cpu[256];
+            results_cpu_line(cpu, sizeof cpu);
+            printf("%s\n", cpu);
         }
         printf("lab %s (%s), seed %llu, commit %s, L2 %s before each timed run%s\n\n", lab->name,
                step_identity.source, (unsigned long long)options->seed, record.commit,
@@ -513,7 +492,7 @@ static int run_check_sizes(const struct lab_problem *lab, struct run_options *op
             die(EXIT_USAGE, "--check-logs: cannot write %s", path);
     }
     int quick_everywhere = options->check.quick;
-    double began = seconds_now();
+    double began = clock_now_s();
     for (size_t i = (size_t)options->check_from; i <= count; ++i) {
         const struct check_size *at = &table->check_sizes[i - 1];
         options->size = (struct problem_size){.m = at->m, .n = at->n, .k = at->k};
@@ -531,7 +510,7 @@ static int run_check_sizes(const struct lab_problem *lab, struct run_options *op
                                options->print_header && i == (size_t)options->check_from);
         fflush(stdout);
         if (status != NULL) {
-            fprintf(status, "%zu %d %.3f\n", i, code, seconds_now() - began);
+            fprintf(status, "%zu %d %.3f\n", i, code, clock_now_s() - began);
             fflush(status);
         }
         if (code != EXIT_PASS) {

@@ -1,5 +1,7 @@
 /* The demo lab's own tree, shared by its suites (tests/test_demo_lab.c, which defines
- * it, and tests/test_grading_demo_lab.c). */
+ * these, tests/test_grading_demo_lab.c and tests/test_slurm.c): the shared harness
+ * with the throwaway lab of tests/fixtures/demo-lab and no other, in which the shared
+ * tests run what needs a lab, so that none of them names a real one. */
 #ifndef LAB_DEMO_LAB_TREE_H
 #define LAB_DEMO_LAB_TREE_H
 
@@ -10,6 +12,16 @@
  * targets (NULL ended, at most 10) made there. Returns its path (the caller removes
  * the tree and frees the path), or NULL with the reason, make's log included, in out. */
 char *demo_lab_make_tree(char *const targets[], char *out, size_t out_len);
+
+/* Removes *tree (a demo_lab_make_tree's) and everything in it, frees the path and sets
+ * *tree to NULL; nothing when *tree is NULL. */
+void demo_lab_remove_tree(char **tree);
+
+/* Runs args (NULL ended; args[0] found on PATH or relative to tree) with tree as its
+ * working folder, the assignments of env (NULL ended, may be NULL) added to the
+ * environment; output captured as run_capture does (util.h). Returns the exit code. */
+int demo_lab_run(const char *tree, const char *const env[], char *const args[], char *out,
+                 size_t out_len, char *err, size_t err_len);
 
 /* make's own settings from a `make test` above, cleared for a make in the tree. */
 extern const char *const demo_lab_plain_make[];

@@ -1,12 +1,13 @@
-/* What the grading suite's two files share (tests/test_grading.c, the suite, and
- * tests/test_grading_fake_gpu.c, its fake-GPU case). */
+/* What the grading suites share (tests/test_grading.c, which defines assert_line,
+ * tests/test_grading_fake_gpu.c, the grading suite's fake-GPU case, and
+ * tests/test_grading_demo_lab.c). */
 #ifndef LAB_GRADING_TESTS_H
 #define LAB_GRADING_TESTS_H
 
 #include <check.h>
 
-/* The report line "  matmul/02-tiled <check> <STATE> <got>/<of>" is in report, and
- * what follows it up to the next step check's line holds also (when not NULL). */
+/* The report line "  demo/02-shared <check> <STATE> <got>/<of>" is in report, and
+ * what follows it up to the next step check's line says also (when not NULL). */
 void assert_line(const char *report, const char *line_start, const char *also);
 /* The fake-GPU case ("pool") of the grading suite. */
 void add_grading_fake_gpu_cases(Suite *s);

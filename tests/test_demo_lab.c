@@ -1,10 +1,13 @@
 /* A lab is one folder, end to end: the shared harness (no lab in it) copied into a
  * temporary tree with the throwaway lab of tests/fixtures/demo-lab added and no other
  * edit (tests/fixtures/demo-lab-tree/make-tree.sh) builds, lists and reports it, runs
- * its CPU row with no GPU into a results CSV that bin/results-check accepts
- * (demo_lab), and draws its figures with make plots (demo_lab_plots, which needs
- * gnuplot). Its grading is tests/test_grading_demo_lab.c. */
+ * its CPU rows with no GPU into a results CSV that bin/results-check accepts, and
+ * takes it through bin/lab's front door without a GPU: the CPU rows first, then the
+ * static report of its steps (demo_lab). Its figures are tests/test_demo_lab_plots.c,
+ * its grading tests/test_grading_demo_lab.c, its tables in the guide
+ * tests/test_guide_tables.c. */
 #include <check.h>
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +21,29 @@
 #define MAKE_TREE "tests/fixtures/demo-lab-tree/make-tree.sh"
 
 const char *const demo_lab_plain_make[] = {"MAKEFLAGS=", "MFLAGS=", "MAKELEVEL=", NULL};
+
+void demo_lab_remove_tree(char **tree)
+{
+    if (*tree != NULL)
+        util_remove_tree(*tree);
+    free(*tree);
+    *tree = NULL;
+}
+
+int demo_lab_run(const char *tree, const char *const env[], char *const args[], char *out,
+                 size_t out_len, char *err, size_t err_len)
+{
+    char *argv[40] = {"/usr/bin/env", "-C", (char *)tree};
+    size_t n = 3;
+    for (; args[n - 3] != NULL && n + 1 < sizeof argv / sizeof argv[0]; ++n)
+        argv[n] = args[n - 3];
+    argv[n] = NULL;
+    if (args[n - 3] != NULL) {
+        snprintf(err, err_len, "demo_lab_run: more than %zu arguments", n - 3);
+        return -1;
+    }
+    return run_capture(argv, env, out, out_len, err, err_len);
+}
 
 char *demo_lab_make_tree(char *const targets[], char *out, size_t out_len)
 {
@@ -58,23 +84,16 @@ static void make_tree(char *const targets[])
 
 static void make_run_tree(void)
 {
-    char *targets[] = {"bin/lab", "bin/demo/01-fill", "bin/solutions/demo/01-fill", "bin/demo/cpu-fill",
-                       "bin/solutions/demo/cpu-fill", "bin/results-check", NULL};
-    make_tree(targets);
-}
-
-static void make_plots_tree(void)
-{
-    char *targets[] = {"bin/demo/cpu-fill", "bin/results-check", NULL};
+    char *targets[] = {"bin/lab", "bin/demo/01-fill", "bin/solutions/demo/01-fill",
+                       "bin/solutions/demo/02-shared", "bin/demo/cpu-fill",
+                       "bin/solutions/demo/cpu-fill", "bin/solutions/demo/cpu-fill-reverse",
+                       "bin/results-check", NULL};
     make_tree(targets);
 }
 
 static void remove_tree(void)
 {
-    if (tree != NULL)
-        util_remove_tree(tree);
-    free(tree);
-    tree = NULL;
+    demo_lab_remove_tree(&tree);
     tree_made = 0;
 }
 
@@ -88,25 +107,28 @@ static const char *in_tree(const char *relative, char *buf, size_t len)
 
 static char out[1 << 15], err[1 << 14];
 
+/* An empty CUDA_VISIBLE_DEVICES hides every GPU: these run the same on a GPU machine. */
+static const char *const no_gpu[] = {"CUDA_VISIBLE_DEVICES=", NULL};
+
 /* Runs TREE/relative with args (NULL ended) in the tree; the exit code. */
 static int run_in_tree(const char *relative, const char *const env[], const char *arg, ...)
 {
-    char path[1024], command[4096];
-    in_tree(relative, path, sizeof path);
-    int used = snprintf(command, sizeof command, "cd '%s' && exec '%s'", tree, path);
-    va_list args;
-    va_start(args, arg);
-    for (const char *a = arg; a != NULL && used < (int)sizeof command; a = va_arg(args, const char *))
-        used += snprintf(command + used, sizeof command - (size_t)used, " '%s'", a);
-    va_end(args);
-    ck_assert_msg(used < (int)sizeof command, "the command line for %s is too long", relative);
-    char *argv[] = {"/bin/sh", "-c", command, NULL};
-    return run_capture(argv, env, out, sizeof out, err, sizeof err);
+    char path[1024];
+    char *args[16] = {(char *)in_tree(relative, path, sizeof path)};
+    size_t n = 1;
+    va_list list;
+    va_start(list, arg);
+    for (const char *a = arg; a != NULL; a = va_arg(list, const char *)) {
+        ck_assert_msg(n + 1 < sizeof args / sizeof args[0], "too many arguments for %s", relative);
+        args[n++] = (char *)a;
+    }
+    va_end(list);
+    args[n] = NULL;
+    return demo_lab_run(tree, env, args, out, sizeof out, err, sizeof err);
 }
 
 /* The demo lab's CPU row run with no GPU at its default size, recorded in
  * TREE/results/cpu-only/demo.csv, as `make run` with --csv would. */
-static const char *const no_gpu[] = {"CUDA_VISIBLE_DEVICES=", NULL};
 static void run_the_cpu_row(char *csv, size_t len)
 {
     in_tree("results/cpu-only/demo.csv", csv, len);
@@ -120,16 +142,112 @@ static void run_the_cpu_row(char *csv, size_t len)
 
 START_TEST(a_new_lab_is_one_folder)
 {
-    char lab[1024];
+    char labs[1024];
     ck_assert_int_eq(run_in_tree("bin/lab", NULL, "list", NULL), 0);
-    ck_assert_msg(strstr(out, "demo\n  01-fill") != NULL, "bin/lab list:\n%s", out);
+    ck_assert_msg(strstr(out, "demo\n  01-fill ") != NULL && strstr(out, "\n  02-shared ") != NULL,
+                  "bin/lab list:\n%s", out);
     ck_assert_msg(strstr(out, "\n  cpu-fill (cpu) ") != NULL, "bin/lab list:\n%s", out);
     ck_assert_int_eq(run_in_tree("bin/demo/01-fill", NULL, "--report", "--arch", "sm_90", NULL), 0);
     ck_assert_msg(strstr(out, "01-fill        demo_fill") != NULL, "report:\n%s", out);
     ck_assert_int_eq(run_in_tree("bin/demo/cpu-fill", NULL, "--report", NULL), 0);
     ck_assert_msg(strstr(out, "the fill on one CPU thread runs on the CPU") != NULL, "report:\n%s", out);
     /* and the tree holds no other lab */
-    ck_assert_int_eq(access(in_tree("harness/labs/matmul", lab, sizeof lab), F_OK), -1);
+    DIR *dir = opendir(in_tree("harness/labs", labs, sizeof labs));
+    ck_assert_ptr_nonnull(dir);
+    int others = 0;
+    for (struct dirent *e; (e = readdir(dir)) != NULL;)
+        others += e->d_name[0] != '.' && strcmp(e->d_name, "demo") != 0;
+    closedir(dir);
+    ck_assert_int_eq(others, 0);
+}
+END_TEST
+
+/* The static resource report needs no GPU: a step's kernel with its registers, its
+ * shared memory (step 02's 256-float tile) and threads, the blocks per SM on the
+ * architecture asked for and on the papers' 8800 GTX; an architecture it does not
+ * know is refused in one line. */
+START_TEST(static_report_without_gpu)
+{
+    ck_assert_int_eq(run_in_tree("bin/solutions/demo/02-shared", no_gpu, "--report", "--arch", "sm_90",
+                                 NULL), 0);
+    ck_assert_ptr_nonnull(strstr(out, "Static resource report"));
+    ck_assert_ptr_nonnull(strstr(out, "sm_90 = H100"));
+    ck_assert_ptr_nonnull(strstr(out, "sm_10 = GeForce 8800 GTX")); /* the papers' GPU */
+    const char *row = strstr(out, "\n02-shared");
+    ck_assert_msg(row != NULL, "%s", out);
+    int regs = 0;
+    unsigned long smem = 0, threads = 0;
+    ck_assert_int_eq(sscanf(row, " 02-shared demo_fill_shared %d %lu %*u %*u %lu", &regs, &smem, &threads), 3);
+    ck_assert_int_gt(regs, 0);
+    ck_assert_uint_eq(smem, 1024);
+    ck_assert_uint_eq(threads, 256);
+    ck_assert_ptr_nonnull(strstr(out, "sm_90 before a block is lost"));
+    /* the same step on the papers' GPU alone */
+    ck_assert_int_eq(run_in_tree("bin/solutions/demo/02-shared", no_gpu, "--report", "--arch=g80", NULL), 0);
+    ck_assert_ptr_nonnull(strstr(out, "sm_10 before a block is lost"));
+}
+END_TEST
+
+/* bin/lab run of the whole lab without a GPU: its CPU rows first, in lab.def order,
+ * each run on the CPU alone (host_row.h); then the first step finds no GPU, says so
+ * in one line, and the static report of every step follows. The rows are listed,
+ * reported alone by name, and never graded. */
+START_TEST(front_door_takes_the_cpu_rows_first_then_shows_the_report)
+{
+    char *run[] = {"bin/lab", "run", "--bin-dir", "bin/solutions", "demo", NULL};
+    ck_assert_int_eq(demo_lab_run(tree, no_gpu, run, out, sizeof out, err, sizeof err), 77);
+    const char *first = strstr(out, "\ncpu-fill "), *second = strstr(out, "\ncpu-fill-reverse ");
+    const char *report = strstr(out, "Without a GPU, here is what the compiler");
+    ck_assert_msg(first != NULL && second != NULL && report != NULL && first < second &&
+                      second < report, "%s", out);
+    ck_assert_msg(strstr(first, " PASS") != NULL && strstr(first, " PASS") < second, "%s", out);
+    ck_assert_msg(strstr(err, "/demo/01-fill: no NVIDIA driver or GPU found") != NULL, "%s", err);
+    ck_assert_int_eq(count_lines(err), 1);
+    /* one row of the report for every step of the lab's table */
+    ck_assert_msg(strstr(report, "\n01-fill ") != NULL && strstr(report, "\n02-shared ") != NULL,
+                  "%s", out);
+    ck_assert_int_eq(run_in_tree("bin/lab", NULL, "list", "demo", NULL), 0);
+    ck_assert_ptr_nonnull(strstr(out, "\n  cpu-fill (cpu) "));
+    ck_assert_ptr_nonnull(strstr(out, "\n  cpu-fill-reverse (cpu) "));
+    ck_assert_int_eq(run_in_tree("bin/lab", no_gpu, "report", "--bin-dir", "bin/solutions", "demo",
+                                 "cpu-fill-reverse", NULL), 0);
+    ck_assert_ptr_nonnull(strstr(out, "runs on the CPU"));
+    ck_assert_ptr_null(strstr(out, "01-fill"));
+    ck_assert_int_eq(run_in_tree("bin/lab", NULL, "grade", "demo", "cpu-fill", NULL), 2);
+    ck_assert_ptr_nonnull(strstr(err, "'cpu-fill' is a row beside the steps, not a step"));
+}
+END_TEST
+
+/* A CPU row is C code on the CPU: it runs, is checked and timed where there is no GPU
+ * (host_row.h), printed, and recorded only where --csv says; a step still needs the
+ * GPU. */
+START_TEST(cpu_rows_run_without_a_gpu)
+{
+    char csv[1024], csv_arg[1100];
+    ck_assert_int_eq(run_in_tree("bin/demo/cpu-fill", no_gpu, "--n", "300", NULL), 0);
+    ck_assert_ptr_nonnull(strstr(out, "No GPU: this CPU row runs on the CPU alone"));
+    const char *row = strstr(out, "\ncpu-fill ");
+    ck_assert_msg(row != NULL && strstr(row, " 300 ") != NULL && strstr(row, " PASS") != NULL, "%s", out);
+    snprintf(csv_arg, sizeof csv_arg, "--csv=%s", in_tree("rows.csv", csv, sizeof csv));
+    ck_assert_int_eq(run_in_tree("bin/demo/cpu-fill", no_gpu, "--n=300", csv_arg, "--no-header", NULL), 0);
+    char *recorded = util_read_file(csv, NULL);
+    ck_assert_msg(recorded != NULL && strstr(recorded, ",none (CPU only),") != NULL &&
+                      strstr(recorded, ",cpu-fill,cpu,") != NULL, "%s", recorded ? recorded : "no file");
+    free(recorded);
+    ck_assert_int_eq(run_in_tree("bin/demo/01-fill", no_gpu, "--n", "300", NULL), 77);
+    ck_assert_ptr_nonnull(strstr(err, "no NVIDIA driver or GPU found"));
+}
+END_TEST
+
+/* `make run STEP=02` without LAB=: a step id is enough where one lab has it. */
+START_TEST(front_door_takes_a_step_without_its_lab)
+{
+    ck_assert_int_eq(run_in_tree("bin/lab", no_gpu, "report", "--bin-dir", "bin/solutions", "02-shared",
+                                 NULL), 0);
+    ck_assert_ptr_nonnull(strstr(out, "\n02-shared"));
+    ck_assert_ptr_null(strstr(out, "\n01-fill"));
+    ck_assert_int_eq(run_in_tree("bin/lab", no_gpu, "run", "--bin-dir", "bin/solutions", "02-shared", NULL), 77);
+    ck_assert_ptr_null(strstr(err, "unknown lab"));
 }
 END_TEST
 
@@ -164,53 +282,40 @@ START_TEST(the_cpu_row_runs_without_a_gpu_into_a_csv_results_check_keeps)
 }
 END_TEST
 
-/* make plots in the tree, its results, figures and work folders in it; the exit code. */
-static int make_plots(void)
+/* bin/results-check's vs_previous columns, from which the figures draw each step's
+ * speedup, follow the lab's step table (step 02 over 01, step 01 over the baseline
+ * CPU row) and compare only comparable rows: a flushed-cache 01 is not compared with a
+ * warm-cache CPU row of another run, and says why; 02 is, with 01 of its own run. */
+START_TEST(results_check_compares_each_row_with_the_one_its_table_says)
 {
-    char command[4096];
-    snprintf(command, sizeof command,
-             "cd '%s' && exec make --no-print-directory plots PLOT_RESULTS='%s/results' "
-             "PLOT_FIGURES='%s/figures' PLOT_WORK='%s/work'",
-             tree, tree, tree, tree);
-    char *argv[] = {"/bin/sh", "-c", command, NULL};
-    return run_capture(argv, demo_lab_plain_make, out, sizeof out, err, sizeof err);
-}
-
-static int is_png(const char *path)
-{
-    char head[8] = "";
-    FILE *f = fopen(path, "rb");
-    size_t n = f != NULL ? fread(head, 1, sizeof head, f) : 0;
-    if (f != NULL)
-        fclose(f);
-    return n == sizeof head && memcmp(head, "\x89PNG\r\n\x1a\n", sizeof head) == 0;
-}
-
-/* The lab's figures come from its own plots.mk: with the CPU row alone there is no
- * step to draw, said in one line; with a step row beside it (the one step 01 would
- * record on a GPU, tests/fixtures/demo-lab-tree/gpu-row.sh) the steps figure is drawn,
- * PNG and SVG. */
-START_TEST(make_plots_draws_the_lab_s_figures_from_its_folder)
-{
-    char csv[1024], png[1024], svg[1024];
-    run_the_cpu_row(csv, sizeof csv);
-    in_tree("figures/demo/steps-cpu-only.png", png, sizeof png);
-    in_tree("figures/demo/slides/steps-cpu-only.svg", svg, sizeof svg);
-    int code = make_plots();
-    ck_assert_msg(code == 0, "make plots exited %d:\n%s%s", code, out, err);
-    ck_assert_msg(strstr(err, "plots: cpu-only has no demo step rows") != NULL &&
-                      strstr(err, "steps-cpu-only.png not drawn") != NULL,
-                  "make plots with no step row:\n%s%s", out, err);
-    ck_assert_int_eq(access(png, F_OK), -1);
-    char *argv[] = {"/bin/sh", "tests/fixtures/demo-lab-tree/gpu-row.sh", csv, NULL};
-    ck_assert_int_eq(run_capture(argv, NULL, out, sizeof out, err, sizeof err), 0);
-    code = make_plots();
-    ck_assert_msg(code == 0, "make plots exited %d:\n%s%s", code, out, err);
-    ck_assert_msg(strstr(out, "  PLOT     ") != NULL && strstr(out, "/figures/demo/steps-cpu-only.png\n") != NULL,
-                  "make plots:\n%s%s", out, err);
-    ck_assert_msg(err[0] == '\0', "make plots said:\n%s", err);
-    ck_assert_msg(is_png(png), "%s is not a PNG:\n%s", png, out);
-    ck_assert_msg(access(svg, F_OK) == 0, "%s was not drawn:\n%s", svg, out);
+    char dir[1024], csv[1100], out_dir[1100], kept[1200];
+    in_tree("vs", dir, sizeof dir);
+    ck_assert_int_eq(mkdir(dir, 0700), 0);
+    snprintf(out_dir, sizeof out_dir, "%s/out", dir);
+    ck_assert_int_eq(mkdir(out_dir, 0700), 0);
+    snprintf(csv, sizeof csv, "%s/demo.csv", dir);
+    FILE *f = fopen(csv, "w");
+    ck_assert_ptr_nonnull(f);
+#define AT(second) "2026-11-23T04:00:0" second "Z"
+    fputs(RESULTS_HEADER "\n"
+          DEMO_ROW(AT("0"), "warm-run", "G", "cpu-fill", "cpu", "warm", "4096", "8.0", "1", "PASS")
+          DEMO_ROW(AT("1"), "r2", "G", "01-fill", "step", "flushed", "4096", "4.0", "2", "PASS")
+          DEMO_ROW(AT("2"), "r2", "G", "02-shared", "step", "flushed", "4096", "2.0", "4", "PASS"),
+          f);
+#undef AT
+    ck_assert_int_eq(fclose(f), 0);
+    int code = run_in_tree("bin/results-check", NULL, "--out", out_dir, csv, NULL);
+    ck_assert_msg(code == 0, "bin/results-check exited %d:\n%s%s", code, out, err);
+    snprintf(kept, sizeof kept, "%s/demo.csv", out_dir);
+    char *rows = util_read_file(kept, NULL);
+    ck_assert_ptr_nonnull(rows);
+    ck_assert_msg(strstr(rows, ",vs_previous_step,vs_previous_run,vs_previous_why,vs_previous\n") != NULL &&
+                      strstr(rows, ",cpu-fill,cpu,") != NULL &&
+                      strstr(rows, ",PASS,,,,NaN\n") != NULL && /* the baseline: nothing before it */
+                      strstr(rows, ",PASS,,,no cpu-fill row at this size with the L2 flushed,NaN\n") != NULL &&
+                      strstr(rows, ",PASS,01-fill,r2,,2\n") != NULL,
+                  "%s", rows);
+    free(rows);
 }
 END_TEST
 
@@ -222,29 +327,11 @@ Suite *demo_lab_suite(void)
     tcase_set_timeout(tc, 300); /* a copy of the harness, built with nvcc */
     tcase_add_test(tc, a_new_lab_is_one_folder);
     tcase_add_test(tc, the_cpu_row_runs_without_a_gpu_into_a_csv_results_check_keeps);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
-static const char *const plots_case_names[] = {
-    "make plots draws the demo lab's figures from its own folder",
-};
-
-size_t demo_lab_plots_case_names(const char **names, size_t max)
-{
-    size_t n = 0;
-    for (; n < sizeof plots_case_names / sizeof plots_case_names[0] && n < max; ++n)
-        names[n] = plots_case_names[n];
-    return n;
-}
-
-Suite *demo_lab_plots_suite(void)
-{
-    Suite *s = suite_create("demo_lab_plots");
-    TCase *tc = tcase_create("plots of a lab that is one folder");
-    tcase_add_unchecked_fixture(tc, make_plots_tree, remove_tree);
-    tcase_set_timeout(tc, 300);
-    tcase_add_test(tc, make_plots_draws_the_lab_s_figures_from_its_folder);
+    tcase_add_test(tc, static_report_without_gpu);
+    tcase_add_test(tc, front_door_takes_the_cpu_rows_first_then_shows_the_report);
+    tcase_add_test(tc, cpu_rows_run_without_a_gpu);
+    tcase_add_test(tc, front_door_takes_a_step_without_its_lab);
+    tcase_add_test(tc, results_check_compares_each_row_with_the_one_its_table_says);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,5 +1,6 @@
 /* Grading on a fake GPU (the "pool" case of the grading suite, tests/test_grading.c):
- * bin/lab grade in a copy of the grading tree whose GPU probe, step binaries, make and
+ * bin/lab grade in the demo lab's tree, with a step table of ten steps
+ * (tests/fixtures/fake-gpu/demo-lab), whose GPU probe, step binaries, make and
  * compute-sanitizer are the shell scripts of tests/fixtures/fake-gpu/. */
 #include <check.h>
 #include <math.h>
@@ -9,22 +10,24 @@
 #include <unistd.h>
 
 #include "csv.h"
+#include "demo_lab_tree.h"
 #include "grading_tests.h"
 #include "util.h"
 
-/* bin/lab grade on a fake GPU: grading's pool without one. A copy of the grading tree
- * (bin/lab, the rubric) whose GPU probe, reference solutions, make and
+/* bin/lab grade on a fake GPU: grading's pool without one. The demo lab's tree (bin/lab,
+ * the ten-step table and its rubric) whose GPU probe, reference solutions, make and
  * compute-sanitizer are shell scripts: a step "binary" reads directives from its
- * source ("// FAKE wrong 17": a wrong result at m = 17; hang, crash, race, todo,
- * slowspeed) and records when it starts and ends. Every matmul step is graded, once
- * with 8 runs at once and once with 1: the verdicts are those of the runs one after
- * the other, judged in step and size order; the runs of all steps share one pool up
- * to its limit; each speed run runs alone. */
+ * source ("// FAKE wrong 17": a wrong result at n = 17; hang, crash, race, todo,
+ * slowspeed) and records when it starts and ends. Every step is graded, once with 8
+ * runs at once and once with 1: the verdicts are those of the runs one after the
+ * other, judged in step and size order; the runs of all steps share one pool up to
+ * its limit; each speed run runs alone. */
 
 /* The fake GPU's scripts (tests/fixtures/fake-gpu/): setup.sh makes the tree, student.sh
  * gives ada's steps their mistakes, grade.sh grades ada, regrade.sh grades a tree
  * without a GPU and then with the fake one. */
 #define FAKE_GPU "tests/fixtures/fake-gpu"
+#define STEPS 10 /* the steps of its table, tests/fixtures/fake-gpu/demo-lab */
 
 static char *fake_dir;
 static char fake_out[2][1 << 15], fake_err[2][1 << 14];
@@ -36,14 +39,13 @@ static void grade_on_a_fake_gpu(void)
     fake_dir = util_temp_dir("grade-fake-gpu");
     if (fake_dir == NULL)
         return;
-    char lab[512], lab_real[4096], root[4096], out[4096], err[4096];
-    bin_path("lab", lab, sizeof lab);
-    if (realpath(lab, lab_real) == NULL || getcwd(root, sizeof root) == NULL)
+    char root[4096], out[4096], err[4096];
+    if (getcwd(root, sizeof root) == NULL)
         return;
     const char *const scripts[] = {FAKE_GPU "/setup.sh", FAKE_GPU "/student.sh"};
     for (size_t i = 0; i < 2; ++i) {
-        char *setup[] = {"/bin/sh", (char *)scripts[i], fake_dir, lab_real, root, NULL};
-        if (run_capture(setup, NULL, out, sizeof out, err, sizeof err) != 0) {
+        char *setup[] = {"/bin/sh", (char *)scripts[i], fake_dir, root, NULL};
+        if (run_capture(setup, demo_lab_plain_make, out, sizeof out, err, sizeof err) != 0) {
             fprintf(stderr, "fake GPU setup failed: %s%s\n", out, err);
             return;
         }
@@ -94,11 +96,12 @@ static void without_limits(char *text)
         }
 }
 
-/* One run of the fake steps: when it started and ended (0: killed at its limit). */
+/* One run of the fake steps at size n: when it started and ended (0: killed at its
+ * limit). */
 struct fake_span {
     long pid;
     char kind[16], stem[64];
-    long m;
+    long n;
     double start, end;
 };
 
@@ -114,7 +117,7 @@ static size_t fake_spans(int run, struct fake_span *spans, size_t max)
         struct fake_span x = {0};
         char what[8];
         double t;
-        if (sscanf(line, "%ld %15s %63s %ld %7s %lf", &x.pid, x.kind, x.stem, &x.m, what, &t) != 6)
+        if (sscanf(line, "%ld %15s %63s %ld %7s %lf", &x.pid, x.kind, x.stem, &x.n, what, &t) != 6)
             continue;
         if (strcmp(what, "start") == 0 && n < max) {
             x.start = t;
@@ -148,56 +151,56 @@ START_TEST(pooled_runs_keep_every_verdict_in_step_order)
 {
     char *r = fake_report(0);
     ck_assert_msg(fake_code[0] != 0, "ada lost points: not exit 0");
-    assert_line(r, "matmul/01-naive build PASS", NULL);
-    ck_assert_ptr_nonnull(strstr(r, "matmul/01-naive: 11 of 11 (full marks)"));
-    assert_line(r, "matmul/02-tiled correct FAIL 0/4",
-                "8 of 9 check sizes correct; first failure at 17x17x17: wrong result");
-    assert_line(r, "matmul/02-tiled speed FAIL 0/2", "the results are wrong");
-    assert_line(r, "matmul/03-unrolled correct FAIL 0/4", "first failure at 1x1x1: did not finish");
-    assert_line(r, "matmul/03-unrolled racecheck not-run", "the step does not finish");
-    assert_line(r, "matmul/04-prefetch racecheck FAIL 0/1", "Race reported between Write access");
+    assert_line(r, "demo/01-fill build PASS", NULL);
+    ck_assert_ptr_nonnull(strstr(r, "demo/01-fill: 11 of 11 (full marks)"));
+    assert_line(r, "demo/02-shared correct FAIL 0/4",
+                "8 of 9 check sizes correct; first failure at 1x17x1: wrong result");
+    assert_line(r, "demo/02-shared speed FAIL 0/2", "the results are wrong");
+    assert_line(r, "demo/03-grid-stride correct FAIL 0/4", "first failure at 1x1x1: did not finish");
+    assert_line(r, "demo/03-grid-stride racecheck not-run", "the step does not finish");
+    assert_line(r, "demo/04-two-per-thread racecheck FAIL 0/1", "Race reported between Write access");
     /* right numbers, but a race: racecheck is required, so the step earns nothing */
-    assert_line(r, "matmul/04-prefetch correct PASS 0/4", NULL);
-    ck_assert_ptr_nonnull(strstr(r, "matmul/04-prefetch: 0 of 11 (a required check failed "
+    assert_line(r, "demo/04-two-per-thread correct PASS 0/4", NULL);
+    ck_assert_ptr_nonnull(strstr(r, "demo/04-two-per-thread: 0 of 11 (a required check failed "
                                     "(racecheck: a race): no points for the step)"));
-    ck_assert_ptr_nonnull(strstr(r, "matmul/05-rect-tiles: 0 of 11 (TODO)"));
-    assert_line(r, "matmul/06-regblock correct FAIL",
-                "first failure at 4096x4096x4096: crashed (signal 11)");
-    assert_line(r, "matmul/07-smem-transposed speed FAIL 0.5/2",
+    ck_assert_ptr_nonnull(strstr(r, "demo/05-vector: 0 of 11 (TODO)"));
+    assert_line(r, "demo/06-unrolled correct FAIL",
+                "first failure at 1x4096x1: crashed (signal 11)");
+    assert_line(r, "demo/07-wide-blocks speed FAIL 0.5/2",
                 "0.25x the reference solution's speed");
     /* a step whose code exits 0 in the middle of a size passes nothing there: the
      * size's result never came */
-    assert_line(r, "matmul/08-vector-loads correct FAIL",
-                "8 of 9 check sizes correct; first failure at 100x100x100: the program exited "
+    assert_line(r, "demo/08-narrow-blocks correct FAIL",
+                "8 of 9 check sizes correct; first failure at 1x100x1: the program exited "
                 "(exit 0) before this size's result");
     /* right at every check size, wrong at the speed size (a race that strikes only
      * there): its speed run fails, and there is no ratio to print (it was "nanx") */
-    assert_line(r, "matmul/09-warp-tiles correct PASS 4/4", NULL);
-    assert_line(r, "matmul/09-warp-tiles speed FAIL 0/2",
-                "the timed run at 2048x2048x2048 failed (wrong result or error, exit 1):\n"
+    assert_line(r, "demo/09-persistent correct PASS 4/4", NULL);
+    assert_line(r, "demo/09-persistent speed FAIL 0/2",
+                "the timed run at 1x2048x1 failed (wrong result or error, exit 1):\n"
                 "        mismatch (fake)");
-    ck_assert_ptr_nonnull(strstr(r, "matmul/13-tuned: 11 of 11 (full marks)"));
+    ck_assert_ptr_nonnull(strstr(r, "demo/10-tuned: 11 of 11 (full marks)"));
     ck_assert_msg(strstr(r, "nan") == NULL && strstr(fake_out[0], "nan") == NULL,
                   "a verdict says nan:\n%s\n%s", r, fake_out[0]);
     free(r);
     /* the progress lines: one per step, in step order, as the runs one after the other
      * would print them */
     static const char *const lines[] = {
-        "matmul/01-naive          builds, correct ......... 9/9, memcheck PASS, racecheck "
+        "demo/01-fill             builds, correct ......... 9/9, memcheck PASS, racecheck "
         "PASS, synccheck PASS, speed 1.00x, technique PASS\n",
-        "matmul/02-tiled          builds, correct .F....... 8/9, memcheck PASS, racecheck "
+        "demo/02-shared           builds, correct .F....... 8/9, memcheck PASS, racecheck "
         "PASS, synccheck PASS, technique PASS\n",
-        "matmul/03-unrolled       builds, correct T-------- 0/9, technique PASS\n",
-        "matmul/04-prefetch       builds, correct ......... 9/9, memcheck PASS, racecheck "
+        "demo/03-grid-stride      builds, correct T-------- 0/9, technique PASS\n",
+        "demo/04-two-per-thread   builds, correct ......... 9/9, memcheck PASS, racecheck "
         "FAIL, synccheck PASS, speed 1.00x, technique PASS\n",
-        "matmul/05-rect-tiles     builds, correct TODO\n",
-        "matmul/06-regblock       builds, correct .......C. 8/9",
-        "matmul/07-smem-transposed builds, correct ......... 9/9, memcheck PASS, racecheck "
+        "demo/05-vector           builds, correct TODO\n",
+        "demo/06-unrolled         builds, correct .......C. 8/9",
+        "demo/07-wide-blocks      builds, correct ......... 9/9, memcheck PASS, racecheck "
         "PASS, synccheck PASS, speed 0.25x",
-        "matmul/08-vector-loads   builds, correct ..F...... 8/9",
-        "matmul/09-warp-tiles     builds, correct ......... 9/9, memcheck PASS, racecheck "
+        "demo/08-narrow-blocks    builds, correct ..F...... 8/9",
+        "demo/09-persistent       builds, correct ......... 9/9, memcheck PASS, racecheck "
         "PASS, synccheck PASS, speed FAIL (the timed run failed), technique PASS\n",
-        "matmul/13-tuned          builds, correct",
+        "demo/10-tuned            builds, correct",
     };
     const char *at = fake_out[0];
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; ++i) {
@@ -220,13 +223,13 @@ START_TEST(runs_of_all_steps_share_one_pool_and_speed_runs_run_alone)
         int at_once = running_when(spans, n, i, &others);
         most = at_once > most ? at_once : most;
         beside_other_steps += others > 0;
-        if (spans[i].m == 2048) { /* the rubric's speed-size: alone on the GPU */
+        if (spans[i].n == 2048) { /* the rubric's speed-size: alone on the GPU */
             ++speed_runs;
             for (size_t j = 0; j < n; ++j)
                 ck_assert_msg(j == i || spans[j].end == 0 || spans[j].end <= spans[i].start ||
                                   spans[j].start >= spans[i].end,
                               "%s %s %ld ran during the speed run of %s", spans[j].kind,
-                              spans[j].stem, spans[j].m, spans[i].stem);
+                              spans[j].stem, spans[j].n, spans[i].stem);
         }
     }
     ck_assert_msg(most <= 8, "%d runs at once with --concurrency 8", most);
@@ -234,16 +237,15 @@ START_TEST(runs_of_all_steps_share_one_pool_and_speed_runs_run_alone)
     ck_assert_msg(beside_other_steps > 0, "no run started beside a run of another step");
     /* the reference's and the student's, but for the steps not correct (02, 03, 05, 06,
      * 08) */
-    ck_assert_int_eq(speed_runs, 13 + 8);
+    ck_assert_int_eq(speed_runs, STEPS + 5);
 }
 END_TEST
 
-/* compute-sanitizer runs are --quick (the lab's long extra checks left out), the
- * reference's and the student's alike; check-size and speed runs are not. */
 /* The lab's extra checks (--quick cuts them) are judged once per step, at its last
- * check size (matmul's m = 1048560); the other check sizes, the speed runs (m = 2048)
- * and the compute-sanitizer runs are --quick. A speed run repeats for at least 0.25 s
- * of kernel time, as make run does; the untimed runs for none. */
+ * check size (n = 1048560 here); the other check sizes, the speed runs (n = 2048) and
+ * the compute-sanitizer runs are --quick, the reference's and the student's alike. A
+ * speed run repeats for at least 0.25 s of kernel time, as make run does; the untimed
+ * runs for none. */
 START_TEST(extra_checks_are_judged_once_per_step)
 {
     ck_assert_msg(fake_ready, "the fake GPU tree could not be set up");
@@ -257,19 +259,19 @@ START_TEST(extra_checks_are_judged_once_per_step)
     int full_count[64] = {0}, stems = 0;
     for (char *line = strtok(text, "\n"); line != NULL; line = strtok(NULL, "\n")) {
         char kind[16], stem[64];
-        long m;
+        long n;
         int quick;
         char min_time[16];
-        ck_assert_int_eq(sscanf(line, "%15s %63s %ld %d %15s", kind, stem, &m, &quick, min_time),
+        ck_assert_int_eq(sscanf(line, "%15s %63s %ld %d %15s", kind, stem, &n, &quick, min_time),
                          5);
-        ck_assert_msg(strcmp(min_time, m == 2048 && strcmp(kind, "check") == 0 ? "0.25" : "0") == 0,
-                      "%s run of %s at m = %ld: --min-time %s", kind, stem, m, min_time);
-        int tool = strcmp(kind, "check") != 0, last_size = !tool && m == 1048560;
-        ck_assert_msg(quick == !last_size, "%s run of %s at m = %ld: --quick %s", kind, stem,
-                      m, quick ? "given" : "missing");
+        ck_assert_msg(strcmp(min_time, n == 2048 && strcmp(kind, "check") == 0 ? "0.25" : "0") == 0,
+                      "%s run of %s at n = %ld: --min-time %s", kind, stem, n, min_time);
+        int tool = strcmp(kind, "check") != 0, last_size = !tool && n == 1048560;
+        ck_assert_msg(quick == !last_size, "%s run of %s at n = %ld: --quick %s", kind, stem,
+                      n, quick ? "given" : "missing");
         tools += tool;
-        speeds += !tool && m == 2048;
-        quick_checks += !tool && m != 2048 && quick;
+        speeds += !tool && n == 2048;
+        quick_checks += !tool && n != 2048 && quick;
         if (last_size) { /* one run per step and grader: the reference's, the student's */
             int f = 0;
             while (f < stems && strcmp(full_of[f], stem) != 0)
@@ -284,8 +286,8 @@ START_TEST(extra_checks_are_judged_once_per_step)
     free(text);
     ck_assert_int_ge(tools, 2 * 3); /* at least the reference's and ada's of step 01 */
     ck_assert_int_ge(quick_checks, 2 * 8);
-    ck_assert_int_eq(stems, 13); /* every step's reference judged them once */
-    ck_assert_int_ge(full_checks, 13 + 1);
+    ck_assert_int_eq(stems, STEPS); /* every step's reference judged them once */
+    ck_assert_int_ge(full_checks, STEPS + 1);
     ck_assert_int_ge(speeds, 2);
 }
 END_TEST
@@ -295,15 +297,15 @@ END_TEST
 START_TEST(each_reference_timed_says_its_seconds)
 {
     ck_assert_msg(fake_ready, "the fake GPU tree could not be set up");
-    const char *at = strstr(fake_out[0], "  (timing the reference solutions of 13 step(s): ");
+    const char *at = strstr(fake_out[0], "  (timing the reference solutions of 10 step(s): ");
     ck_assert_msg(at != NULL, "%s", fake_out[0]);
     int lines = 0;
-    for (const char *p = at; (p = strstr(p, "  (timing the reference solution of matmul/")) != NULL;
+    for (const char *p = at; (p = strstr(p, "  (timing the reference solution of demo/")) != NULL;
          ++p) {
         char stem[64];
         double seconds = -1;
         char unit[4] = "";
-        ck_assert_msg(sscanf(p, "  (timing the reference solution of matmul/%63[^)]) %lf %3s",
+        ck_assert_msg(sscanf(p, "  (timing the reference solution of demo/%63[^)]) %lf %3s",
                              stem, &seconds, unit) == 3,
                       "%.120s", p);
         ck_assert_str_eq(unit, "s");
@@ -311,7 +313,7 @@ START_TEST(each_reference_timed_says_its_seconds)
         ck_assert_msg(seconds >= 1.0 && seconds < 60, "%s: %g s", stem, seconds);
         ++lines;
     }
-    ck_assert_int_eq(lines, 13);
+    ck_assert_int_eq(lines, STEPS);
 }
 END_TEST
 
@@ -356,8 +358,8 @@ START_TEST(each_grading_run_records_its_throughput)
     for (size_t run = 0; run < 2; ++run) {
         ck_assert_ptr_nonnull(strstr(fake_out[run], "throughput recorded in "));
         ck_assert_str_eq(csv_get(&t, run, "commit"), "fake-commit");
-        ck_assert_str_eq(csv_get(&t, run, "lab"), "matmul");
-        ck_assert_str_eq(csv_get(&t, run, "steps"), "13");
+        ck_assert_str_eq(csv_get(&t, run, "lab"), "demo");
+        ck_assert_str_eq(csv_get(&t, run, "steps"), "10");
         ck_assert_str_eq(csv_get(&t, run, "submissions"), "1");
         ck_assert_str_eq(csv_get(&t, run, "grade_concurrency"), fake_concurrency[run]);
         ck_assert_msg(strcmp(csv_get(&t, run, "gpu"), "none") != 0, "no GPU recorded");
@@ -397,10 +399,10 @@ END_TEST
 
 /* The reports folder's run-times.csv: a row for every process of the grading run,
  * the reference solutions' and the student's, each named by step and run, with its
- * exit code: the check process of 03-unrolled, killed at its limit in its first size
- * (124); 06-regblock's, crashed at 4096 (128 + SIGSEGV, the eighth size), and the one
- * that carried on from the ninth; 02-tiled's, wrong at the second size, and the one
- * from the third; builds, --report and speed runs. */
+ * exit code: the check process of 03-grid-stride, killed at its limit in its first
+ * size (124); 06-unrolled's, crashed at 4096 (128 + SIGSEGV, the eighth size), and the
+ * one that carried on from the ninth; 02-shared's, wrong at the second size, and the
+ * one from the third; builds, --report and speed runs. */
 static int has_run(const struct csv_table *t, const char *who, const char *step, const char *run,
                    const char *exit)
 {
@@ -416,27 +418,27 @@ START_TEST(every_run_is_timed_in_the_reports_folder)
 {
     struct csv_table t;
     read_fake_csv("book-8.reports/run-times.csv", &t);
-    ck_assert(has_run(&t, "(reference)", "matmul/01-naive", "checks", "0"));
-    ck_assert(has_run(&t, "(reference)", "matmul/13-tuned", "racecheck", "0"));
-    ck_assert(has_run(&t, "(reference)", "matmul/13-tuned", "speed", "0"));
-    ck_assert(has_run(&t, "ada", "matmul/01-naive", "build", "0"));
-    ck_assert(has_run(&t, "ada", "matmul/01-naive", "report", "0"));
-    ck_assert(has_run(&t, "ada", "matmul/01-naive", "checks", "0"));
-    ck_assert(!has_run(&t, "ada", "matmul/01-naive", "checks-from-2", NULL));
-    ck_assert(has_run(&t, "ada", "matmul/01-naive", "speed", "0"));
-    ck_assert(has_run(&t, "ada", "matmul/02-tiled", "checks", "1"));
-    ck_assert(has_run(&t, "ada", "matmul/02-tiled", "checks-from-3", "0"));
-    ck_assert(has_run(&t, "ada", "matmul/03-unrolled", "checks", "124"));
-    ck_assert(!has_run(&t, "ada", "matmul/03-unrolled", "checks-from-2", NULL));
-    ck_assert(has_run(&t, "ada", "matmul/06-regblock", "checks", "139"));
-    ck_assert(has_run(&t, "ada", "matmul/06-regblock", "checks-from-9", "0"));
-    ck_assert(!has_run(&t, "ada", "matmul/02-tiled", "speed", NULL)); /* wrong: not timed */
+    ck_assert(has_run(&t, "(reference)", "demo/01-fill", "checks", "0"));
+    ck_assert(has_run(&t, "(reference)", "demo/10-tuned", "racecheck", "0"));
+    ck_assert(has_run(&t, "(reference)", "demo/10-tuned", "speed", "0"));
+    ck_assert(has_run(&t, "ada", "demo/01-fill", "build", "0"));
+    ck_assert(has_run(&t, "ada", "demo/01-fill", "report", "0"));
+    ck_assert(has_run(&t, "ada", "demo/01-fill", "checks", "0"));
+    ck_assert(!has_run(&t, "ada", "demo/01-fill", "checks-from-2", NULL));
+    ck_assert(has_run(&t, "ada", "demo/01-fill", "speed", "0"));
+    ck_assert(has_run(&t, "ada", "demo/02-shared", "checks", "1"));
+    ck_assert(has_run(&t, "ada", "demo/02-shared", "checks-from-3", "0"));
+    ck_assert(has_run(&t, "ada", "demo/03-grid-stride", "checks", "124"));
+    ck_assert(!has_run(&t, "ada", "demo/03-grid-stride", "checks-from-2", NULL));
+    ck_assert(has_run(&t, "ada", "demo/06-unrolled", "checks", "139"));
+    ck_assert(has_run(&t, "ada", "demo/06-unrolled", "checks-from-9", "0"));
+    ck_assert(!has_run(&t, "ada", "demo/02-shared", "speed", NULL)); /* wrong: not timed */
     /* the hang was held to its first size's limit (from that size's reference seconds),
      * not to the limit of the whole check process */
     double reference_checks = 0;
     for (size_t r = 0; r < t.nrows; ++r)
         if (strcmp(csv_get(&t, r, "who"), "(reference)") == 0 &&
-            strcmp(csv_get(&t, r, "step"), "matmul/03-unrolled") == 0 &&
+            strcmp(csv_get(&t, r, "step"), "demo/03-grid-stride") == 0 &&
             strcmp(csv_get(&t, r, "run"), "checks") == 0)
             reference_checks = strtod(csv_get(&t, r, "wall_s"), NULL);
     char *report = fake_report(0);

@@ -3,7 +3,8 @@
  * step before, or the one it builds on) plus its TODO, token for token, once comments,
  * the STEP_TODO line and preprocessor lines (a build variable's default, such as
  * step 02's TILE) are set aside, with identifiers allowed to be renamed one to one
- * (matmul_naive becomes matmul_tiled). Needs the solutions: the instructor's tree. */
+ * (a kernel named after its step keeps its new name). Needs the solutions: the
+ * instructor's tree. */
 #include <check.h>
 #include <ctype.h>
 #include <stdio.h>

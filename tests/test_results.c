@@ -23,8 +23,8 @@ static struct run_record sample_record(void)
     strcpy(r.driver, "13.0");
     strcpy(r.runtime, "13.0");
     strcpy(r.nvcc, "13.0.88");
-    r.lab = "matmul";
-    r.step = "02-tiled";
+    r.lab = "demo";
+    r.step = "02-shared";
     r.role = "step";
     r.source = "solutions";
     r.flags = "-use_fast_math, -O3";
@@ -65,7 +65,7 @@ START_TEST(record_round_trips_through_csv)
     char *dir = util_temp_dir("results");
     ck_assert_ptr_nonnull(dir);
     char path[256], err[256];
-    snprintf(path, sizeof path, "%s/matmul.csv", dir);
+    snprintf(path, sizeof path, "%s/demo.csv", dir);
     struct run_record r = sample_record();
     ck_assert_int_eq(results_append(path, &r, err, sizeof err), 0);
     struct csv_table t;
@@ -96,13 +96,13 @@ END_TEST
 START_TEST(lab_columns_follow_the_common_ones)
 {
     static const struct lab_column columns[] = {
-        {"interactions_per_s", "Ginter/s", 1e-9, "%.1f"},
-        {"energy_drift", "dE/E", 1.0, "%.1e"},
+        {"elements_per_s", "Gelem/s", 1e-9, "%.1f"},
+        {"drift", "drift", 1.0, "%.1e"},
     };
     char *dir = util_temp_dir("results");
     ck_assert_ptr_nonnull(dir);
     char path[256], err[256];
-    snprintf(path, sizeof path, "%s/nbody.csv", dir);
+    snprintf(path, sizeof path, "%s/demo.csv", dir);
     struct run_record r = sample_record();
     r.lab_columns = columns;
     r.lab_column_count = 2;
@@ -112,9 +112,9 @@ START_TEST(lab_columns_follow_the_common_ones)
     struct csv_table t;
     ck_assert_int_eq(csv_read_file(path, &t, err, sizeof err), 0);
     ck_assert_uint_eq(t.ncols, results_column_count + 2);
-    ck_assert_int_eq(csv_column(&t, "interactions_per_s"), (int)results_column_count);
-    ck_assert_str_eq(csv_get(&t, 0, "interactions_per_s"), "2.25e+12");
-    ck_assert_str_eq(csv_get(&t, 0, "energy_drift"), "");
+    ck_assert_int_eq(csv_column(&t, "elements_per_s"), (int)results_column_count);
+    ck_assert_str_eq(csv_get(&t, 0, "elements_per_s"), "2.25e+12");
+    ck_assert_str_eq(csv_get(&t, 0, "drift"), "");
     csv_free(&t);
 
     char *text = NULL;
@@ -123,7 +123,7 @@ START_TEST(lab_columns_follow_the_common_ones)
     results_print_header(out, columns, 2);
     results_print_row(out, &r, "131072", NAN, NAN);
     fclose(out);
-    ck_assert_ptr_nonnull(strstr(text, "Ginter/s"));
+    ck_assert_ptr_nonnull(strstr(text, "Gelem/s"));
     ck_assert_ptr_nonnull(strstr(text, "2250.0"));
     free(text);
     ck_assert_int_eq(util_remove_tree(dir), 0);
@@ -135,57 +135,57 @@ START_TEST(speedup_lookup_takes_newest_matching_pass)
 {
     const char *text =
         "step,gpu,lab,source,cache,m,n,k,verdict,median_ms\n"
-        "01-naive,G,matmul,solutions,flushed,64,64,64,PASS,10\n"
-        "01-naive,G,matmul,solutions,flushed,4096,4096,4096,PASS,80\n"
-        "01-naive,G,matmul,solutions,flushed,4096,4096,4096,PASS,100\n" /* newer: wins */
-        "01-naive,G,matmul,solutions,flushed,4096,4096,4096,FAIL,1\n"   /* failed: ignored */
-        "01-naive,G,matmul,solutions,warm,4096,4096,4096,PASS,3\n"      /* other cache policy */
-        "01-naive,other,matmul,solutions,flushed,4096,4096,4096,PASS,5\n"
-        "01-naive,G,matmul,labs,flushed,4096,4096,4096,PASS,7\n";
+        "01-fill,G,demo,solutions,flushed,64,64,64,PASS,10\n"
+        "01-fill,G,demo,solutions,flushed,4096,4096,4096,PASS,80\n"
+        "01-fill,G,demo,solutions,flushed,4096,4096,4096,PASS,100\n" /* newer: wins */
+        "01-fill,G,demo,solutions,flushed,4096,4096,4096,FAIL,1\n"   /* failed: ignored */
+        "01-fill,G,demo,solutions,warm,4096,4096,4096,PASS,3\n"      /* other cache policy */
+        "01-fill,other,demo,solutions,flushed,4096,4096,4096,PASS,5\n"
+        "01-fill,G,demo,labs,flushed,4096,4096,4096,PASS,7\n";
     struct csv_table t;
     char err[128];
     ck_assert_int_eq(csv_parse(text, &t, err, sizeof err), 0);
     struct run_record like = sample_record();
     strcpy(like.gpu, "G");
-    ck_assert_double_eq(results_find_median(&t, &like, "01-naive"), 100.0);
+    ck_assert_double_eq(results_find_median(&t, &like, "01-fill"), 100.0);
     ck_assert(isnan(results_find_median(&t, &like, "03-unrolled")));
     like.m = 64;
-    ck_assert(isnan(results_find_median(&t, &like, "01-naive"))); /* 64x4096x4096 never ran */
+    ck_assert(isnan(results_find_median(&t, &like, "01-fill"))); /* 64x4096x4096 never ran */
     csv_free(&t);
 }
 END_TEST
 
 /* The rule every "vs previous" follows (the runner, the guide's tables, the speedups
- * figures): a flushed-cache row of step 15 is never compared with a warm-cache row of
- * step 14, however new; nor with a row recorded after it, a failed one, one of the
+ * figures): a flushed-cache row of step 02 is never compared with a warm-cache row of
+ * step 01, however new; nor with a row recorded after it, a failed one, one of the
  * other source or a build variant. */
 START_TEST(a_row_is_compared_only_with_a_comparable_row)
 {
     const char *text =
         "run_id,step,gpu,lab,source,flags,cache,m,n,k,verdict,median_ms\n"
-        "a,14-register-blocking,G,nbody,solutions,,flushed,1,131072,1,PASS,9\n"      /* 0 */
-        "b,14-register-blocking,G,nbody,solutions,,warm,1,4096,1,PASS,0.29\n"        /* 1 */
-        "c,15-threads-per-body,G,nbody,solutions,,flushed,1,4096,1,PASS,0.0206\n"    /* 2 */
-        "d,14-register-blocking,G,nbody,solutions,,flushed,1,2048,1,PASS,0.2\n"      /* 3 */
-        "d,14-register-blocking,G,nbody,solutions,-O3 -DTILE=8,flushed,1,2048,1,PASS,0.01\n"
-        "d,14-register-blocking,G,nbody,labs,,flushed,1,2048,1,PASS,0.02\n"
-        "d,14-register-blocking,G,nbody,solutions,,flushed,1,2048,1,FAIL,0.03\n"
-        "e,15-threads-per-body,G,nbody,solutions,,flushed,1,2048,1,PASS,0.05\n"      /* 7 */
-        "e,15-threads-per-body,G,nbody,solutions,,flushed,1,1024,1,FAIL,0.05\n"      /* 8 */
-        "f,14-register-blocking,G,nbody,solutions,,flushed,1,4096,1,PASS,0.2\n";     /* 9: after */
+        "a,01-fill,G,demo,solutions,,flushed,1,131072,1,PASS,9\n"      /* 0 */
+        "b,01-fill,G,demo,solutions,,warm,1,4096,1,PASS,0.29\n"        /* 1 */
+        "c,02-shared,G,demo,solutions,,flushed,1,4096,1,PASS,0.0206\n" /* 2 */
+        "d,01-fill,G,demo,solutions,,flushed,1,2048,1,PASS,0.2\n"      /* 3 */
+        "d,01-fill,G,demo,solutions,-O3 -DTILE=8,flushed,1,2048,1,PASS,0.01\n"
+        "d,01-fill,G,demo,labs,,flushed,1,2048,1,PASS,0.02\n"
+        "d,01-fill,G,demo,solutions,,flushed,1,2048,1,FAIL,0.03\n"
+        "e,02-shared,G,demo,solutions,,flushed,1,2048,1,PASS,0.05\n"   /* 7 */
+        "e,02-shared,G,demo,solutions,,flushed,1,1024,1,FAIL,0.05\n"   /* 8 */
+        "f,01-fill,G,demo,solutions,,flushed,1,4096,1,PASS,0.2\n";     /* 9: after */
     struct csv_table t;
     char err[128];
     ck_assert_int_eq(csv_parse(text, &t, err, sizeof err), 0);
     struct results_previous p;
-    results_vs_previous(&t, 2, "14-register-blocking", &p);
+    results_vs_previous(&t, 2, "01-fill", &p);
     ck_assert(isnan(p.speedup));
     ck_assert_int_eq(p.row, -1);
-    ck_assert_str_eq(p.why, "no 14-register-blocking row at this size with the L2 flushed");
-    results_vs_previous(&t, 7, "14-register-blocking", &p); /* not the variant, labs/ or FAIL */
+    ck_assert_str_eq(p.why, "no 01-fill row at this size with the L2 flushed");
+    results_vs_previous(&t, 7, "01-fill", &p); /* not the variant, labs/ or FAIL */
     ck_assert_int_eq(p.row, 3);
     ck_assert_double_eq_tol(p.speedup, 4.0, 1e-12);
     ck_assert_str_eq(p.why, "");
-    results_vs_previous(&t, 8, "14-register-blocking", &p);
+    results_vs_previous(&t, 8, "01-fill", &p);
     ck_assert(isnan(p.speedup));
     ck_assert_str_eq(p.why, "this row failed");
     results_vs_previous(&t, 7, NULL, &p); /* nothing to compare with: no reason either */
@@ -194,13 +194,13 @@ START_TEST(a_row_is_compared_only_with_a_comparable_row)
     /* the runner's lookup, before its row is recorded: the same rule */
     struct run_record like = sample_record();
     strcpy(like.gpu, "G");
-    like.lab = "nbody";
+    like.lab = "demo";
     like.cache = "flushed";
     like.m = 1, like.n = 4096, like.k = 1;
-    ck_assert_int_eq(results_comparable_row(&t, 9, &like, "14-register-blocking"), -1);
-    ck_assert_int_eq(results_comparable_row(&t, t.nrows, &like, "14-register-blocking"), 9);
+    ck_assert_int_eq(results_comparable_row(&t, 9, &like, "01-fill"), -1);
+    ck_assert_int_eq(results_comparable_row(&t, t.nrows, &like, "01-fill"), 9);
     like.cache = "warm";
-    ck_assert_double_eq(results_find_median(&t, &like, "14-register-blocking"), 0.29);
+    ck_assert_double_eq(results_find_median(&t, &like, "01-fill"), 0.29);
     csv_free(&t);
 }
 END_TEST
@@ -215,7 +215,7 @@ START_TEST(table_row_shows_limiter_and_speedups)
     results_print_row(out, &r, "4096^3", 2.5, NAN);
     fclose(out);
     ck_assert_ptr_nonnull(strstr(text, "blocks/SM"));
-    ck_assert_ptr_nonnull(strstr(text, "02-tiled"));
+    ck_assert_ptr_nonnull(strstr(text, "02-shared"));
     ck_assert_ptr_nonnull(strstr(text, "8 (threads)"));
     ck_assert_ptr_nonnull(strstr(text, "2.50x"));
     ck_assert_ptr_nonnull(strstr(text, "6872.0"));
@@ -263,7 +263,7 @@ END_TEST
 START_TEST(cpu_row_shows_its_threads_only)
 {
     struct run_record r = sample_record();
-    r.step = "cpu-openmp";
+    r.step = "cpu-fill-reverse";
     r.role = "cpu";
     r.regs = 0, r.smem_static = 0, r.blocks_per_sm = 0, r.limiter = "-";
     r.threads_per_block = 16;
@@ -272,7 +272,7 @@ START_TEST(cpu_row_shows_its_threads_only)
     FILE *out = open_memstream(&text, &len);
     results_print_row(out, &r, "2048", 12.5, 40.0);
     r.role = "library";
-    r.step = "cublas";
+    r.step = "vendor";
     r.threads_per_block = 0;
     results_print_row(out, &r, "2048", NAN, 9.5);
     fclose(out);
@@ -289,15 +289,39 @@ START_TEST(cpu_row_shows_its_threads_only)
                                 words[row][12], words[row][13], words[row][14], words[row][15],
                                 words[row][16]),
                          17);
-    const char *cpu[] = {"cpu-openmp", "2048", "20.000", "19.500", "-", "21.250", "6872.0",
+    const char *cpu[] = {"cpu-fill-reverse", "2048", "20.000", "19.500", "-", "21.250", "6872.0",
                          "12.50x", "40.00x", "-", "-", "-", "16", "-", "-"};
-    const char *library[] = {"cublas", "2048", "20.000", "19.500", "-", "21.250", "6872.0",
+    const char *library[] = {"vendor", "2048", "20.000", "19.500", "-", "21.250", "6872.0",
                              "-", "9.50x", "-", "-", "-", "-", "-", "-"};
     for (int w = 0; w < 15; ++w) {
         ck_assert_str_eq(words[0][w], cpu[w]);
         ck_assert_str_eq(words[1][w], library[w]);
     }
     free(text);
+}
+END_TEST
+
+/* The timed runs' columns: sorted, the least and greatest, the median (the mean of the
+ * middle two for an even count), as the runner and a CPU row run with no GPU record. */
+START_TEST(timed_runs_are_summarized_by_their_median)
+{
+    struct run_record r = sample_record();
+    double odd[] = {3.0, 1.0, 2.0, 9.0, 4.0};
+    results_set_times(&r, odd, 5);
+    ck_assert_int_eq(r.repeats, 5);
+    ck_assert_double_eq(r.min_ms, 1.0);
+    ck_assert_double_eq(r.max_ms, 9.0);
+    ck_assert_double_eq(r.median_ms, 3.0);
+    ck_assert_double_eq(odd[4], 9.0); /* sorted in place */
+    double even[] = {4.0, 1.0, 2.0, 8.0};
+    results_set_times(&r, even, 4);
+    ck_assert_int_eq(r.repeats, 4);
+    ck_assert_double_eq(r.median_ms, 3.0);
+    double one[] = {0.5};
+    results_set_times(&r, one, 1);
+    ck_assert_double_eq(r.min_ms, 0.5);
+    ck_assert_double_eq(r.median_ms, 0.5);
+    ck_assert_double_eq(r.max_ms, 0.5);
 }
 END_TEST
 
@@ -314,6 +338,7 @@ Suite *results_suite(void)
     tcase_add_test(tc, cpu_row_shows_its_threads_only);
     tcase_add_test(tc, table_row_shows_limiter_and_speedups);
     tcase_add_test(tc, failed_row_shows_no_time);
+    tcase_add_test(tc, timed_runs_are_summarized_by_their_median);
     suite_add_tcase(s, tc);
     return s;
 }

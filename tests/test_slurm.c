@@ -1,8 +1,9 @@
 /* make grade-all SCHEDULER=slurm against a real Slurm: a one-node cluster started
  * on this machine from Debian's packages (tests/slurm-cluster.sh: munged, slurmctld
  * and slurmd on localhost, a generated slurm.conf in a temporary folder), three
- * submissions (correct, does not compile, wrong answer), and the gradebook merged
- * from the array job compared with a local grade-all of the same folder. Without a
+ * submissions of the demo lab's step 02 (correct, does not compile, a race), graded in
+ * the demo lab's own tree (tests/demo_lab_tree.h), and the gradebook merged from the
+ * array job compared with a local grade-all of the same folder. Without a
  * GPU the GPU checks are not run, on the cluster as here. Faults are injected with
  * LAB_SLURM_FAULT (harness/slurm/task.sh: a task exits 1 before grading), so Slurm
  * itself records the failures the driver must retry.
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #include "csv.h"
+#include "demo_lab_tree.h"
 #include "util.h"
 
 static const char *const names[] = {
@@ -31,15 +33,12 @@ static const char *const names[] = {
 
 size_t slurm_case_names(const char **out_names, size_t max)
 {
-    size_t n = 0;
-    for (; n < sizeof names / sizeof names[0] && n < max; ++n)
-        out_names[n] = names[n];
-    return n;
+    return UTIL_CASE_NAMES(names, out_names, max);
 }
 
 #define OUT 65536
 static struct {
-    char *tmp;
+    char *tmp, *tree;
     char cluster[700], subs[700];
     int cluster_up;
     char cluster_log[8192];
@@ -57,15 +56,16 @@ static int sh(const char *cmd, char *out, size_t out_len)
     return run_capture(argv, (const char *const *)env, out, out_len, S.err, sizeof S.err);
 }
 
-/* make grade-all SCHEDULER=slurm of S.subs into book, with the extra variables */
+/* make grade-all SCHEDULER=slurm of S.subs into book, with the extra variables, in the
+ * demo lab's tree */
 static int slurm_grade(const char *book, const char *extra, char *out, size_t len)
 {
     char cmd[4096];
     snprintf(cmd, sizeof cmd,
-             "make -s --no-print-directory grade-all SCHEDULER=slurm SUBMISSIONS='%s' "
-             "GRADEBOOK='%s' LAB=matmul STEP=02 GRADE_GRES= GRADE_CPUS=1 GRADE_POLL=1 "
+             "cd '%s' && make -s --no-print-directory grade-all SCHEDULER=slurm SUBMISSIONS='%s' "
+             "GRADEBOOK='%s' LAB=demo STEP=02 GRADE_GRES= GRADE_CPUS=1 GRADE_POLL=1 "
              "GRADE_TIME=10 GRADE_WAIT=150 %s 2>&1",
-             S.subs, book, extra);
+             S.tree, S.subs, book, extra);
     return sh(cmd, out, len);
 }
 
@@ -80,11 +80,16 @@ static void start(void)
     snprintf(S.local_book, sizeof S.local_book, "%s/local.csv", S.tmp);
     snprintf(S.book, sizeof S.book, "%s/grades/slurm.csv", S.tmp);
     snprintf(S.fail_book, sizeof S.fail_book, "%s/grades/fail.csv", S.tmp);
+    char *targets[] = {"grade-prereqs", NULL}; /* a grading tree: bin/lab, the probe, the solutions */
+    S.tree = demo_lab_make_tree(targets, S.cluster_log, sizeof S.cluster_log);
+    if (S.tree == NULL)
+        return;
     char cmd[4096];
     snprintf(cmd, sizeof cmd,
-             "mkdir -p '%s' '%s/correct/labs/matmul' && "
-             "cp solutions/matmul/02-tiled.cu '%s/correct/labs/matmul/' && "
-             "cp -R tests/submissions/does-not-compile tests/submissions/off-by-one-edge '%s/' && "
+             "mkdir -p '%s' '%s/correct/labs/demo' && "
+             "cp tests/fixtures/demo-lab/solutions/demo/02-shared.cu '%s/correct/labs/demo/' && "
+             "cp -R tests/fixtures/demo-submissions/does-not-compile "
+             "tests/fixtures/demo-submissions/missing-barrier '%s/' && "
              "sh tests/slurm-cluster.sh start '%s' 2>&1",
              S.cluster, S.subs, S.subs, S.subs, S.cluster);
     S.cluster_up = sh(cmd, S.cluster_log, sizeof S.cluster_log) == 0;
@@ -96,8 +101,8 @@ static void start(void)
 
     /* the same folder graded here */
     snprintf(cmd, sizeof cmd,
-             "bin/lab grade-all --submissions '%s' --gradebook '%s' matmul 02 >/dev/null 2>&1",
-             S.subs, S.local_book);
+             "cd '%s' && bin/lab grade-all --submissions '%s' --gradebook '%s' demo 02 >/dev/null 2>&1",
+             S.tree, S.subs, S.local_book);
     S.local_code = sh(cmd, NULL, 0);
 
     /* 1: one task per submission; task 1 (does-not-compile) fails its first attempt.
@@ -111,13 +116,14 @@ static void start(void)
     S.run2_code = slurm_grade(S.book, "", S.run2_out, sizeof S.run2_out);
     /* the parts of round 1 merged once more, by hand */
     snprintf(cmd, sizeof cmd,
-             "bin/lab grade-merge --gradebook '%s' --part '%s/grades/slurm.slurm/round-1/task-0' "
+             "cd '%s' && bin/lab grade-merge --gradebook '%s' "
+             "--part '%s/grades/slurm.slurm/round-1/task-0' "
              "--part '%s/grades/slurm.slurm/round-1/task-1' "
-             "--part '%s/grades/slurm.slurm/round-1/task-2' matmul 02 2>&1",
-             S.book, S.tmp, S.tmp, S.tmp);
+             "--part '%s/grades/slurm.slurm/round-1/task-2' demo 02 2>&1",
+             S.tree, S.book, S.tmp, S.tmp, S.tmp);
     S.remerge_code = sh(cmd, S.remerge_out, sizeof S.remerge_out);
 
-    /* 3: two submissions per task; task 1 (off-by-one-edge alone) fails twice */
+    /* 3: two submissions per task; task 1 (missing-barrier alone) fails twice */
     S.fail_code = slurm_grade(S.fail_book, "GRADE_BATCH=2 LAB_SLURM_FAULT=1:2", S.fail_out,
                               sizeof S.fail_out);
     S.fail_book_after_fail = util_read_file(S.fail_book, NULL);
@@ -134,6 +140,7 @@ static void stop(void)
         sh(cmd, out, sizeof out);
         util_remove_tree(S.tmp);
     }
+    demo_lab_remove_tree(&S.tree);
     unsetenv("SLURM_CONF");
     free(S.tmp);
     free(S.book_after_run1);
@@ -270,8 +277,8 @@ START_TEST(twice_failed_task_is_not_graded_then_regraded)
         static const char want[] = "not graded (cluster task failed twice: FAILED, then FAILED;";
         if (strncmp(total, want, sizeof want - 1) == 0) {
             ++not_graded;
-            ck_assert_str_eq(csv_get(&t, r, "submission"), "off-by-one-edge");
-            ck_assert_str_eq(csv_get(&t, r, "matmul/02-tiled"), "");
+            ck_assert_str_eq(csv_get(&t, r, "submission"), "missing-barrier");
+            ck_assert_str_eq(csv_get(&t, r, "demo/02-shared"), "");
             ck_assert_str_eq(csv_get(&t, r, "max"), "");
         }
     }

@@ -77,32 +77,42 @@ START_TEST(every_row_has_a_role_a_file_and_its_own_name)
     }
     ck_assert(!step_row_role_known("step")); /* a step is not a row */
     ck_assert(!step_row_role_known("gpu"));
-    /* the N-body lab's CPU rows: the serial one is the baseline, the OpenMP one
-     * compares with it, and matmul's library row with nothing */
-    const struct step_table *nbody = step_table_find("nbody");
-    ck_assert_ptr_nonnull(nbody);
-    ck_assert_str_eq(step_table_baseline(nbody)->name, "cpu-serial");
-    ck_assert_ptr_eq(step_table_previous_row(nbody, step_table_row(nbody, "cpu-openmp")),
-                     step_table_row(nbody, "cpu-serial"));
-    ck_assert_ptr_null(step_table_previous_row(nbody, step_table_row(nbody, "cpu-serial")));
-    /* what each row's "vs previous" is over: the step before, step 01 the baseline */
+}
+END_TEST
+
+/* What each row's "vs previous" is over, on two made-up tables of no lab of this tree:
+ * one with two CPU rows, whose first is the baseline that the second and step 01
+ * compare with; one with a library row alone, which compares with nothing, and no
+ * baseline for step 01. */
+START_TEST(a_row_compares_with_the_row_its_table_says)
+{
+    static const struct step_info steps[] = {{"01", "fill", "", "the first step"},
+                                             {"02", "shared", "", "the second"}};
+    static const struct row_info cpu_rows[] = {{"cpu-serial", "cpu", "cpu-serial.cu", "the loop"},
+                                               {"cpu-openmp", "cpu", "cpu-openmp.cu", "in parallel"},
+                                               {"vendor", "library", "library-vendor.cu", "target"}};
+    const struct step_table with_cpu = {"with-cpu", steps, 2, cpu_rows, 3, NULL, 0};
+    const struct step_table library_only = {"library-only", steps, 2, cpu_rows + 2, 1, NULL, 0};
+    const struct step_table *t = &with_cpu;
+    ck_assert_str_eq(step_table_baseline(t)->name, "cpu-serial");
+    ck_assert_ptr_eq(step_table_previous_row(t, step_table_row(t, "cpu-openmp")),
+                     step_table_row(t, "cpu-serial"));
+    ck_assert_ptr_null(step_table_previous_row(t, step_table_row(t, "cpu-serial")));
+    ck_assert_ptr_null(step_table_previous_row(t, step_table_row(t, "vendor")));
     char stem[128];
-    ck_assert_str_eq(step_table_previous_name(nbody, "15-threads-per-body", stem, sizeof stem),
-                     "14-register-blocking");
-    ck_assert_str_eq(step_table_previous_name(nbody, "01-one-thread", stem, sizeof stem),
-                     "cpu-serial");
-    ck_assert_str_eq(step_table_previous_name(nbody, "cpu-openmp", stem, sizeof stem),
-                     "cpu-serial");
-    ck_assert_ptr_null(step_table_previous_name(nbody, "cpu-serial", stem, sizeof stem));
-    ck_assert_ptr_null(step_table_previous_name(nbody, "no-such-step", stem, sizeof stem));
-    const struct step_table *matmul = step_table_find("matmul");
-    ck_assert_ptr_nonnull(step_table_row(matmul, "cublas"));
-    ck_assert_str_eq(step_table_row(matmul, "cublas")->role, "library");
-    ck_assert_ptr_null(step_table_baseline(matmul));
-    ck_assert_ptr_null(step_table_previous_row(matmul, step_table_row(matmul, "cublas")));
-    ck_assert_ptr_null(step_table_row(matmul, "01-naive"));
-    ck_assert_ptr_null(step_table_previous_name(matmul, "01-naive", stem, sizeof stem));
-    ck_assert_ptr_null(step_table_previous_name(matmul, "cublas", stem, sizeof stem));
+    ck_assert_str_eq(step_table_previous_name(t, "02-shared", stem, sizeof stem), "01-fill");
+    ck_assert_str_eq(step_table_previous_name(t, "01-fill", stem, sizeof stem), "cpu-serial");
+    ck_assert_str_eq(step_table_previous_name(t, "cpu-openmp", stem, sizeof stem), "cpu-serial");
+    ck_assert_ptr_null(step_table_previous_name(t, "cpu-serial", stem, sizeof stem));
+    ck_assert_ptr_null(step_table_previous_name(t, "no-such-step", stem, sizeof stem));
+    t = &library_only;
+    ck_assert_ptr_nonnull(step_table_row(t, "vendor"));
+    ck_assert_str_eq(step_table_row(t, "vendor")->role, "library");
+    ck_assert_ptr_null(step_table_baseline(t));
+    ck_assert_ptr_null(step_table_previous_row(t, step_table_row(t, "vendor")));
+    ck_assert_ptr_null(step_table_row(t, "01-fill"));
+    ck_assert_ptr_null(step_table_previous_name(t, "01-fill", stem, sizeof stem));
+    ck_assert_ptr_null(step_table_previous_name(t, "vendor", stem, sizeof stem));
 }
 END_TEST
 
@@ -169,6 +179,7 @@ Suite *steps_suite(void)
     tcase_add_test(tc, ids_are_zero_padded_increasing_and_unique);
     tcase_add_test(tc, every_step_has_a_lab_file_and_a_solution);
     tcase_add_test(tc, every_row_has_a_role_a_file_and_its_own_name);
+    tcase_add_test(tc, a_row_compares_with_the_row_its_table_says);
     tcase_add_test(tc, makefile_reader_gives_stems_and_flags);
     suite_add_tcase(s, tc);
     return s;

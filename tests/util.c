@@ -29,6 +29,14 @@ int students_copy(void)
     return access(".students-copy", F_OK) == 0;
 }
 
+size_t util_case_names(const char *const list[], size_t count, const char **names, size_t max)
+{
+    size_t n = 0;
+    for (; n < count && n < max; ++n)
+        names[n] = list[n];
+    return n;
+}
+
 int count_lines(const char *text)
 {
     int lines = 0;
@@ -225,4 +233,95 @@ char *util_csv_last_field(const char *path, const char *column, char *why, size_
         snprintf(why, why_len, "%s: %s", path, t.nrows == 0 ? "no row" : "no such column");
     csv_free(&t);
     return copy;
+}
+
+/* The file's first bytes (up to len - 1, NUL-ended) and its size; -1 when unreadable. */
+static long head_and_size(const char *path, char *head, size_t len)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return -1;
+    size_t got = fread(head, 1, len - 1, f);
+    head[got] = '\0';
+    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    fclose(f);
+    return size;
+}
+
+int util_is_png(const char *path, long min_bytes)
+{
+    char head[9];
+    long size = head_and_size(path, head, sizeof head);
+    return size > min_bytes && memcmp(head, "\x89PNG\r\n\x1a\n", 8) == 0;
+}
+
+int util_is_svg(const char *path, long min_bytes)
+{
+    char head[513];
+    long size = head_and_size(path, head, sizeof head);
+    return size > min_bytes && strstr(head, "<svg") != NULL;
+}
+
+void util_first_not_drawn(const char *into, const char *lab, const char *const figures[],
+                          char *missing, size_t len)
+{
+    missing[0] = '\0';
+    for (const char *const *f = figures; *f != NULL && missing[0] == '\0'; ++f) {
+        char png[4096], svg[4096];
+        snprintf(png, sizeof png, "%s/plots/%s/%s.png", into, lab, *f);
+        snprintf(svg, sizeof svg, "%s/plots/%s/slides/%s.svg", into, lab, *f);
+        if (!util_is_png(png, 5000) || !util_is_svg(svg, 5000))
+            snprintf(missing, len, "%s", *f);
+    }
+}
+
+int util_lab_figures_drawn(const char *lab, const char *results, const char *const extra[],
+                           const char *const figures[], char *why, size_t why_len)
+{
+    static char out[1 << 16], err[1 << 16];
+    char target[256], missing[256];
+    char *into = util_temp_dir("plots");
+    if (into == NULL) {
+        snprintf(why, why_len, "no temporary folder for the figures");
+        return -1;
+    }
+    snprintf(target, sizeof target, "plots-%s", lab);
+    int code = util_make_plots(NULL, target, results, into, extra, out, sizeof out, err, sizeof err);
+    util_first_not_drawn(into, lab, figures, missing, sizeof missing);
+    util_remove_tree(into);
+    free(into);
+    if (code != 0)
+        snprintf(why, why_len, "make %s exited %d:\n%s%s", target, code, out, err);
+    else if (missing[0] != '\0')
+        snprintf(why, why_len, "%s was not drawn, PNG and SVG:\n%s%s", missing, out, err);
+    else if (err[0] != '\0')
+        snprintf(why, why_len, "make %s said:\n%s", target, err);
+    return code == 0 && missing[0] == '\0' && err[0] == '\0' ? 0 : -1;
+}
+
+int util_make_plots(const char *tree, const char *target, const char *results, const char *into,
+                    const char *const extra[], char *out, size_t out_len, char *err,
+                    size_t err_len)
+{
+    static const char *const plain_make[] = {"MAKEFLAGS=", "MFLAGS=", "MAKELEVEL=", NULL};
+    char results_arg[4200], figures_arg[4200], work_arg[4200];
+    snprintf(results_arg, sizeof results_arg, "PLOT_RESULTS=%s", results);
+    snprintf(figures_arg, sizeof figures_arg, "PLOT_FIGURES=%s/plots", into);
+    snprintf(work_arg, sizeof work_arg, "PLOT_WORK=%s/work", into);
+    char *argv[24] = {"/usr/bin/env"};
+    int n = 1;
+    if (tree != NULL) {
+        argv[n++] = "-C";
+        argv[n++] = (char *)tree;
+    }
+    argv[n++] = "make";
+    argv[n++] = "--no-print-directory";
+    argv[n++] = (char *)target;
+    argv[n++] = results_arg;
+    argv[n++] = figures_arg;
+    argv[n++] = work_arg;
+    for (const char *const *e = extra; e != NULL && *e != NULL && n < 23; ++e)
+        argv[n++] = (char *)*e;
+    argv[n] = NULL;
+    return run_capture(argv, plain_make, out, out_len, err, err_len);
 }

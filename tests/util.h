@@ -23,6 +23,11 @@ const char *bin_path(const char *relative, char *buf, size_t len);
  * listed as skipped); 0 in the instructor's tree. */
 int students_copy(void);
 
+/* A suite's case names for the runner's SKIPPED list: the count names of list copied
+ * into names, at most max; how many were. */
+size_t util_case_names(const char *const list[], size_t count, const char **names, size_t max);
+#define UTIL_CASE_NAMES(list, names, max) util_case_names(list, sizeof list / sizeof list[0], names, max)
+
 /* Lines of text (counting a last line without '\n'). */
 int count_lines(const char *text);
 
@@ -58,5 +63,44 @@ char *util_csv_last_field(const char *path, const char *column, char *why, size_
 
 int run_step_at(const char *path, const struct check_size *size, const char *csv, char *out,
                 size_t out_len, char *err, size_t err_len);
+
+/* 1 when the file at path is a PNG (by its signature) of more than min_bytes (an
+ * empty canvas compresses to a few kB; bars and text make more), else 0. */
+int util_is_png(const char *path, long min_bytes);
+/* 1 when the file at path is an SVG (an <svg element in its first 512 bytes) of more
+ * than min_bytes: slides get vector figures. */
+int util_is_svg(const char *path, long min_bytes);
+
+/* The first of figures (NULL ended) not drawn in into/plots/<lab>/ as a PNG and as
+ * slides/<figure>.svg, both of more than 5000 bytes, into missing; "" when all are. */
+void util_first_not_drawn(const char *into, const char *lab, const char *const figures[],
+                          char *missing, size_t len);
+
+/* A lab's own figures: make plots-<lab> from results (with the assignments of extra,
+ * NULL ended, may be NULL) into a temporary folder, removed after. 0 when every one of
+ * figures (NULL ended) was drawn, PNG and SVG, and make succeeded and said nothing on
+ * stderr; -1 with the reason, make's output included, in why. */
+int util_lab_figures_drawn(const char *lab, const char *results, const char *const extra[],
+                           const char *const figures[], char *why, size_t why_len);
+
+/* make TARGET ("plots", "plots-<lab>") in tree (NULL: here), its figures drawn from
+ * results into into/plots and its work files in into/work, with the assignments of
+ * extra (NULL ended, may be NULL) and no setting of a make above: the figures of
+ * `make plots` tested away from plots/. Output captured as run_capture does; the exit
+ * code. */
+int util_make_plots(const char *tree, const char *target, const char *results, const char *into,
+                    const char *const extra[], char *out, size_t out_len, char *err,
+                    size_t err_len);
+
+/* The common columns of a results CSV (harness/results.h), and a sound row of the demo
+ * lab (tests/fixtures/demo-lab) at m = n = k = size, with what the tests vary. */
+#define RESULTS_HEADER                                                                             \
+    "date,run_id,commit,gpu,cc,sms,clock_mhz,driver,runtime,nvcc,lab,step,role,source,flags,"     \
+    "cache,m,n,k,seed,repeats,median_ms,min_ms,max_ms,gflops,regs,smem_static,smem_dynamic,"      \
+    "local_bytes,threads_per_block,blocks_per_sm,limiter,occupancy_pct,max_err,verdict"
+#define DEMO_ROW(date, run, gpu, step, role, cache, size, median, gflops, verdict)                 \
+    date "," run ",abc1234," gpu ",9.0,132,1980,13.0,13.0,13.0.88,demo," step "," role            \
+         ",solutions,," cache "," size "," size "," size ",42,10," median ",1.9,2.2," gflops      \
+         ",32,1024,0,0,256,8,threads,100.0,1e-06," verdict "\n"
 
 #endif

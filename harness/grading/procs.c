@@ -11,11 +11,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
+
 double procs_now(void)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + t.tv_nsec * 1e-9;
+    return clock_now_s();
 }
 
 static void child_setup(const char *log_path, int quiet_stdout)

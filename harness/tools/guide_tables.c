@@ -1,7 +1,7 @@
 /* bin/guide-tables: the tables of recorded results in GUIDE.md, generated from the
  * results CSV so the guide and the data cannot drift apart.
  *
- *   guide-tables [--check] [--results DIR] [--grading DIR] FILE.md
+ *   guide-tables [--check] [--results DIR] [--grading DIR] [--published DIR] FILE.md
  *
  * FILE.md marks each table with two comment lines:
  *   <!-- results-table LAB GPU-DIR [MxNxK] -->
@@ -31,6 +31,7 @@
 #include "results.h"
 
 #define BEGIN_MARK "<!-- results-table "
+#define PUBLISHED_MARK "<!-- published-speedups-table "
 #define END_MARK "<!-- end results-table -->"
 
 struct text {
@@ -119,39 +120,26 @@ static int make_throughput_table(const char *grading, const char *gpu_dir, struc
     return 0;
 }
 
-static int make_table(const char *results, const char *lab, const char *gpu_dir, const char *size,
-                      struct text *out, char *why, size_t why_len)
+/* The run a table shows: the one with the most passing steps of solutions/ (at size,
+ * when given), the newest of those; sweeps of one or two steps lose to a run of the
+ * whole lab. NULL when no run passed a step. */
+static const char *fullest_run(const struct csv_table *t, const struct step_table *steps,
+                               const char *size)
 {
-    const struct step_table *steps = step_table_find(lab);
-    if (steps == NULL || steps->count == 0) {
-        snprintf(why, why_len, "unknown lab '%s'", lab);
-        return -1;
-    }
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s/%s.csv", results, gpu_dir, lab);
-    struct csv_table t;
-    char err[512];
-    if (csv_read_file(path, &t, err, sizeof err) != 0) {
-        snprintf(why, why_len, "%s: %s", path, err[0] ? err : "no such file");
-        return -1;
-    }
-    /* The run: the one with the most passing steps of solutions/ (at the size asked
-     * for, when one is), the newest of those; sweeps of one or two steps lose to a
-     * run of the whole lab. */
     const char *run = NULL;
     size_t best = 0;
-    for (size_t r = t.nrows; r-- > 0;) {
-        const char *id = field(&t, r, "run_id");
+    for (size_t r = t->nrows; r-- > 0;) {
+        const char *id = field(t, r, "run_id");
         if (run != NULL && strcmp(id, run) == 0)
             continue;
         size_t steps_passed = 0;
         for (size_t i = 0; i < steps->count; ++i) {
             char stem[128];
             step_stem(&steps->steps[i], stem, sizeof stem);
-            for (size_t q = 0; q < t.nrows; ++q)
-                if (strcmp(field(&t, q, "run_id"), id) == 0 && strcmp(field(&t, q, "step"), stem) == 0 &&
-                    strcmp(field(&t, q, "source"), "solutions") == 0 &&
-                    strcmp(field(&t, q, "verdict"), "PASS") == 0 && size_matches(&t, q, size)) {
+            for (size_t q = 0; q < t->nrows; ++q)
+                if (strcmp(field(t, q, "run_id"), id) == 0 && strcmp(field(t, q, "step"), stem) == 0 &&
+                    strcmp(field(t, q, "source"), "solutions") == 0 &&
+                    strcmp(field(t, q, "verdict"), "PASS") == 0 && size_matches(t, q, size)) {
                     ++steps_passed;
                     break;
                 }
@@ -161,6 +149,68 @@ static int make_table(const char *results, const char *lab, const char *gpu_dir,
             run = id;
         }
     }
+    return run;
+}
+
+/* Row r's "vs previous" cell: "2.00x", with the other run named when the row it is
+ * over is of another run than run; "-" when there is nothing to compare with. */
+static void vs_previous_cell(const struct csv_table *t, const struct step_table *steps, size_t r,
+                             const char *run, char *cell, size_t len)
+{
+    char stem[128];
+    struct results_previous against;
+    results_vs_previous(t, r, step_table_previous_name(steps, field(t, r, "step"), stem, sizeof stem),
+                        &against);
+    snprintf(cell, len, "-");
+    if (isnan(against.speedup))
+        return;
+    results_format_speedup(against.speedup, cell, len);
+    const char *its_run = field(t, (size_t)against.row, "run_id");
+    if (strcmp(its_run, run) != 0) { /* say which run it came from */
+        size_t used = strlen(cell);
+        snprintf(cell + used, len - used, " (over %s of run `%s`)", field(t, (size_t)against.row, "step"),
+                 its_run);
+    }
+}
+
+/* The lab's step table and its results CSV of gpu_dir; -1 with a reason in why. */
+static int open_results(const char *results, const char *lab, const char *gpu_dir,
+                        const struct step_table **steps, struct csv_table *t, char *path,
+                        size_t path_len, char *why, size_t why_len)
+{
+    *steps = step_table_find(lab);
+    if (*steps == NULL || (*steps)->count == 0) {
+        snprintf(why, why_len, "unknown lab '%s'", lab);
+        return -1;
+    }
+    snprintf(path, path_len, "%s/%s/%s.csv", results, gpu_dir, lab);
+    char err[512];
+    if (csv_read_file(path, t, err, sizeof err) != 0) {
+        snprintf(why, why_len, "%s: %s", path, err[0] ? err : "no such file");
+        return -1;
+    }
+    return 0;
+}
+
+/* The line under a table: the GPU, run, date, commit and cache of row r, the file. */
+static void caption(const struct csv_table *t, size_t r, const char *run, const char *path,
+                    char *line, size_t len)
+{
+    snprintf(line, len,
+             "%s, run `%s` of %.10s (commit %s, L2 %s before each timed run), from `%s`",
+             field(t, r, "gpu"), run, field(t, r, "date"), field(t, r, "commit"),
+             strcmp(field(t, r, "cache"), "warm") == 0 ? "not flushed" : "flushed", path);
+}
+
+static int make_table(const char *results, const char *lab, const char *gpu_dir, const char *size,
+                      struct text *out, char *why, size_t why_len)
+{
+    const struct step_table *steps;
+    struct csv_table t;
+    char path[1024];
+    if (open_results(results, lab, gpu_dir, &steps, &t, path, sizeof path, why, why_len) != 0)
+        return -1;
+    const char *run = fullest_run(&t, steps, size);
     if (run == NULL) {
         snprintf(why, why_len, "%s: no passing run of solutions/%s%s%s", path, lab,
                  size ? " at " : "", size ? size : "");
@@ -181,13 +231,13 @@ static int make_table(const char *results, const char *lab, const char *gpu_dir,
              has_inter ? (gbps ? "GB/s" : "Ginter/s") : "", has_inter ? " | " : "",
              has_inter ? "---|" : "");
     put(out, line);
-    char date[64] = "", commit[64] = "", gpu[256] = "", cache[32] = "";
+    size_t last = 0;
     for (size_t r = 0; r < t.nrows; ++r) {
         if (strcmp(field(&t, r, "run_id"), run) != 0 || !size_matches(&t, r, size))
             continue;
         const char *role = field(&t, r, "role");
         int step = strcmp(role, "step") == 0, cpu = strcmp(role, "cpu") == 0;
-        char size[64], resources[128], ratio[96] = "-", inter[32] = "", label[160];
+        char size[64], resources[128], ratio[96], inter[32] = "", label[160];
         const char *m = field(&t, r, "m"), *n = field(&t, r, "n"), *k = field(&t, r, "k");
         if (has_inter)
             snprintf(size, sizeof size, "%s", n);
@@ -207,20 +257,7 @@ static int make_table(const char *results, const char *lab, const char *gpu_dir,
                      strcmp(field(&t, r, "threads_per_block"), "1") == 0 ? "" : "s");
         else
             snprintf(resources, sizeof resources, "| - | - | (%s) ", role);
-        char stem[128];
-        struct results_previous against;
-        results_vs_previous(&t, r, step_table_previous_name(steps, field(&t, r, "step"), stem,
-                                                            sizeof stem),
-                            &against);
-        if (!isnan(against.speedup)) {
-            results_format_speedup(against.speedup, ratio, sizeof ratio);
-            const char *its_run = field(&t, (size_t)against.row, "run_id");
-            if (strcmp(its_run, run) != 0) { /* say which run it came from */
-                size_t used = strlen(ratio);
-                snprintf(ratio + used, sizeof ratio - used, " (over %s of run `%s`)",
-                         field(&t, (size_t)against.row, "step"), its_run);
-            }
-        }
+        vs_previous_cell(&t, steps, r, run, ratio, sizeof ratio);
         if (has_inter)
             snprintf(inter, sizeof inter, "| %.1f ", number(&t, r, rate) / (gbps ? 1.0 : 1e9));
         /* a FAIL shows no time and no rate */
@@ -232,24 +269,116 @@ static int make_table(const char *results, const char *lab, const char *gpu_dir,
                  passed ? cells : "- | -", inter, ratio, field(&t, r, "verdict"));
         if (put(out, line) != 0)
             break;
-        snprintf(date, sizeof date, "%s", field(&t, r, "date"));
-        snprintf(commit, sizeof commit, "%s", field(&t, r, "commit"));
-        snprintf(gpu, sizeof gpu, "%s", field(&t, r, "gpu"));
-        snprintf(cache, sizeof cache, "%s", field(&t, r, "cache"));
+        last = r;
     }
-    snprintf(line, sizeof line,
-             "\n%s, run `%s` of %.10s (commit %s, L2 %s before each timed run), from `%s`; "
-             "`make guide-tables` regenerates this table.\n",
-             gpu, run, date, commit, strcmp(cache, "warm") == 0 ? "not flushed" : "flushed", path);
-    put(out, line);
+    char said[2048];
+    caption(&t, last, run, path, said, sizeof said);
+    put(out, "\n");
+    put(out, said);
+    put(out, "; `make guide-tables` regenerates this table.\n");
     csv_free(&t);
+    return 0;
+}
+
+/* One published factor of order in column of the published table, "-" where it has none. */
+static void published_cell(const struct csv_table *p, const char *order, const char *column,
+                           char *cell, size_t len)
+{
+    snprintf(cell, len, "-");
+    for (size_t q = 0; q < p->nrows; ++q)
+        if (strcmp(field(p, q, "metric"), "speedup_vs_previous") == 0 &&
+            atoi(field(p, q, "order")) == atoi(order) && field(p, q, "order")[0] != '\0' &&
+            field(p, q, column)[0] != '\0')
+            snprintf(cell, len, "%s", field(p, q, column));
+}
+
+/* Each step of the lab's fullest run that file gives a factor over the previous step
+ * for: its measured "vs previous" beside the published columns. */
+static int make_published_table(const char *results, const char *published, const char *lab,
+                                const char *gpu_dir, const char *file, char *const columns[],
+                                int ncolumns, struct text *out, char *why, size_t why_len)
+{
+    const struct step_table *steps;
+    struct csv_table t, p;
+    char path[1024], published_path[1024], err[512];
+    if (open_results(results, lab, gpu_dir, &steps, &t, path, sizeof path, why, why_len) != 0)
+        return -1;
+    snprintf(published_path, sizeof published_path, "%s/%s", published, file);
+    if (csv_read_file(published_path, &p, err, sizeof err) != 0) {
+        snprintf(why, why_len, "%s: %s", published_path, err[0] ? err : "no such file");
+        csv_free(&t);
+        return -1;
+    }
+    int failed = 0;
+    for (int c = 0; c < ncolumns && !failed; ++c)
+        if (csv_column(&p, columns[c]) < 0) {
+            snprintf(why, why_len, "%s has no column '%s'", published_path, columns[c]);
+            failed = 1;
+        }
+    const char *run = failed ? NULL : fullest_run(&t, steps, NULL);
+    if (!failed && run == NULL) {
+        snprintf(why, why_len, "%s: no passing run of solutions/%s", path, lab);
+        failed = 1;
+    }
+    if (failed) {
+        csv_free(&t);
+        csv_free(&p);
+        return -1;
+    }
+    char line[2048], names[512] = "", cell[64];
+    for (int c = 0; c < ncolumns; ++c)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", c ? " / " : "", columns[c]);
+    size_t shown = 0, last = 0;
+    for (size_t r = 0; r < t.nrows; ++r) {
+        if (strcmp(field(&t, r, "run_id"), run) != 0 || strcmp(field(&t, r, "role"), "step") != 0)
+            continue;
+        char factors[512] = "";
+        int any = 0;
+        for (int c = 0; c < ncolumns; ++c) {
+            published_cell(&p, field(&t, r, "step"), columns[c], cell, sizeof cell);
+            any |= strcmp(cell, "-") != 0;
+            snprintf(factors + strlen(factors), sizeof factors - strlen(factors), "%s%s", c ? " / " : "", cell);
+        }
+        if (!any)
+            continue;
+        if (shown++ == 0) {
+            snprintf(line, sizeof line, "| step | %s, vs previous | published: %s |\n|---|---|---|\n",
+                     field(&t, r, "gpu"), names);
+            put(out, line);
+        }
+        char ratio[160];
+        vs_previous_cell(&t, steps, r, run, ratio, sizeof ratio);
+        snprintf(line, sizeof line, "| %s | %s | %s |\n", field(&t, r, "step"),
+                 strcmp(field(&t, r, "verdict"), "PASS") == 0 ? ratio : "FAIL", factors);
+        put(out, line);
+        last = r;
+    }
+    if (shown == 0) {
+        snprintf(why, why_len, "%s gives no factor over the previous step for a step of run `%s`",
+                 published_path, run);
+        csv_free(&t);
+        csv_free(&p);
+        return -1;
+    }
+    char said[2048];
+    caption(&t, last, run, path, said, sizeof said);
+    put(out, "\n");
+    put(out, said);
+    put(out, "; the published factors from `");
+    put(out, published_path);
+    put(out, "` (");
+    put(out, names);
+    put(out, "); `make guide-tables` regenerates this table.\n");
+    csv_free(&t);
+    csv_free(&p);
     return 0;
 }
 
 int main(int argc, char **argv)
 {
     int check = 0;
-    const char *results = "data/results", *grading = "data/grading", *file = NULL;
+    const char *results = "data/results", *grading = "data/grading", *published = "data/published";
+    const char *file = NULL;
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--check") == 0)
             check = 1;
@@ -257,15 +386,16 @@ int main(int argc, char **argv)
             results = argv[++i];
         else if (strcmp(argv[i], "--grading") == 0 && i + 1 < argc)
             grading = argv[++i];
+        else if (strcmp(argv[i], "--published") == 0 && i + 1 < argc)
+            published = argv[++i];
         else if (argv[i][0] != '-' && file == NULL)
             file = argv[i];
-        else {
-            fprintf(stderr, "usage: guide-tables [--check] [--results DIR] [--grading DIR] FILE.md\n");
-            return 2;
-        }
+        else
+            file = NULL, i = argc;
     }
     if (file == NULL) {
-        fprintf(stderr, "usage: guide-tables [--check] [--results DIR] [--grading DIR] FILE.md\n");
+        fprintf(stderr, "usage: guide-tables [--check] [--results DIR] [--grading DIR] "
+                        "[--published DIR] FILE.md\n");
         return 2;
     }
     FILE *f = fopen(file, "r");
@@ -290,23 +420,32 @@ int main(int argc, char **argv)
             continue;
         }
         put(&after, line);
-        if (strncmp(line, BEGIN_MARK, strlen(BEGIN_MARK)) != 0)
+        int results_table = strncmp(line, BEGIN_MARK, strlen(BEGIN_MARK)) == 0;
+        if (!results_table && strncmp(line, PUBLISHED_MARK, strlen(PUBLISHED_MARK)) != 0)
             continue;
-        char lab[64], gpu_dir[256], size[96], why[2048];
-        int words = sscanf(line + strlen(BEGIN_MARK), "%63s %255s %95s", lab, gpu_dir, size);
-        if (words < 2) {
-            fprintf(stderr, "%s:%ld: expected <!-- results-table LAB GPU-DIR [MxNxK] -->\n", file,
-                    lineno);
+        /* the marker's words, up to its "-->" */
+        char words_of[4096], *word[16], why[2048];
+        int words = 0;
+        snprintf(words_of, sizeof words_of, "%s",
+                 line + strlen(results_table ? BEGIN_MARK : PUBLISHED_MARK));
+        for (char *w = strtok(words_of, " \t\n"); w != NULL && strcmp(w, "-->") != 0 && words < 16;
+             w = strtok(NULL, " \t\n"))
+            word[words++] = w;
+        if (words < (results_table ? 2 : 4) || (results_table && words > 3)) {
+            fprintf(stderr, "%s:%ld: expected %s\n", file, lineno,
+                    results_table ? "<!-- results-table LAB GPU-DIR [MxNxK] -->"
+                                  : "<!-- published-speedups-table LAB GPU-DIR FILE.csv COLUMN... -->");
             return 2;
         }
-        if (words < 3 || strcmp(size, "-->") == 0)
-            size[0] = '\0';
         generated.len = 0;
         put(&generated, "");
-        int failed = strcmp(lab, "grading") == 0
-                         ? make_throughput_table(grading, gpu_dir, &generated, why, sizeof why)
-                         : make_table(results, lab, gpu_dir, size[0] ? size : NULL, &generated, why,
-                                      sizeof why);
+        int failed = !results_table ? make_published_table(results, published, word[0], word[1], word[2],
+                                                           word + 3, words - 3, &generated, why,
+                                                           sizeof why)
+                     : strcmp(word[0], "grading") == 0
+                         ? make_throughput_table(grading, word[1], &generated, why, sizeof why)
+                         : make_table(results, word[0], word[1], words == 3 ? word[2] : NULL,
+                                      &generated, why, sizeof why);
         if (failed != 0) {
             fprintf(stderr, "%s:%ld: %s\n", file, lineno, why);
             return 2;

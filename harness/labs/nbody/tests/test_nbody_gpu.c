@@ -1,7 +1,8 @@
 /* The N-body lab's own GPU cases: --quick (the option grading's compute-sanitizer
  * runs use) leaves out the physics check's judgement and its drift columns, and
  * still passes on every solution step; without it the drifts are measured and
- * recorded. Runs only when a GPU is visible; otherwise each case is listed as
+ * recorded; and the runner's --time-limit stops this lab's slowest step (01, one GPU
+ * thread). Runs only when a GPU is visible; otherwise each case is listed as
  * SKIPPED by name. This process makes no CUDA call: the steps run as children. */
 #include <check.h>
 #include <stdio.h>
@@ -76,6 +77,21 @@ START_TEST(without_quick_the_drifts_are_measured)
 }
 END_TEST
 
+/* The runner's --time-limit (make run gives every step one), on the slowest step
+ * there is: exit 5, one line with its size and limit. */
+START_TEST(time_limit_stops_a_step)
+{
+    char path[512];
+    bin_path("solutions/nbody/01-one-thread", path, sizeof path);
+    /* one GPU thread over 16384^2 interactions: about 30 s a launch on an H100 */
+    char *argv[] = {path, "--n", "16384", "--no-csv", "--time-limit", "1", NULL};
+    int code = run_capture(argv, NULL, out, sizeof out, err, sizeof err);
+    ck_assert_msg(code == 5, "exit %d\n%s%s", code, out, err);
+    ck_assert_msg(strstr(err, "time limit: 01-one-thread at size 16384 ran past 1 s") != NULL, "%s",
+                  err);
+}
+END_TEST
+
 static char case_name_store[64][128];
 
 size_t nbody_gpu_case_names(const char **names, size_t max)
@@ -91,6 +107,8 @@ size_t nbody_gpu_case_names(const char **names, size_t max)
     }
     if (n < max)
         names[n++] = "solutions/nbody/07-shared 255: the drifts are measured and recorded";
+    if (n < max)
+        names[n++] = "--time-limit stops solutions/nbody/01-one-thread at 16384 bodies: exit 5, one line";
     return n;
 }
 
@@ -102,6 +120,7 @@ Suite *nbody_gpu_suite(void)
     tcase_add_loop_test(tc, quick_passes_every_step_without_the_drifts, 0,
                         (int)step_table_find("nbody")->count);
     tcase_add_test(tc, without_quick_the_drifts_are_measured);
+    tcase_add_test(tc, time_limit_stops_a_step);
     suite_add_tcase(s, tc);
     return s;
 }

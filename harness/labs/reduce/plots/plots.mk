@@ -2,7 +2,7 @@
 # each also as slides/<name>.svg:
 #   plots/reduce/8800gtx.png             Harris's 8800 GTX figures alone (vs-8800gtx.gp)
 # and for every results folder <gpu> with reduce rows (none: Harris's figure alone,
-# silently; tests/test_results_check.c expects one such line, N-body's):
+# silently):
 #   plots/reduce/steps-<gpu>.png         GB/s per step at 2^28 floats, CUB's line and the measured
 #                                        device-copy bandwidth (plots/steps.gp)
 #   plots/reduce/roofline-<gpu>.png      every step at 0.25 flop/byte: the memory side (plots/roofline.gp)

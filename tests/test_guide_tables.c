@@ -1,0 +1,246 @@
+/* bin/guide-tables: GUIDE.md's tables of recorded results are generated from the CSV,
+ * and make test fails when someone edits one or records new results without
+ * regenerating them (this tree's guide and data). How it builds a table is tested on
+ * made-up results of the demo lab, in the demo lab's own tree (tests/demo_lab_tree.h),
+ * whose bin/guide-tables knows that lab alone: the newest fullest run, the rows beside
+ * the steps, "vs previous", the grading runs, and measured factors beside published
+ * ones. */
+#include <check.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "demo_lab_tree.h"
+#include "util.h"
+
+static char out[1 << 15], err[1 << 14];
+
+START_TEST(guide_tables_match_the_recorded_results)
+{
+    char tool[256];
+    char *argv[] = {(char *)bin_path("guide-tables", tool, sizeof tool), "--check", "GUIDE.md", NULL};
+    int code = run_capture(argv, NULL, out, sizeof out, err, sizeof err);
+    ck_assert_msg(code == 0, "exit %d: %s", code, err);
+}
+END_TEST
+
+static char *tree;
+static char tree_out[1 << 14];
+
+static void make_tree(void)
+{
+    char *targets[] = {"bin/guide-tables", NULL};
+    tree = demo_lab_make_tree(targets, tree_out, sizeof tree_out);
+}
+
+static void remove_tree(void)
+{
+    demo_lab_remove_tree(&tree);
+}
+
+/* A folder of the tree for one test's inputs, with a GPU folder G in it. */
+static void fresh_inputs(const char *name, char *dir, size_t len)
+{
+    ck_assert_msg(tree != NULL, "building the demo lab's tree failed:\n%s", tree_out);
+    char gpu[700];
+    snprintf(dir, len, "%s/%s", tree, name);
+    snprintf(gpu, sizeof gpu, "%s/G", dir);
+    ck_assert_int_eq(mkdir(dir, 0777), 0);
+    ck_assert_int_eq(mkdir(gpu, 0777), 0);
+}
+
+static void write_text(const char *dir, const char *name, const char *text)
+{
+    char path[800];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    ck_assert_msg(f != NULL, "cannot write %s", path);
+    ck_assert_int_ge(fputs(text, f), 0);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+/* The tree's bin/guide-tables with args (NULL ended) and then dir/guide.md; the exit
+ * code. dir/guide.md read back into *guide when guide is not NULL (the caller frees). */
+static int guide_tables(const char *dir, char **guide, const char *arg, ...)
+{
+    char path[800];
+    snprintf(path, sizeof path, "%s/guide.md", dir);
+    char *args[16] = {"bin/guide-tables"};
+    size_t n = 1;
+    va_list list;
+    va_start(list, arg);
+    for (const char *a = arg; a != NULL && n + 2 < sizeof args / sizeof args[0]; a = va_arg(list, const char *))
+        args[n++] = (char *)a;
+    va_end(list);
+    args[n++] = path;
+    args[n] = NULL;
+    int code = demo_lab_run(tree, NULL, args, out, sizeof out, err, sizeof err);
+    if (guide != NULL) {
+        *guide = util_read_file(path, NULL);
+        ck_assert_ptr_nonnull(*guide);
+    }
+    return code;
+}
+
+#define HEADER RESULTS_HEADER
+/* A demo row of run `run` at 64 x 64 x 64: step or row, role, median ms, GFLOP/s, verdict. */
+#define ROW(run, step, role, median, gflops, verdict)                                              \
+    DEMO_ROW("2026-11-23T10:00:00Z", run, "G", step, role, "flushed", "64", median, gflops, verdict)
+
+/* The newest run only, in order, with the speedup over the step before; a row of a
+ * library beside the steps is named with its role and compared with nothing. */
+START_TEST(guide_tables_follow_the_csv)
+{
+    char dir[700];
+    fresh_inputs("follow", dir, sizeof dir);
+    write_text(dir, "G/demo.csv",
+               HEADER "\n" ROW("old", "01-fill", "step", "9.0", "1", "PASS")
+                   ROW("new", "01-fill", "step", "4.0", "2", "PASS")
+                       ROW("new", "02-shared", "step", "2.0", "4", "PASS")
+                           ROW("new", "vendor", "library", "1.0", "8", "PASS"));
+    write_text(dir, "guide.md",
+               "# Guide\n<!-- results-table demo G -->\nstale text\n<!-- end results-table -->\nend\n");
+    ck_assert_int_eq(guide_tables(dir, NULL, "--check", "--results", dir, NULL), 1);
+    ck_assert_int_eq(guide_tables(dir, NULL, "--results", dir, NULL), 0);
+    char *text;
+    ck_assert_int_eq(guide_tables(dir, &text, "--check", "--results", dir, NULL), 0);
+    ck_assert_ptr_null(strstr(text, "stale text"));
+    ck_assert_ptr_null(strstr(text, "9.000"));
+    ck_assert_msg(strstr(text, "| 01-fill | 64³ | 32 | 1024 | 8 (threads) | 4.000 | 2 | - | PASS |") != NULL &&
+                      strstr(text, "| 02-shared | 64³ | 32 | 1024 | 8 (threads) | 2.000 | 4 | 2.00x | PASS |") !=
+                          NULL &&
+                      strstr(text, "| vendor (library) | 64³ | - | - | (library) | 1.000 | 8 | - | PASS |") !=
+                          NULL &&
+                      strstr(text, "end\n") != NULL,
+                  "%s", text);
+    free(text);
+}
+END_TEST
+
+/* LAB "grading": every recorded grading run of the GPU's throughput.csv, oldest first,
+ * a run from before the per-phase columns with "-" in them; none recorded: exit 2. */
+START_TEST(guide_tables_list_the_grading_runs)
+{
+    char dir[700], missing[800];
+    fresh_inputs("grading", dir, sizeof dir);
+    write_text(dir, "G/throughput.csv",
+               "date,commit,gpu,lab,steps,submissions,grade_concurrency,total_s,reference_s,"
+               "per_submission_s,points,max,build_wait_s,report_s,pool_s,speed_s\n"
+               "2026-11-23T13:51:22Z,e98b018,G,demo,2,1,3,142.7,71,71.5,20,20,,,,\n"
+               "2026-11-23T19:49:20Z,9851ca0aaaaa,G,demo,2,2,8,82.9,27.7,27.6,38,40,0.0,0.1,15.9,"
+               "11.2\n");
+    write_text(dir, "guide.md", "<!-- results-table grading G -->\nstale\n<!-- end results-table -->\n");
+    char *text;
+    ck_assert_int_eq(guide_tables(dir, &text, "--grading", dir, NULL), 0);
+    ck_assert_ptr_null(strstr(text, "stale"));
+    const char *old = strstr(text, "| e98b018 | demo (2) | 1 | 3 | 71.5 s | 71 s | - | - | 20 of 20 |");
+    const char *now = strstr(text, "| 9851ca0 | demo (2) | 2 | 8 | 27.6 s | 27.7 s | 15.9 s | 11.2 s | 38 of 40 |");
+    ck_assert_msg(old != NULL && now != NULL && old < now, "%s", text);
+    free(text);
+    snprintf(missing, sizeof missing, "%s/none", dir);
+    ck_assert_int_eq(guide_tables(dir, NULL, "--grading", missing, NULL), 2);
+    ck_assert_ptr_nonnull(strstr(err, "throughput.csv"));
+}
+END_TEST
+
+/* A lab's CPU rows and its own rate: each row named with its role and its threads, the
+ * second CPU row against the first, step 01 against the first (the baseline) at the
+ * same size, and step 02, at another size, against nothing. */
+START_TEST(guide_tables_compare_step_01_with_the_cpu)
+{
+    char dir[700];
+    fresh_inputs("cpu", dir, sizeof dir);
+    const char *const row = "2026-11-23T10:00:00Z,r,abc,G,9.0,132,1980,13.0,13.0,13.0,demo,%s,%s,"
+                            "solutions,,flushed,1,%s,1,1,5,%s,1,1,1,%s,0,0,0,%s,%s,%s,0,0,PASS,%s\n";
+    char text[4096], line[512];
+    snprintf(text, sizeof text, "%s,gbps\n", HEADER);
+    snprintf(line, sizeof line, row, "cpu-fill", "cpu", "2048", "20.0", "0", "1", "0", "-", "0.4");
+    strcat(text, line);
+    snprintf(line, sizeof line, row, "cpu-fill-reverse", "cpu", "2048", "2.0", "0", "16", "0", "-", "4.1");
+    strcat(text, line);
+    snprintf(line, sizeof line, row, "01-fill", "step", "2048", "1000.0", "32", "1", "32", "blocks", "0.01");
+    strcat(text, line);
+    snprintf(line, sizeof line, row, "02-shared", "step", "131072", "30.0", "32", "256", "8", "threads",
+             "17.5");
+    strcat(text, line);
+    write_text(dir, "G/demo.csv", text);
+    write_text(dir, "guide.md", "<!-- results-table demo G -->\n<!-- end results-table -->\n");
+    char *guide;
+    ck_assert_int_eq(guide_tables(dir, &guide, "--results", dir, NULL), 0);
+    ck_assert_msg(strstr(guide, "| step | size | regs | smem B | blocks/SM (limiter) | median ms | GFLOP/s | "
+                                "GB/s | vs previous | check |") != NULL &&
+                      strstr(guide, "| cpu-fill (cpu) | 2048 | - | - | (cpu, 1 thread) | 20.000 | 1 | "
+                                    "0.4 | - | PASS |") != NULL &&
+                      strstr(guide, "| cpu-fill-reverse (cpu) | 2048 | - | - | (cpu, 16 threads) | 2.000 | 1 | "
+                                    "4.1 | 10.00x | PASS |") != NULL &&
+                      strstr(guide, "| 01-fill | 2048 | 32 | 0 | 32 (blocks) | 1000.000 | 1 | "
+                                    "0.0 | 0.02x | PASS |") != NULL &&
+                      strstr(guide, "| 02-shared | 131072 | 32 | 0 | 8 (threads) | 30.000 | 1 | "
+                                    "17.5 | - | PASS |") != NULL,
+                  "%s", guide);
+    free(guide);
+}
+END_TEST
+
+/* <!-- published-speedups-table ... -->: every step of the newest fullest run with a
+ * published factor over the step before it (metric speedup_vs_previous, order = the
+ * step's number), its measured factor beside the published columns asked for; a step
+ * the file has no factor for is left out, a failed step says FAIL, a column the file
+ * lacks is refused. */
+START_TEST(guide_tables_set_measured_factors_beside_published_ones)
+{
+    char dir[700];
+    fresh_inputs("published", dir, sizeof dir);
+    write_text(dir, "G/demo.csv",
+               HEADER "\n" ROW("old", "01-fill", "step", "9.0", "1", "PASS")
+                   ROW("old", "02-shared", "step", "1.0", "9", "PASS")
+                       ROW("new", "01-fill", "step", "4.0", "2", "PASS")
+                           ROW("new", "02-shared", "step", "2.0", "4", "PASS")
+                               ROW("new", "cpu-fill", "cpu", "8.0", "1", "PASS"));
+    write_text(dir, "papers.csv",
+               "order,step,metric,old_gpu,new_gpu\n"
+               "1,one,slowdown_vs_cpu,70,30\n"
+               "2,two,speedup_vs_previous,0.8,1.5\n"
+               "2,two,gflops,10,20\n");
+    write_text(dir, "guide.md", "<!-- published-speedups-table demo G papers.csv new_gpu old_gpu -->\n"
+                                "stale\n<!-- end results-table -->\n");
+    char *text;
+    ck_assert_int_eq(guide_tables(dir, &text, "--results", dir, "--published", dir, NULL), 0);
+    ck_assert_msg(strstr(text, "| step | G, vs previous | published: new_gpu / old_gpu |\n|---|---|---|\n"
+                               "| 02-shared | 2.00x | 1.5 / 0.8 |\n\nG, run `new` of 2026-11-23") != NULL &&
+                      strstr(text, "01-fill") == NULL && strstr(text, "stale") == NULL &&
+                      strstr(text, "the published factors from `") != NULL,
+                  "%s", text);
+    free(text);
+    /* the run's step 02 failed: no factor is measured for it */
+    write_text(dir, "G/demo.csv",
+               HEADER "\n" ROW("new", "01-fill", "step", "4.0", "2", "PASS")
+                   ROW("new", "02-shared", "step", "2.0", "4", "FAIL"));
+    ck_assert_int_eq(guide_tables(dir, &text, "--results", dir, "--published", dir, NULL), 0);
+    ck_assert_msg(strstr(text, "| 02-shared | FAIL | 1.5 / 0.8 |") != NULL, "%s", text);
+    free(text);
+    write_text(dir, "guide.md", "<!-- published-speedups-table demo G papers.csv cc99 -->\n"
+                                "<!-- end results-table -->\n");
+    ck_assert_int_eq(guide_tables(dir, NULL, "--results", dir, "--published", dir, NULL), 2);
+    ck_assert_msg(strstr(err, "has no column 'cc99'") != NULL, "%s", err);
+}
+END_TEST
+
+Suite *guide_tables_suite(void)
+{
+    Suite *s = suite_create("guide_tables");
+    TCase *tc = tcase_create("this tree's guide");
+    tcase_add_test(tc, guide_tables_match_the_recorded_results);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("the demo lab's tables");
+    tcase_set_timeout(tc, 120); /* a copy of the harness, bin/guide-tables built */
+    tcase_add_unchecked_fixture(tc, make_tree, remove_tree);
+    tcase_add_test(tc, guide_tables_follow_the_csv);
+    tcase_add_test(tc, guide_tables_list_the_grading_runs);
+    tcase_add_test(tc, guide_tables_compare_step_01_with_the_cpu);
+    tcase_add_test(tc, guide_tables_set_measured_factors_beside_published_ones);
+    suite_add_tcase(s, tc);
+    return s;
+}
