@@ -322,10 +322,10 @@ START_TEST(test_a_build_variant_is_not_its_step)
     /* make run STEP=02 TILE=8 and make sweep-tiles record rows built with -DTILE=N:
      * variants, which the figures of the steps must not take for the step, however
      * new they are (only a sweep's figure takes them); a library row built with a -D of
-     * its own (the TF32 lab's two cuBLAS modes) is a row, not a variant */
+     * its own (a library called in two modes) is a row, not a variant */
     write_file("v.csv", "step,role,flags\n02-shared,step,-O3 -arch=sm_90\n"
                         "02-shared,step,-O3 -arch=sm_90 -DTILE=8\n01-fill,step,-O3 -use_fast_math\n"
-                        "cublas-tf32,library,-O3 -DCUBLAS_MODE_TF32=1\n");
+                        "library-fast,library,-O3 -DLIBRARY_MODE_FAST=1\n");
     char script[1200];
     snprintf(script, sizeof script,
              "load 'plots/common.gp'; set datafile separator comma; set key autotitle columnhead; "
