@@ -1,51 +1,41 @@
-/* Step 13 - tuned: launch bounds, a larger thread tile, the depth and stages chosen by
- * measurement on the H100, and a schedule that keeps every SM busy at any size.
+/* Step 13 - tuned: a larger thread tile, depth and stages chosen by measurement on
+ * the H100, and a schedule that keeps every SM busy at any size.
  *
  * What changed from 12:
- *  - Each thread computes 8x16 elements of C instead of 8x8 (TM = 8, TN = 16: two by
- *    four 4x4 blocks), a block 128x256 (warp tile 64x64, 8 warps). Per k a thread now
- *    does 128 FFMAs for 6 float4 shared loads instead of 64 for 4.
- *  - __launch_bounds__(256, MIN_BLOCKS = 1): 128 accumulators need over 200 registers,
- *    so one block (8 warps) per SM; the bound tells the compiler it may use up to 255
- *    without spilling, and that it must not go beyond.
- *  - BK = 16 and STAGES = 4 (99 KB of dynamic shared memory, opted in once): half as
- *    many barriers per k as BK = 8, and deeper prefetch.
- *  - The copy addresses are worked out once per tile (struct copy_plan: base pointers,
- *    which rows are inside the matrix, shared-memory offsets); per slice only t is
- *    added. Recomputed every slice, they had cost registers and time.
- *  - Stream-K scheduling (Osama et al., PPoPP 2023): the grid is exactly the blocks
- *    the GPU runs at once (SMs x blocks per SM: 132 on the H100), not one block per
- *    tile. The work, tiles x BK-slices, is cut into that many equal runs of slices;
- *    block b computes run b, tile after tile. A tile whose slices are split between
- *    blocks is summed by a second kernel (matmul_fixup), in block order, from each
- *    block's partial tile in a workspace: deterministic, no float atomics. One tile
- *    per block (-DSTREAM_K=0, steps 01-12's way) leaves SMs idle whenever the tiles
- *    are not a multiple of 132: 32 tiles at 1024^3 fill a quarter of the GPU, and
- *    4097^3's 561 tiles need 5 waves for 4.25 waves of work.
- *  - B is always read 16 bytes at a time. When n is not a multiple of 4 (or B not
- *    16-byte aligned) its rows do not start on 16 bytes, so a first kernel
- *    (matmul_pad_b) copies B once into rows of n rounded up to 4, zero-filled: one
- *    pass over B, against step 12's four 4-byte copies per float4 in every block.
- *    A is copied 4 bytes at a time anyway (it is stored transposed), so k may be
- *    anything; C is stored as float4 when n % 4 == 0, else one float at a time.
- * Why: after step 12 the kernel was issue-bound: ncu showed a good share of its
- * instructions were not FFMAs and the FMA pipe often idle (GUIDE.md, step 13, has
- * the profile's figures and where they come from); the first four changes cut
- * instructions or stalls per FFMA. The last two make the speed hold at every size,
- * as a library's does: a large tile is fast per SM, but only if every SM has one.
- * All shapes are build variables (-DBK=8, -DSTAGES=3, -DBN=128, -DTN=8 -DMIN_BLOCKS=2,
- * -DGROUP=16, -DSTREAM_K=0 ...), so the sweep can be repeated on another GPU;
- * GUIDE.md (step 13) has the H100 sweep.
- * Expect: over 200 registers (the main kernel), 0 local memory, 99328 B of dynamic
- *   shared memory, 1 block of 256 threads per SM. On the H100, within about 10% of
- *   cuBLAS SGEMM at every size from 1024^3 to 8192^3, multiples of the tile or not.
- *   The workspace (2 partial tiles per block, 34 MB on the H100) and the padded copy
- *   of B are allocated on the first launch, which the runner never times, and kept.
- *   Measured on the H100: GUIDE.md's matmul table (make guide-tables, from
- *   data/results/<gpu>/matmul.csv), and GUIDE.md's step 13, which compares it
- *   with cuBLAS at each size of one named run.
- * Run:  make run LAB=matmul STEP=13
- *       make run LAB=matmul STEP=13 RUN_ARGS="--n 4097"
+ *  - 8x16 elements of C per thread (TM = 8, TN = 16), blocks of 128x256 (8 warps of
+ *    64x64): per k, 128 FFMAs for 6 float4 shared loads instead of 64 for 4. The 128
+ *    accumulators need over 200 registers: __launch_bounds__(256, MIN_BLOCKS = 1).
+ *  - BK = 16 and STAGES = 4 (99 KB of dynamic shared memory, opted in once); the copy
+ *    addresses worked out once per tile (struct copy_plan), per slice only t added.
+ *  - Stream-K (Osama et al., PPoPP 2023): as many blocks as the GPU runs at once (132
+ *    on the H100), the work (tiles x BK-slices) cut into that many equal runs, block b
+ *    computing run b tile after tile. Each block of a tile split between runs stores
+ *    its share in a workspace and counts itself in (an atomic counter); the last adds
+ *    the shares in block order and stores the tile: deterministic, no float atomics.
+ *    One block per tile leaves SMs idle when the tiles are not a multiple of 132 (32
+ *    tiles at 1024^3; 4097^3's 561 tiles take 5 waves for 4.25 waves of work). The
+ *    launch takes the shorter of the two schedules, estimated in slices (waves of
+ *    whole tiles; the longest run plus SPLIT_COST): at 2048^3, 128 tiles, one per block.
+ *  - B is always read 16 bytes at a time: when n % 4 != 0 a first kernel
+ *    (matmul_pad_b) copies it into rows of n rounded up to 4, zero-filled, instead of
+ *    step 12's four 4-byte copies per float4 in every block. A is copied 4 bytes at a
+ *    time anyway (stored transposed); C is stored float4 by float4 when n % 4 == 0.
+ *  - -maxrregcount=255 (lab.def) and B's fragments loaded before A's change nothing the
+ *    code does, only which registers ptxas gives the FFMAs, and so how many FFMAs wait
+ *    for two operands in one register bank (GUIDE.md, step 13). They measured faster.
+ * Why: after step 12 the kernel was issue-bound (ncu: many instructions not FFMAs, the
+ * FMA pipe often idle; GUIDE.md, step 13): the tile, depth and registers cut
+ * instructions or stalls per FFMA. The schedule and the padded B make the speed hold
+ * at every size: a large tile is fast per SM, but only if every SM has one.
+ * Build variables: -DBK=8, -DSTAGES=3, -DBN=128, -DTN=8 -DMIN_BLOCKS=2, -DGROUP=16,
+ * -DSTREAM_K=0 (one block per tile), -DSPLIT_COST=N ..., for repeating the sweep.
+ * Expect: about 240 registers (main kernel), 0 local memory, 99328 B of dynamic shared
+ *   memory, 1 block of 256 threads per SM. On the H100, close to cuBLAS SGEMM at every
+ *   size from 1024^3 to 8192^3, multiples of the tile or not. The workspace (2 shares
+ *   per block, 34 MB) and the padded B are allocated at the first launch (never timed)
+ *   and kept. Measured: GUIDE.md's matmul table, and its step 13 comparing the step
+ *   with cuBLAS at each size of one run (make guide-tables, from data/results/).
+ * Run:  make run LAB=matmul STEP=13 [RUN_ARGS="--n 4097"]
  */
 #include <limits.h>
 #include <stdint.h>
@@ -80,13 +70,12 @@
 #define THREADS ((BM / WM) * (BN / WN) * 32)
 #define A_PAD 4
 #if STAGES < 3
-/* Two stages gave wrong results on the 16-byte path in the H100 tests (the 3- and
- * 4-stage builds pass every check and compute-sanitizer); not understood yet, so the
- * ring keeps at least 3 buffers. */
+/* Two stages gave wrong results on the 16-byte path in the H100 tests (3 and 4 pass
+ * every check and compute-sanitizer); not understood yet: at least 3 buffers. */
 #error "STAGES must be at least 3"
 #endif
-#if BM % WM != 0 || BN % WN != 0 || TM % 4 != 0 || TN % 4 != 0
-#error "the warp tile must divide the block tile, the thread tile be made of 4x4 blocks"
+#if BM % WM != 0 || BN % WN != 0 || TM % 4 != 0 || TN % 4 != 0 || BK % 8 != 0
+#error "the warp tile must divide the block tile, the thread tile be 4x4 blocks, BK 8s"
 #endif
 #ifndef MIN_BLOCKS
 #define MIN_BLOCKS 1 /* blocks per SM the register budget must allow */
@@ -97,22 +86,20 @@
 #ifndef STREAM_K
 #define STREAM_K 1 /* 0: one block per tile, as in steps 01-12 */
 #endif
-#if BK % 8 != 0
-#error "BK must be a multiple of 8"
+/* What the shares of split tiles cost, in slices of main-loop time (stored, counted,
+ * read back): a rough figure from the H100, deciding only close cases. */
+#ifndef SPLIT_COST
+#define SPLIT_COST 8
 #endif
 
 #define A_STAGE (BK * (BM + A_PAD)) /* floats of one A buffer, transposed: [BK][BM + A_PAD] */
 #define B_STAGE (BK * BN)           /* floats of one B buffer: [BK][BN] */
 #define SMEM_BYTES (STAGES * (A_STAGE + B_STAGE) * sizeof(float))
 #define TILE_FLOATS (BM * BN)       /* one partial tile in the workspace, row-major */
-#define FIXUP_THREADS 256
-#define FIXUP_CHUNKS 8              /* blocks of matmul_fixup per split tile */
 
-/* cp.async of 4 or 16 bytes from global to shared memory; when `in` is false the
- * source size is 0 and the destination is filled with zeros (src must still be a
- * valid address: the callers pass the matrix's base pointer). The "memory" clobber
- * tells the compiler that the instruction writes memory it cannot see, so it keeps
- * shared-memory reads and writes in program order around it. */
+/* cp.async of 4 or 16 bytes, global to shared; when `in` is false the source size is 0
+ * and the destination is zero-filled (src must still be valid: the matrix's base). The
+ * "memory" clobber keeps shared-memory accesses in program order around it. */
 __device__ __forceinline__ void cp_async4(float *dst, const float *src, bool in)
 {
 #if __CUDA_ARCH__ >= 800
@@ -224,21 +211,21 @@ __device__ __forceinline__ void copy_slice(const copy_plan &p, const float *a, c
 __device__ __forceinline__ void load_frags(const float *as, const float *bs, int kk, int a_off,
                                            int b_off, float *a_frag, float *b_frag)
 {
-    /* block q of 4 values sits 4 * LM (A) or 4 * LN (B) columns after block q-1 */
-#pragma unroll
-    for (int q = 0; q < TM / 4; ++q)
-        *(float4 *)&a_frag[4 * q] = *(const float4 *)&as[kk * (BM + A_PAD) + a_off + q * 4 * LM];
+    /* block q of 4 values sits 4 * LM (A) or 4 * LN (B) columns after block q-1. B's are
+     * loaded first: the order changes how ptxas allocates registers, and this one
+     * measured faster (GUIDE.md, step 13). */
 #pragma unroll
     for (int q = 0; q < TN / 4; ++q)
         *(float4 *)&b_frag[4 * q] = *(const float4 *)&bs[kk * BN + b_off + q * 4 * LN];
+#pragma unroll
+    for (int q = 0; q < TM / 4; ++q)
+        *(float4 *)&a_frag[4 * q] = *(const float4 *)&as[kk * (BM + A_PAD) + a_off + q * 4 * LM];
 }
 
-/* The stream-K schedule. The work is iterations: one iteration is one BK-slice of one
- * tile, tile t's slices are iterations t * slices .. t * slices + slices - 1. Block b
- * of `blocks` takes the run [sk_begin(b), sk_begin(b + 1)): `per` iterations each,
- * the first `extra` blocks one more. Where a run starts or ends inside a tile, that
- * tile is split; the block leaves its share there as a partial tile in the
- * workspace: slot 0 of the block for the first tile of its run, slot 1 for the last. */
+/* The stream-K schedule. Iteration t * slices + s is slice s of tile t; block b takes
+ * the run [sk_begin(b), sk_begin(b + 1)): `per` iterations, the first `extra` blocks
+ * one more. Its share of a split tile goes to its workspace slot 0 for the first tile
+ * of its run, slot 1 for the last. */
 struct stream_k {
     long long per; /* iterations of every block (at least 1) */
     int extra;     /* the first `extra` blocks take one more */
@@ -275,10 +262,83 @@ __device__ __forceinline__ void tile_origin(int tile, int m, int n, int &row, in
     col = (in_band / band_rows) * BN;
 }
 
+/* Columns col .. col + 3 of a row of C: one float4 when n % 4 == 0 (VEC_C: then the
+ * four are all inside the row or all outside), else each one inside the row. */
+template <bool VEC_C>
+__device__ __forceinline__ void store_c4(float *crow, int col, int n, float4 v)
+{
+    if (VEC_C) {
+        if (col < n)
+            *(float4 *)&crow[col] = v;
+        return;
+    }
+    const float x[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+    for (int q = 0; q < 4; ++q)
+        if (col + q < n)
+            crow[col + q] = x[q];
+}
+
+/* One thread counts the block's share of a split tile in and returns how many were in
+ * before (`last`: this block is the last). The fence before the count releases the
+ * share the whole block stored before its barrier; the one after it, in the last
+ * block, acquires the others' shares. Not __threadfence() in every thread: that is a
+ * sequentially consistent fence (MEMBAR.SC.GPU), 256 of them per share. */
+__device__ __forceinline__ int arrive(int *counter, int last)
+{
+    asm volatile("fence.acq_rel.gpu;\n" ::: "memory");
+    int before = atomicAdd(counter, 1);
+    if (before == last)
+        asm volatile("fence.acq_rel.gpu;\n" ::: "memory");
+    return before;
+}
+
+/* The last block of a split tile sums it into C, in block order (so the result does
+ * not depend on which block came last): thread t takes float4 t + r * THREADS, so a
+ * warp reads 512 contiguous bytes, with SUM_QUADS loads in flight per thread. */
+#define SUM_QUADS 16
+#if TILE_FLOATS / 4 % (SUM_QUADS * THREADS) != 0
+#error "a tile must be a whole number of SUM_QUADS float4 per thread"
+#endif
+template <bool VEC_C>
+__device__ __forceinline__ void add_shares(const float *partials, const stream_k &sk, int tile,
+                                           int lead, int last, float *c, int m, int n,
+                                           int block_row, int block_col)
+{
+#pragma unroll 1
+    for (int e0 = threadIdx.x; e0 < TILE_FLOATS / 4; e0 += SUM_QUADS * THREADS) {
+        float4 sum[SUM_QUADS];
+#pragma unroll
+        for (int r = 0; r < SUM_QUADS; ++r)
+            sum[r] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        for (int q = lead; q <= last; ++q) {
+            const float4 *share =
+                (const float4 *)(partials + ((size_t)q * 2 + sk_slot(sk, q, tile)) * TILE_FLOATS);
+#pragma unroll
+            for (int r = 0; r < SUM_QUADS; ++r) {
+                float4 v = __ldcg(&share[e0 + r * THREADS]); /* from L2: other SMs wrote it */
+                sum[r].x += v.x;
+                sum[r].y += v.y;
+                sum[r].z += v.z;
+                sum[r].w += v.w;
+            }
+        }
+#pragma unroll
+        for (int r = 0; r < SUM_QUADS; ++r) {
+            int e = e0 + r * THREADS;
+            int row = block_row + e / (BN / 4);
+            if (row < m)
+                store_c4<VEC_C>(c + (size_t)row * n, block_col + (e % (BN / 4)) * 4, n, sum[r]);
+        }
+    }
+}
+
 template <bool VEC_C>
 __device__ __forceinline__ void matmul_body(const float *a, const float *b, int ldb, float *c,
-                                            int m, int n, int k, stream_k sk, float *partials)
+                                            int m, int n, int k, stream_k sk, float *partials,
+                                            int *counters)
 {
+    __shared__ int arrived; /* how many of a split tile's blocks were done before this one */
     extern __shared__ float4 smem4[]; /* float4: 16-byte aligned */
     float *smem = (float *)smem4;
     float *a_stages = smem;                    /* STAGES x [BK][BM + A_PAD] */
@@ -347,7 +407,30 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, int 
 
         /* acc[i][j] is row a_off + (i / 4) * 4 * LM + i % 4, column b_off + (j / 4) * 4 * LN
          * + j % 4 of the tile */
-        if (count == sk.slices) { /* the whole tile: straight to C */
+        if (count < sk.slices) {
+            /* A share of a split tile: to the workspace. The last of the tile's blocks
+             * to get here adds all the shares, in block order, and stores the tile. */
+            int lead = sk_owner(sk, (long long)tile * sk.slices);
+            int last = sk_owner(sk, (long long)(tile + 1) * sk.slices - 1);
+            float *mine = partials + ((size_t)blockIdx.x * 2 + (tile == first_tile ? 0 : 1)) * TILE_FLOATS;
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {
+                int row = a_off + (i / 4) * 4 * LM + i % 4;
+#pragma unroll
+                for (int j = 0; j < TN; j += 4)
+                    *(float4 *)&mine[row * BN + b_off + (j / 4) * 4 * LN] =
+                        make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]);
+            }
+            __syncthreads(); /* the whole share stored, as far as this block can see */
+            if (tid == 0)
+                arrived = arrive(&counters[lead], last - lead);
+            __syncthreads();
+            if (arrived == last - lead) { /* the last: every share is in */
+                add_shares<VEC_C>(partials, sk, tile, lead, last, c, m, n, block_row, block_col);
+                if (tid == 0)
+                    counters[lead] = 0; /* ready for the next launch */
+            }
+        } else { /* the whole tile: straight to C */
 #pragma unroll
             for (int i = 0; i < TM; ++i) {
                 int row = block_row + a_off + (i / 4) * 4 * LM + i % 4;
@@ -355,29 +438,9 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, int 
                     continue;
                 float *crow = c + (size_t)row * n;
 #pragma unroll
-                for (int j = 0; j < TN; j += 4) {
-                    int col = block_col + b_off + (j / 4) * 4 * LN;
-                    if (VEC_C) {
-                        if (col < n) /* n % 4 == 0: the whole float4 is inside the row */
-                            *(float4 *)&crow[col] =
-                                make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]);
-                    } else {
-#pragma unroll
-                        for (int q = 0; q < 4; ++q)
-                            if (col + q < n)
-                                crow[col + q] = acc[i][j + q];
-                    }
-                }
-            }
-        } else { /* a share of a split tile: the whole tile-sized partial to the workspace */
-            float *part = partials + ((size_t)blockIdx.x * 2 + (tile == first_tile ? 0 : 1)) * TILE_FLOATS;
-#pragma unroll
-            for (int i = 0; i < TM; ++i) {
-                int row = a_off + (i / 4) * 4 * LM + i % 4;
-#pragma unroll
                 for (int j = 0; j < TN; j += 4)
-                    *(float4 *)&part[row * BN + b_off + (j / 4) * 4 * LN] =
-                        make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]);
+                    store_c4<VEC_C>(crow, block_col + b_off + (j / 4) * 4 * LN, n,
+                                    make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]));
             }
         }
         it += count;
@@ -387,92 +450,46 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, int 
 
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 matmul_tuned(const float *a, const float *b, int ldb, float *c, int m, int n, int k, stream_k sk,
-             float *partials)
+             float *partials, int *counters)
 {
-    matmul_body<true>(a, b, ldb, c, m, n, k, sk, partials);
+    matmul_body<true>(a, b, ldb, c, m, n, k, sk, partials, counters);
 }
 
 /* The same kernel storing C one float at a time, for n % 4 != 0 (rows of C that do
  * not start on 16 bytes) or a C pointer not 16-byte aligned. */
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 matmul_tuned_scalar_c(const float *a, const float *b, int ldb, float *c, int m, int n, int k,
-                      stream_k sk, float *partials)
+                      stream_k sk, float *partials, int *counters)
 {
-    matmul_body<false>(a, b, ldb, c, m, n, k, sk, partials);
-}
-
-/* Each split tile is summed once: by the first boundary between runs that falls
- * inside it (boundary j is where block j + 1's run starts), in FIXUP_CHUNKS blocks of
- * FIXUP_THREADS threads, each thread float4 by float4. The shares are added in block
- * order, so the result does not depend on which block finished first. */
-__global__ void __launch_bounds__(FIXUP_THREADS)
-matmul_fixup(const float *partials, float *c, int m, int n, stream_k sk, bool vec_c)
-{
-    int b = blockIdx.x + 1;
-    long long start = sk_begin(sk, b);
-    int tile = (int)(start / sk.slices);
-    if (start % sk.slices == 0 || sk_owner(sk, (long long)tile * sk.slices) != b - 1)
-        return; /* no tile split here, or an earlier boundary in the same tile sums it */
-    int first = b - 1, last = sk_owner(sk, (long long)(tile + 1) * sk.slices - 1);
-    int block_row, block_col;
-    tile_origin(tile, m, n, block_row, block_col);
-    for (int e = blockIdx.y * FIXUP_THREADS + threadIdx.x; e < TILE_FLOATS / 4;
-         e += FIXUP_CHUNKS * FIXUP_THREADS) {
-        float4 sum = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-        for (int q = first; q <= last; ++q) {
-            const float4 *part =
-                (const float4 *)(partials + ((size_t)q * 2 + sk_slot(sk, q, tile)) * TILE_FLOATS);
-            float4 v = part[e];
-            sum.x += v.x;
-            sum.y += v.y;
-            sum.z += v.z;
-            sum.w += v.w;
-        }
-        int row = block_row + e / (BN / 4), col = block_col + (e % (BN / 4)) * 4;
-        if (row >= m || col >= n)
-            continue;
-        float *dst = c + (size_t)row * n + col;
-        if (vec_c) { /* n % 4 == 0: the whole float4 is inside the row */
-            *(float4 *)dst = sum;
-        } else {
-            dst[0] = sum.x;
-            if (col + 1 < n)
-                dst[1] = sum.y;
-            if (col + 2 < n)
-                dst[2] = sum.z;
-            if (col + 3 < n)
-                dst[3] = sum.w;
-        }
-    }
+    matmul_body<false>(a, b, ldb, c, m, n, k, sk, partials, counters);
 }
 
 /* B (k x n) copied into rows of ldb floats (n rounded up to 4), zero-filled, so that
- * every row starts on 16 bytes. One float4 of the copy per thread and turn. */
+ * every row starts on 16 bytes: one float4 of the copy per thread and turn. */
 __global__ void matmul_pad_b(const float *b, float *padded, int k, int n, int ldb)
 {
     size_t quads_per_row = (size_t)ldb / 4, quads = (size_t)k * quads_per_row;
     for (size_t q = (size_t)blockIdx.x * blockDim.x + threadIdx.x; q < quads;
          q += (size_t)gridDim.x * blockDim.x) {
-        size_t row = q / quads_per_row;
+        const float *src = b + q / quads_per_row * n;
         int col = (int)(q % quads_per_row) * 4;
-        const float *src = b + row * n;
-        ((float4 *)padded)[q] = make_float4(col < n ? src[col] : 0.0f, col + 1 < n ? src[col + 1] : 0.0f,
-                                            col + 2 < n ? src[col + 2] : 0.0f,
-                                            col + 3 < n ? src[col + 3] : 0.0f);
+        float v[4];
+        for (int e = 0; e < 4; ++e)
+            v[e] = col + e < n ? src[col + e] : 0.0f;
+        ((float4 *)padded)[q] = make_float4(v[0], v[1], v[2], v[3]);
     }
 }
 
-/* What launch() keeps from one call to the next: set up once per device, the buffers
- * grow when a larger problem needs more (the runner never times a size's first
- * launch, so allocating there costs no timed run). One launch at a time. */
+/* What launch() keeps from call to call: set up once per device; buffers that grow
+ * when a problem needs more (the runner never times a size's first launch). */
+struct buffer {
+    void *at;
+    size_t bytes;
+};
 static struct {
-    int device;     /* the device set up for, -1: none yet */
-    int concurrent; /* blocks the GPU runs at once: SMs x blocks per SM */
-    float *partials;
-    size_t partials_floats;
-    float *padded_b;
-    size_t padded_floats;
-} kept = {-1, 0, NULL, 0, NULL, 0};
+    int device, concurrent; /* set up for (-1: none yet); blocks at once: SMs x per SM */
+    struct buffer partials, counters, padded_b; /* shares (2 per block), their counts, B */
+} kept = {-1, 0, {NULL, 0}, {NULL, 0}, {NULL, 0}};
 
 static bool aligned16(const void *p) { return ((uintptr_t)p & 15u) == 0; }
 
@@ -483,16 +500,15 @@ static cudaError_t set_up(void)
     if (e != cudaSuccess || device == kept.device)
         return e;
     /* more than 48 KB of dynamic shared memory needs an opt-in per kernel */
-    if (SMEM_BYTES > 48 * 1024) {
-        e = cudaFuncSetAttribute(matmul_tuned, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 (int)SMEM_BYTES);
-        if (e == cudaSuccess)
-            e = cudaFuncSetAttribute(matmul_tuned_scalar_c,
-                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int)SMEM_BYTES);
-        if (e != cudaSuccess)
+    const void *kernels[] = {(const void *)matmul_tuned, (const void *)matmul_tuned_scalar_c};
+    for (int i = 0; i < 2 && SMEM_BYTES > 48 * 1024; ++i)
+        if ((e = cudaFuncSetAttribute(kernels[i], cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      (int)SMEM_BYTES)) != cudaSuccess)
             return e;
-    }
-    if ((e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) != cudaSuccess ||
+    /* the padding kernel asks for the main kernel's L1/shared split: no reconfiguring */
+    if ((e = cudaFuncSetAttribute(matmul_pad_b, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                  cudaSharedmemCarveoutMaxShared)) != cudaSuccess ||
+        (e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) != cudaSuccess ||
         (e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, matmul_tuned, THREADS,
                                                            SMEM_BYTES)) != cudaSuccess)
         return e;
@@ -503,27 +519,28 @@ static cudaError_t set_up(void)
     return cudaSuccess;
 }
 
-/* Makes *buf hold at least `need` floats. */
-static cudaError_t grow(float **buf, size_t *have, size_t need, const char *what)
+/* Makes buf hold at least `bytes`, zero-filled (in stream order) when it is new. */
+static cudaError_t grow(struct buffer *buf, size_t bytes, const char *what, cudaStream_t stream)
 {
-    if (need <= *have)
+    if (bytes <= buf->bytes)
         return cudaSuccess;
     cudaError_t e;
-    if (*buf != NULL) { /* earlier launches may still be using it */
-        if ((e = cudaDeviceSynchronize()) != cudaSuccess || (e = cudaFree(*buf)) != cudaSuccess)
+    if (buf->at != NULL) { /* earlier launches may still be using it */
+        if ((e = cudaDeviceSynchronize()) != cudaSuccess || (e = cudaFree(buf->at)) != cudaSuccess)
             return e;
-        *buf = NULL;
-        *have = 0;
+        buf->at = NULL;
+        buf->bytes = 0;
     }
-    if (cudaMalloc((void **)buf, need * sizeof(float)) != cudaSuccess) {
+    if (cudaMalloc(&buf->at, bytes) != cudaSuccess) {
         (void)cudaGetLastError();
-        *buf = NULL;
+        buf->at = NULL;
         char why[200];
-        snprintf(why, sizeof why, "no device memory left for %s (%zu MB)", what,
-                 need * sizeof(float) >> 20);
+        snprintf(why, sizeof why, "no device memory left for %s (%zu MB)", what, bytes >> 20);
         return step_refuse_launch(why);
     }
-    *have = need;
+    if ((e = cudaMemsetAsync(buf->at, 0, bytes, stream)) != cudaSuccess)
+        return e;
+    buf->bytes = bytes;
     return cudaSuccess;
 }
 
@@ -539,17 +556,24 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     if (e != cudaSuccess)
         return e;
 
-    /* The schedule: as many blocks as run at once, each with an equal run of slices
-     * (STREAM_K=0: one block per tile, each run a whole tile). */
+    /* The schedule with the shorter estimate, in slices of the busiest block: one block
+     * per tile, ceil(tiles / concurrent) waves of whole tiles; or stream-K, as many
+     * blocks as run at once, equal runs, plus SPLIT_COST for the split tiles' shares. */
     int slices = (p->k + BK - 1) / BK;
-    long long iterations = tiles * slices;
-    long long blocks = STREAM_K ? (iterations < kept.concurrent ? iterations : kept.concurrent) : tiles;
+    long long iterations = tiles * slices, concurrent = kept.concurrent;
+    long long whole_tiles = (tiles + concurrent - 1) / concurrent * slices;
+    long long stream_k_time = (iterations + concurrent - 1) / concurrent + SPLIT_COST;
+    long long blocks = tiles;
+    if (STREAM_K && stream_k_time < whole_tiles)
+        blocks = iterations < concurrent ? iterations : concurrent;
     stream_k sk = {iterations / blocks, (int)(iterations % blocks), slices};
     bool split = false; /* does a run start inside a tile? */
-    for (int b = 1; STREAM_K && b < blocks && !split; ++b)
+    for (int b = 1; blocks != tiles && b < blocks && !split; ++b)
         split = sk_begin(sk, b) % slices != 0;
-    if (split && (e = grow(&kept.partials, &kept.partials_floats,
-                           (size_t)blocks * 2 * TILE_FLOATS, "the stream-K workspace")) != cudaSuccess)
+    if (split && ((e = grow(&kept.partials, (size_t)blocks * 2 * TILE_FLOATS * sizeof(float),
+                            "the stream-K workspace", stream)) != cudaSuccess ||
+                  (e = grow(&kept.counters, (size_t)blocks * sizeof(int),
+                            "the stream-K counters", stream)) != cudaSuccess))
         return e;
 
     /* B, 16 bytes at a time: straight from p->b when its rows start on 16 bytes */
@@ -557,27 +581,25 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     int ldb = p->n;
     if (p->n % 4 != 0 || !aligned16(p->b)) {
         ldb = (p->n + 3) / 4 * 4;
-        if ((e = grow(&kept.padded_b, &kept.padded_floats, (size_t)p->k * ldb,
-                      "the padded copy of B")) != cudaSuccess)
+        if ((e = grow(&kept.padded_b, (size_t)p->k * ldb * sizeof(float),
+                      "the padded copy of B", stream)) != cudaSuccess)
             return e;
-        matmul_pad_b<<<kept.concurrent * 4, 256, 0, stream>>>(p->b, kept.padded_b, p->k, p->n, ldb);
+        b = (const float *)kept.padded_b.at;
+        matmul_pad_b<<<kept.concurrent * 4, 256, 0, stream>>>(p->b, (float *)kept.padded_b.at,
+                                                              p->k, p->n, ldb);
         if ((e = cudaGetLastError()) != cudaSuccess)
             return e;
-        b = kept.padded_b;
     }
 
-    bool vec_c = p->n % 4 == 0 && aligned16(p->c);
+    float *partials = (float *)kept.partials.at;
+    int *counters = (int *)kept.counters.at;
     dim3 grid((unsigned)blocks);
-    if (vec_c)
+    if (p->n % 4 == 0 && aligned16(p->c))
         matmul_tuned<<<grid, THREADS, SMEM_BYTES, stream>>>(p->a, b, ldb, p->c, p->m, p->n, p->k,
-                                                            sk, kept.partials);
+                                                            sk, partials, counters);
     else
         matmul_tuned_scalar_c<<<grid, THREADS, SMEM_BYTES, stream>>>(p->a, b, ldb, p->c, p->m, p->n,
-                                                                     p->k, sk, kept.partials);
-    if ((e = cudaGetLastError()) != cudaSuccess || !split)
-        return e;
-    matmul_fixup<<<dim3((unsigned)blocks - 1, FIXUP_CHUNKS), FIXUP_THREADS, 0, stream>>>(
-        kept.partials, p->c, p->m, p->n, sk, vec_c);
+                                                                     p->k, sk, partials, counters);
     return cudaGetLastError();
 }
 
