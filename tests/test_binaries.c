@@ -506,6 +506,68 @@ START_TEST(guide_tables_compare_step_01_with_the_cpu)
 }
 END_TEST
 
+/* A sizes table: step 13 against the library row size by size, from the newest run in
+ * which both passed at two sizes (the older run is left out), a failed row with no
+ * time, a size without the library row left out; a marker without its ROW is refused. */
+START_TEST(guide_tables_compare_a_step_with_a_row_by_size)
+{
+    char *dir = util_temp_dir("guide-sizes");
+    ck_assert_ptr_nonnull(dir);
+    char path[512], tool[256];
+    const char *const header = "date,run_id,commit,gpu,cc,sms,clock_mhz,driver,runtime,nvcc,lab,"
+                               "step,role,source,flags,cache,m,n,k,seed,repeats,median_ms,min_ms,"
+                               "max_ms,gflops,regs,smem_static,smem_dynamic,local_bytes,"
+                               "threads_per_block,blocks_per_sm,limiter,occupancy_pct,max_err,verdict\n";
+    const char *const row = "2026-11-23T10:00:00Z,%s,abc,G,9.0,132,1980,13.0,13.0,13.0,matmul,%s,%s,"
+                            "solutions,,warm,%s,%s,%s,1,5,%s,1,1,%s,32,2048,0,0,256,8,threads,"
+                            "100,0,%s\n";
+    const char *const rows[][9] = {
+        {"old", "13-tuned", "step", "64", "64", "64", "9.0", "1", "PASS"},
+        {"old", "cublas", "library", "64", "64", "64", "1.0", "8", "PASS"},
+        {"old", "13-tuned", "step", "128", "128", "128", "9.0", "1", "PASS"},
+        {"old", "cublas", "library", "128", "128", "128", "1.0", "8", "PASS"},
+        {"new", "cublas", "library", "64", "64", "64", "1.0", "8", "PASS"},
+        {"new", "13-tuned", "step", "64", "64", "64", "2.0", "4", "PASS"},
+        {"new", "13-tuned", "step", "3", "5", "7", "1.0", "2", "PASS"},
+        {"new", "cublas", "library", "3", "5", "7", "0.5", "4", "PASS"},
+        {"new", "13-tuned", "step", "256", "256", "256", "1.0", "2", "FAIL"},
+        {"new", "cublas", "library", "256", "256", "256", "0.5", "4", "PASS"},
+        {"new", "13-tuned", "step", "512", "512", "512", "1.0", "2", "PASS"},
+    };
+    char text[8192], line[512];
+    snprintf(text, sizeof text, "%s", header);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
+        snprintf(line, sizeof line, row, rows[i][0], rows[i][1], rows[i][2], rows[i][3], rows[i][4],
+                 rows[i][5], rows[i][6], rows[i][7], rows[i][8]);
+        strcat(text, line);
+    }
+    write_guide_inputs(dir, "matmul.csv", text,
+                       "<!-- sizes-table matmul G 13-tuned cublas -->\nstale\n"
+                       "<!-- end results-table -->\n", path, sizeof path);
+    char *write[] = {(char *)bin_path("guide-tables", tool, sizeof tool), "--results", dir, path,
+                     NULL};
+    ck_assert_int_eq(run_capture(write, NULL, out, sizeof out, err, sizeof err), 0);
+    char *got = util_read_file(path, NULL);
+    ck_assert_ptr_nonnull(got);
+    const char *first = strstr(got, "| 64³ | 2.000 | 1.000 | 4 | 8 | 0.50x |");
+    const char *second = strstr(got, "| 3x5x7 | 1.000 | 0.500 | 2 | 4 | 0.50x |");
+    ck_assert_msg(first != NULL && second != NULL && first < second, "%s", got);
+    ck_assert_msg(strstr(got, "| 256³ | FAIL | 0.500 | - | 4 | - |") != NULL, "%s", got);
+    ck_assert_msg(strstr(got, "9.000") == NULL && strstr(got, "512") == NULL &&
+                      strstr(got, "stale") == NULL && strstr(got, "run `new`") != NULL, "%s", got);
+    free(got);
+    FILE *f = fopen(path, "w"); /* the same CSV, a marker without its ROW */
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_ge(fputs("<!-- sizes-table matmul G 13-tuned -->\n<!-- end results-table -->\n", f), 0);
+    ck_assert_int_eq(fclose(f), 0);
+    ck_assert_int_eq(run_capture(write, NULL, out, sizeof out, err, sizeof err), 2);
+    ck_assert_msg(strstr(err, "sizes-table LAB GPU-DIR STEP ROW") != NULL && count_lines(err) == 1,
+                  "%s", err);
+    ck_assert_int_eq(util_remove_tree(dir), 0);
+    free(dir);
+}
+END_TEST
+
 Suite *binaries_suite(void)
 {
     Suite *s = suite_create("binaries");
@@ -530,6 +592,7 @@ Suite *binaries_suite(void)
     tcase_add_test(tc, guide_tables_follow_the_csv);
     tcase_add_test(tc, guide_tables_compare_step_01_with_the_cpu);
     tcase_add_test(tc, guide_tables_list_the_grading_runs);
+    tcase_add_test(tc, guide_tables_compare_a_step_with_a_row_by_size);
     tcase_add_test(tc, grading_refuses_empty_values);
     suite_add_tcase(s, tc);
     return s;

@@ -19,6 +19,15 @@
  * variant); a row of another run is named in the cell. Without --check
  * the file is rewritten; with it, nothing is written and the exit status says
  * whether every table is up to date (1 names the first that is not).
+ *
+ * A sizes table compares one step with another row (a step, or a row beside the
+ * steps such as the library) size by size:
+ *   <!-- sizes-table LAB GPU-DIR STEP ROW -->
+ *   ... (generated) ...
+ *   <!-- end results-table -->
+ * from the newest run in which both passed at two sizes or more: each size of that
+ * run, in the order recorded, with both times and rates and STEP's speed as a
+ * multiple of ROW's.
  * Exit status: 0 done / up to date, 1 out of date, 2 bad usage or unreadable data. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -31,6 +40,7 @@
 #include "results.h"
 
 #define BEGIN_MARK "<!-- results-table "
+#define SIZES_MARK "<!-- sizes-table "
 #define END_MARK "<!-- end results-table -->"
 
 struct text {
@@ -246,6 +256,105 @@ static int make_table(const char *results, const char *lab, const char *gpu_dir,
     return 0;
 }
 
+/* The row of run `run` for step `name` at the size of row r, or -1. */
+static long find_row(const struct csv_table *t, const char *run, const char *name, size_t r)
+{
+    for (size_t q = 0; q < t->nrows; ++q)
+        if (strcmp(field(t, q, "run_id"), run) == 0 && strcmp(field(t, q, "step"), name) == 0 &&
+            strcmp(field(t, q, "m"), field(t, r, "m")) == 0 &&
+            strcmp(field(t, q, "n"), field(t, r, "n")) == 0 &&
+            strcmp(field(t, q, "k"), field(t, r, "k")) == 0)
+            return (long)q;
+    return -1;
+}
+
+/* 1 when row q exists and passed. */
+static int passed_row(const struct csv_table *t, long q)
+{
+    return q >= 0 && strcmp(field(t, (size_t)q, "verdict"), "PASS") == 0;
+}
+
+/* A sizes table (see the top of this file): step against row in the newest run where
+ * both passed at two sizes or more. */
+static int make_sizes_table(const char *results, const char *lab, const char *gpu_dir,
+                            const char *step, const char *row, struct text *out, char *why,
+                            size_t why_len)
+{
+    if (step_table_find(lab) == NULL) {
+        snprintf(why, why_len, "unknown lab '%s'", lab);
+        return -1;
+    }
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s/%s.csv", results, gpu_dir, lab);
+    struct csv_table t;
+    char err[512];
+    if (csv_read_file(path, &t, err, sizeof err) != 0) {
+        snprintf(why, why_len, "%s: %s", path, err[0] ? err : "no such file");
+        return -1;
+    }
+    const char *run = NULL, *seen = NULL;
+    for (size_t r = t.nrows; r-- > 0 && run == NULL;) {
+        const char *id = field(&t, r, "run_id");
+        if (seen != NULL && strcmp(id, seen) == 0)
+            continue;
+        seen = id;
+        size_t both = 0;
+        for (size_t q = 0; q < t.nrows; ++q)
+            if (strcmp(field(&t, q, "run_id"), id) == 0 && strcmp(field(&t, q, "step"), step) == 0 &&
+                passed_row(&t, (long)q) && passed_row(&t, find_row(&t, id, row, q)))
+                ++both;
+        if (both >= 2)
+            run = id;
+    }
+    if (run == NULL) {
+        snprintf(why, why_len, "%s: no run in which %s and %s both passed at two sizes", path,
+                 step, row);
+        csv_free(&t);
+        return -1;
+    }
+    char line[2048];
+    snprintf(line, sizeof line,
+             "| size | %s ms | %s ms | %s GFLOP/s | %s GFLOP/s | %s / %s |\n"
+             "|---|---|---|---|---|---|\n", step, row, step, row, step, row);
+    put(out, line);
+    size_t last = 0;
+    for (size_t q = 0; q < t.nrows; ++q) {
+        if (strcmp(field(&t, q, "run_id"), run) != 0 || strcmp(field(&t, q, "step"), step) != 0)
+            continue;
+        long other = find_row(&t, run, row, q);
+        if (other < 0)
+            continue;
+        const char *m = field(&t, q, "m"), *n = field(&t, q, "n"), *k = field(&t, q, "k");
+        char size[96], t1[32] = "FAIL", t2[32] = "FAIL", r1[32] = "-", r2[32] = "-", ratio[32] = "-";
+        if (strcmp(m, n) == 0 && strcmp(n, k) == 0)
+            snprintf(size, sizeof size, "%s³", n);
+        else
+            snprintf(size, sizeof size, "%sx%sx%s", m, n, k);
+        if (passed_row(&t, (long)q)) { /* a FAIL shows no time and no rate */
+            snprintf(t1, sizeof t1, "%.3f", number(&t, q, "median_ms"));
+            snprintf(r1, sizeof r1, "%.0f", number(&t, q, "gflops"));
+        }
+        if (passed_row(&t, other)) {
+            snprintf(t2, sizeof t2, "%.3f", number(&t, (size_t)other, "median_ms"));
+            snprintf(r2, sizeof r2, "%.0f", number(&t, (size_t)other, "gflops"));
+        }
+        if (passed_row(&t, (long)q) && passed_row(&t, other))
+            snprintf(ratio, sizeof ratio, "%.2fx",
+                     number(&t, (size_t)other, "median_ms") / number(&t, q, "median_ms"));
+        snprintf(line, sizeof line, "| %s | %s | %s | %s | %s | %s |\n", size, t1, t2, r1, r2, ratio);
+        put(out, line);
+        last = q;
+    }
+    snprintf(line, sizeof line,
+             "\n%s, run `%s` of %.10s (commit %s, L2 %s before each timed run), from `%s`; "
+             "`make guide-tables` regenerates this table.\n",
+             field(&t, last, "gpu"), run, field(&t, last, "date"), field(&t, last, "commit"),
+             strcmp(field(&t, last, "cache"), "warm") == 0 ? "not flushed" : "flushed", path);
+    put(out, line);
+    csv_free(&t);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int check = 0;
@@ -290,9 +399,27 @@ int main(int argc, char **argv)
             continue;
         }
         put(&after, line);
+        char lab[64], gpu_dir[256], size[96], why[2048];
+        if (strncmp(line, SIZES_MARK, strlen(SIZES_MARK)) == 0) {
+            char step[128], row[128];
+            if (sscanf(line + strlen(SIZES_MARK), "%63s %255s %127s %127s", lab, gpu_dir, step,
+                       row) != 4 || strcmp(row, "-->") == 0) {
+                fprintf(stderr, "%s:%ld: expected <!-- sizes-table LAB GPU-DIR STEP ROW -->\n",
+                        file, lineno);
+                return 2;
+            }
+            generated.len = 0;
+            put(&generated, "");
+            if (make_sizes_table(results, lab, gpu_dir, step, row, &generated, why, sizeof why) != 0) {
+                fprintf(stderr, "%s:%ld: %s\n", file, lineno, why);
+                return 2;
+            }
+            inside = 1;
+            ++tables;
+            continue;
+        }
         if (strncmp(line, BEGIN_MARK, strlen(BEGIN_MARK)) != 0)
             continue;
-        char lab[64], gpu_dir[256], size[96], why[2048];
         int words = sscanf(line + strlen(BEGIN_MARK), "%63s %255s %95s", lab, gpu_dir, size);
         if (words < 2) {
             fprintf(stderr, "%s:%ld: expected <!-- results-table LAB GPU-DIR [MxNxK] -->\n", file,
