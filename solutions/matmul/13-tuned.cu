@@ -30,10 +30,11 @@
  * Build variables: -DBK=8, -DSTAGES=3, -DBN=128, -DTN=8 -DMIN_BLOCKS=2, -DGROUP=16,
  * -DSTREAM_K=0 (one block per tile), -DSPLIT_COST=N ..., for repeating the sweep.
  * Expect: about 240 registers (main kernel), 0 local memory, 99328 B of dynamic shared
- *   memory, 1 block of 256 threads per SM. On the H100, close to cuBLAS SGEMM at every
- *   size from 1024^3 to 8192^3, multiples of the tile or not. The workspace (2 shares
- *   per block, 34 MB) and the padded B are allocated at the first launch (never timed)
- *   and kept. Measured: GUIDE.md's matmul table, and its step 13 comparing the step
+ *   memory, 1 block of 256 threads per SM. On the H100, close to cuBLAS SGEMM from
+ *   1536^3 to 8192^3, multiples of the tile or not; at 1024^3 twice as fast as one
+ *   block per tile but still well behind cuBLAS (the shares cost a fixed time). The
+ *   workspace (2 shares per block, 34 MB) and the padded B are allocated at the first
+ *   launch (never timed) and kept. Measured: GUIDE.md's matmul table, and its step 13 comparing the step
  *   with cuBLAS at each size of one run (make guide-tables, from data/results/).
  * Run:  make run LAB=matmul STEP=13 [RUN_ARGS="--n 4097"]
  */
