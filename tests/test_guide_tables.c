@@ -228,6 +228,58 @@ START_TEST(guide_tables_set_measured_factors_beside_published_ones)
 }
 END_TEST
 
+/* <!-- sizes-table LAB GPU-DIR STEP ROW -->: a step against a row size by size, from
+ * the newest run in which both passed at two sizes (the older run is left out), a
+ * failed row with no time, a size without the row left out; a marker without its ROW
+ * is refused in one line. */
+START_TEST(guide_tables_compare_a_step_with_a_row_by_size)
+{
+    char dir[700];
+    fresh_inputs("sizes", dir, sizeof dir);
+    const char *const row = "2026-11-23T10:00:00Z,%s,abc,G,9.0,132,1980,13.0,13.0,13.0,demo,%s,%s,"
+                            "solutions,,warm,%s,%s,%s,1,5,%s,1,1,%s,32,2048,0,0,256,8,threads,"
+                            "100,0,%s\n";
+    const char *const rows[][9] = {
+        {"old", "02-shared", "step", "64", "64", "64", "9.0", "1", "PASS"},
+        {"old", "vendor", "library", "64", "64", "64", "1.0", "8", "PASS"},
+        {"old", "02-shared", "step", "128", "128", "128", "9.0", "1", "PASS"},
+        {"old", "vendor", "library", "128", "128", "128", "1.0", "8", "PASS"},
+        {"new", "vendor", "library", "64", "64", "64", "1.0", "8", "PASS"},
+        {"new", "02-shared", "step", "64", "64", "64", "2.0", "4", "PASS"},
+        {"new", "02-shared", "step", "3", "5", "7", "1.0", "2", "PASS"},
+        {"new", "vendor", "library", "3", "5", "7", "0.5", "4", "PASS"},
+        {"new", "02-shared", "step", "256", "256", "256", "1.0", "2", "FAIL"},
+        {"new", "vendor", "library", "256", "256", "256", "0.5", "4", "PASS"},
+        {"new", "02-shared", "step", "512", "512", "512", "1.0", "2", "PASS"},
+    };
+    char text[8192], line[512];
+    snprintf(text, sizeof text, "%s\n", HEADER);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
+        snprintf(line, sizeof line, row, rows[i][0], rows[i][1], rows[i][2], rows[i][3], rows[i][4],
+                 rows[i][5], rows[i][6], rows[i][7], rows[i][8]);
+        strcat(text, line);
+    }
+    write_text(dir, "G/demo.csv", text);
+    write_text(dir, "guide.md", "<!-- sizes-table demo G 02-shared vendor -->\nstale\n"
+                                "<!-- end results-table -->\n");
+    char *got;
+    ck_assert_int_eq(guide_tables(dir, &got, "--results", dir, NULL), 0);
+    const char *first = strstr(got, "| 64³ | 2.000 | 1.000 | 4 | 8 | 0.50x |");
+    const char *second = strstr(got, "| 3x5x7 | 1.000 | 0.500 | 2 | 4 | 0.50x |");
+    ck_assert_msg(first != NULL && second != NULL && first < second, "%s", got);
+    ck_assert_msg(strstr(got, "| 256³ | FAIL | 0.500 | - | 4 | - |") != NULL, "%s", got);
+    ck_assert_msg(strstr(got, "9.000") == NULL && strstr(got, "512") == NULL &&
+                      strstr(got, "stale") == NULL && strstr(got, "run `new`") != NULL,
+                  "%s", got);
+    free(got);
+    write_text(dir, "guide.md", "<!-- sizes-table demo G 02-shared -->\n<!-- end results-table -->\n");
+    ck_assert_int_eq(guide_tables(dir, NULL, "--results", dir, NULL), 2);
+    ck_assert_msg(strstr(err, "sizes-table LAB GPU-DIR STEP ROW") != NULL &&
+                      strchr(err, '\n') == err + strlen(err) - 1,
+                  "%s", err);
+}
+END_TEST
+
 Suite *guide_tables_suite(void)
 {
     Suite *s = suite_create("guide_tables");
@@ -241,6 +293,7 @@ Suite *guide_tables_suite(void)
     tcase_add_test(tc, guide_tables_list_the_grading_runs);
     tcase_add_test(tc, guide_tables_compare_step_01_with_the_cpu);
     tcase_add_test(tc, guide_tables_set_measured_factors_beside_published_ones);
+    tcase_add_test(tc, guide_tables_compare_a_step_with_a_row_by_size);
     suite_add_tcase(s, tc);
     return s;
 }

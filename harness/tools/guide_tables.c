@@ -19,6 +19,15 @@
  * variant); a row of another run is named in the cell. Without --check
  * the file is rewritten; with it, nothing is written and the exit status says
  * whether every table is up to date (1 names the first that is not).
+ *
+ * A sizes table compares one step with another row (a step, or a row beside the
+ * steps such as the library) size by size:
+ *   <!-- sizes-table LAB GPU-DIR STEP ROW -->
+ *   ... (generated) ...
+ *   <!-- end results-table -->
+ * from the newest run in which both passed at two sizes or more: each size of that
+ * run, in the order recorded, with both times and rates and STEP's speed as a
+ * multiple of ROW's.
  * Exit status: 0 done / up to date, 1 out of date, 2 bad usage or unreadable data. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -32,6 +41,7 @@
 
 #define BEGIN_MARK "<!-- results-table "
 #define PUBLISHED_MARK "<!-- published-speedups-table "
+#define SIZES_MARK "<!-- sizes-table "
 #define END_MARK "<!-- end results-table -->"
 
 struct text {
@@ -192,6 +202,19 @@ static int open_results(const char *results, const char *lab, const char *gpu_di
     return 0;
 }
 
+/* Row r's size as the tables show it: n alone for a lab with one size (one_number),
+ * n³ when m, n and k agree, else m x n x k. */
+static void size_label(const struct csv_table *t, size_t r, int one_number, char *size, size_t len)
+{
+    const char *m = field(t, r, "m"), *n = field(t, r, "n"), *k = field(t, r, "k");
+    if (one_number)
+        snprintf(size, len, "%s", n);
+    else if (strcmp(m, n) == 0 && strcmp(n, k) == 0)
+        snprintf(size, len, "%s³", n);
+    else
+        snprintf(size, len, "%sx%sx%s", m, n, k);
+}
+
 /* The line under a table: the GPU, run, date, commit and cache of row r, the file. */
 static void caption(const struct csv_table *t, size_t r, const char *run, const char *path,
                     char *line, size_t len)
@@ -238,13 +261,7 @@ static int make_table(const char *results, const char *lab, const char *gpu_dir,
         const char *role = field(&t, r, "role");
         int step = strcmp(role, "step") == 0, cpu = strcmp(role, "cpu") == 0;
         char size[64], resources[128], ratio[96], inter[32] = "", label[160];
-        const char *m = field(&t, r, "m"), *n = field(&t, r, "n"), *k = field(&t, r, "k");
-        if (has_inter)
-            snprintf(size, sizeof size, "%s", n);
-        else if (strcmp(m, n) == 0 && strcmp(n, k) == 0)
-            snprintf(size, sizeof size, "%s³", n);
-        else
-            snprintf(size, sizeof size, "%sx%sx%s", m, n, k);
+        size_label(&t, r, has_inter, size, sizeof size);
         double ms = number(&t, r, "median_ms");
         int passed = strcmp(field(&t, r, "verdict"), "PASS") == 0;
         if (step)
@@ -374,6 +391,101 @@ static int make_published_table(const char *results, const char *published, cons
     return 0;
 }
 
+/* The row of run `run` for step `name` at the size of row r, or -1. */
+static long find_row(const struct csv_table *t, const char *run, const char *name, size_t r)
+{
+    for (size_t q = 0; q < t->nrows; ++q)
+        if (strcmp(field(t, q, "run_id"), run) == 0 && strcmp(field(t, q, "step"), name) == 0 &&
+            strcmp(field(t, q, "m"), field(t, r, "m")) == 0 &&
+            strcmp(field(t, q, "n"), field(t, r, "n")) == 0 &&
+            strcmp(field(t, q, "k"), field(t, r, "k")) == 0)
+            return (long)q;
+    return -1;
+}
+
+/* 1 when row q exists and passed. */
+static int passed_row(const struct csv_table *t, long q)
+{
+    return q >= 0 && strcmp(field(t, (size_t)q, "verdict"), "PASS") == 0;
+}
+
+/* A sizes table (see the top of this file): step against row in the newest run where
+ * both passed at two sizes or more. */
+static int make_sizes_table(const char *results, const char *lab, const char *gpu_dir,
+                            const char *step, const char *row, struct text *out, char *why,
+                            size_t why_len)
+{
+    if (step_table_find(lab) == NULL) {
+        snprintf(why, why_len, "unknown lab '%s'", lab);
+        return -1;
+    }
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s/%s.csv", results, gpu_dir, lab);
+    struct csv_table t;
+    char err[512];
+    if (csv_read_file(path, &t, err, sizeof err) != 0) {
+        snprintf(why, why_len, "%s: %s", path, err[0] ? err : "no such file");
+        return -1;
+    }
+    const char *run = NULL, *seen = NULL;
+    for (size_t r = t.nrows; r-- > 0 && run == NULL;) {
+        const char *id = field(&t, r, "run_id");
+        if (seen != NULL && strcmp(id, seen) == 0)
+            continue;
+        seen = id;
+        size_t both = 0;
+        for (size_t q = 0; q < t.nrows; ++q)
+            if (strcmp(field(&t, q, "run_id"), id) == 0 && strcmp(field(&t, q, "step"), step) == 0 &&
+                passed_row(&t, (long)q) && passed_row(&t, find_row(&t, id, row, q)))
+                ++both;
+        if (both >= 2)
+            run = id;
+    }
+    if (run == NULL) {
+        snprintf(why, why_len, "%s: no run in which %s and %s both passed at two sizes", path,
+                 step, row);
+        csv_free(&t);
+        return -1;
+    }
+    char line[2048];
+    snprintf(line, sizeof line,
+             "| size | %s ms | %s ms | %s GFLOP/s | %s GFLOP/s | %s / %s |\n"
+             "|---|---|---|---|---|---|\n", step, row, step, row, step, row);
+    put(out, line);
+    size_t last = 0;
+    for (size_t q = 0; q < t.nrows; ++q) {
+        if (strcmp(field(&t, q, "run_id"), run) != 0 || strcmp(field(&t, q, "step"), step) != 0)
+            continue;
+        long other = find_row(&t, run, row, q);
+        if (other < 0)
+            continue;
+        char size[96], t1[32] = "FAIL", t2[32] = "FAIL", r1[32] = "-", r2[32] = "-", ratio[32] = "-";
+        size_label(&t, q, 0, size, sizeof size);
+        if (passed_row(&t, (long)q)) { /* a FAIL shows no time and no rate */
+            snprintf(t1, sizeof t1, "%.3f", number(&t, q, "median_ms"));
+            snprintf(r1, sizeof r1, "%.0f", number(&t, q, "gflops"));
+        }
+        if (passed_row(&t, other)) {
+            snprintf(t2, sizeof t2, "%.3f", number(&t, (size_t)other, "median_ms"));
+            snprintf(r2, sizeof r2, "%.0f", number(&t, (size_t)other, "gflops"));
+        }
+        if (passed_row(&t, (long)q) && passed_row(&t, other))
+            snprintf(ratio, sizeof ratio, "%.2fx",
+                     number(&t, (size_t)other, "median_ms") / number(&t, q, "median_ms"));
+        snprintf(line, sizeof line, "| %s | %s | %s | %s | %s | %s |\n", size, t1, t2, r1, r2, ratio);
+        put(out, line);
+        last = q;
+    }
+    snprintf(line, sizeof line,
+             "\n%s, run `%s` of %.10s (commit %s, L2 %s before each timed run), from `%s`; "
+             "`make guide-tables` regenerates this table.\n",
+             field(&t, last, "gpu"), run, field(&t, last, "date"), field(&t, last, "commit"),
+             strcmp(field(&t, last, "cache"), "warm") == 0 ? "not flushed" : "flushed", path);
+    put(out, line);
+    csv_free(&t);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int check = 0;
@@ -420,28 +532,37 @@ int main(int argc, char **argv)
             continue;
         }
         put(&after, line);
-        int results_table = strncmp(line, BEGIN_MARK, strlen(BEGIN_MARK)) == 0;
-        if (!results_table && strncmp(line, PUBLISHED_MARK, strlen(PUBLISHED_MARK)) != 0)
+        /* which marker: 0 results-table, 1 published-speedups-table, 2 sizes-table */
+        static const char *const marks[] = {BEGIN_MARK, PUBLISHED_MARK, SIZES_MARK};
+        static const char *const usage[] = {
+            "<!-- results-table LAB GPU-DIR [MxNxK] -->",
+            "<!-- published-speedups-table LAB GPU-DIR FILE.csv COLUMN... -->",
+            "<!-- sizes-table LAB GPU-DIR STEP ROW -->"};
+        static const int least[] = {2, 4, 4}, most[] = {3, 16, 4};
+        int kind = -1;
+        for (int k = 0; k < 3 && kind < 0; ++k)
+            if (strncmp(line, marks[k], strlen(marks[k])) == 0)
+                kind = k;
+        if (kind < 0)
             continue;
         /* the marker's words, up to its "-->" */
         char words_of[4096], *word[16], why[2048];
         int words = 0;
-        snprintf(words_of, sizeof words_of, "%s",
-                 line + strlen(results_table ? BEGIN_MARK : PUBLISHED_MARK));
+        snprintf(words_of, sizeof words_of, "%s", line + strlen(marks[kind]));
         for (char *w = strtok(words_of, " \t\n"); w != NULL && strcmp(w, "-->") != 0 && words < 16;
              w = strtok(NULL, " \t\n"))
             word[words++] = w;
-        if (words < (results_table ? 2 : 4) || (results_table && words > 3)) {
-            fprintf(stderr, "%s:%ld: expected %s\n", file, lineno,
-                    results_table ? "<!-- results-table LAB GPU-DIR [MxNxK] -->"
-                                  : "<!-- published-speedups-table LAB GPU-DIR FILE.csv COLUMN... -->");
+        if (words < least[kind] || words > most[kind]) {
+            fprintf(stderr, "%s:%ld: expected %s\n", file, lineno, usage[kind]);
             return 2;
         }
         generated.len = 0;
         put(&generated, "");
-        int failed = !results_table ? make_published_table(results, published, word[0], word[1], word[2],
-                                                           word + 3, words - 3, &generated, why,
-                                                           sizeof why)
+        int failed = kind == 1 ? make_published_table(results, published, word[0], word[1], word[2],
+                                                      word + 3, words - 3, &generated, why,
+                                                      sizeof why)
+                     : kind == 2 ? make_sizes_table(results, word[0], word[1], word[2], word[3],
+                                                    &generated, why, sizeof why)
                      : strcmp(word[0], "grading") == 0
                          ? make_throughput_table(grading, word[1], &generated, why, sizeof why)
                          : make_table(results, word[0], word[1], words == 3 ? word[2] : NULL,

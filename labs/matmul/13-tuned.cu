@@ -1,33 +1,43 @@
-/* Step 13 - tuned: launch bounds, a larger thread tile, and the depth and stages   *** YOUR TURN ***
- * chosen by measurement on the H100.
+/* Step 13 - tuned: a larger thread tile, depth and stages chosen by measurement on   *** YOUR TURN ***
+ * the H100, and a schedule that keeps every SM busy at any size.
  *
- * What changes from 12, each change kept because it measured faster at 4096^3:
- *  - Each thread computes 8x16 elements of C instead of 8x8 (TM = 8, TN = 16: two by
- *    four 4x4 blocks), a block 128x256 (warp tile 64x64, 8 warps). Per k a thread now
- *    does 128 FFMAs for 6 float4 shared loads instead of 64 for 4.
- *  - __launch_bounds__(256, MIN_BLOCKS = 1): 128 accumulators need about 215 registers,
- *    so one block (8 warps) per SM; the bound tells the compiler it may use up to 255
- *    without spilling, and that it must not go beyond.
- *  - BK = 16 and STAGES = 4 (99 KB of dynamic shared memory, opted in at launch): half
- *    as many barriers per k as BK = 8, and deeper prefetch.
- *  - The copy addresses are worked out once per thread (struct copy_plan: base
- *    pointers, which rows are inside the matrix, shared-memory offsets); per slice
- *    only t is added. At 255 registers the compiler had been recomputing them for
- *    every slice; with the plan the kernel needs 215 and runs measurably faster.
- * Why: after step 12 the kernel was issue-bound: ncu showed a good share of its
- * instructions were not FFMAs and the FMA pipe often idle (GUIDE.md, step 13, has
- * the profile's figures and where they come from). Every change here cuts
- * instructions per FFMA or stalls per FFMA. All shapes are build variables (-DBK=8,
- * -DSTAGES=3, -DBN=128, -DTN=8 -DMIN_BLOCKS=2, -DGROUP=16 ...), so the sweep can be
- * repeated on another GPU; GUIDE.md (step 13) has the H100 sweep.
- * Expect: 215 registers, 0 local memory, 99328 B of dynamic shared memory, 1 block of
- *   256 threads per SM. On the H100, close to cuBLAS from 2048^3 to 8192^3; at 1024^3
- *   only 32 blocks exist for 132 SMs, and it falls far behind. Sizes with n or k not
- *   a multiple of 4 take the scalar fallback, slower (try 4097^3).
- *   Measured on the H100: GUIDE.md's matmul table (make guide-tables, from
- *   data/results/<gpu>/matmul.csv), and GUIDE.md's step 13, which compares it
- *   with cuBLAS at six sizes in one named run.
- * Run:  make run LAB=matmul STEP=13
+ * What changed from 12:
+ *  - 8x16 elements of C per thread (TM = 8, TN = 16), blocks of 128x256 (8 warps of
+ *    64x64): per k, 128 FFMAs for 6 float4 shared loads instead of 64 for 4. The 128
+ *    accumulators need over 200 registers: __launch_bounds__(256, MIN_BLOCKS = 1).
+ *  - BK = 16 and STAGES = 4 (99 KB of dynamic shared memory, opted in once); the copy
+ *    addresses worked out once per tile (struct copy_plan), per slice only t added.
+ *  - Stream-K (Osama et al., PPoPP 2023): as many blocks as the GPU runs at once (132
+ *    on the H100), the work (tiles x BK-slices) cut into that many equal runs, block b
+ *    computing run b tile after tile. Each block of a tile split between runs stores
+ *    its share in a workspace and counts itself in (an atomic counter); the last adds
+ *    the shares in block order and stores the tile: deterministic, no float atomics.
+ *    One block per tile leaves SMs idle when the tiles are not a multiple of 132 (32
+ *    tiles at 1024^3; 4097^3's 561 tiles take 5 waves for 4.25 waves of work). The
+ *    launch takes the shorter of the two schedules, estimated in slices (waves of
+ *    whole tiles; the longest run plus SPLIT_COST): at 2048^3, 128 tiles, one per block.
+ *  - B is always read 16 bytes at a time: when n % 4 != 0 a first kernel
+ *    (matmul_pad_b) copies it into rows of n rounded up to 4, zero-filled, instead of
+ *    step 12's four 4-byte copies per float4 in every block. A is copied 4 bytes at a
+ *    time anyway (stored transposed); C is stored float4 by float4 when n % 4 == 0.
+ *  - -maxrregcount=255 (lab.def) and B's fragments loaded before A's change nothing the
+ *    code does, only which registers ptxas gives the FFMAs, and so how many FFMAs wait
+ *    for two operands in one register bank (GUIDE.md, step 13). They measured faster.
+ * Why: after step 12 the kernel was issue-bound (ncu: many instructions not FFMAs, the
+ * FMA pipe often idle; GUIDE.md, step 13): the tile, depth and registers cut
+ * instructions or stalls per FFMA. The schedule and the padded B make the speed hold
+ * at every size: a large tile is fast per SM, but only if every SM has one.
+ * Build variables: -DBK=8, -DSTAGES=3, -DBN=128, -DTN=8 -DMIN_BLOCKS=2, -DGROUP=16,
+ * -DSTREAM_K=0 (one block per tile), -DSPLIT_COST=N ..., for repeating the sweep.
+ * Expect: about 240 registers (main kernel), 0 local memory, 99328 B of dynamic shared
+ *   memory, 1 block of 256 threads per SM. On the H100, close to cuBLAS SGEMM from
+ *   1536^3 to 8192^3, multiples of the tile or not; at 1024^3 twice as fast as one
+ *   block per tile but still well behind cuBLAS (the shares cost a fixed time). The
+ *   workspace (2 shares per block, 34 MB) and the padded B are allocated at the first
+ *   launch (never timed) and kept. Measured: GUIDE.md's matmul table, and its step 13 comparing the step
+ *   with cuBLAS at each size of one run (make guide-tables, from data/results/).
+ * Run:  make run LAB=matmul STEP=13 [RUN_ARGS="--n 4097"]
+
  *
  * This file is step 12's solution with the new kernel names: it runs and is
  * correct, but it is not this step yet. Make the change the TODO below describes,
@@ -64,18 +74,28 @@
 #define B_STAGE (BK * BN)           /* floats of one B buffer: [BK][BN] */
 #define SMEM_BYTES (STAGES * (A_STAGE + B_STAGE) * sizeof(float))
 
-/* TODO (step 13). Tune (see GUIDE.md, step 13, for the sweep):
+/* TODO (step 13). Tune, then schedule (see GUIDE.md, step 13):
  *  1. __launch_bounds__(THREADS, MIN_BLOCKS) on both kernels (MIN_BLOCKS 1).
  *  2. Generalize the thread tile: TM x TN made of 4x4 blocks, LM lanes along m and
  *     LN = 32 / LM along n, WM = TM * LM, WN = TN * LN, THREADS from BM, BN, WM, WN;
  *     fragments: TM/4 float4 of A at a_off + q*4*LM, TN/4 float4 of B at b_off + q*4*LN;
  *     epilogue rows a_off + (i/4)*4*LM + i%4, columns b_off + (j/4)*4*LN + j%4.
  *     Then choose BM 128, BN 256, TM 8, TN 16 (128 accumulators per thread).
- *  3. Hoist the copy addresses: compute once per thread a plan (A row r0 = tid/8, k0 =
+ *  3. Hoist the copy addresses: compute once per tile a plan (A row r0 = tid/8, k0 =
  *     tid%8, rows r0 + q*THREADS/8; B row kb0 = tid/(BN/4), columns cb0 ..+3; base
  *     pointers, row masks, shared offsets) and per slice only add t.
  *  4. BK 16, STAGES 4 (the measured best; make sure STAGES * stage bytes is opted in).
- * Time each change separately; keep what is faster. */
+ *  5. Stream-K: launch SMs x blocks-per-SM blocks (cudaOccupancy...); give block b the
+ *     iterations (tile, slice) [b * I / G, (b + 1) * I / G) of the I = tiles x slices;
+ *     a whole tile goes to C, a share of a split tile to a workspace slot, counted in
+ *     with an atomic counter per tile (fence.acq_rel.gpu around it); the last block
+ *     adds the shares in block order and stores the tile, then resets the counter.
+ *     Keep one block per tile where its waves are not longer (2048^3).
+ *  6. n % 4 != 0: copy B once into rows of n rounded up to 4 (a small kernel) and
+ *     keep the 16-byte path; store C float by float when n % 4 != 0.
+ *  7. Compare -maxrregcount=255 and the order of the fragment loads, in the SASS
+ *     (FFMAs with two operands in one register bank) and in time.
+ * Time each change separately at 1024^3, 4096^3 and 4097^3; keep what is faster. */
 
 /* cp.async of 4 or 16 bytes from global to shared memory; when `in` is false the
  * source size is 0 and the destination is filled with zeros (src must still be a
@@ -299,5 +319,5 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     return cudaGetLastError();
 }
 
-STEP_TODO("__launch_bounds__, 8x16 results per thread (128x256 tiles), BK 16, 4 stages, hoisted copy addresses");
+STEP_TODO("__launch_bounds__, 8x16 results per thread (128x256 tiles), BK 16, 4 stages, hoisted copy addresses, stream-K, padded B");
 DEFINE_STEP(matmul_tuned, THREADS, SMEM_BYTES, launch);

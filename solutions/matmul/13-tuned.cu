@@ -1,34 +1,44 @@
-/* Step 13 - tuned: launch bounds, a larger thread tile, and the depth and stages
- * chosen by measurement on the H100.
+/* Step 13 - tuned: a larger thread tile, depth and stages chosen by measurement on
+ * the H100, and a schedule that keeps every SM busy at any size.
  *
- * What changed from 12, each change kept because it measured faster at 4096^3:
- *  - Each thread computes 8x16 elements of C instead of 8x8 (TM = 8, TN = 16: two by
- *    four 4x4 blocks), a block 128x256 (warp tile 64x64, 8 warps). Per k a thread now
- *    does 128 FFMAs for 6 float4 shared loads instead of 64 for 4.
- *  - __launch_bounds__(256, MIN_BLOCKS = 1): 128 accumulators need about 215 registers,
- *    so one block (8 warps) per SM; the bound tells the compiler it may use up to 255
- *    without spilling, and that it must not go beyond.
- *  - BK = 16 and STAGES = 4 (99 KB of dynamic shared memory, opted in at launch): half
- *    as many barriers per k as BK = 8, and deeper prefetch.
- *  - The copy addresses are worked out once per thread (struct copy_plan: base
- *    pointers, which rows are inside the matrix, shared-memory offsets); per slice
- *    only t is added. At 255 registers the compiler had been recomputing them for
- *    every slice; with the plan the kernel needs 215 and runs measurably faster.
- * Why: after step 12 the kernel was issue-bound: ncu showed a good share of its
- * instructions were not FFMAs and the FMA pipe often idle (GUIDE.md, step 13, has
- * the profile's figures and where they come from). Every change here cuts
- * instructions per FFMA or stalls per FFMA. All shapes are build variables (-DBK=8,
- * -DSTAGES=3, -DBN=128, -DTN=8 -DMIN_BLOCKS=2, -DGROUP=16 ...), so the sweep can be
- * repeated on another GPU; GUIDE.md (step 13) has the H100 sweep.
- * Expect: 215 registers, 0 local memory, 99328 B of dynamic shared memory, 1 block of
- *   256 threads per SM. On the H100, close to cuBLAS from 2048^3 to 8192^3; at 1024^3
- *   only 32 blocks exist for 132 SMs, and it falls far behind. Sizes with n or k not
- *   a multiple of 4 take the scalar fallback, slower (try 4097^3).
- *   Measured on the H100: GUIDE.md's matmul table (make guide-tables, from
- *   data/results/<gpu>/matmul.csv), and GUIDE.md's step 13, which compares it
- *   with cuBLAS at six sizes in one named run.
- * Run:  make run LAB=matmul STEP=13
+ * What changed from 12:
+ *  - 8x16 elements of C per thread (TM = 8, TN = 16), blocks of 128x256 (8 warps of
+ *    64x64): per k, 128 FFMAs for 6 float4 shared loads instead of 64 for 4. The 128
+ *    accumulators need over 200 registers: __launch_bounds__(256, MIN_BLOCKS = 1).
+ *  - BK = 16 and STAGES = 4 (99 KB of dynamic shared memory, opted in once); the copy
+ *    addresses worked out once per tile (struct copy_plan), per slice only t added.
+ *  - Stream-K (Osama et al., PPoPP 2023): as many blocks as the GPU runs at once (132
+ *    on the H100), the work (tiles x BK-slices) cut into that many equal runs, block b
+ *    computing run b tile after tile. Each block of a tile split between runs stores
+ *    its share in a workspace and counts itself in (an atomic counter); the last adds
+ *    the shares in block order and stores the tile: deterministic, no float atomics.
+ *    One block per tile leaves SMs idle when the tiles are not a multiple of 132 (32
+ *    tiles at 1024^3; 4097^3's 561 tiles take 5 waves for 4.25 waves of work). The
+ *    launch takes the shorter of the two schedules, estimated in slices (waves of
+ *    whole tiles; the longest run plus SPLIT_COST): at 2048^3, 128 tiles, one per block.
+ *  - B is always read 16 bytes at a time: when n % 4 != 0 a first kernel
+ *    (matmul_pad_b) copies it into rows of n rounded up to 4, zero-filled, instead of
+ *    step 12's four 4-byte copies per float4 in every block. A is copied 4 bytes at a
+ *    time anyway (stored transposed); C is stored float4 by float4 when n % 4 == 0.
+ *  - -maxrregcount=255 (lab.def) and B's fragments loaded before A's change nothing the
+ *    code does, only which registers ptxas gives the FFMAs, and so how many FFMAs wait
+ *    for two operands in one register bank (GUIDE.md, step 13). They measured faster.
+ * Why: after step 12 the kernel was issue-bound (ncu: many instructions not FFMAs, the
+ * FMA pipe often idle; GUIDE.md, step 13): the tile, depth and registers cut
+ * instructions or stalls per FFMA. The schedule and the padded B make the speed hold
+ * at every size: a large tile is fast per SM, but only if every SM has one.
+ * Build variables: -DBK=8, -DSTAGES=3, -DBN=128, -DTN=8 -DMIN_BLOCKS=2, -DGROUP=16,
+ * -DSTREAM_K=0 (one block per tile), -DSPLIT_COST=N ..., for repeating the sweep.
+ * Expect: about 240 registers (main kernel), 0 local memory, 99328 B of dynamic shared
+ *   memory, 1 block of 256 threads per SM. On the H100, close to cuBLAS SGEMM from
+ *   1536^3 to 8192^3, multiples of the tile or not; at 1024^3 twice as fast as one
+ *   block per tile but still well behind cuBLAS (the shares cost a fixed time). The
+ *   workspace (2 shares per block, 34 MB) and the padded B are allocated at the first
+ *   launch (never timed) and kept. Measured: GUIDE.md's matmul table, and its step 13 comparing the step
+ *   with cuBLAS at each size of one run (make guide-tables, from data/results/).
+ * Run:  make run LAB=matmul STEP=13 [RUN_ARGS="--n 4097"]
  */
+#include <limits.h>
 #include <stdint.h>
 
 #include "matmul.h"
@@ -61,13 +71,12 @@
 #define THREADS ((BM / WM) * (BN / WN) * 32)
 #define A_PAD 4
 #if STAGES < 3
-/* Two stages gave wrong results on the 16-byte path in the H100 tests (the 3- and
- * 4-stage builds pass every check and compute-sanitizer); not understood yet, so the
- * ring keeps at least 3 buffers. */
+/* Two stages gave wrong results on the 16-byte path in the H100 tests (3 and 4 pass
+ * every check and compute-sanitizer); not understood yet: at least 3 buffers. */
 #error "STAGES must be at least 3"
 #endif
-#if BM % WM != 0 || BN % WN != 0 || TM % 4 != 0 || TN % 4 != 0
-#error "the warp tile must divide the block tile, the thread tile be made of 4x4 blocks"
+#if BM % WM != 0 || BN % WN != 0 || TM % 4 != 0 || TN % 4 != 0 || BK % 8 != 0
+#error "the warp tile must divide the block tile, the thread tile be 4x4 blocks, BK 8s"
 #endif
 #ifndef MIN_BLOCKS
 #define MIN_BLOCKS 1 /* blocks per SM the register budget must allow */
@@ -75,19 +84,23 @@
 #ifndef GROUP
 #define GROUP 8 /* rows of tiles per band */
 #endif
-#if BK % 8 != 0 || STAGES < 2
-#error "BK must be a multiple of 8 and STAGES at least 2"
+#ifndef STREAM_K
+#define STREAM_K 1 /* 0: one block per tile, as in steps 01-12 */
+#endif
+/* What the shares of split tiles cost, in slices of main-loop time (stored, counted,
+ * read back): a rough figure from the H100, deciding only close cases. */
+#ifndef SPLIT_COST
+#define SPLIT_COST 8
 #endif
 
 #define A_STAGE (BK * (BM + A_PAD)) /* floats of one A buffer, transposed: [BK][BM + A_PAD] */
 #define B_STAGE (BK * BN)           /* floats of one B buffer: [BK][BN] */
 #define SMEM_BYTES (STAGES * (A_STAGE + B_STAGE) * sizeof(float))
+#define TILE_FLOATS (BM * BN)       /* one partial tile in the workspace, row-major */
 
-/* cp.async of 4 or 16 bytes from global to shared memory; when `in` is false the
- * source size is 0 and the destination is filled with zeros (src must still be a
- * valid address: the callers pass the matrix's base pointer). The "memory" clobber
- * tells the compiler that the instruction writes memory it cannot see, so it keeps
- * shared-memory reads and writes in program order around it. */
+/* cp.async of 4 or 16 bytes, global to shared; when `in` is false the source size is 0
+ * and the destination is zero-filled (src must still be valid: the matrix's base). The
+ * "memory" clobber keeps shared-memory accesses in program order around it. */
 __device__ __forceinline__ void cp_async4(float *dst, const float *src, bool in)
 {
 #if __CUDA_ARCH__ >= 800
@@ -134,22 +147,46 @@ __device__ __forceinline__ void cp_async_wait(void)
 #error "the copy layout needs BM % (THREADS/8) == 0 and THREADS % (BN/4) == 0"
 #endif
 
-/* What one thread copies, fixed for the whole block: A rows r0 + q * A_RS (q <
- * BM / A_RS) at k offsets k0 + 8 h (h < BK / 8); B rows kb0 + q * B_RS at columns
- * cb0 .. cb0 + 3. The pointers are to the first slice and move by BK along k. */
+/* What one thread copies for one tile: A rows r0 + q * A_RS (q < BM / A_RS) at k
+ * offsets k0 + 8 h (h < BK / 8); B rows kb0 + q * B_RS at columns cb0 .. cb0 + 3. The
+ * pointers are to the first slice and move by BK along k. */
 struct copy_plan {
     const float *a_src;    /* A[block_row + r0][k0] */
     const float *b_src;    /* B[kb0][block_col + cb0] */
     size_t a_step;         /* A_RS rows of A, in floats */
     size_t b_step;         /* B_RS rows of B, in floats */
-    size_t b_row;          /* one row of B: n */
+    size_t b_row;          /* one row of B: ldb */
     unsigned a_rows_in;    /* bit q: row r0 + q * A_RS is inside A */
-    int k0, kb0, cols_in;  /* cols_in: how many of the 4 B columns are inside B */
+    int k0, kb0;
+    bool b_cols_in;        /* the 4 B columns are inside B's (padded) rows */
     int a_dst, b_dst;      /* offsets in a stage's A and B buffers */
 };
 
+__device__ __forceinline__ copy_plan make_plan(const float *a, const float *b, int ldb, int m,
+                                               int k, int block_row, int block_col)
+{
+    int tid = threadIdx.x;
+    int r0 = tid / 8, cb0 = (tid % (BN / 4)) * 4;
+    copy_plan p;
+    p.k0 = tid % 8;
+    p.kb0 = tid / (BN / 4);
+    p.a_src = a + (size_t)(block_row + r0) * k + p.k0;
+    p.b_src = b + (size_t)p.kb0 * ldb + block_col + cb0;
+    p.a_step = (size_t)A_RS * k;
+    p.b_step = (size_t)B_RS * ldb;
+    p.b_row = (size_t)ldb;
+    p.a_rows_in = 0;
+#pragma unroll
+    for (int q = 0; q < BM / A_RS; ++q)
+        if (block_row + r0 + q * A_RS < m)
+            p.a_rows_in |= 1u << q;
+    p.b_cols_in = block_col + cb0 < ldb; /* ldb % 4 == 0: all 4 columns, or none */
+    p.a_dst = p.k0 * (BM + A_PAD) + r0;
+    p.b_dst = p.kb0 * BN + cb0;
+    return p;
+}
+
 /* Start the copies of the slice that begins at k = t into one stage's buffers. */
-template <bool VEC>
 __device__ __forceinline__ void copy_slice(const copy_plan &p, const float *a, const float *b,
                                            int k, int t, float *as, float *bs)
 {
@@ -165,19 +202,9 @@ __device__ __forceinline__ void copy_slice(const copy_plan &p, const float *a, c
     }
 #pragma unroll
     for (int q = 0; q < BK / B_RS; ++q) {
-        bool row_in = t + p.kb0 + q * B_RS < k;
+        bool in = p.b_cols_in && t + p.kb0 + q * B_RS < k;
         const float *src = p.b_src + (size_t)t * p.b_row + q * p.b_step;
-        float *dst = &bs[p.b_dst + q * B_RS * BN];
-        if (VEC) { /* n % 4 == 0: the float4 is all inside the row or all outside */
-            bool in = row_in && p.cols_in == 4;
-            cp_async16(dst, in ? src : b, in);
-        } else {
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                bool in = row_in && e < p.cols_in;
-                cp_async4(dst + e, in ? src + e : b, in);
-            }
-        }
+        cp_async16(&bs[p.b_dst + q * B_RS * BN], in ? src : b, in);
     }
 }
 
@@ -185,19 +212,134 @@ __device__ __forceinline__ void copy_slice(const copy_plan &p, const float *a, c
 __device__ __forceinline__ void load_frags(const float *as, const float *bs, int kk, int a_off,
                                            int b_off, float *a_frag, float *b_frag)
 {
-    /* block q of 4 values sits 4 * LM (A) or 4 * LN (B) columns after block q-1 */
-#pragma unroll
-    for (int q = 0; q < TM / 4; ++q)
-        *(float4 *)&a_frag[4 * q] = *(const float4 *)&as[kk * (BM + A_PAD) + a_off + q * 4 * LM];
+    /* block q of 4 values sits 4 * LM (A) or 4 * LN (B) columns after block q-1. B's are
+     * loaded first: the order changes how ptxas allocates registers, and this one
+     * measured faster (GUIDE.md, step 13). */
 #pragma unroll
     for (int q = 0; q < TN / 4; ++q)
         *(float4 *)&b_frag[4 * q] = *(const float4 *)&bs[kk * BN + b_off + q * 4 * LN];
+#pragma unroll
+    for (int q = 0; q < TM / 4; ++q)
+        *(float4 *)&a_frag[4 * q] = *(const float4 *)&as[kk * (BM + A_PAD) + a_off + q * 4 * LM];
 }
 
-template <bool VEC>
-__device__ __forceinline__ void matmul_body(const float *a, const float *b, float *c, int m,
-                                            int n, int k)
+/* The stream-K schedule. Iteration t * slices + s is slice s of tile t; block b takes
+ * the run [sk_begin(b), sk_begin(b + 1)): `per` iterations, the first `extra` blocks
+ * one more. Its share of a split tile goes to its workspace slot 0 for the first tile
+ * of its run, slot 1 for the last. */
+struct stream_k {
+    long long per; /* iterations of every block (at least 1) */
+    int extra;     /* the first `extra` blocks take one more */
+    int slices;    /* BK-slices of one tile: ceil(k / BK) */
+};
+
+__host__ __device__ __forceinline__ long long sk_begin(const stream_k &s, int b)
 {
+    return b * s.per + (b < s.extra ? b : s.extra);
+}
+
+/* The block whose run holds iteration it. */
+__host__ __device__ __forceinline__ int sk_owner(const stream_k &s, long long it)
+{
+    long long longer = (long long)s.extra * (s.per + 1); /* iterations of the longer runs */
+    return it < longer ? (int)(it / (s.per + 1)) : s.extra + (int)((it - longer) / s.per);
+}
+
+/* The workspace slot in which block b left its share of tile t. */
+__host__ __device__ __forceinline__ int sk_slot(const stream_k &s, int b, int t)
+{
+    return sk_begin(s, b) / s.slices == t ? 0 : 1;
+}
+
+/* Tile number -> its first row and column of C: bands of GROUP rows of tiles,
+ * numbered column by column inside a band (the last band may be shorter), as in 12. */
+__device__ __forceinline__ void tile_origin(int tile, int m, int n, int &row, int &col)
+{
+    int tiles_n = (n + BN - 1) / BN, tiles_m = (m + BM - 1) / BM;
+    int per_band = GROUP * tiles_n;
+    int band = tile / per_band, in_band = tile % per_band;
+    int band_rows = min(GROUP, tiles_m - band * GROUP);
+    row = (band * GROUP + in_band % band_rows) * BM;
+    col = (in_band / band_rows) * BN;
+}
+
+/* Columns col .. col + 3 of a row of C: one float4 when n % 4 == 0 (VEC_C: then the
+ * four are all inside the row or all outside), else each one inside the row. */
+template <bool VEC_C>
+__device__ __forceinline__ void store_c4(float *crow, int col, int n, float4 v)
+{
+    if (VEC_C) {
+        if (col < n)
+            *(float4 *)&crow[col] = v;
+        return;
+    }
+    const float x[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+    for (int q = 0; q < 4; ++q)
+        if (col + q < n)
+            crow[col + q] = x[q];
+}
+
+/* One thread counts the block's share of a split tile in and returns how many were in
+ * before (`last`: this block is the last). The fence before the count releases the
+ * share the whole block stored before its barrier; the one after it, in the last
+ * block, acquires the others' shares. Not __threadfence() in every thread: that is a
+ * sequentially consistent fence (MEMBAR.SC.GPU), 256 of them per share. */
+__device__ __forceinline__ int arrive(int *counter, int last)
+{
+    asm volatile("fence.acq_rel.gpu;\n" ::: "memory");
+    int before = atomicAdd(counter, 1);
+    if (before == last)
+        asm volatile("fence.acq_rel.gpu;\n" ::: "memory");
+    return before;
+}
+
+/* The last block of a split tile sums it into C, in block order (so the result does
+ * not depend on which block came last): thread t takes float4 t + r * THREADS, so a
+ * warp reads 512 contiguous bytes, with SUM_QUADS loads in flight per thread. */
+#define SUM_QUADS 16
+#if TILE_FLOATS / 4 % (SUM_QUADS * THREADS) != 0
+#error "a tile must be a whole number of SUM_QUADS float4 per thread"
+#endif
+template <bool VEC_C>
+__device__ __forceinline__ void add_shares(const float *partials, const stream_k &sk, int tile,
+                                           int lead, int last, float *c, int m, int n,
+                                           int block_row, int block_col)
+{
+#pragma unroll 1
+    for (int e0 = threadIdx.x; e0 < TILE_FLOATS / 4; e0 += SUM_QUADS * THREADS) {
+        float4 sum[SUM_QUADS];
+#pragma unroll
+        for (int r = 0; r < SUM_QUADS; ++r)
+            sum[r] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        for (int q = lead; q <= last; ++q) {
+            const float4 *share =
+                (const float4 *)(partials + ((size_t)q * 2 + sk_slot(sk, q, tile)) * TILE_FLOATS);
+#pragma unroll
+            for (int r = 0; r < SUM_QUADS; ++r) {
+                float4 v = __ldcg(&share[e0 + r * THREADS]); /* from L2: other SMs wrote it */
+                sum[r].x += v.x;
+                sum[r].y += v.y;
+                sum[r].z += v.z;
+                sum[r].w += v.w;
+            }
+        }
+#pragma unroll
+        for (int r = 0; r < SUM_QUADS; ++r) {
+            int e = e0 + r * THREADS;
+            int row = block_row + e / (BN / 4);
+            if (row < m)
+                store_c4<VEC_C>(c + (size_t)row * n, block_col + (e % (BN / 4)) * 4, n, sum[r]);
+        }
+    }
+}
+
+template <bool VEC_C>
+__device__ __forceinline__ void matmul_body(const float *a, const float *b, int ldb, float *c,
+                                            int m, int n, int k, stream_k sk, float *partials,
+                                            int *counters)
+{
+    __shared__ int arrived; /* how many of a split tile's blocks were done before this one */
     extern __shared__ float4 smem4[]; /* float4: 16-byte aligned */
     float *smem = (float *)smem4;
     float *a_stages = smem;                    /* STAGES x [BK][BM + A_PAD] */
@@ -209,146 +351,256 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, floa
     int tm = lane / LN, tn = lane % LN;
     int a_off = wr * WM + tm * 4;
     int b_off = wc * WN + tn * 4;
-    /* Tile (tile_row, tile_col) of this block: bands of GROUP rows of tiles, numbered
-     * column by column inside a band (the last band may be shorter). */
-    int tiles_n = (n + BN - 1) / BN, tiles_m = (m + BM - 1) / BM;
-    int per_band = GROUP * tiles_n;
-    int band = blockIdx.x / per_band, in_band = blockIdx.x % per_band;
-    int band_rows = min(GROUP, tiles_m - band * GROUP);
-    int tile_row = band * GROUP + in_band % band_rows, tile_col = in_band / band_rows;
-    int block_row = tile_row * BM, block_col = tile_col * BN;
 
-    copy_plan plan;
-    {
-        int r0 = tid / 8, cb0 = (tid % (BN / 4)) * 4;
-        plan.k0 = tid % 8;
-        plan.kb0 = tid / (BN / 4);
-        plan.a_src = a + (size_t)(block_row + r0) * k + plan.k0;
-        plan.b_src = b + (size_t)plan.kb0 * n + block_col + cb0;
-        plan.a_step = (size_t)A_RS * k;
-        plan.b_step = (size_t)B_RS * n;
-        plan.b_row = (size_t)n;
-        plan.a_rows_in = 0;
-#pragma unroll
-        for (int q = 0; q < BM / A_RS; ++q)
-            if (block_row + r0 + q * A_RS < m)
-                plan.a_rows_in |= 1u << q;
-        plan.cols_in = max(0, min(4, n - (block_col + cb0)));
-        plan.a_dst = plan.k0 * (BM + A_PAD) + r0;
-        plan.b_dst = plan.kb0 * BN + cb0;
-    }
+    long long it = sk_begin(sk, blockIdx.x), end = sk_begin(sk, blockIdx.x + 1);
+    int first_tile = (int)(it / sk.slices);
+    while (it < end) { /* one tile, or the part of it this block's run covers */
+        int tile = (int)(it / sk.slices);
+        int s0 = (int)(it - (long long)tile * sk.slices);
+        int count = (int)min((long long)(sk.slices - s0), end - it); /* slices s0 .. s0 + count - 1 */
+        int block_row, block_col;
+        tile_origin(tile, m, n, block_row, block_col);
+        copy_plan plan = make_plan(a, b, ldb, m, k, block_row, block_col);
 
-    float acc[TM][TN];
+        float acc[TM][TN];
 #pragma unroll
-    for (int i = 0; i < TM; ++i)
+        for (int i = 0; i < TM; ++i)
 #pragma unroll
-        for (int j = 0; j < TN; ++j)
-            acc[i][j] = 0.0f;
+            for (int j = 0; j < TN; ++j)
+                acc[i][j] = 0.0f;
 
-    int slices = (k + BK - 1) / BK;
-    /* Prologue: start slices 0 .. STAGES-2, one commit group each (empty groups
-     * past the end keep the counting simple). */
+        /* Prologue: start slices 0 .. STAGES-2 of the segment, one commit group each
+         * (empty groups past the end keep the counting simple). */
 #pragma unroll
-    for (int s = 0; s < STAGES - 1; ++s) {
-        if (s < slices)
-            copy_slice<VEC>(plan, a, b, k, s * BK, a_stages + s * A_STAGE, b_stages + s * B_STAGE);
-        cp_async_commit();
-    }
-
-    for (int s = 0; s < slices; ++s) {
-        /* Slice s has landed once at most STAGES-2 younger groups are pending. */
-        cp_async_wait<STAGES - 2>();
-        __syncthreads(); /* everyone's copies visible; everyone done with slice s-1 */
-
-        /* Refill the buffer slice s-1 used with slice s + STAGES - 1. */
-        int next = s + STAGES - 1;
-        if (next < slices)
-            copy_slice<VEC>(plan, a, b, k, next * BK, a_stages + (next % STAGES) * A_STAGE,
-                            b_stages + (next % STAGES) * B_STAGE);
-        cp_async_commit();
-
-        const float *as = a_stages + (s % STAGES) * A_STAGE;
-        const float *bs = b_stages + (s % STAGES) * B_STAGE;
-#pragma unroll
-        for (int kk = 0; kk < BK; ++kk) {
-            float a_frag[TM], b_frag[TN];
-            load_frags(as, bs, kk, a_off, b_off, a_frag, b_frag);
-#pragma unroll
-            for (int i = 0; i < TM; ++i)
-#pragma unroll
-                for (int j = 0; j < TN; ++j)
-                    acc[i][j] += a_frag[i] * b_frag[j];
+        for (int s = 0; s < STAGES - 1; ++s) {
+            if (s < count)
+                copy_slice(plan, a, b, k, (s0 + s) * BK, a_stages + s * A_STAGE,
+                           b_stages + s * B_STAGE);
+            cp_async_commit();
         }
-    }
-    cp_async_wait<0>(); /* no copy may outlive the block (the last groups are empty) */
 
+        for (int s = 0; s < count; ++s) {
+            /* Slice s has landed once at most STAGES-2 younger groups are pending. */
+            cp_async_wait<STAGES - 2>();
+            __syncthreads(); /* everyone's copies visible; everyone done with slice s-1 */
+
+            /* Refill the buffer slice s-1 used with slice s + STAGES - 1. */
+            int next = s + STAGES - 1;
+            if (next < count)
+                copy_slice(plan, a, b, k, (s0 + next) * BK, a_stages + (next % STAGES) * A_STAGE,
+                           b_stages + (next % STAGES) * B_STAGE);
+            cp_async_commit();
+
+            const float *as = a_stages + (s % STAGES) * A_STAGE;
+            const float *bs = b_stages + (s % STAGES) * B_STAGE;
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {
-        /* acc[i][j] is row a_off + (i / 4) * 4 * LM + i % 4, column b_off + (j / 4) * 4 * LN + j % 4 */
-        int row = block_row + a_off + (i / 4) * 4 * LM + i % 4;
-        if (row >= m)
-            continue;
-        float *crow = c + (size_t)row * n;
+            for (int kk = 0; kk < BK; ++kk) {
+                float a_frag[TM], b_frag[TN];
+                load_frags(as, bs, kk, a_off, b_off, a_frag, b_frag);
 #pragma unroll
-        for (int j = 0; j < TN; j += 4) {
-            int col = block_col + b_off + (j / 4) * 4 * LN;
-            if (VEC) {
-                if (col < n) /* n % 4 == 0: the whole float4 is inside the row */
-                    *(float4 *)&crow[col] =
-                        make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]);
-            } else {
+                for (int i = 0; i < TM; ++i)
 #pragma unroll
-                for (int q = 0; q < 4; ++q)
-                    if (col + q < n)
-                        crow[col + q] = acc[i][j + q];
+                    for (int j = 0; j < TN; ++j)
+                        acc[i][j] += a_frag[i] * b_frag[j];
             }
         }
+        cp_async_wait<0>(); /* no copy may outlive the segment (the last groups are empty) */
+
+        /* acc[i][j] is row a_off + (i / 4) * 4 * LM + i % 4, column b_off + (j / 4) * 4 * LN
+         * + j % 4 of the tile */
+        if (count < sk.slices) {
+            /* A share of a split tile: to the workspace. The last of the tile's blocks
+             * to get here adds all the shares, in block order, and stores the tile. */
+            int lead = sk_owner(sk, (long long)tile * sk.slices);
+            int last = sk_owner(sk, (long long)(tile + 1) * sk.slices - 1);
+            float *mine = partials + ((size_t)blockIdx.x * 2 + (tile == first_tile ? 0 : 1)) * TILE_FLOATS;
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {
+                int row = a_off + (i / 4) * 4 * LM + i % 4;
+#pragma unroll
+                for (int j = 0; j < TN; j += 4)
+                    *(float4 *)&mine[row * BN + b_off + (j / 4) * 4 * LN] =
+                        make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]);
+            }
+            __syncthreads(); /* the whole share stored, as far as this block can see */
+            if (tid == 0)
+                arrived = arrive(&counters[lead], last - lead);
+            __syncthreads();
+            if (arrived == last - lead) { /* the last: every share is in */
+                add_shares<VEC_C>(partials, sk, tile, lead, last, c, m, n, block_row, block_col);
+                if (tid == 0)
+                    counters[lead] = 0; /* ready for the next launch */
+            }
+        } else { /* the whole tile: straight to C */
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {
+                int row = block_row + a_off + (i / 4) * 4 * LM + i % 4;
+                if (row >= m)
+                    continue;
+                float *crow = c + (size_t)row * n;
+#pragma unroll
+                for (int j = 0; j < TN; j += 4)
+                    store_c4<VEC_C>(crow, block_col + b_off + (j / 4) * 4 * LN, n,
+                                    make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]));
+            }
+        }
+        it += count;
+        __syncthreads(); /* every warp done with the stages before the next prologue */
     }
 }
 
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
-matmul_tuned(const float *a, const float *b, float *c, int m, int n, int k)
+matmul_tuned(const float *a, const float *b, int ldb, float *c, int m, int n, int k, stream_k sk,
+             float *partials, int *counters)
 {
-    matmul_body<true>(a, b, c, m, n, k);
+    matmul_body<true>(a, b, ldb, c, m, n, k, sk, partials, counters);
 }
 
-/* The same kernel with scalar loads, for sizes or pointers the fast path cannot take. */
+/* The same kernel storing C one float at a time, for n % 4 != 0 (rows of C that do
+ * not start on 16 bytes) or a C pointer not 16-byte aligned. */
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
-matmul_tuned_scalar(const float *a, const float *b, float *c, int m, int n,
-                                           int k)
+matmul_tuned_scalar_c(const float *a, const float *b, int ldb, float *c, int m, int n, int k,
+                      stream_k sk, float *partials, int *counters)
 {
-    matmul_body<false>(a, b, c, m, n, k);
+    matmul_body<false>(a, b, ldb, c, m, n, k, sk, partials, counters);
 }
+
+/* B (k x n) copied into rows of ldb floats (n rounded up to 4), zero-filled, so that
+ * every row starts on 16 bytes: one float4 of the copy per thread and turn. */
+__global__ void matmul_pad_b(const float *b, float *padded, int k, int n, int ldb)
+{
+    size_t quads_per_row = (size_t)ldb / 4, quads = (size_t)k * quads_per_row;
+    for (size_t q = (size_t)blockIdx.x * blockDim.x + threadIdx.x; q < quads;
+         q += (size_t)gridDim.x * blockDim.x) {
+        const float *src = b + q / quads_per_row * n;
+        int col = (int)(q % quads_per_row) * 4;
+        float v[4];
+        for (int e = 0; e < 4; ++e)
+            v[e] = col + e < n ? src[col + e] : 0.0f;
+        ((float4 *)padded)[q] = make_float4(v[0], v[1], v[2], v[3]);
+    }
+}
+
+/* What launch() keeps from call to call: set up once per device; buffers that grow
+ * when a problem needs more (the runner never times a size's first launch). */
+struct buffer {
+    void *at;
+    size_t bytes;
+};
+static struct {
+    int device, concurrent; /* set up for (-1: none yet); blocks at once: SMs x per SM */
+    struct buffer partials, counters, padded_b; /* shares (2 per block), their counts, B */
+} kept = {-1, 0, {NULL, 0}, {NULL, 0}, {NULL, 0}};
 
 static bool aligned16(const void *p) { return ((uintptr_t)p & 15u) == 0; }
+
+static cudaError_t set_up(void)
+{
+    int device, sms = 0, per_sm = 0;
+    cudaError_t e = cudaGetDevice(&device);
+    if (e != cudaSuccess || device == kept.device)
+        return e;
+    /* more than 48 KB of dynamic shared memory needs an opt-in per kernel */
+    const void *kernels[] = {(const void *)matmul_tuned, (const void *)matmul_tuned_scalar_c};
+    for (int i = 0; i < 2 && SMEM_BYTES > 48 * 1024; ++i)
+        if ((e = cudaFuncSetAttribute(kernels[i], cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      (int)SMEM_BYTES)) != cudaSuccess)
+            return e;
+    /* the padding kernel asks for the main kernel's L1/shared split: no reconfiguring */
+    if ((e = cudaFuncSetAttribute(matmul_pad_b, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                  cudaSharedmemCarveoutMaxShared)) != cudaSuccess ||
+        (e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) != cudaSuccess ||
+        (e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, matmul_tuned, THREADS,
+                                                           SMEM_BYTES)) != cudaSuccess)
+        return e;
+    if (per_sm < 1)
+        return step_refuse_launch("a block of this build does not fit on one SM of this GPU");
+    kept.concurrent = sms * per_sm;
+    kept.device = device;
+    return cudaSuccess;
+}
+
+/* Makes buf hold at least `bytes`, zero-filled (in stream order) when it is new. */
+static cudaError_t grow(struct buffer *buf, size_t bytes, const char *what, cudaStream_t stream)
+{
+    if (bytes <= buf->bytes)
+        return cudaSuccess;
+    cudaError_t e;
+    if (buf->at != NULL) { /* earlier launches may still be using it */
+        if ((e = cudaDeviceSynchronize()) != cudaSuccess || (e = cudaFree(buf->at)) != cudaSuccess)
+            return e;
+        buf->at = NULL;
+        buf->bytes = 0;
+    }
+    if (cudaMalloc(&buf->at, bytes) != cudaSuccess) {
+        (void)cudaGetLastError();
+        buf->at = NULL;
+        char why[200];
+        snprintf(why, sizeof why, "no device memory left for %s (%zu MB)", what, bytes >> 20);
+        return step_refuse_launch(why);
+    }
+    if ((e = cudaMemsetAsync(buf->at, 0, bytes, stream)) != cudaSuccess)
+        return e;
+    buf->bytes = bytes;
+    return cudaSuccess;
+}
 
 static cudaError_t launch(const void *problem, cudaStream_t stream)
 {
     const struct matmul_problem *p = (const struct matmul_problem *)problem;
-    /* one block per tile of C, in a 1-D grid: at most 2^31 - 1 blocks */
     long long tiles = ((p->m + BM - 1LL) / BM) * ((p->n + BN - 1LL) / BN);
-    if (tiles > 2147483647LL)
-        return step_refuse_launch("more tiles of C than a 1-D grid can number (2^31 - 1)");
-    dim3 grid((unsigned)tiles);
-    bool vec = p->k % 4 == 0 && p->n % 4 == 0 && aligned16(p->a) && aligned16(p->b) &&
-               aligned16(p->c);
-    /* more than 48 KB of dynamic shared memory needs an opt-in per kernel */
-    if (SMEM_BYTES > 48 * 1024) {
-        cudaError_t e = cudaFuncSetAttribute(matmul_tuned,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             (int)SMEM_BYTES);
-        if (e == cudaSuccess)
-            e = cudaFuncSetAttribute(matmul_tuned_scalar,
-                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     (int)SMEM_BYTES);
-        if (e != cudaSuccess)
+    if (tiles > INT_MAX)
+        return step_refuse_launch("more tiles of C than an int can number (2^31 - 1)");
+    if (p->n > INT_MAX - 3)
+        return step_refuse_launch("n is too large to round up to a multiple of 4");
+    cudaError_t e = set_up();
+    if (e != cudaSuccess)
+        return e;
+
+    /* The schedule with the shorter estimate, in slices of the busiest block: one block
+     * per tile, ceil(tiles / concurrent) waves of whole tiles; or stream-K, as many
+     * blocks as run at once, equal runs, plus SPLIT_COST for the split tiles' shares. */
+    int slices = (p->k + BK - 1) / BK;
+    long long iterations = tiles * slices, concurrent = kept.concurrent;
+    long long whole_tiles = (tiles + concurrent - 1) / concurrent * slices;
+    long long stream_k_time = (iterations + concurrent - 1) / concurrent + SPLIT_COST;
+    long long blocks = tiles;
+    if (STREAM_K && stream_k_time < whole_tiles)
+        blocks = iterations < concurrent ? iterations : concurrent;
+    stream_k sk = {iterations / blocks, (int)(iterations % blocks), slices};
+    bool split = false; /* does a run start inside a tile? */
+    for (int b = 1; blocks != tiles && b < blocks && !split; ++b)
+        split = sk_begin(sk, b) % slices != 0;
+    if (split && ((e = grow(&kept.partials, (size_t)blocks * 2 * TILE_FLOATS * sizeof(float),
+                            "the stream-K workspace", stream)) != cudaSuccess ||
+                  (e = grow(&kept.counters, (size_t)blocks * sizeof(int),
+                            "the stream-K counters", stream)) != cudaSuccess))
+        return e;
+
+    /* B, 16 bytes at a time: straight from p->b when its rows start on 16 bytes */
+    const float *b = p->b;
+    int ldb = p->n;
+    if (p->n % 4 != 0 || !aligned16(p->b)) {
+        ldb = (p->n + 3) / 4 * 4;
+        if ((e = grow(&kept.padded_b, (size_t)p->k * ldb * sizeof(float),
+                      "the padded copy of B", stream)) != cudaSuccess)
+            return e;
+        b = (const float *)kept.padded_b.at;
+        matmul_pad_b<<<kept.concurrent * 4, 256, 0, stream>>>(p->b, (float *)kept.padded_b.at,
+                                                              p->k, p->n, ldb);
+        if ((e = cudaGetLastError()) != cudaSuccess)
             return e;
     }
-    if (vec)
-        matmul_tuned<<<grid, THREADS, SMEM_BYTES, stream>>>(p->a, p->b, p->c, p->m, p->n, p->k);
+
+    float *partials = (float *)kept.partials.at;
+    int *counters = (int *)kept.counters.at;
+    dim3 grid((unsigned)blocks);
+    if (p->n % 4 == 0 && aligned16(p->c))
+        matmul_tuned<<<grid, THREADS, SMEM_BYTES, stream>>>(p->a, b, ldb, p->c, p->m, p->n, p->k,
+                                                            sk, partials, counters);
     else
-        matmul_tuned_scalar<<<grid, THREADS, SMEM_BYTES, stream>>>(p->a, p->b, p->c, p->m, p->n,
-                                                                 p->k);
+        matmul_tuned_scalar_c<<<grid, THREADS, SMEM_BYTES, stream>>>(p->a, b, ldb, p->c, p->m, p->n,
+                                                                     p->k, sk, partials, counters);
     return cudaGetLastError();
 }
 
