@@ -1,5 +1,6 @@
-/* What the grading suite's two files share (tests/test_grading.c, the suite, and
- * tests/test_grading_fake_gpu.c, its fake-GPU case). */
+/* What the grading suite's files share (tests/test_grading.c, the suite,
+ * tests/test_grading_fake_gpu.c, its fake-GPU case, and tests/test_grading_sass.c,
+ * the sass technique lines). */
 #ifndef LAB_GRADING_TESTS_H
 #define LAB_GRADING_TESTS_H
 
@@ -10,5 +11,7 @@
 void assert_line(const char *report, const char *line_start, const char *also);
 /* The fake-GPU case ("pool") of the grading suite. */
 void add_grading_fake_gpu_cases(Suite *s);
+/* The sass technique lines' cases (tests/test_grading_sass.c). */
+void add_grading_sass_cases(Suite *s);
 
 #endif

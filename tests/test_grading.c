@@ -650,5 +650,6 @@ Suite *grading_suite(void)
     suite_add_tcase(s, cls);
 
     add_grading_fake_gpu_cases(s);
+    add_grading_sass_cases(s);
     return s;
 }

@@ -59,4 +59,15 @@ char *util_csv_last_field(const char *path, const char *column, char *why, size_
 int run_step_at(const char *path, const struct check_size *size, const char *csv, char *out,
                 size_t out_len, char *err, size_t err_len);
 
+/* The main kernel's row of `bin/solutions/LAB/STEM --report`: its name in the source,
+ * registers, shared (static + dynamic), local and spill bytes. 0, or -1 with the
+ * binary's exit code and output in why. */
+struct report_row {
+    char kernel[128];
+    int regs;
+    size_t smem, local, spill;
+};
+int util_report_row(const char *lab, const char *stem, struct report_row *row, char *why,
+                    size_t why_len);
+
 #endif
