@@ -16,7 +16,8 @@
 #                           next run with a GPU grades them again)
 #   make grade-all ... SCHEDULER=slurm   the same as a Slurm array job (settings below)
 #   make deps-slurm         install the Slurm clients (and the test cluster's daemons) when missing
-#   make peaks              measure this GPU's ceilings (FP32 FMA, rsqrtf, shared memory, copy): data/results/<gpu>/peaks.csv
+#   make peaks              measure this GPU's ceilings (FP32 FMA, rsqrtf, shared memory, copy,
+#                           TF32 tensor cores): data/results/<gpu>/peaks.csv
 #   make plots GPUS="A B"   also draw those results folders side by side, each against its own peak
 #   make sweep-tiles        matmul step 02 at tiles 4..32: blocks per SM here and on the 8800 GTX,
 #                           then (with a GPU) each run at 4096^3 and recorded (PPoPP'08 Figure 4)
@@ -348,11 +349,14 @@ $(BIN_DIR)/guide-tables: $(BUILD_DIR)/host/tools/guide_tables.o $(call HOST_OBJ,
 	$(Q)$(CC) -o $@ $^ -lm
 
 # bin/peaks: the measured ceilings (FP32 FMA, rsqrtf, shared memory, device-memory
-# copy) of this GPU, recorded in data/results/<gpu-dir>/peaks.csv for the figures.
+# copy, TF32 tensor cores) of this GPU, recorded in data/results/<gpu-dir>/peaks.csv
+# for the figures. ARCH=sm_90 builds it for sm_90a, the H100's own target, so that it
+# measures wgmma too (tf32_wgmma); any other ARCH as it is.
+PEAKS_ARCH_FLAGS = $(if $(filter sm_90 sm_90a,$(ARCH)),-gencode=arch=compute_90a$(comma)code=sm_90a -DPEAKS_WGMMA=1,-arch=$(ARCH))
 $(BIN_DIR)/peaks: harness/tools/peaks.cu $(call HOST_OBJ,csv results) harness/csv.h harness/results.h harness/cuda_check.h
 	$(call say,NVCC,$<)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(NVCC) -O3 -std=c++17 -arch=$(ARCH) -ftz=true -Iharness -Xcompiler -Wall \
+	$(Q)$(NVCC) -O3 -std=c++17 $(PEAKS_ARCH_FLAGS) -ftz=true -Iharness -Xcompiler -Wall \
 	  '-DPEAKS_NVCC_VERSION="$(NVCC_VERSION)"' -o $@ $< $(call HOST_OBJ,csv results) -lm
 
 .PHONY: peaks
