@@ -177,6 +177,8 @@ START_TEST(pooled_runs_keep_every_verdict_in_step_order)
                 "the timed run at 2048x2048x2048 failed (wrong result or error, exit 1):\n"
                 "        mismatch (fake)");
     ck_assert_ptr_nonnull(strstr(r, "matmul/13-tuned: 11 of 11 (full marks)"));
+    /* its sass line, judged on the fake cuobjdump's listing */
+    assert_line(r, "matmul/13-tuned technique PASS 1/1", "in its SASS: 1 LDGSTS)");
     ck_assert_msg(strstr(r, "nan") == NULL && strstr(fake_out[0], "nan") == NULL,
                   "a verdict says nan:\n%s\n%s", r, fake_out[0]);
     free(r);
