@@ -45,7 +45,8 @@ $(foreach c,$(EXPLORER_CONFIGS),$(eval $(call STEP_RULES,solutions,explorer,$(c)
   $(EXPLORER_DIR)/$(explorer_source_$(c)),,-Iharness/labs/matmul $(explorer_flags_$(c)),$(BUILD_DIR)/solutions)))
 EXPLORER_BINS := $(patsubst %,$(BIN_DIR)/explorer/%,$(EXPLORER_CONFIGS))
 EXPLORER_SASS := $(patsubst %,$(EXPLORER_OBJ_DIR)/%.sass,$(EXPLORER_CONFIGS))
-$(EXPLORER_BINS): $(call lab_pure_objs,matmul)
+# (the explorer's own pure code reads SASS with the shared reader: sass_listing.o)
+$(EXPLORER_BINS): $(call lab_pure_objs,matmul) $(call HOST_OBJ,sass_listing)
 
 # The explorer's step table: every valid configuration is a step.
 $(BUILD_DIR)/host/labs/explorer/step_table.o: harness/lab_step_table.c $(EXPLORER_STEPS)
