@@ -4,11 +4,12 @@
  * A missing mbarrier wait: the warpgroups issue their wgmma on a stage without first
  * waiting for its full barrier (mbarrier_wait on full[s], the phase TMA completes when
  * the tile's bytes have landed). The tensor cores read shared memory the copy has not
- * written yet: the tile of an earlier slice or of another block. Racecheck cannot see
- * it (TMA and wgmma are the async proxy, not the loads and stores racecheck tracks);
- * the TF32 tolerance (tf32_tolerance.c) does: correct FAILs at the check sizes with
- * more than one block or more than one K-slice, so the step earns nothing (correct is
- * required). The change from the solution is the line marked WRONG.
+ * written yet: the tile of an earlier slice or of another block, or nothing at all
+ * (graded on the H100, C came out 0 at 1x1x1). Racecheck, memcheck and synccheck see
+ * nothing (TMA and wgmma go through the async proxy, not the loads and stores
+ * racecheck tracks); the TF32 tolerance (tf32_tolerance.c) does: wrong at every check
+ * size there, so correct FAILs and the step earns nothing (correct is required). The
+ * change from the solution is the line marked WRONG.
  */
 /* Step 06: the Tensor Memory Accelerator (TMA) loads the tiles, mbarriers say when
  * they have landed (sm_90a).

@@ -5,12 +5,15 @@
  * main loop is off by one, cp.async.wait_group 2 (STAGES - 1) instead of 1 (STAGES -
  * 2). With STAGES - 1 groups committed ahead of the slice being read, waiting until
  * at most 2 are pending guarantees nothing about the oldest: the warps multiply the
- * stage whose 16-byte copies are still in flight, whatever it held before (the
- * previous round's slice, or another block's). The first slice of every block is
- * read right after its copies are issued. Wrong at the larger check sizes, by far
- * more than the TF32 tolerance (tf32_tolerance.c): correct FAILs, so the step earns
- * nothing (correct is required). The change from the solution is the line marked
- * WRONG.
+ * stage whose copies are still in flight, whatever it held before (the previous
+ * round's slice, or another block's). Where k fits in one K-slice the only slice is
+ * read right after its copies are issued: wrong by far more than the TF32 tolerance
+ * (tf32_tolerance.c) at 1x1x1, 1x300x17 and 1048560x2x3 (graded on the H100, those
+ * three failed and the other sizes passed: with more slices, issuing the next slice's
+ * copies before the read delayed it enough). Correct FAILs, so the step earns
+ * nothing (correct is required); racecheck reports the hazard too, every time (the
+ * cp.async write against the fragment reads). The change from the solution is the
+ * line marked WRONG.
  */
 /* Step 04: a 3-stage cp.async pipeline feeds the tensor cores.
  *

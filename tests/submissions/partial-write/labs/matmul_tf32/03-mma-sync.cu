@@ -5,7 +5,8 @@
  * (c0, c1) and g + 8 (c2, c3), but the epilogue below stores both halves to row g.
  * Rows g + 8 of every 16-row fragment are never written (a partial write), and rows g
  * end up holding the values of rows g + 8. Wrong at every check size (even 1x1x1:
- * row 0 gets row 8's zero), far beyond the TF32 tolerance (tf32_tolerance.c), so
+ * row 0 gets row 8's zero; 0 of 9 on the H100), far beyond the TF32 tolerance
+ * (tf32_tolerance.c), so
  * correct FAILs and the step earns nothing (correct is required). Its SASS still
  * holds HMMA: the technique line passes. The change from the solution is the one line
  * marked WRONG.
