@@ -88,7 +88,8 @@ static int cuobjdump_present(char *why, size_t len)
     int found = system("command -v cuobjdump >/dev/null 2>&1") == 0;
     snprintf(why, len, "%s",
              found ? "cuobjdump found on PATH"
-                   : "cuobjdump is not installed (make deps installs it from PyPI; or CUOBJDUMP=path)");
+                   : "cuobjdump is not installed (make deps installs it from PyPI; or "
+                     "CUOBJDUMP=path)");
     return found;
 }
 
@@ -139,7 +140,8 @@ int main(void)
     for (size_t i = 0; i < sizeof suites / sizeof suites[0]; ++i) {
         const struct suite_entry *s = &suites[i];
         int available = s->needs == NOTHING || (s->needs == GPU && have_gpu) ||
-                        (s->needs == GNUPLOT && have_gnuplot) || (s->needs == SLURM && have_slurm) ||
+                        (s->needs == GNUPLOT && have_gnuplot) ||
+                        (s->needs == SLURM && have_slurm) ||
                         (s->needs == CUOBJDUMP && have_cuobjdump);
         if (available) {
             if (runner == NULL)

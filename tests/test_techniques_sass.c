@@ -101,13 +101,14 @@ START_TEST(a_built_binary_without_the_instruction_fails)
     ck_assert_int_eq(judge(tf32, "03", "technique 03 sass HGMMA\ntechnique 03 no-sass HMMA\n", why,
                            sizeof why),
                      CHECK_FAIL);
-    ck_assert_msg(strstr(why, "kernel matmul_mma_sync has no HGMMA instruction in its SASS") != NULL &&
+    ck_assert_msg(strstr(why, "kernel matmul_mma_sync has no HGMMA instruction in its SASS") !=
+                          NULL &&
                       strstr(why, "HMMA instructions in its SASS; the rubric wants none") != NULL,
                   "%s", why);
     /* step 06's shared loads are in the transpose kernel, not in matmul_tma */
     ck_assert_int_eq(judge(tf32, "06", "technique 06 sass LDS\n", why, sizeof why), CHECK_FAIL);
-    ck_assert_msg(strstr(why, "kernel matmul_tma has no LDS instruction in its SASS (another kernel "
-                              "of the step, _Z16tf32_transpose_b") != NULL,
+    ck_assert_msg(strstr(why, "kernel matmul_tma has no LDS instruction in its SASS (another "
+                              "kernel of the step, _Z16tf32_transpose_b") != NULL,
                   "%s", why);
 }
 END_TEST

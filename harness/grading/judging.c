@@ -164,17 +164,25 @@ static void append(char *buf, size_t len, const char *separator, const char *tex
         snprintf(buf + used, len - used, "%s%s", used ? separator : "", text);
 }
 
+/* Is technique line t a sass or no-sass line of step? */
+static int sass_line(const struct rubric *r, int t, const struct step_info *step)
+{
+    enum technique_kind kind = r->techniques[t].kind;
+    return (kind == TECH_SASS || kind == TECH_NO_SASS) &&
+           strcmp(r->techniques[t].step, step->id) == 0;
+}
+
 void technique_judge_sass(const struct rubric *r, const struct step_info *step,
                           const struct step_resources *res, const char *listing,
                           const char *no_listing, struct technique_verdict *v)
 {
     char lines[256] = ""; /* "sass HMMA, no-sass MUFU.RCP": the lines, for a reason */
     for (int t = 0; t < r->technique_count; ++t) {
-        enum technique_kind kind = r->techniques[t].kind;
-        if (strcmp(r->techniques[t].step, step->id) != 0 || (kind != TECH_SASS && kind != TECH_NO_SASS))
+        if (!sass_line(r, t, step))
             continue;
         char line[80];
-        snprintf(line, sizeof line, "%s %s", kind == TECH_SASS ? "sass" : "no-sass",
+        snprintf(line, sizeof line, "%s %s",
+                 r->techniques[t].kind == TECH_SASS ? "sass" : "no-sass",
                  r->techniques[t].mnemonic);
         append(lines, sizeof lines, ", ", line);
     }
@@ -187,9 +195,9 @@ void technique_judge_sass(const struct rubric *r, const struct step_info *step,
         return;
     }
     for (int t = 0; t < r->technique_count; ++t) {
-        enum technique_kind kind = r->techniques[t].kind;
-        if (strcmp(r->techniques[t].step, step->id) != 0 || (kind != TECH_SASS && kind != TECH_NO_SASS))
+        if (!sass_line(r, t, step))
             continue;
+        enum technique_kind kind = r->techniques[t].kind;
         const char *mnemonic = r->techniques[t].mnemonic;
         long count = sass_count_matching(listing, res->kernel, mnemonic);
         if (count < 0) { /* the same for every line: the first says it */
@@ -269,7 +277,8 @@ int technique_result(const struct technique_verdict *v, const struct step_resour
         k->state = CHECK_PASS;
         k->fraction = 1;
         int used = snprintf(k->why, sizeof k->why,
-                            "as the rubric asks (kernel %s: %d registers, %zu B shared, %zu B local",
+                            "as the rubric asks (kernel %s: %d registers, %zu B shared, "
+                            "%zu B local",
                             res->kernel, res->regs, res->smem, res->local);
         if (used >= 0 && (size_t)used < sizeof k->why)
             snprintf(k->why + used, sizeof k->why - (size_t)used, "%s%s)",
