@@ -16,7 +16,8 @@
 #                           next run with a GPU grades them again)
 #   make grade-all ... SCHEDULER=slurm   the same as a Slurm array job (settings below)
 #   make deps-slurm         install the Slurm clients (and the test cluster's daemons) when missing
-#   make peaks              measure this GPU's ceilings (FP32 FMA, rsqrtf, shared memory, copy): data/results/<gpu>/peaks.csv
+#   make peaks              measure this GPU's ceilings (FP32 FMA, rsqrtf, shared memory, copy,
+#                           TF32 tensor cores): data/results/<gpu>/peaks.csv
 #   make plots GPUS="A B"   also draw those results folders side by side, each against its own peak
 #   make sweep-tiles        matmul step 02 at tiles 4..32: blocks per SM here and on the 8800 GTX,
 #                           then (with a GPU) each run at 4096^3 and recorded (PPoPP'08 Figure 4)
@@ -24,6 +25,7 @@
 #                           and the Pareto set, no GPU needed; with a GPU each timed
 #   make deps               install Check and gnuplot when missing (run and test do it too), and
 #                           cuobjdump and nvdisasm from PyPI into .deps/pip for make explore
+#                           and grading's sass technique lines
 #   make diffs              the change each solution step makes, as diffs under build/diffs/
 #   make guide-tables       regenerate GUIDE.md's tables of recorded results from data/results/, data/grading/
 #   make handout DEST=dir   write the students' repository into dir: no solutions/, no grading tests
@@ -81,6 +83,11 @@ CUDA_HOME ?= $(patsubst %/bin/,%,$(dir $(shell command -v $(NVCC) 2>/dev/null)))
 ifeq ($(CUDA_HOME),)
 $(error nvcc not found: install the CUDA Toolkit and put its bin/ on PATH (or set NVCC=/path/to/nvcc))
 endif
+# cuobjdump: the CUDA Toolkit's, else the one `make deps` installs from PyPI under
+# .deps/pip (harness/install-cuobjdump.sh); empty when there is none. What it lists
+# (harness/sass-listing.sh) feeds the explorer's instruction counts and grading's
+# `sass` technique lines; without it both are SKIPPED, by name.
+CUOBJDUMP ?= $(firstword $(wildcard $(CUDA_HOME)/bin/cuobjdump) $(shell command -v cuobjdump 2>/dev/null) $(wildcard $(CURDIR)/.deps/pip/nvidia/cu*/bin/cuobjdump))
 
 # The architecture of the local GPU when there is one, sm_90 (H100) otherwise.
 DETECTED_ARCH := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n1 | tr -d ' .\r')
@@ -319,7 +326,7 @@ $(BIN_DIR)/occupancy: $(BUILD_DIR)/host/tools/occupancy.o $(call HOST_OBJ,occupa
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm
 
-$(BIN_DIR)/lab: $(BUILD_DIR)/host/tools/lab.o $(GRADING_OBJS) $(call HOST_OBJ,step_table lab_registry cli csv results) $(ALL_TABLE_OBJS)
+$(BIN_DIR)/lab: $(BUILD_DIR)/host/tools/lab.o $(GRADING_OBJS) $(call HOST_OBJ,step_table lab_registry cli csv results sass_listing) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm
@@ -342,11 +349,14 @@ $(BIN_DIR)/guide-tables: $(BUILD_DIR)/host/tools/guide_tables.o $(call HOST_OBJ,
 	$(Q)$(CC) -o $@ $^ -lm
 
 # bin/peaks: the measured ceilings (FP32 FMA, rsqrtf, shared memory, device-memory
-# copy) of this GPU, recorded in data/results/<gpu-dir>/peaks.csv for the figures.
+# copy, TF32 tensor cores) of this GPU, recorded in data/results/<gpu-dir>/peaks.csv
+# for the figures. ARCH=sm_90 builds it for sm_90a, the H100's own target, so that it
+# measures wgmma too (tf32_wgmma); any other ARCH as it is.
+PEAKS_ARCH_FLAGS = $(if $(filter sm_90 sm_90a,$(ARCH)),-gencode=arch=compute_90a$(comma)code=sm_90a -DPEAKS_WGMMA=1,-arch=$(ARCH))
 $(BIN_DIR)/peaks: harness/tools/peaks.cu $(call HOST_OBJ,csv results) harness/csv.h harness/results.h harness/cuda_check.h
 	$(call say,NVCC,$<)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(NVCC) -O3 -std=c++17 -arch=$(ARCH) -ftz=true -Iharness -Xcompiler -Wall \
+	$(Q)$(NVCC) -O3 -std=c++17 $(PEAKS_ARCH_FLAGS) -ftz=true -Iharness -Xcompiler -Wall \
 	  '-DPEAKS_NVCC_VERSION="$(NVCC_VERSION)"' -o $@ $< $(call HOST_OBJ,csv results) -lm
 
 .PHONY: peaks
@@ -412,7 +422,8 @@ grade grade-all: export LAB_GRADE_GRADEBOOK := $(GRADEBOOK)
 grade grade-all: export LAB_GRADE_THROUGHPUT := $(THROUGHPUT)
 grade grade-all: export LAB_GRADE_LAB := $(value LAB)
 grade grade-all: export LAB_GRADE_STEP := $(value STEP)
-grade_common = --jobs '$(GRADE_JOBS)' --sanitizer '$(COMPUTE_SANITIZER)' $(if $(filter 1,$(GRADE_NO_GPU)),--no-gpu) \
+grade_common = --jobs '$(GRADE_JOBS)' --sanitizer '$(COMPUTE_SANITIZER)' --cuobjdump '$(CUOBJDUMP)' \
+  $(if $(filter 1,$(GRADE_NO_GPU)),--no-gpu) \
   $(if $(GIVEN_GRADEBOOK),--gradebook "$$LAB_GRADE_GRADEBOOK") \
   $(if $(GIVEN_THROUGHPUT),--throughput "$$LAB_GRADE_THROUGHPUT") "$$LAB_GRADE_LAB" "$$LAB_GRADE_STEP"
 grade-prereqs: $(GRADE_PREREQS)
@@ -435,6 +446,7 @@ $(error THROUGHPUT= is for grading on this machine: a Slurm job's tasks grade on
 endif
 grade-all: export GRADE_NO_GPU := $(GRADE_NO_GPU)
 grade-all: export COMPUTE_SANITIZER := $(COMPUTE_SANITIZER)
+grade-all: export CUOBJDUMP := $(CUOBJDUMP)
 grade-all: $(GRADE_PREREQS)
 ifeq ($(SCHEDULER),slurm)
 	$(Q)$(if $(GIVEN_SUBMISSIONS),,LAB_GRADE_SUBMISSIONS= )sh harness/slurm/grade-all.sh
@@ -494,7 +506,7 @@ $(BUILD_DIR)/tests:
 
 # (grading's pure parts and its child processes, harness/grading/procs.c, are tested on
 # their own)
-$(BIN_DIR)/run-tests: $(TEST_OBJS) $(call HOST_OBJ,$(HARNESS_PURE) lab_registry $(addprefix grading/,$(GRADING_PURE) procs)) $(LAB_PURE_OBJS) $(ALL_TABLE_OBJS)
+$(BIN_DIR)/run-tests: $(TEST_OBJS) $(call HOST_OBJ,$(HARNESS_PURE) lab_registry sass_listing $(addprefix grading/,$(GRADING_PURE) procs)) $(LAB_PURE_OBJS) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ $(CHECK_LIBS) $(foreach lab,$(LABS),$($(lab)_LDLIBS))
@@ -508,7 +520,7 @@ RESOURCE_FILES = $(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(lab)),$(
 test: deps $(LAB_BINS) $(SOLUTION_BINS) $(TOOLS) $(BIN_DIR)/run-tests $(BIN_DIR)/occupancy-xcheck
 	$(Q)$(BIN_DIR)/occupancy-xcheck
 	$(Q)LAB_RESOURCE_FILES='$(subst $(space),:,$(strip $(RESOURCE_FILES)))' LAB_BIN_DIR='$(BIN_DIR)' \
-	  $(BIN_DIR)/run-tests
+	  CUOBJDUMP='$(CUOBJDUMP)' $(BIN_DIR)/run-tests
 
 # The change each step makes: a unified diff of its solution against the previous
 # step's, one file per step under build/diffs/, so the guide and the code stay in step.
@@ -538,9 +550,13 @@ endif
 handout:
 	$(Q)sh harness/handout.sh $(handout_dest)
 
-# Check and gnuplot from the distribution's packages when they are missing.
-deps:
+# Check and gnuplot from the distribution's packages when they are missing; in the
+# instructor's tree also cuobjdump and nvdisasm from PyPI (the explorer and grading).
+deps: $(if $(STUDENTS_COPY),,deps-cuobjdump)
 	$(Q)sh harness/install-deps.sh
+.PHONY: deps-cuobjdump
+deps-cuobjdump:
+	$(Q)sh harness/install-cuobjdump.sh
 
 clean:
 	rm -rf $(BUILD_DIR) $(BIN_DIR)

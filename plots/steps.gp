@@ -52,11 +52,20 @@ if (last_step < first_step) {
     exit status 3
 }
 
-peak = NaN; peak_date = ""
+# peak_quantity may name several quantities, best first ("tf32_wgmma tf32_mma"):
+# the first that this GPU's peaks.csv holds is drawn, titled peak_title_<quantity>
+# when the lab sets that variable, else peak_title.
+peak = NaN; peak_date = ""; peak_found = ""
 if (file_exists(peaks_file)) {
-    stats peaks_file using (strcol("results_dir") eq results_dir && strcol("quantity") eq peak_quantity \
-        ? (peak = column("value") * peak_factor, peak_date = strcol("date"), 0) : 0) nooutput
+    do for [wanted in peak_quantity] {
+        if (!is_number(peak)) {
+            stats peaks_file using (strcol("results_dir") eq results_dir && strcol("quantity") eq wanted \
+                ? (peak = column("value") * peak_factor, peak_date = strcol("date"), peak_found = wanted, 0) \
+                : 0) nooutput
+        }
+    }
 }
+if (peak_found ne "" && exists("peak_title_" . peak_found)) { eval "peak_title = peak_title_" . peak_found }
 
 top = high
 if (is_number(library) && library > top) top = library

@@ -1,5 +1,6 @@
 /* What the grading suites share (tests/test_grading.c, which defines assert_line,
- * tests/test_grading_fake_gpu.c, the grading suite's fake-GPU case, and
+ * tests/test_grading_fake_gpu.c, the grading suite's fake-GPU case,
+ * tests/test_grading_sass.c, the sass technique lines, and
  * tests/test_grading_demo_lab.c). */
 #ifndef LAB_GRADING_TESTS_H
 #define LAB_GRADING_TESTS_H
@@ -11,5 +12,7 @@
 void assert_line(const char *report, const char *line_start, const char *also);
 /* The fake-GPU case ("pool") of the grading suite. */
 void add_grading_fake_gpu_cases(Suite *s);
+/* The sass technique lines' cases (tests/test_grading_sass.c). */
+void add_grading_sass_cases(Suite *s);
 
 #endif

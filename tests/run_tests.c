@@ -1,8 +1,10 @@
 /* The test runner: every Check suite listed in suites.h, in fork mode, so a crash
  * in one test is a failure of that test, not of the run. Suites that need a GPU,
- * gnuplot or a Slurm test cluster (tests/slurm-cluster.sh probe: root, and
- * slurm-wlm and munge installed, or installable) run only when it is there; otherwise each of their tests is listed as
- * SKIPPED by name and counted apart: a skipped test never counts as passed.
+ * gnuplot, a Slurm test cluster (tests/slurm-cluster.sh probe: root, and
+ * slurm-wlm and munge installed, or installable) or cuobjdump ($CUOBJDUMP, which make
+ * test passes from the Makefile, else on PATH) run only when it is there; otherwise
+ * each of their tests is listed as SKIPPED by name and counted apart: a skipped test
+ * never counts as passed.
  *
  * No CUDA call is made in this process: the GPU is detected by running
  * bin/gpu-probe in a child, and GPU tests run the step binaries as children.
@@ -13,10 +15,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util.h"
 
-enum need { NOTHING, GPU, GNUPLOT, SLURM };
+enum need { NOTHING, GPU, GNUPLOT, SLURM, CUOBJDUMP };
 
 #define SUITE(name, needs)                                                                         \
     Suite *name##_suite(void);                                                                     \
@@ -37,6 +40,7 @@ struct suite_entry {
 #define GPU_LIST(name) name##_case_names
 #define GNUPLOT_LIST(name) name##_case_names
 #define SLURM_LIST(name) name##_case_names
+#define CUOBJDUMP_LIST(name) name##_case_names
 #define SUITE(name, needs) {#name, name##_suite, needs##_LIST(name), needs},
 static const struct suite_entry suites[] = {
 #include "suites.h"
@@ -69,6 +73,26 @@ static int gnuplot_present(char *why, size_t len)
     return found;
 }
 
+/* cuobjdump, for the suites that read real SASS: $CUOBJDUMP when set, else on PATH. */
+static int cuobjdump_present(char *why, size_t len)
+{
+    const char *given = getenv("CUOBJDUMP");
+    if (given != NULL && given[0] != '\0') {
+        int runs = access(given, X_OK) == 0;
+        if (runs)
+            snprintf(why, len, "cuobjdump: %s", given);
+        else
+            snprintf(why, len, "CUOBJDUMP=%s cannot be run", given);
+        return runs;
+    }
+    int found = system("command -v cuobjdump >/dev/null 2>&1") == 0;
+    snprintf(why, len, "%s",
+             found ? "cuobjdump found on PATH"
+                   : "cuobjdump is not installed (make deps installs it from PyPI; or "
+                     "CUOBJDUMP=path)");
+    return found;
+}
+
 /* The one-node Slurm cluster of tests/test_slurm.c can be started here: the probe
  * installs slurm-wlm and munge when they are missing (make deps-slurm). */
 static int slurm_possible(char *why, size_t len)
@@ -83,9 +107,10 @@ static int slurm_possible(char *why, size_t len)
 
 int main(void)
 {
-    char gpu_why[1024], gnuplot_why[256];
+    char gpu_why[1024], gnuplot_why[256], cuobjdump_why[4200];
     int have_gpu = gpu_visible(gpu_why, sizeof gpu_why);
     int have_gnuplot = gnuplot_present(gnuplot_why, sizeof gnuplot_why);
+    int have_cuobjdump = cuobjdump_present(cuobjdump_why, sizeof cuobjdump_why);
     /* (the students' copy has no Slurm suite, and no probe: none is needed there) */
     char slurm_why[512] = "";
     int slurm_needed = 0;
@@ -115,7 +140,9 @@ int main(void)
     for (size_t i = 0; i < sizeof suites / sizeof suites[0]; ++i) {
         const struct suite_entry *s = &suites[i];
         int available = s->needs == NOTHING || (s->needs == GPU && have_gpu) ||
-                        (s->needs == GNUPLOT && have_gnuplot) || (s->needs == SLURM && have_slurm);
+                        (s->needs == GNUPLOT && have_gnuplot) ||
+                        (s->needs == SLURM && have_slurm) ||
+                        (s->needs == CUOBJDUMP && have_cuobjdump);
         if (available) {
             if (runner == NULL)
                 runner = srunner_create(s->make());
@@ -129,7 +156,10 @@ int main(void)
             fprintf(stderr, "suite %s has more cases than the runner can name\n", s->name);
             return 1;
         }
-        const char *why = s->needs == GPU ? gpu_why : s->needs == SLURM ? slurm_why : gnuplot_why;
+        const char *why = s->needs == GPU         ? gpu_why
+                          : s->needs == SLURM     ? slurm_why
+                          : s->needs == CUOBJDUMP ? cuobjdump_why
+                                                  : gnuplot_why;
         size_t used = strlen(skip_report);
         snprintf(skip_report + used, sizeof skip_report - used, "SKIPPED %zu %s test(s): %s\n",
                  count, s->name, why);

@@ -1,5 +1,6 @@
 /* Every Check suite, one per area. SUITE(name, needs) where needs is what the
- * suite requires to run: NOTHING, GPU, GNUPLOT or SLURM (a one-node test cluster).
+ * suite requires to run: NOTHING, GPU, GNUPLOT, SLURM (a one-node test cluster) or
+ * CUOBJDUMP (real SASS listings).
  * A suite whose need is missing is not run; the runner lists each of its tests as
  * SKIPPED, by name. */
 SUITE(rng, NOTHING)
@@ -16,6 +17,7 @@ SUITE(results_check, NOTHING)
 SUITE(binaries, NOTHING)
 SUITE(guide_tables, NOTHING)
 SUITE(techniques, NOTHING)
+SUITE(techniques_sass, CUOBJDUMP)
 SUITE(grading, NOTHING)
 SUITE(grading_demo_lab, NOTHING)
 SUITE(procs, NOTHING)

@@ -407,5 +407,6 @@ Suite *grading_suite(void)
     suite_add_tcase(s, names);
 
     add_grading_fake_gpu_cases(s);
+    add_grading_sass_cases(s);
     return s;
 }

@@ -11,7 +11,11 @@
  * check, is graded by tests/verify-on-gpu.sh's part `grading`, one call per lab.
  * LAB_GRADING_KEEP=dir grades into dir and keeps the gradebooks, reports and JUnit
  * files there. A second case grades solutions/ step 02 with a fake compute-sanitizer,
- * its runs in one pool at once and one after the other (GRADE_CONCURRENCY). */
+ * its runs in one pool at once and one after the other (GRADE_CONCURRENCY). A third
+ * grades the TF32 lab's wrong steps of tests/submissions (03, 04 and 06, one
+ * grade-all each): a wrong fragment layout, a pipeline that reads a stage before its
+ * copy lands and a missing mbarrier wait lose the step; a step 03 without mma.sync
+ * is correct and loses its technique point on its SASS. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -414,6 +418,122 @@ START_TEST(sanitizer_tools_one_after_the_other_with_concurrency_1)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------- */
+/* The TF32 lab's wrong steps: tests/submissions graded at steps 03, 04 and 06 of
+ * matmul_tf32, one grade-all per step (the reference solution of that step measured
+ * once). Step 06 needs sm_90a: on another GPU its reference cannot run either, and
+ * the case checks only that the wrong step earned nothing. */
+
+#define TF32_STEPS 3
+static const char *const tf32_step[TF32_STEPS] = {"03", "04", "06"};
+static char *tf32_dir;
+static char tf32_out[TF32_STEPS][1 << 16], tf32_err[TF32_STEPS][1 << 15];
+static int tf32_code[TF32_STEPS], tf32_hopper;
+
+static void grade_tf32(void)
+{
+    const char *keep = getenv("LAB_GRADING_KEEP");
+    keeping = keep != NULL && keep[0] != '\0';
+    if (keeping) {
+        size_t len = strlen(keep) + 8;
+        tf32_dir = malloc(len);
+        if (tf32_dir != NULL) {
+            mkdir(keep, 0777);
+            snprintf(tf32_dir, len, "%s/tf32", keep);
+            mkdir(tf32_dir, 0777);
+        }
+    } else {
+        tf32_dir = util_temp_dir("grade-tf32");
+    }
+    if (tf32_dir == NULL)
+        return;
+    char lab[512], probe[512], book[700];
+    bin_path("lab", lab, sizeof lab);
+    const char *sanitizer = getenv("COMPUTE_SANITIZER"), *cuobjdump = getenv("CUOBJDUMP");
+    char *env[] = {"MAKEFLAGS=", NULL};
+    /* the Hopper steps run (exit 0) on a GPU of compute capability 9.0 alone */
+    char *hopper[] = {(char *)bin_path("solutions/matmul_tf32/06-tma", probe, sizeof probe),
+                      "--m", "17", "--n", "17", "--k", "17", "--repeats", "1", "--warmup", "0",
+                      "--min-time", "0", "--no-csv", NULL};
+    static char probe_out[1 << 14], probe_err[1 << 14];
+    tf32_hopper = run_capture(hopper, NULL, probe_out, sizeof probe_out, probe_err,
+                              sizeof probe_err) == 0;
+    for (int i = 0; i < TF32_STEPS; ++i) {
+        snprintf(book, sizeof book, "%s/tf32-%s.csv", tf32_dir, tf32_step[i]);
+        char *argv[] = {lab, "grade-all", "--submissions", "tests/submissions", "--gradebook",
+                        book, "--sanitizer", (char *)(sanitizer ? sanitizer : ""), "--cuobjdump",
+                        (char *)(cuobjdump ? cuobjdump : ""), "matmul_tf32",
+                        (char *)tf32_step[i], NULL};
+        tf32_code[i] = run_capture(argv, (const char *const *)env, tf32_out[i],
+                                   sizeof tf32_out[i], tf32_err[i], sizeof tf32_err[i]);
+        printf("%s", tf32_out[i]);
+    }
+}
+
+static void remove_tf32(void)
+{
+    if (tf32_dir != NULL && !keeping)
+        util_remove_tree(tf32_dir);
+    free(tf32_dir);
+    tf32_dir = NULL;
+}
+
+/* The report of student at TF32 step index i. */
+static char *tf32_report(int i, const char *student)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tf32-%s.reports/%s.txt", tf32_dir, tf32_step[i], student);
+    char *text = util_read_file(path, NULL);
+    ck_assert_msg(text != NULL, "no report %s (exit %d)\n%s\n%s", path, tf32_code[i], tf32_out[i],
+                  tf32_err[i]);
+    return text;
+}
+
+START_TEST(tf32_wrong_fragment_layout_loses_the_step)
+{
+    char *r = tf32_report(0, "partial-write");
+    expect(r, "matmul_tf32/03-mma-sync correct FAIL 0/4", "0 of 9 check sizes correct");
+    ck_assert_ptr_nonnull(strstr(r, "matmul_tf32/03-mma-sync: 0 of 11 (a required check failed "
+                                    "(correct)"));
+    /* its HMMA are there: the technique line is not what it loses */
+    expect(r, "matmul_tf32/03-mma-sync technique PASS", "in its SASS: ");
+    free(r);
+}
+END_TEST
+
+START_TEST(tf32_step_without_mma_sync_loses_its_technique_point)
+{
+    char *r = tf32_report(0, "ignores-technique");
+    expect(r, "matmul_tf32/03-mma-sync correct PASS 4/4", "9 of 9");
+    expect(r, "matmul_tf32/03-mma-sync technique FAIL 0/1",
+           "kernel matmul_mma_sync has no HMMA instruction in its SASS");
+    expect(r, "matmul_tf32/03-mma-sync speed", "x the reference solution's speed");
+    free(r);
+}
+END_TEST
+
+START_TEST(tf32_stage_read_before_its_copy_lands_loses_the_step)
+{
+    char *r = tf32_report(1, "off-by-one-edge");
+    expect(r, "matmul_tf32/04-cp-async correct FAIL 0/4", "check sizes correct; first failure");
+    ck_assert_ptr_nonnull(strstr(r, "matmul_tf32/04-cp-async: 0 of 11"));
+    /* racecheck sees the cp.async write against the fragment reads, whatever the timing */
+    expect(r, "matmul_tf32/04-cp-async racecheck FAIL 0/1",
+           "Race reported between Write access at cp_async");
+    free(r);
+}
+END_TEST
+
+START_TEST(tf32_missing_mbarrier_wait_loses_the_step)
+{
+    char *r = tf32_report(2, "missing-barrier");
+    ck_assert_msg(strstr(r, "matmul_tf32/06-tma: 0 of 11") != NULL, "%s", r);
+    if (tf32_hopper)
+        expect(r, "matmul_tf32/06-tma correct FAIL 0/4", "check sizes correct; first failure");
+    free(r);
+}
+END_TEST
+
 static const char *const names[] = {
     "solutions_earn_full_marks (matmul 02)",
     "solutions_earn_full_marks (nbody 07)",
@@ -430,6 +550,10 @@ static const char *const names[] = {
     "class_gradebook_has_a_row_per_student",
     "sanitizer_tools_run_at_once_and_a_hang_is_killed_alone",
     "sanitizer_tools_one_after_the_other_with_concurrency_1",
+    "tf32_wrong_fragment_layout_loses_the_step",
+    "tf32_step_without_mma_sync_loses_its_technique_point",
+    "tf32_stage_read_before_its_copy_lands_loses_the_step",
+    "tf32_missing_mbarrier_wait_loses_the_step",
 };
 
 size_t grading_gpu_case_names(const char **out_names, size_t max)
@@ -466,5 +590,14 @@ Suite *grading_gpu_suite(void)
     tcase_add_test(fake, sanitizer_tools_run_at_once_and_a_hang_is_killed_alone);
     tcase_add_test(fake, sanitizer_tools_one_after_the_other_with_concurrency_1);
     suite_add_tcase(s, fake);
+
+    TCase *tf32 = tcase_create("tf32");
+    tcase_set_timeout(tf32, 60);
+    tcase_add_unchecked_fixture(tf32, grade_tf32, remove_tf32);
+    tcase_add_test(tf32, tf32_wrong_fragment_layout_loses_the_step);
+    tcase_add_test(tf32, tf32_step_without_mma_sync_loses_its_technique_point);
+    tcase_add_test(tf32, tf32_stage_read_before_its_copy_lands_loses_the_step);
+    tcase_add_test(tf32, tf32_missing_mbarrier_wait_loses_the_step);
+    suite_add_tcase(s, tf32);
     return s;
 }

@@ -324,4 +324,23 @@ int util_make_plots(const char *tree, const char *target, const char *results, c
         argv[n++] = (char *)*e;
     argv[n] = NULL;
     return run_capture(argv, plain_make, out, out_len, err, err_len);
+
+int util_report_row(const char *lab, const char *stem, struct report_row *row, char *why,
+                    size_t why_len)
+{
+    static char out[1 << 16], err[1 << 14];
+    char rel[256], path[512];
+    snprintf(rel, sizeof rel, "solutions/%s/%s", lab, stem);
+    char *argv[] = {(char *)bin_path(rel, path, sizeof path), "--report", NULL};
+    int code = run_capture(argv, NULL, out, sizeof out, err, sizeof err);
+    char start[160];
+    snprintf(start, sizeof start, "\n%s ", stem);
+    const char *line = code == 0 ? strstr(out, start) : NULL;
+    char name[128];
+    if (line != NULL && sscanf(line, " %127s %127s %d %zu %zu %zu", name, row->kernel, &row->regs,
+                               &row->smem, &row->local, &row->spill) == 6)
+        return 0;
+    snprintf(why, why_len, "%s --report (exit %d) has no row for its kernel:\n%.2000s%.1000s",
+             path, code, out, err);
+    return -1;
 }

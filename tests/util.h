@@ -103,4 +103,15 @@ int util_make_plots(const char *tree, const char *target, const char *results, c
          ",solutions,," cache "," size "," size "," size ",42,10," median ",1.9,2.2," gflops      \
          ",32,1024,0,0,256,8,threads,100.0,1e-06," verdict "\n"
 
+/* The main kernel's row of `bin/solutions/LAB/STEM --report`: its name in the source,
+ * registers, shared (static + dynamic), local and spill bytes. 0, or -1 with the
+ * binary's exit code and output in why. */
+struct report_row {
+    char kernel[128];
+    int regs;
+    size_t smem, local, spill;
+};
+int util_report_row(const char *lab, const char *stem, struct report_row *row, char *why,
+                    size_t why_len);
+
 #endif

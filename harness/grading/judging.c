@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sass_listing.h"
+
 void grade_score(const struct rubric *r, struct step_result *s)
 {
     s->points = s->max = 0;
@@ -145,8 +147,89 @@ void technique_judge_static(const struct rubric *r, const struct step_info *step
             if (want > v->min_speed)
                 v->min_speed = want;
             break;
+        case TECH_SASS:
+        case TECH_NO_SASS: /* technique_judge_sass */
+            break;
         }
         if (line[0] != '\0' && res->found)
+            add_reason(v, line);
+    }
+}
+
+/* Appends text to buf (size len), after a separator when buf is not empty. */
+static void append(char *buf, size_t len, const char *separator, const char *text)
+{
+    size_t used = strlen(buf);
+    if (used + 1 < len)
+        snprintf(buf + used, len - used, "%s%s", used ? separator : "", text);
+}
+
+/* Is technique line t a sass or no-sass line of step? */
+static int sass_line(const struct rubric *r, int t, const struct step_info *step)
+{
+    enum technique_kind kind = r->techniques[t].kind;
+    return (kind == TECH_SASS || kind == TECH_NO_SASS) &&
+           strcmp(r->techniques[t].step, step->id) == 0;
+}
+
+void technique_judge_sass(const struct rubric *r, const struct step_info *step,
+                          const struct step_resources *res, const char *listing,
+                          const char *no_listing, struct technique_verdict *v)
+{
+    char lines[256] = ""; /* "sass HMMA, no-sass MUFU.RCP": the lines, for a reason */
+    for (int t = 0; t < r->technique_count; ++t) {
+        if (!sass_line(r, t, step))
+            continue;
+        char line[80];
+        snprintf(line, sizeof line, "%s %s",
+                 r->techniques[t].kind == TECH_SASS ? "sass" : "no-sass",
+                 r->techniques[t].mnemonic);
+        append(lines, sizeof lines, ", ", line);
+    }
+    if (lines[0] == '\0' || !res->found) /* no such line; no kernel to look for (failed) */
+        return;
+    if (listing == NULL) {
+        snprintf(v->sass_why, sizeof v->sass_why, "the rubric's %s not judged: %s", lines,
+                 no_listing ? no_listing : "no SASS listing");
+        v->sass_unjudged = 1;
+        return;
+    }
+    for (int t = 0; t < r->technique_count; ++t) {
+        if (!sass_line(r, t, step))
+            continue;
+        enum technique_kind kind = r->techniques[t].kind;
+        const char *mnemonic = r->techniques[t].mnemonic;
+        long count = sass_count_matching(listing, res->kernel, mnemonic);
+        if (count < 0) { /* the same for every line: the first says it */
+            snprintf(v->sass_why, sizeof v->sass_why,
+                     "the rubric's %s not judged: the step's SASS lists no kernel %.127s", lines,
+                     res->kernel);
+            v->sass_unjudged = 1;
+            return;
+        }
+        char line[400] = "";
+        if (kind == TECH_SASS && count == 0) {
+            char other[128] = "", elsewhere[200] = "";
+            long there = sass_count_elsewhere(listing, res->kernel, mnemonic, other, sizeof other);
+            if (there > 0)
+                snprintf(elsewhere, sizeof elsewhere,
+                         " (another kernel of the step, %.100s, has %ld: it does not count)",
+                         other, there);
+            snprintf(line, sizeof line, "kernel %.127s has no %s instruction in its SASS%s",
+                     res->kernel, mnemonic, elsewhere);
+        } else if (kind == TECH_NO_SASS && count > 0) {
+            snprintf(line, sizeof line,
+                     "kernel %.127s has %ld %s instruction%s in its SASS; the rubric wants none",
+                     res->kernel, count, mnemonic, count == 1 ? "" : "s");
+        } else {
+            char seen[80];
+            if (count > 0)
+                snprintf(seen, sizeof seen, "%ld %s", count, mnemonic);
+            else
+                snprintf(seen, sizeof seen, "no %s", mnemonic);
+            append(v->sass_seen, sizeof v->sass_seen, ", ", seen);
+        }
+        if (line[0] != '\0')
             add_reason(v, line);
     }
 }
@@ -179,17 +262,27 @@ int technique_result(const struct technique_verdict *v, const struct step_resour
         snprintf(k->why, sizeof k->why, "not run: its speed could not be measured");
         return 0;
     }
-    if (v->needs_speed && !have_gpu && !v->failed) {
-        snprintf(k->why, sizeof k->why, "not run: its speed needs a GPU");
-    } else if (v->failed) {
+    if (v->failed) {
         k->state = CHECK_FAIL;
-        snprintf(k->why, sizeof k->why, "%s", v->why);
+        int used = snprintf(k->why, sizeof k->why, "%s", v->why);
+        if (v->sass_unjudged && used >= 0 && (size_t)used < sizeof k->why)
+            snprintf(k->why + used, sizeof k->why - (size_t)used, "\n(%s)", v->sass_why);
+    } else if (v->sass_unjudged) {
+        /* SKIPPED, never passed: what could not be looked at earns nothing */
+        k->state = CHECK_NOT_RUN;
+        snprintf(k->why, sizeof k->why, "not run (no points): %s", v->sass_why);
+    } else if (v->needs_speed && !have_gpu) {
+        snprintf(k->why, sizeof k->why, "not run: its speed needs a GPU");
     } else {
         k->state = CHECK_PASS;
         k->fraction = 1;
-        snprintf(k->why, sizeof k->why,
-                 "as the rubric asks (kernel %s: %d registers, %zu B shared, %zu B local)",
-                 res->kernel, res->regs, res->smem, res->local);
+        int used = snprintf(k->why, sizeof k->why,
+                            "as the rubric asks (kernel %s: %d registers, %zu B shared, "
+                            "%zu B local",
+                            res->kernel, res->regs, res->smem, res->local);
+        if (used >= 0 && (size_t)used < sizeof k->why)
+            snprintf(k->why + used, sizeof k->why - (size_t)used, "%s%s)",
+                     v->sass_seen[0] ? "; in its SASS: " : "", v->sass_seen);
     }
     return 1;
 }

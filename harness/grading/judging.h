@@ -51,20 +51,34 @@ struct step_resources {
 };
 
 /* What the rubric's technique lines make of a step: failed with the reasons, or
- * waiting for its speed (a min-speed line). */
+ * waiting for its speed (a min-speed line), or its sass lines not judged. */
 struct technique_verdict {
     int failed;
     int needs_speed; /* a min-speed line: 1 until its speed is known; -1: it cannot be */
     double min_speed;
+    int sass_unjudged;  /* sass / no-sass lines that could not be judged (no cuobjdump...) */
+    char sass_why[384]; /* ... why, naming the lines */
+    char sass_seen[256]; /* what the judged sass lines found: "64 HMMA; no MUFU.RCP" */
     char why[768];
 };
 
 /* The static part: every technique line of step (shared-memory, no-spills,
  * no-local-memory, max-registers) against its resources; min-speed lines wait for
- * technique_judge_speed. stem names the step in the reasons. */
+ * technique_judge_speed, sass lines for technique_judge_sass. stem names the step
+ * in the reasons. */
 void technique_judge_static(const struct rubric *r, const struct step_info *step,
                             const char *stem, const struct step_resources *res,
                             struct technique_verdict *v);
+/* The machine-code part: every sass and no-sass line of step against listing, the
+ * SASS of the step's binary (harness/sass-listing.sh: cuobjdump -sass), in which the
+ * step's main kernel (res->kernel, as its --report names it) is the one judged: an
+ * instruction of another kernel of the binary (a transpose before the product) does
+ * not count. listing NULL: the lines are not judged, for the reason no_listing gives
+ * ("cuobjdump was not found ..."); the technique check is then not run, never passed.
+ * Call after technique_judge_static. */
+void technique_judge_sass(const struct rubric *r, const struct step_info *step,
+                          const struct step_resources *res, const char *listing,
+                          const char *no_listing, struct technique_verdict *v);
 /* The speed part: ratio (student / reference; NaN when it could not be measured)
  * against the min-speed lines. */
 void technique_judge_speed(struct technique_verdict *v, double ratio);

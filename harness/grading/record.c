@@ -39,13 +39,17 @@ int record_student(struct session *sess, struct student *s, const char *gradeboo
         used += (size_t)snprintf(notes + used, sizeof notes - used, "gpu: %s\n",
                                  sess->have_gpu ? sess->gpu : sess->no_gpu_why);
     if (!sess->have_gpu && used < sizeof notes)
-        snprintf(notes + used, sizeof notes - used,
-                 "NO GPU: correctness, compute-sanitizer and speed did not run and earned no "
-                 "points; full marks need a GPU\n");
+        used += (size_t)snprintf(notes + used, sizeof notes - used,
+                                 "NO GPU: correctness, compute-sanitizer and speed did not run "
+                                 "and earned no points; full marks need a GPU\n");
     else if (sess->sanitizer == NULL && used < sizeof notes)
+        used += (size_t)snprintf(notes + used, sizeof notes - used,
+                                 "compute-sanitizer not found: memcheck, racecheck and synccheck "
+                                 "did not run and earned no points\n");
+    if (sess->reads_sass && sess->cuobjdump == NULL && used < sizeof notes)
         snprintf(notes + used, sizeof notes - used,
-                 "compute-sanitizer not found: memcheck, racecheck and synccheck did not run "
-                 "and earned no points\n");
+                 "cuobjdump not found: the rubric's sass lines were not judged, so the "
+                 "technique check of their steps did not run and earned no points\n");
 
     snprintf(tmp, sizeof tmp, "%s.tmp", report);
     FILE *out = fopen(tmp, "w");

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sass_listing.h"
+
 const char *const grade_check_names[GRADE_CHECKS] = {
     "build", "correct", "memcheck", "racecheck", "synccheck", "technique", "speed"};
 
@@ -87,7 +89,8 @@ static int parse_size(char **words, int count, struct check_size *out)
 }
 
 static const char *const technique_names[] = {"shared-memory", "no-spills", "no-local-memory",
-                                              "max-registers", "min-speed"};
+                                              "max-registers", "min-speed", "sass", "no-sass"};
+enum { TECHNIQUE_KINDS = sizeof technique_names / sizeof technique_names[0] };
 
 static int band_order(const void *a, const void *b)
 {
@@ -208,20 +211,27 @@ int rubric_parse(struct rubric *r, const char *text, const struct step_table *la
                 BAD("expected 'technique STEP WHAT [VALUE]' naming a step of lab %s",
                     lab ? lab->lab : "?");
             int kind = -1;
-            for (int k = 0; k < 5; ++k)
+            for (int k = 0; k < TECHNIQUE_KINDS; ++k)
                 if (strcmp(args[1], technique_names[k]) == 0)
                     kind = k;
             int wants_value = kind == TECH_MAX_REGS || kind == TECH_MIN_SPEED;
-            if (kind < 0 || nargs != 2 + wants_value ||
+            int wants_mnemonic = kind == TECH_SASS || kind == TECH_NO_SASS;
+            if (wants_mnemonic && (nargs != 3 || !sass_mnemonic_valid(args[2])))
+                BAD("expected 'technique STEP %s MNEMONIC' with MNEMONIC a SASS opcode in "
+                    "capitals, its modifiers after dots (HMMA, SHFL, LDG.128, MUFU.RSQ)",
+                    args[1]);
+            if (kind < 0 || nargs != 2 + wants_value + wants_mnemonic ||
                 (wants_value && parse_number(args[2], &value) != 0))
                 BAD("unknown technique '%s' (shared-memory, no-spills, no-local-memory, "
-                    "max-registers N, min-speed RATIO)",
+                    "max-registers N, min-speed RATIO, sass MNEMONIC, no-sass MNEMONIC)",
                     args[1]);
             if (r->technique_count >= RUBRIC_MAX)
                 BAD("more than %d technique lines", RUBRIC_MAX);
             snprintf(r->techniques[r->technique_count].step, sizeof r->techniques[0].step, "%s",
                      step->id);
             r->techniques[r->technique_count].kind = (enum technique_kind)kind;
+            snprintf(r->techniques[r->technique_count].mnemonic, sizeof r->techniques[0].mnemonic,
+                     "%s", wants_mnemonic ? args[2] : "");
             r->techniques[r->technique_count++].value = wants_value ? value : 0;
         } else {
             BAD("unknown setting '%s' (points, required, speed-band, speed-size, sanitize-size, "
@@ -304,6 +314,15 @@ int rubric_has_technique(const struct rubric *r, const struct step_info *step)
 {
     for (int i = 0; i < r->technique_count; ++i)
         if (step != NULL && strcmp(r->techniques[i].step, step->id) == 0)
+            return 1;
+    return 0;
+}
+
+int rubric_reads_sass(const struct rubric *r, const struct step_info *step)
+{
+    for (int i = 0; i < r->technique_count; ++i)
+        if (step != NULL && strcmp(r->techniques[i].step, step->id) == 0 &&
+            (r->techniques[i].kind == TECH_SASS || r->techniques[i].kind == TECH_NO_SASS))
             return 1;
     return 0;
 }

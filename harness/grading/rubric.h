@@ -19,9 +19,14 @@
  *   sanitize-size M N K       the small, awkward size compute-sanitizer runs at
  *   time-limit FACTOR SLACK   a run may take FACTOR x the reference's time + SLACK s
  *   build-time-limit S        seconds one step file may take to compile
- *   technique STEP WHAT [X]   what the step's lesson leaves in its resource report or
- *                             speed: shared-memory, no-spills, no-local-memory,
- *                             max-registers N, min-speed RATIO (several lines: all count)
+ *   technique STEP WHAT [X]   what the step's lesson leaves in its resource report,
+ *                             speed or machine code: shared-memory, no-spills,
+ *                             no-local-memory, max-registers N, min-speed RATIO,
+ *                             sass MNEMONIC (the SASS of the step's main kernel holds an
+ *                             instruction of that opcode: "HMMA", "SHFL", "LDG.128"),
+ *                             no-sass MNEMONIC (it holds none); several lines: all count.
+ *                             The sass lines need cuobjdump (the Makefile's CUOBJDUMP);
+ *                             without it the technique check is not run (no points)
  *
  * The default: build 1, correct 4, memcheck 1, racecheck 1, synccheck 1, technique 1
  * (steps with a technique line only), speed 2; required build correct memcheck racecheck;
@@ -53,7 +58,8 @@ extern const char *const grade_check_names[GRADE_CHECKS];
 /* The check named name, or -1. */
 int grade_check_find(const char *name);
 
-enum technique_kind { TECH_SHARED, TECH_NO_SPILLS, TECH_NO_LOCAL, TECH_MAX_REGS, TECH_MIN_SPEED };
+enum technique_kind { TECH_SHARED, TECH_NO_SPILLS, TECH_NO_LOCAL, TECH_MAX_REGS, TECH_MIN_SPEED,
+                      TECH_SASS, TECH_NO_SASS };
 
 #define RUBRIC_MAX 64
 
@@ -81,6 +87,7 @@ struct rubric {
         char step[16];
         enum technique_kind kind;
         double value;
+        char mnemonic[48]; /* sass, no-sass: the opcode (harness/sass_listing.h) */
     } techniques[RUBRIC_MAX];
     int technique_count;
 };
@@ -102,6 +109,8 @@ const struct check_size *rubric_speed_size(const struct rubric *r, const struct 
 double rubric_speed_share(const struct rubric *r, double ratio);
 /* 1 when the step has a technique line. */
 int rubric_has_technique(const struct rubric *r, const struct step_info *step);
+/* 1 when the step has a sass or no-sass line: its SASS must be listed to judge it. */
+int rubric_reads_sass(const struct rubric *r, const struct step_info *step);
 
 #ifdef __cplusplus
 }

@@ -253,3 +253,30 @@ void read_resources(struct session *sess, const char *who, const struct graded_s
     if (!res->found)
         snprintf(res->kernel, sizeof res->kernel, "?");
 }
+
+char *read_sass(struct session *sess, const char *who, const struct graded_step *g,
+                const char *binary, const char *listing_path, char *why, size_t why_len)
+{
+    if (sess->cuobjdump == NULL) {
+        snprintf(why, why_len, "cuobjdump was not found (make deps installs it from PyPI; or "
+                 "CUOBJDUMP=path)");
+        return NULL;
+    }
+    char script[4200];
+    snprintf(script, sizeof script, "%s/harness/sass-listing.sh", sess->root);
+    char *argv[] = {"sh", script, (char *)sess->cuobjdump, (char *)binary, NULL};
+    struct proc p = {.argv = argv, .log_path = listing_path, .limit_s = 60};
+    struct proc *one[] = {&p};
+    run_procs(sess, one, 1, 1, NULL);
+    note_run(sess, who, g, "sass", &p);
+    char *text = read_text(listing_path, 1 << 24);
+    if (p.outcome.code == 0 && text != NULL)
+        return text;
+    char lines[300] = "";
+    first_lines(text, 0, 2, lines, sizeof lines);
+    free(text);
+    snprintf(why, why_len, "cuobjdump could not list the step's SASS (%s, exit %d)%s%s",
+             p.outcome.timed_out ? "did not finish in 60 s" : "failed", p.outcome.code,
+             lines[0] ? ": " : "", lines);
+    return NULL;
+}

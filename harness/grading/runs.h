@@ -146,5 +146,10 @@ struct outcome run_speed(struct session *sess, const char *who, const struct gra
  * spill bytes of the kernel its DEFINE_STEP names; res->found 0 when there is none. */
 void read_resources(struct session *sess, const char *who, const struct graded_step *g,
                     const char *binary, const char *log, struct step_resources *res);
+/* The SASS of the step's binary, as harness/sass-listing.sh lists it with the
+ * session's cuobjdump (its text, which the caller frees, also kept in listing_path);
+ * NULL with the reason in why when there is no cuobjdump or it could not list it. */
+char *read_sass(struct session *sess, const char *who, const struct graded_step *g,
+                const char *binary, const char *listing_path, char *why, size_t why_len);
 
 #endif

@@ -87,30 +87,26 @@ static int select_steps(struct session *sess, const struct grade_request *q)
     return 0;
 }
 
-/* compute-sanitizer: as given, else on PATH, else where the CUDA Toolkit usually is;
- * NULL when none can run. */
-static void find_sanitizer(struct session *sess, const char *given)
+/* A CUDA tool (compute-sanitizer, cuobjdump): as given, else on PATH, else where the
+ * CUDA Toolkit usually is; NULL when none can run (found holds what was found). */
+static const char *find_tool(const char *given, const char *name, char *found, size_t len)
 {
-    sess->sanitizer = given != NULL && given[0] != '\0' ? given : NULL;
-    if (sess->sanitizer == NULL) {
+    const char *tool = given != NULL && given[0] != '\0' ? given : NULL;
+    if (tool == NULL) {
         const char *path = getenv("PATH");
-        size_t len = (path ? strlen(path) : 0) + 32;
-        char *dirs = malloc(len);
+        size_t dirs_len = (path ? strlen(path) : 0) + 32;
+        char *dirs = malloc(dirs_len);
         if (dirs != NULL) {
-            snprintf(dirs, len, "%s:/usr/local/cuda/bin", path ? path : "");
-            for (char *d = strtok(dirs, ":"); d != NULL && sess->sanitizer == NULL;
-                 d = strtok(NULL, ":")) {
-                int n = snprintf(sess->sanitizer_found, sizeof sess->sanitizer_found,
-                                 "%s/compute-sanitizer", d);
-                if (d[0] != '\0' && n < (int)sizeof sess->sanitizer_found &&
-                    access(sess->sanitizer_found, X_OK) == 0)
-                    sess->sanitizer = sess->sanitizer_found;
+            snprintf(dirs, dirs_len, "%s:/usr/local/cuda/bin", path ? path : "");
+            for (char *d = strtok(dirs, ":"); d != NULL && tool == NULL; d = strtok(NULL, ":")) {
+                int n = snprintf(found, len, "%s/%s", d, name);
+                if (d[0] != '\0' && n < (int)len && access(found, X_OK) == 0)
+                    tool = found;
             }
             free(dirs);
         }
     }
-    if (sess->sanitizer != NULL && access(sess->sanitizer, X_OK) != 0)
-        sess->sanitizer = NULL;
+    return tool != NULL && access(tool, X_OK) == 0 ? tool : NULL;
 }
 
 /* The variables given to the make that started us (ARCH=, TILE= ...) go on to the
@@ -313,6 +309,11 @@ static void print_plan(const struct session *sess, const char *gradebook, size_t
                regrading);
     for (size_t l = 0; l < sess->lab_count; ++l)
         printf("  rubric: %s\n", sess->rubric_from[l]);
+    if (sess->reads_sass)
+        printf("  cuobjdump (the rubric's sass lines): %s\n",
+               sess->cuobjdump ? sess->cuobjdump
+                               : "not found: those steps' technique check is SKIPPED, no points "
+                                 "(make deps installs it; or CUOBJDUMP=path)");
     if (!sess->have_gpu)
         printf("  NO GPU: correctness, compute-sanitizer and speed will not run and earn no "
                "points; builds and the static technique checks still do\n");
@@ -429,7 +430,15 @@ static int run_session(struct session *sess, const struct grade_request *q)
         fprintf(stderr, "lab: out of memory for %zu steps\n", sess->step_count);
         return EXIT_WRONG;
     }
-    find_sanitizer(sess, q->sanitizer);
+    sess->sanitizer = find_tool(q->sanitizer, "compute-sanitizer", sess->sanitizer_found,
+                                sizeof sess->sanitizer_found);
+    /* cuobjdump: given, else the Makefile's exported for a Slurm task, else on PATH */
+    sess->cuobjdump = find_tool(q->cuobjdump != NULL && q->cuobjdump[0] != '\0'
+                                    ? q->cuobjdump
+                                    : getenv("CUOBJDUMP"),
+                                "cuobjdump", sess->cuobjdump_found, sizeof sess->cuobjdump_found);
+    for (size_t i = 0; i < sess->step_count; ++i)
+        sess->reads_sass |= rubric_reads_sass(sess->steps[i].rubric, sess->steps[i].step);
     keep_make_variables(sess);
     if ((rc = list_students(sess, q)) != 0)
         return rc;

@@ -48,6 +48,8 @@ struct grade_request {
     const char *submissions;       /* ... a folder of them (grade-all) */
     const char *gradebook;
     const char *sanitizer;         /* compute-sanitizer's path; NULL or "": look on PATH */
+    const char *cuobjdump;         /* cuobjdump's path (the rubrics' sass lines); NULL or "":
+                                      $CUOBJDUMP, else look on PATH */
     int jobs;                      /* compilations at once */
     int no_gpu;                    /* grade as if there were no GPU: builds and static checks */
     int concurrency;               /* check-size and compute-sanitizer runs of a submission's
@@ -171,6 +173,9 @@ struct session {
     char date[32];          /* when this grading run started, as the gradebook has it */
     const char *sanitizer;  /* NULL: not available */
     char sanitizer_found[4096];
+    const char *cuobjdump;  /* NULL: not available (the sass technique lines not judged) */
+    char cuobjdump_found[4096];
+    int reads_sass;         /* a graded step has a sass or no-sass technique line */
     int have_gpu;
     char gpu[256], no_gpu_why[512];
     char run_dir[256];

@@ -154,11 +154,20 @@ static void begin_step(struct session *sess, struct student *s, size_t i)
     WHY(CHECK_BUILD, "builds against the harness of the grading tree");
     say(w, "builds");
 
-    /* technique: static, from the step's own --report */
+    /* technique: static, from the step's own --report, and its SASS for the rubric's
+     * sass lines (cuobjdump, no GPU needed) */
     double started = procs_now();
     read_resources(sess, s->name, g, paths.binary, paths.run_log, &w->res);
-    s->phase_s[PHASE_REPORT] += procs_now() - started;
     technique_judge_static(rb, g->step, g->stem, &w->res, &w->tech);
+    if (rubric_reads_sass(rb, g->step) && w->res.found) {
+        char listing_path[600], no_listing[512] = "";
+        snprintf(listing_path, sizeof listing_path, "%s/%s.sass", paths.log_dir, g->stem);
+        char *listing = read_sass(sess, s->name, g, paths.binary, listing_path, no_listing,
+                                  sizeof no_listing);
+        technique_judge_sass(rb, g->step, &w->res, listing, no_listing, &w->tech);
+        free(listing);
+    }
+    s->phase_s[PHASE_REPORT] += procs_now() - started;
 
     if (!sess->have_gpu) {
         if (!grade_without_gpu(sess, r, w, paths.src))
@@ -318,8 +327,8 @@ void grade_student(struct session *sess, struct student *s)
     for (int ph = 0; ph < PHASES; ++ph)
         sess->phase_s[ph] += s->phase_s[ph];
     if (sess->have_gpu)
-        printf("  (on the GPU: --report runs %.1f s, check-size and compute-sanitizer runs "
-               "%.1f s, speed runs %.1f s; waiting for builds %.1f s)\n",
+        printf("  (on the GPU: --report and SASS runs %.1f s, check-size and "
+               "compute-sanitizer runs %.1f s, speed runs %.1f s; waiting for builds %.1f s)\n",
                s->phase_s[PHASE_REPORT], s->phase_s[PHASE_POOL], s->phase_s[PHASE_SPEED],
                s->phase_s[PHASE_BUILD_WAIT]);
 }

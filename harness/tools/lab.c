@@ -6,7 +6,8 @@
  *   lab run [--bin-dir D] [LAB [STEP]] [-- ARGS]    run steps (GPU), one table per lab
  *   lab report [--bin-dir D] [--arch A] [LAB [STEP]]  static resources + occupancy model
  *   lab grade [--student NAME] [--submission DIR] [--gradebook CSV] [--jobs N]
- *             [--sanitizer PATH] [--concurrency N] [--throughput CSV] [LAB [STEP]]
+ *             [--sanitizer PATH] [--cuobjdump PATH] [--concurrency N] [--throughput CSV]
+ *             [LAB [STEP]]
  *                                                   grade one submission (default: .)
  *   lab grade-all --submissions DIR [same options]  grade every folder in DIR; resumes
  *                                                   (harness/grading/; GUIDE.md)
@@ -334,10 +335,10 @@ int main(int argc, char **argv)
                 "       %s run [--bin-dir DIR] [--time-limit S] [LAB [STEP]] [-- STEP-OPTIONS]\n"
                 "       %s report [--bin-dir DIR] [--arch ARCH] [LAB [STEP]]\n"
                 "       %s grade [--student NAME] [--submission DIR] [--gradebook CSV]\n"
-                "             [--jobs N] [--sanitizer PATH] [--concurrency N] [--no-gpu]\n"
-                "             [--throughput CSV] [LAB [STEP]]\n"
+                "             [--jobs N] [--sanitizer PATH] [--cuobjdump PATH] [--concurrency N]\n"
+                "             [--no-gpu] [--throughput CSV] [LAB [STEP]]\n"
                 "       %s grade-all --submissions DIR [--gradebook CSV] [--jobs N]\n"
-                "             [--sanitizer PATH] [--concurrency N] [--no-gpu]\n"
+                "             [--sanitizer PATH] [--cuobjdump PATH] [--concurrency N] [--no-gpu]\n"
                 "             [--throughput CSV] [LAB [STEP]]\n"
                 "       %s grade-split --submissions DIR --gradebook CSV --batch N --out DIR\n"
                 "             [--regrade-without-gpu] [LAB [STEP]]\n"
@@ -349,7 +350,9 @@ int main(int argc, char **argv)
                 "       --concurrency N: check-size and compute-sanitizer runs of all the steps\n"
                 "       of a submission at once on the GPU, then each speed run alone; default\n"
                 "       $GRADE_CONCURRENCY or %d, 1 one after the other; --throughput CSV:\n"
-                "       append the run's seconds per submission, with its GPU and commit)\n",
+                "       append the run's seconds per submission, with its GPU and commit;\n"
+                "       --cuobjdump PATH: for the rubrics' sass lines, default $CUOBJDUMP or\n"
+                "       on PATH; without it those steps' technique check is not run)\n",
                 program, program, program, program, program, program, program, program,
                 program, RUN_DEFAULT_TIME_LIMIT_S, GRADE_DEFAULT_CONCURRENCY);
         return argc < 2 ? EXIT_USAGE : 0;
@@ -407,6 +410,8 @@ int main(int argc, char **argv)
             request.throughput = value;
         else if (strcmp(opt, "--sanitizer") == 0)
             request.sanitizer = value;
+        else if (strcmp(opt, "--cuobjdump") == 0)
+            request.cuobjdump = value;
         else if (strcmp(opt, "--out") == 0)
             out_dir = value;
         else if (strcmp(opt, "--part") == 0)

@@ -10,7 +10,8 @@
 #
 # Variables: EXPLORER_SIZE=4096 (m = n = k), EXPLORER_ONLY=1-10,97 (numbers of the
 #   configurations to build; default all), EXPLORER_CI_ONLY (what make test builds),
-#   EXPLORER_NCU="1 8 ..." (configurations compared with ncu), CUOBJDUMP=path.
+#   EXPLORER_NCU="1 8 ..." (configurations compared with ncu), CUOBJDUMP=path (the top
+#   Makefile finds it; make deps installs it).
 EXPLORER_DIR := harness/labs/explorer
 EXPLORER_BUILD := $(BUILD_DIR)/explorer
 EXPLORER_TOOL := $(BIN_DIR)/explorer-tool
@@ -20,11 +21,3 @@ EXPLORER_ONLY ?=
 # them, about 3 minutes of two cores (GUIDE.md, "Lab: exploring the optimization space").
 EXPLORER_CI_ONLY ?=
 EXPLORER_NCU ?= 049 056 088 094 119 142
-# cuobjdump (with nvdisasm beside it): the toolkit's, else the one make deps installs
-# from PyPI under .deps/pip.
-CUOBJDUMP ?= $(or $(shell command -v cuobjdump 2>/dev/null),$(firstword $(wildcard $(CURDIR)/.deps/pip/nvidia/cu*/bin/cuobjdump)))
-
-deps: explorer-deps
-.PHONY: explorer-deps
-explorer-deps:
-	$(Q)sh $(EXPLORER_DIR)/install-cuobjdump.sh

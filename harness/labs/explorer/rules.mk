@@ -13,7 +13,7 @@ EXPLORER_OBJ_DIR := $(BUILD_DIR)/solutions/explorer
 EXPLORER_METRICS = $(EXPLORER_BUILD)/metrics-$(ARCH)-$(EXPLORER_SIZE).csv
 
 $(EXPLORER_TOOL): $(BUILD_DIR)/host/labs/explorer/tools/explorer.o $(EXPLORER_PURE_OBJS) \
-                  $(call HOST_OBJ,csv occupancy resources)
+                  $(call HOST_OBJ,csv occupancy resources sass_listing)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm
@@ -45,7 +45,8 @@ $(foreach c,$(EXPLORER_CONFIGS),$(eval $(call STEP_RULES,solutions,explorer,$(c)
   $(EXPLORER_DIR)/$(explorer_source_$(c)),,-Iharness/labs/matmul $(explorer_flags_$(c)),$(BUILD_DIR)/solutions)))
 EXPLORER_BINS := $(patsubst %,$(BIN_DIR)/explorer/%,$(EXPLORER_CONFIGS))
 EXPLORER_SASS := $(patsubst %,$(EXPLORER_OBJ_DIR)/%.sass,$(EXPLORER_CONFIGS))
-$(EXPLORER_BINS): $(call lab_pure_objs,matmul)
+# (the explorer's own pure code reads SASS with the shared reader: sass_listing.o)
+$(EXPLORER_BINS): $(call lab_pure_objs,matmul) $(call HOST_OBJ,sass_listing)
 
 # The explorer's step table: every valid configuration is a step.
 $(BUILD_DIR)/host/labs/explorer/step_table.o: harness/lab_step_table.c $(EXPLORER_STEPS)
@@ -61,7 +62,7 @@ $(BUILD_DIR)/host/labs/explorer/tools/%.o: $(EXPLORER_DIR)/tools/%.c
 # The SASS of each configuration, for the instruction counts.
 $(EXPLORER_OBJ_DIR)/%.sass: $(EXPLORER_OBJ_DIR)/%.o
 	$(Q)if [ -z '$(CUOBJDUMP)' ]; then echo "explorer: cuobjdump not found: 'make deps' installs it (or set CUOBJDUMP=)" >&2; exit 1; fi
-	$(Q)PATH='$(dir $(CUOBJDUMP))':"$$PATH" '$(CUOBJDUMP)' -sass $< > $@.tmp && mv $@.tmp $@
+	$(Q)sh harness/sass-listing.sh '$(CUOBJDUMP)' $< > $@.tmp && mv $@.tmp $@
 
 .PHONY: explore explore-build explore-binaries explore-metrics explore-configs
 explore-configs: $(EXPLORER_TOOL)

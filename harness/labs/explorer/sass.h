@@ -1,5 +1,6 @@
 /* Dynamic instruction and region counts of one kernel, from its SASS (the text of
- * cuobjdump -sass or nvdisasm) and the trip counts of its loops. Pure C11. */
+ * cuobjdump -sass or nvdisasm, read by the shared reader, harness/sass_listing.h) and
+ * the trip counts of its loops. Pure C11. */
 #ifndef EXPLORER_SASS_H
 #define EXPLORER_SASS_H
 

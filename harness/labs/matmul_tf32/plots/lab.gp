@@ -16,9 +16,13 @@ head_size_text = size_text(head_m, head_n, head_k)
 library_pick = "cublas-tf32"
 size_of_row(x) = size_text(column("m"), column("n"), column("k"))
 # The measured ceiling the bars are drawn under (bin/peaks, peaks.csv), in the
-# bars' unit: value * peak_factor.
-peak_quantity = "fp32_fma"; peak_factor = 1
-peak_title = "FP32 FMA peak (CUDA cores)"
+# bars' unit: value * peak_factor. The TF32 tensor cores' rate, best first: through
+# wgmma (Hopper, sm_90a: what steps 05-08 use), else through mma.sync (any GPU with
+# TF32 tensor cores: steps 01-04); the line's title says which was measured.
+peak_quantity = "tf32_wgmma tf32_mma"; peak_factor = 1
+peak_title = "TF32 tensor-core peak"
+peak_title_tf32_wgmma = "TF32 tensor-core peak (wgmma m64n256k8)"
+peak_title_tf32_mma = "TF32 tensor-core peak (mma.sync m16n8k8)"
 big_unit = "TFLOP/s"                # the axis unit once values reach 1000
 special_quantity = ""; special_flops = 0   # no special-function ceiling
 # The size sweep (plots/sweep.gp): square sizes, placed in size order one beside
