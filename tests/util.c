@@ -324,6 +324,7 @@ int util_make_plots(const char *tree, const char *target, const char *results, c
         argv[n++] = (char *)*e;
     argv[n] = NULL;
     return run_capture(argv, plain_make, out, out_len, err, err_len);
+}
 
 int util_report_row(const char *lab, const char *stem, struct report_row *row, char *why,
                     size_t why_len)
