@@ -44,17 +44,12 @@
 #include "matmul.h"
 #include "step_kernel.h"
 
+/* The large tile, the shape of the whole sequence's last step (build variables). */
 #ifndef BM
 #define BM 128 /* rows of C per block */
 #endif
 #ifndef BN
 #define BN 256 /* columns of C per block */
-#endif
-#ifndef BK
-#define BK 16
-#endif
-#ifndef STAGES
-#define STAGES 4
 #endif
 #ifndef TM
 #define TM 8 /* rows of C per thread: TM / 4 blocks of 4 */
@@ -62,24 +57,49 @@
 #ifndef TN
 #define TN 16 /* columns of C per thread: TN / 4 blocks of 4 */
 #endif
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 1 /* blocks per SM the register budget must allow */
+#endif
+/* The small tile, for problems with too few large tiles to go round the SMs. */
+#ifndef SMALL_BM
+#define SMALL_BM 128
+#endif
+#ifndef SMALL_BN
+#define SMALL_BN 64
+#endif
+#ifndef SMALL_TM
+#define SMALL_TM 8
+#endif
+#ifndef SMALL_TN
+#define SMALL_TN 4
+#endif
+#ifndef SMALL_MIN_BLOCKS
+#define SMALL_MIN_BLOCKS 2
+#endif
+/* 1: the small tile when the large tiles number fewer than half the SMs; 0: never;
+ * 2: always (to measure either shape at any size). */
+#ifndef SMALL_TILES
+#define SMALL_TILES 1
+#endif
+/* Both shapes */
+#ifndef BK
+#define BK 16
+#endif
+#ifndef STAGES
+#define STAGES 4
+#endif
 #ifndef LM
 #define LM 8 /* lanes of a warp along m; 32 / LM along n */
 #endif
 #define LN (32 / LM)
-#define WM (TM * LM) /* rows of C per warp */
-#define WN (TN * LN) /* columns of C per warp */
-#define THREADS ((BM / WM) * (BN / WN) * 32)
 #define A_PAD 4
 #if STAGES < 3
 /* Two stages gave wrong results on the 16-byte path in the H100 tests (3 and 4 pass
  * every check and compute-sanitizer); not understood yet: at least 3 buffers. */
 #error "STAGES must be at least 3"
 #endif
-#if BM % WM != 0 || BN % WN != 0 || TM % 4 != 0 || TN % 4 != 0 || BK % 8 != 0
-#error "the warp tile must divide the block tile, the thread tile be 4x4 blocks, BK 8s"
-#endif
-#ifndef MIN_BLOCKS
-#define MIN_BLOCKS 1 /* blocks per SM the register budget must allow */
+#if BK % 8 != 0
+#error "BK must be a multiple of 8"
 #endif
 #ifndef GROUP
 #define GROUP 8 /* rows of tiles per band */
@@ -93,10 +113,32 @@
 #define SPLIT_COST 8
 #endif
 
-#define A_STAGE (BK * (BM + A_PAD)) /* floats of one A buffer, transposed: [BK][BM + A_PAD] */
-#define B_STAGE (BK * BN)           /* floats of one B buffer: [BK][BN] */
-#define SMEM_BYTES (STAGES * (A_STAGE + B_STAGE) * sizeof(float))
-#define TILE_FLOATS (BM * BN)       /* one partial tile in the workspace, row-major */
+/* One block shape and everything that follows from it. The kernel is written once,
+ * for any shape; the launch picks one of two (large or small) per problem. */
+template <int BM_, int BN_, int TM_, int TN_, int MIN_BLOCKS_>
+struct shape {
+    static constexpr int bm = BM_, bn = BN_;         /* the block's tile of C */
+    static constexpr int tm = TM_, tn = TN_;         /* one thread's, in blocks of 4 */
+    static constexpr int min_blocks = MIN_BLOCKS_;   /* per SM, for __launch_bounds__ */
+    static constexpr int wm = tm * LM, wn = tn * LN; /* one warp's */
+    static constexpr int threads = (bm / wm) * (bn / wn) * 32;
+    static constexpr int a_stage = BK * (bm + A_PAD); /* floats of one A buffer, transposed */
+    static constexpr int b_stage = BK * bn;           /* floats of one B buffer: [BK][bn] */
+    static constexpr int smem_bytes = STAGES * (a_stage + b_stage) * (int)sizeof(float);
+    static constexpr int tile_floats = bm * bn; /* one partial tile in the workspace */
+    static constexpr int a_rs = threads / 8;        /* rows of A between one thread's copies */
+    static constexpr int b_rs = threads / (bn / 4); /* rows of B between one thread's copies */
+    /* float4 loads in flight per thread while the last block adds a tile's shares */
+    static constexpr int sum_quads = tile_floats / 4 / threads < 16 ? tile_floats / 4 / threads : 16;
+    static_assert(bm % wm == 0 && bn % wn == 0 && tm % 4 == 0 && tn % 4 == 0,
+                  "the warp tile must divide the block tile, the thread tile be 4x4 blocks");
+    static_assert(bm % a_rs == 0 && threads % (bn / 4) == 0 && BK % b_rs == 0,
+                  "the copy layout needs bm % (threads/8) == 0 and threads % (bn/4) == 0");
+    static_assert(tile_floats / 4 % (sum_quads * threads) == 0,
+                  "a tile must be a whole number of sum_quads float4 per thread");
+};
+typedef shape<BM, BN, TM, TN, MIN_BLOCKS> large;
+typedef shape<SMALL_BM, SMALL_BN, SMALL_TM, SMALL_TN, SMALL_MIN_BLOCKS> small;
 
 /* cp.async of 4 or 16 bytes, global to shared; when `in` is false the source size is 0
  * and the destination is zero-filled (src must still be valid: the matrix's base). The
@@ -141,52 +183,48 @@ __device__ __forceinline__ void cp_async_wait(void)
 #endif
 }
 
-#define A_RS (THREADS / 8)        /* rows of A between one thread's copies */
-#define B_RS (THREADS / (BN / 4)) /* rows of B between one thread's copies */
-#if BM % A_RS != 0 || THREADS % (BN / 4) != 0 || BK % B_RS != 0
-#error "the copy layout needs BM % (THREADS/8) == 0 and THREADS % (BN/4) == 0"
-#endif
-
-/* What one thread copies for one tile: A rows r0 + q * A_RS (q < BM / A_RS) at k
- * offsets k0 + 8 h (h < BK / 8); B rows kb0 + q * B_RS at columns cb0 .. cb0 + 3. The
+/* What one thread copies for one tile: A rows r0 + q * a_rs (q < bm / a_rs) at k
+ * offsets k0 + 8 h (h < BK / 8); B rows kb0 + q * b_rs at columns cb0 .. cb0 + 3. The
  * pointers are to the first slice and move by BK along k. */
 struct copy_plan {
     const float *a_src;    /* A[block_row + r0][k0] */
     const float *b_src;    /* B[kb0][block_col + cb0] */
-    size_t a_step;         /* A_RS rows of A, in floats */
-    size_t b_step;         /* B_RS rows of B, in floats */
+    size_t a_step;         /* a_rs rows of A, in floats */
+    size_t b_step;         /* b_rs rows of B, in floats */
     size_t b_row;          /* one row of B: ldb */
-    unsigned a_rows_in;    /* bit q: row r0 + q * A_RS is inside A */
+    unsigned a_rows_in;    /* bit q: row r0 + q * a_rs is inside A */
     int k0, kb0;
     bool b_cols_in;        /* the 4 B columns are inside B's (padded) rows */
     int a_dst, b_dst;      /* offsets in a stage's A and B buffers */
 };
 
+template <class S>
 __device__ __forceinline__ copy_plan make_plan(const float *a, const float *b, int ldb, int m,
                                                int k, int block_row, int block_col)
 {
     int tid = threadIdx.x;
-    int r0 = tid / 8, cb0 = (tid % (BN / 4)) * 4;
+    int r0 = tid / 8, cb0 = (tid % (S::bn / 4)) * 4;
     copy_plan p;
     p.k0 = tid % 8;
-    p.kb0 = tid / (BN / 4);
+    p.kb0 = tid / (S::bn / 4);
     p.a_src = a + (size_t)(block_row + r0) * k + p.k0;
     p.b_src = b + (size_t)p.kb0 * ldb + block_col + cb0;
-    p.a_step = (size_t)A_RS * k;
-    p.b_step = (size_t)B_RS * ldb;
+    p.a_step = (size_t)S::a_rs * k;
+    p.b_step = (size_t)S::b_rs * ldb;
     p.b_row = (size_t)ldb;
     p.a_rows_in = 0;
 #pragma unroll
-    for (int q = 0; q < BM / A_RS; ++q)
-        if (block_row + r0 + q * A_RS < m)
+    for (int q = 0; q < S::bm / S::a_rs; ++q)
+        if (block_row + r0 + q * S::a_rs < m)
             p.a_rows_in |= 1u << q;
     p.b_cols_in = block_col + cb0 < ldb; /* ldb % 4 == 0: all 4 columns, or none */
-    p.a_dst = p.k0 * (BM + A_PAD) + r0;
-    p.b_dst = p.kb0 * BN + cb0;
+    p.a_dst = p.k0 * (S::bm + A_PAD) + r0;
+    p.b_dst = p.kb0 * S::bn + cb0;
     return p;
 }
 
 /* Start the copies of the slice that begins at k = t into one stage's buffers. */
+template <class S>
 __device__ __forceinline__ void copy_slice(const copy_plan &p, const float *a, const float *b,
                                            int k, int t, float *as, float *bs)
 {
@@ -194,21 +232,22 @@ __device__ __forceinline__ void copy_slice(const copy_plan &p, const float *a, c
     for (int h = 0; h < BK / 8; ++h) {
         bool k_in = t + p.k0 + 8 * h < k;
 #pragma unroll
-        for (int q = 0; q < BM / A_RS; ++q) {
+        for (int q = 0; q < S::bm / S::a_rs; ++q) {
             bool in = k_in && ((p.a_rows_in >> q) & 1u);
-            cp_async4(&as[p.a_dst + 8 * h * (BM + A_PAD) + q * A_RS],
+            cp_async4(&as[p.a_dst + 8 * h * (S::bm + A_PAD) + q * S::a_rs],
                       in ? p.a_src + q * p.a_step + t + 8 * h : a, in);
         }
     }
 #pragma unroll
-    for (int q = 0; q < BK / B_RS; ++q) {
-        bool in = p.b_cols_in && t + p.kb0 + q * B_RS < k;
+    for (int q = 0; q < BK / S::b_rs; ++q) {
+        bool in = p.b_cols_in && t + p.kb0 + q * S::b_rs < k;
         const float *src = p.b_src + (size_t)t * p.b_row + q * p.b_step;
-        cp_async16(&bs[p.b_dst + q * B_RS * BN], in ? src : b, in);
+        cp_async16(&bs[p.b_dst + q * S::b_rs * S::bn], in ? src : b, in);
     }
 }
 
-/* This thread's TM values of A and TN of B for row kk of a slice. */
+/* This thread's tm values of A and tn of B for row kk of a slice. */
+template <class S>
 __device__ __forceinline__ void load_frags(const float *as, const float *bs, int kk, int a_off,
                                            int b_off, float *a_frag, float *b_frag)
 {
@@ -216,11 +255,11 @@ __device__ __forceinline__ void load_frags(const float *as, const float *bs, int
      * loaded first: the order changes how ptxas allocates registers, and this one
      * measured faster (GUIDE.md, step 13). */
 #pragma unroll
-    for (int q = 0; q < TN / 4; ++q)
-        *(float4 *)&b_frag[4 * q] = *(const float4 *)&bs[kk * BN + b_off + q * 4 * LN];
+    for (int q = 0; q < S::tn / 4; ++q)
+        *(float4 *)&b_frag[4 * q] = *(const float4 *)&bs[kk * S::bn + b_off + q * 4 * LN];
 #pragma unroll
-    for (int q = 0; q < TM / 4; ++q)
-        *(float4 *)&a_frag[4 * q] = *(const float4 *)&as[kk * (BM + A_PAD) + a_off + q * 4 * LM];
+    for (int q = 0; q < S::tm / 4; ++q)
+        *(float4 *)&a_frag[4 * q] = *(const float4 *)&as[kk * (S::bm + A_PAD) + a_off + q * 4 * LM];
 }
 
 /* The stream-K schedule. Iteration t * slices + s is slice s of tile t; block b takes
@@ -253,14 +292,15 @@ __host__ __device__ __forceinline__ int sk_slot(const stream_k &s, int b, int t)
 
 /* Tile number -> its first row and column of C: bands of GROUP rows of tiles,
  * numbered column by column inside a band (the last band may be shorter), as in 12. */
+template <class S>
 __device__ __forceinline__ void tile_origin(int tile, int m, int n, int &row, int &col)
 {
-    int tiles_n = (n + BN - 1) / BN, tiles_m = (m + BM - 1) / BM;
+    int tiles_n = (n + S::bn - 1) / S::bn, tiles_m = (m + S::bm - 1) / S::bm;
     int per_band = GROUP * tiles_n;
     int band = tile / per_band, in_band = tile % per_band;
     int band_rows = min(GROUP, tiles_m - band * GROUP);
-    row = (band * GROUP + in_band % band_rows) * BM;
-    col = (in_band / band_rows) * BN;
+    row = (band * GROUP + in_band % band_rows) * S::bm;
+    col = (in_band / band_rows) * S::bn;
 }
 
 /* Columns col .. col + 3 of a row of C: one float4 when n % 4 == 0 (VEC_C: then the
@@ -295,29 +335,25 @@ __device__ __forceinline__ int arrive(int *counter, int last)
 }
 
 /* The last block of a split tile sums it into C, in block order (so the result does
- * not depend on which block came last): thread t takes float4 t + r * THREADS, so a
- * warp reads 512 contiguous bytes, with SUM_QUADS loads in flight per thread. */
-#define SUM_QUADS 16
-#if TILE_FLOATS / 4 % (SUM_QUADS * THREADS) != 0
-#error "a tile must be a whole number of SUM_QUADS float4 per thread"
-#endif
-template <bool VEC_C>
+ * not depend on which block came last): thread t takes float4 t + r * threads, so a
+ * warp reads 512 contiguous bytes, with sum_quads loads in flight per thread. */
+template <class S, bool VEC_C>
 __device__ __forceinline__ void add_shares(const float *partials, const stream_k &sk, int tile,
                                            int lead, int last, float *c, int m, int n,
                                            int block_row, int block_col)
 {
 #pragma unroll 1
-    for (int e0 = threadIdx.x; e0 < TILE_FLOATS / 4; e0 += SUM_QUADS * THREADS) {
-        float4 sum[SUM_QUADS];
+    for (int e0 = threadIdx.x; e0 < S::tile_floats / 4; e0 += S::sum_quads * S::threads) {
+        float4 sum[S::sum_quads];
 #pragma unroll
-        for (int r = 0; r < SUM_QUADS; ++r)
+        for (int r = 0; r < S::sum_quads; ++r)
             sum[r] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
         for (int q = lead; q <= last; ++q) {
-            const float4 *share =
-                (const float4 *)(partials + ((size_t)q * 2 + sk_slot(sk, q, tile)) * TILE_FLOATS);
+            const float4 *share = (const float4 *)(partials + ((size_t)q * 2 + sk_slot(sk, q, tile)) *
+                                                                  S::tile_floats);
 #pragma unroll
-            for (int r = 0; r < SUM_QUADS; ++r) {
-                float4 v = __ldcg(&share[e0 + r * THREADS]); /* from L2: other SMs wrote it */
+            for (int r = 0; r < S::sum_quads; ++r) {
+                float4 v = __ldcg(&share[e0 + r * S::threads]); /* from L2: other SMs wrote it */
                 sum[r].x += v.x;
                 sum[r].y += v.y;
                 sum[r].z += v.z;
@@ -325,16 +361,16 @@ __device__ __forceinline__ void add_shares(const float *partials, const stream_k
             }
         }
 #pragma unroll
-        for (int r = 0; r < SUM_QUADS; ++r) {
-            int e = e0 + r * THREADS;
-            int row = block_row + e / (BN / 4);
+        for (int r = 0; r < S::sum_quads; ++r) {
+            int e = e0 + r * S::threads;
+            int row = block_row + e / (S::bn / 4);
             if (row < m)
-                store_c4<VEC_C>(c + (size_t)row * n, block_col + (e % (BN / 4)) * 4, n, sum[r]);
+                store_c4<VEC_C>(c + (size_t)row * n, block_col + (e % (S::bn / 4)) * 4, n, sum[r]);
         }
     }
 }
 
-template <bool VEC_C>
+template <class S, bool VEC_C>
 __device__ __forceinline__ void matmul_body(const float *a, const float *b, int ldb, float *c,
                                             int m, int n, int k, stream_k sk, float *partials,
                                             int *counters)
@@ -342,15 +378,15 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, int 
     __shared__ int arrived; /* how many of a split tile's blocks were done before this one */
     extern __shared__ float4 smem4[]; /* float4: 16-byte aligned */
     float *smem = (float *)smem4;
-    float *a_stages = smem;                    /* STAGES x [BK][BM + A_PAD] */
-    float *b_stages = smem + STAGES * A_STAGE; /* STAGES x [BK][BN] */
+    float *a_stages = smem;                       /* STAGES x [BK][bm + A_PAD] */
+    float *b_stages = smem + STAGES * S::a_stage; /* STAGES x [BK][bn] */
 
     int tid = threadIdx.x;
     int warp = tid / 32, lane = tid % 32;
-    int wr = warp / (BN / WN), wc = warp % (BN / WN);
-    int tm = lane / LN, tn = lane % LN;
-    int a_off = wr * WM + tm * 4;
-    int b_off = wc * WN + tn * 4;
+    int wr = warp / (S::bn / S::wn), wc = warp % (S::bn / S::wn);
+    int lane_m = lane / LN, lane_n = lane % LN;
+    int a_off = wr * S::wm + lane_m * 4;
+    int b_off = wc * S::wn + lane_n * 4;
 
     long long it = sk_begin(sk, blockIdx.x), end = sk_begin(sk, blockIdx.x + 1);
     int first_tile = (int)(it / sk.slices);
@@ -359,14 +395,14 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, int 
         int s0 = (int)(it - (long long)tile * sk.slices);
         int count = (int)min((long long)(sk.slices - s0), end - it); /* slices s0 .. s0 + count - 1 */
         int block_row, block_col;
-        tile_origin(tile, m, n, block_row, block_col);
-        copy_plan plan = make_plan(a, b, ldb, m, k, block_row, block_col);
+        tile_origin<S>(tile, m, n, block_row, block_col);
+        copy_plan plan = make_plan<S>(a, b, ldb, m, k, block_row, block_col);
 
-        float acc[TM][TN];
+        float acc[S::tm][S::tn];
 #pragma unroll
-        for (int i = 0; i < TM; ++i)
+        for (int i = 0; i < S::tm; ++i)
 #pragma unroll
-            for (int j = 0; j < TN; ++j)
+            for (int j = 0; j < S::tn; ++j)
                 acc[i][j] = 0.0f;
 
         /* Prologue: start slices 0 .. STAGES-2 of the segment, one commit group each
@@ -374,8 +410,8 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, int 
 #pragma unroll
         for (int s = 0; s < STAGES - 1; ++s) {
             if (s < count)
-                copy_slice(plan, a, b, k, (s0 + s) * BK, a_stages + s * A_STAGE,
-                           b_stages + s * B_STAGE);
+                copy_slice<S>(plan, a, b, k, (s0 + s) * BK, a_stages + s * S::a_stage,
+                              b_stages + s * S::b_stage);
             cp_async_commit();
         }
 
@@ -387,20 +423,21 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, int 
             /* Refill the buffer slice s-1 used with slice s + STAGES - 1. */
             int next = s + STAGES - 1;
             if (next < count)
-                copy_slice(plan, a, b, k, (s0 + next) * BK, a_stages + (next % STAGES) * A_STAGE,
-                           b_stages + (next % STAGES) * B_STAGE);
+                copy_slice<S>(plan, a, b, k, (s0 + next) * BK,
+                              a_stages + (next % STAGES) * S::a_stage,
+                              b_stages + (next % STAGES) * S::b_stage);
             cp_async_commit();
 
-            const float *as = a_stages + (s % STAGES) * A_STAGE;
-            const float *bs = b_stages + (s % STAGES) * B_STAGE;
+            const float *as = a_stages + (s % STAGES) * S::a_stage;
+            const float *bs = b_stages + (s % STAGES) * S::b_stage;
 #pragma unroll
             for (int kk = 0; kk < BK; ++kk) {
-                float a_frag[TM], b_frag[TN];
-                load_frags(as, bs, kk, a_off, b_off, a_frag, b_frag);
+                float a_frag[S::tm], b_frag[S::tn];
+                load_frags<S>(as, bs, kk, a_off, b_off, a_frag, b_frag);
 #pragma unroll
-                for (int i = 0; i < TM; ++i)
+                for (int i = 0; i < S::tm; ++i)
 #pragma unroll
-                    for (int j = 0; j < TN; ++j)
+                    for (int j = 0; j < S::tn; ++j)
                         acc[i][j] += a_frag[i] * b_frag[j];
             }
         }
@@ -413,13 +450,14 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, int 
              * to get here adds all the shares, in block order, and stores the tile. */
             int lead = sk_owner(sk, (long long)tile * sk.slices);
             int last = sk_owner(sk, (long long)(tile + 1) * sk.slices - 1);
-            float *mine = partials + ((size_t)blockIdx.x * 2 + (tile == first_tile ? 0 : 1)) * TILE_FLOATS;
+            float *mine =
+                partials + ((size_t)blockIdx.x * 2 + (tile == first_tile ? 0 : 1)) * S::tile_floats;
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {
+            for (int i = 0; i < S::tm; ++i) {
                 int row = a_off + (i / 4) * 4 * LM + i % 4;
 #pragma unroll
-                for (int j = 0; j < TN; j += 4)
-                    *(float4 *)&mine[row * BN + b_off + (j / 4) * 4 * LN] =
+                for (int j = 0; j < S::tn; j += 4)
+                    *(float4 *)&mine[row * S::bn + b_off + (j / 4) * 4 * LN] =
                         make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]);
             }
             __syncthreads(); /* the whole share stored, as far as this block can see */
@@ -427,19 +465,19 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, int 
                 arrived = arrive(&counters[lead], last - lead);
             __syncthreads();
             if (arrived == last - lead) { /* the last: every share is in */
-                add_shares<VEC_C>(partials, sk, tile, lead, last, c, m, n, block_row, block_col);
+                add_shares<S, VEC_C>(partials, sk, tile, lead, last, c, m, n, block_row, block_col);
                 if (tid == 0)
                     counters[lead] = 0; /* ready for the next launch */
             }
         } else { /* the whole tile: straight to C */
 #pragma unroll
-            for (int i = 0; i < TM; ++i) {
+            for (int i = 0; i < S::tm; ++i) {
                 int row = block_row + a_off + (i / 4) * 4 * LM + i % 4;
                 if (row >= m)
                     continue;
                 float *crow = c + (size_t)row * n;
 #pragma unroll
-                for (int j = 0; j < TN; j += 4)
+                for (int j = 0; j < S::tn; j += 4)
                     store_c4<VEC_C>(crow, block_col + b_off + (j / 4) * 4 * LN, n,
                                     make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]));
             }
@@ -449,21 +487,23 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, int 
     }
 }
 
-__global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
-matmul_tuned(const float *a, const float *b, int ldb, float *c, int m, int n, int k, stream_k sk,
-             float *partials, int *counters)
-{
-    matmul_body<true>(a, b, ldb, c, m, n, k, sk, partials, counters);
-}
-
-/* The same kernel storing C one float at a time, for n % 4 != 0 (rows of C that do
- * not start on 16 bytes) or a C pointer not 16-byte aligned. */
-__global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
-matmul_tuned_scalar_c(const float *a, const float *b, int ldb, float *c, int m, int n, int k,
-                      stream_k sk, float *partials, int *counters)
-{
-    matmul_body<false>(a, b, ldb, c, m, n, k, sk, partials, counters);
-}
+/* The step's main kernel (the one the harness reports): the large tile, C stored float4
+ * by float4. Its three siblings differ in the shape or in storing C one float at a
+ * time, for n % 4 != 0 (rows of C that do not start on 16 bytes) or a C pointer not
+ * 16-byte aligned. */
+#define MATMUL_KERNEL(name, S, VEC_C)                                                      \
+    __global__ void __launch_bounds__(S::threads, S::min_blocks)                           \
+    name(const float *a, const float *b, int ldb, float *c, int m, int n, int k, stream_k sk, \
+         float *partials, int *counters)                                                   \
+    {                                                                                      \
+        matmul_body<S, VEC_C>(a, b, ldb, c, m, n, k, sk, partials, counters);             \
+    }
+MATMUL_KERNEL(matmul_tuned, large, true)
+MATMUL_KERNEL(matmul_tuned_scalar_c, large, false)
+MATMUL_KERNEL(matmul_tuned_small, small, true)
+MATMUL_KERNEL(matmul_tuned_small_scalar_c, small, false)
+typedef void (*matmul_kernel)(const float *, const float *, int, float *, int, int, int, stream_k,
+                              float *, int *);
 
 /* B (k x n) copied into rows of ldb floats (n rounded up to 4), zero-filled, so that
  * every row starts on 16 bytes: one float4 of the copy per thread and turn. */
@@ -488,34 +528,49 @@ struct buffer {
     size_t bytes;
 };
 static struct {
-    int device, concurrent; /* set up for (-1: none yet); blocks at once: SMs x per SM */
+    int device, sms;                    /* set up for (-1: none yet); its SMs */
+    int concurrent_large, concurrent_small; /* blocks at once of each shape: SMs x per SM */
     struct buffer partials, counters, padded_b; /* shares (2 per block), their counts, B */
-} kept = {-1, 0, {NULL, 0}, {NULL, 0}, {NULL, 0}};
+} kept = {-1, 0, 0, 0, {NULL, 0}, {NULL, 0}, {NULL, 0}};
 
 static bool aligned16(const void *p) { return ((uintptr_t)p & 15u) == 0; }
 
-static cudaError_t set_up(void)
+/* One shape's two kernels: more than 48 KB of dynamic shared memory needs an opt-in per
+ * kernel; *concurrent = the blocks of that shape the GPU runs at once. */
+template <class S>
+static cudaError_t set_up_shape(matmul_kernel vec, matmul_kernel scalar, int *concurrent)
 {
-    int device, sms = 0, per_sm = 0;
-    cudaError_t e = cudaGetDevice(&device);
-    if (e != cudaSuccess || device == kept.device)
-        return e;
-    /* more than 48 KB of dynamic shared memory needs an opt-in per kernel */
-    const void *kernels[] = {(const void *)matmul_tuned, (const void *)matmul_tuned_scalar_c};
-    for (int i = 0; i < 2 && SMEM_BYTES > 48 * 1024; ++i)
+    cudaError_t e = cudaSuccess;
+    const void *kernels[] = {(const void *)vec, (const void *)scalar};
+    for (int i = 0; i < 2 && S::smem_bytes > 48 * 1024; ++i)
         if ((e = cudaFuncSetAttribute(kernels[i], cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      (int)SMEM_BYTES)) != cudaSuccess)
+                                      S::smem_bytes)) != cudaSuccess)
             return e;
-    /* the padding kernel asks for the main kernel's L1/shared split: no reconfiguring */
-    if ((e = cudaFuncSetAttribute(matmul_pad_b, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                  cudaSharedmemCarveoutMaxShared)) != cudaSuccess ||
-        (e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) != cudaSuccess ||
-        (e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, matmul_tuned, THREADS,
-                                                           SMEM_BYTES)) != cudaSuccess)
+    int per_sm = 0;
+    if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, vec, S::threads,
+                                                           S::smem_bytes)) != cudaSuccess)
         return e;
     if (per_sm < 1)
         return step_refuse_launch("a block of this build does not fit on one SM of this GPU");
-    kept.concurrent = sms * per_sm;
+    *concurrent = kept.sms * per_sm;
+    return cudaSuccess;
+}
+
+static cudaError_t set_up(void)
+{
+    int device;
+    cudaError_t e = cudaGetDevice(&device);
+    if (e != cudaSuccess || device == kept.device)
+        return e;
+    /* the padding kernel asks for the main kernel's L1/shared split: no reconfiguring */
+    if ((e = cudaFuncSetAttribute(matmul_pad_b, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                  cudaSharedmemCarveoutMaxShared)) != cudaSuccess ||
+        (e = cudaDeviceGetAttribute(&kept.sms, cudaDevAttrMultiProcessorCount, device)) != cudaSuccess ||
+        (e = set_up_shape<large>(matmul_tuned, matmul_tuned_scalar_c, &kept.concurrent_large)) !=
+            cudaSuccess ||
+        (e = set_up_shape<small>(matmul_tuned_small, matmul_tuned_small_scalar_c,
+                                 &kept.concurrent_small)) != cudaSuccess)
+        return e;
     kept.device = device;
     return cudaSuccess;
 }
@@ -545,23 +600,24 @@ static cudaError_t grow(struct buffer *buf, size_t bytes, const char *what, cuda
     return cudaSuccess;
 }
 
-static cudaError_t launch(const void *problem, cudaStream_t stream)
+template <class S>
+static long long tiles_of(const struct matmul_problem *p)
 {
-    const struct matmul_problem *p = (const struct matmul_problem *)problem;
-    long long tiles = ((p->m + BM - 1LL) / BM) * ((p->n + BN - 1LL) / BN);
-    if (tiles > INT_MAX)
-        return step_refuse_launch("more tiles of C than an int can number (2^31 - 1)");
-    if (p->n > INT_MAX - 3)
-        return step_refuse_launch("n is too large to round up to a multiple of 4");
-    cudaError_t e = set_up();
-    if (e != cudaSuccess)
-        return e;
+    return ((p->m + S::bm - 1LL) / S::bm) * ((p->n + S::bn - 1LL) / S::bn);
+}
 
-    /* The schedule with the shorter estimate, in slices of the busiest block: one block
-     * per tile, ceil(tiles / concurrent) waves of whole tiles; or stream-K, as many
-     * blocks as run at once, equal runs, plus SPLIT_COST for the split tiles' shares. */
+/* The product with one shape, B already 16 bytes a row. The schedule with the shorter
+ * estimate, in slices of the busiest block: one block per tile, ceil(tiles / concurrent)
+ * waves of whole tiles; or stream-K, as many blocks as run at once, equal runs, plus
+ * SPLIT_COST for the split tiles' shares. */
+template <class S>
+static cudaError_t launch_shape(const struct matmul_problem *p, const float *b, int ldb,
+                                long long concurrent, matmul_kernel vec, matmul_kernel scalar,
+                                cudaStream_t stream)
+{
+    long long tiles = tiles_of<S>(p);
     int slices = (p->k + BK - 1) / BK;
-    long long iterations = tiles * slices, concurrent = kept.concurrent;
+    long long iterations = tiles * slices;
     long long whole_tiles = (tiles + concurrent - 1) / concurrent * slices;
     long long stream_k_time = (iterations + concurrent - 1) / concurrent + SPLIT_COST;
     long long blocks = tiles;
@@ -569,12 +625,31 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
         blocks = iterations < concurrent ? iterations : concurrent;
     stream_k sk = {iterations / blocks, (int)(iterations % blocks), slices};
     bool split = false; /* does a run start inside a tile? */
-    for (int b = 1; blocks != tiles && b < blocks && !split; ++b)
-        split = sk_begin(sk, b) % slices != 0;
-    if (split && ((e = grow(&kept.partials, (size_t)blocks * 2 * TILE_FLOATS * sizeof(float),
+    for (int q = 1; blocks != tiles && q < blocks && !split; ++q)
+        split = sk_begin(sk, q) % slices != 0;
+    cudaError_t e;
+    if (split && ((e = grow(&kept.partials, (size_t)blocks * 2 * S::tile_floats * sizeof(float),
                             "the stream-K workspace", stream)) != cudaSuccess ||
                   (e = grow(&kept.counters, (size_t)blocks * sizeof(int),
                             "the stream-K counters", stream)) != cudaSuccess))
+        return e;
+    float *partials = (float *)kept.partials.at;
+    int *counters = (int *)kept.counters.at;
+    matmul_kernel kernel = p->n % 4 == 0 && aligned16(p->c) ? vec : scalar;
+    kernel<<<(unsigned)blocks, S::threads, S::smem_bytes, stream>>>(p->a, b, ldb, p->c, p->m, p->n,
+                                                                    p->k, sk, partials, counters);
+    return cudaGetLastError();
+}
+
+static cudaError_t launch(const void *problem, cudaStream_t stream)
+{
+    const struct matmul_problem *p = (const struct matmul_problem *)problem;
+    if (tiles_of<small>(p) > INT_MAX || tiles_of<large>(p) > INT_MAX)
+        return step_refuse_launch("more tiles of C than an int can number (2^31 - 1)");
+    if (p->n > INT_MAX - 3)
+        return step_refuse_launch("n is too large to round up to a multiple of 4");
+    cudaError_t e = set_up();
+    if (e != cudaSuccess)
         return e;
 
     /* B, 16 bytes at a time: straight from p->b when its rows start on 16 bytes */
@@ -586,22 +661,21 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
                       "the padded copy of B", stream)) != cudaSuccess)
             return e;
         b = (const float *)kept.padded_b.at;
-        matmul_pad_b<<<kept.concurrent * 4, 256, 0, stream>>>(p->b, (float *)kept.padded_b.at,
-                                                              p->k, p->n, ldb);
+        matmul_pad_b<<<kept.sms * 4, 256, 0, stream>>>(p->b, (float *)kept.padded_b.at, p->k,
+                                                       p->n, ldb);
         if ((e = cudaGetLastError()) != cudaSuccess)
             return e;
     }
 
-    float *partials = (float *)kept.partials.at;
-    int *counters = (int *)kept.counters.at;
-    dim3 grid((unsigned)blocks);
-    if (p->n % 4 == 0 && aligned16(p->c))
-        matmul_tuned<<<grid, THREADS, SMEM_BYTES, stream>>>(p->a, b, ldb, p->c, p->m, p->n, p->k,
-                                                            sk, partials, counters);
-    else
-        matmul_tuned_scalar_c<<<grid, THREADS, SMEM_BYTES, stream>>>(p->a, b, ldb, p->c, p->m, p->n,
-                                                                     p->k, sk, partials, counters);
-    return cudaGetLastError();
+    /* Fewer large tiles than half the SMs: most SMs would get a small part of a tile
+     * each, and the shares would cost as much as the work (1024^3: 32 tiles for 132
+     * SMs). Four times as many small tiles go round once without splitting as much. */
+    bool use_small = SMALL_TILES == 2 || (SMALL_TILES == 1 && 2 * tiles_of<large>(p) < kept.sms);
+    if (use_small)
+        return launch_shape<small>(p, b, ldb, kept.concurrent_small, matmul_tuned_small,
+                                   matmul_tuned_small_scalar_c, stream);
+    return launch_shape<large>(p, b, ldb, kept.concurrent_large, matmul_tuned,
+                               matmul_tuned_scalar_c, stream);
 }
 
-DEFINE_STEP(matmul_tuned, THREADS, SMEM_BYTES, launch);
+DEFINE_STEP(matmul_tuned, large::threads, large::smem_bytes, launch);
