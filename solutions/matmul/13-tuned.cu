@@ -81,6 +81,9 @@
 #ifndef SMALL_TILES
 #define SMALL_TILES 1
 #endif
+#ifndef SMALL_STREAM_K
+#define SMALL_STREAM_K 1 /* 0: the small tile one block per tile */
+#endif
 /* Both shapes */
 #ifndef BK
 #define BK 16
@@ -612,8 +615,8 @@ static long long tiles_of(const struct matmul_problem *p)
  * SPLIT_COST for the split tiles' shares. */
 template <class S>
 static cudaError_t launch_shape(const struct matmul_problem *p, const float *b, int ldb,
-                                long long concurrent, matmul_kernel vec, matmul_kernel scalar,
-                                cudaStream_t stream)
+                                long long concurrent, bool stream_k_allowed, matmul_kernel vec,
+                                matmul_kernel scalar, cudaStream_t stream)
 {
     long long tiles = tiles_of<S>(p);
     int slices = (p->k + BK - 1) / BK;
@@ -621,7 +624,7 @@ static cudaError_t launch_shape(const struct matmul_problem *p, const float *b, 
     long long whole_tiles = (tiles + concurrent - 1) / concurrent * slices;
     long long stream_k_time = (iterations + concurrent - 1) / concurrent + SPLIT_COST;
     long long blocks = tiles;
-    if (STREAM_K && stream_k_time < whole_tiles)
+    if (stream_k_allowed && stream_k_time < whole_tiles)
         blocks = iterations < concurrent ? iterations : concurrent;
     stream_k sk = {iterations / blocks, (int)(iterations % blocks), slices};
     bool split = false; /* does a run start inside a tile? */
@@ -672,9 +675,9 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
      * SMs). Four times as many small tiles go round once without splitting as much. */
     bool use_small = SMALL_TILES == 2 || (SMALL_TILES == 1 && 2 * tiles_of<large>(p) < kept.sms);
     if (use_small)
-        return launch_shape<small>(p, b, ldb, kept.concurrent_small, matmul_tuned_small,
-                                   matmul_tuned_small_scalar_c, stream);
-    return launch_shape<large>(p, b, ldb, kept.concurrent_large, matmul_tuned,
+        return launch_shape<small>(p, b, ldb, kept.concurrent_small, STREAM_K && SMALL_STREAM_K,
+                                   matmul_tuned_small, matmul_tuned_small_scalar_c, stream);
+    return launch_shape<large>(p, b, ldb, kept.concurrent_large, STREAM_K, matmul_tuned,
                                matmul_tuned_scalar_c, stream);
 }
 
