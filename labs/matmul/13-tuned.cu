@@ -16,6 +16,10 @@
  *    tiles at 1024^3; 4097^3's 561 tiles take 5 waves for 4.25 waves of work). The
  *    launch takes the shorter of the two schedules, estimated in slices (waves of
  *    whole tiles; the longest run plus SPLIT_COST): at 2048^3, 128 tiles, one per block.
+ *  - Two block shapes, the kernel written once for either (struct shape): when the
+ *    large tiles number fewer than half the SMs (1024^3: 32 of them for 132 SMs), tiles
+ *    of 64x64 (8x4 per thread, 4 blocks of 128 threads per SM) instead, eight times as
+ *    many, with the same schedules.
  *  - B is always read 16 bytes at a time: when n % 4 != 0 a first kernel
  *    (matmul_pad_b) copies it into rows of n rounded up to 4, zero-filled, instead of
  *    step 12's four 4-byte copies per float4 in every block. A is copied 4 bytes at a
@@ -28,14 +32,17 @@
  * instructions or stalls per FFMA. The schedule and the padded B make the speed hold
  * at every size: a large tile is fast per SM, but only if every SM has one.
  * Build variables: -DBK=8, -DSTAGES=3, -DBN=128, -DTN=8 -DMIN_BLOCKS=2, -DGROUP=16,
- * -DSTREAM_K=0 (one block per tile), -DSPLIT_COST=N ..., for repeating the sweep.
+ * -DSTREAM_K=0 (one block per tile), -DSPLIT_COST=N ..., for repeating the sweep; the
+ * small tile's -DSMALL_BM, -DSMALL_BN, -DSMALL_TN, -DSMALL_MIN_BLOCKS, -DSMALL_STREAM_K,
+ * and -DSMALL_TILES=0 (never) or 2 (always).
  * Expect: about 240 registers (main kernel), 0 local memory, 99328 B of dynamic shared
- *   memory, 1 block of 256 threads per SM. On the H100, close to cuBLAS SGEMM from
- *   1536^3 to 8192^3, multiples of the tile or not; at 1024^3 twice as fast as one
- *   block per tile but still well behind cuBLAS (the shares cost a fixed time). The
- *   workspace (2 shares per block, 34 MB) and the padded B are allocated at the first
- *   launch (never timed) and kept. Measured: GUIDE.md's matmul table, and its step 13 comparing the step
- *   with cuBLAS at each size of one run (make guide-tables, from data/results/).
+ *   memory, 1 block of 256 threads per SM (the small tile's kernel: about 120
+ *   registers, 4 blocks per SM). On the H100, close to cuBLAS SGEMM from 1024^3 to
+ *   8192^3, multiples of the tile or not; further behind at 1023x1025x999, where every
+ *   block stores a share. The workspace (2 shares per block, up to 34 MB) and the padded
+ *   B are allocated at the first launch (never timed) and kept. Measured: GUIDE.md's
+ *   matmul table, and its step 13 comparing the step with cuBLAS at each size of one
+ *   run (make guide-tables, from data/results/).
  * Run:  make run LAB=matmul STEP=13 [RUN_ARGS="--n 4097"]
 
  *
@@ -95,6 +102,9 @@
  *     keep the 16-byte path; store C float by float when n % 4 != 0.
  *  7. Compare -maxrregcount=255 and the order of the fragment loads, in the SASS
  *     (FFMAs with two operands in one register bank) and in time.
+ *  8. Small problems: write the kernel once for a block shape (a template on BM, BN,
+ *     TM, TN, MIN_BLOCKS) and launch 64x64 tiles (8x4 per thread, 128 threads, 4 blocks
+ *     per SM) when the large tiles number fewer than half the SMs (1024^3).
  * Time each change separately at 1024^3, 4096^3 and 4097^3; keep what is faster. */
 
 /* cp.async of 4 or 16 bytes from global to shared memory; when `in` is false the
@@ -319,5 +329,5 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     return cudaGetLastError();
 }
 
-STEP_TODO("__launch_bounds__, 8x16 results per thread (128x256 tiles), BK 16, 4 stages, hoisted copy addresses, stream-K, padded B");
+STEP_TODO("__launch_bounds__, 8x16 results per thread (128x256 tiles), BK 16, 4 stages, hoisted copy addresses, stream-K, padded B, 64x64 tiles for small problems");
 DEFINE_STEP(matmul_tuned, THREADS, SMEM_BYTES, launch);
