@@ -1,5 +1,6 @@
 /* The demo lab's own tree, shared by its suites (tests/test_demo_lab.c, which defines
- * these, tests/test_grading_demo_lab.c and tests/test_slurm.c): the shared harness
+ * these, tests/test_grading_demo_lab.c, tests/test_slurm.c and the SASS suites,
+ * tests/test_grading_sass.c and tests/test_techniques_sass.c): the shared harness
  * with the throwaway lab of tests/fixtures/demo-lab and no other, in which the shared
  * tests run what needs a lab, so that none of them names a real one. */
 #ifndef LAB_DEMO_LAB_TREE_H
@@ -7,11 +8,24 @@
 
 #include <stddef.h>
 
+#include "step_table.h"
+
 /* A fresh temporary folder holding the shared harness and the throwaway lab of
  * tests/fixtures/demo-lab alone (tests/fixtures/demo-lab-tree/make-tree.sh), with
  * targets (NULL ended, at most 10) made there. Returns its path (the caller removes
  * the tree and frees the path), or NULL with the reason, make's log included, in out. */
 char *demo_lab_make_tree(char *const targets[], char *out, size_t out_len);
+
+/* The same with the files of overlay (a folder relative to the repository root, laid
+ * out as tests/fixtures/demo-lab; NULL: none) copied over the demo lab's before make:
+ * e.g. the rubric of tests/fixtures/sass/demo-lab. */
+char *demo_lab_make_tree_over(const char *overlay, char *const targets[], char *out,
+                              size_t out_len);
+
+/* The demo lab's step table (its lab.def's steps and check sizes, no rows), for tests
+ * that judge its rubric in this process: the test binary links the real labs' tables
+ * only. */
+extern const struct step_table demo_lab_table;
 
 /* Removes *tree (a demo_lab_make_tree's) and everything in it, frees the path and sets
  * *tree to NULL; nothing when *tree is NULL. */

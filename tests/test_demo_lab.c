@@ -47,7 +47,13 @@ int demo_lab_run(const char *tree, const char *const env[], char *const args[], 
 
 char *demo_lab_make_tree(char *const targets[], char *out, size_t out_len)
 {
-    char root[4096], err[4096];
+    return demo_lab_make_tree_over(NULL, targets, out, out_len);
+}
+
+char *demo_lab_make_tree_over(const char *overlay, char *const targets[], char *out,
+                              size_t out_len)
+{
+    char root[4096], err[4096], over[4200] = "DEMO_LAB_OVERLAY=";
     char *dir = util_temp_dir("demo-lab");
     if (dir == NULL || getcwd(root, sizeof root) == NULL) {
         snprintf(out, out_len, "no temporary folder for the tree");
@@ -56,6 +62,10 @@ char *demo_lab_make_tree(char *const targets[], char *out, size_t out_len)
         free(dir);
         return NULL;
     }
+    /* make-tree.sh copies the overlay from inside the tree: its path must be whole */
+    if (overlay != NULL)
+        snprintf(over, sizeof over, "DEMO_LAB_OVERLAY=%s/%s", root, overlay);
+    const char *env[] = {"MAKEFLAGS=", "MFLAGS=", "MAKELEVEL=", over, NULL};
     char *argv[16] = {"/bin/sh", MAKE_TREE, dir, root};
     size_t n = 4;
     for (; targets[n - 4] != NULL && n + 1 < sizeof argv / sizeof argv[0]; ++n)
@@ -63,7 +73,7 @@ char *demo_lab_make_tree(char *const targets[], char *out, size_t out_len)
     argv[n] = NULL;
     if (targets[n - 4] != NULL)
         snprintf(out, out_len, "more than %zu targets for the demo lab's tree", n - 4);
-    else if (run_capture(argv, demo_lab_plain_make, out, out_len, err, sizeof err) == 0)
+    else if (run_capture(argv, env, out, out_len, err, sizeof err) == 0)
         return dir;
     else
         strncat(out, err, out_len - strlen(out) - 1);
@@ -71,6 +81,30 @@ char *demo_lab_make_tree(char *const targets[], char *out, size_t out_len)
     free(dir);
     return NULL;
 }
+
+/* The demo lab's table, from its own lab.def read the way harness/lab_step_table.c
+ * reads a lab's, so that it cannot drift from the lab the trees build. */
+#define STEP(id, name, flags, summary) {id, name, flags, summary},
+#define CHECK_SIZE(m, n, k)
+#define ROW(name, role, file, summary)
+static const struct step_info demo_steps[] = {
+#include "fixtures/demo-lab/harness/labs/demo/lab.def"
+};
+#undef STEP
+#undef CHECK_SIZE
+#define STEP(id, name, flags, summary)
+#define CHECK_SIZE(m, n, k) {m, n, k},
+static const struct check_size demo_sizes[] = {
+#include "fixtures/demo-lab/harness/labs/demo/lab.def"
+};
+#undef STEP
+#undef CHECK_SIZE
+#undef ROW
+
+const struct step_table demo_lab_table = {
+    "demo", demo_steps, sizeof demo_steps / sizeof demo_steps[0], NULL, 0,
+    demo_sizes, sizeof demo_sizes / sizeof demo_sizes[0],
+};
 
 static char *tree;                  /* the demo lab's tree, made once per suite */
 static char tree_out[1 << 14];      /* make-tree.sh's output: make's log when it failed */

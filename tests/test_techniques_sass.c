@@ -1,20 +1,25 @@
 /* The rubrics' sass and no-sass technique lines against real machine code: every
  * solution step's binary (bin/solutions/<lab>/<stem>) listed by cuobjdump through
  * harness/sass-listing.sh, the one way the lab runs it, and judged by grading's own
- * technique_judge_sass on the kernel the binary's --report names; a built binary that
- * lacks an instruction fails; and a grading run (--no-gpu, so no GPU is needed) reads
- * the SASS of each submitted step it builds. Needs cuobjdump ($CUOBJDUMP, which make
- * test passes from the Makefile, or on PATH): without it every case is SKIPPED, by
- * name (tests/run_tests.c). The rules themselves, on a committed listing:
- * tests/test_grading_sass.c. */
+ * technique_judge_sass on the kernel the binary's --report names. Then, on the demo lab
+ * built in its own tree with the sass rubric of tests/fixtures/sass/demo-lab: that
+ * rubric holds on its built steps; a built binary that lacks an instruction fails; and
+ * a grading run (--no-gpu, so no GPU is needed) reads the SASS of each submitted step
+ * it builds. Needs cuobjdump ($CUOBJDUMP, which make test passes from the Makefile, or
+ * on PATH): without it every case is SKIPPED, by name (tests/run_tests.c). The rules
+ * themselves, on a committed listing: tests/test_grading_sass.c. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "demo_lab_tree.h"
 #include "grading/judging.h"
 #include "lab_registry.h"
 #include "util.h"
+
+#define SASS_RUBRIC "tests/fixtures/sass/demo-lab"
 
 static char listing[1 << 23], listing_err[1 << 14];
 
@@ -24,28 +29,34 @@ static const char *cuobjdump(void)
     return given != NULL && given[0] != '\0' ? given : "cuobjdump";
 }
 
-/* The SASS of bin/solutions/LAB/STEM into listing. */
-static void list_sass(const char *lab, const char *stem)
+/* What bin/lab's --cuobjdump is given: $CUOBJDUMP, else nothing, so that it looks on
+ * PATH itself (a bare "cuobjdump" would be taken as a path in the tree). */
+static const char *cuobjdump_option(void)
 {
-    char rel[256], path[512];
-    snprintf(rel, sizeof rel, "solutions/%s/%s", lab, stem);
-    char *argv[] = {"/bin/sh", "harness/sass-listing.sh", (char *)cuobjdump(),
-                    (char *)bin_path(rel, path, sizeof path), NULL};
+    const char *given = getenv("CUOBJDUMP");
+    return given != NULL ? given : "";
+}
+
+/* The SASS of the step binary at path into listing. */
+static void list_sass(const char *path)
+{
+    char *argv[] = {"/bin/sh", "harness/sass-listing.sh", (char *)cuobjdump(), (char *)path, NULL};
     int code = run_capture(argv, NULL, listing, sizeof listing, listing_err, sizeof listing_err);
     ck_assert_msg(code == 0 && strstr(listing, "Function :") != NULL,
                   "sh harness/sass-listing.sh %s %s: exit %d\n%.2000s", cuobjdump(), path, code,
                   listing_err);
 }
 
-/* Step stem of lab judged by the rubric text (NULL: the lab's rubric.def): the
- * technique check's state and why. */
-static enum check_state judge(const struct step_table *lab, const char *id, const char *text,
-                              char *why, size_t why_len)
+/* Step id of lab, built in tree (NULL: this one), judged by the rubric text (NULL:
+ * the lab's rubric.def in that tree): the technique check's state and why. */
+static enum check_state judge(const char *tree, const struct step_table *lab, const char *id,
+                              const char *text, char *why, size_t why_len)
 {
     struct rubric rubric;
     char from[256], reason[512];
     if (text == NULL)
-        ck_assert_msg(rubric_load(&rubric, ".", lab, from, sizeof from, reason, sizeof reason) == 0,
+        ck_assert_msg(rubric_load(&rubric, tree ? tree : ".", lab, from, sizeof from, reason,
+                                  sizeof reason) == 0,
                       "%s", reason);
     else {
         rubric_defaults(&rubric, lab);
@@ -53,11 +64,16 @@ static enum check_state judge(const struct step_table *lab, const char *id, cons
     }
     const struct step_info *step = step_table_step(lab, id);
     ck_assert_ptr_nonnull(step);
-    char stem[128], failed[4096];
+    char stem[128], rel[256], binary[4400], failed[4096];
     step_stem(step, stem, sizeof stem);
+    snprintf(rel, sizeof rel, "solutions/%s/%s", lab->lab, stem);
+    if (tree == NULL)
+        bin_path(rel, binary, sizeof binary);
+    else
+        snprintf(binary, sizeof binary, "%s/bin/%s", tree, rel);
     struct report_row row;
-    ck_assert_msg(util_report_row(lab->lab, stem, &row, failed, sizeof failed) == 0, "%s", failed);
-    list_sass(lab->lab, stem);
+    ck_assert_msg(util_report_row_of(binary, stem, &row, failed, sizeof failed) == 0, "%s", failed);
+    list_sass(binary);
     struct step_resources res = {1, row.regs, row.smem, row.local, row.spill, ""};
     snprintf(res.kernel, sizeof res.kernel, "%s", row.kernel);
     struct technique_verdict v;
@@ -81,7 +97,7 @@ START_TEST(solutions_show_their_sass)
             const struct step_info *step = &(*it)->steps[s];
             if (!rubric_reads_sass(&rubric, step))
                 continue;
-            enum check_state state = judge(*it, step->id, NULL, why, sizeof why);
+            enum check_state state = judge(NULL, *it, step->id, NULL, why, sizeof why);
             ck_assert_msg(state == CHECK_PASS, "%s", why);
             ck_assert_msg(strstr(why, "in its SASS: ") != NULL, "%s", why);
             ++judged;
@@ -92,65 +108,118 @@ START_TEST(solutions_show_their_sass)
 }
 END_TEST
 
-START_TEST(a_built_binary_without_the_instruction_fails)
+/* ------------------------------------------------------------------------- */
+/* The demo lab, built in its own tree with the sass rubric (made once, for the cases
+ * below). */
+
+static char *tree;
+static char tree_out[1 << 15]; /* make-tree.sh's output: make's log when it failed */
+
+static void make_sass_tree(void)
 {
-    const struct step_table *tf32 = step_table_find("matmul_tf32");
-    ck_assert_ptr_nonnull(tf32);
+    char *targets[] = {"bin/lab", "bin/solutions/demo/01-fill", "bin/solutions/demo/02-shared",
+                       NULL};
+    tree = demo_lab_make_tree_over(SASS_RUBRIC, targets, tree_out, sizeof tree_out);
+}
+
+static void remove_sass_tree(void)
+{
+    demo_lab_remove_tree(&tree);
+}
+
+static const char *sass_tree(void)
+{
+    ck_assert_msg(tree != NULL, "the demo lab's tree could not be made:\n%s", tree_out);
+    return tree;
+}
+
+/* The committed rubric's lines, each step's judged on the step's built binary. */
+START_TEST(the_demo_labs_sass_rubric_holds_on_its_built_steps)
+{
     char why[1024];
-    /* mma.sync is HMMA, not HGMMA */
-    ck_assert_int_eq(judge(tf32, "03", "technique 03 sass HGMMA\ntechnique 03 no-sass HMMA\n", why,
-                           sizeof why),
-                     CHECK_FAIL);
-    ck_assert_msg(strstr(why, "kernel matmul_mma_sync has no HGMMA instruction in its SASS") !=
-                          NULL &&
-                      strstr(why, "HMMA instructions in its SASS; the rubric wants none") != NULL,
-                  "%s", why);
-    /* step 06's shared loads are in the transpose kernel, not in matmul_tma */
-    ck_assert_int_eq(judge(tf32, "06", "technique 06 sass LDS\n", why, sizeof why), CHECK_FAIL);
-    ck_assert_msg(strstr(why, "kernel matmul_tma has no LDS instruction in its SASS (another "
-                              "kernel of the step, _Z16tf32_transpose_b") != NULL,
+    enum check_state state = judge(sass_tree(), &demo_lab_table, "01", NULL, why, sizeof why);
+    ck_assert_msg(state == CHECK_PASS && strstr(why, "in its SASS: no BAR") != NULL, "%s", why);
+    state = judge(sass_tree(), &demo_lab_table, "02", NULL, why, sizeof why);
+    ck_assert_msg(state == CHECK_PASS && strstr(why, "in its SASS: ") != NULL &&
+                      strstr(why, " STS, ") != NULL && strstr(why, " LDS, ") != NULL &&
+                      strstr(why, " BAR.SYNC") != NULL,
                   "%s", why);
 }
 END_TEST
 
-/* bin/lab grade-all --no-gpu over tests/submissions, TF32 step 03: the step that
- * multiplies with fmaf loses its technique point on the SASS alone; the one with the
- * wrong fragment layout keeps it (its HMMA are there; correct fails on a GPU). */
+START_TEST(a_built_binary_without_the_instruction_fails)
+{
+    char why[1024];
+    /* step 01 writes straight to global memory: no shared load, no barrier */
+    ck_assert_int_eq(judge(sass_tree(), &demo_lab_table, "01",
+                           "technique 01 sass LDS\ntechnique 01 sass BAR.SYNC\n", why, sizeof why),
+                     CHECK_FAIL);
+    ck_assert_msg(strstr(why, "kernel demo_fill has no LDS instruction in its SASS") != NULL &&
+                      strstr(why, "kernel demo_fill has no BAR.SYNC instruction in its SASS") !=
+                          NULL,
+                  "%s", why);
+    /* step 02's barrier is there, and counted */
+    ck_assert_int_eq(judge(sass_tree(), &demo_lab_table, "02", "technique 02 no-sass BAR\n", why,
+                           sizeof why),
+                     CHECK_FAIL);
+    ck_assert_msg(strstr(why, "kernel demo_fill_shared has 1 BAR instruction in its SASS; the "
+                              "rubric wants none") != NULL,
+                  "%s", why);
+}
+END_TEST
+
+/* bin/lab grade-all --no-gpu in the tree, step 02, over three hand-ins: the solution
+ * (ada) keeps its technique point on the SASS; missing-barrier, which passes on the
+ * resource report alone (its tile is there), loses it for want of BAR.SYNC;
+ * ignores-technique (no tile) fails the static line and the sass ones. */
 START_TEST(grading_reads_the_sass_of_each_built_step)
 {
-    char *dir = util_temp_dir("grade-sass");
-    ck_assert_ptr_nonnull(dir);
-    char book[600], lab[512], reports[700], path[800];
     static char out[1 << 16], err[1 << 16];
-    snprintf(book, sizeof book, "%s/class.csv", dir);
-    snprintf(reports, sizeof reports, "%s/class.reports", dir);
-    char *argv[] = {(char *)bin_path("lab", lab, sizeof lab), "grade-all", "--no-gpu",
-                    "--submissions", "tests/submissions", "--gradebook", book, "--cuobjdump",
-                    (char *)cuobjdump(), "--jobs", "2", "matmul_tf32", "03", NULL};
-    char *env[] = {"MAKEFLAGS=", NULL};
-    int code = run_capture(argv, (const char *const *)env, out, sizeof out, err, sizeof err);
-    snprintf(path, sizeof path, "%s/partial-write.txt", reports);
-    char *partial = util_read_file(path, NULL);
-    snprintf(path, sizeof path, "%s/ignores-technique.txt", reports);
-    char *ignores = util_read_file(path, NULL);
-    util_remove_tree(dir);
-    free(dir);
-    ck_assert_msg(code == 77 && partial != NULL && ignores != NULL, "exit %d\n%s\n%s", code, out,
+    char root[4096], copy[9000], path[4200];
+    ck_assert_ptr_nonnull(getcwd(root, sizeof root));
+    snprintf(copy, sizeof copy,
+             "mkdir -p subs/ada/demo && cp solutions/demo/02-shared.cu subs/ada/demo/ && "
+             "cp -R '%s/tests/fixtures/demo-submissions/missing-barrier' "
+             "'%s/tests/fixtures/demo-submissions/ignores-technique' subs/",
+             root, root);
+    char *cp[] = {"/bin/sh", "-c", copy, NULL};
+    ck_assert_msg(demo_lab_run(sass_tree(), NULL, cp, out, sizeof out, err, sizeof err) == 0, "%s",
                   err);
-    ck_assert_msg(strstr(ignores, "matmul_tf32/03-mma-sync technique FAIL 0/1") != NULL &&
-                      strstr(ignores, "kernel matmul_mma_sync has no HMMA instruction in its "
+    char *argv[] = {"bin/lab", "grade-all", "--no-gpu", "--submissions", "subs", "--gradebook",
+                    "class.csv", "--cuobjdump", (char *)cuobjdump_option(), "--jobs", "2",
+                    "demo", "02", NULL};
+    int code = demo_lab_run(tree, demo_lab_plain_make, argv, out, sizeof out, err, sizeof err);
+    snprintf(path, sizeof path, "%s/class.reports/ada.txt", tree);
+    char *ada = util_read_file(path, NULL);
+    snprintf(path, sizeof path, "%s/class.reports/missing-barrier.txt", tree);
+    char *missing = util_read_file(path, NULL);
+    snprintf(path, sizeof path, "%s/class.reports/ignores-technique.txt", tree);
+    char *ignores = util_read_file(path, NULL);
+    ck_assert_msg(code == 77 && ada != NULL && missing != NULL && ignores != NULL,
+                  "exit %d\n%s\n%s", code, out, err);
+    ck_assert_msg(strstr(ada, "demo/02-shared technique PASS 1/1") != NULL &&
+                      strstr(ada, "in its SASS: 1 STS, 1 LDS, 1 BAR.SYNC") != NULL,
+                  "%s", ada);
+    ck_assert_msg(strstr(missing, "demo/02-shared technique FAIL 0/1") != NULL &&
+                      strstr(missing, "kernel demo_fill_shared has no BAR.SYNC instruction in "
+                                      "its SASS") != NULL &&
+                      strstr(missing, "has no STS") == NULL &&
+                      strstr(missing, "has no LDS") == NULL,
+                  "%s", missing);
+    ck_assert_msg(strstr(ignores, "demo/02-shared technique FAIL 0/1") != NULL &&
+                      strstr(ignores, "uses no shared memory") != NULL &&
+                      strstr(ignores, "kernel demo_fill_shared has no STS instruction in its "
                                       "SASS") != NULL,
                   "%s", ignores);
-    ck_assert_msg(strstr(partial, "matmul_tf32/03-mma-sync technique PASS 1/1") != NULL &&
-                      strstr(partial, "in its SASS: 64 HMMA") != NULL,
-                  "%s", partial);
-    free(partial);
+    free(ada);
+    free(missing);
     free(ignores);
 }
 END_TEST
 
 static const char *const names[] = {
     "solutions_show_their_sass",
+    "the_demo_labs_sass_rubric_holds_on_its_built_steps",
     "a_built_binary_without_the_instruction_fails",
     "grading_reads_the_sass_of_each_built_step",
 };
@@ -169,8 +238,13 @@ Suite *techniques_sass_suite(void)
     TCase *tc = tcase_create("solutions");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, solutions_show_their_sass);
-    tcase_add_test(tc, a_built_binary_without_the_instruction_fails);
-    tcase_add_test(tc, grading_reads_the_sass_of_each_built_step);
     suite_add_tcase(s, tc);
+    TCase *demo = tcase_create("the demo lab");
+    tcase_add_unchecked_fixture(demo, make_sass_tree, remove_sass_tree);
+    tcase_set_timeout(demo, 300); /* a copy of the harness, submissions built with nvcc */
+    tcase_add_test(demo, the_demo_labs_sass_rubric_holds_on_its_built_steps);
+    tcase_add_test(demo, a_built_binary_without_the_instruction_fails);
+    tcase_add_test(demo, grading_reads_the_sass_of_each_built_step);
+    suite_add_tcase(s, demo);
     return s;
 }

@@ -329,10 +329,16 @@ int util_make_plots(const char *tree, const char *target, const char *results, c
 int util_report_row(const char *lab, const char *stem, struct report_row *row, char *why,
                     size_t why_len)
 {
-    static char out[1 << 16], err[1 << 14];
     char rel[256], path[512];
     snprintf(rel, sizeof rel, "solutions/%s/%s", lab, stem);
-    char *argv[] = {(char *)bin_path(rel, path, sizeof path), "--report", NULL};
+    return util_report_row_of(bin_path(rel, path, sizeof path), stem, row, why, why_len);
+}
+
+int util_report_row_of(const char *binary, const char *stem, struct report_row *row, char *why,
+                       size_t why_len)
+{
+    static char out[1 << 16], err[1 << 14];
+    char *argv[] = {(char *)binary, "--report", NULL};
     int code = run_capture(argv, NULL, out, sizeof out, err, sizeof err);
     char start[160];
     snprintf(start, sizeof start, "\n%s ", stem);
@@ -342,6 +348,6 @@ int util_report_row(const char *lab, const char *stem, struct report_row *row, c
                                &row->smem, &row->local, &row->spill) == 6)
         return 0;
     snprintf(why, why_len, "%s --report (exit %d) has no row for its kernel:\n%.2000s%.1000s",
-             path, code, out, err);
+             binary, code, out, err);
     return -1;
 }

@@ -113,5 +113,8 @@ struct report_row {
 };
 int util_report_row(const char *lab, const char *stem, struct report_row *row, char *why,
                     size_t why_len);
+/* The same of a step binary elsewhere (another tree's), its step's stem given. */
+int util_report_row_of(const char *binary, const char *stem, struct report_row *row, char *why,
+                       size_t why_len);
 
 #endif
