@@ -351,3 +351,13 @@ int util_report_row_of(const char *binary, const char *stem, struct report_row *
              binary, code, out, err);
     return -1;
 }
+
+/* Runs a shell command line (for nvcc and make, found on PATH) with the lab's
+ * environment, minus what a surrounding make would hand down. */
+int util_run_shell(const char *command, char *out, size_t out_len, char *err, size_t err_len)
+{
+    char *argv[] = {(char *)"/bin/sh", (char *)"-c", (char *)command, NULL};
+    const char *env[] = {"MAKEFLAGS=", "MFLAGS=", "MAKELEVEL=", NULL};
+    out[0] = err[0] = '\0';
+    return run_capture(argv, env, out, out_len, err, err_len);
+}

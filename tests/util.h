@@ -30,6 +30,10 @@ size_t util_case_names(const char *const list[], size_t count, const char **name
 
 /* Lines of text (counting a last line without '\n'). */
 int count_lines(const char *text);
+/* Runs a shell command line (/bin/sh -c, for nvcc and make found on PATH) with the
+ * lab's environment, minus what a surrounding make would hand down; output captured
+ * as run_capture does. */
+int util_run_shell(const char *command, char *out, size_t out_len, char *err, size_t err_len);
 
 /* The folder of the test data files (LAB_FIXTURES, default "tests/fixtures": the
  * tests run from the repository root), and a path in it. */
