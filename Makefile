@@ -474,7 +474,7 @@ endif
 # harness/labs/<lab>/tests/ for each lab; one runner.
 TEST_SUITES := $(wildcard tests/test_*.c)
 LAB_TEST_SUITES := $(wildcard harness/labs/*/tests/test_*.c)
-TEST_OBJS := $(patsubst tests/%.c,$(BUILD_DIR)/tests/%.o,$(TEST_SUITES) tests/util.c) \
+TEST_OBJS := $(patsubst tests/%.c,$(BUILD_DIR)/tests/%.o,$(TEST_SUITES) tests/util.c tests/resource_expectations.c) \
              $(patsubst harness/labs/%.c,$(BUILD_DIR)/tests/labs/%.o,$(LAB_TEST_SUITES)) \
              $(BUILD_DIR)/tests/run_tests.o
 LAB_PURE_OBJS := $(foreach lab,$(LABS),$(call lab_pure_objs,$(lab)))

@@ -17,10 +17,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "resource_expectations.h"
 #include "resources.h"
 #include "util.h"
 
-enum { MAX_KERNELS = 32, MAX_FIXTURES = 128 };
+enum { MAX_KERNELS = EXPECT_MAX_KERNELS, MAX_FIXTURES = 128 };
 
 /* ---------------------------------------------------------------------------
  * The fixtures: every NAME.res of the folder, in name order, listed when the suite
@@ -82,184 +83,13 @@ static char *load_report(const char *name)
     return text;
 }
 
-/* ---------------------------------------------------------------------------
- * Expectations: NAME.expect, parsed strictly, so that a typo there fails the test
- * instead of making it check nothing. */
-
-static const char EXPECT_HEADER[] = "function arch regs shared local spill_stores spill_loads constant";
-
-struct expectation {
-    int count; /* what resources_parse must return: -1 for "none" */
-    struct kernel_resources k[MAX_KERNELS];
-};
-
-static int take_size(const char *field, size_t *value)
-{
-    if (field[0] < '0' || field[0] > '9')
-        return 0;
-    errno = 0;
-    char *end;
-    unsigned long long v = strtoull(field, &end, 10);
-    if (errno != 0 || *end != '\0' || v > SIZE_MAX)
-        return 0;
-    *value = (size_t)v;
-    return 1;
-}
-
-/* Reads one kernel line; 0 and a reason in why when it is not one. */
-static int read_kernel_line(char *line, struct kernel_resources *k, char *why, size_t len)
-{
-    char *fields[9], *save = NULL;
-    int n = 0;
-    for (char *f = strtok_r(line, " \t", &save); f != NULL; f = strtok_r(NULL, " \t", &save))
-        if (n < 9)
-            fields[n++] = f;
-        else
-            ++n;
-    if (n != 8) {
-        snprintf(why, len, "%d fields, not the 8 of the header", n);
-        return 0;
-    }
-    memset(k, 0, sizeof *k);
-    if (strlen(fields[0]) >= sizeof k->function || strlen(fields[1]) >= sizeof k->arch) {
-        snprintf(why, len, "function or arch longer than struct kernel_resources holds");
-        return 0;
-    }
-    strcpy(k->function, fields[0]);
-    strcpy(k->arch, strcmp(fields[1], "-") == 0 ? "" : fields[1]);
-    size_t regs;
-    size_t *sizes[] = {&regs, &k->shared_bytes, &k->local_bytes, &k->spill_store_bytes,
-                       &k->spill_load_bytes, &k->constant_bytes};
-    for (int i = 0; i < 6; ++i)
-        if (!take_size(fields[2 + i], sizes[i])) {
-            snprintf(why, len, "field %d (\"%s\") is not a number", 3 + i, fields[2 + i]);
-            return 0;
-        }
-    if (regs > INT_MAX) {
-        snprintf(why, len, "regs %zu is too large", regs);
-        return 0;
-    }
-    k->registers = (int)regs;
-    return 1;
-}
-
-/* 0, or -1 with "path:line: reason" in why. */
-static int load_expectation(const char *path, struct expectation *e, char *why, size_t len)
-{
-    char *text = util_read_file(path, NULL);
-    if (text == NULL) {
-        snprintf(why, len, "cannot read %s: %s", path, strerror(errno));
-        return -1;
-    }
-    e->count = 0;
-    int header_seen = 0, none = 0, line_no = 0, rc = 0;
-    char reason[256] = "";
-    for (char *line = text, *next; line != NULL && rc == 0; line = next) {
-        next = strchr(line, '\n');
-        if (next != NULL)
-            *next++ = '\0';
-        ++line_no;
-        size_t n = strlen(line);
-        while (n > 0 && (line[n - 1] == '\r' || line[n - 1] == ' ' || line[n - 1] == '\t'))
-            line[--n] = '\0';
-        if (n == 0 || line[0] == '#')
-            continue;
-        if (!header_seen) {
-            if (strcmp(line, EXPECT_HEADER) != 0) {
-                snprintf(reason, sizeof reason, "the first line that is not a comment must be "
-                         "the header \"%s\"", EXPECT_HEADER);
-                rc = -1;
-            }
-            header_seen = 1;
-        } else if (strcmp(line, "none") == 0) {
-            none = 1;
-            if (e->count > 0) {
-                snprintf(reason, sizeof reason, "\"none\" after kernel lines");
-                rc = -1;
-            }
-        } else if (none) {
-            snprintf(reason, sizeof reason, "a kernel line after \"none\"");
-            rc = -1;
-        } else if (e->count == MAX_KERNELS) {
-            snprintf(reason, sizeof reason, "more than %d kernels", MAX_KERNELS);
-            rc = -1;
-        } else if (!read_kernel_line(line, &e->k[e->count], reason, sizeof reason)) {
-            rc = -1;
-        } else {
-            ++e->count;
-        }
-    }
-    free(text);
-    if (rc == 0 && !header_seen) {
-        snprintf(why, len, "%s: no header line \"%s\"", path, EXPECT_HEADER);
-        return -1;
-    }
-    if (rc == 0 && !none && e->count == 0) {
-        snprintf(why, len, "%s: no kernel line and no \"none\"", path);
-        return -1;
-    }
-    if (rc != 0) {
-        snprintf(why, len, "%s:%d: %s", path, line_no, reason);
-        return -1;
-    }
-    if (none)
-        e->count = -1;
-    return 0;
-}
-
+/* NAME.expect, read strictly (tests/resource_expectations.c) */
 static void load_expected(const char *name, struct expectation *e)
 {
     char relative[512], path[1024], why[1024];
     snprintf(relative, sizeof relative, "resources/%s.expect", name);
     fixture_path(relative, path, sizeof path);
-    ck_assert_msg(load_expectation(path, e, why, sizeof why) == 0, "%s", why);
-}
-
-/* The first difference between what was parsed and what is expected, in words, or
- * 0 when there is none. */
-static int differs(const struct kernel_resources *got, int count, const struct expectation *want,
-                   char *msg, size_t len)
-{
-    if (count != want->count) {
-        snprintf(msg, len, "%d kernel(s) parsed, %d expected", count, want->count);
-        return 1;
-    }
-    for (int i = 0; i < count; ++i) {
-        const struct kernel_resources *g = &got[i], *w = &want->k[i];
-        const char *field = NULL;
-        char has[300], wanted[300];
-        if (strcmp(g->function, w->function) != 0) {
-            field = "function";
-            snprintf(has, sizeof has, "%s", g->function);
-            snprintf(wanted, sizeof wanted, "%s", w->function);
-        } else if (strcmp(g->arch, w->arch) != 0) {
-            field = "arch";
-            snprintf(has, sizeof has, "\"%s\"", g->arch);
-            snprintf(wanted, sizeof wanted, "\"%s\"", w->arch);
-        } else if (g->registers != w->registers) {
-            field = "regs";
-            snprintf(has, sizeof has, "%d", g->registers);
-            snprintf(wanted, sizeof wanted, "%d", w->registers);
-        } else {
-            const char *names[] = {"shared", "local", "spill_stores", "spill_loads", "constant"};
-            size_t a[] = {g->shared_bytes, g->local_bytes, g->spill_store_bytes,
-                          g->spill_load_bytes, g->constant_bytes};
-            size_t b[] = {w->shared_bytes, w->local_bytes, w->spill_store_bytes,
-                          w->spill_load_bytes, w->constant_bytes};
-            for (int f = 0; f < 5 && field == NULL; ++f)
-                if (a[f] != b[f]) {
-                    field = names[f];
-                    snprintf(has, sizeof has, "%zu", a[f]);
-                    snprintf(wanted, sizeof wanted, "%zu", b[f]);
-                }
-        }
-        if (field != NULL) {
-            snprintf(msg, len, "kernel %d (%s): %s is %s, expected %s", i + 1, w->function, field,
-                     has, wanted);
-            return 1;
-        }
-    }
-    return 0;
+    ck_assert_msg(expectation_load(path, e, why, sizeof why) == 0, "%s", why);
 }
 
 /* text with every "\n" replaced by eol; the caller frees it. */
@@ -321,7 +151,7 @@ START_TEST(fixture_parses_as_expected)
     int count = resources_parse(text, got, MAX_KERNELS);
     free(text);
     char msg[1024];
-    ck_assert_msg(!differs(got, count, &want, msg, sizeof msg), "%s.res: %s", name, msg);
+    ck_assert_msg(!expectation_differs(got, count, &want, msg, sizeof msg), "%s.res: %s", name, msg);
 }
 END_TEST
 
@@ -338,7 +168,7 @@ START_TEST(fixture_reads_the_same_with_crlf_and_lone_cr)
         int count = resources_parse(converted, got, MAX_KERNELS);
         free(converted);
         char msg[1024];
-        ck_assert_msg(!differs(got, count, &want, msg, sizeof msg), "%s.res with %s line ends: %s",
+        ck_assert_msg(!expectation_differs(got, count, &want, msg, sizeof msg), "%s.res with %s line ends: %s",
                       name, e == 0 ? "CRLF" : "CR", msg);
     }
     free(text);
@@ -414,7 +244,7 @@ START_TEST(malformed_expectations_are_refused)
         written = f != NULL && fclose(f) == 0 && written;
         struct expectation e;
         why[i][0] = '\0';
-        refused[i] = load_expectation(path, &e, why[i], sizeof why[i]) != 0;
+        refused[i] = expectation_load(path, &e, why[i], sizeof why[i]) != 0;
         if (i == BAD && !refused[i])
             refused[i] = e.count != 1 || e.k[0].arch[0] != '\0' || e.k[0].shared_bytes != 16 ||
                          e.k[0].constant_bytes != 4 ? 2 : 0;
