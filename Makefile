@@ -208,6 +208,13 @@ $(BUILD_DIR)/host/labs/%/step_table.o: harness/lab_step_table.c harness/labs/%/l
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -DLAB_NAME=$* '-DLAB_DEF="labs/$*/lab.def"' -c $< -o $@
 
+# The demo lab's table (tests/fixtures/demo-lab), for the shared tests: the same
+# reader over its lab.def, named step_table_demo.
+DEMO_LAB_DEF := tests/fixtures/demo-lab/harness/labs/demo/lab.def
+$(BUILD_DIR)/tests/demo_step_table.o: harness/lab_step_table.c $(DEMO_LAB_DEF) | $(BUILD_DIR)/tests
+	$(call say,CC,$(DEMO_LAB_DEF))
+	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -DLAB_NAME=demo '-DLAB_DEF="$(CURDIR)/$(DEMO_LAB_DEF)"' -c $< -o $@
+
 # Every lab's table, for bin/lab and the tests: generated from the lab folders.
 LAB_REGISTRY := $(BUILD_DIR)/gen/all_step_tables.c
 $(BUILD_DIR)/gen/labs.list: FORCE
@@ -476,7 +483,7 @@ TEST_SUITES := $(wildcard tests/test_*.c)
 LAB_TEST_SUITES := $(wildcard harness/labs/*/tests/test_*.c)
 TEST_OBJS := $(patsubst tests/%.c,$(BUILD_DIR)/tests/%.o,$(TEST_SUITES) tests/util.c tests/resource_expectations.c) \
              $(patsubst harness/labs/%.c,$(BUILD_DIR)/tests/labs/%.o,$(LAB_TEST_SUITES)) \
-             $(BUILD_DIR)/tests/run_tests.o
+             $(BUILD_DIR)/tests/run_tests.o $(BUILD_DIR)/tests/demo_step_table.o
 LAB_PURE_OBJS := $(foreach lab,$(LABS),$(call lab_pure_objs,$(lab)))
 
 $(BUILD_DIR)/tests/%.o: tests/%.c | $(BUILD_DIR)/tests

@@ -22,10 +22,10 @@ char *demo_lab_make_tree(char *const targets[], char *out, size_t out_len);
 char *demo_lab_make_tree_over(const char *overlay, char *const targets[], char *out,
                               size_t out_len);
 
-/* The demo lab's step table (its lab.def's steps and check sizes, no rows), for tests
- * that judge its rubric in this process: the test binary links the real labs' tables
- * only. */
-extern const struct step_table demo_lab_table;
+/* The demo lab's step table, for tests that judge its rubric in this process: read
+ * from its lab.def by the same reader as every lab's (harness/lab_step_table.c), but
+ * not in the registry of real labs (step_table_find does not know it). */
+extern const struct step_table *const demo_lab_table;
 
 /* Removes *tree (a demo_lab_make_tree's) and everything in it, frees the path and sets
  * *tree to NULL; nothing when *tree is NULL. */

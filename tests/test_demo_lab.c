@@ -82,29 +82,10 @@ char *demo_lab_make_tree_over(const char *overlay, char *const targets[], char *
     return NULL;
 }
 
-/* The demo lab's table, from its own lab.def read the way harness/lab_step_table.c
- * reads a lab's, so that it cannot drift from the lab the trees build. */
-#define STEP(id, name, flags, summary) {id, name, flags, summary},
-#define CHECK_SIZE(m, n, k)
-#define ROW(name, role, file, summary)
-static const struct step_info demo_steps[] = {
-#include "fixtures/demo-lab/harness/labs/demo/lab.def"
-};
-#undef STEP
-#undef CHECK_SIZE
-#define STEP(id, name, flags, summary)
-#define CHECK_SIZE(m, n, k) {m, n, k},
-static const struct check_size demo_sizes[] = {
-#include "fixtures/demo-lab/harness/labs/demo/lab.def"
-};
-#undef STEP
-#undef CHECK_SIZE
-#undef ROW
-
-const struct step_table demo_lab_table = {
-    "demo", demo_steps, sizeof demo_steps / sizeof demo_steps[0], NULL, 0,
-    demo_sizes, sizeof demo_sizes / sizeof demo_sizes[0],
-};
+/* The demo lab's table: harness/lab_step_table.c over its own lab.def (the Makefile
+ * compiles it as step_table_demo), so it cannot drift from the lab the trees build. */
+extern const struct step_table step_table_demo;
+const struct step_table *const demo_lab_table = &step_table_demo;
 
 static char *tree;                  /* the demo lab's tree, made once per suite */
 static char tree_out[1 << 14];      /* make-tree.sh's output: make's log when it failed */

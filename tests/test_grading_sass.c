@@ -24,7 +24,7 @@
 
 static const struct step_table *demo(void)
 {
-    return &demo_lab_table;
+    return demo_lab_table;
 }
 
 START_TEST(mnemonics_match_by_base_and_modifiers)

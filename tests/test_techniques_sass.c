@@ -137,9 +137,9 @@ static const char *sass_tree(void)
 START_TEST(the_demo_labs_sass_rubric_holds_on_its_built_steps)
 {
     char why[1024];
-    enum check_state state = judge(sass_tree(), &demo_lab_table, "01", NULL, why, sizeof why);
+    enum check_state state = judge(sass_tree(), demo_lab_table, "01", NULL, why, sizeof why);
     ck_assert_msg(state == CHECK_PASS && strstr(why, "in its SASS: no BAR") != NULL, "%s", why);
-    state = judge(sass_tree(), &demo_lab_table, "02", NULL, why, sizeof why);
+    state = judge(sass_tree(), demo_lab_table, "02", NULL, why, sizeof why);
     ck_assert_msg(state == CHECK_PASS && strstr(why, "in its SASS: ") != NULL &&
                       strstr(why, " STS, ") != NULL && strstr(why, " LDS, ") != NULL &&
                       strstr(why, " BAR.SYNC") != NULL,
@@ -151,7 +151,7 @@ START_TEST(a_built_binary_without_the_instruction_fails)
 {
     char why[1024];
     /* step 01 writes straight to global memory: no shared load, no barrier */
-    ck_assert_int_eq(judge(sass_tree(), &demo_lab_table, "01",
+    ck_assert_int_eq(judge(sass_tree(), demo_lab_table, "01",
                            "technique 01 sass LDS\ntechnique 01 sass BAR.SYNC\n", why, sizeof why),
                      CHECK_FAIL);
     ck_assert_msg(strstr(why, "kernel demo_fill has no LDS instruction in its SASS") != NULL &&
@@ -159,7 +159,7 @@ START_TEST(a_built_binary_without_the_instruction_fails)
                           NULL,
                   "%s", why);
     /* step 02's barrier is there, and counted */
-    ck_assert_int_eq(judge(sass_tree(), &demo_lab_table, "02", "technique 02 no-sass BAR\n", why,
+    ck_assert_int_eq(judge(sass_tree(), demo_lab_table, "02", "technique 02 no-sass BAR\n", why,
                            sizeof why),
                      CHECK_FAIL);
     ck_assert_msg(strstr(why, "kernel demo_fill_shared has 1 BAR instruction in its SASS; the "
