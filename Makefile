@@ -202,18 +202,20 @@ $(BUILD_DIR)/host/labs/%.o: harness/labs/%.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -I$(<D) $(DEPFLAGS) -c $< -o $@
 
-# One lab's step table: harness/lab_step_table.c over the lab's lab.def.
+# One lab's step table: harness/lab_step_table.c ($<) over a lab.def (its path as the
+# source #includes it: $(2)), as step_table_$(1).
+compile_step_table = $(CC) $(CFLAGS) $(DEPFLAGS) -DLAB_NAME=$(1) '-DLAB_DEF="$(2)"' -c $< -o $@
 $(BUILD_DIR)/host/labs/%/step_table.o: harness/lab_step_table.c harness/labs/%/lab.def
 	$(call say,CC,harness/labs/$*/lab.def)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -DLAB_NAME=$* '-DLAB_DEF="labs/$*/lab.def"' -c $< -o $@
+	$(Q)$(call compile_step_table,$*,labs/$*/lab.def)
 
 # The demo lab's table (tests/fixtures/demo-lab), for the shared tests: the same
 # reader over its lab.def, named step_table_demo.
 DEMO_LAB_DEF := tests/fixtures/demo-lab/harness/labs/demo/lab.def
 $(BUILD_DIR)/tests/demo_step_table.o: harness/lab_step_table.c $(DEMO_LAB_DEF) | $(BUILD_DIR)/tests
 	$(call say,CC,$(DEMO_LAB_DEF))
-	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -DLAB_NAME=demo '-DLAB_DEF="$(CURDIR)/$(DEMO_LAB_DEF)"' -c $< -o $@
+	$(Q)$(call compile_step_table,demo,$(CURDIR)/$(DEMO_LAB_DEF))
 
 # Every lab's table, for bin/lab and the tests: generated from the lab folders.
 LAB_REGISTRY := $(BUILD_DIR)/gen/all_step_tables.c

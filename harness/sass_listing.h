@@ -22,8 +22,8 @@ struct sass_insn {
 };
 
 /* Does the header name (len characters, as the listing writes it: mangled or not)
- * name function? function is a kernel's name as written in the source ("matmul_tma":
- * matched inside a C++ mangled name, "_Z10matmul_tma...") or its full name. */
+ * name function? function is a kernel's name as written in the source ("fill_kernel":
+ * matched inside a C++ mangled name, "_Z11fill_kernel...") or its full name. */
 int sass_function_matches(const char *name, size_t len, const char *function);
 
 /* The next "Function : NAME" header at or after *cursor: returns its name (len in

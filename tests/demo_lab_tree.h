@@ -37,7 +37,5 @@ void demo_lab_remove_tree(char **tree);
 int demo_lab_run(const char *tree, const char *const env[], char *const args[], char *out,
                  size_t out_len, char *err, size_t err_len);
 
-/* make's own settings from a `make test` above, cleared for a make in the tree. */
-extern const char *const demo_lab_plain_make[];
 
 #endif

@@ -20,7 +20,6 @@
 
 #define MAKE_TREE "tests/fixtures/demo-lab-tree/make-tree.sh"
 
-const char *const demo_lab_plain_make[] = {"MAKEFLAGS=", "MFLAGS=", "MAKELEVEL=", NULL};
 
 void demo_lab_remove_tree(char **tree)
 {
@@ -65,7 +64,12 @@ char *demo_lab_make_tree_over(const char *overlay, char *const targets[], char *
     /* make-tree.sh copies the overlay from inside the tree: its path must be whole */
     if (overlay != NULL)
         snprintf(over, sizeof over, "DEMO_LAB_OVERLAY=%s/%s", root, overlay);
-    const char *env[] = {"MAKEFLAGS=", "MFLAGS=", "MAKELEVEL=", over, NULL};
+    const char *env[8];
+    size_t e = 0;
+    for (; util_plain_make_env[e] != NULL; ++e)
+        env[e] = util_plain_make_env[e];
+    env[e++] = over;
+    env[e] = NULL;
     char *argv[16] = {"/bin/sh", MAKE_TREE, dir, root};
     size_t n = 4;
     for (; targets[n - 4] != NULL && n + 1 < sizeof argv / sizeof argv[0]; ++n)

@@ -38,7 +38,7 @@ static void grade_the_demo_lab(void)
         return;
     char err[4096];
     char *argv[] = {"/bin/sh", "tests/fixtures/demo-lab-tree/grade.sh", tree, root, NULL};
-    graded = run_capture(argv, demo_lab_plain_make, setup_out, sizeof setup_out, err, sizeof err) == 0;
+    graded = run_capture(argv, util_plain_make_env, setup_out, sizeof setup_out, err, sizeof err) == 0;
     if (!graded)
         strncat(setup_out, err, sizeof setup_out - strlen(setup_out) - 1);
 }
@@ -244,7 +244,7 @@ static int lab_in_tree(char *const args[])
     for (; args[n - 1] != NULL && n + 1 < sizeof argv / sizeof argv[0]; ++n)
         argv[n] = args[n - 1];
     argv[n] = NULL;
-    return demo_lab_run(tree, demo_lab_plain_make, argv, out, sizeof out, err, sizeof err);
+    return demo_lab_run(tree, util_plain_make_env, argv, out, sizeof out, err, sizeof err);
 }
 
 /* A second grade-all of the same class grades no one again. */
@@ -331,7 +331,7 @@ START_TEST(student_name_is_plain_text)
     snprintf(gb_arg, sizeof gb_arg, "GRADEBOOK=%s", gradebook);
     char *args[] = {"make", "-s", "--no-print-directory", "grade", student_arg, gb_arg,
                     "SUBMISSION=solutions", "LAB=demo", "STEP=01", "GRADE_NO_GPU=1", NULL};
-    int code = demo_lab_run(tree, demo_lab_plain_make, args, out, sizeof out, err, sizeof err);
+    int code = demo_lab_run(tree, util_plain_make_env, args, out, sizeof out, err, sizeof err);
     int touched = access(pwned, F_OK) == 0 || access(pwned2, F_OK) == 0;
     struct csv_table t;
     char why[256];

@@ -45,7 +45,7 @@ static void grade_on_a_fake_gpu(void)
     const char *const scripts[] = {FAKE_GPU "/setup.sh", FAKE_GPU "/student.sh"};
     for (size_t i = 0; i < 2; ++i) {
         char *setup[] = {"/bin/sh", (char *)scripts[i], fake_dir, root, NULL};
-        if (run_capture(setup, demo_lab_plain_make, out, sizeof out, err, sizeof err) != 0) {
+        if (run_capture(setup, util_plain_make_env, out, sizeof out, err, sizeof err) != 0) {
             fprintf(stderr, "fake GPU setup failed: %s%s\n", out, err);
             return;
         }

@@ -224,7 +224,7 @@ START_TEST(grading_without_cuobjdump_skips_the_sass_lines_by_name)
     snprintf(book, sizeof book, "%s/class.csv", tree);
     char *argv[] = {"bin/lab", "grade-all", "--no-gpu", "--submissions", subs, "--gradebook", book,
                     "--cuobjdump", "/nonexistent/cuobjdump", "--jobs", "2", "demo", "02", NULL};
-    int code = demo_lab_run(tree, demo_lab_plain_make, argv, out, sizeof out, err, sizeof err);
+    int code = demo_lab_run(tree, util_plain_make_env, argv, out, sizeof out, err, sizeof err);
     snprintf(path, sizeof path, "%s/class.reports/missing-barrier.txt", tree);
     char *missing = util_read_file(path, NULL);
     snprintf(path, sizeof path, "%s/class.reports/ignores-technique.txt", tree);

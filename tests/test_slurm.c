@@ -52,8 +52,7 @@ static struct {
 static int sh(const char *cmd, char *out, size_t out_len)
 {
     char *argv[] = {"/usr/bin/timeout", "-s", "KILL", "240", "/bin/sh", "-c", (char *)cmd, NULL};
-    char *env[] = {"MAKEFLAGS=", "MAKELEVEL=", "MFLAGS=", NULL};
-    return run_capture(argv, (const char *const *)env, out, out_len, S.err, sizeof S.err);
+    return run_capture(argv, util_plain_make_env, out, out_len, S.err, sizeof S.err);
 }
 
 /* make grade-all SCHEDULER=slurm of S.subs into book, with the extra variables, in the

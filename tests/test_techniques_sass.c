@@ -188,7 +188,7 @@ START_TEST(grading_reads_the_sass_of_each_built_step)
     char *argv[] = {"bin/lab", "grade-all", "--no-gpu", "--submissions", "subs", "--gradebook",
                     "class.csv", "--cuobjdump", (char *)cuobjdump_option(), "--jobs", "2",
                     "demo", "02", NULL};
-    int code = demo_lab_run(tree, demo_lab_plain_make, argv, out, sizeof out, err, sizeof err);
+    int code = demo_lab_run(tree, util_plain_make_env, argv, out, sizeof out, err, sizeof err);
     snprintf(path, sizeof path, "%s/class.reports/ada.txt", tree);
     char *ada = util_read_file(path, NULL);
     snprintf(path, sizeof path, "%s/class.reports/missing-barrier.txt", tree);

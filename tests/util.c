@@ -299,11 +299,14 @@ int util_lab_figures_drawn(const char *lab, const char *results, const char *con
     return code == 0 && missing[0] == '\0' && err[0] == '\0' ? 0 : -1;
 }
 
+/* make sees no MAKEFLAGS, MFLAGS or MAKELEVEL of the make that runs the tests (its
+ * jobserver, -n, -s ...) */
+const char *const util_plain_make_env[] = {"MAKEFLAGS=", "MFLAGS=", "MAKELEVEL=", NULL};
+
 int util_make_plots(const char *tree, const char *target, const char *results, const char *into,
                     const char *const extra[], char *out, size_t out_len, char *err,
                     size_t err_len)
 {
-    static const char *const plain_make[] = {"MAKEFLAGS=", "MFLAGS=", "MAKELEVEL=", NULL};
     char results_arg[4200], figures_arg[4200], work_arg[4200];
     snprintf(results_arg, sizeof results_arg, "PLOT_RESULTS=%s", results);
     snprintf(figures_arg, sizeof figures_arg, "PLOT_FIGURES=%s/plots", into);
@@ -323,7 +326,7 @@ int util_make_plots(const char *tree, const char *target, const char *results, c
     for (const char *const *e = extra; e != NULL && *e != NULL && n < 23; ++e)
         argv[n++] = (char *)*e;
     argv[n] = NULL;
-    return run_capture(argv, plain_make, out, out_len, err, err_len);
+    return run_capture(argv, util_plain_make_env, out, out_len, err, err_len);
 }
 
 int util_report_row(const char *lab, const char *stem, struct report_row *row, char *why,
@@ -357,7 +360,6 @@ int util_report_row_of(const char *binary, const char *stem, struct report_row *
 int util_run_shell(const char *command, char *out, size_t out_len, char *err, size_t err_len)
 {
     char *argv[] = {(char *)"/bin/sh", (char *)"-c", (char *)command, NULL};
-    const char *env[] = {"MAKEFLAGS=", "MFLAGS=", "MAKELEVEL=", NULL};
     out[0] = err[0] = '\0';
-    return run_capture(argv, env, out, out_len, err, err_len);
+    return run_capture(argv, util_plain_make_env, out, out_len, err, err_len);
 }

@@ -28,6 +28,10 @@ int students_copy(void);
 size_t util_case_names(const char *const list[], size_t count, const char **names, size_t max);
 #define UTIL_CASE_NAMES(list, names, max) util_case_names(list, sizeof list / sizeof list[0], names, max)
 
+/* An environment for run_capture in which a make started by a test sees nothing of
+ * the make running the tests (MAKEFLAGS, MFLAGS, MAKELEVEL emptied). */
+extern const char *const util_plain_make_env[];
+
 /* Lines of text (counting a last line without '\n'). */
 int count_lines(const char *text);
 /* Runs a shell command line (/bin/sh -c, for nvcc and make found on PATH) with the
