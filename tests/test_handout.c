@@ -181,7 +181,7 @@ END_TEST
 /* In the students' copy, each goal that needs the solutions: one line, exit 2. */
 static const char *const refused[] = {
     "solutions", "grade", "grade-all SUBMISSIONS=x", "diffs", "sweep-tiles", "handout DEST=x",
-    "deps-slurm", "run SRC=solutions",
+    "deps-slurm", "run SRC=solutions", "explore", "explore-metrics",
 };
 
 START_TEST(handout_refuses_what_needs_the_solutions)
