@@ -216,10 +216,15 @@ START_TEST(test_old_header_is_named)
 {
     write_file("results/g/demo.csv", "date,run_id,commit,gpu,cc,sms,clock_mhz,driver,runtime,"
                                        "nvcc,lab,step,source,flags\n");
-    ck_assert_int_eq(check("results/g/demo.csv", NULL), 1);
+    /* a file that cannot be read is not one with no data: exit 3, and its line in
+     * out/demo.unreadable, so that make plots keeps the lab's figures and fails */
+    ck_assert_int_eq(check("results/g/demo.csv", NULL), 3);
     assert_message("results/g/demo.csv",
                    ":1: column 13 is 'source', not 'role': not a results CSV with the common "
                    "columns in order: file skipped");
+    const char *listed = read_file("out/demo.unreadable");
+    ck_assert_msg(listed != NULL && strstr(listed, ":1: column 13 is 'source', not 'role'") != NULL &&
+                      count_lines(listed) == 1, "%s", listed ? listed : "(no out/demo.unreadable)");
 }
 END_TEST
 
