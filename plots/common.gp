@@ -104,6 +104,11 @@ is_picked(x) = strcol("role") eq "library" ? column(0) == pick_library \
     : strcol("role") ne "step" ? 0 \
     : column(0) == pick_row[step_number(strcol("step")) + 1]
 
+# The run a figure draws, when it is given one (table_run: the run the guide's table
+# beside it shows, bin/guide-tables --table-run); "" for each step's newest row.
+if (!exists("table_run")) table_run = ""
+in_table_run = '(table_run eq "" || strcol("run_id") eq table_run)'
+
 # A file that is there and not empty (the peaks table is optional).
 file_exists(f) = f ne "" && system("test -s '" . f . "' && echo y") eq "y"
 # The figure's name as make plots gives it (the script writes FIGURE.tmp first).

@@ -41,6 +41,9 @@ PLOT_WORK ?= $(BUILD_DIR)/plots
 PLOT_SLIDES ?= 1
 GPUS ?=
 RESULTS_CHECK := $(BIN_DIR)/results-check
+GUIDE_TABLES := $(BIN_DIR)/guide-tables
+# The files whose tables of results (bin/guide-tables) the figures beside them follow.
+PLOT_TABLE_FILES ?= GUIDE.md $(wildcard labs/*/README.md)
 # The figures this call drew or kept, one path a line (draw appends; make plots
 # removes the others).
 PLOT_KEPT = $(PLOT_WORK)/kept.list
@@ -65,7 +68,10 @@ include $(wildcard harness/labs/*/plots/plots.mk)
 #       (plots/sweep.gp), or the name of a shell function of the lab's recipe that
 #       draws a figure of its own for that folder. Each sees out (plots/LAB), rows
 #       (the lab's checked rows), peaks, lab (its lab.gp), dir (the folder) and name
-#       (the folder's name made file-safe). The loop over folders is written here once.
+#       (the folder's name made file-safe), and run: the run the table of that lab and
+#       folder in PLOT_TABLE_FILES shows (bin/guide-tables --table-run; empty when none),
+#       which the steps figure and the roofline draw, so that a figure and the table
+#       beside it show the same rows. The loop over folders is written here once.
 #   figure_name TEXT  TEXT with every character but [A-Za-z0-9._+-] as '_'.
 PLOT_SH = failed=0; \
   draw() { fig=$$1; script=$$2; data=$$3; shift 3; mkdir -p "$${fig%/*}"; \
@@ -87,10 +93,11 @@ PLOT_SH = failed=0; \
     peaks='$(PLOT_WORK)/peaks.csv'; lab=harness/labs/$$plot_lab/plots/lab.gp; \
     [ -s '$(PLOT_WORK)'/$$plot_lab.dirs ] || return 1; \
     while IFS= read -r dir; do name=$$(figure_name "$$dir"); \
+      run=$$($(GUIDE_TABLES) --table-run --results '$(PLOT_RESULTS)' $$plot_lab "$$dir" $(PLOT_TABLE_FILES)); \
       for figure in "$$@"; do case $$figure in \
-        steps) draw "$$out/steps-$$name.png" plots/steps.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab" "$$peaks" ;; \
+        steps) draw "$$out/steps-$$name.png" plots/steps.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab" "$$peaks" "$$run" ;; \
         roofline) draw "$$out/roofline-$$name.png" plots/roofline.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab" \
-          harness/labs/$$plot_lab/plots/intensity.csv "$$peaks" ;; \
+          harness/labs/$$plot_lab/plots/intensity.csv "$$peaks" "$$run" ;; \
         sizes) draw "$$out/sizes-$$name.png" plots/sweep.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab" ;; \
         *) "$$figure" ;; \
       esac; done; \
@@ -120,7 +127,7 @@ plots: $(PLOT_LAB_TARGETS)
 	cat "$$@" >&2; exit 1
 
 # Before any figure: gnuplot is there, and every results CSV is checked.
-plots-check: $(RESULTS_CHECK)
+plots-check: $(RESULTS_CHECK) $(GUIDE_TABLES)
 	$(Q)command -v $(GNUPLOT) >/dev/null 2>&1 || \
 	  { echo "plots: $(GNUPLOT) not found: 'make deps' installs it (gnuplot-nox)" >&2; exit 1; }
 	$(Q)mkdir -p '$(PLOT_WORK)' && rm -f '$(PLOT_WORK)'/*.csv '$(PLOT_WORK)'/*.dirs '$(PLOT_WORK)'/*.unreadable '$(PLOT_KEPT)'
