@@ -56,6 +56,11 @@ date_text(iso) = strlen(iso) >= 16 ? iso[1:10] . " " . iso[12:16] . " UTC" : iso
 cache_text(cache) = cache eq "flushed" ? "L2 flushed before each timed repeat" : \
                     cache eq "warm" ? "warm L2 (not flushed between repeats)" : \
                     cache eq "mixed" ? "cache policy mixed (flushed and warm rows)" : ""
+# A step's name as a tick of a narrow column: past 14 characters, broken after its
+# last dash ("01-interleaved-divergent" -> "01-interleaved-" over "divergent").
+last_dash(t, i) = i < 1 ? 0 : t[i:i] eq "-" ? i : last_dash(t, i - 1)
+two_line_name(t) = strlen(t) <= 14 || last_dash(t, strlen(t)) < 4 ? t \
+    : t[1:last_dash(t, strlen(t))] . "\n" . t[last_dash(t, strlen(t)) + 1:]
 size_text(m, n, k) = m == n && n == k ? sprintf("m=n=k=%d", m) : sprintf("%dx%dx%d", m, n, k)
 
 set grid ytics lc rgb grid_colour

@@ -99,8 +99,9 @@ stats datafile using (@point_row && is_number(@x_of) && np < 100 ? collect(0) : 
 
 eval png_terminal(1200, 820)
 set bmargin 6
-set title sprintf("%s on %s: roofline, each step's newest result at %s\n" . \
-    "newest %s; ceilings %s; %s", lab_title, gpu_name, \
+which_rows = table_run ne "" ? "the run of the guide's table (" . table_run . ")" : "each step's newest result"
+set title sprintf("%s on %s: roofline, %s at %s\n" . \
+    "newest %s; ceilings %s; %s", lab_title, gpu_name, which_rows, \
     head_size_text, date_text(run_date), \
     have_peaks ? "measured by bin/peaks " . peak_date : "not measured yet (make peaks)", cache_text(cache))
 set xlabel "arithmetic intensity (flops per byte of device memory, from the kernel's design; log scale)"
@@ -148,7 +149,7 @@ plot (have_peaks ? roof_fma(x) : NaN) with lines lw 3 lc rgb peak_colour \
      (is_number(special) ? special : NaN) with lines lw 2 dt 4 lc rgb "#d62728" \
          title (is_number(special) ? sprintf("rsqrtf rate x %d flops per interaction: %s", special_flops, flops_text(special)) : ""), \
      datafile using (@point_row ? @x_of : NaN):(@point_row ? column("gflops") : NaN) \
-         with points pt 7 ps 1.8 lc rgb today_colour title "a step (its newest result)"
+         with points pt 7 ps 1.8 lc rgb today_colour title (table_run ne "" ? "a step (its row in that run)" : "a step (its newest result)")
 
 # Each point's name beside it where it overlaps no other name and no point: first
 # level with the point (odd steps on the left, even on the right, as a column of

@@ -25,7 +25,7 @@ plots-matmul: plots-check
 	  tiles() { draw "$$out/tiles-$$name.png" $(MATMUL_PLOTS)/tiles.gp "$$rows" "$$dir" '$(PLOT_SOURCE)'; }; \
 	  vs_8800gtx() { if need '$(MATMUL_PUBLISHED)' "$$out/vs-8800gtx-$$name.png"; then \
 	    draw "$$out/vs-8800gtx-$$name.png" $(MATMUL_PLOTS)/vs-8800gtx.gp "$$rows" "$$dir" \
-	      '$(PLOT_SOURCE)' '$(MATMUL_PUBLISHED)' "$$stems"; fi; }; \
+	      '$(PLOT_SOURCE)' '$(MATMUL_PUBLISHED)' "$$stems" "$$run"; fi; }; \
 	  if need '$(MATMUL_PUBLISHED)' "$$out/8800gtx.png"; then \
 	    draw "$$out/8800gtx.png" $(MATMUL_PLOTS)/vs-8800gtx.gp '' '' '' '$(MATMUL_PUBLISHED)' "$$stems"; fi; \
 	  if lab_figures matmul steps roofline speedups sizes tiles vs_8800gtx; then \

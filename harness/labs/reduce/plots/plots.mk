@@ -17,7 +17,7 @@ plots-reduce: plots-check
 	$(Q)$(PLOT_SH); out='$(PLOT_FIGURES)/reduce'; stems='$(call steps_of,reduce)'; \
 	  vs_8800gtx() { if need '$(REDUCE_PUBLISHED)' "$$out/vs-8800gtx-$$name.png"; then \
 	    draw "$$out/vs-8800gtx-$$name.png" $(REDUCE_PLOTS)/vs-8800gtx.gp "$$rows" "$$dir" \
-	      '$(PLOT_SOURCE)' '$(REDUCE_PUBLISHED)' "$$stems"; fi; }; \
+	      '$(PLOT_SOURCE)' '$(REDUCE_PUBLISHED)' "$$stems" "$$run"; fi; }; \
 	  if need '$(REDUCE_PUBLISHED)' "$$out/8800gtx.png"; then \
 	    draw "$$out/8800gtx.png" $(REDUCE_PLOTS)/vs-8800gtx.gp '' '' '' '$(REDUCE_PUBLISHED)' "$$stems"; fi; \
 	  lab_figures reduce steps roofline vs_8800gtx sizes; \
