@@ -99,10 +99,10 @@ stats datafile using (@point_row && is_number(@x_of) && np < 100 ? collect(0) : 
 
 eval png_terminal(1200, 820)
 set bmargin 6
-which_rows = table_run ne "" ? "the run of the guide's table (" . table_run . ")" : "each step's newest result"
-set title sprintf("%s on %s: roofline, %s at %s\n" . \
-    "newest %s; ceilings %s; %s", lab_title, gpu_name, which_rows, \
-    head_size_text, date_text(run_date), \
+which_rows = table_run ne "" ? "the run of the guide's table, " . table_run : "each step's newest result"
+set title sprintf("%s on %s: roofline at %s\n" . \
+    "%s, newest %s\nceilings %s; %s", lab_title, gpu_name, head_size_text, which_rows, \
+    date_text(run_date), \
     have_peaks ? "measured by bin/peaks " . peak_date : "not measured yet (make peaks)", cache_text(cache))
 set xlabel "arithmetic intensity (flops per byte of device memory, from the kernel's design; log scale)"
 set ylabel "achieved FLOP/s (log scale)"

@@ -85,10 +85,10 @@ axis_div = top >= 1000 ? 1000 : 1
 axis_unit = axis_div == 1000 ? big_unit : rate_unit
 
 # As wide as the step names need: a name of the tick font (",8" past 8 steps) takes
-# about 0.66 of its size in pixels a character, a third more on slides (common.gp);
+# about 0.72 of its size in pixels a character, a third more on slides (common.gp);
 # the right margin holds the names of the reference lines.
 tick_font = last_step - first_step > 8 ? 8 : 10
-char_px(size) = 0.66 * size * (for_slides(0) ? 1.3 : 1)
+char_px(size) = 0.72 * size * (for_slides(0) ? 1.3 : 1)
 step_px = char_px(tick_font) * longest_name + 16
 step_px = step_px < 110 ? 110 : step_px
 margin_chars = 30
