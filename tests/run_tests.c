@@ -29,6 +29,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "util.h"
 
 enum need { NOTHING, GPU, GNUPLOT, SLURM, CUOBJDUMP };
@@ -193,6 +194,7 @@ static int run_side_by_side(const struct suite_entry *const *suites_in, size_t c
             if (start_rank(suites_in[i]) == rank)
                 order[n++] = suites_in[i];
     pid_t pids[256] = {0};
+    double started[256] = {0}, run_began = clock_now_s();
     int running = 0, gpu_running = 0, done = 0;
     size_t next = 0;
     printf("Running %zu suites, up to %d at once (LAB_TEST_JOBS), %d of them on the GPU "
@@ -232,6 +234,7 @@ static int run_side_by_side(const struct suite_entry *const *suites_in, size_t c
                 _exit(0);
             }
             pids[i] = pid;
+            started[i] = clock_now_s();
             ++running;
             gpu_running += gpu;
             while (next < n && pids[next] != 0)
@@ -267,6 +270,8 @@ static int run_side_by_side(const struct suite_entry *const *suites_in, size_t c
             } else {
                 printf("%.*s", (int)(counts - text + 1), text);
             }
+            printf("(suite %s: %.0f s, ended %.0f s into the run)\n", order[i]->name,
+                   clock_now_s() - started[i], clock_now_s() - run_began);
             fflush(stdout);
             free(text);
             remove(log);
