@@ -558,10 +558,11 @@ RESOURCE_FILES = $(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(lab)),$(
 # `make test` runs the GPU cases at once (tests/run_tests.c runs suites side by side:
 # LAB_TEST_JOBS, LAB_TEST_GPU_JOBS).
 TEST_LONG := $(if $(filter true 1,$(CI))$(if $(DETECTED_ARCH),,no-gpu),1)
+# (the build on every core, as make run's: a fresh clone compiles every step first)
 test: deps
-	$(Q)$(MAKE) --no-print-directory test-after-deps
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) test-after-deps
 test-long: deps
-	$(Q)$(MAKE) --no-print-directory test-long-checks
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) test-long-checks
 .PHONY: test-after-deps test-long test-long-checks
 test-after-deps: $(LAB_BINS) $(SOLUTION_BINS) $(TOOLS) $(BIN_DIR)/run-tests $(if $(TEST_LONG),test-long-checks)
 	$(Q)LAB_RESOURCE_FILES='$(subst $(space),:,$(strip $(RESOURCE_FILES)))' LAB_BIN_DIR='$(BIN_DIR)' \
