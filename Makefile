@@ -564,8 +564,10 @@ test: deps
 test-long: deps
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) test-long-checks
 .PHONY: test-after-deps test-long test-long-checks
+# (the makes the tests start get no jobserver of this one: it is not theirs, and make
+# would warn on their stderr, which the tests read)
 test-after-deps: $(LAB_BINS) $(SOLUTION_BINS) $(TOOLS) $(BIN_DIR)/run-tests $(if $(TEST_LONG),test-long-checks)
-	$(Q)LAB_RESOURCE_FILES='$(subst $(space),:,$(strip $(RESOURCE_FILES)))' LAB_BIN_DIR='$(BIN_DIR)' \
+	$(Q)MAKEFLAGS="$$(printf '%s' "$$MAKEFLAGS" | sed 's/--jobserver-[a-z]*=[^ ]*//g')" LAB_RESOURCE_FILES='$(subst $(space),:,$(strip $(RESOURCE_FILES)))' LAB_BIN_DIR='$(BIN_DIR)' \
 	  CUOBJDUMP='$(CUOBJDUMP)' $(BIN_DIR)/run-tests
 test-long-checks: $(BIN_DIR)/occupancy-xcheck
 	$(Q)$(BIN_DIR)/occupancy-xcheck
