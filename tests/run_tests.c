@@ -10,9 +10,9 @@
  * bin/gpu-probe in a child, and GPU tests run the step binaries as children.
  *
  * Suites run side by side, each in a process of its own, its output shown whole when
- * it ends: up to LAB_TEST_JOBS at once (default: half the CPUs, at most 8; one on a
- * machine of 2 or 3 CPUs, where the suites run one after the other as Check runs
- * them), of which up to LAB_TEST_GPU_JOBS (default 6) need the GPU. Every suite is
+ * it ends: up to LAB_TEST_JOBS at once (default: three quarters of the CPUs, at most 12;
+ * one on a machine of 2 or 3 CPUs, where the suites run one after the other as Check
+ * runs them), of which up to LAB_TEST_GPU_JOBS (default 10) need the GPU. Every suite is
  * self-contained (its own temporary folders; none holds the whole GPU), so the
  * order they finish in does not matter; the suites that take longest start first.
  *
@@ -133,12 +133,13 @@ static int jobs_from_env(const char *name, int fallback)
     return (int)n;
 }
 
-/* Half the CPUs, at most 8: each suite runs builds and binaries of its own. */
+/* Three quarters of the CPUs, at most 12 (one on two or three CPUs): a GPU suite's
+ * process mostly waits for the GPU, the others run builds and binaries of their own. */
 static int default_jobs(void)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    int jobs = cpus > 0 ? (int)(cpus / 2) : 1;
-    return jobs < 1 ? 1 : jobs > 8 ? 8 : jobs;
+    int jobs = cpus > 0 ? (int)(cpus * 3 / 4) : 1;
+    return jobs < 1 ? 1 : jobs > 12 ? 12 : jobs;
 }
 
 /* Whether Check's CK_RUN_SUITE / CK_EXCLUDE_SUITE leave this suite in. */
@@ -313,7 +314,7 @@ int main(void)
     SRunner *runner = NULL;
     size_t skipped = 0;
     int jobs = jobs_from_env("LAB_TEST_JOBS", default_jobs());
-    int gpu_jobs = jobs_from_env("LAB_TEST_GPU_JOBS", 6);
+    int gpu_jobs = jobs_from_env("LAB_TEST_GPU_JOBS", 10);
     if (jobs < 0 || gpu_jobs < 0)
         return 2;
     static const struct suite_entry *selected[256];
