@@ -5,6 +5,8 @@
 #   make run                the main job: run every step, print the tables, record the CSV
 #   make run LAB=matmul STEP=02   one step (STEP=02 alone works when one lab has step 02)
 #   make test               unit tests, static checks and (with a GPU) every solution step
+#   make test-long          the long checks that need no GPU (make test runs them too where
+#                           no GPU is visible, or with CI=true)
 #   make report ARCH=sm_90  static resources and blocks per SM of every step, no GPU needed
 #                           (WHATIF=sm_75: the same binaries judged on another architecture)
 #   make plots              check every results CSV, then draw the figures under plots/<lab>/
