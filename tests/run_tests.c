@@ -10,16 +10,20 @@
  * bin/gpu-probe in a child, and GPU tests run the step binaries as children.
  *
  * Suites run side by side, each in a process of its own, its output shown whole when
- * it ends: up to LAB_TEST_JOBS at once (default: three quarters of the CPUs, at most 12;
- * one on a machine of 2 or 3 CPUs, where the suites run one after the other as Check
- * runs them), of which up to LAB_TEST_GPU_JOBS (default 10) need the GPU. Every suite is
- * self-contained (its own temporary folders; none holds the whole GPU), so the
- * order they finish in does not matter; the suites that take longest start first.
+ * it ends: up to LAB_TEST_JOBS at once (default: one per CPU, at most 16; one on a
+ * machine of 2 or 3 CPUs, where the suites run one after the other as Check runs
+ * them), of which up to LAB_TEST_GPU_JOBS (default 10) need the GPU. A suite's long
+ * cases made with side_by_side_tcase (side_by_side.h: every solution step past 2^31
+ * elements, a class graded) are jobs of their own, the rest of the suite one more;
+ * those that declare device memory hold at most LAB_TEST_GPU_GB of it at once
+ * (default four fifths of the GPU's). Every job is self-contained (its own temporary
+ * folders; none holds the whole GPU), so the order they finish in does not matter;
+ * those holding memory start first, then the other GPU jobs (job_schedule.h).
  *
  *   LAB_REQUIRE_GPU=1  fail instead of skipping when no GPU is visible
  *   CK_RUN_SUITE / CK_RUN_CASE / CK_VERBOSITY  Check's own filters (with
- *   CK_TAP_LOG_FILE_NAME and the other log files, each suite writes its own,
- *   FILE.<suite>, when several run at once) */
+ *   CK_TAP_LOG_FILE_NAME and the other log files, each job writes its own,
+ *   FILE.<suite>.<job>, when several run at once) */
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +34,8 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "job_schedule.h"
+#include "side_by_side.h"
 #include "util.h"
 
 enum need { NOTHING, GPU, GNUPLOT, SLURM, CUOBJDUMP };
@@ -133,13 +139,14 @@ static int jobs_from_env(const char *name, int fallback)
     return (int)n;
 }
 
-/* Three quarters of the CPUs, at most 12 (one on two or three CPUs): a GPU suite's
- * process mostly waits for the GPU, the others run builds and binaries of their own. */
+/* One job per CPU, at most 16 (one on a machine of 2 or 3 CPUs, where the suites run one
+ * after the other as Check runs them): most GPU jobs are one process that mostly waits
+ * for the GPU or checks its output on one core. */
 static int default_jobs(void)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    int jobs = cpus > 0 ? (int)(cpus * 3 / 4) : 1;
-    return jobs < 1 ? 1 : jobs > 12 ? 12 : jobs;
+    int jobs = cpus > 3 ? (int)cpus : 1;
+    return jobs > 16 ? 16 : jobs;
 }
 
 /* Whether Check's CK_RUN_SUITE / CK_EXCLUDE_SUITE leave this suite in. */
@@ -158,9 +165,9 @@ static int wanted(const char *name)
     return 1;
 }
 
-/* In the child that runs one suite: Check's log files (when asked for) get the
- * suite's name, so that suites side by side never write one file. */
-static void own_log_files(const char *suite)
+/* In the child that runs one job: Check's log files (when asked for) get the suite's
+ * name and the job's number, so that jobs side by side never write one file. */
+static void own_log_files(const char *suite, size_t job)
 {
     static const char *const logs[] = {"CK_LOG_FILE_NAME", "CK_XML_LOG_FILE_NAME",
                                        "CK_TAP_LOG_FILE_NAME"};
@@ -169,54 +176,110 @@ static void own_log_files(const char *suite)
         if (file == NULL || file[0] == '\0' || strcmp(file, "-") == 0)
             continue;
         char own[4096];
-        snprintf(own, sizeof own, "%s.%s", file, suite);
+        snprintf(own, sizeof own, "%s.%s.%zu", file, suite, job);
         setenv(logs[i], own, 1);
     }
 }
 
-/* The suites that take minutes (every solution step at sizes past 2^31, a class
- * graded) first, so the run ends soon after the longest: GPU suites, then those that
- * build a tree of their own, then the rest, in suites.h's order within each. */
-static int start_rank(const struct suite_entry *s)
+/* One job of the run: a whole suite, one side-by-side case of it (case_name), or the
+ * rest of a suite that has such cases (rest: its cases not tagged side-by-side). */
+struct test_job {
+    const struct suite_entry *suite;
+    const char *case_name;
+    int rest;
+    struct job_need need;
+};
+
+/* The jobs of the selected suites: a suite with side-by-side cases (side_by_side.h)
+ * is each of them (but those CK_RUN_CASE leaves out) and its rest, any other suite
+ * one job. Returns how many, at most max. */
+static size_t make_jobs(const struct suite_entry *const *suites_in, size_t count,
+                        struct test_job *jobs, size_t max)
 {
-    return s->needs == GPU ? 0 : s->needs == NOTHING ? 2 : 1;
+    const char *only_case = getenv("CK_RUN_CASE");
+    size_t n = 0;
+    for (size_t i = 0; i < count && n < max; ++i) {
+        const struct suite_entry *s = suites_in[i];
+        struct job_need whole = {s->needs == GPU, 0, s->needs != GPU && s->needs != NOTHING};
+        struct side_by_side_case cases[256];
+        size_t parts = side_by_side_cases(s->name, cases, sizeof cases / sizeof cases[0]);
+        for (size_t c = 0; c < parts && n < max; ++c) {
+            if (only_case != NULL && only_case[0] != '\0' && strcmp(only_case, cases[c].name) != 0)
+                continue;
+            struct job_need need = whole;
+            need.gpu_gb = whole.gpu ? cases[c].gpu_gb : 0;
+            jobs[n++] = (struct test_job){s, cases[c].name, 0, need};
+        }
+        if (n < max)
+            jobs[n++] = (struct test_job){s, NULL, parts > 0, whole};
+    }
+    return n;
 }
 
-/* Runs the suites, jobs at once (gpu_jobs of them needing the GPU), each in a child
- * whose output goes to a file in tmp, shown whole when it ends; adds up the cases run
- * and failed. Returns 0, or -1 when a child could not be started. */
-static int run_side_by_side(const struct suite_entry *const *suites_in, size_t count, int jobs,
-                            int gpu_jobs, const char *tmp, int *run, int *failed)
+/* In the child: runs the job's cases, as Check's CK_ENV output, and its counts. */
+static void run_job(const struct test_job *job)
 {
-    const struct suite_entry *order[256];
-    size_t n = 0;
-    for (int rank = 0; rank <= 2; ++rank)
-        for (size_t i = 0; i < count; ++i)
-            if (start_rank(suites_in[i]) == rank)
-                order[n++] = suites_in[i];
-    pid_t pids[256] = {0};
-    double started[256] = {0}, run_began = clock_now_s();
-    int running = 0, gpu_running = 0, done = 0;
-    size_t next = 0;
-    printf("Running %zu suites, up to %d at once (LAB_TEST_JOBS), %d of them on the GPU "
-           "(LAB_TEST_GPU_JOBS)\n", n, jobs, gpu_jobs);
+    SRunner *one = srunner_create(job->suite->make());
+    srunner_set_fork_status(one, CK_FORK);
+    if (job->case_name != NULL) {
+        srunner_run(one, job->suite->name, job->case_name, CK_ENV);
+    } else if (job->rest) { /* the suite's cases not run as jobs of their own */
+        char exclude[1024];
+        const char *more = getenv("CK_EXCLUDE_TAGS");
+        snprintf(exclude, sizeof exclude, "%s%s%s", SIDE_BY_SIDE_TAG, more != NULL ? " " : "",
+                 more != NULL ? more : "");
+        srunner_run_tagged(one, job->suite->name, NULL, NULL, exclude, CK_ENV);
+    } else {
+        srunner_run_all(one, CK_ENV);
+    }
+    printf("\n@@counts %d %d\n", srunner_ntests_run(one), srunner_ntests_failed(one));
     fflush(stdout);
-    while ((size_t)done < n) {
-        /* start what the limits allow, in order; a GPU suite waits for a GPU slot
-         * while the others behind it may start */
-        for (size_t i = next; i < n && running < jobs; ++i) {
-            if (pids[i] != 0)
-                continue;
-            int gpu = order[i]->needs == GPU;
-            if (gpu && gpu_running >= gpu_jobs)
+}
+
+static void job_label(const struct test_job *job, char *label, size_t len)
+{
+    if (job->case_name != NULL)
+        snprintf(label, len, "%s, case %s", job->suite->name, job->case_name);
+    else
+        snprintf(label, len, "%s%s", job->suite->name, job->rest ? " (its other cases)" : "");
+}
+
+/* Runs the jobs, as many at once as limits allow (job_schedule.h), each in a child
+ * whose output goes to a file in tmp, shown whole when it ends (a rest job that ran
+ * nothing is not shown); adds up the cases run and failed. Returns 0, or -1 when a
+ * child could not be started. */
+static int run_side_by_side(const struct test_job *jobs, size_t n,
+                            const struct job_limits *limits, const char *tmp, int *run,
+                            int *failed)
+{
+    size_t order[1024];
+    struct job_need needs[1024];
+    for (size_t i = 0; i < n; ++i)
+        needs[i] = jobs[i].need;
+    job_start_order(needs, n, order);
+    pid_t pids[1024] = {0};
+    double started[1024] = {0}, run_began = clock_now_s();
+    struct job_load load = {0};
+    size_t done = 0, next = 0;
+    printf("Running %zu jobs, up to %d at once (LAB_TEST_JOBS), %d of them on the GPU "
+           "(LAB_TEST_GPU_JOBS), holding up to %.0f GB of its memory (LAB_TEST_GPU_GB)\n",
+           n, limits->jobs, limits->gpu_jobs, limits->gpu_gb);
+    fflush(stdout);
+    while (done < n) {
+        /* start what the limits allow, in order; a job that must wait (the GPU's
+         * slots or memory taken) lets those behind it start */
+        for (size_t k = next; k < n && load.running < limits->jobs; ++k) {
+            size_t i = order[k];
+            if (pids[i] != 0 || !job_may_start(&jobs[i].need, &load, limits))
                 continue;
             char log[4200];
-            snprintf(log, sizeof log, "%s/suite-%s.log", tmp, order[i]->name);
+            snprintf(log, sizeof log, "%s/job-%zu.log", tmp, i);
             fflush(stdout);
             fflush(stderr);
             pid_t pid = fork();
             if (pid < 0) {
-                fprintf(stderr, "cannot start suite %s: %s\n", order[i]->name, strerror(errno));
+                fprintf(stderr, "cannot start suite %s: %s\n", jobs[i].suite->name,
+                        strerror(errno));
                 return -1;
             }
             if (pid == 0) {
@@ -226,19 +289,14 @@ static int run_side_by_side(const struct suite_entry *const *suites_in, size_t c
                 dup2(fd, STDOUT_FILENO);
                 dup2(fd, STDERR_FILENO);
                 close(fd);
-                own_log_files(order[i]->name);
-                SRunner *one = srunner_create(order[i]->make());
-                srunner_set_fork_status(one, CK_FORK);
-                srunner_run_all(one, CK_ENV);
-                printf("\n@@counts %d %d\n", srunner_ntests_run(one), srunner_ntests_failed(one));
-                fflush(stdout);
+                own_log_files(jobs[i].suite->name, i);
+                run_job(&jobs[i]);
                 _exit(0);
             }
             pids[i] = pid;
             started[i] = clock_now_s();
-            ++running;
-            gpu_running += gpu;
-            while (next < n && pids[next] != 0)
+            job_load_add(&load, &jobs[i].need, +1);
+            while (next < n && pids[order[next]] != 0)
                 ++next;
         }
         int status;
@@ -253,25 +311,28 @@ static int run_side_by_side(const struct suite_entry *const *suites_in, size_t c
             if (pids[i] != ended)
                 continue;
             pids[i] = -1;
-            --running;
-            gpu_running -= order[i]->needs == GPU;
+            job_load_add(&load, &jobs[i].need, -1);
             ++done;
-            char log[4200];
-            snprintf(log, sizeof log, "%s/suite-%s.log", tmp, order[i]->name);
+            char log[4200], label[512];
+            snprintf(log, sizeof log, "%s/job-%zu.log", tmp, i);
+            job_label(&jobs[i], label, sizeof label);
             char *text = util_read_file(log, NULL);
             const char *counts = text != NULL ? strstr(text, "\n@@counts ") : NULL;
             int r = 0, f = 0;
             if (counts == NULL || sscanf(counts, "\n@@counts %d %d", &r, &f) != 2 ||
                 !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
                 printf("%s\nsuite %s ended before its results (%s %d): counted as one failure\n",
-                       text != NULL ? text : "", order[i]->name,
-                       WIFSIGNALED(status) ? "signal" : "exit",
+                       text != NULL ? text : "", label, WIFSIGNALED(status) ? "signal" : "exit",
                        WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
                 r = f = 1;
+            } else if (jobs[i].rest && r == 0) {
+                free(text); /* every case of the suite ran as a job of its own */
+                remove(log);
+                continue;
             } else {
                 printf("%.*s", (int)(counts - text + 1), text);
             }
-            printf("(suite %s: %.0f s, ended %.0f s into the run)\n", order[i]->name,
+            printf("(suite %s: %.0f s, ended %.0f s into the run)\n", label,
                    clock_now_s() - started[i], clock_now_s() - run_began);
             fflush(stdout);
             free(text);
@@ -280,6 +341,34 @@ static int run_side_by_side(const struct suite_entry *const *suites_in, size_t c
             *failed += f;
         }
     }
+    return 0;
+}
+
+/* The device memory the side-by-side cases may hold at once, GB: LAB_TEST_GPU_GB, else
+ * four fifths of the GPU's (bin/gpu-probe --memory-gb; the rest is for the contexts
+ * and buffers of the other GPU jobs), else 0 (one such case at a time); -1 (said) when
+ * LAB_TEST_GPU_GB is not a number. */
+static double gpu_budget_gb(int have_gpu)
+{
+    const char *text = getenv("LAB_TEST_GPU_GB");
+    if (text != NULL && text[0] != '\0') {
+        char *end;
+        double gb = strtod(text, &end);
+        if (*end != '\0' || !(gb >= 0) || gb > 1e6) {
+            fprintf(stderr, "LAB_TEST_GPU_GB=%s: the GB of device memory the GPU cases may "
+                            "hold at once, a number from 0\n", text);
+            return -1;
+        }
+        return gb;
+    }
+    if (!have_gpu)
+        return 0;
+    char probe[512], out[256] = "";
+    char *argv[] = {(char *)bin_path("gpu-probe", probe, sizeof probe), "--memory-gb", NULL};
+    double gb = 0;
+    if (run_capture(argv, NULL, out, sizeof out, NULL, 0) == 0 && sscanf(out, "%lf", &gb) == 1 &&
+        gb > 0)
+        return gb * 4 / 5;
     return 0;
 }
 
@@ -315,7 +404,8 @@ int main(void)
     size_t skipped = 0;
     int jobs = jobs_from_env("LAB_TEST_JOBS", default_jobs());
     int gpu_jobs = jobs_from_env("LAB_TEST_GPU_JOBS", 10);
-    if (jobs < 0 || gpu_jobs < 0)
+    double gpu_gb = gpu_budget_gb(have_gpu);
+    if (jobs < 0 || gpu_jobs < 0 || gpu_gb < 0)
         return 2;
     static const struct suite_entry *selected[256];
     size_t selected_count = 0;
@@ -356,8 +446,11 @@ int main(void)
         }
         skipped += count;
     }
+    static struct test_job job_list[1024];
+    size_t job_count = make_jobs(selected, selected_count, job_list,
+                                 sizeof job_list / sizeof job_list[0]);
     int run = 0, failed = 0;
-    if (jobs <= 1 || selected_count <= 1) {
+    if (jobs <= 1 || job_count <= 1) {
         srunner_set_fork_status(runner, CK_FORK);
         srunner_run_all(runner, CK_ENV);
         run = srunner_ntests_run(runner);
@@ -366,7 +459,8 @@ int main(void)
     } else {
         if (runner != NULL)
             srunner_free(runner);
-        if (run_side_by_side(selected, selected_count, jobs, gpu_jobs, run_tmp, &run, &failed) != 0)
+        struct job_limits limits = {jobs, gpu_jobs, gpu_gb};
+        if (run_side_by_side(job_list, job_count, &limits, run_tmp, &run, &failed) != 0)
             return 1;
     }
 

@@ -14,6 +14,7 @@
 
 #include "lab_registry.h"
 #include "results.h"
+#include "side_by_side.h"
 #include "util.h"
 
 static char out[1 << 16], err[1 << 16];
@@ -80,21 +81,22 @@ size_t gpu_case_names(const char **names, size_t max)
 }
 
 /* Every solution step and row at every check size: the longest part of the GPU tests
- * (4.6 minutes in one suite on the H100), dealt into GPU_SHARDS suites, gpu_steps_1
- * ... (suites.h), that tests/run_tests.c runs side by side; shard k of them takes the
- * cases from (k - 1) n / GPU_SHARDS on. In the students' copy they are empty. */
-#define GPU_SHARDS 4
-static size_t shard_begin(int k)
+ * (4.6 minutes in one process on the H100, most of it each binary's start), dealt into
+ * GPU_PARTS cases of the suite gpu_steps, each a job of its own that tests/run_tests.c
+ * runs side by side (tests/side_by_side.h); part k takes the cases from k n / GPU_PARTS
+ * on. In the students' copy the suite is empty. */
+#define GPU_PARTS 12
+static size_t part_begin(int k)
 {
-    return case_count() * (size_t)(k - 1) / GPU_SHARDS;
+    return case_count() * (size_t)k / GPU_PARTS;
 }
 
-static size_t shard_case_names(int k, const char **names, size_t max)
+size_t gpu_steps_case_names(const char **names, size_t max)
 {
     size_t n = 0;
     if (students_copy())
         return 0;
-    for (size_t i = shard_begin(k); i < shard_begin(k + 1) && n < max && i < MAX_CASE_NAMES; ++i) {
+    for (size_t i = 0; i < case_count() && n < max && i < MAX_CASE_NAMES; ++i) {
         const struct step_table *lab = NULL;
         const struct check_size *size = NULL;
         char name[128];
@@ -389,28 +391,22 @@ START_TEST(first_step_is_compared_with_the_baseline)
 }
 END_TEST
 
-static Suite *shard_suite(const char *name, int k)
+static char part_names[GPU_PARTS][48];
+
+Suite *gpu_steps_suite(void)
 {
-    Suite *s = suite_create(name);
+    Suite *s = suite_create("gpu_steps");
     if (students_copy())
         return s;
-    TCase *tc = tcase_create("solution steps");
-    tcase_set_timeout(tc, 300);
-    tcase_add_loop_test(tc, solution_step_is_correct, (int)shard_begin(k), (int)shard_begin(k + 1));
-    suite_add_tcase(s, tc);
+    for (int k = 0; k < GPU_PARTS; ++k) {
+        snprintf(part_names[k], sizeof part_names[k], "solution steps, part %d of %d", k + 1,
+                 GPU_PARTS);
+        TCase *tc = side_by_side_tcase(s, "gpu_steps", part_names[k], 300, 0);
+        tcase_add_loop_test(tc, solution_step_is_correct, (int)part_begin(k),
+                            (int)part_begin(k + 1));
+    }
     return s;
 }
-
-#define GPU_SHARD(k)                                                                               \
-    Suite *gpu_steps_##k##_suite(void) { return shard_suite("gpu_steps_" #k, k); }                  \
-    size_t gpu_steps_##k##_case_names(const char **names, size_t max)                              \
-    {                                                                                              \
-        return shard_case_names(k, names, max);                                                    \
-    }
-GPU_SHARD(1)
-GPU_SHARD(2)
-GPU_SHARD(3)
-GPU_SHARD(4)
 
 Suite *gpu_suite(void)
 {

@@ -1,21 +1,22 @@
 /* Grading on a GPU: the solution steps the cases need earn full marks, and each
- * deliberately wrong submission of tests/submissions/ loses the right points with
- * the right reason. In an unchecked fixture, graded once: solutions/ as one student
- * for matmul step 02 (the step the wrong submissions are of) and for N-body step 07
- * (its first shared-memory step: tiles, barriers, so racecheck and synccheck have
- * something to look at, and the technique check's shared-memory rule; at the physics
- * check's full 1000 bodies, where step 01 has 257), then the class (bin/lab grade-all,
- * matmul step 02) and N-body step 07 with its tile load unguarded
- * (tests/fixtures/tile-without-guard.sh); each case reads one student's report. This fits one 10-minute
- * call on the H100; the whole solutions tree of each lab, every step with every
- * check, is graded by tests/verify-on-gpu.sh's part `grading`, one call per lab.
- * LAB_GRADING_KEEP=dir grades into dir and keeps the gradebooks, reports and JUnit
+ * deliberately wrong submission of tests/submissions/ loses the right points with the
+ * right reason. In unchecked fixtures, one per test case (each case a job of its own
+ * that the runner runs beside the others: tests/side_by_side.h), graded once:
+ * solutions/ as one student for matmul step 02 (the step the wrong submissions are of)
+ * and for N-body step 07 (its first shared-memory step: tiles, barriers, so racecheck
+ * and synccheck have something to look at, and the technique check's shared-memory
+ * rule; at the physics check's full 1000 bodies, where step 01 has 257), then the class
+ * (bin/lab grade-all, matmul step 02) and N-body step 07 with its tile load unguarded
+ * (tests/fixtures/tile-without-guard.sh); each case reads one student's report. This
+ * fits one 10-minute call on the H100; the whole solutions tree of each lab, every step
+ * with every check, is graded by tests/verify-on-gpu.sh's part `grading`, one call per
+ * lab. LAB_GRADING_KEEP=dir grades into dir and keeps the gradebooks, reports and JUnit
  * files there. A second case grades solutions/ step 02 with a fake compute-sanitizer,
  * its runs in one pool at once and one after the other (GRADE_CONCURRENCY). A third
- * grades the TF32 lab's wrong steps of tests/submissions (03, 04 and 06, one
- * grade-all each): a wrong fragment layout, a pipeline that reads a stage before its
- * copy lands and a missing mbarrier wait lose the step; a step 03 without mma.sync
- * is correct and loses its technique point on its SASS. */
+ * grades the TF32 lab's wrong steps of tests/submissions (03, 04 and 06, one grade-all
+ * each): a wrong fragment layout, a pipeline that reads a stage before its copy lands
+ * and a missing mbarrier wait lose the step; a step 03 without mma.sync is correct and
+ * loses its technique point on its SASS. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@
 #include <sys/stat.h>
 
 #include "csv.h"
+#include "side_by_side.h"
 #include "util.h"
 
 static char *dir;
@@ -40,16 +42,23 @@ static char sol_book[SOLUTION_STEPS][600], sol_reports[SOLUTION_STEPS][64];
 static char sol_out[SOLUTION_STEPS][1 << 16], sol_err[SOLUTION_STEPS][1 << 16];
 static int sol_code[SOLUTION_STEPS];
 
-static void grade_everything(void)
+/* The folder graded into (LAB_GRADING_KEEP, or a fresh temporary one), in dir. */
+static void make_dir(void)
 {
     const char *keep = getenv("LAB_GRADING_KEEP");
     keeping = keep != NULL && keep[0] != '\0';
     dir = keeping ? strdup(keep) : util_temp_dir("grade-gpu");
+    if (dir != NULL && keeping)
+        mkdir(dir, 0777);
+}
+
+/* The fixtures of the three cases below: each grades what its case reads, so that
+ * the runner runs them side by side (tests/side_by_side.h). */
+static void grade_solutions(void)
+{
+    make_dir();
     if (dir == NULL)
         return;
-    if (keeping)
-        mkdir(dir, 0777);
-    snprintf(book, sizeof book, "%s/class.csv", dir);
     char lab[512];
     bin_path("lab", lab, sizeof lab);
     const char *sanitizer = getenv("COMPUTE_SANITIZER");
@@ -67,11 +76,34 @@ static void grade_everything(void)
                                   sol_err[i], sizeof sol_err[i]);
         printf("%s", sol_out[i]);
     }
+}
+
+static void grade_class(void)
+{
+    make_dir();
+    if (dir == NULL)
+        return;
+    snprintf(book, sizeof book, "%s/class.csv", dir);
+    char lab[512];
+    bin_path("lab", lab, sizeof lab);
+    const char *sanitizer = getenv("COMPUTE_SANITIZER");
+    char *env[] = {"MAKEFLAGS=", NULL};
     char *cls[] = {lab, "grade-all", "--submissions", "tests/submissions", "--gradebook", book,
                    "--sanitizer", (char *)(sanitizer ? sanitizer : ""), "matmul", "02", NULL};
     code = run_capture(cls, (const char *const *)env, out, sizeof out, err, sizeof err);
     printf("%s", out);
-    /* N-body step 07 with its tile load unguarded (tests/fixtures/tile-without-guard.sh) */
+}
+
+/* N-body step 07 with its tile load unguarded (tests/fixtures/tile-without-guard.sh) */
+static void grade_nbody_class(void)
+{
+    make_dir();
+    if (dir == NULL)
+        return;
+    char lab[512];
+    bin_path("lab", lab, sizeof lab);
+    const char *sanitizer = getenv("COMPUTE_SANITIZER");
+    char *env[] = {"MAKEFLAGS=", NULL};
     char subs[700], step[800], cmd[2000];
     snprintf(nbody_book, sizeof nbody_book, "%s/nbody-class.csv", dir);
     snprintf(subs, sizeof subs, "%s/nbody-subs", dir);
@@ -294,7 +326,7 @@ static int fake_code[2];
  * and hangs the student's racecheck with FAKE_SANITIZER_HANG=1. */
 #define FAKE_SANITIZER "tests/fixtures/fake-sanitizer/compute-sanitizer"
 
-static void grade_with_fake_sanitizer(void)
+static void grade_with_fake_sanitizer(int run)
 {
     fake_dir = util_temp_dir("grade-fake-sanitizer");
     if (fake_dir == NULL)
@@ -304,22 +336,31 @@ static void grade_with_fake_sanitizer(void)
         return;
     char lab[512];
     bin_path("lab", lab, sizeof lab);
-    for (int run = 0; run < 2; ++run) {
-        char book[700], times_env[800];
-        snprintf(book, sizeof book, "%s/fake-%d.csv", fake_dir, run);
-        snprintf(fake_report[run], sizeof fake_report[run], "%s/fake-%d.reports/fake.txt",
-                 fake_dir, run);
-        snprintf(fake_times[run], sizeof fake_times[run], "%s/times-%d", fake_dir, run);
-        snprintf(times_env, sizeof times_env, "FAKE_SANITIZER_TIMES=%s", fake_times[run]);
-        const char *env[] = {"MAKEFLAGS=", times_env,
-                             run == 0 ? "FAKE_SANITIZER_HANG=1" : "FAKE_SANITIZER_HANG=0", NULL};
-        char *argv[] = {lab, "grade", "--submission", "solutions", "--student", "fake",
-                        "--gradebook", book, "--sanitizer", sanitizer, "--concurrency",
-                        run == 0 ? "12" : "1", "matmul", "02", NULL};
-        fake_code[run] = run_capture(argv, env, fake_out[run], sizeof fake_out[run],
-                                     fake_err[run], sizeof fake_err[run]);
-        printf("%s", fake_out[run]);
-    }
+    char book[700], times_env[800];
+    snprintf(book, sizeof book, "%s/fake-%d.csv", fake_dir, run);
+    snprintf(fake_report[run], sizeof fake_report[run], "%s/fake-%d.reports/fake.txt",
+             fake_dir, run);
+    snprintf(fake_times[run], sizeof fake_times[run], "%s/times-%d", fake_dir, run);
+    snprintf(times_env, sizeof times_env, "FAKE_SANITIZER_TIMES=%s", fake_times[run]);
+    const char *env[] = {"MAKEFLAGS=", times_env,
+                         run == 0 ? "FAKE_SANITIZER_HANG=1" : "FAKE_SANITIZER_HANG=0", NULL};
+    char *argv[] = {lab, "grade", "--submission", "solutions", "--student", "fake",
+                    "--gradebook", book, "--sanitizer", sanitizer, "--concurrency",
+                    run == 0 ? "12" : "1", "matmul", "02", NULL};
+    fake_code[run] = run_capture(argv, env, fake_out[run], sizeof fake_out[run],
+                                 fake_err[run], sizeof fake_err[run]);
+    printf("%s", fake_out[run]);
+}
+
+/* each run in a case of its own, so that the runner runs them side by side */
+static void grade_with_fake_sanitizer_at_once(void)
+{
+    grade_with_fake_sanitizer(0);
+}
+
+static void grade_with_fake_sanitizer_one_after_the_other(void)
+{
+    grade_with_fake_sanitizer(1);
 }
 
 static void remove_fake(void)
@@ -567,13 +608,14 @@ size_t grading_gpu_case_names(const char **out_names, size_t max)
 Suite *grading_gpu_suite(void)
 {
     Suite *s = suite_create("grading_gpu");
-    TCase *tc = tcase_create("class");
-    tcase_set_timeout(tc, 60);
-    tcase_add_unchecked_fixture(tc, grade_everything, remove_everything);
+    TCase *tc = side_by_side_tcase(s, "grading_gpu", "solutions", 60, 0);
+    tcase_add_unchecked_fixture(tc, grade_solutions, remove_everything);
     tcase_add_loop_test(tc, solutions_earn_full_marks, 0, SOLUTION_STEPS);
+
+    tc = side_by_side_tcase(s, "grading_gpu", "class", 60, 0);
+    tcase_add_unchecked_fixture(tc, grade_class, remove_everything);
     tcase_add_test(tc, missing_barrier_loses_racecheck);
     tcase_add_test(tc, out_of_bounds_read_loses_memcheck_though_correct);
-    tcase_add_test(tc, tile_load_past_n_is_a_memory_error);
     tcase_add_test(tc, off_by_one_at_the_edge_loses_the_step);
     tcase_add_test(tc, partial_write_loses_the_step);
     tcase_add_test(tc, writing_nothing_loses_the_step);
@@ -582,22 +624,23 @@ Suite *grading_gpu_suite(void)
     tcase_add_test(tc, ignoring_the_technique_loses_its_point);
     tcase_add_test(tc, todo_step_earns_nothing);
     tcase_add_test(tc, class_gradebook_has_a_row_per_student);
-    suite_add_tcase(s, tc);
 
-    TCase *fake = tcase_create("sanitizer_at_once");
-    tcase_set_timeout(fake, 60);
-    tcase_add_unchecked_fixture(fake, grade_with_fake_sanitizer, remove_fake);
+    tc = side_by_side_tcase(s, "grading_gpu", "nbody class", 60, 0);
+    tcase_add_unchecked_fixture(tc, grade_nbody_class, remove_everything);
+    tcase_add_test(tc, tile_load_past_n_is_a_memory_error);
+
+    TCase *fake = side_by_side_tcase(s, "grading_gpu", "sanitizer_at_once", 60, 0);
+    tcase_add_unchecked_fixture(fake, grade_with_fake_sanitizer_at_once, remove_fake);
     tcase_add_test(fake, sanitizer_tools_run_at_once_and_a_hang_is_killed_alone);
+    fake = side_by_side_tcase(s, "grading_gpu", "sanitizer_one_after_the_other", 60, 0);
+    tcase_add_unchecked_fixture(fake, grade_with_fake_sanitizer_one_after_the_other, remove_fake);
     tcase_add_test(fake, sanitizer_tools_one_after_the_other_with_concurrency_1);
-    suite_add_tcase(s, fake);
 
-    TCase *tf32 = tcase_create("tf32");
-    tcase_set_timeout(tf32, 60);
+    TCase *tf32 = side_by_side_tcase(s, "grading_gpu", "tf32", 60, 0);
     tcase_add_unchecked_fixture(tf32, grade_tf32, remove_tf32);
     tcase_add_test(tf32, tf32_wrong_fragment_layout_loses_the_step);
     tcase_add_test(tf32, tf32_step_without_mma_sync_loses_its_technique_point);
     tcase_add_test(tf32, tf32_stage_read_before_its_copy_lands_loses_the_step);
     tcase_add_test(tf32, tf32_missing_mbarrier_wait_loses_the_step);
-    suite_add_tcase(s, tf32);
     return s;
 }

@@ -7,7 +7,9 @@
  *                                    closes (the out-of-memory test uses this)
  *   gpu-probe --results-dir          print the name of this GPU's folder under
  *                                    data/results/ (and data/grading/), the one
- *                                    results_gpu_dir gives the step binaries */
+ *                                    results_gpu_dir gives the step binaries
+ *   gpu-probe --memory-gb            print its device memory in GB (10^9 bytes): the
+ *                                    test runner's budget for the cases that hold much */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +53,10 @@ int main(int argc, char **argv)
         char dir[256];
         results_gpu_dir(prop.name, dir, sizeof dir);
         printf("%s\n", dir);
+        return 0;
+    }
+    if (argc == 2 && strcmp(argv[1], "--memory-gb") == 0) {
+        printf("%.1f\n", (double)prop.totalGlobalMem / 1e9);
         return 0;
     }
     printf("%s (compute capability %d.%d)\n", prop.name, prop.major, prop.minor);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lab_registry.h"
+#include "side_by_side.h"
 #include "util.h"
 
 static char out[1 << 16], err[1 << 16];
@@ -22,6 +23,9 @@ static const struct check_size huge_sizes[] = {
     {1, 50000, 50000}, /* B */
 };
 #define HUGE_COUNT (sizeof huge_sizes / sizeof huge_sizes[0])
+/* What one such run holds on the device: the large matrix, the two small ones and the
+ * process's context, rounded up. */
+#define HUGE_GPU_GB 11.0
 
 static int run_sized(const char *path, const struct check_size *size)
 {
@@ -120,13 +124,24 @@ size_t matmul_gpu_case_names(const char **names, size_t max)
     return n;
 }
 
+/* One case per step past 2^31 elements (seconds each, mostly generating 10 GB of
+ * inputs on one core), each a job of its own that the runner runs side by side with
+ * the others as the GPU's memory allows (tests/side_by_side.h); the rest in one case. */
+static char huge_case_names[64][112];
+
 Suite *matmul_gpu_suite(void)
 {
     Suite *s = suite_create("matmul_gpu");
+    const struct step_table *matmul = step_table_find("matmul");
+    for (size_t i = 0; i < matmul->count && i < 64; ++i) {
+        snprintf(huge_case_names[i], sizeof huge_case_names[i],
+                 "matmul beyond 32-bit indexing: %s-%s", matmul->steps[i].id,
+                 matmul->steps[i].name);
+        TCase *tc = side_by_side_tcase(s, "matmul_gpu", huge_case_names[i], 600, HUGE_GPU_GB);
+        tcase_add_loop_test(tc, solution_step_beyond_32_bit_indexing, (int)i, (int)i + 1);
+    }
     TCase *tc = tcase_create("matmul on the GPU");
     tcase_set_timeout(tc, 600);
-    tcase_add_loop_test(tc, solution_step_beyond_32_bit_indexing, 0,
-                        (int)step_table_find("matmul")->count);
     tcase_add_test(tc, out_of_device_memory);
     tcase_add_test(tc, grid_limit_is_a_clear_refusal);
     tcase_add_loop_test(tc, cublas_reference_is_correct, 0,

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lab_registry.h"
+#include "side_by_side.h"
 #include "util.h"
 
 static char out[1 << 16], err[1 << 16];
@@ -16,6 +17,9 @@ static char out[1 << 16], err[1 << 16];
  * 2^31 - 1; scan reads --m M --n N as M x N elements): 17.2 GB of input and
  * output, indices past int and past unsigned int's half. */
 static const struct check_size huge = {3, 715827887, 1};
+/* What one such run holds on the device: the input and output, the steps' scratch
+ * (a few MB) and the process's context, rounded up. */
+#define HUGE_GPU_GB 18.0
 
 static int run_sized(const char *rel, const struct check_size *size)
 {
@@ -92,21 +96,28 @@ size_t scan_gpu_case_names(const char **names, size_t max)
     return n;
 }
 
+/* One case per step past 2^31 (about 15 s each alone: 17 GB generated, copied and
+ * checked on one core), each a job of its own that the runner runs side by side with
+ * the others as the GPU's memory allows (tests/side_by_side.h); the rows at small
+ * sizes in one case, so CK_RUN_CASE can run them alone. */
+static char huge_case_names[32][96];
+
 Suite *scan_gpu_suite(void)
 {
     Suite *s = suite_create("scan_gpu");
-    /* two cases, so CK_RUN_CASE can run the rows alone: the steps past 2^31 take
-     * about 15 s each (17 GB generated, copied and checked) */
-    TCase *huge_case = tcase_create("scan past 2^31 elements");
-    tcase_set_timeout(huge_case, 600);
-    tcase_add_loop_test(huge_case, solution_step_past_2_31_elements, 0,
-                        (int)step_table_find("scan")->count);
-    tcase_add_test(huge_case, cub_row_past_2_31_elements);
+    const struct step_table *scan = step_table_find("scan");
+    for (size_t i = 0; i < scan->count && i < 32; ++i) {
+        snprintf(huge_case_names[i], sizeof huge_case_names[i], "scan past 2^31 elements: %s-%s",
+                 scan->steps[i].id, scan->steps[i].name);
+        TCase *tc = side_by_side_tcase(s, "scan_gpu", huge_case_names[i], 600, HUGE_GPU_GB);
+        tcase_add_loop_test(tc, solution_step_past_2_31_elements, (int)i, (int)i + 1);
+    }
+    TCase *cub = side_by_side_tcase(s, "scan_gpu", "scan past 2^31 elements: cub", 600, HUGE_GPU_GB);
+    tcase_add_test(cub, cub_row_past_2_31_elements);
     TCase *rows = tcase_create("scan rows");
     tcase_set_timeout(rows, 300);
     tcase_add_loop_test(rows, cub_row_is_correct, 0, (int)(sizeof row_sizes / sizeof row_sizes[0]));
     tcase_add_loop_test(rows, cpu_row_is_correct, 0, (int)(sizeof row_sizes / sizeof row_sizes[0]));
     suite_add_tcase(s, rows);
-    suite_add_tcase(s, huge_case);
     return s;
 }

@@ -1,0 +1,40 @@
+/* The runner's choice of what to start (job_schedule.h). */
+#include "job_schedule.h"
+
+int job_may_start(const struct job_need *need, const struct job_load *load,
+                  const struct job_limits *limits)
+{
+    if (load->running >= limits->jobs)
+        return 0;
+    if (need->gpu && load->gpu_running >= limits->gpu_jobs)
+        return 0;
+    if (need->gpu_gb > 0 && load->holding > 0 && load->gpu_gb + need->gpu_gb > limits->gpu_gb)
+        return 0;
+    return 1;
+}
+
+void job_load_add(struct job_load *load, const struct job_need *need, int sign)
+{
+    load->running += sign;
+    load->gpu_running += need->gpu ? sign : 0;
+    if (need->gpu_gb > 0) {
+        load->holding += sign;
+        load->gpu_gb += sign * need->gpu_gb;
+        if (load->holding == 0)
+            load->gpu_gb = 0; /* no rounding left over */
+    }
+}
+
+int job_start_rank(const struct job_need *need)
+{
+    return need->gpu_gb > 0 ? 0 : need->gpu ? 1 : need->tools ? 2 : 3;
+}
+
+void job_start_order(const struct job_need *needs, size_t n, size_t *order)
+{
+    size_t k = 0;
+    for (int rank = 0; rank <= 3; ++rank)
+        for (size_t i = 0; i < n; ++i)
+            if (job_start_rank(&needs[i]) == rank)
+                order[k++] = i;
+}

@@ -1,0 +1,43 @@
+/* What the test runner (tests/run_tests.c) may start next, apart from the running
+ * so that it is tested without running anything (tests/test_job_schedule.c). A job
+ * is a whole suite, one side-by-side case of one (tests/side_by_side.h), or the rest
+ * of such a suite. */
+#ifndef LAB_TEST_JOB_SCHEDULE_H
+#define LAB_TEST_JOB_SCHEDULE_H
+
+#include <stddef.h>
+
+struct job_need {
+    int gpu;       /* it needs the GPU */
+    double gpu_gb; /* device memory it holds at most, GB; 0: little */
+    int tools;     /* it needs a tool the runner looked for (gnuplot, cuobjdump, Slurm) */
+};
+
+struct job_limits {
+    int jobs, gpu_jobs; /* at once: all jobs, and those of them that need the GPU */
+    double gpu_gb;      /* device memory the jobs that declare theirs may hold at once */
+};
+
+struct job_load {
+    int running, gpu_running;
+    double gpu_gb; /* declared by the jobs running */
+    int holding;   /* running jobs that declared memory */
+};
+
+/* Whether a job of need may start beside load: within the counts, and its memory
+ * within what the running jobs leave of the budget. A job that needs more than the
+ * whole budget starts when no other job holding memory runs (it then refuses in its
+ * own words, or fits after all). */
+int job_may_start(const struct job_need *need, const struct job_load *load,
+                  const struct job_limits *limits);
+void job_load_add(struct job_load *load, const struct job_need *need, int sign);
+
+/* The order jobs are started in, lowest first (stable within a rank): the jobs that
+ * hold GPU memory, which queue on the budget, then the other GPU jobs, then those
+ * needing a tool, then the rest. */
+int job_start_rank(const struct job_need *need);
+
+/* order[0..n) := 0..n-1 sorted by job_start_rank of needs, stable. */
+void job_start_order(const struct job_need *needs, size_t n, size_t *order);
+
+#endif

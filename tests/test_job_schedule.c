@@ -1,0 +1,101 @@
+/* The test runner's choice of what to start (tests/job_schedule.h): the counts of
+ * jobs and GPU jobs at once, the device memory the side-by-side cases declare, and the
+ * order jobs start in. */
+#include <check.h>
+
+#include "job_schedule.h"
+
+static const struct job_limits limits = {4, 2, 68};
+
+START_TEST(counts_are_limits)
+{
+    struct job_need cpu = {0, 0, 0}, gpu = {1, 0, 0};
+    struct job_load load = {0};
+    for (int i = 0; i < 2; ++i) {
+        ck_assert(job_may_start(&gpu, &load, &limits));
+        job_load_add(&load, &gpu, +1);
+    }
+    ck_assert(!job_may_start(&gpu, &load, &limits)); /* both GPU slots taken */
+    ck_assert(job_may_start(&cpu, &load, &limits));  /* a job behind it may start */
+    job_load_add(&load, &cpu, +1);
+    job_load_add(&load, &cpu, +1);
+    ck_assert(!job_may_start(&cpu, &load, &limits)); /* four at once */
+    job_load_add(&load, &cpu, -1);
+    ck_assert(!job_may_start(&gpu, &load, &limits));
+    ck_assert(job_may_start(&cpu, &load, &limits));
+    job_load_add(&load, &gpu, -1);
+    ck_assert(job_may_start(&gpu, &load, &limits));
+}
+END_TEST
+
+/* 18 GB cases: three fit in 68 GB, a fourth waits; one of 11 GB fits beside three */
+START_TEST(declared_memory_stays_within_the_budget)
+{
+    struct job_limits many = {16, 10, 68};
+    struct job_need scan = {1, 18, 0}, matmul = {1, 11, 0}, small = {1, 0, 0};
+    struct job_load load = {0};
+    for (int i = 0; i < 3; ++i) {
+        ck_assert(job_may_start(&scan, &load, &many));
+        job_load_add(&load, &scan, +1);
+    }
+    ck_assert(!job_may_start(&scan, &load, &many));
+    ck_assert(job_may_start(&matmul, &load, &many));
+    ck_assert(job_may_start(&small, &load, &many)); /* declares nothing: never held back */
+    job_load_add(&load, &matmul, +1);
+    ck_assert(!job_may_start(&matmul, &load, &many));
+    ck_assert_double_eq_tol(load.gpu_gb, 65, 1e-9);
+    job_load_add(&load, &scan, -1);
+    ck_assert(job_may_start(&scan, &load, &many));
+    for (int i = 0; i < 2; ++i)
+        job_load_add(&load, &scan, -1);
+    job_load_add(&load, &matmul, -1);
+    ck_assert_int_eq(load.holding, 0);
+    ck_assert_double_eq(load.gpu_gb, 0);
+}
+END_TEST
+
+/* A case larger than the whole budget (a GPU smaller than it) runs alone among those
+ * that declare memory, so it gets its own refusal rather than waiting for ever. */
+START_TEST(a_case_past_the_budget_runs_alone)
+{
+    struct job_limits small_gpu = {16, 10, 12.8};
+    struct job_need scan = {1, 18, 0}, matmul = {1, 11, 0};
+    struct job_load load = {0};
+    ck_assert(job_may_start(&scan, &load, &small_gpu));
+    job_load_add(&load, &scan, +1);
+    ck_assert(!job_may_start(&matmul, &load, &small_gpu));
+    ck_assert(!job_may_start(&scan, &load, &small_gpu));
+    job_load_add(&load, &scan, -1);
+    ck_assert(job_may_start(&matmul, &load, &small_gpu));
+    /* no budget at all (the GPU's memory unknown): one such case at a time */
+    struct job_limits none = {16, 10, 0};
+    ck_assert(job_may_start(&matmul, &load, &none));
+    job_load_add(&load, &matmul, +1);
+    ck_assert(!job_may_start(&matmul, &load, &none));
+}
+END_TEST
+
+START_TEST(memory_holders_start_first_then_gpu_then_tools)
+{
+    const struct job_need needs[] = {
+        {0, 0, 0}, {1, 0, 0}, {0, 0, 1}, {1, 18, 0}, {0, 0, 0}, {1, 11, 0}, {1, 0, 0},
+    };
+    size_t order[7];
+    job_start_order(needs, 7, order);
+    const size_t want[7] = {3, 5, 1, 6, 2, 0, 4};
+    for (size_t i = 0; i < 7; ++i)
+        ck_assert_uint_eq(order[i], want[i]);
+}
+END_TEST
+
+Suite *job_schedule_suite(void)
+{
+    Suite *s = suite_create("job_schedule");
+    TCase *tc = tcase_create("job_schedule");
+    tcase_add_test(tc, counts_are_limits);
+    tcase_add_test(tc, declared_memory_stays_within_the_budget);
+    tcase_add_test(tc, a_case_past_the_budget_runs_alone);
+    tcase_add_test(tc, memory_holders_start_first_then_gpu_then_tools);
+    suite_add_tcase(s, tc);
+    return s;
+}
