@@ -96,6 +96,9 @@ CUOBJDUMP ?= $(firstword $(wildcard $(CUDA_HOME)/bin/cuobjdump) $(shell command 
 # The architecture of the local GPU when there is one, sm_90 (H100) otherwise.
 DETECTED_ARCH := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n1 | tr -d ' .\r')
 ARCH ?= $(if $(DETECTED_ARCH),sm_$(DETECTED_ARCH),sm_90)
+# Whether make test runs the long checks that need no GPU (make test-long's; see
+# "Tests" below): where no GPU is visible, or with CI=true.
+TEST_LONG := $(if $(filter true 1,$(CI))$(if $(DETECTED_ARCH),,no-gpu),1)
 NVCC_VERSION := $(shell $(NVCC) --version 2>/dev/null | sed -n 's/.*release [0-9.]*, V\([0-9.]*\).*/\1/p')
 
 # V=1 prints every command in full; by default one short line per step.
@@ -560,7 +563,7 @@ RESOURCE_FILES = $(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(lab)),$(
 # on a machine without a GPU) keeps them, and leaves them out on a GPU machine, whose
 # `make test` runs the GPU cases at once (tests/run_tests.c runs suites side by side:
 # LAB_TEST_JOBS, LAB_TEST_GPU_JOBS).
-TEST_LONG := $(if $(filter true 1,$(CI))$(if $(DETECTED_ARCH),,no-gpu),1)
+# (TEST_LONG, set near the top: the explorer's rules.mk reads it)
 # (the build on every core, as make run's: a fresh clone compiles every step first)
 test: deps
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) test-after-deps

@@ -35,7 +35,10 @@ $(EXPLORER_LIST): $(EXPLORER_DIR)/configs.def $(EXPLORER_TOOL) $(EXPLORER_BUILD)
 	  { cmp -s $$mk $@ && rm -f $$mk && touch $@ || mv -f $$mk $@; }
 $(EXPLORER_STEPS): $(EXPLORER_LIST)
 
-EXPLORER_GOALS := explore explore-% $(BIN_DIR)/explorer/% test test-after-deps test-long test-long-checks
+# (make test reads it only where it runs make test-long's checks: the top Makefile's
+# TEST_LONG; on a GPU machine it starts the tests without it)
+EXPLORER_GOALS := explore explore-% $(BIN_DIR)/explorer/% test-long test-long-checks \
+  $(if $(TEST_LONG),test test-after-deps)
 ifneq ($(filter $(EXPLORER_GOALS),$(MAKECMDGOALS)),)
 -include $(EXPLORER_LIST)
 endif
