@@ -561,9 +561,10 @@ RESOURCE_FILES = $(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(lab)),$(
 # minutes of CPU before the first test. `make test-long` runs them; `make test` runs
 # them too where no GPU is visible (nvidia-smi finds none) or CI=true, so CI (.ci/run,
 # on a machine without a GPU) keeps them, and leaves them out on a GPU machine, whose
-# `make test` runs the GPU cases at once (tests/run_tests.c runs suites side by side:
-# LAB_TEST_JOBS, LAB_TEST_GPU_JOBS).
-# (TEST_LONG, set near the top: the explorer's rules.mk reads it)
+# `make test` runs the GPU cases at once (tests/run_tests.c runs suites, and their long
+# cases, side by side: LAB_TEST_JOBS, LAB_TEST_GPU_JOBS, LAB_TEST_GPU_GB). TEST_LONG is
+# set near the top (the explorer's rules.mk reads it: without it, make test reads no
+# configuration list).
 # (the build on every core, as make run's: a fresh clone compiles every step first)
 test: deps
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) test-after-deps

@@ -12,11 +12,11 @@
  * Suites run side by side, each in a process of its own, its output shown whole when
  * it ends: up to LAB_TEST_JOBS at once (default: one per CPU, at most 16; one on a
  * machine of 2 or 3 CPUs, where the suites run one after the other as Check runs
- * them), of which up to LAB_TEST_GPU_JOBS (default 10) need the GPU. A suite's long
+ * them), of which up to LAB_TEST_GPU_JOBS (default 12) need the GPU. A suite's long
  * cases made with side_by_side_tcase (side_by_side.h: every solution step past 2^31
  * elements, a class graded) are jobs of their own, the rest of the suite one more;
  * those that declare device memory hold at most LAB_TEST_GPU_GB of it at once
- * (default four fifths of the GPU's). Every job is self-contained (its own temporary
+ * (default two thirds of the GPU's). Every job is self-contained (its own temporary
  * folders; none holds the whole GPU), so the order they finish in does not matter;
  * those holding memory start first, then the other GPU jobs (job_schedule.h).
  *
@@ -345,9 +345,10 @@ static int run_side_by_side(const struct test_job *jobs, size_t n,
 }
 
 /* The device memory the side-by-side cases may hold at once, GB: LAB_TEST_GPU_GB, else
- * four fifths of the GPU's (bin/gpu-probe --memory-gb; the rest is for the contexts
- * and buffers of the other GPU jobs), else 0 (one such case at a time); -1 (said) when
- * LAB_TEST_GPU_GB is not a number. */
+ * two thirds of the GPU's (bin/gpu-probe --memory-gb; the rest is for the contexts and
+ * buffers of the other GPU jobs, a grading job's eight runs at once among them: half a
+ * GB each), else 0 (one such case at a time); -1 (said) when LAB_TEST_GPU_GB is not a
+ * number. */
 static double gpu_budget_gb(int have_gpu)
 {
     const char *text = getenv("LAB_TEST_GPU_GB");
@@ -368,7 +369,7 @@ static double gpu_budget_gb(int have_gpu)
     double gb = 0;
     if (run_capture(argv, NULL, out, sizeof out, NULL, 0) == 0 && sscanf(out, "%lf", &gb) == 1 &&
         gb > 0)
-        return gb * 4 / 5;
+        return gb * 2 / 3;
     return 0;
 }
 
@@ -403,7 +404,7 @@ int main(void)
     SRunner *runner = NULL;
     size_t skipped = 0;
     int jobs = jobs_from_env("LAB_TEST_JOBS", default_jobs());
-    int gpu_jobs = jobs_from_env("LAB_TEST_GPU_JOBS", 10);
+    int gpu_jobs = jobs_from_env("LAB_TEST_GPU_JOBS", 12);
     double gpu_gb = gpu_budget_gb(have_gpu);
     if (jobs < 0 || gpu_jobs < 0 || gpu_gb < 0)
         return 2;

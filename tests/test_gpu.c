@@ -81,10 +81,10 @@ size_t gpu_case_names(const char **names, size_t max)
 }
 
 /* Every solution step and row at every check size: the longest part of the GPU tests
- * (4.6 minutes in one process on the H100, most of it each binary's start), dealt into
- * GPU_PARTS cases of the suite gpu_steps, each a job of its own that tests/run_tests.c
- * runs side by side (tests/side_by_side.h); part k takes the cases from k n / GPU_PARTS
- * on. In the students' copy the suite is empty. */
+ * (4.6 minutes in one process on the H100, 2026-11-23), dealt into GPU_PARTS cases of
+ * the suite gpu_steps, each a job of its own that tests/run_tests.c runs side by side
+ * (tests/side_by_side.h); part k takes the cases from k n / GPU_PARTS on. In the
+ * students' copy the suite is empty. */
 #define GPU_PARTS 12
 static size_t part_begin(int k)
 {
@@ -408,23 +408,23 @@ Suite *gpu_steps_suite(void)
     return s;
 }
 
+/* Each of the cases that run every step of every lab (a binary started per step) a job
+ * of its own, beside the others (tests/side_by_side.h). */
 Suite *gpu_suite(void)
 {
     Suite *s = suite_create("gpu");
-    TCase *tc = tcase_create("labs and harness");
-    tcase_set_timeout(tc, 300);
+    TCase *tc = side_by_side_tcase(s, "gpu", "labs steps and rows", 300, 0);
     tcase_add_test(tc, labs_steps_pass_or_are_todo);
     tcase_add_test(tc, rows_record_their_role);
+    tc = side_by_side_tcase(s, "gpu", "labs TODO steps at their default size", 300, 0);
     tcase_add_test(tc, labs_todo_steps_run_quickly_at_their_default_size);
-    suite_add_tcase(s, tc);
     if (students_copy())
         return s;
-    tc = tcase_create("solutions");
-    tcase_set_timeout(tc, 300);
+    tc = side_by_side_tcase(s, "gpu", "occupancy model on every step", 300, 0);
     tcase_add_test(tc, occupancy_model_agrees_on_every_step);
+    tc = side_by_side_tcase(s, "gpu", "solutions", 300, 0);
     tcase_add_test(tc, results_csv_row);
     tcase_add_test(tc, first_step_is_compared_with_the_baseline);
     tcase_add_test(tc, gpu_probe_names_the_results_folder);
-    suite_add_tcase(s, tc);
     return s;
 }
