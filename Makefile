@@ -172,7 +172,10 @@ $(if $(instructor_only),$(error $(instructor_only): this is the students' copy (
 # ---------------------------------------------------------------------------
 # Host code of the harness (C11). The pure part has no CUDA calls and is what the
 # unit tests link; a step binary adds the runner and its own lab's problem.
-HARNESS_PURE := rng verify csv cli step_table step_table_make results occupancy resources
+HARNESS_PURE := rng verify csv cli step_table step_table_make results occupancy resources launches
+# What a step binary adds: the runner, and what it watches of the step's launches (the
+# launch observer, CUPTI loaded at run time: harness/launch_observer.h).
+RUNNER_OBJS = $(call HOST_OBJ,$(HARNESS_PURE) runner launch_watch launch_observer host_row static_report)
 # Grading (harness/grading/, bin/lab grade): the rubric and judging, pure and linked
 # into the unit tests too, and the parts that build, run and record (session.h).
 GRADING_PURE := rubric judging report
@@ -187,6 +190,16 @@ lab_table_obj = $(BUILD_DIR)/host/labs/$(1)/step_table.o
 # matmul): that lab's pure C files are linked into its binaries too, never compiled twice.
 lab_objs = $(call lab_pure_objs,$(1)) $(foreach base,$($(1)_BUILDS_ON),$(call lab_pure_objs,$(base))) \
   $(BUILD_DIR)/host/labs/$(1)/problem.o $(call lab_table_obj,$(1))
+
+# CUPTI, for the launch observer: its header from the CUDA Toolkit of the nvcc in use
+# (extras/CUPTI/include in the runfile's layout, include/ in others); without it the
+# observer is built to say so. Its library is found at run time (dlopen), first in
+# that toolkit's folders, then on the usual library path.
+CUPTI_INCLUDE := $(patsubst %/cupti.h,%,$(firstword $(wildcard $(CUDA_HOME)/extras/CUPTI/include/cupti.h \
+  $(CUDA_HOME)/include/cupti.h $(CUDA_HOME)/targets/*/include/cupti.h)))
+CUPTI_DIRS := $(subst $(nil) :,:,$(CUDA_HOME)/extras/CUPTI/lib64:$(CUDA_HOME)/lib64:$(CUDA_HOME)/lib$(foreach d,$(wildcard $(CUDA_HOME)/targets/*/lib),:$(d)))
+$(BUILD_DIR)/host/launch_observer.o: CFLAGS += $(if $(CUPTI_INCLUDE),-isystem $(CUPTI_INCLUDE) \
+  -DLAB_CUPTI_DIRS='"$(CUPTI_DIRS)"',-DLAB_NO_CUPTI)
 
 $(BUILD_DIR)/host/%.o: harness/%.c | $(BUILD_DIR)/host/tools
 	$(call say,CC,$<)
@@ -288,10 +301,10 @@ $(8)/$(2)/$(3).id.c: $(8)/$(2)/$(3).o harness/embed-step-identity.sh $(FLAGS_STA
 $(8)/$(2)/$(3).id.o: $(8)/$(2)/$(3).id.c harness/step_identity.h
 	$(Q)$(CC) $(CFLAGS) -c $$< -o $$@
 
-$(4)/$(2)/$(3): $(8)/$(2)/$(3).o $(8)/$(2)/$(3).id.o $(call lab_objs,$(2)) $(call HOST_OBJ,$(HARNESS_PURE) runner host_row static_report)
+$(4)/$(2)/$(3): $(8)/$(2)/$(3).o $(8)/$(2)/$(3).id.o $(call lab_objs,$(2)) $(RUNNER_OBJS)
 	$$(call say,LINK,$$@)
 	$(Q)mkdir -p $$(@D)
-	$(Q)$(NVCC) -arch=$(ARCH) -o $$@ $$^ -lm $(6) $($(2)_LDLIBS)
+	$(Q)$(NVCC) -arch=$(ARCH) -o $$@ $$^ -lm -ldl $(6) $($(2)_LDLIBS)
 endef
 
 tree_bin = $(if $(filter solutions,$(1)),$(BIN_DIR)/solutions,$(BIN_DIR))
@@ -423,7 +436,7 @@ report: all
 GRADE_JOBS ?= $(NPROC)
 COMPUTE_SANITIZER ?= $(firstword $(wildcard $(CUDA_HOME)/bin/compute-sanitizer) $(shell command -v compute-sanitizer 2>/dev/null))
 GRADE_PREREQS := $(FLAGS_STAMP) $(foreach lab,$(LABS),$(call lab_objs,$(lab))) \
-  $(call HOST_OBJ,$(HARNESS_PURE) runner host_row static_report) $(SOLUTION_BINS) $(BIN_DIR)/lab $(BIN_DIR)/gpu-probe
+  $(RUNNER_OBJS) $(SOLUTION_BINS) $(BIN_DIR)/lab $(BIN_DIR)/gpu-probe
 grade grade-all: export LAB_GRADE_STUDENT := $(STUDENT)
 grade grade-all: export LAB_GRADE_SUBMISSION := $(SUBMISSION)
 grade grade-all: export LAB_GRADE_SUBMISSIONS := $(SUBMISSIONS)
