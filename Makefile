@@ -178,7 +178,7 @@ HARNESS_PURE := rng verify csv cli step_table step_table_make results occupancy 
 RUNNER_OBJS = $(call HOST_OBJ,$(HARNESS_PURE) runner launch_watch launch_observer host_row static_report)
 # Grading (harness/grading/, bin/lab grade): the rubric and judging, pure and linked
 # into the unit tests too, and the parts that build, run and record (session.h).
-GRADING_PURE := rubric judging report
+GRADING_PURE := rubric judging report own_kernels
 GRADING_OBJS := $(patsubst %,$(BUILD_DIR)/host/grading/%.o,$(GRADING_PURE) files procs \
   submissions builds runs references checks submission gradebook record session split_merge)
 HOST_OBJ = $(patsubst %,$(BUILD_DIR)/host/%.o,$(1))
@@ -348,7 +348,7 @@ $(BIN_DIR)/occupancy: $(BUILD_DIR)/host/tools/occupancy.o $(call HOST_OBJ,occupa
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm
 
-$(BIN_DIR)/lab: $(BUILD_DIR)/host/tools/lab.o $(GRADING_OBJS) $(call HOST_OBJ,step_table lab_registry cli csv results sass_listing) $(ALL_TABLE_OBJS)
+$(BIN_DIR)/lab: $(BUILD_DIR)/host/tools/lab.o $(GRADING_OBJS) $(call HOST_OBJ,step_table lab_registry cli csv results sass_listing launches) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm

@@ -252,9 +252,22 @@ void technique_judge_speed(struct technique_verdict *v, double ratio)
     }
 }
 
+void technique_fail_what_ran(struct technique_verdict *v, const char *reason)
+{
+    if (strstr(v->why, reason) == NULL) /* the static and the run's look may find the same */
+        add_reason(v, reason);
+    v->what_ran = 1;
+}
+
 int technique_result(const struct technique_verdict *v, const struct step_resources *res,
                      int have_gpu, struct check_result *k)
 {
+    if (v->what_ran) {
+        k->state = CHECK_FAIL;
+        k->fraction = 0;
+        snprintf(k->why, sizeof k->why, "%s", v->why);
+        return 1;
+    }
     if (k->state == CHECK_NOT_APPLICABLE)
         return 0;
     if (v->needs_speed < 0) {

@@ -14,6 +14,8 @@
 #include "files.h"
 
 char *const untimed_quick[] = {UNTIMED_OPTIONS, "--quick", NULL};
+/* compute-sanitizer's runs: it is the tool attached, CUPTI serves one */
+static char *const tool_options[] = {UNTIMED_OPTIONS, "--quick", "--no-observe", NULL};
 
 struct outcome outcome_of(const struct proc *p)
 {
@@ -151,7 +153,7 @@ void tool_run(const struct session *sess, struct step_run *run, int tool, const 
         prefix[a++] = "no";
     }
     prefix[a] = NULL;
-    step_command(run, prefix, binary, size, untimed_quick, log, 0, limit_s);
+    step_command(run, prefix, binary, size, tool_options, log, 0, limit_s);
 }
 
 int pool_init(struct pool *pool, size_t steps)
@@ -207,11 +209,15 @@ void run_log_path(char *buf, size_t len, const char *dir, const char *stem, cons
 
 struct outcome run_speed(struct session *sess, const char *who, const struct graded_step *g,
                          const char *binary, const struct check_size *size, const char *csv,
-                         const char *log, double limit_s, double *median_ms)
+                         const char *log, const char *launch_log, double limit_s,
+                         double *median_ms)
 {
     unlink(csv);
+    if (launch_log != NULL)
+        unlink(launch_log);
     char *options[] = {"--repeats", "5", "--min-time", "0.25", "--warmup", "1", "--no-header",
-                       "--run-id", "grade", "--csv", (char *)csv, "--quick", NULL};
+                       "--run-id", "grade", "--csv", (char *)csv, "--quick",
+                       launch_log != NULL ? "--launch-log" : NULL, (char *)launch_log, NULL};
     struct step_run run;
     step_command(&run, NULL, binary, size, options, log, 1, limit_s);
     struct proc *one[] = {&run.p};

@@ -138,10 +138,12 @@ void run_log_path(char *buf, size_t len, const char *dir, const char *stem, cons
  * own reference's speed on the H100 (run of 2e312db, nbody/13-float4, 0.089 ms):
  * a few microseconds of launch or clock noise are a large share of such a kernel,
  * and its median over hundreds of repeats is not moved by them. A slow kernel (the
- * one-thread step, 2 s) still runs its 5. */
+ * one-thread step, 2 s) still runs its 5. launch_log (NULL: none): where the run
+ * writes the kernels it launched (the runner's --launch-log, launches.h). */
 struct outcome run_speed(struct session *sess, const char *who, const struct graded_step *g,
                          const char *binary, const struct check_size *size, const char *csv,
-                         const char *log, double limit_s, double *median_ms);
+                         const char *log, const char *launch_log, double limit_s,
+                         double *median_ms);
 /* The step's row of its --report: registers, shared (static + dynamic), local and
  * spill bytes of the kernel its DEFINE_STEP names; res->found 0 when there is none. */
 void read_resources(struct session *sess, const char *who, const struct graded_step *g,
