@@ -34,6 +34,18 @@ static const char *skip_template_args(const char *p)
                 return NULL;
             continue;
         }
+        if (*p == 'S' || *p == 'T') { /* a substitution or a template parameter: S_ S2_ T0_ St */
+            ++p;
+            if (islower((unsigned char)*p))
+                ++p;
+            else {
+                while (isdigit((unsigned char)*p) || isupper((unsigned char)*p))
+                    ++p;
+                if (*p == '_')
+                    ++p;
+            }
+            continue;
+        }
         if (*p == 'L') { /* a literal: its type and value, up to its E */
             const char *e = strchr(p, 'E');
             if (e == NULL)
@@ -131,6 +143,7 @@ int launch_kernel_base_name(const char *name, char *out, size_t len, char *scope
     if (strncmp(name, "_Z", 2) == 0) {
         if (mangled_base_name(name, out, len, scope, scope_len) == 0)
             return 0;
+        scope[0] = '\0';
         put(out, len, name, strlen(name));
         return -1;
     }

@@ -14,5 +14,7 @@ void assert_line(const char *report, const char *line_start, const char *also);
 void add_grading_fake_gpu_cases(Suite *s);
 /* The sass technique lines' cases (tests/test_grading_sass.c). */
 void add_grading_sass_cases(Suite *s);
+/* tests/test_grading_own_kernels.c: only the step's own kernels, without a GPU */
+void add_grading_own_kernels_cases(Suite *s);
 
 #endif

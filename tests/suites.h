@@ -6,6 +6,7 @@
 SUITE(rng, NOTHING)
 SUITE(verify, NOTHING)
 SUITE(csv, NOTHING)
+SUITE(launches, NOTHING)
 SUITE(cli, NOTHING)
 SUITE(steps, NOTHING)
 SUITE(demo_lab, NOTHING)

@@ -408,5 +408,6 @@ Suite *grading_suite(void)
 
     add_grading_fake_gpu_cases(s);
     add_grading_sass_cases(s);
+    add_grading_own_kernels_cases(s);
     return s;
 }
