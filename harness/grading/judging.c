@@ -3,8 +3,11 @@
  * without a GPU (tests/test_grading.c). */
 #include "judging.h"
 
+#include "csv.h"
+
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sass_listing.h"
@@ -250,6 +253,17 @@ void technique_judge_speed(struct technique_verdict *v, double ratio)
                  v->min_speed);
         add_reason(v, line);
     }
+}
+
+double speed_ceiling(const struct csv_table *peaks, const char *quantity, double factor)
+{
+    double value = NAN;
+    for (size_t row = 0; row < peaks->nrows; ++row) { /* the newest row last */
+        const char *q = csv_get(peaks, row, "quantity"), *v = csv_get(peaks, row, "value");
+        if (q != NULL && v != NULL && strcmp(q, quantity) == 0 && strtod(v, NULL) > 0)
+            value = strtod(v, NULL);
+    }
+    return value * factor;
 }
 
 void technique_fail_what_ran(struct technique_verdict *v, const char *reason)

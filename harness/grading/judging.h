@@ -84,6 +84,11 @@ void technique_judge_sass(const struct rubric *r, const struct step_info *step,
 /* The speed part: ratio (student / reference; NaN when it could not be measured)
  * against the min-speed lines. */
 void technique_judge_speed(struct technique_verdict *v, double ratio);
+struct csv_table;
+/* The rate the rubric's ceiling allows (rubric.h, `ceiling`): factor x the value of
+ * the newest row of quantity in peaks (a peaks.csv, make peaks); NaN when it has none. */
+double speed_ceiling(const struct csv_table *peaks, const char *quantity, double factor);
+
 /* Fails the technique for what the step runs, whatever the rubric's lines say and
  * even for a step without any (own_kernels.h: a library's kernel, a decoy): reason,
  * one line, is added to the verdict's. Call after technique_judge_static. */

@@ -194,6 +194,14 @@ int rubric_parse(struct rubric *r, const char *text, const struct step_table *la
             if (parse_size(args, nargs, key[1] == 'p' ? &r->speed_size : &r->sanitize_size) != 0)
                 BAD("expected '%s%s M N K', each at least 1", key,
                     key[1] == 'p' ? " [STEP]" : "");
+        } else if (strcmp(key, "ceiling") == 0) {
+            if (nargs < 2 || nargs > 3 || strlen(args[0]) >= sizeof r->ceiling_quantity ||
+                strlen(args[1]) >= sizeof r->ceiling_column ||
+                (nargs == 3 && (parse_number(args[2], &value) != 0 || !(value >= 1))))
+                BAD("expected 'ceiling QUANTITY COLUMN [FACTOR]' (FACTOR at least 1)");
+            snprintf(r->ceiling_quantity, sizeof r->ceiling_quantity, "%s", args[0]);
+            snprintf(r->ceiling_column, sizeof r->ceiling_column, "%s", args[1]);
+            r->ceiling_factor = nargs == 3 ? value : 1.05;
         } else if (strcmp(key, "time-limit") == 0) {
             double slack;
             if (nargs != 2 || parse_number(args[0], &value) != 0 || value < 1 ||
@@ -235,7 +243,7 @@ int rubric_parse(struct rubric *r, const char *text, const struct step_table *la
             r->techniques[r->technique_count++].value = wants_value ? value : 0;
         } else {
             BAD("unknown setting '%s' (points, required, speed-band, speed-size, sanitize-size, "
-                "time-limit, build-time-limit, technique)",
+                "ceiling, time-limit, build-time-limit, technique)",
                 key);
         }
 #undef BAD

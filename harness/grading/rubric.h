@@ -19,6 +19,10 @@
  *   sanitize-size M N K       the small, awkward size compute-sanitizer runs at
  *   time-limit FACTOR SLACK   a run may take FACTOR x the reference's time + SLACK s
  *   build-time-limit S        seconds one step file may take to compile
+ *   ceiling QUANTITY COLUMN [FACTOR]  the speed run's rate (COLUMN of its results row)
+ *                             may not pass FACTOR (default 1.05) x this GPU's
+ *                             QUANTITY in data/results/<gpu>/peaks.csv (make peaks):
+ *                             above it, "impossible speed" and no speed points
  *   technique STEP WHAT [X]   what the step's lesson leaves in its resource report,
  *                             speed or machine code: shared-memory, no-spills,
  *                             no-local-memory, max-registers N, min-speed RATIO,
@@ -90,6 +94,11 @@ struct rubric {
         char mnemonic[48]; /* sass, no-sass: the opcode (harness/sass_listing.h) */
     } techniques[RUBRIC_MAX];
     int technique_count;
+    /* ceiling QUANTITY COLUMN [FACTOR]: a speed run whose COLUMN (its results row's
+     * rate) is above FACTOR x this GPU's QUANTITY in data/results/<gpu>/peaks.csv
+     * (make peaks) is "impossible speed", no speed points; "" when none */
+    char ceiling_quantity[32], ceiling_column[32];
+    double ceiling_factor;
 };
 
 /* The default rubric for a lab with these check sizes. */

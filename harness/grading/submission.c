@@ -11,6 +11,8 @@
 
 #include "builds.h"
 #include "cli.h"
+#include "csv.h"
+#include "results.h"
 #include "files.h"
 #include "references.h"
 #include "report.h"
@@ -129,6 +131,44 @@ static void found_foreign(struct step_work *w, const char *reason)
     if (!w->foreign)
         snprintf(w->foreign_why, sizeof w->foreign_why, "%s", reason);
     w->foreign = 1;
+}
+
+/* A speed run above the lab's ceiling (the rubric's `ceiling` line against this GPU's
+ * peaks.csv, make peaks): 1 with the line saying so in why. No peaks recorded for this
+ * GPU: 0, and nothing said (the rule needs them). */
+static int impossible_speed(const struct session *sess, const struct rubric *rb,
+                            const char *speed_csv, char *why, size_t why_len)
+{
+    if (rb->ceiling_quantity[0] == '\0')
+        return 0;
+    struct csv_table run, peaks;
+    char err[256];
+    if (csv_read_file(speed_csv, &run, err, sizeof err) != 0)
+        return 0;
+    int impossible = 0;
+    const char *rate_text = run.nrows ? csv_get(&run, run.nrows - 1, rb->ceiling_column) : NULL;
+    const char *gpu = run.nrows ? csv_get(&run, run.nrows - 1, "gpu") : NULL;
+    if (rate_text != NULL && gpu != NULL) {
+        char dir[256], path[4600];
+        results_gpu_dir(gpu, dir, sizeof dir);
+        snprintf(path, sizeof path, "%s/data/results/%s/peaks.csv", sess->root, dir);
+        if (csv_read_file(path, &peaks, err, sizeof err) == 0) {
+            double rate = strtod(rate_text, NULL);
+            double ceiling = speed_ceiling(&peaks, rb->ceiling_quantity, rb->ceiling_factor);
+            if (rate > ceiling) { /* NaN: no such peak, no verdict */
+                snprintf(why, why_len,
+                         "impossible speed: %s %.1f is above the lab's ceiling, %.2f x this "
+                         "GPU's %s (%.1f; data/results/%s/peaks.csv, make peaks): the work "
+                         "was not all done, or not all timed",
+                         rb->ceiling_column, rate, rb->ceiling_factor, rb->ceiling_quantity,
+                         ceiling / rb->ceiling_factor, dir);
+                impossible = 1;
+            }
+            csv_free(&peaks);
+        }
+    }
+    csv_free(&run);
+    return impossible;
 }
 
 /* What the speed run launched (its launch log; none where CUPTI is missing), judged:
@@ -339,9 +379,15 @@ static void finish_step(struct session *sess, struct student *s, size_t i)
                                      launches, limit, &ms);
         s->phase_s[PHASE_SPEED] += procs_now() - started;
         int foreign_ran = o.code == 0 && judge_launches(w, launches);
+        char impossible[600];
+        int too_fast = o.code == 0 && !foreign_ran &&
+                       impossible_speed(sess, rb, csv, impossible, sizeof impossible);
         if (foreign_ran) {
             r->checks[CHECK_SPEED].state = CHECK_FAIL;
             WHY(CHECK_SPEED, "no points for speed: %s", w->foreign_why);
+        } else if (too_fast) {
+            r->checks[CHECK_SPEED].state = CHECK_FAIL;
+            WHY(CHECK_SPEED, "no points for speed: %s", impossible);
         } else if (o.code != 0 || !(ms > 0)) {
             /* no time to divide by: a verdict, never a ratio (a race that struck only at
              * the speed size was reported as "speed nanx") */
@@ -369,6 +415,8 @@ static void finish_step(struct session *sess, struct student *s, size_t i)
         }
         if (foreign_ran)
             say(w, ", speed FAIL (a library's kernel ran)");
+        else if (too_fast)
+            say(w, ", speed FAIL (impossible speed)");
         else if (isnan(ratio))
             say(w, ", speed FAIL (the timed run failed)");
         else
