@@ -248,6 +248,52 @@ START_TEST(ignoring_the_technique_loses_its_point)
 }
 END_TEST
 
+/* The shortcuts of matmul step 02 (tests/submissions/<name>/labs/matmul/02-tiled.cu,
+ * each file's header says what it expects). */
+START_TEST(a_decoy_kernel_fails_the_technique)
+{
+    char *r = report_of("class.reports", "decoy-kernel");
+    expect(r, "matmul/02-tiled correct PASS 4/4", "9 of 9");
+    expect(r, "matmul/02-tiled technique FAIL 0/1",
+           "matmul_tiled, the kernel DEFINE_STEP names, never ran: the step's work ran in "
+           "matmul_plain");
+    free(r);
+}
+END_TEST
+
+START_TEST(work_on_a_side_stream_fails_every_run)
+{
+    char *r = report_of("class.reports", "side-stream");
+    expect(r, "matmul/02-tiled correct FAIL 0/4", "ran on another stream");
+    expect(r, "matmul/02-tiled speed FAIL 0/2", NULL);
+    free(r);
+}
+END_TEST
+
+/* The outputs are filled with NaN before every launch, the timed ones included, and
+ * what the last timed run left is checked: a result cached across calls, or left
+ * from an earlier correct run, is not the step's. */
+START_TEST(cached_or_leftover_output_is_poisoned)
+{
+    const char *const who[] = {"cached-results", "leftover-output"};
+    for (int i = 0; i < 2; ++i) {
+        char *r = report_of("class.reports", who[i]);
+        expect(r, "matmul/02-tiled correct FAIL 0/4", "after timing");
+        ck_assert_msg(strstr(r, "matmul/02-tiled: 0 of 11") != NULL, "%s", r);
+        free(r);
+    }
+}
+END_TEST
+
+START_TEST(exit_from_inside_launch_passes_nothing)
+{
+    char *r = report_of("class.reports", "exits-in-launch");
+    expect(r, "matmul/02-tiled correct FAIL 0/4", "0 of 9 check sizes correct");
+    ck_assert_msg(strstr(r, "matmul/02-tiled: 0 of 11") != NULL, "%s", r);
+    free(r);
+}
+END_TEST
+
 START_TEST(todo_step_earns_nothing)
 {
     char *r = report_of("class.reports", "still-todo");
@@ -262,7 +308,7 @@ START_TEST(class_gradebook_has_a_row_per_student)
     struct csv_table t;
     char why[256];
     ck_assert_int_eq(csv_read_file(book, &t, why, sizeof why), 0);
-    ck_assert_uint_eq(t.nrows, 10);
+    ck_assert_uint_eq(t.nrows, 19); /* every folder of tests/submissions */
     for (size_t row = 0; row < t.nrows; ++row) { /* none of them earns full marks */
         ck_assert_msg(strcmp(csv_get(&t, row, "total"), csv_get(&t, row, "max")) != 0, "%s",
                       csv_get(&t, row, "student"));
@@ -419,6 +465,82 @@ START_TEST(sanitizer_tools_one_after_the_other_with_concurrency_1)
 END_TEST
 
 /* ------------------------------------------------------------------------- */
+/* The shortcuts of reduce step 09 (a memory-bound lab): tests/submissions graded at
+ * that step alone. */
+
+static char *reduce_dir;
+static char reduce_out[1 << 16], reduce_err[1 << 15];
+static int reduce_code;
+
+static void grade_reduce(void)
+{
+    reduce_dir = util_temp_dir("grade-reduce");
+    if (reduce_dir == NULL)
+        return;
+    char lab[512], book[700];
+    bin_path("lab", lab, sizeof lab);
+    const char *sanitizer = getenv("COMPUTE_SANITIZER"), *cuobjdump = getenv("CUOBJDUMP");
+    char *env[] = {"MAKEFLAGS=", NULL};
+    snprintf(book, sizeof book, "%s/reduce-09.csv", reduce_dir);
+    char *argv[] = {lab, "grade-all", "--submissions", "tests/submissions", "--gradebook", book,
+                    "--sanitizer", (char *)(sanitizer ? sanitizer : ""), "--cuobjdump",
+                    (char *)(cuobjdump ? cuobjdump : ""), "reduce", "09", NULL};
+    reduce_code = run_capture(argv, (const char *const *)env, reduce_out, sizeof reduce_out,
+                              reduce_err, sizeof reduce_err);
+    printf("%s", reduce_out);
+}
+
+static void remove_reduce(void)
+{
+    if (reduce_dir != NULL)
+        util_remove_tree(reduce_dir);
+    free(reduce_dir);
+    reduce_dir = NULL;
+}
+
+static char *reduce_report(const char *student)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/reduce-09.reports/%s.txt", reduce_dir, student);
+    char *text = util_read_file(path, NULL);
+    ck_assert_msg(text != NULL, "no report %s (exit %d)\n%s\n%s", path, reduce_code, reduce_out,
+                  reduce_err);
+    return text;
+}
+
+/* cub::DeviceReduce::Sum in launch: CUB's kernels in the step's own SASS and among
+ * what its speed run launched; the technique fails naming one, no speed points. */
+START_TEST(a_library_call_earns_no_technique_or_speed)
+{
+    char *r = reduce_report("library-call");
+    ck_assert_msg(strstr(r, "reduce/09-warp-shuffle technique FAIL 0/1") != NULL, "%s", r);
+    ck_assert_msg(strstr(r, "a kernel its source does not define") != NULL, "%s", r);
+    ck_assert_msg(strstr(r, "cub::") != NULL, "%s", r);
+    ck_assert_msg(strstr(r, "reduce/09-warp-shuffle speed FAIL 0/2") != NULL, "%s", r);
+    free(r);
+}
+END_TEST
+
+START_TEST(a_step_that_writes_into_its_inputs_loses_the_step)
+{
+    char *r = reduce_report("writes-inputs");
+    ck_assert_msg(strstr(r, "reduce/09-warp-shuffle correct FAIL 0/4") != NULL, "%s", r);
+    ck_assert_msg(strstr(r, "after timing") != NULL, "%s", r);
+    free(r);
+}
+END_TEST
+
+START_TEST(a_persisting_l2_window_fails_every_run)
+{
+    char *r = reduce_report("l2-persisting");
+    ck_assert_msg(strstr(r, "reduce/09-warp-shuffle correct FAIL 0/4") != NULL, "%s", r);
+    ck_assert_msg(strstr(r, "persisting accesses") != NULL || strstr(r, "access-policy window") != NULL,
+                  "%s", r);
+    free(r);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------- */
 /* The TF32 lab's wrong steps: tests/submissions graded at steps 03, 04 and 06 of
  * matmul_tf32, one grade-all per step (the reference solution of that step measured
  * once). Step 06 needs sm_90a: on another GPU its reference cannot run either, and
@@ -546,10 +668,17 @@ static const char *const names[] = {
     "a_kernel_that_never_finishes_is_killed_and_grading_goes_on",
     "compile_error_is_graded_as_such",
     "ignoring_the_technique_loses_its_point",
+    "a_decoy_kernel_fails_the_technique",
+    "work_on_a_side_stream_fails_every_run",
+    "cached_or_leftover_output_is_poisoned",
+    "exit_from_inside_launch_passes_nothing",
     "todo_step_earns_nothing",
     "class_gradebook_has_a_row_per_student",
     "sanitizer_tools_run_at_once_and_a_hang_is_killed_alone",
     "sanitizer_tools_one_after_the_other_with_concurrency_1",
+    "a_library_call_earns_no_technique_or_speed",
+    "a_step_that_writes_into_its_inputs_loses_the_step",
+    "a_persisting_l2_window_fails_every_run",
     "tf32_wrong_fragment_layout_loses_the_step",
     "tf32_step_without_mma_sync_loses_its_technique_point",
     "tf32_stage_read_before_its_copy_lands_loses_the_step",
@@ -580,6 +709,10 @@ Suite *grading_gpu_suite(void)
     tcase_add_test(tc, a_kernel_that_never_finishes_is_killed_and_grading_goes_on);
     tcase_add_test(tc, compile_error_is_graded_as_such);
     tcase_add_test(tc, ignoring_the_technique_loses_its_point);
+    tcase_add_test(tc, a_decoy_kernel_fails_the_technique);
+    tcase_add_test(tc, work_on_a_side_stream_fails_every_run);
+    tcase_add_test(tc, cached_or_leftover_output_is_poisoned);
+    tcase_add_test(tc, exit_from_inside_launch_passes_nothing);
     tcase_add_test(tc, todo_step_earns_nothing);
     tcase_add_test(tc, class_gradebook_has_a_row_per_student);
     suite_add_tcase(s, tc);
@@ -590,6 +723,14 @@ Suite *grading_gpu_suite(void)
     tcase_add_test(fake, sanitizer_tools_run_at_once_and_a_hang_is_killed_alone);
     tcase_add_test(fake, sanitizer_tools_one_after_the_other_with_concurrency_1);
     suite_add_tcase(s, fake);
+
+    TCase *reduce = tcase_create("reduce_shortcuts");
+    tcase_set_timeout(reduce, 60);
+    tcase_add_unchecked_fixture(reduce, grade_reduce, remove_reduce);
+    tcase_add_test(reduce, a_library_call_earns_no_technique_or_speed);
+    tcase_add_test(reduce, a_step_that_writes_into_its_inputs_loses_the_step);
+    tcase_add_test(reduce, a_persisting_l2_window_fails_every_run);
+    suite_add_tcase(s, reduce);
 
     TCase *tf32 = tcase_create("tf32");
     tcase_set_timeout(tf32, 60);

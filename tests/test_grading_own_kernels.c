@@ -5,11 +5,15 @@
  * by cuobjdump from a demo step calling cub::DeviceReduce::Sum), and the kernels a
  * speed run launched (its launch log): a library's kernel, a decoy. */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv.h"
+#include "demo_lab_tree.h"
 #include "grading/judging.h"
+#include "grading/rubric.h"
 #include "grading/own_kernels.h"
 #include "grading_tests.h"
 #include "util.h"
@@ -131,6 +135,40 @@ START_TEST(what_ran_fails_the_technique_whatever_the_rubric)
 }
 END_TEST
 
+/* The rubric's ceiling against a peaks.csv: the newest row of the quantity, times the
+ * factor; no row of it, no ceiling. */
+START_TEST(impossible_speed_is_above_the_ceiling)
+{
+    struct rubric r;
+    rubric_defaults(&r, demo_lab_table);
+    char why[256] = "";
+    ck_assert_msg(rubric_parse(&r, "ceiling dram_copy gbps 1.25\n", demo_lab_table, why,
+                               sizeof why) == 0,
+                  "%s", why);
+    ck_assert_str_eq(r.ceiling_quantity, "dram_copy");
+    ck_assert_str_eq(r.ceiling_column, "gbps");
+    ck_assert_double_eq(r.ceiling_factor, 1.25);
+    ck_assert_int_eq(rubric_parse(&r, "ceiling fp32_fma gflops\n", demo_lab_table, why, sizeof why), 0);
+    ck_assert_double_eq(r.ceiling_factor, 1.05);
+    ck_assert_int_eq(rubric_parse(&r, "ceiling dram_copy\n", demo_lab_table, why, sizeof why), -1);
+    ck_assert_ptr_nonnull(strstr(why, "expected 'ceiling QUANTITY COLUMN [FACTOR]'"));
+    ck_assert_int_eq(rubric_parse(&r, "ceiling dram_copy gbps 0.5\n", demo_lab_table, why, sizeof why), -1);
+
+    struct csv_table peaks;
+    char err[128];
+    ck_assert_int_eq(csv_parse("date,quantity,value,unit\n"
+                               "1,dram_copy,2500.0,GB/s\n"
+                               "2,fp32_fma,65190.4,GFLOP/s\n"
+                               "3,dram_copy,2800.0,GB/s\n",
+                               &peaks, err, sizeof err),
+                     0);
+    ck_assert_double_eq_tol(speed_ceiling(&peaks, "dram_copy", 1.25), 3500.0, 1e-9);
+    ck_assert_double_eq_tol(speed_ceiling(&peaks, "fp32_fma", 1.0), 65190.4, 1e-9);
+    ck_assert(isnan(speed_ceiling(&peaks, "tf32_wgmma", 1.05)));
+    csv_free(&peaks);
+}
+END_TEST
+
 void add_grading_own_kernels_cases(Suite *s)
 {
     TCase *tc = tcase_create("own_kernels");
@@ -138,5 +176,6 @@ void add_grading_own_kernels_cases(Suite *s)
     tcase_add_test(tc, a_listing_is_judged_against_the_source);
     tcase_add_test(tc, what_ran_is_judged);
     tcase_add_test(tc, what_ran_fails_the_technique_whatever_the_rubric);
+    tcase_add_test(tc, impossible_speed_is_above_the_ceiling);
     suite_add_tcase(s, tc);
 }
