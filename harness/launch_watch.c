@@ -18,6 +18,8 @@ static struct {
     int stream_known;
     struct launch_window *windows;
     size_t count, capacity;
+    struct launch_window *lab_windows; /* the lab's checks: their kernels are not the step's */
+    size_t lab_count, lab_capacity;
     int open;
     unsigned long launches; /* of the step, this size */
     struct launch_kernel kernels[MAX_KERNELS];
@@ -51,6 +53,7 @@ void launch_watch_start(const struct run_options *options, const char *program)
 void launch_watch_size(cudaStream_t stream)
 {
     watch.count = 0;
+    watch.lab_count = 0;
     watch.open = 0;
     watch.launches = 0;
     watch.kernel_count = 0;
@@ -62,22 +65,57 @@ void launch_watch_size(cudaStream_t stream)
     }
 }
 
+/* Room for one more window in *w (count, capacity); 0 when there is none. */
+static int window_room(struct launch_window **w, size_t count, size_t *capacity)
+{
+    if (count < *capacity)
+        return 1;
+    size_t more = *capacity ? 2 * *capacity : 64;
+    struct launch_window *grown = realloc(*w, more * sizeof *grown);
+    if (grown == NULL)
+        return 0;
+    *w = grown;
+    *capacity = more;
+    return 1;
+}
+
 void launch_watch_before(void)
 {
     ++watch.launches;
-    if (!watch.on || watch.open)
+    if (!watch.on || watch.open || !window_room(&watch.windows, watch.count, &watch.capacity))
         return;
-    if (watch.count == watch.capacity) {
-        size_t more = watch.capacity ? 2 * watch.capacity : 64;
-        struct launch_window *grown = realloc(watch.windows, more * sizeof *grown);
-        if (grown == NULL)
-            return;
-        watch.windows = grown;
-        watch.capacity = more;
-    }
     watch.windows[watch.count].begin_ns = launch_observer_now();
     watch.windows[watch.count].end_ns = watch.windows[watch.count].begin_ns;
     watch.open = 1;
+}
+
+void launch_watch_lab_checks(int inside)
+{
+    if (!watch.on)
+        return;
+    if (inside && window_room(&watch.lab_windows, watch.lab_count, &watch.lab_capacity)) {
+        watch.lab_windows[watch.lab_count].begin_ns = launch_observer_now();
+        watch.lab_windows[watch.lab_count].end_ns = ~0ULL; /* until it ends */
+        ++watch.lab_count;
+    } else if (!inside && watch.lab_count > 0) {
+        watch.lab_windows[watch.lab_count - 1].end_ns = launch_observer_now();
+    }
+}
+
+/* Drops the records of kernels that started inside the lab's checks; returns how many
+ * are left. */
+static size_t without_lab_checks(struct launch_record *records, size_t n)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < n; ++i) {
+        int lab = 0;
+        for (size_t w = 0; w < watch.lab_count && !lab; ++w)
+            lab = records[i].start_ns >= watch.lab_windows[w].begin_ns &&
+                  records[i].start_ns <= watch.lab_windows[w].end_ns;
+        if (!lab)
+            records[kept++] = records[i];
+    }
+    return kept;
 }
 
 void launch_watch_after(void)
@@ -127,6 +165,8 @@ int launch_watch_judge(cudaStream_t stream, char *why, size_t why_len)
     struct launch_record *records = NULL;
     long n = launch_observer_take(&records);
     int broke = 0;
+    if (n > 0)
+        n = (long)without_lab_checks(records, (size_t)n);
     if (n > 0) {
         watch.kernel_count = launch_summarize(records, (size_t)n, watch.kernels, MAX_KERNELS);
         if (watch.stream_known)
@@ -144,12 +184,17 @@ int launch_watch_report(const struct run_options *options, FILE *out)
     if (watch.kernel_count > 1) {
         fprintf(out, "    kernels a launch (%lu launches):", watch.launches);
         for (size_t i = 0; i < watch.kernel_count; ++i) {
+            /* its launches per launch of the step, or "x3 in 1003" when it is not
+             * launched the same number of times by each (a transpose done once) */
             struct launch_kernel per_launch = watch.kernels[i];
-            if (watch.launches > 0)
-                per_launch.launches = (per_launch.launches + watch.launches - 1) / watch.launches;
+            unsigned long total = per_launch.launches;
+            int even = watch.launches > 0 && total % watch.launches == 0;
+            per_launch.launches = even ? total / watch.launches : 1;
             char text[200];
             launch_kernel_text(&per_launch, text, sizeof text);
             fprintf(out, "%s %s", i ? "," : "", text);
+            if (!even)
+                fprintf(out, " x%lu in %lu", total, watch.launches);
         }
         fprintf(out, "\n");
     }

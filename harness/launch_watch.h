@@ -24,6 +24,11 @@ void launch_watch_size(cudaStream_t stream);
  * drained. */
 void launch_watch_before(void);
 void launch_watch_after(void);
+/* Around the lab's check of the output (1 before, 0 after): a lab's extra checks may
+ * launch the step themselves, on a stream of their own (N-body's physics check, the
+ * reduce lab's determinism runs), and the kernels that start meanwhile are the lab's,
+ * not the step's: neither judged nor listed. */
+void launch_watch_lab_checks(int inside);
 /* After the size's runs: 1 and one line in why when its work broke a rule, else 0.
  * Synchronizes the device (work on another stream is waited for, then judged). */
 int launch_watch_judge(cudaStream_t stream, char *why, size_t why_len);

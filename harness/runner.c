@@ -241,7 +241,9 @@ static int check_output(const struct lab_problem *lab, void *state, const struct
     if (isatty(STDERR_FILENO))
         fprintf(stderr, "  %s: checking against the CPU reference (%s)...\r", step_identity.stem,
                 when);
+    launch_watch_lab_checks(1); /* the lab's own launches of the step (its extra checks) */
     enum lab_status status = lab->verify(state, &options->check, report, why, sizeof why);
+    launch_watch_lab_checks(0);
     if (status != LAB_OK)
         die(status == LAB_OUT_OF_MEMORY ? EXIT_USAGE : EXIT_WRONG, "verification failed: %s", why);
     if (isatty(STDERR_FILENO))

@@ -546,8 +546,8 @@ END_TEST
  * once). Step 06 needs sm_90a: on another GPU its reference cannot run either, and
  * the case checks only that the wrong step earned nothing. */
 
-#define TF32_STEPS 3
-static const char *const tf32_step[TF32_STEPS] = {"03", "04", "06"};
+#define TF32_STEPS 4
+static const char *const tf32_step[TF32_STEPS] = {"03", "04", "06", "05"};
 static char *tf32_dir;
 static char tf32_out[TF32_STEPS][1 << 16], tf32_err[TF32_STEPS][1 << 15];
 static int tf32_code[TF32_STEPS], tf32_hopper;
@@ -656,6 +656,23 @@ START_TEST(tf32_missing_mbarrier_wait_loses_the_step)
 }
 END_TEST
 
+/* Step 05 with wgmma_wait<1> in its k loop: correct at every check size, clean under
+ * every sanitizer at the sanitize size (k = 161: the pipeline wraps, but none of them
+ * sees wgmma's reads through the async proxy, and the refill lands after the read);
+ * the rubric's no-sass WARPGROUP.DEPBAR.LE:0x1 line finds the weak wait in its SASS. */
+START_TEST(tf32_weak_wgmma_wait_is_found_in_the_sass)
+{
+    char *r = tf32_report(3, "weak-wgmma-wait");
+    if (tf32_hopper) {
+        expect(r, "matmul_tf32/05-wgmma racecheck", "at 33x47x161");
+        expect(r, "matmul_tf32/05-wgmma technique FAIL 0/1",
+               "kernel matmul_wgmma has 1 WARPGROUP.DEPBAR.LE:0x1 instruction in its SASS");
+    }
+    ck_assert_msg(strstr(r, "matmul_tf32/05-wgmma: 11 of 11") == NULL, "%s", r);
+    free(r);
+}
+END_TEST
+
 static const char *const names[] = {
     "solutions_earn_full_marks (matmul 02)",
     "solutions_earn_full_marks (nbody 07)",
@@ -683,6 +700,7 @@ static const char *const names[] = {
     "tf32_step_without_mma_sync_loses_its_technique_point",
     "tf32_stage_read_before_its_copy_lands_loses_the_step",
     "tf32_missing_mbarrier_wait_loses_the_step",
+    "tf32_weak_wgmma_wait_is_found_in_the_sass",
 };
 
 size_t grading_gpu_case_names(const char **out_names, size_t max)
@@ -739,6 +757,7 @@ Suite *grading_gpu_suite(void)
     tcase_add_test(tf32, tf32_step_without_mma_sync_loses_its_technique_point);
     tcase_add_test(tf32, tf32_stage_read_before_its_copy_lands_loses_the_step);
     tcase_add_test(tf32, tf32_missing_mbarrier_wait_loses_the_step);
+    tcase_add_test(tf32, tf32_weak_wgmma_wait_is_found_in_the_sass);
     suite_add_tcase(s, tf32);
     return s;
 }

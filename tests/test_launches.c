@@ -74,6 +74,11 @@ START_TEST(escaped_work_is_named)
     struct launch_record outside[] = {kernel("_Z4stepPf", 7, 2500000, 2600000)};
     ck_assert_int_eq(launch_find_escape(outside, 1, windows, 2, 7, why, sizeof why), 1);
     ck_assert_ptr_nonnull(strstr(why, "outside every launch"));
+    /* back-to-back timed runs: a kernel is judged by the window it started in, never by
+     * the one that ended a few microseconds before it */
+    const struct launch_window tight[] = {{1000000, 2000000}, {2010000, 3000000}};
+    struct launch_record next[] = {kernel("_Z4stepPf", 7, 2020000, 2990000)};
+    ck_assert_int_eq(launch_find_escape(next, 1, tight, 2, 7, why, sizeof why), 0);
     /* the clocks' slack is no escape */
     struct launch_record edge[] = {kernel("_Z4stepPf", 7, 1000000 - LAUNCH_CLOCK_SLACK_NS / 2,
                                           2000000 + LAUNCH_CLOCK_SLACK_NS / 2)};
