@@ -73,6 +73,13 @@ START_TEST(a_listing_is_judged_against_the_source)
     ck_assert_int_eq(own_kernels_foreign_in_listing(&own, cub, foreign, sizeof foreign), 1);
     free(cub);
     ck_assert_str_eq(foreign, "cub::CUB_300001_SM_900::detail::reduce::DeviceReduceSingleTileKernel");
+    /* the same from the names a step's --report lists beside its main kernel */
+    char names[3][256] = {"_Z16tf32_transpose_bPKfPfiii",
+                          "_ZN3cub17CUB_300001_SM_9006detail11EmptyKernelIvEEvv", ""};
+    own_kernels_add_source(&own, "__global__ void tf32_transpose_b(const float *b) {}");
+    ck_assert_int_eq(own_kernels_foreign_in_names(&own, names, 1, foreign, sizeof foreign), 0);
+    ck_assert_int_eq(own_kernels_foreign_in_names(&own, names, 2, foreign, sizeof foreign), 1);
+    ck_assert_str_eq(foreign, "cub::CUB_300001_SM_900::detail::EmptyKernel");
 }
 END_TEST
 

@@ -39,6 +39,7 @@ struct step_work {
     /* whose kernels it runs (own_kernels.h): its own, and whether one that is not its
      * own was found (in its SASS, or launched by its speed run): no speed points */
     struct own_kernels own;
+    struct step_kernels others; /* the other kernels compiled into it (its --report) */
     int foreign;
     char foreign_why[640];
     /* its progress line */

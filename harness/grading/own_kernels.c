@@ -131,6 +131,17 @@ int own_kernels_foreign_in_listing(const struct own_kernels *own, const char *li
     return 0;
 }
 
+int own_kernels_foreign_in_names(const struct own_kernels *own, char (*names)[256],
+                                 size_t count, char *foreign, size_t foreign_len)
+{
+    for (size_t i = 0; i < count; ++i)
+        if (!own_kernels_has(own, names[i])) {
+            readable_name(names[i], foreign, foreign_len);
+            return 1;
+        }
+    return 0;
+}
+
 int own_kernels_judge_launches(const struct own_kernels *own, const char *main,
                                const struct launch_kernel *ran, size_t count, int *foreign,
                                char *why, size_t why_len)

@@ -1,7 +1,8 @@
 /* Whose kernels a step runs: the kernels its own source file defines (and the lab's
  * harness headers it may include, the grading tree's), against those its binary holds
  * (the SASS listing, no GPU needed: a CUB or Thrust call instantiates the library's
- * kernels into the student's own object) and those it launched (the launch log of its
+ * kernels into the student's own object; its --report lists them too, as the compiler
+ * reported them) and those it launched (the launch log of its
  * speed run, launches.h). A library call stands in for the step's work and earns no
  * technique and no speed points; library calls belong in the rows beside the steps.
  * Pure C, tested without a GPU (tests/test_launches.c). */
@@ -32,6 +33,12 @@ int own_kernels_has(const struct own_kernels *own, const char *name);
  * "cub::...::DeviceReduceKernel") into foreign; 0 when there is none. */
 int own_kernels_foreign_in_listing(const struct own_kernels *own, const char *listing,
                                    char *foreign, size_t foreign_len);
+
+/* The first of the count kernel names (as the compiler names them: the step's
+ * --report lists every kernel compiled into it) that is not own's, as
+ * own_kernels_foreign_in_listing writes it; 0 when there is none. */
+int own_kernels_foreign_in_names(const struct own_kernels *own, char (*names)[256],
+                                 size_t count, char *foreign, size_t foreign_len);
 
 /* What a run launched (the launch log's kernels), judged: 1 and one line into why when
  * a kernel that ran is not own's (a library's), or when main, the kernel DEFINE_STEP

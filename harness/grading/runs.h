@@ -144,10 +144,19 @@ struct outcome run_speed(struct session *sess, const char *who, const struct gra
                          const char *binary, const struct check_size *size, const char *csv,
                          const char *log, const char *launch_log, double limit_s,
                          double *median_ms);
+/* Every other kernel compiled into a step (its --report's "also in this step:" lines:
+ * a helper of the lab's, or a library's instantiated into its object), as the compiler
+ * names them. */
+struct step_kernels {
+    char names[16][256];
+    size_t count;
+};
 /* The step's row of its --report: registers, shared (static + dynamic), local and
- * spill bytes of the kernel its DEFINE_STEP names; res->found 0 when there is none. */
+ * spill bytes of the kernel its DEFINE_STEP names; res->found 0 when there is none;
+ * the other kernels compiled into it in others. */
 void read_resources(struct session *sess, const char *who, const struct graded_step *g,
-                    const char *binary, const char *log, struct step_resources *res);
+                    const char *binary, const char *log, struct step_resources *res,
+                    struct step_kernels *others);
 /* The SASS of the step's binary, as harness/sass-listing.sh lists it with the
  * session's cuobjdump (its text, which the caller frees, also kept in listing_path);
  * NULL with the reason in why when there is no cuobjdump or it could not list it. */

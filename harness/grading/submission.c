@@ -259,30 +259,34 @@ static void begin_step(struct session *sess, struct student *s, size_t i)
     /* technique: static, from the step's own --report, and its SASS for the rubric's
      * sass lines (cuobjdump, no GPU needed) */
     double started = procs_now();
-    read_resources(sess, s->name, g, paths.binary, paths.run_log, &w->res);
+    read_resources(sess, s->name, g, paths.binary, paths.run_log, &w->res, &w->others);
     technique_judge_static(rb, g->step, g->stem, &w->res, &w->tech);
-    /* its SASS: for the rubric's sass lines, and for every step, whose kernels its
-     * binary holds (a library call instantiates the library's kernels into it) */
+    /* whose kernels its binary holds (a library call instantiates the library's kernels
+     * into it): those its --report lists, and its SASS where the rubric's sass lines
+     * have it read */
     collect_own_kernels(sess, g, paths.src, &w->own);
-    int sass_lines = rubric_reads_sass(rb, g->step) && w->res.found;
-    if (sass_lines || sess->cuobjdump != NULL) {
+    char foreign[300] = "";
+    int holds_foreign = own_kernels_foreign_in_names(&w->own, w->others.names,
+                                                     w->others.count, foreign, sizeof foreign);
+    if (rubric_reads_sass(rb, g->step) && w->res.found) {
         char listing_path[600], no_listing[512] = "";
         snprintf(listing_path, sizeof listing_path, "%s/%s.sass", paths.log_dir, g->stem);
         char *listing = read_sass(sess, s->name, g, paths.binary, listing_path, no_listing,
                                   sizeof no_listing);
-        if (sass_lines)
-            technique_judge_sass(rb, g->step, &w->res, listing, no_listing, &w->tech);
-        char foreign[300], reason[512];
-        if (listing != NULL &&
-            own_kernels_foreign_in_listing(&w->own, listing, foreign, sizeof foreign)) {
-            snprintf(reason, sizeof reason,
-                     "its binary holds %s, a kernel its source does not define (a library "
-                     "call): no technique or speed points; library calls belong in the rows "
-                     "beside the steps",
-                     foreign);
-            found_foreign(w, reason);
-        }
+        technique_judge_sass(rb, g->step, &w->res, listing, no_listing, &w->tech);
+        if (!holds_foreign && listing != NULL)
+            holds_foreign = own_kernels_foreign_in_listing(&w->own, listing, foreign,
+                                                           sizeof foreign);
         free(listing);
+    }
+    if (holds_foreign) {
+        char reason[512];
+        snprintf(reason, sizeof reason,
+                 "its binary holds %s, a kernel its source does not define (a library call): "
+                 "no technique or speed points; library calls belong in the rows beside the "
+                 "steps",
+                 foreign);
+        found_foreign(w, reason);
     }
     s->phase_s[PHASE_REPORT] += procs_now() - started;
 
