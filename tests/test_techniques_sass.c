@@ -173,7 +173,7 @@ END_TEST
  * resource report alone (its tile is there), loses it for want of BAR.SYNC;
  * ignores-technique (no tile) fails the static line and the sass ones; library-call
  * (tests/fixtures/demo-shortcuts: launch has CUB do the work) fails it on CUB's kernels
- * in its own SASS, which the provisional report names. */
+ * compiled into its own object, which the provisional report names. */
 START_TEST(grading_reads_the_sass_of_each_built_step)
 {
     static char out[1 << 16], err[1 << 16];
