@@ -13,9 +13,8 @@
 #include "csv.h"
 #include "files.h"
 
-char *const untimed_quick[] = {UNTIMED_OPTIONS, "--quick", NULL};
-/* compute-sanitizer's runs: it is the tool attached, CUPTI serves one */
-static char *const tool_options[] = {UNTIMED_OPTIONS, "--quick", "--no-observe", NULL};
+/* --no-observe: compute-sanitizer is the tool attached, and CUPTI serves one */
+char *const untimed_quick[] = {UNTIMED_OPTIONS, "--quick", "--no-observe", NULL};
 
 struct outcome outcome_of(const struct proc *p)
 {
@@ -153,7 +152,7 @@ void tool_run(const struct session *sess, struct step_run *run, int tool, const 
         prefix[a++] = "no";
     }
     prefix[a] = NULL;
-    step_command(run, prefix, binary, size, tool_options, log, 0, limit_s);
+    step_command(run, prefix, binary, size, untimed_quick, log, 0, limit_s);
 }
 
 int pool_init(struct pool *pool, size_t steps)
