@@ -67,8 +67,8 @@ void step_command(struct step_run *run, char *const prefix[], const char *binary
 
 /* The same, with --quick and --no-observe (compute-sanitizer's runs: the launch
  * observer's CUPTI serves one tool at a time): the lab's long extra checks (N-body's
- * physics check: 100 leapfrog steps on a system of its own, the same whatever the size) cut to the least
- * that still runs every kernel of the step. They are judged once per step, at its last
+ * physics check: 100 leapfrog steps on a system of its own, the same whatever the
+ * size) cut to the least that still runs every kernel of the step. They are judged once per step, at its last
  * check size, under "correct" (the runner's --check-sizes does that itself); every
  * other run takes --quick:
  * - the compute-sanitizer runs: a memory error, a race or a barrier problem shows in
