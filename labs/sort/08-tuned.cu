@@ -1,34 +1,33 @@
-/* Step 06 - onesweep: one kernel per pass, the tiles' offsets by decoupled look-back
- * (Adinets and Merrill, "Onesweep: A Faster Least Significant Digit Radix Sort for
- * GPUs", 2022; the look-back is the scan lab's step 06, Merrill and Garland 2016).
+/* Step 08 - onesweep, tuned: keys alone again, the tile shape and the loads chosen by
+ * measurement.
  *
- * What changed from 05: no count kernel and no spine. A pass is one launch; each
- *   block takes the next tile number from a counter (atomicAdd), ranks its 4096 keys
- *   as 04 does, and then, thread d for digit d:
- *     1. publishes the tile's count of digit d in a status word: flag AGGREGATE and
- *        the count in one 64-bit store (tile 0 publishes PREFIX at once);
- *     2. looks back: reads the status of tile t - 1, t - 2, ... for digit d, waits
- *        while one is still EMPTY, adds the counts up to the nearest tile flagged
- *        PREFIX (whose count is already that of every tile before it, inclusive);
- *     3. publishes PREFIX and its own count plus what it found;
- *     4. the tile's keys of digit d go to digit_start[d] (the upfront histogram's,
- *        kept from 05) plus what it found.
- *   Then 04's local sort and write-out. The status words of all four passes and the
- *   counters are cleared by one cudaMemsetAsync in the launch.
- * Why: 05 read the keys twice a pass, once to count and once to move them, because
- *   a tile cannot know its offsets before every tile before it is counted. The
- *   look-back learns them while the tiles run: 2n moved a pass, the least a pass
- *   can move, instead of 3n. The tile numbers come from the counter, not
- *   blockIdx.x, so a tile only ever waits for tiles that started before it.
- * Expect: the biggest jump of the lab on large arrays. The status words (2 KB a tile,
- *   n / 2 bytes a pass) and their clearing are the price.
- * Run:  make run LAB=sort STEP=06
+ * What changed from 06 (07's values dropped again: this is the keys-only target):
+ *   - the keys are read with __ldcs (ld.global.cs: streamed, evict first): each is
+ *     read once per pass, so caching it only evicts the status words and histograms
+ *     that the look-back rereads;
+ *   - __launch_bounds__(THREADS, MIN_BLOCKS) caps the registers so MIN_BLOCKS
+ *     blocks fit on an SM, and ITEMS keys per thread (the tile is 256 x ITEMS):
+ *     both chosen by a sweep on the H100 (make run LAB=sort STEP=08 SORT_ITEMS=20
+ *     SORT_MIN_BLOCKS=3 tries another shape; the CSV's flags column records it);
+ *   - the status word of a tile packs the flag into the top 2 bits and the count
+ *     into 30, when n < 2^30 (one 32-bit word, half the bytes to clear and read);
+ *     larger arrays keep 06's 64-bit words.
+ * Why: 06 is no longer limited by its memory traffic alone: the ranking (match_any,
+ *   shared-memory counters) and the waits of the look-back take time that more
+ *   tiles in flight and longer tiles hide.
+ * Expect: near CUB's SortKeys at 2^28 uniform keys.
+ * Run:  make run LAB=sort STEP=08
  */
 #include "sort_common.cuh"
 
 #define THREADS 256
 #define WARPS (THREADS / 32)
+#ifndef ITEMS
 #define ITEMS 16
+#endif
+#ifndef MIN_BLOCKS
+#define MIN_BLOCKS 2
+#endif
 #define TILE (ITEMS * THREADS)
 #define WARP_KEYS (32 * ITEMS)
 #define BITS 8
@@ -37,30 +36,38 @@
 #define BUCKETS (RADIX + 1) /* bucket RADIX: the last tile's missing keys */
 static_assert(THREADS == RADIX, "one thread per digit value");
 
-/* A tile's status for one digit: flag in the high 32 bits, the count in the low 32,
- * written and read as one 64-bit word, so a reader never sees a flag without its
- * count. */
-#define STATUS_EMPTY 0ull     /* nothing published yet (the launch clears every word) */
-#define STATUS_AGGREGATE 1ull /* the tile's own count */
-#define STATUS_PREFIX 2ull    /* the count of the tile and every tile before it */
+/* A tile's status for one digit, one word: the flag in its top 2 bits and the
+ * count below, so a reader never sees a flag without its count. Word is unsigned
+ * long long (counts up to 2^62) or, when n < 2^30, unsigned (counts up to 2^30). */
+#define STATUS_EMPTY 0u     /* nothing published yet (the launch clears every word) */
+#define STATUS_AGGREGATE 1u /* the tile's own count */
+#define STATUS_PREFIX 2u    /* the count of the tile and every tile before it */
 
-__device__ __forceinline__ void publish(unsigned long long *status, unsigned long long flag,
-                                        unsigned count)
+template <typename Word>
+__device__ __forceinline__ unsigned flag_of(Word word)
 {
-    *(volatile unsigned long long *)status = flag << 32 | count;
+    return (unsigned)(word >> (8 * sizeof(Word) - 2));
+}
+
+template <typename Word>
+__device__ __forceinline__ void publish(Word *status, unsigned flag, unsigned count)
+{
+    *(volatile Word *)status = (Word)flag << (8 * sizeof(Word) - 2) | count;
 }
 
 /* Run by thread d of tile `tile` > 0: the keys of digit d in every tile before it. */
-__device__ unsigned look_back(const unsigned long long *status, long tile, unsigned d)
+template <typename Word>
+__device__ unsigned look_back(const Word *status, long tile, unsigned d)
 {
+    const Word count_mask = ((Word)1 << (8 * sizeof(Word) - 2)) - 1;
     unsigned exclusive = 0;
     for (long q = tile - 1;; --q) {
-        unsigned long long word;
+        Word word;
         do
-            word = *(const volatile unsigned long long *)&status[q * RADIX + d];
-        while ((word >> 32) == STATUS_EMPTY);
-        exclusive += (unsigned)word;
-        if ((word >> 32) == STATUS_PREFIX)
+            word = *(const volatile Word *)&status[q * RADIX + d];
+        while (flag_of(word) == STATUS_EMPTY);
+        exclusive += (unsigned)(word & count_mask);
+        if (flag_of(word) == STATUS_PREFIX)
             return exclusive;
     }
 }
@@ -91,9 +98,11 @@ __global__ void scan_histograms(unsigned *histograms)
     h[threadIdx.x] = block_exclusive_scan<THREADS>(h[threadIdx.x], &total, work);
 }
 
-__global__ void onesweep_tuned_pass(const unsigned *from, unsigned *to, long n, int shift,
-                              const unsigned *digit_start, unsigned long long *status,
-                              unsigned *ticket)
+/* One pass over one tile, the status words of type Word (two kernels below). */
+template <typename Word>
+__device__ __forceinline__ void onesweep_tile(const unsigned *from, unsigned *to, long n, int shift,
+                                              const unsigned *digit_start, Word *status,
+                                              unsigned *ticket)
 {
     __shared__ unsigned tile[TILE];
     __shared__ unsigned warp_count[WARPS][BUCKETS];
@@ -112,7 +121,7 @@ __global__ void onesweep_tuned_pass(const unsigned *from, unsigned *to, long n, 
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
         unsigned j = warp * WARP_KEYS + r * 32 + lane;
-        key[r] = j < valid ? from[begin + j] : 0;
+        key[r] = j < valid ? __ldcs(from + begin + j) : 0;
         digit[r] = j < valid ? (key[r] >> shift) & (RADIX - 1) : RADIX;
         unsigned peers = __match_any_sync(FULL_MASK, digit[r]);
         unsigned before = warp_count[warp][digit[r]];
@@ -130,7 +139,7 @@ __global__ void onesweep_tuned_pass(const unsigned *from, unsigned *to, long n, 
         count += c;
     }
     /* thread t = digit t: the tile's offset for it, by look-back */
-    unsigned long long *mine = status + tile_index * RADIX + t;
+    Word *mine = status + tile_index * RADIX + t;
     unsigned exclusive = 0;
     if (tile_index == 0) {
         publish(mine, STATUS_PREFIX, count);
@@ -158,24 +167,50 @@ __global__ void onesweep_tuned_pass(const unsigned *from, unsigned *to, long n, 
     }
 }
 
+__global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+onesweep_tuned_pass(const unsigned *from, unsigned *to, long n, int shift,
+                    const unsigned *digit_start, unsigned *status, unsigned *ticket)
+{
+    onesweep_tile<unsigned>(from, to, n, shift, digit_start, status, ticket);
+}
+
+__global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+onesweep_tuned_pass_wide(const unsigned *from, unsigned *to, long n, int shift,
+                         const unsigned *digit_start, unsigned long long *status, unsigned *ticket)
+{
+    onesweep_tile<unsigned long long>(from, to, n, shift, digit_start, status, ticket);
+}
+
+static void pass_kernel(const unsigned *from, unsigned *to, long n, int shift,
+                        const unsigned *digit_start, unsigned *status, unsigned *ticket,
+                        unsigned tiles, cudaStream_t stream)
+{
+    onesweep_tuned_pass<<<tiles, THREADS, 0, stream>>>(from, to, n, shift, digit_start, status, ticket);
+}
+
+static void pass_kernel(const unsigned *from, unsigned *to, long n, int shift,
+                        const unsigned *digit_start, unsigned long long *status, unsigned *ticket,
+                        unsigned tiles, cudaStream_t stream)
+{
+    onesweep_tuned_pass_wide<<<tiles, THREADS, 0, stream>>>(from, to, n, shift, digit_start,
+                                                            status, ticket);
+}
+
 /* The scratch: the histograms and the pass counters, then the status words. */
 #define STATUS_OFFSET 8192
 
-static cudaError_t launch(const void *problem, cudaStream_t stream)
+template <typename Word>
+static cudaError_t sort_passes(const struct sort_problem *p, unsigned tiles, cudaStream_t stream)
 {
-    const struct sort_problem *p = (const struct sort_problem *)problem;
-    unsigned tiles;
-    cudaError_t status = tiles_of(p->n, TILE, &tiles);
-    if (status != cudaSuccess)
-        return status;
     size_t status_words = (size_t)tiles * RADIX;
-    size_t clear = STATUS_OFFSET + PASSES * status_words * sizeof(unsigned long long);
+    size_t clear = STATUS_OFFSET + PASSES * status_words * sizeof(Word);
     if (clear > p->scratch_bytes)
         return step_refuse_launch("the scratch buffer is too small for the tile status words");
     unsigned *histograms = (unsigned *)p->scratch;   /* [PASSES][RADIX] */
     unsigned *tickets = histograms + PASSES * RADIX; /* [PASSES] */
-    unsigned long long *words = (unsigned long long *)((char *)p->scratch + STATUS_OFFSET);
-    if ((status = cudaMemsetAsync(p->scratch, 0, clear, stream)) != cudaSuccess)
+    Word *words = (Word *)((char *)p->scratch + STATUS_OFFSET);
+    cudaError_t status = cudaMemsetAsync(p->scratch, 0, clear, stream);
+    if (status != cudaSuccess)
         return status;
     unsigned blocks = tiles < 1024 ? tiles : 1024;
     upfront_histogram<<<blocks, THREADS, 0, stream>>>(p->keys_in, p->n, histograms);
@@ -186,12 +221,22 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
         return status;
     for (int pass = 0; pass < PASSES && status == cudaSuccess; ++pass) {
         struct pass_buffers b = pass_buffers_of(p, pass, PASSES);
-        onesweep_tuned_pass<<<tiles, THREADS, 0, stream>>>(b.keys_from, b.keys_to, p->n, pass * BITS,
-                                                     histograms + pass * RADIX,
-                                                     words + pass * status_words, tickets + pass);
+        pass_kernel(b.keys_from, b.keys_to, p->n, pass * BITS, histograms + pass * RADIX,
+                    words + pass * status_words, tickets + pass, tiles, stream);
         status = cudaGetLastError();
     }
     return status;
+}
+
+static cudaError_t launch(const void *problem, cudaStream_t stream)
+{
+    const struct sort_problem *p = (const struct sort_problem *)problem;
+    unsigned tiles;
+    cudaError_t status = tiles_of(p->n, TILE, &tiles);
+    if (status != cudaSuccess)
+        return status;
+    return p->n < (1L << 30) ? sort_passes<unsigned>(p, tiles, stream)
+                             : sort_passes<unsigned long long>(p, tiles, stream);
 }
 
 DEFINE_STEP(onesweep_tuned_pass, THREADS, 0, launch);
