@@ -1,4 +1,4 @@
-/* Step 03 - each tile sorted by its digit in shared memory before the scatter
+/* Step 03 - each tile sorted by its digit in shared memory before the scatter   *** YOUR TURN ***
  * (Satish, Harris and Garland, "Designing Efficient Sorting Algorithms for Manycore
  * GPUs", IPDPS 2009).
  *
@@ -17,12 +17,18 @@
  * Expect: faster than 02 on uniform keys; on low-entropy keys (few distinct digits)
  *   02's writes were already in few places, so the gain is smaller.
  * Run:  make run LAB=sort STEP=03
+ *
+ * This file is step 02's solution with the new kernel name: it runs and is
+ * correct, but it is not this step yet. Make the change the TODO below describes,
+ * then delete the STEP_TODO line at the end (until then the runner reports the step
+ * as TODO). solutions/sort/03-local-sort.cu has a complete version.
  */
 #include "sort_common.cuh"
 
 #define THREADS 256
-#define ITEMS 4
-#define TILE (ITEMS * THREADS)
+#define WARPS (THREADS / 32)
+#define ROWS 4
+#define TILE (ROWS * THREADS)
 #define BITS 4
 #define RADIX (1 << BITS)
 
@@ -34,7 +40,7 @@ __global__ void count_digits(const unsigned *keys, long n, int shift, unsigned *
     __syncthreads();
     long begin = (long)blockIdx.x * TILE;
 #pragma unroll
-    for (int r = 0; r < ITEMS; ++r) {
+    for (int r = 0; r < ROWS; ++r) {
         long i = begin + r * THREADS + threadIdx.x;
         if (i < n)
             atomicAdd(&histogram[(keys[i] >> shift) & (RADIX - 1)], 1u);
@@ -45,65 +51,57 @@ __global__ void count_digits(const unsigned *keys, long n, int shift, unsigned *
 }
 
 __global__ void local_sort_scatter(const unsigned *from, unsigned *to, long n, int shift,
-                                   const unsigned *offsets, unsigned tiles)
+                              const unsigned *offsets, unsigned tiles)
 {
-    __shared__ unsigned tile[TILE];
-    __shared__ unsigned histogram[RADIX], start[RADIX], offset[RADIX];
-    __shared__ unsigned work[THREADS / 32 + 1];
-    unsigned t = threadIdx.x;
+    /* the keys of digit d in (row r, warp w), then, scanned, where they start */
+    __shared__ unsigned start[ROWS][WARPS][RADIX];
+    unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     long begin = (long)blockIdx.x * TILE;
-    unsigned valid = n - begin < TILE ? (unsigned)(n - begin) : TILE;
-    if (t < RADIX) {
-        histogram[t] = 0;
-        offset[t] = offsets[(long)t * tiles + blockIdx.x];
+    unsigned key[ROWS], digit[ROWS], rank[ROWS];
+#pragma unroll
+    for (int r = 0; r < ROWS; ++r) {
+        long i = begin + r * THREADS + threadIdx.x;
+        key[r] = i < n ? from[i] : 0;
+        digit[r] = i < n ? (key[r] >> shift) & (RADIX - 1) : RADIX; /* RADIX: no key */
+        rank[r] = 0;
+#pragma unroll
+        for (unsigned d = 0; d < RADIX; ++d) {
+            unsigned same = __ballot_sync(FULL_MASK, digit[r] == d);
+            if (digit[r] == d)
+                rank[r] = __popc(same & lanemask_lt());
+            if (lane == 0)
+                start[r][warp][d] = __popc(same);
+        }
+    }
+    __syncthreads();
+    /* one thread per digit: its counts in tile order (row, then warp), scanned from
+     * the digit's global offset for this tile */
+    if (threadIdx.x < RADIX) {
+        unsigned d = threadIdx.x, running = offsets[(long)d * tiles + blockIdx.x];
+        for (int r = 0; r < ROWS; ++r)
+            for (int w = 0; w < WARPS; ++w) {
+                unsigned c = start[r][w][d];
+                start[r][w][d] = running;
+                running += c;
+            }
     }
     __syncthreads();
 #pragma unroll
-    for (int r = 0; r < ITEMS; ++r) { /* coalesced rows in, the tile in input order */
-        unsigned j = r * THREADS + t;
-        unsigned key = j < valid ? from[begin + j] : 0xFFFFFFFFu;
-        if (j < valid)
-            atomicAdd(&histogram[(key >> shift) & (RADIX - 1)], 1u);
-        tile[j] = key;
-    }
-    __syncthreads();
-    if (t == 0) {
-        unsigned sum = 0;
-        for (int d = 0; d < RADIX; ++d) {
-            start[d] = sum;
-            sum += histogram[d];
-        }
-    }
-    /* four splits of the tile, bit by bit; thread t holds positions 4t .. 4t + 3 */
-    for (int bit = shift; bit < shift + BITS; ++bit) {
-        unsigned key[ITEMS], ones = 0;
-#pragma unroll
-        for (int k = 0; k < ITEMS; ++k) {
-            key[k] = tile[ITEMS * t + k];
-            ones += (key[k] >> bit) & 1;
-        }
-        unsigned ones_total;
-        /* its barriers also keep every read above before any write below */
-        unsigned ones_before = block_exclusive_scan<THREADS>(ones, &ones_total, work);
-        unsigned zeros_total = TILE - ones_total;
-#pragma unroll
-        for (int k = 0; k < ITEMS; ++k) {
-            unsigned position = ITEMS * t + k, one = (key[k] >> bit) & 1;
-            tile[one ? zeros_total + ones_before : position - ones_before] = key[k];
-            ones_before += one;
-        }
-        __syncthreads();
-    }
-#pragma unroll
-    for (int r = 0; r < ITEMS; ++r) {
-        unsigned j = r * THREADS + t;
-        if (j < valid) {
-            unsigned key = tile[j], d = (key >> shift) & (RADIX - 1);
-            to[offset[d] + (j - start[d])] = key;
-        }
-    }
+    for (int r = 0; r < ROWS; ++r)
+        if (digit[r] < RADIX)
+            to[start[r][warp][digit[r]] + rank[r]] = key[r];
 }
 
+/* TODO (step 03). Sort the tile by its digit in shared memory before the scatter:
+ *  1. Keep 02's count kernel and scan. The scatter loads its 1024 keys into a shared
+ *     tile (the last tile's missing keys as 0xFFFFFFFF: they stay at the end) and
+ *     counts the tile's 16 digit values (atomicAdd); their exclusive scan is start[d].
+ *  2. Four 1-bit splits over the pass's 4 bits: thread t takes positions 4t .. 4t + 3,
+ *     counts its 1s, block_exclusive_scan gives the 1s before it; a 0 goes to
+ *     position - ones_before, a 1 to zeros_total + ones_before; a barrier after each.
+ *  3. The write-out: thread t takes positions j = r * 256 + t of the sorted tile; a
+ *     key of digit d goes to offsets[d * tiles + tile] + (j - start[d]).
+ */
 static cudaError_t launch(const void *problem, cudaStream_t stream)
 {
     const struct sort_problem *p = (const struct sort_problem *)problem;
@@ -123,11 +121,13 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
             break;
         if ((status = scan_counts(counts, m, stream)) != cudaSuccess)
             break;
-        local_sort_scatter<<<tiles, THREADS, 0, stream>>>(b.keys_from, b.keys_to, p->n,
-                                                          pass * BITS, counts, tiles);
+        local_sort_scatter<<<tiles, THREADS, 0, stream>>>(b.keys_from, b.keys_to, p->n, pass * BITS,
+                                                     counts, tiles);
         status = cudaGetLastError();
     }
     return status;
 }
 
 DEFINE_STEP(local_sort_scatter, THREADS, 0, launch);
+
+STEP_TODO("sort the tile by its digit in shared memory (four 1-bit splits), then write runs of equal digits to consecutive addresses");

@@ -1,4 +1,4 @@
-/* Step 04 - 8-bit digits ranked by warp-level multisplit (__match_any_sync).
+/* Step 04 - 8-bit digits ranked by warp-level multisplit (__match_any_sync).   *** YOUR TURN ***
  *
  * What changed from 03: digits of 8 bits, 256 values, so 4 passes instead of 8.
  *   Tiles of 4096 keys: 256 threads, each warp a run of 512 keys as 16 rows of 32.
@@ -18,97 +18,112 @@
  * Expect: faster than 03. The counts to scan are 256 per tile of 4096 (1/16 of the
  *   keys), a visible cost in the global scan.
  * Run:  make run LAB=sort STEP=04
+ *
+ * This file is step 03's solution with the new kernel name: it runs and is
+ * correct, but it is not this step yet. Make the change the TODO below describes,
+ * then delete the STEP_TODO line at the end (until then the runner reports the step
+ * as TODO). solutions/sort/04-multisplit8.cu has a complete version.
  */
 #include "sort_common.cuh"
 
 #define THREADS 256
-#define WARPS (THREADS / 32)
-#define ITEMS 16
+#define ITEMS 4
 #define TILE (ITEMS * THREADS)
-#define WARP_KEYS (32 * ITEMS)
-#define BITS 8
+#define BITS 4
 #define RADIX (1 << BITS)
-#define BUCKETS (RADIX + 1) /* bucket RADIX: the last tile's missing keys */
-static_assert(THREADS == RADIX, "one thread per digit value");
 
 __global__ void count_digits(const unsigned *keys, long n, int shift, unsigned *counts, unsigned tiles)
 {
     __shared__ unsigned histogram[RADIX];
-    unsigned t = threadIdx.x, lane = t % 32, warp = t / 32;
-    histogram[t] = 0;
+    if (threadIdx.x < RADIX)
+        histogram[threadIdx.x] = 0;
     __syncthreads();
-    long begin = (long)blockIdx.x * TILE + warp * WARP_KEYS;
-#pragma unroll 4
+    long begin = (long)blockIdx.x * TILE;
+#pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
-        long i = begin + r * 32 + lane;
-        unsigned digit = i < n ? (keys[i] >> shift) & (RADIX - 1) : RADIX;
-        unsigned peers = __match_any_sync(FULL_MASK, digit);
-        if (digit < RADIX && lane == __ffs(peers) - 1)
-            atomicAdd(&histogram[digit], __popc(peers));
+        long i = begin + r * THREADS + threadIdx.x;
+        if (i < n)
+            atomicAdd(&histogram[(keys[i] >> shift) & (RADIX - 1)], 1u);
     }
     __syncthreads();
-    counts[(long)t * tiles + blockIdx.x] = histogram[t];
+    if (threadIdx.x < RADIX)
+        counts[(long)threadIdx.x * tiles + blockIdx.x] = histogram[threadIdx.x];
 }
 
 __global__ void multisplit_scatter(const unsigned *from, unsigned *to, long n, int shift,
                                    const unsigned *offsets, unsigned tiles)
 {
     __shared__ unsigned tile[TILE];
-    __shared__ unsigned warp_count[WARPS][BUCKETS];
-    __shared__ unsigned start[BUCKETS], offset[RADIX];
+    __shared__ unsigned histogram[RADIX], start[RADIX], offset[RADIX];
     __shared__ unsigned work[THREADS / 32 + 1];
-    unsigned t = threadIdx.x, lane = t % 32, warp = t / 32;
+    unsigned t = threadIdx.x;
     long begin = (long)blockIdx.x * TILE;
     unsigned valid = n - begin < TILE ? (unsigned)(n - begin) : TILE;
-    for (unsigned i = t; i < WARPS * BUCKETS; i += THREADS)
-        (&warp_count[0][0])[i] = 0;
-    offset[t] = offsets[(long)t * tiles + blockIdx.x];
-    __syncthreads();
-    /* rank every key within its warp's keys of the same digit, in input order */
-    unsigned key[ITEMS], digit[ITEMS], rank[ITEMS];
-#pragma unroll
-    for (int r = 0; r < ITEMS; ++r) {
-        unsigned j = warp * WARP_KEYS + r * 32 + lane;
-        key[r] = j < valid ? from[begin + j] : 0;
-        digit[r] = j < valid ? (key[r] >> shift) & (RADIX - 1) : RADIX;
-        unsigned peers = __match_any_sync(FULL_MASK, digit[r]);
-        unsigned before = warp_count[warp][digit[r]];
-        __syncwarp(); /* every peer has read the count before the lowest one adds to it */
-        if (lane == __ffs(peers) - 1)
-            warp_count[warp][digit[r]] = before + __popc(peers);
-        __syncwarp();
-        rank[r] = before + __popc(peers & lanemask_lt());
+    if (t < RADIX) {
+        histogram[t] = 0;
+        offset[t] = offsets[(long)t * tiles + blockIdx.x];
     }
     __syncthreads();
-    /* per digit (thread t = digit t): where each warp's keys of it start, relative to
-     * the digit's first key in the tile; then where each digit starts in the tile */
-    unsigned count = 0;
-    for (int w = 0; w < WARPS; ++w) {
-        unsigned c = warp_count[w][t];
-        warp_count[w][t] = count;
-        count += c;
-    }
-    unsigned total;
-    unsigned first = block_exclusive_scan<THREADS>(count, &total, work);
-    start[t] = first;
-    __syncthreads();
-    /* the tile sorted by digit, in shared memory */
 #pragma unroll
-    for (int r = 0; r < ITEMS; ++r)
-        if (digit[r] < RADIX)
-            tile[start[digit[r]] + warp_count[warp][digit[r]] + rank[r]] = key[r];
+    for (int r = 0; r < ITEMS; ++r) { /* coalesced rows in, the tile in input order */
+        unsigned j = r * THREADS + t;
+        unsigned key = j < valid ? from[begin + j] : 0xFFFFFFFFu;
+        if (j < valid)
+            atomicAdd(&histogram[(key >> shift) & (RADIX - 1)], 1u);
+        tile[j] = key;
+    }
     __syncthreads();
-    /* runs of equal digits out to consecutive addresses */
+    if (t == 0) {
+        unsigned sum = 0;
+        for (int d = 0; d < RADIX; ++d) {
+            start[d] = sum;
+            sum += histogram[d];
+        }
+    }
+    /* four splits of the tile, bit by bit; thread t holds positions 4t .. 4t + 3 */
+    for (int bit = shift; bit < shift + BITS; ++bit) {
+        unsigned key[ITEMS], ones = 0;
+#pragma unroll
+        for (int k = 0; k < ITEMS; ++k) {
+            key[k] = tile[ITEMS * t + k];
+            ones += (key[k] >> bit) & 1;
+        }
+        unsigned ones_total;
+        /* its barriers also keep every read above before any write below */
+        unsigned ones_before = block_exclusive_scan<THREADS>(ones, &ones_total, work);
+        unsigned zeros_total = TILE - ones_total;
+#pragma unroll
+        for (int k = 0; k < ITEMS; ++k) {
+            unsigned position = ITEMS * t + k, one = (key[k] >> bit) & 1;
+            tile[one ? zeros_total + ones_before : position - ones_before] = key[k];
+            ones_before += one;
+        }
+        __syncthreads();
+    }
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
         unsigned j = r * THREADS + t;
         if (j < valid) {
-            unsigned k = tile[j], d = (k >> shift) & (RADIX - 1);
-            to[offset[d] + (j - start[d])] = k;
+            unsigned key = tile[j], d = (key >> shift) & (RADIX - 1);
+            to[offset[d] + (j - start[d])] = key;
         }
     }
 }
 
+/* TODO (step 04). 8-bit digits ranked with __match_any_sync:
+ *  1. RADIX 256 and 4 passes; tiles of 4096 keys, 16 per thread: warp w owns keys
+ *     w * 512 .. w * 512 + 511 of the tile, as 16 rows of 32 (coalesced).
+ *  2. The count kernel: peers = __match_any_sync(FULL_MASK, digit) (a missing key's
+ *     digit is 256); the lowest peer (__ffs(peers) - 1) adds __popc(peers) with one
+ *     shared-memory atomicAdd.
+ *  3. The scatter ranks every row with the same peers against a counter per warp and
+ *     digit, warp_count[warp][digit]: every peer reads it, __syncwarp(), the lowest
+ *     peer adds __popc(peers), __syncwarp(); the rank is what was read plus
+ *     __popc(peers & lanemask_lt()).
+ *  4. Thread d scans warp_count[*][d] over the warps; a block_exclusive_scan of the
+ *     digit totals gives start[d]; every key goes to the shared tile at start[d] plus
+ *     its warp's start plus its rank; then 03's write-out.
+ */
 static cudaError_t launch(const void *problem, cudaStream_t stream)
 {
     const struct sort_problem *p = (const struct sort_problem *)problem;
@@ -136,3 +151,5 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
 }
 
 DEFINE_STEP(multisplit_scatter, THREADS, 0, launch);
+
+STEP_TODO("8-bit digits, 4 passes: rank the keys of a warp with __match_any_sync and per-warp digit counters instead of 1-bit splits");

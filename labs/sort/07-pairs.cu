@@ -1,4 +1,4 @@
-/* Step 07 - key-value pairs: onesweep carrying a 32-bit value with every key.
+/* Step 07 - key-value pairs: onesweep carrying a 32-bit value with every key.   *** YOUR TURN ***
  *
  * What changed from 06: the step sorts pairs (lab.def's SORT_STEP line says so, and
  *   the harness checks that every value is its key's input index and that equal
@@ -14,6 +14,11 @@
  * Expect: a little under half 06's keys per second: twice the bytes per pass; the
  *   GB/s per pass column, which counts the values, near 06's.
  * Run:  make run LAB=sort STEP=07
+ *
+ * This file is step 06's solution with the new kernel name: it runs and is
+ * correct, but it is not this step yet. Make the change the TODO below describes,
+ * then delete the STEP_TODO line at the end (until then the runner reports the step
+ * as TODO). solutions/sort/07-pairs.cu has a complete version.
  */
 #include "sort_common.cuh"
 
@@ -82,10 +87,9 @@ __global__ void scan_histograms(unsigned *histograms)
     h[threadIdx.x] = block_exclusive_scan<THREADS>(h[threadIdx.x], &total, work);
 }
 
-__global__ void onesweep_pairs_pass(const unsigned *from, unsigned *to, const unsigned *values_from,
-                                    unsigned *values_to, long n, int shift,
-                                    const unsigned *digit_start, unsigned long long *status,
-                                    unsigned *ticket)
+__global__ void onesweep_pairs_pass(const unsigned *from, unsigned *to, long n, int shift,
+                              const unsigned *digit_start, unsigned long long *status,
+                              unsigned *ticket)
 {
     __shared__ unsigned tile[TILE];
     __shared__ unsigned warp_count[WARPS][BUCKETS];
@@ -135,48 +139,36 @@ __global__ void onesweep_pairs_pass(const unsigned *from, unsigned *to, const un
     unsigned total;
     start[t] = block_exclusive_scan<THREADS>(count, &total, work);
     __syncthreads();
-    unsigned place[ITEMS]; /* each key's place in the sorted tile, for its value */
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r)
-        if (digit[r] < RADIX) {
-            place[r] = start[digit[r]] + warp_count[warp][digit[r]] + rank[r];
-            tile[place[r]] = key[r];
-        }
+        if (digit[r] < RADIX)
+            tile[start[digit[r]] + warp_count[warp][digit[r]] + rank[r]] = key[r];
     __syncthreads();
-    unsigned destination[ITEMS];
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
         unsigned j = r * THREADS + t;
         if (j < valid) {
             unsigned k = tile[j], d = (k >> shift) & (RADIX - 1);
-            destination[r] = offset[d] + (j - start[d]);
-            to[destination[r]] = k;
+            to[offset[d] + (j - start[d])] = k;
         }
-    }
-    __syncthreads(); /* the keys are out of the shared tile: it takes the values */
-#pragma unroll
-    for (int r = 0; r < ITEMS; ++r) {
-        unsigned j = warp * WARP_KEYS + r * 32 + lane;
-        if (j < valid)
-            tile[place[r]] = values_from[begin + j];
-    }
-    __syncthreads();
-#pragma unroll
-    for (int r = 0; r < ITEMS; ++r) {
-        unsigned j = r * THREADS + t;
-        if (j < valid)
-            values_to[destination[r]] = tile[j];
     }
 }
 
 /* The scratch: the histograms and the pass counters, then the status words. */
 #define STATUS_OFFSET 8192
 
+/* TODO (step 07). Carry a value with every key:
+ *  1. The launch refuses a problem without values (p->values_in NULL) and passes the
+ *     values' ping-pong buffers too (pass_buffers_of has them).
+ *  2. Keep each key's place in the sorted tile (place[r]) and, in the write-out, its
+ *     output index (destination[r]).
+ *  3. Once the keys are out (barrier), read each value from its key's input index,
+ *     store it at tile[place[r]], barrier, and write tile[j] to
+ *     values_to[destination[r]].
+ */
 static cudaError_t launch(const void *problem, cudaStream_t stream)
 {
     const struct sort_problem *p = (const struct sort_problem *)problem;
-    if (p->values_in == NULL)
-        return step_refuse_launch("this step sorts pairs: the problem has no values");
     unsigned tiles;
     cudaError_t status = tiles_of(p->n, TILE, &tiles);
     if (status != cudaSuccess)
@@ -199,12 +191,14 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
         return status;
     for (int pass = 0; pass < PASSES && status == cudaSuccess; ++pass) {
         struct pass_buffers b = pass_buffers_of(p, pass, PASSES);
-        onesweep_pairs_pass<<<tiles, THREADS, 0, stream>>>(
-            b.keys_from, b.keys_to, b.values_from, b.values_to, p->n, pass * BITS,
-            histograms + pass * RADIX, words + pass * status_words, tickets + pass);
+        onesweep_pairs_pass<<<tiles, THREADS, 0, stream>>>(b.keys_from, b.keys_to, p->n, pass * BITS,
+                                                     histograms + pass * RADIX,
+                                                     words + pass * status_words, tickets + pass);
         status = cudaGetLastError();
     }
     return status;
 }
 
 DEFINE_STEP(onesweep_pairs_pass, THREADS, 0, launch);
+
+STEP_TODO("carry the values: read each after its key is placed, through the shared tile to its key's output index");

@@ -9,6 +9,9 @@
  *     blocks fit on an SM, and ITEMS keys per thread (the tile is 256 x ITEMS):
  *     both chosen by a sweep on the H100 (make run LAB=sort STEP=08 SORT_ITEMS=20
  *     SORT_MIN_BLOCKS=3 tries another shape; the CSV's flags column records it);
+ *   - the warp's peers come from nine ballots, one per bit of the digit, instead of
+ *     __match_any_sync (CUB does the same), and the digits are recomputed from the
+ *     keys instead of kept in 16 registers;
  *   - the status word of a tile packs the flag into the top 2 bits and the count
  *     into 30, when n < 2^30 (one 32-bit word, half the bytes to clear and read);
  *     larger arrays keep 06's 64-bit words.
@@ -27,6 +30,9 @@
 #endif
 #ifndef MIN_BLOCKS
 #define MIN_BLOCKS 2
+#endif
+#ifndef BALLOT_MATCH
+#define BALLOT_MATCH 1
 #endif
 #define TILE (ITEMS * THREADS)
 #define WARP_KEYS (32 * ITEMS)
@@ -98,6 +104,24 @@ __global__ void scan_histograms(unsigned *histograms)
     h[threadIdx.x] = block_exclusive_scan<THREADS>(h[threadIdx.x], &total, work);
 }
 
+/* The lanes whose digit equals this lane's (digit < 512: 256 is a missing key): nine
+ * ballots, one per bit, each keeping the lanes that agree on it, instead of
+ * __match_any_sync, which the H100 runs as a slower loop (BALLOT_MATCH=0 to compare). */
+__device__ __forceinline__ unsigned peers_of(unsigned digit)
+{
+#if BALLOT_MATCH
+    unsigned peers = FULL_MASK;
+#pragma unroll
+    for (int b = 0; b <= BITS; ++b) {
+        unsigned ones = __ballot_sync(FULL_MASK, (digit >> b) & 1);
+        peers &= (digit >> b) & 1 ? ones : ~ones;
+    }
+    return peers;
+#else
+    return __match_any_sync(FULL_MASK, digit);
+#endif
+}
+
 /* One pass over one tile, the status words of type Word (two kernels below). */
 template <typename Word>
 __device__ __forceinline__ void onesweep_tile(const unsigned *from, unsigned *to, long n, int shift,
@@ -117,17 +141,18 @@ __device__ __forceinline__ void onesweep_tile(const unsigned *from, unsigned *to
     __syncthreads();
     long tile_index = tile_s, begin = tile_index * TILE;
     unsigned valid = n - begin < TILE ? (unsigned)(n - begin) : TILE;
-    unsigned key[ITEMS], digit[ITEMS], rank[ITEMS];
+    /* the digits are recomputed from the keys where needed: fewer live registers */
+    unsigned key[ITEMS], rank[ITEMS];
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
         unsigned j = warp * WARP_KEYS + r * 32 + lane;
         key[r] = j < valid ? __ldcs(from + begin + j) : 0;
-        digit[r] = j < valid ? (key[r] >> shift) & (RADIX - 1) : RADIX;
-        unsigned peers = __match_any_sync(FULL_MASK, digit[r]);
-        unsigned before = warp_count[warp][digit[r]];
+        unsigned digit = j < valid ? (key[r] >> shift) & (RADIX - 1) : RADIX;
+        unsigned peers = peers_of(digit);
+        unsigned before = warp_count[warp][digit];
         __syncwarp();
         if (lane == __ffs(peers) - 1)
-            warp_count[warp][digit[r]] = before + __popc(peers);
+            warp_count[warp][digit] = before + __popc(peers);
         __syncwarp();
         rank[r] = before + __popc(peers & lanemask_lt());
     }
@@ -154,8 +179,10 @@ __device__ __forceinline__ void onesweep_tile(const unsigned *from, unsigned *to
     __syncthreads();
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r)
-        if (digit[r] < RADIX)
-            tile[start[digit[r]] + warp_count[warp][digit[r]] + rank[r]] = key[r];
+        if (warp * WARP_KEYS + r * 32 + lane < valid) {
+            unsigned digit = (key[r] >> shift) & (RADIX - 1);
+            tile[start[digit] + warp_count[warp][digit] + rank[r]] = key[r];
+        }
     __syncthreads();
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
