@@ -107,7 +107,9 @@ __global__ void spine(unsigned *counts, unsigned blocks, const unsigned *digit_s
     }
 }
 
-__global__ void onesweep_pass(const unsigned *from, unsigned *to, long n, int shift,
+/* Two blocks per SM at least (__launch_bounds__): the run loop keeps 04's ranking
+ * registers and more live, and one block per SM left nothing to hide its barriers. */
+__global__ void __launch_bounds__(THREADS, 2) onesweep_pass(const unsigned *from, unsigned *to, long n, int shift,
                             const unsigned *counts, unsigned tiles)
 {
     __shared__ unsigned tile[TILE];

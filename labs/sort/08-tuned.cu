@@ -9,6 +9,11 @@
  *     blocks fit on an SM, and ITEMS keys per thread (the tile is 256 x ITEMS):
  *     both chosen by a sweep on the H100 (make run LAB=sort STEP=08 SORT_ITEMS=20
  *     SORT_MIN_BLOCKS=3 tries another shape; the CSV's flags column records it);
+ *   - the warp's peers come from nine ballots, one per bit of the digit, instead of
+ *     __match_any_sync (CUB does the same), and the digits are recomputed from the
+ *     keys instead of kept in 16 registers;
+ *   - the look-back reads LOOKBACK_WINDOW predecessors at once instead of one round
+ *     trip to the L2 per tile;
  *   - the status word of a tile packs the flag into the top 2 bits and the count
  *     into 30, when n < 2^30 (one 32-bit word, half the bytes to clear and read);
  *     larger arrays keep 06's 64-bit words.

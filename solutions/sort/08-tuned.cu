@@ -12,6 +12,8 @@
  *   - the warp's peers come from nine ballots, one per bit of the digit, instead of
  *     __match_any_sync (CUB does the same), and the digits are recomputed from the
  *     keys instead of kept in 16 registers;
+ *   - the look-back reads LOOKBACK_WINDOW predecessors at once instead of one round
+ *     trip to the L2 per tile;
  *   - the status word of a tile packs the flag into the top 2 bits and the count
  *     into 30, when n < 2^30 (one 32-bit word, half the bytes to clear and read);
  *     larger arrays keep 06's 64-bit words.
@@ -26,10 +28,13 @@
 #define THREADS 256
 #define WARPS (THREADS / 32)
 #ifndef ITEMS
-#define ITEMS 16
+#define ITEMS 12
 #endif
 #ifndef MIN_BLOCKS
-#define MIN_BLOCKS 2
+#define MIN_BLOCKS 5
+#endif
+#ifndef LOOKBACK_WINDOW
+#define LOOKBACK_WINDOW 4
 #endif
 #ifndef BALLOT_MATCH
 #define BALLOT_MATCH 1
@@ -61,20 +66,30 @@ __device__ __forceinline__ void publish(Word *status, unsigned flag, unsigned co
     *(volatile Word *)status = (Word)flag << (8 * sizeof(Word) - 2) | count;
 }
 
-/* Run by thread d of tile `tile` > 0: the keys of digit d in every tile before it. */
+/* Run by thread d of tile `tile` > 0: the keys of digit d in every tile before it.
+ * LOOKBACK_WINDOW predecessors are read at once (independent loads in flight, not one
+ * round trip each), then added nearest first up to the first PREFIX; a word still
+ * EMPTY is read again until it is not. A word read as AGGREGATE that has become PREFIX
+ * since is still right: the walk just goes on past it. */
 template <typename Word>
 __device__ unsigned look_back(const Word *status, long tile, unsigned d)
 {
     const Word count_mask = ((Word)1 << (8 * sizeof(Word) - 2)) - 1;
+    const Word before_first = (Word)STATUS_PREFIX << (8 * sizeof(Word) - 2); /* a prefix of 0 */
     unsigned exclusive = 0;
-    for (long q = tile - 1;; --q) {
-        Word word;
-        do
-            word = *(const volatile Word *)&status[q * RADIX + d];
-        while (flag_of(word) == STATUS_EMPTY);
-        exclusive += (unsigned)(word & count_mask);
-        if (flag_of(word) == STATUS_PREFIX)
-            return exclusive;
+    for (long q = tile - 1;; q -= LOOKBACK_WINDOW) {
+        Word word[LOOKBACK_WINDOW];
+#pragma unroll
+        for (int k = 0; k < LOOKBACK_WINDOW; ++k)
+            word[k] = q - k >= 0 ? *(const volatile Word *)&status[(q - k) * RADIX + d] : before_first;
+#pragma unroll
+        for (int k = 0; k < LOOKBACK_WINDOW; ++k) {
+            while (flag_of(word[k]) == STATUS_EMPTY)
+                word[k] = *(const volatile Word *)&status[(q - k) * RADIX + d];
+            exclusive += (unsigned)(word[k] & count_mask);
+            if (flag_of(word[k]) == STATUS_PREFIX)
+                return exclusive;
+        }
     }
 }
 
