@@ -17,8 +17,10 @@
  *   and written three times by the scan); now they are 256 per block, a few hundred
  *   blocks: the scan between the kernels all but disappears. The upfront histogram
  *   is what the next step builds on: the start of every digit, known before a pass.
- * Expect: a little faster than 04 (a pass still reads the keys twice and writes them
- *   once: 3n).
+ * Expect: no faster than 04 on the H100, and slower at large sizes: a pass still reads
+ *   the keys twice and writes them once (3n), and each block now runs its tiles one
+ *   after another with barriers in between, with too few blocks per SM (registers) to
+ *   hide them. The lesson is the upfront histogram, which the next step needs.
  * Run:  make run LAB=sort STEP=05
  */
 #include "sort_common.cuh"
