@@ -35,10 +35,35 @@ onesweep = NaN
 if (file_exists(published)) {
     stats published using (strcol("series") eq "Onesweep" ? (onesweep = column("gkeys"), 0) : 0) nooutput
 }
+# only the distributions and the steps or rows that have a row to draw
+shown_kinds = ""; shown_stems = ""
+do for [k = 1:nkinds] {
+    any = 0
+    do for [si = 1:nstems] { v = value[(si - 1) * nkinds + k]; any = any || v == v }
+    if (any) { shown_kinds = shown_kinds . " " . sprintf("%d", k) }
+}
+do for [si = 1:nstems] {
+    any = 0
+    do for [k = 1:nkinds] { v = value[(si - 1) * nkinds + k]; any = any || v == v }
+    if (any) { shown_stems = shown_stems . " " . sprintf("%d", si) }
+}
+$bars << EOD
+EOD
+set print $bars
+do for [si in shown_stems] {
+    line = word(stems, int(si))
+    do for [k in shown_kinds] {
+        v = value[(int(si) - 1) * nkinds + int(k)]
+        line = line . sprintf(" %s", v == v ? sprintf("%.3f", v) : "?")
+    }
+    print line
+}
+unset print
 eval png_terminal(1300, 620)
 set output outfile
-set title sprintf("Sort: keys per second at 2^28 keys, by key distribution (%s)", gpu_name)
-set ylabel "Gkeys/s"
+set title sprintf("Sort: keys per second at 2^28 keys, by key distribution (%s, %s)", gpu_name, \
+    source ne "" ? source : "labs and solutions")
+set ylabel "Gkeys/s (higher is better)"
 set yrange [0:*]
 set style data histograms
 set style histogram clustered gap 1
@@ -48,20 +73,9 @@ set key top left
 set grid ytics lc rgb "#dddddd"
 set xtics rotate by -30
 set datafile missing "?"
-cell(s, k) = value[(s - 1) * nkinds + k]
-# one data block row per stem: stem name then each distribution's value
-$bars << EOD
-EOD
-set print $bars
-do for [s = 1:nstems] {
-    line = word(stems, s)
-    do for [k = 1:nkinds] { v = cell(s, k); line = line . sprintf(" %s", v == v ? sprintf("%.3f", v) : "?") }
-    print line
-}
-unset print
 set datafile separator whitespace
 unset datafile columnheaders
-plot for [k = 1:nkinds] $bars using (column(k + 1)):xtic(1) title kind_name(int(word(kinds, k))) \
-        lc rgb series_colour(k), \
+plot for [c = 1:words(shown_kinds)] $bars using (column(c + 1)):xtic(1) \
+        title kind_name(int(word(kinds, int(word(shown_kinds, c))))) lc rgb series_colour(c), \
      (onesweep == onesweep ? onesweep : 1/0) with lines dt 2 lw 2 lc rgb published_colour(1) \
-        title sprintf("Onesweep on the A100, uniform (Adinets and Merrill 2022): %.1f Gkeys/s", onesweep)
+        title sprintf("Onesweep on the A100, uniform keys (Adinets and Merrill 2022): %.1f Gkeys/s", onesweep)

@@ -14,6 +14,8 @@ head_size_text = "n=2^28 uniform keys"
 size_of_row(x) = sprintf("n=%d k=%d", column("n"), column("k"))
 # No ceiling in keys/s: the per-pass figure (lab-pass.gp) draws the copy bandwidth.
 peak_quantity = ""; peak_factor = 1
+# of the two library rows, the keys-only one is the line the steps are drawn against
+library_pick = "cub-keys"
 peak_title = ""
 special_quantity = ""; special_flops = 0
 big_unit = "Gkeys/s"
