@@ -186,7 +186,7 @@ START_TEST(cpu_rows_run_and_pass)
 {
     static char out[1 << 15], err[1 << 15];
     char rel[128], path[512];
-    snprintf(rel, sizeof rel, "solutions/sort/%s", rows[_i]);
+    snprintf(rel, sizeof rel, "sort/%s", rows[_i]); /* the labs/ tree's: the students' copy has it */
     bin_path(rel, path, sizeof path);
     const struct check_size sizes[] = {{1, 1, 1}, {1, 4097, 3}, {1, 20011, 10}, {1, 20011, 11}};
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
