@@ -196,6 +196,10 @@ __global__ void onesweep_tuned_pass(const unsigned *from, unsigned *to, const un
  *     by -D (lab.mk: SORT_ITEMS, SORT_MIN_BLOCKS); sweep them.
  *  4. When n < 2^30, 32-bit status words: the flag in the top 2 bits, the count in
  *     30 (a template over the word type, one kernel per width).
+ *  5. The peers from nine ballots, one per bit of the digit, instead of
+ *     __match_any_sync; the digits recomputed from the keys instead of kept.
+ *  6. The look-back reads LOOKBACK_WINDOW predecessors at once, then adds them
+ *     nearest first up to the first PREFIX.
  */
 static cudaError_t launch(const void *problem, cudaStream_t stream)
 {
