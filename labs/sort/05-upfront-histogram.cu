@@ -28,7 +28,7 @@
  * then delete the STEP_TODO line at the end (until then the runner reports the step
  * as TODO). solutions/sort/05-upfront-histogram.cu has a complete version.
  */
-#include "sort_common.cuh"
+#include "count_scan.cuh"
 
 #define THREADS 256
 #define WARPS (THREADS / 32)

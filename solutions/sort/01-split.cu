@@ -19,7 +19,7 @@
  *   writes of a tile land in two runs, so they are fairly coalesced.
  * Run:  make run LAB=sort STEP=01
  */
-#include "sort_common.cuh"
+#include "count_scan.cuh"
 
 #define THREADS 256
 #define TILE THREADS

@@ -19,7 +19,7 @@
  *   32 keys land in up to 16 places.
  * Run:  make run LAB=sort STEP=02
  */
-#include "sort_common.cuh"
+#include "count_scan.cuh"
 
 #define THREADS 256
 #define WARPS (THREADS / 32)

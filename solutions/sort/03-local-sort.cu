@@ -18,7 +18,7 @@
  *   02's writes were already in few places, so the gain is smaller.
  * Run:  make run LAB=sort STEP=03
  */
-#include "sort_common.cuh"
+#include "count_scan.cuh"
 
 #define THREADS 256
 #define ITEMS 4

@@ -19,7 +19,7 @@
  *   keys), a visible cost in the global scan.
  * Run:  make run LAB=sort STEP=04
  */
-#include "sort_common.cuh"
+#include "count_scan.cuh"
 
 #define THREADS 256
 #define WARPS (THREADS / 32)

@@ -7,7 +7,7 @@
  * more than one tile (the check says the keys are no permutation of the input); a
  * size of one partial tile alone is counted as nothing and fails too.
  */
-#include "sort_common.cuh"
+#include "count_scan.cuh"
 
 #define THREADS 256
 #define WARPS (THREADS / 32)

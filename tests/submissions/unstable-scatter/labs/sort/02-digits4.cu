@@ -8,7 +8,7 @@
  * Expect: "correct" lost at every check size with more than one key per digit in a
  * tile (the check says "not sorted"); memcheck and racecheck clean.
  */
-#include "sort_common.cuh"
+#include "count_scan.cuh"
 
 #define THREADS 256
 #define WARPS (THREADS / 32)
