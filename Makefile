@@ -37,6 +37,8 @@
 #   ARCH=sm_NN (default: this GPU's, else sm_90)  WHATIF=sm_NN  V=1 (show commands)
 #   STUDENT=  SUBMISSION=  SUBMISSIONS=  GRADEBOOK=file.csv  GRADE_JOBS=  GRADE_CONCURRENCY=
 #   THROUGHPUT=file.csv (grading's speed: a row appended per grading run)
+#   GRADE_EXIT_FILE=file (default build/grade.exit): grade and grade-all write the grader's
+#     own exit code there (0, 1, 2, 4, 77), as make exits 2 whenever it fails
 #   GRADE_NO_GPU=1 (grading builds and static checks only, as without a GPU)
 #   SCHEDULER=slurm (grade-all as a Slurm array job: harness/slurm/grade-all.sh), with
 #     GRADE_PARTITION=  GRADE_GRES= (gpu:1)  GRADE_ACCOUNT=  GRADE_TIME= (per task, 1:00:00)
@@ -62,7 +64,8 @@ override SUBMISSION := $(value SUBMISSION)
 override SUBMISSIONS := $(value SUBMISSIONS)
 override GRADEBOOK := $(value GRADEBOOK)
 override THROUGHPUT := $(value THROUGHPUT)
-unexport STUDENT SUBMISSION SUBMISSIONS GRADEBOOK THROUGHPUT
+override GRADE_EXIT_FILE := $(if $(filter undefined,$(origin GRADE_EXIT_FILE)),build/grade.exit,$(value GRADE_EXIT_FILE))
+unexport STUDENT SUBMISSION SUBMISSIONS GRADEBOOK THROUGHPUT GRADE_EXIT_FILE
 
 SRC ?= labs
 ifeq ($(filter $(SRC),labs solutions),)
@@ -418,8 +421,12 @@ report: all
 #   environment (a variable given to make is in it), so a Slurm task gets it too;
 #   THROUGHPUT=file.csv appends the run's seconds per submission to file.csv
 #   (data/grading/README.md)
-# STUDENT, SUBMISSION, SUBMISSIONS, GRADEBOOK and THROUGHPUT are plain text: make never expands
-# them and no shell parses them (they reach bin/lab through the environment).
+# STUDENT, SUBMISSION, SUBMISSIONS, GRADEBOOK, THROUGHPUT and GRADE_EXIT_FILE are plain text:
+# make never expands them and no shell parses them (they reach bin/lab through the environment).
+# The grader's exit code (0 full marks or all graded, 1 graded without full marks, 2 bad
+# usage, 4 a row kept outside the gradebook, 77 no GPU) reaches a script through
+# GRADE_EXIT_FILE, since make exits 2 whenever a recipe fails: the file is removed before
+# anything is built (no file: make stopped before grading) and written when the grader ends.
 GRADE_JOBS ?= $(NPROC)
 COMPUTE_SANITIZER ?= $(firstword $(wildcard $(CUDA_HOME)/bin/compute-sanitizer) $(shell command -v compute-sanitizer 2>/dev/null))
 GRADE_PREREQS := $(FLAGS_STAMP) $(foreach lab,$(LABS),$(call lab_objs,$(lab))) \
@@ -431,14 +438,22 @@ grade grade-all: export LAB_GRADE_GRADEBOOK := $(GRADEBOOK)
 grade grade-all: export LAB_GRADE_THROUGHPUT := $(THROUGHPUT)
 grade grade-all: export LAB_GRADE_LAB := $(value LAB)
 grade grade-all: export LAB_GRADE_STEP := $(value STEP)
+grade grade-all grade-exit-reset: export LAB_GRADE_EXIT_FILE := $(GRADE_EXIT_FILE)
+grade_exit_begin := status=0;
+grade_exit_end := || status=$$?; mkdir -p "$$(dirname -- "$$LAB_GRADE_EXIT_FILE")" && \
+  echo $$status > "$$LAB_GRADE_EXIT_FILE" || echo "make: cannot write the grader's exit code \
+  ($$status) to $$LAB_GRADE_EXIT_FILE" >&2; exit $$status
+.PHONY: grade-exit-reset
+grade-exit-reset:
+	$(Q)rm -f -- "$$LAB_GRADE_EXIT_FILE"
 grade_common = --jobs '$(GRADE_JOBS)' --sanitizer '$(COMPUTE_SANITIZER)' --cuobjdump '$(CUOBJDUMP)' \
   $(if $(filter 1,$(GRADE_NO_GPU)),--no-gpu) \
   $(if $(GIVEN_GRADEBOOK),--gradebook "$$LAB_GRADE_GRADEBOOK") \
   $(if $(GIVEN_THROUGHPUT),--throughput "$$LAB_GRADE_THROUGHPUT") "$$LAB_GRADE_LAB" "$$LAB_GRADE_STEP"
 grade-prereqs: $(GRADE_PREREQS)
-grade: $(GRADE_PREREQS)
-	$(Q)$(BIN_DIR)/lab grade $(if $(GIVEN_STUDENT),--student "$$LAB_GRADE_STUDENT") \
-	  $(if $(GIVEN_SUBMISSION),--submission "$$LAB_GRADE_SUBMISSION") $(grade_common)
+grade: grade-exit-reset $(GRADE_PREREQS)
+	$(Q)$(grade_exit_begin) $(BIN_DIR)/lab grade $(if $(GIVEN_STUDENT),--student "$$LAB_GRADE_STUDENT") \
+	  $(if $(GIVEN_SUBMISSION),--submission "$$LAB_GRADE_SUBMISSION") $(grade_common) $(grade_exit_end)
 # SCHEDULER=slurm: the same grading as a Slurm array job (harness/slurm/grade-all.sh:
 # one task per GRADE_BATCH submissions, each the ordinary bin/lab grade-all in a
 # scratch folder; progress, one retry, merge). Its settings: GRADE_PARTITION=,
@@ -456,12 +471,13 @@ endif
 grade-all: export GRADE_NO_GPU := $(GRADE_NO_GPU)
 grade-all: export COMPUTE_SANITIZER := $(COMPUTE_SANITIZER)
 grade-all: export CUOBJDUMP := $(CUOBJDUMP)
-grade-all: $(GRADE_PREREQS)
+grade-all: grade-exit-reset $(GRADE_PREREQS)
 ifeq ($(SCHEDULER),slurm)
-	$(Q)$(if $(GIVEN_SUBMISSIONS),,LAB_GRADE_SUBMISSIONS= )sh harness/slurm/grade-all.sh
+	$(Q)$(grade_exit_begin) $(if $(GIVEN_SUBMISSIONS),,LAB_GRADE_SUBMISSIONS= )sh harness/slurm/grade-all.sh \
+	  $(grade_exit_end)
 else
-	$(Q)$(BIN_DIR)/lab grade-all $(if $(GIVEN_SUBMISSIONS),--submissions "$$LAB_GRADE_SUBMISSIONS") \
-	  $(grade_common)
+	$(Q)$(grade_exit_begin) $(BIN_DIR)/lab grade-all $(if $(GIVEN_SUBMISSIONS),--submissions "$$LAB_GRADE_SUBMISSIONS") \
+	  $(grade_common) $(grade_exit_end)
 endif
 
 deps-slurm:
