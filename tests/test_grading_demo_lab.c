@@ -9,7 +9,9 @@
  *                 GPU, once without a GPU and once on the fake GPU of
  *                 tests/fixtures/fake-gpu.
  * Then, in the same tree: a resumed grade-all, a gradebook of another selection,
- * `make grade` with a name made to break a shell. The GPU half is
+ * `make grade` with a name made to break a shell, and an instructor's data never lost:
+ * a gradebook that cannot be written, one student graded twice (and the grader's exit
+ * code through make), a row that cannot be written midway. The GPU half is
  * tests/test_grading_gpu.c; grading's pool on a fake GPU, tests/test_grading_fake_gpu.c.
  * Not in the students' copy, as no grading test is (tests/handout.exclude). */
 #include <check.h>
