@@ -9,16 +9,14 @@
  *                 GPU, once without a GPU and once on the fake GPU of
  *                 tests/fixtures/fake-gpu.
  * Then, in the same tree: a resumed grade-all, a gradebook of another selection,
- * `make grade` with a name made to break a shell, and an instructor's data never lost:
- * a gradebook that cannot be written, one student graded twice (and the grader's exit
- * code through make), a row that cannot be written midway. The GPU half is
+ * `make grade` with a name made to break a shell; and tests/test_grading_records.c's
+ * cases (an instructor's data never lost). The GPU half is
  * tests/test_grading_gpu.c; grading's pool on a fake GPU, tests/test_grading_fake_gpu.c.
  * Not in the students' copy, as no grading test is (tests/handout.exclude). */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "csv.h"
@@ -354,243 +352,17 @@ START_TEST(student_name_is_plain_text)
 }
 END_TEST
 
-/* ------------------------------------------------------------------------- */
-/* An instructor's data is never lost. */
-
-/* TMP/name written with text (a folder when text is NULL) */
-static void put(const char *tmp, const char *name, const char *text)
-{
-    char path[1200], cmd[2600];
-    snprintf(path, sizeof path, "%s/%s", tmp, name);
-    snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\"", path);
-    ck_assert_int_eq(system(cmd), 0);
-    if (text == NULL) {
-        snprintf(cmd, sizeof cmd, "mkdir -p '%s'", path);
-        ck_assert_int_eq(system(cmd), 0);
-        return;
-    }
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    ck_assert_int_eq(fclose(f), 0);
-}
-
-/* A gradebook, reports folder or JUnit file that cannot be written is found before
- * anything is graded, in one line, exit 2, nothing written (it used to grade the whole
- * class, say "cannot write" after each student, and end with "gradebook: PATH"). Through
- * make, the grader's 2 reaches a script in GRADE_EXIT_FILE. */
-START_TEST(gradebook_that_cannot_be_written_is_refused_before_grading)
+/* For the cases other files add to this test case (grading_tests.h). */
+const char *graded_demo_tree(void)
 {
     ck_assert_msg(graded, "the demo lab's tree could not be graded:\n%s", setup_out);
-    char *tmp = util_temp_dir("grade-unwritable");
-    ck_assert_ptr_nonnull(tmp);
-    char subs[4200], in_proc[64], reports_file[1200], junit_folder[1200];
-    snprintf(subs, sizeof subs, "%s/%s", root, SUBMISSIONS);
-    snprintf(in_proc, sizeof in_proc, "/proc/lab-grading-%ld/book.csv", (long)getpid());
-    snprintf(reports_file, sizeof reports_file, "%s/a/book.csv", tmp);
-    put(tmp, "a/book.reports", "a file where the reports folder goes\n");
-    snprintf(junit_folder, sizeof junit_folder, "%s/b/book.csv", tmp);
-    put(tmp, "b/book.junit.xml", NULL);
-    static const char *const says[] = {"cannot write the gradebook in /proc/lab-grading-",
-                                       "cannot write the reports in ",
-                                       "cannot write the JUnit file "};
-    const char *books[] = {in_proc, reports_file, junit_folder};
-    for (size_t i = 0; i < 3; ++i) {
-        char *args[] = {"grade-all", "--no-gpu", "--submissions", subs, "--gradebook",
-                        (char *)books[i], "demo", "02", NULL};
-        int code = lab_in_tree(args);
-        ck_assert_msg(code == 2 && strstr(err, says[i]) != NULL &&
-                          strstr(err, "nothing was graded") != NULL && count_lines(err) == 1,
-                      "%s: exit %d\n%s%s", books[i], code, out, err);
-        ck_assert_msg(strstr(out, "Grading ") == NULL, "graded before checking:\n%s", out);
-        ck_assert_int_ne(access(books[i], F_OK), 0);
-    }
-    /* through make, as the issue met it */
-    char book_arg[1300], exit_arg[1300], subs_arg[4300], exit_file[1200];
-    snprintf(book_arg, sizeof book_arg, "GRADEBOOK=%s", reports_file);
-    snprintf(exit_file, sizeof exit_file, "%s/grade.exit", tmp);
-    snprintf(exit_arg, sizeof exit_arg, "GRADE_EXIT_FILE=%s", exit_file);
-    snprintf(subs_arg, sizeof subs_arg, "SUBMISSIONS=%s", subs);
-    put(tmp, "grade.exit", "a code of an earlier run\n");
-    char *make[] = {"make", "-s", "--no-print-directory", "grade-all", subs_arg, book_arg,
-                    exit_arg, "LAB=demo", "STEP=02", "GRADE_NO_GPU=1", NULL};
-    int code = demo_lab_run(tree, util_plain_make_env, make, out, sizeof out, err, sizeof err);
-    char *written = util_read_file(exit_file, NULL);
-    util_remove_tree(tmp);
-    free(tmp);
-    ck_assert_msg(code == 2 && strstr(err, "cannot write the reports in ") != NULL,
-                  "make exited %d\n%s%s", code, out, err);
-    ck_assert_msg(written != NULL && strcmp(written, "2\n") == 0, "GRADE_EXIT_FILE holds %s",
-                  written ? written : "nothing");
-    free(written);
+    return tree;
 }
-END_TEST
 
-/* `make grade` of one student twice leaves one row, the latest (it left two), and says
- * which it replaced; the grader's 77 (no GPU) reaches a script through GRADE_EXIT_FILE,
- * where make alone says 2. The report says each thing once: the steps not in the
- * submission on one line, a folder of many ignored files as one line with its count. */
-START_TEST(grading_a_student_again_replaces_the_row)
+const char *graded_demo_root(void)
 {
-    ck_assert_msg(graded, "the demo lab's tree could not be graded:\n%s", setup_out);
-    char *tmp = util_temp_dir("grade-again");
-    ck_assert_ptr_nonnull(tmp);
-    char src[4200], text_path[1200];
-    snprintf(src, sizeof src, "%s/tests/fixtures/demo-lab/solutions/demo/01-fill.cu", root);
-    char *fill = util_read_file(src, NULL);
-    ck_assert_ptr_nonnull(fill);
-    put(tmp, "ada/labs/demo/01-fill.cu", fill);
-    free(fill);
-    put(tmp, "ada/notes.txt", "mine\n");
-    put(tmp, "ada/.git/HEAD", "ref: refs/heads/main\n");
-    for (int i = 0; i < 7; ++i) {
-        snprintf(text_path, sizeof text_path, "ada/build/obj/%d.o", i);
-        put(tmp, text_path, "\n");
-    }
-    char sub_arg[1300], book_arg[1300], exit_arg[1300], book[1200], exit_file[1200];
-    snprintf(sub_arg, sizeof sub_arg, "SUBMISSION=%s/ada", tmp);
-    snprintf(book, sizeof book, "%s/book.csv", tmp);
-    snprintf(book_arg, sizeof book_arg, "GRADEBOOK=%s", book);
-    snprintf(exit_file, sizeof exit_file, "%s/grade.exit", tmp);
-    snprintf(exit_arg, sizeof exit_arg, "GRADE_EXIT_FILE=%s", exit_file);
-    char *make[] = {"make", "-s", "--no-print-directory", "grade", sub_arg, book_arg, exit_arg,
-                    "LAB=demo", "GRADE_NO_GPU=1", NULL};
-    int codes[2];
-    char *exits[2], *report = NULL;
-    struct csv_table t;
-    char why[256];
-    int rows = -1;
-    for (int run = 0; run < 2; ++run) {
-        codes[run] = demo_lab_run(tree, util_plain_make_env, make, out, sizeof out, err,
-                                  sizeof err);
-        exits[run] = util_read_file(exit_file, NULL);
-    }
-    if (csv_read_file(book, &t, why, sizeof why) == 0) {
-        rows = (int)t.nrows;
-        csv_free(&t);
-    }
-    snprintf(text_path, sizeof text_path, "%s/book.reports/ada.txt", tmp);
-    report = util_read_file(text_path, NULL);
-    util_remove_tree(tmp);
-    free(tmp);
-    for (int run = 0; run < 2; ++run) {
-        ck_assert_msg(codes[run] == 2, "make exited %d\n%s%s", codes[run], out, err);
-        ck_assert_msg(exits[run] != NULL && strcmp(exits[run], "77\n") == 0,
-                      "run %d: GRADE_EXIT_FILE holds %s\n%s%s", run + 1,
-                      exits[run] ? exits[run] : "nothing", out, err);
-        free(exits[run]);
-    }
-    ck_assert_msg(rows == 1, "%d rows of ada after grading her twice\n%s", rows, out);
-    ck_assert_msg(strstr(out, "(replaces ada's row of ") != NULL, "%s", out);
-    /* demo/02-shared is not in her submission: one summary line, no line of its own */
-    ck_assert_msg(strstr(out, "\n  missing: 1 step file not in the submission (0 points): "
-                              "demo/02-shared\n") != NULL &&
-                      strstr(out, "missing: demo/02-shared.cu") == NULL,
-                  "%s", out);
-    ck_assert_ptr_nonnull(report);
-    ck_assert_msg(strstr(report, "\nmissing: 1 step file not in the submission (0 points): "
-                                 "demo/02-shared\n") != NULL &&
-                      strstr(report, "demo/02-shared build") == NULL &&
-                      strstr(report, "\nignored (not graded: only the step files are taken): "
-                                     "8 files\n  .git/ (a git folder)\n  build/ (7 files)\n"
-                                     "  notes.txt\n") != NULL,
-                  "%s", report);
-    free(report);
+    return root;
 }
-END_TEST
-
-/* A gradebook that stops being writable while grading (here its reports folder becomes
- * a file once the checks have passed, as a disk that fills or goes read-only): the row
- * and report are kept in the run's own gradebook under build/grade/, which the summary
- * names with the grade-merge command that takes them in; exit 4, never "gradebook:
- * PATH". Then that command does. */
-START_TEST(row_that_cannot_be_written_is_kept_where_the_summary_says)
-{
-    ck_assert_msg(graded, "the demo lab's tree could not be graded:\n%s", setup_out);
-    char *tmp = util_temp_dir("grade-midway");
-    ck_assert_ptr_nonnull(tmp);
-    char book[1200], reports[1200], wrapper[1300], make_path[4096] = "", path_env[8192],
-        break_env[1300];
-    snprintf(book, sizeof book, "%s/book.csv", tmp);
-    snprintf(reports, sizeof reports, "%s/book.reports", tmp);
-    char where[8192], nothing[64];
-    ck_assert_int_eq(util_run_shell("command -v make", where, sizeof where, nothing,
-                                    sizeof nothing), 0);
-    sscanf(where, "%4095s", make_path);
-    /* make as grading calls it, but its first call (the harness, before any student)
-     * turns the reports folder into a file */
-    snprintf(wrapper, sizeof wrapper, "#!/bin/sh\nfor a; do [ \"$a\" = grade-prereqs ] && "
-                                      "{ rm -rf \"$BREAK\"; : > \"$BREAK\"; }; done\nexec %s \"$@\"\n",
-             make_path);
-    put(tmp, "bin/make", wrapper);
-    snprintf(wrapper, sizeof wrapper, "%s/bin/make", tmp);
-    ck_assert_int_eq(chmod(wrapper, 0755), 0);
-    snprintf(path_env, sizeof path_env, "PATH=%s/bin:%s", tmp, getenv("PATH"));
-    snprintf(break_env, sizeof break_env, "BREAK=%s", reports);
-    const char *env[16];
-    size_t e = 0;
-    for (; util_plain_make_env[e] != NULL && e < 12; ++e)
-        env[e] = util_plain_make_env[e];
-    env[e++] = path_env;
-    env[e++] = break_env;
-    env[e] = NULL;
-    char *args[] = {"bin/lab", "grade", "--no-gpu", "--submission", "subs/ada", "--student",
-                    "ada", "--gradebook", book, "demo", "01", NULL};
-    int code = demo_lab_run(tree, env, args, out, sizeof out, err, sizeof err);
-    const char *kept = strstr(out, "NOT in the gradebook: row and report kept in ");
-    char unsaved[1024] = "", unsaved_book[1200] = "";
-    if (kept != NULL)
-        sscanf(kept + strlen("NOT in the gradebook: row and report kept in "), "%1023s",
-               unsaved_book);
-    snprintf(unsaved, sizeof unsaved, "%.*s", (int)(strlen(unsaved_book) > 14 ?
-                                                    strlen(unsaved_book) - 14 : 0),
-             unsaved_book); /* less "/gradebook.csv" */
-    char in_tree_book[2300];
-    snprintf(in_tree_book, sizeof in_tree_book, "%s/%s", tree, unsaved_book);
-    struct csv_table t;
-    char why[256];
-    int kept_rows = -1;
-    if (csv_read_file(in_tree_book, &t, why, sizeof why) == 0) {
-        kept_rows = t.nrows == 1 && strcmp(csv_get(&t, 0, "student"), "ada") == 0;
-        csv_free(&t);
-    }
-    int book_exists = access(book, F_OK) == 0;
-    /* the disk is back: the command the summary gave takes the row in */
-    unlink(reports);
-    char *merge[] = {"bin/lab", "grade-merge", "--gradebook", book, "--part", unsaved,
-                     "demo", "01", NULL};
-    char merge_out[4096], merge_err[4096];
-    int merged = demo_lab_run(tree, util_plain_make_env, merge, merge_out, sizeof merge_out,
-                              merge_err, sizeof merge_err);
-    int rows = -1;
-    if (csv_read_file(book, &t, why, sizeof why) == 0) {
-        rows = (int)t.nrows;
-        csv_free(&t);
-    }
-    char ada_report[1300];
-    snprintf(ada_report, sizeof ada_report, "%s/ada.txt", reports);
-    int report_merged = access(ada_report, F_OK) == 0;
-    util_remove_tree(tmp);
-    free(tmp);
-    char rescued[1300];
-    snprintf(rescued, sizeof rescued, "%s/%s", tree, unsaved);
-    util_remove_tree(rescued);
-    ck_assert_msg(code == 4, "exit %d\n%s%s", code, out, err);
-    ck_assert_msg(kept != NULL && strncmp(unsaved_book, "build/grade/", 12) == 0 &&
-                      strstr(unsaved_book, "-unsaved/gradebook.csv") != NULL,
-                  "%s%s", out, err);
-    ck_assert_msg(strstr(err, "cannot write ") != NULL && strstr(err, "ada.txt") != NULL, "%s",
-                  err);
-    ck_assert_msg(strstr(out, "NOT SAVED: 1 of them could not be written to ") != NULL &&
-                      strstr(out, "bin/lab grade-merge --gradebook ") != NULL &&
-                      strstr(out, "; gradebook: ") == NULL,
-                  "%s", out);
-    ck_assert_msg(kept_rows == 1, "%s holds no row of ada", unsaved_book);
-    ck_assert(!book_exists);
-    ck_assert_msg(merged == 0 && rows == 1 && report_merged, "grade-merge exited %d, %d rows\n%s%s",
-                  merged, rows, merge_out, merge_err);
-}
-END_TEST
 
 Suite *grading_demo_lab_suite(void)
 {
@@ -609,9 +381,7 @@ Suite *grading_demo_lab_suite(void)
     tcase_add_test(tc, gradebook_of_another_selection_is_refused_before_grading);
     tcase_add_test(tc, default_gradebook_is_per_selection_and_ignored);
     tcase_add_test(tc, student_name_is_plain_text);
-    tcase_add_test(tc, gradebook_that_cannot_be_written_is_refused_before_grading);
-    tcase_add_test(tc, grading_a_student_again_replaces_the_row);
-    tcase_add_test(tc, row_that_cannot_be_written_is_kept_where_the_summary_says);
+    add_grading_records_cases(tc);
     suite_add_tcase(s, tc);
     return s;
 }
