@@ -69,7 +69,7 @@ set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.85 border rgb "#333333"
 set boxwidth 0.9
-set key top left
+set key outside top center horizontal maxrows 2
 set grid ytics lc rgb "#dddddd"
 set xtics rotate by -30
 set datafile missing "?"
