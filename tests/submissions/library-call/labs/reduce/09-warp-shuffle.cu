@@ -5,9 +5,9 @@
  * DEFINE_STEP names, but launch calls CUB's cub::DeviceReduce::Sum (header-only, so
  * it builds against the harness alone). Correct, sanitizers clean, as fast as the
  * library.
- * Expect: technique FAIL naming CUB's kernel (statically, from the SASS: CUB's
- * kernels are instantiated into this object; and from what the speed run launched),
- * no speed points.
+ * Expect: technique FAIL naming CUB's kernel (statically: CUB's kernels are
+ * instantiated into this object, its --report lists them; and from what the speed run
+ * launched), no speed points. (The same folder holds sort step 08 calling CUB.)
  */
 #include <cub/device/device_reduce.cuh>
 
