@@ -1,23 +1,23 @@
-/* Step 07: tuned: step 04's groups for the ordinary rows, whole blocks for the long   *** YOUR TURN ***
- * ones, streaming loads.
+/* Step 07: tuned: blocks of rows streamed through shared memory (CSR-stream), long   *** YOUR TURN ***
+ * rows cut into chunks for whole blocks.
  *
- * What changed: three things, each measured.
- *  1. Long rows leave their group. A group of T lanes (T from the mean as in step 04,
- *     but the largest power of two at most the mean, from 2 to 32) sums a row's
- *     first LONG_ROW = 64 T nonzeros and writes them to y; a row longer than that also
- *     appends its remaining nonzeros, in chunks of 2048, to a list in scratch. A second
- *     kernel then gives each chunk to a whole block of 256 threads, which adds its sum
- *     to y[row] with one atomicAdd. Equal work per chunk, as in step 06, but only where
- *     rows are long; the ordinary rows keep step 04's coalesced loads.
- *  2. Av[] and Aj[] are read once: loaded with ld.global.nc.L1::no_allocate
- *     (__ldcs-like streaming) so they do not push x out of L1; x is read through the
- *     read-only path (__ldg), where its reuse lives.
- *  3. T rounds down instead of up: laplace2d's 5 per row run with 4 lanes (8 rows a
- *     warp), stencil27's 27 with 16.
- * Why: step 04 is as fast as the bytes allow where rows are even, and slow only where
- * one row is long; this fixes that case and leaves the others alone. Unlike step 05
- * nothing is converted, and unlike step 06 no thread walks its own scattered range.
- * What to expect: within a few per cent of cuSPARSE on every class.
+ * What changed: a block of 256 threads takes R consecutive rows (R a power of two from
+ * 8 to 256, about 2048 / mean row length, chosen on the host). When their nonzeros fit
+ * in shared memory (4096 floats), the block reads them all as one contiguous run,
+ * coalesced, four loads in flight per thread, and stores the products Av[e] x[Aj[e]]
+ * in shared memory; then 256 / R lanes per row add the row's products there (shuffles
+ * when a row has several lanes). A block whose rows do not fit (it holds a long row)
+ * runs CSR vector instead, a warp per row, and a row past 4096 nonzeros hands all but
+ * its first 4096 to a second kernel in chunks of 2048: a whole block per chunk, whose
+ * sum is added to y[row] with atomicAdd. Av[] and Aj[] are read once, with
+ * ld.global.nc.L1::no_allocate, so they do not push x out of L1; x through __ldg.
+ * Why: steps 01-04 give each row its own threads, so a warp's loads are as coalesced
+ * as the row is long, and short rows leave a warp too little work to hide its memory
+ * latency; here every load of the matrix is a block-wide contiguous run, whatever the
+ * row lengths (the idea of Greathouse and Daga's CSR-Adaptive, SC'14), with no format
+ * conversion (step 05) and no thread walking its own scattered range (step 06).
+ * What to expect: about cuSPARSE's speed on every class; the long-row kernel runs only
+ * for a matrix whose longest row passes 4096.
  * Run:  make run LAB=spmv STEP=07
  *
  * This file is step 06's solution with the new kernel name: it runs and is
@@ -85,13 +85,16 @@ __global__ void merge_fixup(const struct carry *carries, long long num_threads, 
 }
 
 /* TODO (step 07). Make it as fast as cuSPARSE on every class; one way (the solution's):
- *  1. Go back to step 04's kernel, with T the largest power of two at most the mean.
- *  2. A group sums at most the first 64 T nonzeros of its row; a longer row appends its
- *     remaining nonzeros in chunks of 2048 to a list in p->scratch (a counter, zeroed with
- *     cudaMemsetAsync in launch, then atomicAdd for the slots).
- *  3. A second kernel, 8 blocks per SM, takes chunks in turn: each block sums one chunk
- *     (shuffles, then the warps' sums) and atomicAdds it into y[row].
- *  4. Load Av and Aj with ld.global.nc.L1::no_allocate, x with __ldg; two loads in flight.
+ *  1. Rows in blocks of R (a power of two from 8 to 256, about 2048 / mean row length).
+ *  2. When the block's nonzeros fit in 4096 floats of shared memory: all threads load
+ *     them as one contiguous run (several loads in flight), store Av[e] x[Aj[e]] in
+ *     shared memory, __syncthreads(), then 256 / R lanes per row add the row's products
+ *     (shuffles of that width).
+ *  3. Otherwise a warp per row (CSR vector), at most 4096 nonzeros a row; the rest of a
+ *     longer row goes, in chunks of 2048, to a list in p->scratch (a counter zeroed with
+ *     cudaMemsetAsync, atomicAdd for the slots), and a second kernel of whole blocks adds
+ *     each chunk's sum into y[row] with atomicAdd.
+ *  4. Load Av and Aj with ld.global.nc.L1::no_allocate, x with __ldg.
  */
 static cudaError_t launch(const void *problem, cudaStream_t stream)
 {
@@ -113,5 +116,5 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     return cudaGetLastError();
 }
 
-STEP_TODO("step 04's groups for ordinary rows, long rows cut into chunks for whole blocks, streaming loads");
+STEP_TODO("rows in blocks streamed through shared memory (CSR-stream), long rows cut into chunks for whole blocks");
 DEFINE_STEP(spmv_tuned, THREADS, 0, launch);

@@ -1,30 +1,33 @@
-/* Step 07: tuned: step 04's groups for the ordinary rows, whole blocks for the long
- * ones, streaming loads.
+/* Step 07: tuned: blocks of rows streamed through shared memory (CSR-stream), long
+ * rows cut into chunks for whole blocks.
  *
- * What changed: three things, each measured.
- *  1. Long rows leave their group. A group of T lanes (T from the mean as in step 04,
- *     but the largest power of two at most the mean, from 2 to 32) sums a row's
- *     first LONG_ROW = 64 T nonzeros and writes them to y; a row longer than that also
- *     appends its remaining nonzeros, in chunks of 2048, to a list in scratch. A second
- *     kernel then gives each chunk to a whole block of 256 threads, which adds its sum
- *     to y[row] with one atomicAdd. Equal work per chunk, as in step 06, but only where
- *     rows are long; the ordinary rows keep step 04's coalesced loads.
- *  2. Av[] and Aj[] are read once: loaded with ld.global.nc.L1::no_allocate
- *     (__ldcs-like streaming) so they do not push x out of L1; x is read through the
- *     read-only path (__ldg), where its reuse lives.
- *  3. T rounds down instead of up: laplace2d's 5 per row run with 4 lanes (8 rows a
- *     warp), stencil27's 27 with 16.
- * Why: step 04 is as fast as the bytes allow where rows are even, and slow only where
- * one row is long; this fixes that case and leaves the others alone. Unlike step 05
- * nothing is converted, and unlike step 06 no thread walks its own scattered range.
- * What to expect: within a few per cent of cuSPARSE on every class.
+ * What changed: a block of 256 threads takes R consecutive rows (R a power of two from
+ * 8 to 256, about 2048 / mean row length, chosen on the host). When their nonzeros fit
+ * in shared memory (4096 floats), the block reads them all as one contiguous run,
+ * coalesced, four loads in flight per thread, and stores the products Av[e] x[Aj[e]]
+ * in shared memory; then 256 / R lanes per row add the row's products there (shuffles
+ * when a row has several lanes). A block whose rows do not fit (it holds a long row)
+ * runs CSR vector instead, a warp per row, and a row past 4096 nonzeros hands all but
+ * its first 4096 to a second kernel in chunks of 2048: a whole block per chunk, whose
+ * sum is added to y[row] with atomicAdd. Av[] and Aj[] are read once, with
+ * ld.global.nc.L1::no_allocate, so they do not push x out of L1; x through __ldg.
+ * Why: steps 01-04 give each row its own threads, so a warp's loads are as coalesced
+ * as the row is long, and short rows leave a warp too little work to hide its memory
+ * latency; here every load of the matrix is a block-wide contiguous run, whatever the
+ * row lengths (the idea of Greathouse and Daga's CSR-Adaptive, SC'14), with no format
+ * conversion (step 05) and no thread walking its own scattered range (step 06).
+ * What to expect: about cuSPARSE's speed on every class; the long-row kernel runs only
+ * for a matrix whose longest row passes 4096.
  * Run:  make run LAB=spmv STEP=07 */
 #include "spmv.h"
 #include "step_kernel.h"
 
 #define THREADS 256
-#define CHUNK 2048 /* nonzeros of a long row per block of the second kernel */
+#define CAPACITY 4096   /* products a block keeps in shared memory */
+#define LONG_ROW 4096   /* a warp sums at most this many of a row's nonzeros */
+#define CHUNK 2048      /* the rest, per block of the second kernel */
 #define LONG_BLOCKS_PER_SM 8
+#define UNROLL 4
 
 struct chunk {
     int row, begin;
@@ -44,36 +47,71 @@ __device__ __forceinline__ int load_streaming(const int *p)
     return v;
 }
 
+/* lanes 0 .. width-1 of a group get the group's sum in lane 0 */
+__device__ __forceinline__ float group_sum(float sum, int width)
+{
+    for (int offset = width / 2; offset > 0; offset /= 2)
+        sum += __shfl_down_sync(0xffffffffu, sum, offset, width);
+    return sum;
+}
+
 __global__ void __launch_bounds__(THREADS)
 spmv_tuned(const int *Ap, const int *Aj, const float *Av, int num_rows, const float *__restrict__ x,
-           float *y, int log2_t, int *chunk_count, struct chunk *chunks)
+           float *y, int log2_rows, int *chunk_count, struct chunk *chunks)
 {
-    const int T = 1 << log2_t;
-    long long row = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> log2_t;
-    int lane = threadIdx.x & (T - 1);
-    int row_begin = 0, row_end = 0;
-    if (row < num_rows) {
-        row_begin = __ldg(Ap + row);
-        row_end = __ldg(Ap + row + 1);
+    __shared__ float products[CAPACITY];
+    const int rows_per_block = 1 << log2_rows;
+    long long first_row = (long long)blockIdx.x << log2_rows;
+    int last_row = (int)(first_row + rows_per_block < num_rows ? first_row + rows_per_block : num_rows);
+    int block_begin = __ldg(Ap + first_row), block_end = __ldg(Ap + last_row);
+    int tid = threadIdx.x;
+
+    if (block_end - block_begin <= CAPACITY) { /* CSR-stream: the rows' products in shared memory */
+        for (int base = block_begin + tid; base < block_end; base += UNROLL * THREADS) {
+            int col[UNROLL];
+            float val[UNROLL];
+#pragma unroll
+            for (int u = 0; u < UNROLL; ++u)
+                if (base + u * THREADS < block_end) {
+                    col[u] = load_streaming(Aj + base + u * THREADS);
+                    val[u] = load_streaming(Av + base + u * THREADS);
+                }
+#pragma unroll
+            for (int u = 0; u < UNROLL; ++u)
+                if (base + u * THREADS < block_end)
+                    products[base + u * THREADS - block_begin] = val[u] * __ldg(x + col[u]);
+        }
+        __syncthreads();
+        const int lanes = THREADS >> log2_rows; /* per row: 1 .. 32 */
+        int row = (int)first_row + tid / lanes, lane = tid % lanes;
+        float sum = 0;
+        if (row < last_row) {
+            int end = __ldg(Ap + row + 1) - block_begin;
+            for (int k = __ldg(Ap + row) - block_begin + lane; k < end; k += lanes)
+                sum += products[k];
+        }
+        sum = group_sum(sum, lanes);
+        if (lane == 0 && row < last_row)
+            y[row] = sum;
+        return;
     }
-    int long_row = 64 << log2_t;
-    int stop = row_end - row_begin > long_row ? row_begin + long_row : row_end;
-    float sum = 0;
-    int column = row_begin + lane;
-    for (; column + T < stop; column += 2 * T) /* two loads in flight per lane */
-        sum += load_streaming(Av + column) * __ldg(x + load_streaming(Aj + column)) +
-               load_streaming(Av + column + T) * __ldg(x + load_streaming(Aj + column + T));
-    if (column < stop)
-        sum += load_streaming(Av + column) * __ldg(x + load_streaming(Aj + column));
-    for (int offset = T / 2; offset > 0; offset /= 2)
-        sum += __shfl_down_sync(0xffffffffu, sum, offset, T);
-    if (lane == 0 && row < num_rows) {
-        y[row] = sum;
-        if (stop < row_end) { /* the rest of a long row, to the second kernel */
-            int count = (row_end - stop + CHUNK - 1) / CHUNK;
-            int first = atomicAdd(chunk_count, count);
-            for (int c = 0; c < count; ++c)
-                chunks[first + c] = {(int)row, stop + c * CHUNK};
+    /* CSR vector: a warp per row, at most LONG_ROW nonzeros each */
+    int warp = tid / 32, lane = tid % 32;
+    for (int row = (int)first_row + warp; row < last_row; row += THREADS / 32) {
+        int begin = __ldg(Ap + row), end = __ldg(Ap + row + 1);
+        int stop = end - begin > LONG_ROW ? begin + LONG_ROW : end;
+        float sum = 0;
+        for (int e = begin + lane; e < stop; e += 32)
+            sum += load_streaming(Av + e) * __ldg(x + load_streaming(Aj + e));
+        sum = group_sum(sum, 32);
+        if (lane == 0) {
+            y[row] = sum;
+            if (stop < end) { /* the rest of a long row, to the second kernel */
+                int count = (end - stop + CHUNK - 1) / CHUNK;
+                int slot = atomicAdd(chunk_count, count);
+                for (int c = 0; c < count; ++c)
+                    chunks[slot + c] = {row, stop + c * CHUNK};
+            }
         }
     }
 }
@@ -89,17 +127,14 @@ spmv_long_rows(const int *Ap, const int *Aj, const float *Av, const float *__res
         int end = __ldg(Ap + work.row + 1);
         end = end < work.begin + CHUNK ? end : work.begin + CHUNK;
         float sum = 0;
-        for (int j = work.begin + threadIdx.x; j < end; j += THREADS)
-            sum += load_streaming(Av + j) * __ldg(x + load_streaming(Aj + j));
-        for (int offset = 16; offset > 0; offset /= 2)
-            sum += __shfl_down_sync(0xffffffffu, sum, offset);
-        if ((threadIdx.x & 31) == 0)
+        for (int e = work.begin + threadIdx.x; e < end; e += THREADS)
+            sum += load_streaming(Av + e) * __ldg(x + load_streaming(Aj + e));
+        sum = group_sum(sum, 32);
+        if (threadIdx.x % 32 == 0)
             warp_sums[threadIdx.x / 32] = sum;
         __syncthreads();
         if (threadIdx.x < 32) {
-            sum = threadIdx.x < THREADS / 32 ? warp_sums[threadIdx.x] : 0.0f;
-            for (int offset = 16; offset > 0; offset /= 2)
-                sum += __shfl_down_sync(0xffffffffu, sum, offset);
+            sum = group_sum(threadIdx.x < THREADS / 32 ? warp_sums[threadIdx.x] : 0.0f, 32);
             if (threadIdx.x == 0)
                 atomicAdd(&y[work.row], sum);
         }
@@ -120,26 +155,28 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
             return status;
         long_row_blocks = sms * LONG_BLOCKS_PER_SM;
     }
-    double mean = (double)p->nnz / p->rows;
-    int log2_t = 1; /* the largest T from 2 to 32 that is at most the mean */
-    while (log2_t < 5 && (double)(2 << log2_t) <= mean)
-        ++log2_t;
+    /* rows per block: the largest power of two from 8 to 256 whose rows' nonzeros, at
+     * the mean length, fill half the shared products */
+    double mean = p->rows > 0 ? (double)p->nnz / p->rows : 0;
+    int log2_rows = 3;
+    while (log2_rows < 8 && (double)(2 << log2_rows) * mean <= CAPACITY / 2)
+        ++log2_rows;
     int *chunk_count = (int *)p->scratch;
     struct chunk *chunks = (struct chunk *)((char *)p->scratch + 256);
-    /* at most one chunk per CHUNK nonzeros plus one per row: within the scratch */
-    if (256 + ((size_t)p->nnz / CHUNK + (size_t)p->rows + 1) * sizeof(struct chunk) > p->scratch_bytes)
+    /* chunks: at most one per CHUNK nonzeros plus one per long row */
+    if (256 + ((size_t)p->nnz / CHUNK + (size_t)p->nnz / LONG_ROW + 1) * sizeof(struct chunk) > p->scratch_bytes)
         return step_refuse_launch("07-tuned: the long rows' chunks do not fit in the scratch");
-    const long long rows_per_block = THREADS >> log2_t;
-    dim3 grid((unsigned)((p->rows + rows_per_block - 1) / rows_per_block));
+    dim3 grid((unsigned)(((long long)p->rows + (1 << log2_rows) - 1) >> log2_rows));
     if ((status = step_check_grid(grid)) != cudaSuccess)
         return status;
-    if ((status = cudaMemsetAsync(chunk_count, 0, sizeof(int), stream)) != cudaSuccess)
+    int long_rows = p->max_row_length > LONG_ROW;
+    if (long_rows && (status = cudaMemsetAsync(chunk_count, 0, sizeof(int), stream)) != cudaSuccess)
         return status;
-    spmv_tuned<<<grid, THREADS, 0, stream>>>(p->row_ptr, p->col_idx, p->values, p->rows, p->x, p->y, log2_t,
+    spmv_tuned<<<grid, THREADS, 0, stream>>>(p->row_ptr, p->col_idx, p->values, p->rows, p->x, p->y, log2_rows,
                                              chunk_count, chunks);
     if ((status = cudaGetLastError()) != cudaSuccess)
         return status;
-    if (p->max_row_length > (64 << log2_t)) { /* only a matrix with long rows needs the second kernel */
+    if (long_rows) { /* only a matrix with rows past LONG_ROW needs the second kernel */
         spmv_long_rows<<<long_row_blocks, THREADS, 0, stream>>>(p->row_ptr, p->col_idx, p->values, p->x, p->y,
                                                                 chunk_count, chunks);
         status = cudaGetLastError();

@@ -38,7 +38,7 @@ struct spmv_state {
     int on_host;
     int exact_inputs;
     struct csr_matrix a;
-    float *host_x, *host_y, *host_out;
+    float *host_x, *host_out;
     double copy_gbps; /* this GPU's device-to-device copy, bytes read + written */
     struct spmv_problem problem;
 };
@@ -147,7 +147,6 @@ static void spmv_destroy(void *opaque)
     }
     csr_free(&s->a);
     free(s->host_x);
-    free(s->host_y);
     free(s->host_out);
     free(s);
 }
@@ -185,9 +184,8 @@ static enum lab_status make_host(const struct problem_size *size, uint64_t seed,
     }
     size_t rows = (size_t)s->a.rows, cols = (size_t)s->a.cols;
     s->host_x = malloc((cols ? cols : 1) * sizeof(float));
-    s->host_y = malloc((rows ? rows : 1) * sizeof(float));
     s->host_out = malloc((rows ? rows : 1) * sizeof(float));
-    if (s->a.row_ptr == NULL || s->host_x == NULL || s->host_y == NULL || s->host_out == NULL) {
+    if (s->a.row_ptr == NULL || s->host_x == NULL || s->host_out == NULL) {
         snprintf(why, why_len, "out of host memory for the matrix");
         spmv_destroy(s);
         return LAB_OUT_OF_MEMORY;
@@ -206,7 +204,6 @@ static enum lab_status make_host(const struct problem_size *size, uint64_t seed,
     p->host_col_idx = s->a.col_idx;
     p->host_values = s->a.values;
     p->host_x = s->host_x;
-    p->host_y = s->host_y;
     made_nnz = s->a.nnz;
     made_size = *size;
     *out = s;
@@ -310,7 +307,7 @@ static enum lab_status spmv_create_on_host(const struct problem_size *size, uint
     p->col_idx = p->host_col_idx;
     p->values = p->host_values;
     p->x = p->host_x;
-    p->y = s->host_out; /* the CPU rows write host_y; run_on_host copies it here */
+    p->y = s->host_out; /* the CPU rows' loops write it directly */
     *out = s;
     return LAB_OK;
 }
@@ -335,7 +332,6 @@ static void spmv_poison_on_host(void *opaque)
 {
     struct spmv_state *s = opaque;
     memset(s->host_out, 0xFF, (size_t)s->problem.rows * sizeof(float));
-    memset(s->host_y, 0xFF, (size_t)s->problem.rows * sizeof(float));
 }
 
 /* Every row, whatever the check mode: the reference costs what one SpMV costs. */

@@ -32,11 +32,10 @@ struct spmv_problem {
     void *scratch;
     size_t scratch_bytes;
     unsigned long long matrix_id;
-    /* the same matrix and x in host memory, and a host y (the CPU rows' loops run
-     * there; on a machine without a GPU the device pointers above are these) */
+    /* the same matrix and x in host memory (the CPU rows' loops read them; on a
+     * machine without a GPU the pointers above are these, and y is host memory) */
     const int *host_row_ptr, *host_col_idx;
     const float *host_values, *host_x;
-    float *host_y;
 };
 
 /* 8 bytes per row and per nonzero, and 64 KB more: a merge-path carry (row, value)
