@@ -50,6 +50,13 @@ static int parse_matrix(const char *value, struct problem_size *size, char *why,
         size->m = m;
         return 0;
     }
+    FILE *probe = fopen(value, "r");
+    if (probe == NULL) {
+        snprintf(why, why_len, "--matrix '%s': neither a class (laplace2d, stencil27, random, powerlaw, "
+                               "banded, edges, onerow) nor a file that can be read", value);
+        return -1;
+    }
+    fclose(probe);
     csr_free(&file_matrix);
     if (mtx_read(value, &file_matrix, why, why_len) != 0)
         return -1;
