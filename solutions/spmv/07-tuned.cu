@@ -23,11 +23,12 @@
 #include "step_kernel.h"
 
 #define THREADS 256
-#define CAPACITY 4096   /* products a block keeps in shared memory */
+#define CAPACITY 8192   /* products a block keeps in shared memory (32 KB) */
 #define LONG_ROW 4096   /* a warp sums at most this many of a row's nonzeros */
 #define CHUNK 2048      /* the rest, per block of the second kernel */
 #define LONG_BLOCKS_PER_SM 8
-#define UNROLL 4
+#define UNROLL 8
+#define SHORT_ROWS 8   /* mean and longest row at most 8 and 16: one thread per row */
 
 struct chunk {
     int row, begin;
@@ -63,8 +64,16 @@ spmv_tuned(const int *Ap, const int *Aj, const float *Av, int num_rows, const fl
     const int rows_per_block = 1 << log2_rows;
     long long first_row = (long long)blockIdx.x << log2_rows;
     int last_row = (int)(first_row + rows_per_block < num_rows ? first_row + rows_per_block : num_rows);
-    int block_begin = __ldg(Ap + first_row), block_end = __ldg(Ap + last_row);
     int tid = threadIdx.x;
+    const int lanes = THREADS >> log2_rows; /* per row: 1 .. 32 */
+    int my_row = (int)first_row + tid / lanes, lane = tid % lanes;
+    /* every load of the row pointers at once: the block's extent and this thread's row */
+    int block_begin = __ldg(Ap + first_row), block_end = __ldg(Ap + last_row);
+    int my_begin = 0, my_end = 0;
+    if (my_row < last_row) {
+        my_begin = __ldg(Ap + my_row);
+        my_end = __ldg(Ap + my_row + 1);
+    }
 
     if (block_end - block_begin <= CAPACITY) { /* CSR-stream: the rows' products in shared memory */
         for (int base = block_begin + tid; base < block_end; base += UNROLL * THREADS) {
@@ -82,21 +91,17 @@ spmv_tuned(const int *Ap, const int *Aj, const float *Av, int num_rows, const fl
                     products[base + u * THREADS - block_begin] = val[u] * __ldg(x + col[u]);
         }
         __syncthreads();
-        const int lanes = THREADS >> log2_rows; /* per row: 1 .. 32 */
-        int row = (int)first_row + tid / lanes, lane = tid % lanes;
         float sum = 0;
-        if (row < last_row) {
-            int end = __ldg(Ap + row + 1) - block_begin;
-            for (int k = __ldg(Ap + row) - block_begin + lane; k < end; k += lanes)
-                sum += products[k];
-        }
+        for (int k = my_begin - block_begin + lane; k < my_end - block_begin; k += lanes)
+            sum += products[k];
         sum = group_sum(sum, lanes);
-        if (lane == 0 && row < last_row)
-            y[row] = sum;
+        if (lane == 0 && my_row < last_row)
+            y[my_row] = sum;
         return;
     }
     /* CSR vector: a warp per row, at most LONG_ROW nonzeros each */
-    int warp = tid / 32, lane = tid % 32;
+    int warp = tid / 32;
+    lane = tid % 32;
     for (int row = (int)first_row + warp; row < last_row; row += THREADS / 32) {
         int begin = __ldg(Ap + row), end = __ldg(Ap + row + 1);
         int stop = end - begin > LONG_ROW ? begin + LONG_ROW : end;
@@ -113,6 +118,22 @@ spmv_tuned(const int *Ap, const int *Aj, const float *Av, int num_rows, const fl
                     chunks[slot + c] = {row, stop + c * CHUNK};
             }
         }
+    }
+}
+
+/* short, even rows (laplace2d's 5): step 01's thread per row, whose warp reads 32
+ * neighbouring rows' few nonzeros from a handful of lines, is the fastest there is */
+__global__ void __launch_bounds__(THREADS)
+spmv_short_rows(const int *Ap, const int *Aj, const float *Av, int num_rows, const float *__restrict__ x,
+                float *y)
+{
+    int row = blockIdx.x * THREADS + threadIdx.x;
+    if (row < num_rows) {
+        int end = __ldg(Ap + row + 1);
+        float sum = 0;
+        for (int e = __ldg(Ap + row); e < end; ++e)
+            sum += __ldg(Av + e) * __ldg(x + __ldg(Aj + e));
+        y[row] = sum;
     }
 }
 
@@ -155,9 +176,16 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
             return status;
         long_row_blocks = sms * LONG_BLOCKS_PER_SM;
     }
+    double mean = p->rows > 0 ? (double)p->nnz / p->rows : 0;
+    if (mean <= SHORT_ROWS && p->max_row_length <= 2 * SHORT_ROWS) {
+        dim3 blocks((unsigned)(((long long)p->rows + THREADS - 1) / THREADS));
+        if ((status = step_check_grid(blocks)) != cudaSuccess)
+            return status;
+        spmv_short_rows<<<blocks, THREADS, 0, stream>>>(p->row_ptr, p->col_idx, p->values, p->rows, p->x, p->y);
+        return cudaGetLastError();
+    }
     /* rows per block: the largest power of two from 8 to 256 whose rows' nonzeros, at
      * the mean length, fill half the shared products */
-    double mean = p->rows > 0 ? (double)p->nnz / p->rows : 0;
     int log2_rows = 3;
     while (log2_rows < 8 && (double)(2 << log2_rows) * mean <= CAPACITY / 2)
         ++log2_rows;

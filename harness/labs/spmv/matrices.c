@@ -147,7 +147,7 @@ static long row_length(long m, long n, long k, uint64_t seed, long i)
 }
 
 /* Row i's columns into cols[0 .. length-1], ascending. */
-static void row_columns(long m, long n, long k, uint64_t seed, long i, long rows, int *cols, long length)
+static void row_columns(long m, long n, long k, uint64_t seed, long i, long columns, int *cols, long length)
 {
     long t = 0;
     switch (m) {
@@ -173,13 +173,13 @@ static void row_columns(long m, long n, long k, uint64_t seed, long i, long rows
         long half = 4 * k;
         for (; t < length; ++t) {
             long col = i - half + below(bits_at(seed, 5, (uint64_t)i * 65536 + (uint64_t)t), 2 * half + 1);
-            cols[t] = (int)(col < 0 ? 0 : col >= rows ? rows - 1 : col);
+            cols[t] = (int)(col < 0 ? 0 : col >= columns ? columns - 1 : col);
         }
         break;
     }
     default: /* random, powerlaw, edges, onerow: uniformly random columns */
         for (; t < length; ++t)
-            cols[t] = (int)below(bits_at(seed, 6, (uint64_t)i * 1048576 + (uint64_t)t), rows);
+            cols[t] = (int)below(bits_at(seed, 6, (uint64_t)i * 1048576 + (uint64_t)t), columns);
         break;
     }
     if (length <= 64)
@@ -223,7 +223,11 @@ int spmv_generate(long m, long n, long k, uint64_t seed, struct csr_matrix *a)
     if (spmv_class_shape(m, n, k, &drows, &dnnz, why, sizeof why) != 0)
         return -1;
     long rows = (long)drows;
-    a->rows = a->cols = (int)rows;
+    /* edges and onerow put up to k nonzeros in a row: k columns at least, so that even a
+     * single row holds them without repeating a column more than the class intends */
+    long cols = (m == SPMV_EDGES || m == SPMV_ONEROW) && k > rows ? k : rows;
+    a->rows = (int)rows;
+    a->cols = (int)cols;
     a->row_ptr = malloc(((size_t)rows + 1) * sizeof *a->row_ptr);
     long *lengths = malloc(((size_t)rows + 1) * sizeof *lengths);
     if (a->row_ptr == NULL || lengths == NULL) {
@@ -256,7 +260,7 @@ int spmv_generate(long m, long n, long k, uint64_t seed, struct csr_matrix *a)
 #pragma omp parallel for schedule(dynamic, 4096)
     for (long i = 0; i < rows; ++i) {
         long begin = a->row_ptr[i], end = a->row_ptr[i + 1];
-        row_columns(m, n, k, seed, i, rows, a->col_idx + begin, end - begin);
+        row_columns(m, n, k, seed, i, cols, a->col_idx + begin, end - begin);
         for (long e = begin; e < end; ++e)
             a->values[e] = spmv_value_at(seed, e);
     }

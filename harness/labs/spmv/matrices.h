@@ -14,6 +14,8 @@
  *                k > 1024), every 7th row empty, the others 1 to 4 long, the last row
  *                never empty: the cases a kernel gets wrong
  *   7 onerow     n rows, all k nonzeros in the last one, every other row empty
+ *                (edges and onerow have max(n, k) columns: cuSPARSE, rightly, refuses
+ *                more nonzeros than rows x columns)
  *   8 file       a Matrix Market file (--matrix file.mtx; mtx.h)
  * Values are k/8 for k in +-1..8, x's elements k/4 for k in +-1..4: every product is
  * a multiple of 1/32 of magnitude at most 1, so a row's sum is exact in float, in any
