@@ -1,23 +1,28 @@
-/* Step 07: tuned: blocks of rows streamed through shared memory (CSR-stream), long
- * rows cut into chunks for whole blocks.
+/* Step 07: tuned: one thread per row for short even rows; otherwise blocks of rows
+ * streamed through shared memory (CSR-stream), long rows cut into chunks for whole
+ * blocks.
  *
- * What changed: a block of 256 threads takes R consecutive rows (R a power of two from
- * 8 to 256, about 2048 / mean row length, chosen on the host). When their nonzeros fit
- * in shared memory (4096 floats), the block reads them all as one contiguous run,
- * coalesced, four loads in flight per thread, and stores the products Av[e] x[Aj[e]]
- * in shared memory; then 256 / R lanes per row add the row's products there (shuffles
- * when a row has several lanes). A block whose rows do not fit (it holds a long row)
- * runs CSR vector instead, a warp per row, and a row past 4096 nonzeros hands all but
- * its first 4096 to a second kernel in chunks of 2048: a whole block per chunk, whose
- * sum is added to y[row] with atomicAdd. Av[] and Aj[] are read once, with
- * ld.global.nc.L1::no_allocate, so they do not push x out of L1; x through __ldg.
- * Why: steps 01-04 give each row its own threads, so a warp's loads are as coalesced
- * as the row is long, and short rows leave a warp too little work to hide its memory
- * latency; here every load of the matrix is a block-wide contiguous run, whatever the
- * row lengths (the idea of Greathouse and Daga's CSR-Adaptive, SC'14), with no format
+ * What changed: the host picks the kernel from the mean and the longest row.
+ *  - Short, even rows (mean at most 8, none past 16: laplace2d): step 01's thread per
+ *    row, whose warp reads 32 neighbouring short rows from a handful of lines.
+ *  - Otherwise a block of 256 threads takes R consecutive rows (R a power of two from 8
+ *    to 256, about 4096 / mean row length). When their nonzeros fit in 32 KB of shared
+ *    memory (8192 floats), the block reads them as one contiguous, coalesced run (eight
+ *    loads in flight per thread; the row pointers all loaded up front) and keeps the
+ *    products Av[e] x[Aj[e]] in shared memory; then 256 / R lanes per row add that
+ *    row's products there (shuffles when a row has several lanes).
+ *  - A block whose rows do not fit (it holds a long row) runs CSR vector, a warp per
+ *    row, and a row past 4096 nonzeros hands the rest, in chunks of 2048, to a second
+ *    kernel: a whole block per chunk, its sum added to y[row] with atomicAdd.
+ *  Av[] and Aj[] are read once, with ld.global.nc.L1::no_allocate, so they do not push
+ *  x out of L1; x through __ldg.
+ * Why: every load of the matrix becomes a block-wide contiguous run, whatever the row
+ * lengths (the idea of Greathouse and Daga's CSR-Adaptive, SC'14), with no format
  * conversion (step 05) and no thread walking its own scattered range (step 06).
- * What to expect: about cuSPARSE's speed on every class; the long-row kernel runs only
- * for a matrix whose longest row passes 4096.
+ * What to expect: ahead of cuSPARSE's default algorithm on laplace2d and close to it
+ * on random; behind it on stencil27 and banded, where step 05's converted format is
+ * faster, and on powerlaw, where the blocks that hold a long row fall back to one
+ * warp per row. The lab's guide says by how much, and what is left to try.
  * Run:  make run LAB=spmv STEP=07 */
 #include "spmv.h"
 #include "step_kernel.h"

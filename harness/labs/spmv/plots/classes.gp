@@ -20,6 +20,7 @@ if (what eq "gbps") {
     set ylabel "GB/s (minimum bytes / time)"
     stats data using 7 nooutput
     copy = STATS_mean
+    set yrange [0:copy * 1.12]
     set arrow from graph 0, first copy to graph 1, first copy nohead lw 2 dt 2 lc rgb "#b22222" front
     set label sprintf("device copy %.0f GB/s", copy) at graph 0.99, first copy offset 0,0.7 right tc rgb "#b22222" front
 } else {
