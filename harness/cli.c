@@ -255,6 +255,10 @@ enum cli_result cli_parse(int argc, char **argv, const struct lab_problem *lab, 
         } else if (FLAG("--arch")) {
             NEED_VALUE();
             o->report_arch = value;
+        } else if (lab->option_name != NULL && lab->parse_option != NULL && FLAG(lab->option_name)) {
+            NEED_VALUE();
+            if (lab->parse_option(value, &o->size, why, why_len) != 0)
+                return CLI_ERROR;
         } else {
             snprintf(why, why_len, "unknown option '%s' (see --help)", arg);
             return CLI_ERROR;
