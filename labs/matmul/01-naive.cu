@@ -1,4 +1,5 @@
 /* Step 01 - naive matrix multiplication.
+ * Guide: labs/matmul/README.md#step-01--naive
  *
  * What: one thread computes one element of C, reading a row of A and a column of
  * B straight from global memory. This is the baseline every later step is
@@ -9,8 +10,8 @@
  *   8 blocks of 256 threads per SM (limited by threads; `make report`), and far
  *   below cuBLAS: every multiply-add needs two loads (the caches help, but not
  *   enough).
- *   Measured on the H100: GUIDE.md's matmul table (make guide-tables, from
- *   data/results/<gpu>/matmul.csv).
+ *   Measured: the table of recorded runs in labs/matmul/README.md (make
+ *   guide-tables, from data/results/<gpu>/matmul.csv); registers: make report.
  * Run:  make run LAB=matmul STEP=01
  */
 #include "matmul.h"

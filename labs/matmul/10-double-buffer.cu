@@ -1,6 +1,7 @@
 /* Step 10 - double buffering: two tiles in shared memory, one barrier per slice.   *** YOUR TURN ***
+ * Guide: labs/matmul/README.md#step-10--double-buffer
  *
- * What changes from 09: shared memory holds two A tiles and two B tiles. While the
+ * What changed from 09: shared memory holds two A tiles and two B tiles. While the
  * block computes on buffer t % 2, each thread already has the float4s of slice t + 1
  * in registers (loaded before the compute, as step 04 prefetched), and stores them
  * into the other buffer after the compute. Then one __syncthreads(), and the roles
@@ -20,8 +21,8 @@
  *   Confirm it with `make report` (blocks/SM 1, limited by regs), then try
  *   `__global__ void __launch_bounds__(256, 2) ...` on both kernels: the compiler must
  *   then fit 128 registers. Step 13 uses launch bounds for good.
- *   Measured on the H100: GUIDE.md's matmul table (make guide-tables, from
- *   data/results/<gpu>/matmul.csv).
+ *   Measured: the table of recorded runs in labs/matmul/README.md (make
+ *   guide-tables, from data/results/<gpu>/matmul.csv); registers: make report.
  * Run:  make run LAB=matmul STEP=10
  *
  * This file is step 09's solution with the new kernel names: it runs and is

@@ -1,4 +1,5 @@
 /* Step 08 - tuned.
+ * Guide: labs/scan/README.md#step-08--tuned
  *
  * What changed from 07: choices made by measurement on the H100, not new ideas:
  *   - loads with __ldcs and stores with __stcs (cache-streaming: the lines are
