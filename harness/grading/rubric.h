@@ -19,12 +19,15 @@
  *   sanitize-size M N K       the small, awkward size compute-sanitizer runs at
  *   time-limit FACTOR SLACK   a run may take FACTOR x the reference's time + SLACK s
  *   build-time-limit S        seconds one step file may take to compile
- *   technique STEP WHAT [X]   what the step's lesson leaves in its resource report,
+ *   technique STEPS WHAT [X]  what the steps' lesson leaves in its resource report,
  *                             speed or machine code: shared-memory, no-spills,
  *                             no-local-memory, max-registers N, min-speed RATIO,
  *                             sass MNEMONIC (the SASS of the step's main kernel holds an
  *                             instruction of that opcode: "HMMA", "SHFL", "LDG.128"),
  *                             no-sass MNEMONIC (it holds none); several lines: all count.
+ *                             STEPS: one step (03), a range in the table's order
+ *                             (02-13), or * (every step: a new step needs no line for
+ *                             the techniques every step shows).
  *                             The sass lines need cuobjdump (the Makefile's CUOBJDUMP);
  *                             without it the technique check is not run (no points)
  *
