@@ -288,7 +288,7 @@ $(8)/$(2)/$(3).id.c: $(8)/$(2)/$(3).o harness/embed-step-identity.sh $(FLAGS_STA
 $(8)/$(2)/$(3).id.o: $(8)/$(2)/$(3).id.c harness/step_identity.h
 	$(Q)$(CC) $(CFLAGS) -c $$< -o $$@
 
-$(4)/$(2)/$(3): $(8)/$(2)/$(3).o $(8)/$(2)/$(3).id.o $(call lab_objs,$(2)) $(call HOST_OBJ,$(HARNESS_PURE) runner host_row static_report)
+$(4)/$(2)/$(3): $(8)/$(2)/$(3).o $(8)/$(2)/$(3).id.o $(call lab_objs,$(2)) $(call HOST_OBJ,$(HARNESS_PURE) runner host_row static_report step_identity)
 	$$(call say,LINK,$$@)
 	$(Q)mkdir -p $$(@D)
 	$(Q)$(NVCC) -arch=$(ARCH) -o $$@ $$^ -lm $(6) $($(2)_LDLIBS)
@@ -430,7 +430,7 @@ report: all
 GRADE_JOBS ?= $(NPROC)
 COMPUTE_SANITIZER ?= $(firstword $(wildcard $(CUDA_HOME)/bin/compute-sanitizer) $(shell command -v compute-sanitizer 2>/dev/null))
 GRADE_PREREQS := $(FLAGS_STAMP) $(foreach lab,$(LABS),$(call lab_objs,$(lab))) \
-  $(call HOST_OBJ,$(HARNESS_PURE) runner host_row static_report) $(SOLUTION_BINS) $(BIN_DIR)/lab $(BIN_DIR)/gpu-probe
+  $(call HOST_OBJ,$(HARNESS_PURE) runner host_row static_report step_identity) $(SOLUTION_BINS) $(BIN_DIR)/lab $(BIN_DIR)/gpu-probe
 grade grade-all: export LAB_GRADE_STUDENT := $(STUDENT)
 grade grade-all: export LAB_GRADE_SUBMISSION := $(SUBMISSION)
 grade grade-all: export LAB_GRADE_SUBMISSIONS := $(SUBMISSIONS)
