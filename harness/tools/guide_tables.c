@@ -31,6 +31,10 @@
  * from the newest run in which both passed at two sizes or more: each size of that
  * run, in the order recorded, with both times and rates and STEP's speed as a
  * multiple of ROW's.
+ * A table whose run is older than the last change to one of its step files (the
+ * CSV's commit against git's history: table_staleness.h) is flagged in one line on
+ * stderr, with or without --check; the flag does not change the exit status (the
+ * numbers are still the recorded ones).
  * Exit status: 0 done / up to date, 1 out of date, 2 bad usage or unreadable data. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -41,6 +45,7 @@
 #include "csv.h"
 #include "lab_registry.h"
 #include "markdown_files.h"
+#include "table_staleness.h"
 #include "results.h"
 
 #define BEGIN_MARK "<!-- results-table "
@@ -555,6 +560,11 @@ static int one_file(const char *file, int check, const char *results, const char
         if (failed != 0) {
             fprintf(stderr, "%s:%ld: %s\n", file, lineno, why);
             return 2;
+        }
+        if (kind != 2 && strcmp(word[0], "grading") != 0) { /* a sizes table's steps are in another */
+            char where[1200];
+            snprintf(where, sizeof where, "%s:%ld", file, lineno);
+            table_staleness_flag(where, word[0], generated.data);
         }
         inside = 1;
         ++tables;
