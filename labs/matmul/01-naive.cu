@@ -6,8 +6,8 @@
  * measured against.
  * Why:  it is the simplest correct mapping of the problem onto threads.
  * Expect: about 10 registers on the G80 (3 blocks of 256 threads per SM, 10.58
- *   GFLOP/s on the 8800 GTX in Ryoo et al.). On an H100 with nvcc 13: 32 registers,
- *   8 blocks of 256 threads per SM (limited by threads; `make report`), and far
+ *   GFLOP/s on the 8800 GTX in Ryoo et al.). On an H100 few registers and
+ *   as many blocks of 256 threads as the SM's threads allow (`make report`), and far
  *   below cuBLAS: every multiply-add needs two loads (the caches help, but not
  *   enough).
  *   Measured: the table of recorded runs in labs/matmul/README.md (make

@@ -14,7 +14,7 @@
  * and its B load 4 float4 = 64 bytes: one cycle each, no conflict. Each warp also
  * works on a compact 64x32 region, so its loads of A and B overlap less with other
  * warps' and more with its own (better L1 locality for the outer loop).
- * Expect: 119 registers, 8320 B, 2 blocks per SM, as step 08. In ncu the shared
+ * Expect: 8320 B, 2 blocks per SM, as step 08 (registers: `make report`). In ncu the shared
  *   loads of the inner loop show no bank conflicts and fewer wavefronts per
  *   instruction. On the H100 a small gain.
  *   Measured: the table of recorded runs in labs/matmul/README.md (make

@@ -13,9 +13,9 @@
  * of 8 rows the same 132 blocks cover 8 x 17 tiles and touch 8 panels of A and
  * about 17 of B (50 MB), and consecutive waves reuse most of them. The DRAM traffic falls; the L2 hit rate
  * (ncu "Memory Workload Analysis") rises.
- * Expect: the same shared memory and blocks per SM as step 11 (167 registers, 1
- *   block per SM). On the H100 at 4096^3 no gain: step 11's speed, within noise
- *   (GROUP = 4, 8 and 16 measured alike in step 13's sweep as well). With 128x128
+ * Expect: the same shared memory and blocks per SM as step 11 (1 block per SM;
+ *   registers: `make report`). On the H100 at 4096^3 no gain: step 11's speed,
+ *   within noise (GROUP = 4, 8 and 16 measured alike in step 13's sweep as well). With 128x128
  *   tiles each byte fetched is used 32 times per block, and the row-by-row order's
  *   extra traffic is served by the 50 MB L2 well enough. Measure instead of assuming:
  *   compare ncu's L2 hit rate and DRAM bytes of steps 11 and 12, and try 8192^3.

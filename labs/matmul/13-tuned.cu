@@ -36,9 +36,9 @@
  * -DSTREAM_K=0 (one block per tile), -DSPLIT_COST=N ..., for repeating the sweep; the
  * small tile's -DSMALL_BM, -DSMALL_BN, -DSMALL_TN, -DSMALL_MIN_BLOCKS, -DSMALL_STREAM_K,
  * and -DSMALL_TILES=0 (never) or 2 (always).
- * Expect: about 240 registers (main kernel), 0 local memory, 99328 B of dynamic shared
- *   memory, 1 block of 256 threads per SM (the small tile's kernel: about 120
- *   registers, 4 blocks per SM). On the H100, close to cuBLAS SGEMM from 1024^3 to
+ * Expect: over 200 registers in the main kernel (`make report` says how many), 0 local
+ *   memory, 99328 B of dynamic shared memory, 1 block of 256 threads per SM (the small
+ *   tile's kernel: 4 blocks per SM). On the H100, close to cuBLAS SGEMM from 1024^3 to
  *   8192^3, multiples of the tile or not; further behind at 1023x1025x999, where every
  *   block stores a share. The workspace (2 shares per block, up to 34 MB) and the padded
  *   B are allocated at the first launch (never timed) and kept. Measured: labs/matmul/README.md.s

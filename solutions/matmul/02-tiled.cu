@@ -11,8 +11,8 @@
  * works, not only multiples of 16.
  * Expect: 2 x 16 x 16 x 4 = 2048 bytes of static shared memory per block. On the
  *   8800 GTX, 10 registers and 3 blocks per SM gave 46.49 GFLOP/s, 4.4x step 01
- *   (Ryoo et al., PPoPP'08). On an H100: 32 registers, 8 blocks per SM (threads),
- *   faster than step 01 but by far less than 4.4x, because its L1 and L2 caches
+ *   (Ryoo et al., PPoPP'08). On an H100 the threads, not the registers, limit the
+ *   blocks per SM (`make report`): faster than step 01 but by far less than 4.4x, because its L1 and L2 caches
  *   already catch much of step 01's reuse.
  *   Measured: the table of recorded runs in labs/matmul/README.md (make
  *   guide-tables, from data/results/<gpu>/matmul.csv); registers: make report.
