@@ -5,6 +5,8 @@
 #   make run                the main job: run every step, print the tables, record the CSV
 #   make run LAB=matmul STEP=02   one step (STEP=02 alone works when one lab has step 02)
 #   make test               unit tests, static checks and (with a GPU) every solution step
+#   make test-long          the long checks that need no GPU (make test runs them too where
+#                           no GPU is visible, or with CI=true)
 #   make report ARCH=sm_90  static resources and blocks per SM of every step, no GPU needed
 #                           (WHATIF=sm_75: the same binaries judged on another architecture)
 #   make plots              check every results CSV, then draw the figures under plots/<lab>/
@@ -21,7 +23,7 @@
 #   make plots GPUS="A B"   also draw those results folders side by side, each against its own peak
 #   make sweep-tiles        matmul step 02 at tiles 4..32: blocks per SM here and on the 8800 GTX,
 #                           then (with a GPU) each run at 4096^3 and recorded (PPoPP'08 Figure 4)
-#   make explore            the optimization-space explorer (CGO'08): every configuration's metrics
+#   make explore            the optimization-space explorer (CGO'08; not in the students' copy): metrics
 #                           and the Pareto set, no GPU needed; with a GPU each timed
 #   make deps               install Check and gnuplot when missing (run and test do it too), and
 #                           cuobjdump and nvdisasm from PyPI into .deps/pip for make explore
@@ -37,6 +39,8 @@
 #   ARCH=sm_NN (default: this GPU's, else sm_90)  WHATIF=sm_NN  V=1 (show commands)
 #   STUDENT=  SUBMISSION=  SUBMISSIONS=  GRADEBOOK=file.csv  GRADE_JOBS=  GRADE_CONCURRENCY=
 #   THROUGHPUT=file.csv (grading's speed: a row appended per grading run)
+#   GRADE_EXIT_FILE=file (default build/grade.exit): grade and grade-all write the grader's
+#     own exit code there (0, 1, 2, 4, 77), as make exits 2 whenever it fails
 #   GRADE_NO_GPU=1 (grading builds and static checks only, as without a GPU)
 #   SCHEDULER=slurm (grade-all as a Slurm array job: harness/slurm/grade-all.sh), with
 #     GRADE_PARTITION=  GRADE_GRES= (gpu:1)  GRADE_ACCOUNT=  GRADE_TIME= (per task, 1:00:00)
@@ -62,7 +66,8 @@ override SUBMISSION := $(value SUBMISSION)
 override SUBMISSIONS := $(value SUBMISSIONS)
 override GRADEBOOK := $(value GRADEBOOK)
 override THROUGHPUT := $(value THROUGHPUT)
-unexport STUDENT SUBMISSION SUBMISSIONS GRADEBOOK THROUGHPUT
+override GRADE_EXIT_FILE := $(if $(filter undefined,$(origin GRADE_EXIT_FILE)),build/grade.exit,$(value GRADE_EXIT_FILE))
+unexport STUDENT SUBMISSION SUBMISSIONS GRADEBOOK THROUGHPUT GRADE_EXIT_FILE
 
 SRC ?= labs
 ifeq ($(filter $(SRC),labs solutions),)
@@ -73,7 +78,9 @@ endif
 # solutions: SRC=solutions and INSTRUCTOR_GOALS (a lab's lab.mk adds its own).
 STUDENTS_COPY := $(wildcard .students-copy)
 TREES := labs $(if $(STUDENTS_COPY),,solutions)
-INSTRUCTOR_GOALS := solutions grade grade-all grade-prereqs deps-slurm diffs handout
+# The explorer's goals are named here, not in its lab.mk: the copy leaves the explorer
+# out (its kernels are the matmul solutions), lab.mk included, and still refuses them.
+INSTRUCTOR_GOALS := solutions grade grade-all grade-prereqs deps-slurm diffs handout explore explore-%
 
 NVCC ?= nvcc
 ifeq ($(origin CC),default)
@@ -140,6 +147,19 @@ NVCCFLAGS ?= -O3 -lineinfo
 NVCCFLAGS += -std=c++17 -arch=$(ARCH) -Iharness -Xcompiler -Wall
 DEPFLAGS = -MMD -MP
 
+# Two makes at once in one tree (a second terminal's `make run`) must not break each
+# other's build: every file a recipe writes is first written under a name of its own
+# (the recipe shell's PID in it), then renamed over the target, so neither ever reads
+# half a file or loses a temporary file to the other.
+# $(call atomic_compile,COMMAND): COMMAND (a compiler and its flags) compiles $< into
+# $@, and its dependency file into $(@:.o=.d) (the temporary one is not named *.d, so
+# the -include at the end never reads it half written).
+atomic_compile = tmp='$@'.$$$$; $(1) $(DEPFLAGS) -MT '$@' -MF "$$tmp.d.tmp" -c $< -o "$$tmp.o.tmp" \
+  && mv -f "$$tmp.d.tmp" '$(@:.o=.d)' && mv -f "$$tmp.o.tmp" '$@' || { rm -f "$$tmp.d.tmp" "$$tmp.o.tmp"; exit 1; }
+# $(call atomic_write,COMMAND): COMMAND's standard output becomes $@.
+# (COMMAND is a make argument: a comma in it is written $(comma).)
+atomic_write = tmp='$@'.$$$$.tmp; { $(1); } > "$$tmp" && mv -f "$$tmp" '$@' || { rm -f "$$tmp"; exit 1; }
+
 # ---------------------------------------------------------------------------
 # Labs: every folder harness/labs/<lab>/ with a lab.def (its step table) is a lab.
 # Nothing else in the shared harness names a lab: a new folder is a new lab.
@@ -191,20 +211,20 @@ lab_objs = $(call lab_pure_objs,$(1)) $(foreach base,$($(1)_BUILDS_ON),$(call la
 $(BUILD_DIR)/host/%.o: harness/%.c | $(BUILD_DIR)/host/tools
 	$(call say,CC,$<)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
+	$(Q)$(call atomic_compile,$(CC) $(CFLAGS))
 
 $(BUILD_DIR)/host/tools/%.o: harness/tools/%.c | $(BUILD_DIR)/host/tools
 	$(call say,CC,$<)
-	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
+	$(Q)$(call atomic_compile,$(CC) $(CFLAGS))
 
 $(BUILD_DIR)/host/labs/%.o: harness/labs/%.c
 	$(call say,CC,$<)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -I$(<D) $(DEPFLAGS) -c $< -o $@
+	$(Q)$(call atomic_compile,$(CC) $(CFLAGS) -I$(<D))
 
 # One lab's step table: harness/lab_step_table.c ($<) over a lab.def (its path as the
 # source #includes it: $(2)), as step_table_$(1).
-compile_step_table = $(CC) $(CFLAGS) $(DEPFLAGS) -DLAB_NAME=$(1) '-DLAB_DEF="$(2)"' -c $< -o $@
+compile_step_table = $(call atomic_compile,$(CC) $(CFLAGS) -DLAB_NAME=$(1) '-DLAB_DEF="$(2)"')
 $(BUILD_DIR)/host/labs/%/step_table.o: harness/lab_step_table.c harness/labs/%/lab.def
 	$(call say,CC,harness/labs/$*/lab.def)
 	$(Q)mkdir -p $(@D)
@@ -221,16 +241,16 @@ $(BUILD_DIR)/tests/demo_step_table.o: harness/lab_step_table.c $(DEMO_LAB_DEF) |
 LAB_REGISTRY := $(BUILD_DIR)/gen/all_step_tables.c
 $(BUILD_DIR)/gen/labs.list: FORCE
 	$(Q)mkdir -p $(@D)
-	$(Q)echo '$(LABS)' | cmp -s - $@ || echo '$(LABS)' > $@
+	$(Q)echo '$(LABS)' | cmp -s - $@ || { $(call atomic_write,echo '$(LABS)'); }
 $(LAB_REGISTRY): $(BUILD_DIR)/gen/labs.list
-	$(Q){ echo '/* generated by the Makefile from the folders under harness/labs: every lab, in name order */'; \
+	$(Q)tmp=$@.$$$$.tmp; { echo '/* generated by the Makefile from the folders under harness/labs: every lab, in name order */'; \
 	  echo '#include "step_table.h"'; \
 	  for lab in $(LABS); do echo "extern const struct step_table step_table_$$lab;"; done; \
 	  echo 'const struct step_table *const all_step_tables[] = {'; \
 	  for lab in $(LABS); do echo "    &step_table_$$lab,"; done; \
-	  echo '    NULL,'; echo '};'; } > $@.tmp && mv $@.tmp $@
+	  echo '    NULL,'; echo '};'; } > $$tmp && mv -f $$tmp $@
 $(BUILD_DIR)/gen/all_step_tables.o: $(LAB_REGISTRY)
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)$(call atomic_compile,$(CC) $(CFLAGS))
 ALL_TABLE_OBJS := $(BUILD_DIR)/gen/all_step_tables.o $(foreach lab,$(LABS),$(call lab_table_obj,$(lab)))
 
 # The step tables as make variables (harness/step_table_make.h): made, then read, before
@@ -238,9 +258,9 @@ ALL_TABLE_OBJS := $(BUILD_DIR)/gen/all_step_tables.o $(foreach lab,$(LABS),$(cal
 STEP_TABLES_MK := $(BUILD_DIR)/gen/step-tables.mk
 $(BUILD_DIR)/gen/step-tables-mk: $(BUILD_DIR)/host/tools/step_tables_mk.o $(call HOST_OBJ,step_table step_table_make lab_registry) $(ALL_TABLE_OBJS)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) -o $@ $^
+	$(Q)$(CC) -o $@.$$$$.tmp $^ && mv -f $@.$$$$.tmp $@
 $(STEP_TABLES_MK): $(BUILD_DIR)/gen/step-tables-mk
-	$(Q)$< > $@.tmp && mv $@.tmp $@
+	$(Q)$(call atomic_write,$<)
 ifeq ($(filter clean help,$(or $(MAKECMDGOALS),all)),)
 include $(STEP_TABLES_MK)
 endif
@@ -253,7 +273,7 @@ $(BUILD_DIR)/host/tools:
 FLAGS_STAMP := $(BUILD_DIR)/nvcc-flags
 $(FLAGS_STAMP): FORCE
 	$(Q)mkdir -p $(@D)
-	$(Q)echo '$(NVCC) $(NVCCFLAGS) $(NVCC_VERSION)' | cmp -s - $@ || echo '$(NVCC) $(NVCCFLAGS) $(NVCC_VERSION)' > $@
+	$(Q)echo '$(NVCC) $(NVCCFLAGS) $(NVCC_VERSION)' | cmp -s - $@ || { $(call atomic_write,echo '$(NVCC) $(NVCCFLAGS) $(NVCC_VERSION)'); }
 
 # A step whose own flags (lab.def's third field) name an -arch= is compiled for that
 # architecture instead of ARCH (wgmma and TMA exist on sm_90a alone): ARCH's -arch= is
@@ -271,27 +291,29 @@ arch_for = $(or $(patsubst %a,%,$(patsubst -arch=%,%,$(lastword $(filter -arch=%
 define STEP_RULES
 $(8)/$(2)/$(3).flags: FORCE
 	$(Q)mkdir -p $$(@D)
-	$(Q)echo '$(strip $(7))' | cmp -s - $$@ || echo '$(strip $(7))' > $$@
+	$(Q)echo '$(strip $(7))' | cmp -s - $$@ || { tmp='$$@'.$$$$$$$$.tmp; echo '$(strip $(7))' > "$$$$tmp" && mv -f "$$$$tmp" '$$@'; }
 
 $(8)/$(2)/$(3).o: $(5) $(FLAGS_STAMP) $(8)/$(2)/$(3).flags $(wildcard $(call lab_def,$(2)))
 	$$(call say,NVCC,$$<)
 	$(Q)mkdir -p $$(@D)
-	$(Q)$(NVCC) $(call nvcc_flags_for,$(7)) -Iharness/labs/$(2) $(7) $(DEPFLAGS) --resource-usage -c $$< -o $$@ 2> $$(@:.o=.res.tmp); \
-	  status=$$$$?; grep -v -e '^ptxas info' -e 'bytes stack frame' $$(@:.o=.res.tmp) >&2; \
-	  if [ $$$$status -ne 0 ]; then rm -f $$(@:.o=.res.tmp); exit $$$$status; fi; \
-	  mv $$(@:.o=.res.tmp) $$(@:.o=.res)
+	$(Q)tmp='$$@'.$$$$$$$$; \
+	  $(NVCC) $(call nvcc_flags_for,$(7)) -Iharness/labs/$(2) $(7) $(DEPFLAGS) -MT '$$@' -MF "$$$$tmp.d.tmp" \
+	    --resource-usage -c $$< -o "$$$$tmp.o.tmp" 2> "$$$$tmp.res.tmp"; \
+	  status=$$$$?; grep -v -e '^ptxas info' -e 'bytes stack frame' "$$$$tmp.res.tmp" >&2; \
+	  if [ $$$$status -ne 0 ]; then rm -f "$$$$tmp.d.tmp" "$$$$tmp.o.tmp" "$$$$tmp.res.tmp"; exit $$$$status; fi; \
+	  mv -f "$$$$tmp.res.tmp" '$$(@:.o=.res)' && mv -f "$$$$tmp.d.tmp" '$$(@:.o=.d)' && mv -f "$$$$tmp.o.tmp" '$$@'
 
 $(8)/$(2)/$(3).id.c: $(8)/$(2)/$(3).o harness/embed-step-identity.sh $(FLAGS_STAMP)
-	$(Q)sh harness/embed-step-identity.sh '$(2)' '$(3)' '$(1)' '$(strip $(call nvcc_flags_for,$(7)) $(7))' \
-	  '$(NVCC_VERSION)' '$(call arch_for,$(7))' $$(<:.o=.res) > $$@.tmp && mv $$@.tmp $$@
+	$(Q)tmp='$$@'.$$$$$$$$.tmp; sh harness/embed-step-identity.sh '$(2)' '$(3)' '$(1)' '$(strip $(call nvcc_flags_for,$(7)) $(7))' \
+	  '$(NVCC_VERSION)' '$(call arch_for,$(7))' $$(<:.o=.res) > "$$$$tmp" && mv -f "$$$$tmp" '$$@' || { rm -f "$$$$tmp"; exit 1; }
 
 $(8)/$(2)/$(3).id.o: $(8)/$(2)/$(3).id.c harness/step_identity.h
-	$(Q)$(CC) $(CFLAGS) -c $$< -o $$@
+	$(Q)tmp='$$@'.$$$$$$$$.tmp; $(CC) $(CFLAGS) -c $$< -o "$$$$tmp" && mv -f "$$$$tmp" '$$@' || { rm -f "$$$$tmp"; exit 1; }
 
 $(4)/$(2)/$(3): $(8)/$(2)/$(3).o $(8)/$(2)/$(3).id.o $(call lab_objs,$(2)) $(call HOST_OBJ,$(HARNESS_PURE) runner host_row static_report step_identity)
 	$$(call say,LINK,$$@)
 	$(Q)mkdir -p $$(@D)
-	$(Q)$(NVCC) -arch=$(ARCH) -o $$@ $$^ -lm $(6) $($(2)_LDLIBS)
+	$(Q)tmp='$$@'.$$$$$$$$.tmp; $(NVCC) -arch=$(ARCH) -o "$$$$tmp" $$^ -lm $(6) $($(2)_LDLIBS) && mv -f "$$$$tmp" '$$@' || { rm -f "$$$$tmp"; exit 1; }
 endef
 
 tree_bin = $(if $(filter solutions,$(1)),$(BIN_DIR)/solutions,$(BIN_DIR))
@@ -345,7 +367,7 @@ $(BIN_DIR)/doc-links: $(BUILD_DIR)/host/tools/doc_links.o $(BUILD_DIR)/host/tool
 $(BIN_DIR)/lab: $(BUILD_DIR)/host/tools/lab.o $(GRADING_OBJS) $(call HOST_OBJ,step_table lab_registry cli csv results sass_listing) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) -o $@ $^ -lm
+	$(Q)$(CC) -o $@.$$$$.tmp $^ -lm && mv -f $@.$$$$.tmp $@
 
 # (results and csv: --results-dir names the GPU's folder as the results do)
 $(BIN_DIR)/gpu-probe: harness/tools/gpu_probe.c $(call HOST_OBJ,results csv)
@@ -425,8 +447,12 @@ report: all
 #   environment (a variable given to make is in it), so a Slurm task gets it too;
 #   THROUGHPUT=file.csv appends the run's seconds per submission to file.csv
 #   (data/grading/README.md)
-# STUDENT, SUBMISSION, SUBMISSIONS, GRADEBOOK and THROUGHPUT are plain text: make never expands
-# them and no shell parses them (they reach bin/lab through the environment).
+# STUDENT, SUBMISSION, SUBMISSIONS, GRADEBOOK, THROUGHPUT and GRADE_EXIT_FILE are plain text:
+# make never expands them and no shell parses them (they reach bin/lab through the environment).
+# The grader's exit code (0 full marks or all graded, 1 graded without full marks, 2 bad
+# usage, 4 a row kept outside the gradebook, 77 no GPU) reaches a script through
+# GRADE_EXIT_FILE, since make exits 2 whenever a recipe fails: the file is removed before
+# anything is built (no file: make stopped before grading) and written when the grader ends.
 GRADE_JOBS ?= $(NPROC)
 COMPUTE_SANITIZER ?= $(firstword $(wildcard $(CUDA_HOME)/bin/compute-sanitizer) $(shell command -v compute-sanitizer 2>/dev/null))
 GRADE_PREREQS := $(FLAGS_STAMP) $(foreach lab,$(LABS),$(call lab_objs,$(lab))) \
@@ -438,14 +464,22 @@ grade grade-all: export LAB_GRADE_GRADEBOOK := $(GRADEBOOK)
 grade grade-all: export LAB_GRADE_THROUGHPUT := $(THROUGHPUT)
 grade grade-all: export LAB_GRADE_LAB := $(value LAB)
 grade grade-all: export LAB_GRADE_STEP := $(value STEP)
+grade grade-all grade-exit-reset: export LAB_GRADE_EXIT_FILE := $(GRADE_EXIT_FILE)
+grade_exit_begin := status=0;
+grade_exit_end := || status=$$?; mkdir -p "$$(dirname -- "$$LAB_GRADE_EXIT_FILE")" && \
+  echo $$status > "$$LAB_GRADE_EXIT_FILE" || echo "make: cannot write the grader's exit code \
+  ($$status) to $$LAB_GRADE_EXIT_FILE" >&2; exit $$status
+.PHONY: grade-exit-reset
+grade-exit-reset:
+	$(Q)rm -f -- "$$LAB_GRADE_EXIT_FILE"
 grade_common = --jobs '$(GRADE_JOBS)' --sanitizer '$(COMPUTE_SANITIZER)' --cuobjdump '$(CUOBJDUMP)' \
   $(if $(filter 1,$(GRADE_NO_GPU)),--no-gpu) \
   $(if $(GIVEN_GRADEBOOK),--gradebook "$$LAB_GRADE_GRADEBOOK") \
   $(if $(GIVEN_THROUGHPUT),--throughput "$$LAB_GRADE_THROUGHPUT") "$$LAB_GRADE_LAB" "$$LAB_GRADE_STEP"
 grade-prereqs: $(GRADE_PREREQS)
-grade: $(GRADE_PREREQS)
-	$(Q)$(BIN_DIR)/lab grade $(if $(GIVEN_STUDENT),--student "$$LAB_GRADE_STUDENT") \
-	  $(if $(GIVEN_SUBMISSION),--submission "$$LAB_GRADE_SUBMISSION") $(grade_common)
+grade: grade-exit-reset $(GRADE_PREREQS)
+	$(Q)$(grade_exit_begin) $(BIN_DIR)/lab grade $(if $(GIVEN_STUDENT),--student "$$LAB_GRADE_STUDENT") \
+	  $(if $(GIVEN_SUBMISSION),--submission "$$LAB_GRADE_SUBMISSION") $(grade_common) $(grade_exit_end)
 # SCHEDULER=slurm: the same grading as a Slurm array job (harness/slurm/grade-all.sh:
 # one task per GRADE_BATCH submissions, each the ordinary bin/lab grade-all in a
 # scratch folder; progress, one retry, merge). Its settings: GRADE_PARTITION=,
@@ -463,12 +497,13 @@ endif
 grade-all: export GRADE_NO_GPU := $(GRADE_NO_GPU)
 grade-all: export COMPUTE_SANITIZER := $(COMPUTE_SANITIZER)
 grade-all: export CUOBJDUMP := $(CUOBJDUMP)
-grade-all: $(GRADE_PREREQS)
+grade-all: grade-exit-reset $(GRADE_PREREQS)
 ifeq ($(SCHEDULER),slurm)
-	$(Q)$(if $(GIVEN_SUBMISSIONS),,LAB_GRADE_SUBMISSIONS= )sh harness/slurm/grade-all.sh
+	$(Q)$(grade_exit_begin) $(if $(GIVEN_SUBMISSIONS),,LAB_GRADE_SUBMISSIONS= )sh harness/slurm/grade-all.sh \
+	  $(grade_exit_end)
 else
-	$(Q)$(BIN_DIR)/lab grade-all $(if $(GIVEN_SUBMISSIONS),--submissions "$$LAB_GRADE_SUBMISSIONS") \
-	  $(grade_common)
+	$(Q)$(grade_exit_begin) $(BIN_DIR)/lab grade-all $(if $(GIVEN_SUBMISSIONS),--submissions "$$LAB_GRADE_SUBMISSIONS") \
+	  $(grade_common) $(grade_exit_end)
 endif
 
 deps-slurm:
@@ -490,19 +525,19 @@ endif
 # harness/labs/<lab>/tests/ for each lab; one runner.
 TEST_SUITES := $(wildcard tests/test_*.c)
 LAB_TEST_SUITES := $(wildcard harness/labs/*/tests/test_*.c)
-TEST_OBJS := $(patsubst tests/%.c,$(BUILD_DIR)/tests/%.o,$(TEST_SUITES) tests/util.c tests/resource_expectations.c) \
+TEST_OBJS := $(patsubst tests/%.c,$(BUILD_DIR)/tests/%.o,$(TEST_SUITES) tests/util.c tests/resource_expectations.c tests/svg_labels.c) \
              $(patsubst harness/labs/%.c,$(BUILD_DIR)/tests/labs/%.o,$(LAB_TEST_SUITES)) \
              $(BUILD_DIR)/tests/run_tests.o $(BUILD_DIR)/tests/demo_step_table.o
 LAB_PURE_OBJS := $(foreach lab,$(LABS),$(call lab_pure_objs,$(lab)))
 
 $(BUILD_DIR)/tests/%.o: tests/%.c | $(BUILD_DIR)/tests
 	$(call say,CC,$<)
-	$(Q)$(CC) $(CFLAGS) $(CHECK_CFLAGS) -D_GNU_SOURCE $(DEPFLAGS) -c $< -o $@
+	$(Q)$(call atomic_compile,$(CC) $(CFLAGS) $(CHECK_CFLAGS) -D_GNU_SOURCE)
 # a lab's suites see its headers (harness/labs/<lab>/) and the shared test helpers
 $(BUILD_DIR)/tests/labs/%.o: harness/labs/%.c
 	$(call say,CC,$<)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(CHECK_CFLAGS) -D_GNU_SOURCE -I$(<D)/.. -Itests $(DEPFLAGS) -c $< -o $@
+	$(Q)$(call atomic_compile,$(CC) $(CFLAGS) $(CHECK_CFLAGS) -D_GNU_SOURCE -I$(<D)/.. -Itests)
 # The labs' suites, generated from their file names: test_<name>.c is
 # SUITE(<name>, NOTHING), test_<name>_gpu.c, whose cases need a GPU, is
 # SUITE(<name>_gpu, GPU), and test_<name>_plots.c, whose cases draw figures with
@@ -510,13 +545,13 @@ $(BUILD_DIR)/tests/labs/%.o: harness/labs/%.c
 # report).
 $(BUILD_DIR)/gen/lab_suites.h: $(BUILD_DIR)/gen/labs.list $(LAB_TEST_SUITES)
 	$(Q)mkdir -p $(@D)
-	$(Q){ echo '/* generated by the Makefile: every harness/labs/<lab>/tests/test_<name>.c */'; \
+	$(Q)tmp=$@.$$$$.tmp; { echo '/* generated by the Makefile: every harness/labs/<lab>/tests/test_<name>.c */'; \
 	  for f in $(LAB_TEST_SUITES); do n=$${f##*/test_}; n=$${n%.c}; \
 	    case $$n in *_gpu) echo "SUITE($$n, GPU)" ;; *_plots) echo "SUITE($$n, GNUPLOT)" ;; \
-      *) echo "SUITE($$n, NOTHING)" ;; esac; done; } > $@.tmp && mv $@.tmp $@
+      *) echo "SUITE($$n, NOTHING)" ;; esac; done; } > $$tmp && mv -f $$tmp $@
 $(BUILD_DIR)/tests/run_tests.o: tests/run_tests.c $(BUILD_DIR)/gen/lab_suites.h | $(BUILD_DIR)/tests
 	$(call say,CC,$<)
-	$(Q)$(CC) $(CFLAGS) $(CHECK_CFLAGS) -D_GNU_SOURCE -I$(BUILD_DIR)/gen $(DEPFLAGS) -c $< -o $@
+	$(Q)$(call atomic_compile,$(CC) $(CFLAGS) $(CHECK_CFLAGS) -D_GNU_SOURCE -I$(BUILD_DIR)/gen)
 $(BUILD_DIR)/tests:
 	$(Q)mkdir -p $@
 
@@ -538,13 +573,29 @@ RESOURCE_FILES = $(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(lab)),$(
 # run in a make of their own, started after deps, which reads the Makefile again and
 # finds it (one make would list the SASS tests as SKIPPED although it had just
 # installed what they need).
+#
+# The long checks that need no GPU (test-long-checks: the occupancy model against
+# NVIDIA's calculator over 33.5M configurations, bin/occupancy-xcheck, and the
+# explorer's metrics of its configurations, harness/labs/explorer/rules.mk) take
+# minutes of CPU before the first test. `make test-long` runs them; `make test` runs
+# them too where no GPU is visible (nvidia-smi finds none) or CI=true, so CI (.ci/run,
+# on a machine without a GPU) keeps them, and leaves them out on a GPU machine, whose
+# `make test` runs the GPU cases at once (tests/run_tests.c runs suites side by side:
+# LAB_TEST_JOBS, LAB_TEST_GPU_JOBS).
+TEST_LONG := $(if $(filter true 1,$(CI))$(if $(DETECTED_ARCH),,no-gpu),1)
+# (the build on every core, as make run's: a fresh clone compiles every step first)
 test: deps
-	$(Q)$(MAKE) --no-print-directory test-after-deps
-.PHONY: test-after-deps
-test-after-deps: $(LAB_BINS) $(SOLUTION_BINS) $(TOOLS) $(BIN_DIR)/run-tests $(BIN_DIR)/occupancy-xcheck
-	$(Q)$(BIN_DIR)/occupancy-xcheck
-	$(Q)LAB_RESOURCE_FILES='$(subst $(space),:,$(strip $(RESOURCE_FILES)))' LAB_BIN_DIR='$(BIN_DIR)' \
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) test-after-deps
+test-long: deps
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) test-long-checks
+.PHONY: test-after-deps test-long test-long-checks
+# (the makes the tests start get no jobserver of this one: it is not theirs, and make
+# would warn on their stderr, which the tests read)
+test-after-deps: $(LAB_BINS) $(SOLUTION_BINS) $(TOOLS) $(BIN_DIR)/run-tests $(if $(TEST_LONG),test-long-checks)
+	$(Q)MAKEFLAGS="$$(printf '%s' "$$MAKEFLAGS" | sed 's/--jobserver-[a-z]*=[^ ]*//g')" LAB_RESOURCE_FILES='$(subst $(space),:,$(strip $(RESOURCE_FILES)))' LAB_BIN_DIR='$(BIN_DIR)' \
 	  CUOBJDUMP='$(CUOBJDUMP)' $(BIN_DIR)/run-tests
+test-long-checks: $(BIN_DIR)/occupancy-xcheck
+	$(Q)$(BIN_DIR)/occupancy-xcheck
 
 # The change each step makes: a unified diff of its solution against the previous
 # step's, one file per step under build/diffs/, so the guide and the code stay in step.

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -58,14 +59,22 @@ static void arm_time_limit(const struct lab_problem *lab, const struct run_optio
         snprintf(size_text, sizeof size_text, "size %s", size);
     }
     snprintf(time_limit_message, sizeof time_limit_message,
-             "\n%s: time limit: %s at %s ran past %.0f s and was stopped (make run "
+             "\n%s: time limit: %s at %s ran past %g s and was stopped (make run "
              "RUN_TIME_LIMIT=S sets the limit, 0 removes it)\n",
              program, step_identity.stem, size_text, options->time_limit_s);
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = stop_at_time_limit;
     sigaction(SIGALRM, &action, NULL);
-    alarm((unsigned)ceil(options->time_limit_s));
+    /* to the microsecond: a fractional limit (RUN_TIME_LIMIT=0.5) is honoured as given */
+    struct itimerval timer;
+    memset(&timer, 0, sizeof timer);
+    double whole = floor(options->time_limit_s);
+    timer.it_value.tv_sec = (time_t)whole;
+    timer.it_value.tv_usec = (suseconds_t)((options->time_limit_s - whole) * 1e6);
+    if (timer.it_value.tv_sec == 0 && timer.it_value.tv_usec == 0)
+        timer.it_value.tv_usec = 1; /* below a microsecond: the smallest there is, not none */
+    setitimer(ITIMER_REAL, &timer, NULL);
 }
 
 static void die(int code, const char *fmt, const char *detail)

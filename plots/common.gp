@@ -56,6 +56,11 @@ date_text(iso) = strlen(iso) >= 16 ? iso[1:10] . " " . iso[12:16] . " UTC" : iso
 cache_text(cache) = cache eq "flushed" ? "L2 flushed before each timed repeat" : \
                     cache eq "warm" ? "warm L2 (not flushed between repeats)" : \
                     cache eq "mixed" ? "cache policy mixed (flushed and warm rows)" : ""
+# A step's name as a tick of a narrow column: past 14 characters, broken after its
+# last dash ("01-interleaved-divergent" -> "01-interleaved-" over "divergent").
+last_dash(t, i) = i < 1 ? 0 : t[i:i] eq "-" ? i : last_dash(t, i - 1)
+two_line_name(t) = strlen(t) <= 14 || last_dash(t, strlen(t)) < 4 ? t \
+    : t[1:last_dash(t, strlen(t))] . "\n" . t[last_dash(t, strlen(t)) + 1:]
 size_text(m, n, k) = m == n && n == k ? sprintf("m=n=k=%d", m) : sprintf("%dx%dx%d", m, n, k)
 
 set grid ytics lc rgb grid_colour
@@ -103,6 +108,11 @@ pick_step(x) = strcol("role") eq "library" \
 is_picked(x) = strcol("role") eq "library" ? column(0) == pick_library \
     : strcol("role") ne "step" ? 0 \
     : column(0) == pick_row[step_number(strcol("step")) + 1]
+
+# The run a figure draws, when it is given one (table_run: the run the guide's table
+# beside it shows, bin/guide-tables --table-run); "" for each step's newest row.
+if (!exists("table_run")) table_run = ""
+in_table_run = '(table_run eq "" || strcol("run_id") eq table_run)'
 
 # A file that is there and not empty (the peaks table is optional).
 file_exists(f) = f ne "" && system("test -s '" . f . "' && echo y") eq "y"

@@ -19,6 +19,8 @@
 # harness's CSV reader, says `file:line: reason` for each row it skips and leaves
 # the sound rows in build/plots/<lab>.csv (and the folders that have any in
 # <lab>.dirs); the scripts read only those, and data/published/*.csv as they are.
+# A file it cannot read as a results CSV at all (not one with no rows) is named in
+# <lab>.unreadable (peaks.unreadable), which keeps the lab's figures (below).
 # Result folders are never make targets or make wildcards: their names may hold
 # blanks or quotes, so shell loops and gnuplot's -c arguments carry them.
 # Every figure is redrawn on every call: the PNGs are committed, so their
@@ -39,6 +41,9 @@ PLOT_WORK ?= $(BUILD_DIR)/plots
 PLOT_SLIDES ?= 1
 GPUS ?=
 RESULTS_CHECK := $(BIN_DIR)/results-check
+GUIDE_TABLES := $(BIN_DIR)/guide-tables
+# The files whose tables of results (bin/guide-tables) the figures beside them follow.
+PLOT_TABLE_FILES ?= GUIDE.md $(wildcard labs/*/README.md)
 # The figures this call drew or kept, one path a line (draw appends; make plots
 # removes the others).
 PLOT_KEPT = $(PLOT_WORK)/kept.list
@@ -57,6 +62,16 @@ include $(wildcard harness/labs/*/plots/plots.mk)
 #   gpu_list          the results folders the GPU-against-GPU figures compare, as
 #       "A|B" (GPUS when given, else every folder with rows of the lab).
 #   need FILE FIGURE  true when FILE is there and not empty, else says so in one line.
+#   lab_figures LAB FIGURE...  for every results folder of LAB (PLOT_WORK/LAB.dirs;
+#       false when there is none), in turn: FIGURE steps (plots/steps.gp), roofline
+#       (plots/roofline.gp over harness/labs/LAB/plots/intensity.csv), sizes
+#       (plots/sweep.gp), or the name of a shell function of the lab's recipe that
+#       draws a figure of its own for that folder. Each sees out (plots/LAB), rows
+#       (the lab's checked rows), peaks, lab (its lab.gp), dir (the folder) and name
+#       (the folder's name made file-safe), and run: the run the table of that lab and
+#       folder in PLOT_TABLE_FILES shows (bin/guide-tables --table-run; empty when none),
+#       which the steps figure and the roofline draw, so that a figure and the table
+#       beside it show the same rows. The loop over folders is written here once.
 #   figure_name TEXT  TEXT with every character but [A-Za-z0-9._+-] as '_'.
 PLOT_SH = failed=0; \
   draw() { fig=$$1; script=$$2; data=$$3; shift 3; mkdir -p "$${fig%/*}"; \
@@ -74,30 +89,52 @@ PLOT_SH = failed=0; \
       echo "plots: gnuplot failed drawing $$fig:" >&2; cat "$$log" >&2; \
     fi; rm -f "$$log"; }; \
   need() { [ -s "$$1" ] || { echo "plots: $$1 is missing or empty: $$2 not drawn" >&2; return 1; }; }; \
+  lab_figures() { plot_lab=$$1; shift; out='$(PLOT_FIGURES)'/$$plot_lab; rows='$(PLOT_WORK)'/$$plot_lab.csv; \
+    peaks='$(PLOT_WORK)/peaks.csv'; lab=harness/labs/$$plot_lab/plots/lab.gp; \
+    [ -s '$(PLOT_WORK)'/$$plot_lab.dirs ] || return 1; \
+    while IFS= read -r dir; do name=$$(figure_name "$$dir"); \
+      run=$$($(GUIDE_TABLES) --table-run --results '$(PLOT_RESULTS)' $$plot_lab "$$dir" $(PLOT_TABLE_FILES)); \
+      for figure in "$$@"; do case $$figure in \
+        steps) draw "$$out/steps-$$name.png" plots/steps.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab" "$$peaks" "$$run" ;; \
+        roofline) draw "$$out/roofline-$$name.png" plots/roofline.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab" \
+          harness/labs/$$plot_lab/plots/intensity.csv "$$peaks" "$$run" ;; \
+        sizes) draw "$$out/sizes-$$name.png" plots/sweep.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab" ;; \
+        *) "$$figure" ;; \
+      esac; done; \
+    done < '$(PLOT_WORK)'/$$plot_lab.dirs; return 0; }; \
   figure_name() { printf '%s' "$$1" | tr -c 'A-Za-z0-9._+-' '_'; }; \
   gpu_list() { if [ -n '$(strip $(GPUS))' ]; then printf '%s' '$(strip $(GPUS))' | tr ' ' '|'; \
     else paste -s -d '|' "$$1"; fi; }
 
 .PHONY: plots plots-check
-# After every lab's figures: the ones no data drew this time go (PNG and SVG).
+# After every lab's figures: the ones no data drew this time go (PNG and SVG), except
+# in a lab with a results file bin/results-check could not read (PLOT_WORK/<lab>.unreadable:
+# a file that cannot be read is not a file with no data): its figures are all kept,
+# and make plots fails, repeating each such file's `file:line: reason`.
 plots: $(PLOT_LAB_TARGETS)
 	$(Q)for lab in $(patsubst plots-%,%,$(PLOT_LAB_TARGETS)); do dir='$(PLOT_FIGURES)'/$$lab; gone=; \
+	  if [ -s '$(PLOT_WORK)'/$$lab.unreadable ]; then \
+	    echo "plots: every figure of $$dir kept, as a results file of $$lab could not be read" >&2; continue; fi; \
 	  for fig in "$$dir"/*.png; do [ -f "$$fig" ] || continue; \
 	    grep -Fxq -e "$$fig" '$(PLOT_KEPT)' 2>/dev/null && continue; name=$$(basename "$$fig" .png); \
 	    rm -f "$$fig" "$$dir/slides/$$name.svg"; gone="$$gone $$name.png"; done; \
 	  for svg in "$$dir"/slides/*.svg; do [ -f "$$svg" ] || continue; name=$$(basename "$$svg" .svg); \
 	    [ -f "$$dir/$$name.png" ] && continue; rm -f "$$svg"; gone="$$gone slides/$$name.svg"; done; \
 	  [ -z "$$gone" ] || echo "plots: removed from $$dir, as no data draws them now:$$gone"; \
-	done
+	done; \
+	set -- '$(PLOT_WORK)'/*.unreadable; [ -e "$$1" ] || exit 0; \
+	echo "plots: these results files could not be read; fix them and run make plots again:" >&2; \
+	cat "$$@" >&2; exit 1
 
 # Before any figure: gnuplot is there, and every results CSV is checked.
-plots-check: $(RESULTS_CHECK)
+plots-check: $(RESULTS_CHECK) $(GUIDE_TABLES)
 	$(Q)command -v $(GNUPLOT) >/dev/null 2>&1 || \
 	  { echo "plots: $(GNUPLOT) not found: 'make deps' installs it (gnuplot-nox)" >&2; exit 1; }
-	$(Q)mkdir -p '$(PLOT_WORK)' && rm -f '$(PLOT_WORK)'/*.csv '$(PLOT_WORK)'/*.dirs '$(PLOT_KEPT)'
+	$(Q)mkdir -p '$(PLOT_WORK)' && rm -f '$(PLOT_WORK)'/*.csv '$(PLOT_WORK)'/*.dirs '$(PLOT_WORK)'/*.unreadable '$(PLOT_KEPT)'
 	$(Q)set -- '$(PLOT_RESULTS)'/*/*.csv; \
 	  if [ ! -e "$$1" ]; then echo "plots: no results in $(PLOT_RESULTS)/<gpu>/<lab>.csv yet: published figures only"; exit 0; fi; \
-	  $(RESULTS_CHECK) --out '$(PLOT_WORK)' "$$@" || [ $$? -eq 1 ]
+	  status=0; $(RESULTS_CHECK) --out '$(PLOT_WORK)' "$$@" || status=$$?; \
+	  [ $$status -eq 0 ] || [ $$status -eq 1 ] || [ $$status -eq 3 ]
 
 # (every lab's step table: which step a row is compared with, for the vs_previous columns)
 $(RESULTS_CHECK): $(BUILD_DIR)/host/tools/results_check.o \

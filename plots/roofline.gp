@@ -6,9 +6,12 @@
 # times 20 flops per interaction). A step whose newest result failed is not placed
 # (it is named at the bottom); so is a step with no declared intensity.
 #
-#   gnuplot -c plots/roofline.gp LAB.csv OUT.png|OUT.svg RESULTS_DIR SOURCE LAB.gp INTENSITY.csv [PEAKS.csv]
+#   gnuplot -c plots/roofline.gp LAB.csv OUT.png|OUT.svg RESULTS_DIR SOURCE LAB.gp INTENSITY.csv [PEAKS.csv [RUN]]
 #
-# Rows are picked as in plots/steps.gp. Exit status 3: no passing step to place.
+# Rows are picked as in plots/steps.gp (RUN: the run of the guide's table). The title
+# dates the ceilings it draws, from their own rows of peaks.csv. A step's name is
+# placed beside its point where it overlaps no other name, no point and no ceiling.
+# Exit status 3: no passing step to place.
 
 load 'plots/common.gp'
 datafile = ARG1
@@ -19,8 +22,9 @@ load ARG5
 if (!exists("head_size_text")) { head_size_text = size_text(head_m, head_n, head_k) }
 intensity_file = ARG6
 peaks_file = ARGC >= 7 ? ARG7 : ""
+table_run = ARGC >= 8 ? ARG8 : ""
 
-stats datafile using (@mine ? pick_step(0) : 0) nooutput
+stats datafile using (@mine && @in_table_run ? pick_step(0) : 0) nooutput
 picked = '@mine && is_picked(0)'
 
 # Declared intensities: by step number ("01") or by the library row's name.
@@ -53,14 +57,26 @@ if (placed == 0) {
     exit status 3
 }
 
-fma = NaN; copy_bw = NaN; smem_bw = NaN; special = NaN; peak_date = ""
+# The ceilings drawn, each from its newest row, and the dates of those rows alone
+# (peaks.csv holds other quantities, measured on other days).
+fma = NaN; copy_bw = NaN; smem_bw = NaN; special = NaN; first_t = NaN; last_t = NaN
+drawn_quantity(q) = q eq "fp32_fma" || q eq "dram_copy" || q eq "smem_bandwidth" || \
+    (q eq special_quantity && special_quantity ne "")
 if (file_exists(peaks_file)) {
-    stats peaks_file using (strcol("results_dir") ne results_dir ? 0 : \
-        (peak_date = strcol("date"), q = strcol("quantity"), \
+    stats peaks_file using (strcol("results_dir") ne results_dir || !drawn_quantity(strcol("quantity")) ? 0 : \
+        (q = strcol("quantity"), \
          q eq "fp32_fma" ? fma = column("value") : q eq "dram_copy" ? copy_bw = column("value") : \
-         q eq "smem_bandwidth" ? smem_bw = column("value") : \
-         q eq special_quantity && special_quantity ne "" ? special = column("value") * special_flops : 0, 0)) nooutput
+         q eq "smem_bandwidth" ? smem_bw = column("value") : special = column("value") * special_flops, 0)) nooutput
+    stats peaks_file using (strcol("results_dir") ne results_dir || !drawn_quantity(strcol("quantity")) ? 0 : \
+        (q = strcol("quantity"), td = strptime("%Y-%m-%d", strcol("date")[1:10]), \
+         (q eq "fp32_fma" && column("value") == fma) || (q eq "dram_copy" && column("value") == copy_bw) || \
+         (q eq "smem_bandwidth" && column("value") == smem_bw) || \
+         (q eq special_quantity && column("value") * special_flops == special) \
+         ? (first_t = !is_number(first_t) || td < first_t ? td : first_t, \
+            last_t = !is_number(last_t) || td > last_t ? td : last_t, 0) : 0)) nooutput
 }
+peak_date = !is_number(first_t) ? "" : first_t == last_t ? strftime("%Y-%m-%d", first_t) \
+    : strftime("%Y-%m-%d", first_t) . " to " . strftime("%Y-%m-%d", last_t)
 have_peaks = is_number(fma)
 top = high_y
 if (is_number(fma) && fma > top) top = fma
@@ -83,10 +99,11 @@ stats datafile using (@point_row && is_number(@x_of) && np < 100 ? collect(0) : 
 
 eval png_terminal(1200, 820)
 set bmargin 6
-set title sprintf("%s on %s: roofline, each step's newest result at %s\n" . \
-    "newest %s; ceilings %s; %s", lab_title, gpu_name, \
-    head_size_text, date_text(run_date), \
-    have_peaks ? "measured by bin/peaks " . peak_date[1:10] : "not measured yet (make peaks)", cache_text(cache))
+which_rows = table_run ne "" ? "the run of the guide's table, " . table_run : "each step's newest result"
+set title sprintf("%s on %s: roofline at %s\n" . \
+    "%s, newest %s\nceilings %s; %s", lab_title, gpu_name, head_size_text, which_rows, \
+    date_text(run_date), \
+    have_peaks ? "measured by bin/peaks " . peak_date : "not measured yet (make peaks)", cache_text(cache))
 set xlabel "arithmetic intensity (flops per byte of device memory, from the kernel's design; log scale)"
 set ylabel "achieved FLOP/s (log scale)"
 set logscale xy 10
@@ -132,7 +149,7 @@ plot (have_peaks ? roof_fma(x) : NaN) with lines lw 3 lc rgb peak_colour \
      (is_number(special) ? special : NaN) with lines lw 2 dt 4 lc rgb "#d62728" \
          title (is_number(special) ? sprintf("rsqrtf rate x %d flops per interaction: %s", special_flops, flops_text(special)) : ""), \
      datafile using (@point_row ? @x_of : NaN):(@point_row ? column("gflops") : NaN) \
-         with points pt 7 ps 1.8 lc rgb today_colour title "a step (its newest result)"
+         with points pt 7 ps 1.8 lc rgb today_colour title (table_run ne "" ? "a step (its row in that run)" : "a step (its newest result)")
 
 # Each point's name beside it where it overlaps no other name and no point: first
 # level with the point (odd steps on the left, even on the right, as a column of
@@ -157,8 +174,17 @@ hits_box(i, x0, x1, y0, y1) = i > nbox ? 0 : \
 hits_point(j, x0, x1, y0, y1) = j > np ? 0 : \
     overlaps(x0, x1, y0, y1, to_u(px[j]) - dot, to_u(px[j]) + dot, to_v(py[j]) - dot, to_v(py[j]) + dot) ? 1 \
     : hits_point(j + 1, x0, x1, y0, y1)
+# A ceiling crosses a box when, sampled at eight places across the box's width, some
+# stretch of it between two samples comes within the box's height.
+ceiling_v(f, u) = (cx = from_u(u), cr = f == 1 ? roof_copy(cx) : f == 2 ? roof_smem(cx) : f == 3 ? roof_fma(cx) \
+    : special, is_number(cr) && cr > 0 ? to_v(cr) : NaN)
+segment_hits(f, k, x0, x1, y0, y1) = (va = ceiling_v(f, x0 + (x1 - x0) * k / 8.0), \
+    vb = ceiling_v(f, x0 + (x1 - x0) * (k + 1) / 8.0), \
+    is_number(va) && is_number(vb) && (va > vb ? va : vb) >= y0 - 2 && (va < vb ? va : vb) <= y1 + 2)
+ceiling_hits(f, k, x0, x1, y0, y1) = f > 4 ? 0 : k > 7 ? ceiling_hits(f + 1, 0, x0, x1, y0, y1) : \
+    segment_hits(f, k, x0, x1, y0, y1) ? 1 : ceiling_hits(f, k + 1, x0, x1, y0, y1)
 free(x0, x1, y0, y1) = x0 >= area_x0 && x1 <= area_x1 && y0 >= area_y0 && y1 <= area_y1 && \
-    !hits_box(1, x0, x1, y0, y1) && !hits_point(1, x0, x1, y0, y1)
+    !hits_box(1, x0, x1, y0, y1) && !hits_point(1, x0, x1, y0, y1) && !ceiling_hits(1, 0, x0, x1, y0, y1)
 do for [i = 1:np] {
     u = to_u(px[i]); v = to_v(py[i]); w = strlen(pname[i]) * char_w + 4
     placed = 0

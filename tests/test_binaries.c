@@ -98,13 +98,42 @@ START_TEST(no_gpu_exits_77_with_one_line)
     size_t n = step_binaries(paths, 512);
     for (size_t i = 0; i < n; ++i) {
         int code = run_step(paths[i], hide_gpus, "--n", "64", "--no-csv");
-        /* a CPU row may run on the CPU alone (host_row.h; cpu_rows_run_without_a_gpu) */
+        /* a CPU row runs on the CPU alone (every_cpu_row_runs_without_a_gpu) */
         if (code == 0 && strstr(out, "No GPU: this CPU row runs on the CPU alone") != NULL)
             continue;
         ck_assert_msg(code == 77, "%s: exit %d, want 77; stderr: %s", paths[i], code, err);
         ck_assert_ptr_nonnull(strstr(err, "no NVIDIA driver or GPU found"));
         ck_assert_int_eq(count_lines(err), 1);
     }
+}
+END_TEST
+
+/* Every lab's CPU rows (lab.def ROW role "cpu": C code on the CPU) run, are checked
+ * and pass where there is no GPU (harness/host_row.h: the lab's create_on_host and
+ * the row's DEFINE_CPU_ROW_ANYWHERE), at the lab's first check size; make run
+ * without a GPU runs them all before it says that the steps need one. */
+START_TEST(every_cpu_row_runs_without_a_gpu)
+{
+    static const char *const hide_gpus[] = {"CUDA_VISIBLE_DEVICES=", NULL};
+    for (const struct step_table *const *it = all_step_tables, *lab; (lab = *it) != NULL; ++it)
+        for (size_t r = 0; r < lab->row_count; ++r) {
+            if (strcmp(lab->rows[r].role, "cpu") != 0)
+                continue;
+            char rel[256], path[512], m[24], n[24], k[24];
+            snprintf(rel, sizeof rel, "%s/%s", lab->lab, lab->rows[r].name);
+            bin_path(rel, path, sizeof path);
+            ck_assert_uint_gt(lab->check_size_count, 0);
+            snprintf(m, sizeof m, "%ld", lab->check_sizes[0].m);
+            snprintf(n, sizeof n, "%ld", lab->check_sizes[0].n);
+            snprintf(k, sizeof k, "%ld", lab->check_sizes[0].k);
+            char *argv[] = {path, "--m", m, "--n", n, "--k", k, "--no-csv", NULL};
+            int code = run_capture(argv, hide_gpus, out, sizeof out, err, sizeof err);
+            ck_assert_msg(code == 0, "%s (lab %s's CPU row) without a GPU: exit %d, want 0 (a "
+                          "CPU row runs on the CPU alone: harness/host_row.h); stderr: %s",
+                          path, lab->lab, code, err);
+            ck_assert_msg(strstr(out, "No GPU: this CPU row runs on the CPU alone") != NULL &&
+                              strstr(out, " PASS") != NULL, "%s: %s", path, out);
+        }
 }
 END_TEST
 
@@ -223,6 +252,7 @@ Suite *binaries_suite(void)
     tcase_add_loop_test(tc, bad_arguments_exit_2_with_one_line, 0,
                         (int)(sizeof bad_args / sizeof bad_args[0]));
     tcase_add_test(tc, no_gpu_exits_77_with_one_line);
+    tcase_add_test(tc, every_cpu_row_runs_without_a_gpu);
     tcase_add_test(tc, static_report_says_todo);
     tcase_add_test(tc, unknown_architecture_in_report);
     suite_add_tcase(s, tc);

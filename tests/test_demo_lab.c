@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "demo_lab_tree.h"
 #include "util.h"
 
@@ -216,7 +217,9 @@ START_TEST(front_door_takes_the_cpu_rows_first_then_shows_the_report)
     char *run[] = {"bin/lab", "run", "--bin-dir", "bin/solutions", "demo", NULL};
     ck_assert_int_eq(demo_lab_run(tree, no_gpu, run, out, sizeof out, err, sizeof err), 77);
     const char *first = strstr(out, "\ncpu-fill "), *second = strstr(out, "\ncpu-fill-reverse ");
-    const char *report = strstr(out, "Without a GPU, here is what the compiler");
+    const char *report = strstr(out, "\nNo GPU: the steps need one, so none ran; the 2 CPU row(s) "
+                                     "above ran on the CPU alone (2 passed, 0 failed). What the "
+                                     "compiler");
     ck_assert_msg(first != NULL && second != NULL && report != NULL && first < second &&
                       second < report, "%s", out);
     ck_assert_msg(strstr(first, " PASS") != NULL && strstr(first, " PASS") < second, "%s", out);
@@ -338,6 +341,40 @@ START_TEST(results_check_compares_each_row_with_the_one_its_table_says)
 }
 END_TEST
 
+/* A second terminal: two makes at once in one tree, after a step file changed, both
+ * build it (each writes its files under names of its own and renames them: the
+ * Makefile's atomic_compile), both succeed, and no temporary file is left behind. */
+START_TEST(two_makes_at_once_in_one_tree)
+{
+    char *script[] = {
+        "/bin/sh", "-c",
+        "touch labs/demo/01-fill.cu harness/labs/demo/cpu-fill.cu && "
+        "{ make -s bin/demo/01-fill bin/demo/cpu-fill >first.log 2>&1 & "
+        "make -s bin/demo/01-fill bin/demo/cpu-fill >second.log 2>&1; second=$?; "
+        "wait $!; first=$?; cat first.log second.log; rm -f first.log second.log; "
+        "echo \"exits $first $second\"; "
+        "find build bin -name '*.tmp' | sed 's/^/left: /'; }",
+        NULL};
+    ck_assert_int_eq(demo_lab_run(tree, util_plain_make_env, script, out, sizeof out, err, sizeof err), 0);
+    ck_assert_msg(strstr(out, "exits 0 0\n") != NULL && strstr(out, "left: ") == NULL, "%s%s", out, err);
+    ck_assert_int_eq(run_in_tree("bin/demo/cpu-fill", no_gpu, "--n", "1000", "--no-csv", NULL), 0);
+}
+END_TEST
+
+/* --time-limit (make run's RUN_TIME_LIMIT=) takes fractions of a second and honours
+ * them: a CPU row that would run a minute is stopped after 0.3 s, and says so. */
+START_TEST(a_fractional_time_limit_is_honoured)
+{
+    double began = clock_now_s();
+    int code = run_in_tree("bin/demo/cpu-fill", no_gpu, "--n", "1000000", "--repeats", "100000",
+                           "--time-limit", "0.3", "--no-csv", NULL);
+    double took = clock_now_s() - began;
+    ck_assert_msg(code == 5, "exit %d, want 5 (stopped at the time limit): %s", code, err);
+    ck_assert_msg(strstr(err, "ran past 0.3 s and was stopped") != NULL, "%s", err);
+    ck_assert_msg(took < 5.0, "stopped after %.1f s, not 0.3 s", took);
+}
+END_TEST
+
 Suite *demo_lab_suite(void)
 {
     Suite *s = suite_create("demo_lab");
@@ -351,6 +388,8 @@ Suite *demo_lab_suite(void)
     tcase_add_test(tc, cpu_rows_run_without_a_gpu);
     tcase_add_test(tc, front_door_takes_a_step_without_its_lab);
     tcase_add_test(tc, results_check_compares_each_row_with_the_one_its_table_says);
+    tcase_add_test(tc, two_makes_at_once_in_one_tree);
+    tcase_add_test(tc, a_fractional_time_limit_is_honoured);
     suite_add_tcase(s, tc);
     return s;
 }

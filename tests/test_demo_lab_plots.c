@@ -173,10 +173,35 @@ START_TEST(a_figure_whose_data_is_gone_is_removed)
 }
 END_TEST
 
+/* A results file that cannot be read (its header line gone) is not a file with no
+ * data: make plots keeps every figure of the lab, PNG and SVG, repeats the file's
+ * `file:1: reason` and fails. */
+START_TEST(an_unreadable_results_file_keeps_the_figures_and_fails)
+{
+    write_file("unread", "results/G/demo.csv", RESULTS_HEADER "\n" RUN1("PASS"));
+    int code = make_plots("unread");
+    ck_assert_msg(code == 0, "make plots exited %d:\n%s%s", code, out, err);
+    assert_drawn("unread", "steps-G");
+    write_file("unread", "results/G/demo.csv", RUN1("PASS"));
+    code = make_plots("unread");
+    ck_assert_msg(code != 0, "make plots exited 0 on an unreadable file:\n%s%s", out, err);
+    assert_drawn("unread", "steps-G");
+    char line[2048];
+    in_case("unread", "results/G/demo.csv:1: column 1 is '2026-11-23T04:00:00Z', not 'date'", line,
+            sizeof line);
+    const char *first = strstr(err, line);
+    ck_assert_msg(first != NULL && strstr(first + 1, line) != NULL,
+                  "expected '%s' twice (when read, and at the end) in:\n%s", line, err);
+    ck_assert_msg(strstr(err, "could not be read") != NULL && strstr(out, "removed from") == NULL,
+                  "%s%s", out, err);
+}
+END_TEST
+
 static const char *const case_names[] = {
     "make plots draws the demo lab's figures from its own folder",
     "make plots draws every figure from a small results tree",
     "a figure whose data is gone is removed, said in one line",
+    "an unreadable results file keeps the figures, and make plots fails",
 };
 
 size_t demo_lab_plots_case_names(const char **names, size_t max)
@@ -193,6 +218,7 @@ Suite *demo_lab_plots_suite(void)
     tcase_add_test(tc, make_plots_draws_the_lab_s_figures_from_its_folder);
     tcase_add_test(tc, make_plots_draws_every_figure_from_a_small_results_tree);
     tcase_add_test(tc, a_figure_whose_data_is_gone_is_removed);
+    tcase_add_test(tc, an_unreadable_results_file_keeps_the_figures_and_fails);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -74,7 +74,27 @@ size_t gpu_case_names(const char **names, size_t max)
         names[n++] = labs_names[i];
     if (students_copy())
         return n;
-    for (size_t i = 0; i < case_count() && n < max && i < MAX_CASE_NAMES; ++i) {
+    for (size_t i = 0; i < sizeof solution_names / sizeof solution_names[0] && n < max; ++i)
+        names[n++] = solution_names[i];
+    return n;
+}
+
+/* Every solution step and row at every check size: the longest part of the GPU tests
+ * (4.6 minutes in one suite on the H100), dealt into GPU_SHARDS suites, gpu_steps_1
+ * ... (suites.h), that tests/run_tests.c runs side by side; shard k of them takes the
+ * cases from (k - 1) n / GPU_SHARDS on. In the students' copy they are empty. */
+#define GPU_SHARDS 4
+static size_t shard_begin(int k)
+{
+    return case_count() * (size_t)(k - 1) / GPU_SHARDS;
+}
+
+static size_t shard_case_names(int k, const char **names, size_t max)
+{
+    size_t n = 0;
+    if (students_copy())
+        return 0;
+    for (size_t i = shard_begin(k); i < shard_begin(k + 1) && n < max && i < MAX_CASE_NAMES; ++i) {
         const struct step_table *lab = NULL;
         const struct check_size *size = NULL;
         char name[128];
@@ -83,8 +103,6 @@ size_t gpu_case_names(const char **names, size_t max)
                  lab->lab, name, size->m, size->n, size->k);
         names[n++] = case_name_store[i];
     }
-    for (size_t i = 0; i < sizeof solution_names / sizeof solution_names[0] && n < max; ++i)
-        names[n++] = solution_names[i];
     return n;
 }
 
@@ -371,6 +389,29 @@ START_TEST(first_step_is_compared_with_the_baseline)
 }
 END_TEST
 
+static Suite *shard_suite(const char *name, int k)
+{
+    Suite *s = suite_create(name);
+    if (students_copy())
+        return s;
+    TCase *tc = tcase_create("solution steps");
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, solution_step_is_correct, (int)shard_begin(k), (int)shard_begin(k + 1));
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+#define GPU_SHARD(k)                                                                               \
+    Suite *gpu_steps_##k##_suite(void) { return shard_suite("gpu_steps_" #k, k); }                  \
+    size_t gpu_steps_##k##_case_names(const char **names, size_t max)                              \
+    {                                                                                              \
+        return shard_case_names(k, names, max);                                                    \
+    }
+GPU_SHARD(1)
+GPU_SHARD(2)
+GPU_SHARD(3)
+GPU_SHARD(4)
+
 Suite *gpu_suite(void)
 {
     Suite *s = suite_create("gpu");
@@ -384,7 +425,6 @@ Suite *gpu_suite(void)
         return s;
     tc = tcase_create("solutions");
     tcase_set_timeout(tc, 300);
-    tcase_add_loop_test(tc, solution_step_is_correct, 0, (int)case_count());
     tcase_add_test(tc, occupancy_model_agrees_on_every_step);
     tcase_add_test(tc, results_csv_row);
     tcase_add_test(tc, first_step_is_compared_with_the_baseline);

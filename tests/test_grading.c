@@ -316,6 +316,45 @@ START_TEST(safe_names_are_plain_and_distinct)
 }
 END_TEST
 
+/* Steps whose file is not in the submission are said once, as a count with their
+ * names, in the report and the progress (a student of one lab graded with every lab
+ * had 55 lines of them); a step missing for another reason keeps its own lines. */
+START_TEST(steps_not_submitted_are_one_line)
+{
+    struct step_result steps[3];
+    memset(steps, 0, sizeof steps);
+    static const char *const stems[] = {"demo/01-fill", "demo/02-shared", "demo/03-more"};
+    for (int i = 0; i < 3; ++i) {
+        snprintf(steps[i].stem, sizeof steps[i].stem, "%s", stems[i]);
+        steps[i].verdict = VERDICT_MISSING;
+        steps[i].checks[CHECK_BUILD].state = CHECK_FAIL;
+        snprintf(steps[i].checks[CHECK_BUILD].why, sizeof steps[i].checks[0].why, "%s.cu: %s",
+                 stems[i], i == 1 ? "a symbolic link, not taken" : GRADE_NOT_SUBMITTED);
+    }
+    char line[256], cut[40];
+    ck_assert_uint_eq(grade_not_submitted(steps, 3, line, sizeof line), 2);
+    ck_assert_str_eq(line, "2 step files not in the submission (0 points): demo/01-fill, "
+                           "demo/03-more");
+    ck_assert_uint_eq(grade_not_submitted(steps, 3, cut, sizeof cut), 2);
+    ck_assert_msg(strcmp(cut + strlen(cut) - 3, "...") == 0, "%s", cut);
+    ck_assert_uint_eq(grade_not_submitted(steps + 1, 1, line, sizeof line), 0);
+    ck_assert_str_eq(line, "");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    ck_assert_ptr_nonnull(out);
+    grade_write_report(out, "ada", "ada", steps, 3, "  notes.txt\n", 1, NULL);
+    ck_assert_int_eq(fclose(out), 0);
+    ck_assert_msg(strstr(text, "\nmissing: 2 step files not in the submission (0 points): "
+                               "demo/01-fill, demo/03-more\n") != NULL &&
+                      strstr(text, "demo/01-fill build") == NULL &&
+                      strstr(text, "demo/02-shared build FAIL") != NULL &&
+                      strstr(text, "only the step files are taken): 1 file\n  notes.txt\n") != NULL,
+                  "%s", text);
+    free(text);
+}
+END_TEST
+
 /* make with the environment of a plain shell: no job server of the make running us */
 static int run_make(const char *const *args, char *out, size_t out_len, char *err, size_t err_len)
 {
@@ -430,6 +469,7 @@ Suite *grading_suite(void)
     tcase_add_test(rules, points_follow_the_rubric);
     tcase_add_test(rules, techniques_are_judged_from_resources_and_speed);
     tcase_add_test(rules, safe_names_are_plain_and_distinct);
+    tcase_add_test(rules, steps_not_submitted_are_one_line);
     suite_add_tcase(s, rules);
 
     TCase *names = tcase_create("make");

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lab_registry.h"
 #include "util.h"
 
 static char out[1 << 16], err[1 << 16];
@@ -201,7 +202,7 @@ END_TEST
 /* In the students' copy, each goal that needs the solutions: one line, exit 2. */
 static const char *const refused[] = {
     "solutions", "grade", "grade-all SUBMISSIONS=x", "diffs", "sweep-tiles", "handout DEST=x",
-    "deps-slurm", "run SRC=solutions",
+    "deps-slurm", "run SRC=solutions", "explore", "explore-metrics",
 };
 
 START_TEST(handout_refuses_what_needs_the_solutions)
@@ -238,6 +239,19 @@ static const char *failed_cases(const char *log)
     return lines[0] != '\0' ? lines : "";
 }
 
+/* The lines of text that start with "name " and say PASS. */
+static int passed_lines(const char *text, const char *name)
+{
+    int count = 0;
+    size_t len = strlen(name);
+    for (const char *p = text; p != NULL && *p != '\0'; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        size_t n = strcspn(p, "\n");
+        if (n > len && strncmp(p, name, len) == 0 && p[len] == ' ' && memmem(p, n, " PASS", 5) != NULL)
+            ++count;
+    }
+    return count;
+}
+
 /* The students' first commands, in a handout built from nothing, with the GPU hidden
  * (this is what CI sees): make run (the static report, exit 0), make report, make
  * test (everything passes; the GPU cases are skipped by name, the labs/ one among
@@ -267,7 +281,18 @@ START_TEST(handout_runs_and_tests_without_a_gpu)
     ck_assert_msg(code == 0, "in the handout: exit %d after '%s'; its log ends:\n%s%s", code, out,
                   last + (strlen(last) > 3000 ? strlen(last) - 3000 : 0), failed_cases(last));
     ck_assert_int_eq(removed, 0);
-    ck_assert_ptr_nonnull(strstr(run, "Without a GPU, here is what the compiler"));
+    /* every lab's CPU rows ran on the CPU alone and passed, then one line said why the
+     * steps did not */
+    int cpu_rows = 0, cpu_rows_passed = 0;
+    for (const struct step_table *const *it = all_step_tables; *it != NULL; ++it)
+        for (size_t r = 0; r < (*it)->row_count; ++r)
+            if (strcmp((*it)->rows[r].role, "cpu") == 0) {
+                ++cpu_rows;
+                cpu_rows_passed += passed_lines(run, (*it)->rows[r].name) > 0;
+            }
+    ck_assert_msg(cpu_rows_passed == cpu_rows, "%d of %d CPU rows passed in make run:\n%s",
+                  cpu_rows_passed, cpu_rows, run);
+    ck_assert_ptr_nonnull(strstr(run, "No GPU: the steps need one, so none ran"));
     ck_assert_ptr_nonnull(strstr(run, "no NVIDIA driver or GPU found"));
     ck_assert_ptr_nonnull(strstr(report, "Static resource report"));
     const char *summary = strstr(test, "\ntests: ");

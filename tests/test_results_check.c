@@ -8,6 +8,7 @@
  * outcome. */
 #define _XOPEN_SOURCE 700
 #include <check.h>
+#include <glob.h>
 #include <errno.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "svg_labels.h"
 #include "tools/markdown_files.h"
 #include "util.h"
 
@@ -217,10 +219,15 @@ START_TEST(test_old_header_is_named)
 {
     write_file("results/g/demo.csv", "date,run_id,commit,gpu,cc,sms,clock_mhz,driver,runtime,"
                                        "nvcc,lab,step,source,flags\n");
-    ck_assert_int_eq(check("results/g/demo.csv", NULL), 1);
+    /* a file that cannot be read is not one with no data: exit 3, and its line in
+     * out/demo.unreadable, so that make plots keeps the lab's figures and fails */
+    ck_assert_int_eq(check("results/g/demo.csv", NULL), 3);
     assert_message("results/g/demo.csv",
                    ":1: column 13 is 'source', not 'role': not a results CSV with the common "
                    "columns in order: file skipped");
+    const char *listed = read_file("out/demo.unreadable");
+    ck_assert_msg(listed != NULL && strstr(listed, ":1: column 13 is 'source', not 'role'") != NULL &&
+                      count_lines(listed) == 1, "%s", listed ? listed : "(no out/demo.unreadable)");
 }
 END_TEST
 
@@ -336,6 +343,49 @@ START_TEST(test_every_figure_the_guide_shows_is_drawn_from_committed_data)
     }
     markdown_files_free(docs, files);
     ck_assert_int_ge(links, 5);
+    /* and in none of them, read from its SVG for slides, does a label print over
+     * another (tests/svg_labels.h) */
+    char pattern[1200];
+    snprintf(pattern, sizeof pattern, "%s/plots/*/slides/*.svg", temp_dir);
+    glob_t figures;
+    ck_assert_int_eq(glob(pattern, 0, NULL, &figures), 0);
+    ck_assert_uint_ge(figures.gl_pathc, 5);
+    for (size_t i = 0; i < figures.gl_pathc; ++i) {
+        char *svg = util_read_file(figures.gl_pathv[i], NULL), why[512] = "";
+        ck_assert_ptr_nonnull(svg);
+        int overlap = svg_labels_overlap(svg, why, sizeof why);
+        free(svg);
+        ck_assert_msg(!overlap, "%s: %s", figures.gl_pathv[i], why);
+    }
+    globfree(&figures);
+}
+END_TEST
+
+/* The overlap check can fail: two labels at one place overlap, the same two apart do
+ * not, as gnuplot's SVG terminal writes them. */
+START_TEST(test_overlapping_labels_are_found_in_svg)
+{
+    for (int apart = 0; apart <= 1; ++apart) {
+        char script[2400], svg_path[1100];
+        snprintf(svg_path, sizeof svg_path, "%s/labels-%d.svg", temp_dir, apart);
+        snprintf(script, sizeof script,
+                 "set terminal svg size 600,400 font 'Sans,11'; set output '%s'; "
+                 "set label 1 'cub (library): 2.99 TB/s' at graph 0.1, graph 0.50; "
+                 "set label 2 'device copy bandwidth: 2.81 TB/s' at graph 0.1, graph %s; "
+                 "plot [0:1] x notitle",
+                 svg_path, apart ? "0.70" : "0.51");
+        char *argv[] = {"/usr/bin/env", "gnuplot", "-e", script, NULL};
+        int code = run_capture(argv, NULL, out, sizeof out, err, sizeof err);
+        ck_assert_msg(code == 0, "gnuplot exited %d: %s", code, err);
+        char *svg = util_read_file(svg_path, NULL), why[512] = "";
+        ck_assert_ptr_nonnull(svg);
+        int overlap = svg_labels_overlap(svg, why, sizeof why);
+        free(svg);
+        ck_assert_msg(overlap == !apart, "labels %s: overlap %d (%s)", apart ? "apart" : "together",
+                      overlap, why);
+        if (!apart)
+            ck_assert_msg(strstr(why, "cub (library)") != NULL, "%s", why);
+    }
 }
 END_TEST
 
@@ -363,7 +413,8 @@ START_TEST(test_a_build_variant_is_not_its_step)
 END_TEST
 
 static const char *const render_case_names[] = {
-    "every figure the documents show is drawn by make plots from the committed data",
+    "every figure the documents show is drawn by make plots from the committed data, no label over another",
+    "two labels of a figure at one place are found overlapping in its SVG",
     "a row built with -D build variables is a variant, not its step",
 };
 
@@ -380,6 +431,7 @@ Suite *plots_render_suite(void)
     tcase_add_checked_fixture(gnuplot, fresh_dir, NULL);
     tcase_set_timeout(gnuplot, 240);
     tcase_add_test(gnuplot, test_every_figure_the_guide_shows_is_drawn_from_committed_data);
+    tcase_add_test(gnuplot, test_overlapping_labels_are_found_in_svg);
     tcase_add_test(gnuplot, test_a_build_variant_is_not_its_step);
     suite_add_tcase(suite, gnuplot);
     return suite;

@@ -28,9 +28,10 @@
 # nbody_gpu 4.7, grading_gpu 2.8; sanitizers for N-body (16 steps, --quick) 20 to 40 s
 # per tool, the three tools side by side; grading 1.4 minutes for matmul (CLASS=2)
 # and 1.1 for N-body (LAB=matmul, LAB=nbody). A whole verification does not fit one
-# 10-minute call: give it parts. `make test` builds every target first, the
-# explorer's 144 configurations included: after a change to the Makefile that took
-# over 4 minutes before any test ran.
+# 10-minute call: give it parts. Those suite times were one suite after the other;
+# `make test` now runs the suites side by side (tests/run_tests.c) and, on a GPU
+# machine, leaves the long checks that need no GPU (the explorer's configurations, the
+# occupancy cross-check) to `make test-long`: the README says how long it takes.
 set -u
 LOG_DIR=${LOG_DIR:-build/gpu-verify}
 mkdir -p "$LOG_DIR"

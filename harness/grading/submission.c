@@ -33,7 +33,8 @@ static void print_done_lines(struct session *sess)
 {
     for (; sess->lines_printed < sess->step_count && sess->work[sess->lines_printed].line_done;
          ++sess->lines_printed)
-        printf("%s\n", sess->work[sess->lines_printed].line);
+        if (sess->work[sess->lines_printed].line[0] != '\0') /* not a step not submitted */
+            printf("%s\n", sess->work[sess->lines_printed].line);
     fflush(stdout);
 }
 
@@ -111,6 +112,8 @@ static void begin_step(struct session *sess, struct student *s, size_t i)
         snprintf(why, sizeof why, "%s", r->checks[CHECK_BUILD].why);
         snprintf(line, sizeof line, "missing: %s", why);
         end_at_build(r, w, VERDICT_MISSING, "the step file is missing", why, line);
+        if (grade_step_not_submitted(r))
+            w->line[0] = '\0'; /* said once for all of them, after the steps */
         return;
     }
     double waited = procs_now();
@@ -324,6 +327,9 @@ void grade_student(struct session *sess, struct student *s)
         finish_step(sess, s, i);
         print_done_lines(sess);
     }
+    char missing[240]; /* the report has them all */
+    if (grade_not_submitted(s->results, sess->step_count, missing, sizeof missing) > 0)
+        printf("  missing: %s\n", missing);
     for (int ph = 0; ph < PHASES; ++ph)
         sess->phase_s[ph] += s->phase_s[ph];
     if (sess->have_gpu)

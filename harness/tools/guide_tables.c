@@ -35,6 +35,13 @@
  * CSV's commit against git's history: table_staleness.h) is flagged in one line on
  * stderr, with or without --check; the flag does not change the exit status (the
  * numbers are still the recorded ones).
+ *
+ *   guide-tables --table-run LAB GPU-DIR FILE.md...
+ *
+ * prints the run_id of the run the first results-table of LAB and GPU-DIR in those
+ * files shows (nothing when there is none): make plots draws the same rows in the
+ * figures beside that table (plots/steps.gp, plots/roofline.gp), so a figure and the
+ * table next to it never show two different results of one step.
  * Exit status: 0 done / up to date, 1 out of date, 2 bad usage or unreadable data. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -495,6 +502,43 @@ static int make_sizes_table(const char *results, const char *lab, const char *gp
     return 0;
 }
 
+/* --table-run: the run of the first results-table of lab and gpu_dir in files. */
+static int print_table_run(const char *results, const char *lab, const char *gpu_dir, char **files,
+                           int count)
+{
+    for (int i = 0; i < count; ++i) {
+        FILE *f = fopen(files[i], "r");
+        if (f == NULL)
+            continue; /* a chapter file that is not there holds no table */
+        char line[4096];
+        while (fgets(line, sizeof line, f) != NULL) {
+            if (strncmp(line, BEGIN_MARK, strlen(BEGIN_MARK)) != 0)
+                continue;
+            char words_of[4096], *word[4] = {NULL};
+            int words = 0;
+            snprintf(words_of, sizeof words_of, "%s", line + strlen(BEGIN_MARK));
+            for (char *w = strtok(words_of, " \t\n"); w != NULL && strcmp(w, "-->") != 0 && words < 4;
+                 w = strtok(NULL, " \t\n"))
+                word[words++] = w;
+            if (words < 2 || strcmp(word[0], lab) != 0 || strcmp(word[1], gpu_dir) != 0)
+                continue;
+            fclose(f);
+            const struct step_table *steps;
+            struct csv_table t;
+            char path[1024], why[1024];
+            if (open_results(results, lab, gpu_dir, &steps, &t, path, sizeof path, why, sizeof why) != 0)
+                return 0; /* no rows: nothing to draw them from either */
+            const char *run = fullest_run(&t, steps, words >= 3 ? word[2] : NULL);
+            if (run != NULL)
+                printf("%s\n", run);
+            csv_free(&t);
+            return 0;
+        }
+        fclose(f);
+    }
+    return 0;
+}
+
 /* One file: its tables regenerated (check: compared); 0 done or up to date, 1 out of
  * date, 2 bad marker or unreadable data. A file without a marker is left alone. */
 static int one_file(const char *file, int check, const char *results, const char *grading,
@@ -598,6 +642,17 @@ static int one_file(const char *file, int check, const char *results, const char
 
 int main(int argc, char **argv)
 {
+    if (argc >= 4 && strcmp(argv[1], "--table-run") == 0) {
+        int at = 2;
+        const char *results = "data/results";
+        if (argc >= 6 && strcmp(argv[2], "--results") == 0)
+            results = argv[3], at = 4;
+        if (argc - at < 3) {
+            fprintf(stderr, "usage: guide-tables --table-run [--results DIR] LAB GPU-DIR FILE.md...\n");
+            return 2;
+        }
+        return print_table_run(results, argv[at], argv[at + 1], argv + at + 2, argc - at - 2);
+    }
     int check = 0;
     const char *results = "data/results", *grading = "data/grading", *published = "data/published";
     const char *files[256];

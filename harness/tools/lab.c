@@ -259,6 +259,11 @@ static int run_steps(const char *bin_dir, const struct selection *sel, int repor
     snprintf(run_id + strlen(run_id), sizeof run_id - strlen(run_id), "-%ld", (long)getpid());
 
     int worst = 0, ran = 0, passed = 0, todo = 0, failed = 0, stopped = 0;
+    /* Set by the first step that finds no GPU (exit 77): from then on only the CPU
+     * rows run (those whose lab can run them on the CPU alone, harness/host_row.h),
+     * of this lab and every selected lab after it; then one line says that the steps
+     * need a GPU, and the static report follows. */
+    int no_gpu = 0, cpu_rows_need_gpu = 0;
     for (const struct step_table *const *it = all_step_tables; *it != NULL; ++it) {
         const struct step_table *t = *it;
         if (sel->lab != NULL && sel->lab != t)
@@ -267,6 +272,10 @@ static int run_steps(const char *bin_dir, const struct selection *sel, int repor
         static char names[512][128];
         size_t count = run_order(t, sel, report, names, sizeof names / sizeof names[0]);
         for (size_t s = 0; s < count; ++s) {
+            const struct row_info *row = step_table_row(t, names[s]);
+            int cpu_row = row != NULL && strcmp(row->role, "cpu") == 0;
+            if (no_gpu && !cpu_row)
+                continue;
             char path[512];
             snprintf(path, sizeof path, "%s/%s/%.127s", bin_dir, t->lab, names[s]);
             char *args[64];
@@ -295,11 +304,12 @@ static int run_steps(const char *bin_dir, const struct selection *sel, int repor
                 printf("\n");
             int code = run_child(args);
             if (code == EXIT_NO_DEVICE && !report) {
-                /* the step said why in one line; what follows is the report itself */
-                printf("Without a GPU, here is what the compiler and the occupancy model say "
-                       "instead:\n\n");
-                return run_steps(bin_dir, sel, 1, arch, 0, 0, NULL) == 0 ? EXIT_NO_DEVICE
-                                                                         : EXIT_WRONG;
+                /* the step (or row) said why in one line */
+                if (cpu_row)
+                    ++cpu_rows_need_gpu;
+                else
+                    no_gpu = 1;
+                continue;
             }
             ++ran;
             if (code == EXIT_PASS)
@@ -318,6 +328,17 @@ static int run_steps(const char *bin_dir, const struct selection *sel, int repor
         }
         if (report && !first)
             printf("\n");
+    }
+    if (no_gpu || (cpu_rows_need_gpu && ran == 0)) {
+        char rows[160] = "";
+        if (ran > 0)
+            snprintf(rows, sizeof rows, "; the %d CPU row(s) above ran on the CPU alone (%d "
+                     "passed, %d failed)%s", ran, passed, failed + stopped,
+                     cpu_rows_need_gpu ? ", the others need a GPU too" : "");
+        printf("\nNo GPU: the steps need one, so none ran%s. What the compiler and the occupancy "
+               "model say about them instead:\n\n", rows);
+        int reported = run_steps(bin_dir, sel, 1, arch, 0, 0, NULL);
+        return worst != 0 ? worst : reported == 0 ? EXIT_NO_DEVICE : EXIT_WRONG;
     }
     if (!report)
         printf("\n%d step(s) run: %d passed, %d still TODO, %d failed, %d stopped at the time "

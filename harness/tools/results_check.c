@@ -26,7 +26,13 @@
  * name date, gpu, quantity, value and unit; a row is skipped when its field count
  * differs from the header's, its quantity or unit is empty or its value is not a
  * positive number. Its sound rows go to DIR/peaks.csv, after results_dir.
- * Exit status: 0 every row sound, 1 something skipped, 2 bad usage or output. */
+ * A file that exists but cannot be read as a results CSV (unreadable, its header not
+ * the common columns, columns unlike another file of its lab; for peaks.csv, a column
+ * missing) is not a file with no data: with --out its line is also written to
+ * DIR/<lab>.unreadable (DIR/peaks.unreadable), so that make plots keeps the lab's
+ * figures instead of removing them as drawn from nothing, and fails.
+ * Exit status: 0 every row sound, 1 rows or empty files skipped, 3 a file that could
+ * not be read (and maybe rows skipped too), 2 bad usage or output. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
@@ -205,6 +211,20 @@ static struct lab_out *open_lab(struct lab_out *labs, size_t *nlabs, const char 
     return l;
 }
 
+/* Says that path could not be read (line: the file:line reason, without its newline)
+ * and, with an output folder, adds the line to out_dir/name.unreadable. */
+static void unreadable(const char *out_dir, const char *name, const char *line)
+{
+    fprintf(stderr, "%s\n", line);
+    if (out_dir == NULL)
+        return;
+    char file[4096];
+    snprintf(file, sizeof file, "%s/%s.unreadable", out_dir, name);
+    FILE *f = fopen(file, "a");
+    if (f == NULL || fprintf(f, "%s\n", line) < 0 || fclose(f) != 0)
+        fprintf(stderr, "results-check: cannot write %s: %s\n", file, strerror(errno));
+}
+
 /* A peaks.csv: checked row by row, its sound rows appended to out_dir/peaks.csv.
  * Returns 0 when every row is sound, 1 otherwise, 2 when the output fails. */
 static int check_peaks(const char *path, const char *dir, const struct csv_table *t,
@@ -214,9 +234,11 @@ static int check_peaks(const char *path, const char *dir, const struct csv_table
     char reason[512];
     for (int c = 0; c < NPEAKS; ++c)
         if ((at[c] = csv_column(t, peaks_columns[c])) < 0) {
-            fprintf(stderr, "%s:1: no column '%s': not a peaks CSV (bin/peaks writes them): "
-                    "file skipped\n", path, peaks_columns[c]);
-            return 1;
+            char line[4600];
+            snprintf(line, sizeof line, "%s:1: no column '%s': not a peaks CSV (bin/peaks "
+                     "writes them): file skipped", path, peaks_columns[c]);
+            unreadable(out_dir, "peaks", line);
+            return 3;
         }
     if (t->nrows == 0) {
         fprintf(stderr, "%s: a header and no rows: file skipped\n", path);
@@ -287,7 +309,9 @@ int main(int argc, char **argv)
         const char *why = rc == -1 ? "no such file" : rc != 0 ? err : t.ncols == 0 ? "empty file"
                                                                                   : NULL;
         if (why == NULL && strcmp(base, "peaks.csv") == 0) {
-            status |= check_peaks(path, dir, &t, out_dir);
+            int peaks_status = check_peaks(path, dir, &t, out_dir);
+            if (status != 2 && (peaks_status == 2 || peaks_status > status))
+                status = peaks_status;
             csv_free(&t);
             continue;
         }
@@ -311,8 +335,17 @@ int main(int argc, char **argv)
             why = reason;
         }
         if (why != NULL) { /* the file as a whole: "file: why" or "file:1: why" */
-            fprintf(stderr, "%s%s%s: file skipped\n", path, why == reason ? ":" : ": ", why);
-            status = 1;
+            char line[4600];
+            snprintf(line, sizeof line, "%s%s%s: file skipped", path, why == reason ? ":" : ": ", why);
+            /* no file, an empty one, or a header alone: no data; anything else unread */
+            if (why == reason || (rc != 0 && rc != -1)) {
+                unreadable(out_dir, lab, line);
+                status = 3;
+            } else {
+                fprintf(stderr, "%s\n", line);
+                if (status == 0)
+                    status = 1;
+            }
             if (rc == 0)
                 csv_free(&t);
             continue;
@@ -321,7 +354,8 @@ int main(int argc, char **argv)
         for (size_t r = 0; r < t.nrows; ++r) {
             if (judge(&t, r, lab, reason, sizeof reason)) {
                 fprintf(stderr, "%s:%zu: %s: row skipped\n", path, t.lines[r], reason);
-                status = 1;
+                if (status == 0)
+                    status = 1;
                 continue;
             }
             if (l == NULL)

@@ -9,7 +9,7 @@
 #   make explore-configs   list every configuration, valid or not, with the reason
 #
 # Variables: EXPLORER_SIZE=4096 (m = n = k), EXPLORER_ONLY=1-10,97 (numbers of the
-#   configurations to build; default all), EXPLORER_CI_ONLY (what make test builds),
+#   configurations to build; default all), EXPLORER_CI_ONLY (what make test-long builds),
 #   EXPLORER_NCU="1 8 ..." (configurations compared with ncu), CUOBJDUMP=path (the top
 #   Makefile finds it; make deps installs it).
 EXPLORER_DIR := harness/labs/explorer

@@ -22,19 +22,20 @@ $(EXPLORER_TOOL): $(BUILD_DIR)/host/labs/explorer/tools/explorer.o $(EXPLORER_PU
 $(BIN_DIR)/run-tests: $(EXPLORER_PURE_OBJS)
 
 # Which configurations: every valid one (EXPLORER_ONLY= narrows it), for ARCH.
-EXPLORER_SELECT = $(or $(EXPLORER_ONLY),$(if $(filter test,$(MAKECMDGOALS)),$(EXPLORER_CI_ONLY)))
+EXPLORER_SELECT = $(or $(EXPLORER_ONLY),$(if $(filter test test-after-deps test-long test-long-checks,$(MAKECMDGOALS)),$(EXPLORER_CI_ONLY)))
 $(EXPLORER_BUILD)/configs.args: FORCE
 	$(Q)mkdir -p $(@D)
-	$(Q)echo '$(ARCH) $(EXPLORER_SELECT)' | cmp -s - $@ || echo '$(ARCH) $(EXPLORER_SELECT)' > $@
+	$(Q)echo '$(ARCH) $(EXPLORER_SELECT)' | cmp -s - $@ || { tmp=$@.$$$$.tmp; echo '$(ARCH) $(EXPLORER_SELECT)' > $$tmp && mv -f $$tmp $@; }
 $(EXPLORER_LIST): $(EXPLORER_DIR)/configs.def $(EXPLORER_TOOL) $(EXPLORER_BUILD)/configs.args
-	$(Q)$(EXPLORER_TOOL) configs --arch $(ARCH) $(if $(EXPLORER_SELECT),--only $(EXPLORER_SELECT)) \
-	  --make $@.tmp --steps $(EXPLORER_STEPS).tmp
 	$(Q)# replaced only when they change: a relinked tool must not rebuild 135 configurations
-	$(Q)cmp -s $(EXPLORER_STEPS).tmp $(EXPLORER_STEPS) && rm -f $(EXPLORER_STEPS).tmp || mv $(EXPLORER_STEPS).tmp $(EXPLORER_STEPS)
-	$(Q)cmp -s $@.tmp $@ && rm -f $@.tmp && touch $@ || mv $@.tmp $@
+	$(Q)mk=$@.$$$$.tmp steps=$(EXPLORER_STEPS).$$$$.tmp; \
+	  $(EXPLORER_TOOL) configs --arch $(ARCH) $(if $(EXPLORER_SELECT),--only $(EXPLORER_SELECT)) \
+	    --make $$mk --steps $$steps || { rm -f $$mk $$steps; exit 1; }; \
+	  { cmp -s $$steps $(EXPLORER_STEPS) && rm -f $$steps || mv -f $$steps $(EXPLORER_STEPS); } && \
+	  { cmp -s $$mk $@ && rm -f $$mk && touch $@ || mv -f $$mk $@; }
 $(EXPLORER_STEPS): $(EXPLORER_LIST)
 
-EXPLORER_GOALS := explore explore-% $(BIN_DIR)/explorer/% test
+EXPLORER_GOALS := explore explore-% $(BIN_DIR)/explorer/% test test-after-deps test-long test-long-checks
 ifneq ($(filter $(EXPLORER_GOALS),$(MAKECMDGOALS)),)
 -include $(EXPLORER_LIST)
 endif
@@ -52,17 +53,17 @@ $(EXPLORER_BINS): $(call lab_pure_objs,matmul) $(call HOST_OBJ,sass_listing)
 $(BUILD_DIR)/host/labs/explorer/step_table.o: harness/lab_step_table.c $(EXPLORER_STEPS)
 	$(call say,CC,$(EXPLORER_STEPS))
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -DLAB_NAME=explorer '-DLAB_DEF="$(abspath $(EXPLORER_STEPS))"' -c $< -o $@
+	$(Q)$(call atomic_compile,$(CC) $(CFLAGS) -DLAB_NAME=explorer '-DLAB_DEF="$(abspath $(EXPLORER_STEPS))"')
 
 $(BUILD_DIR)/host/labs/explorer/tools/%.o: $(EXPLORER_DIR)/tools/%.c
 	$(call say,CC,$<)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -I$(EXPLORER_DIR) $(DEPFLAGS) -c $< -o $@
+	$(Q)$(call atomic_compile,$(CC) $(CFLAGS) -I$(EXPLORER_DIR))
 
 # The SASS of each configuration, for the instruction counts.
 $(EXPLORER_OBJ_DIR)/%.sass: $(EXPLORER_OBJ_DIR)/%.o
 	$(Q)if [ -z '$(CUOBJDUMP)' ]; then echo "explorer: cuobjdump not found: 'make deps' installs it (or set CUOBJDUMP=)" >&2; exit 1; fi
-	$(Q)sh harness/sass-listing.sh '$(CUOBJDUMP)' $< > $@.tmp && mv $@.tmp $@
+	$(Q)$(call atomic_write,sh harness/sass-listing.sh '$(CUOBJDUMP)' $<)
 
 .PHONY: explore explore-build explore-binaries explore-metrics explore-configs
 explore-configs: $(EXPLORER_TOOL)
@@ -94,5 +95,8 @@ explore-after-deps: explore-metrics
 	$(Q)sh $(EXPLORER_DIR)/explore.sh '$(EXPLORER_TOOL)' '$(EXPLORER_METRICS)' '$(EXPLORER_SIZE)' \
 	  '$(ARCH)' '$(EXPLORER_OBJ_DIR)' '$(EXPLORER_NCU)' $(EXPLORER_CONFIGS)
 
-# make test: the chosen configurations build and every one gets its metrics.
-test-after-deps: explore-metrics
+# make test-long (and make test without a GPU, or with CI=true: the top Makefile's
+# TEST_LONG): the chosen configurations build and every one gets its metrics; the
+# explorer's suites need its tool alone.
+test-long-checks: explore-metrics
+test-after-deps: $(EXPLORER_TOOL)

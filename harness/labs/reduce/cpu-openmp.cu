@@ -4,7 +4,8 @@
  * ran). Each thread adds a contiguous share; OpenMP adds the threads' sums in the
  * order they finish, so its bits may change run to run on data that rounds.
  *
- * Checked and timed by the same runner as a step (cpu_row.h); its "vs prev" column
+ * Checked and timed by the same runner as a step (cpu_row.h); with no GPU, on the
+ * CPU alone (harness/host_row.h); its "vs prev" column
  * is its speedup over the serial row at the same size.
  * Run:  make run LAB=reduce STEP=cpu-openmp    (OMP_NUM_THREADS=4 bin/reduce/cpu-openmp) */
 #include "cpu_row.h"
@@ -15,5 +16,10 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     return cpu_row_launch((const struct reduce_problem *)problem, stream, reduce_cpu_openmp);
 }
 
-DEFINE_CPU_ROW("serial C loop with #pragma omp parallel for reduction(+:sum)",
-               reduce_cpu_openmp_threads, launch);
+static int run_on_host(const void *problem)
+{
+    return cpu_row_run_on_host((const struct reduce_problem *)problem, reduce_cpu_openmp);
+}
+
+DEFINE_CPU_ROW_ANYWHERE("serial C loop with #pragma omp parallel for reduction(+:sum)",
+                        reduce_cpu_openmp_threads, launch, run_on_host);

@@ -6,7 +6,8 @@
  * float to the device's out, where the runner compares it. The time is the loop
  * and a 4-byte copy; the input is not copied (the CPU reads the host copy the lab
  * made the input from), and the CPU's caches are not flushed: at the headline 2^28
- * floats (1 GiB) the input is far larger than any CPU cache anyway. */
+ * floats (1 GiB) the input is far larger than any CPU cache anyway. Where there is
+ * no GPU the rows run the same loop directly (cpu_row_run_on_host). */
 #ifndef LAB_REDUCE_CPU_ROW_H
 #define LAB_REDUCE_CPU_ROW_H
 
@@ -57,6 +58,14 @@ static cudaError_t cpu_row_launch(const struct reduce_problem *p, cudaStream_t s
     }
     status = cudaMemcpyAsync(p->out, cpu_row_result, sizeof(float), cudaMemcpyHostToDevice, stream);
     return status != cudaSuccess ? status : cudaGetLastError();
+}
+
+/* Where there is no GPU (harness/host_row.h): the same loop on a problem in host
+ * memory (the lab's create_on_host), called directly; out is a host float there. */
+static int cpu_row_run_on_host(const struct reduce_problem *p, reduce_cpu_fn sum)
+{
+    *p->out = sum(p->host_in, p->n);
+    return 0;
 }
 
 #endif

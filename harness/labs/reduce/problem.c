@@ -72,6 +72,7 @@ struct reduce_buffers {
     float *host;
     float *dev_in;
     void *dev_work; /* out, counter, then the partial sums, in one allocation */
+    float host_out; /* out, for a CPU row with no GPU (create_on_host) */
     struct reduce_problem problem;
 };
 
@@ -84,6 +85,7 @@ struct reduce_state {
     double real_want, real_abs_sum;
     int checked, passed;
     double distinct, rel_err;
+    int on_host; /* host memory alone: a CPU row run with no GPU (create_on_host) */
 };
 
 static void buffers_free(struct reduce_buffers *b)
@@ -110,8 +112,8 @@ static enum lab_status device_alloc(void **ptr, size_t bytes, const char *what, 
 }
 
 /* Allocates n floats on the host (filled by the caller) and the device buffers. */
-static enum lab_status buffers_alloc(struct reduce_buffers *b, size_t n, int sms, char *why,
-                                     size_t why_len)
+static enum lab_status buffers_alloc(struct reduce_buffers *b, size_t n, int sms, int on_host,
+                                     char *why, size_t why_len)
 {
     memset(b, 0, sizeof *b);
     b->host = malloc(n * sizeof(float));
@@ -119,6 +121,15 @@ static enum lab_status buffers_alloc(struct reduce_buffers *b, size_t n, int sms
         snprintf(why, why_len, "cannot allocate %.1f MB of host memory for the input",
                  n * sizeof(float) / 1e6);
         return LAB_OUT_OF_MEMORY;
+    }
+    struct reduce_problem *p = &b->problem;
+    p->n = n;
+    p->sms = sms;
+    p->host_in = b->host;
+    if (on_host) { /* a CPU row reads host_in and writes out; it has no partial sums */
+        p->in = b->host;
+        p->out = &b->host_out;
+        return LAB_OK;
     }
     size_t capacity = REDUCE_PARTIAL_CAPACITY(n);
     enum lab_status status;
@@ -130,15 +141,11 @@ static enum lab_status buffers_alloc(struct reduce_buffers *b, size_t n, int sms
         return status;
     }
     CUDA_CHECK(cudaMemset(b->dev_work, 0, 256));
-    struct reduce_problem *p = &b->problem;
     p->in = b->dev_in;
-    p->n = n;
     p->out = (float *)b->dev_work;
     p->counter = (unsigned int *)((char *)b->dev_work + 128);
     p->partial = (float *)((char *)b->dev_work + 256);
     p->partial_capacity = capacity;
-    p->sms = sms;
-    p->host_in = b->host;
     return LAB_OK;
 }
 
@@ -190,8 +197,10 @@ static double reduce_device_bytes(const struct problem_size *size)
     return 4.0 * (n + n / 63 + 64) + 4.0 * (real + real / 63 + 64) + 512;
 }
 
-static enum lab_status reduce_create(const struct problem_size *size, uint64_t seed, void **out,
-                                     char *why, size_t why_len)
+/* The inputs in host memory; with on_host nothing else (no CUDA call), otherwise
+ * copied to the device buffers too. */
+static enum lab_status create_in(const struct problem_size *size, uint64_t seed, void **out,
+                                 int on_host, char *why, size_t why_len)
 {
     struct reduce_state *s = calloc(1, sizeof *s);
     if (s == NULL) {
@@ -199,24 +208,41 @@ static enum lab_status reduce_create(const struct problem_size *size, uint64_t s
         return LAB_OUT_OF_MEMORY;
     }
     int device = 0, sms = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    if (!on_host) {
+        CUDA_CHECK(cudaGetDevice(&device));
+        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    }
+    s->on_host = on_host;
     s->n = count_of(size);
-    enum lab_status status = buffers_alloc(&s->main, s->n, sms, why, why_len);
+    enum lab_status status = buffers_alloc(&s->main, s->n, sms, on_host, why, why_len);
     if (status == LAB_OK)
-        status = buffers_alloc(&s->real, REDUCE_REAL_N, sms, why, why_len);
+        status = buffers_alloc(&s->real, REDUCE_REAL_N, sms, on_host, why, why_len);
     if (status != LAB_OK) {
         reduce_destroy(s);
         return status;
     }
     s->want = (double)reduce_fill(seed, s->main.host, s->n) / 16.0;
-    CUDA_CHECK(cudaMemcpy(s->main.dev_in, s->main.host, s->n * sizeof(float),
-                          cudaMemcpyHostToDevice));
     s->real_want = reduce_fill_real(seed, s->real.host, REDUCE_REAL_N, &s->real_abs_sum);
-    CUDA_CHECK(cudaMemcpy(s->real.dev_in, s->real.host, REDUCE_REAL_N * sizeof(float),
-                          cudaMemcpyHostToDevice));
+    if (!on_host) {
+        CUDA_CHECK(cudaMemcpy(s->main.dev_in, s->main.host, s->n * sizeof(float),
+                              cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpy(s->real.dev_in, s->real.host, REDUCE_REAL_N * sizeof(float),
+                              cudaMemcpyHostToDevice));
+    }
     *out = s;
     return LAB_OK;
+}
+
+static enum lab_status reduce_create(const struct problem_size *size, uint64_t seed, void **out,
+                                     char *why, size_t why_len)
+{
+    return create_in(size, seed, out, 0, why, why_len);
+}
+
+static enum lab_status reduce_create_on_host(const struct problem_size *size, uint64_t seed,
+                                             void **out, char *why, size_t why_len)
+{
+    return create_in(size, seed, out, 1, why, why_len);
 }
 
 static const void *reduce_problem_of(void *opaque)
@@ -231,6 +257,33 @@ static cudaError_t reduce_poison(void *opaque, cudaStream_t stream)
     return cudaMemsetAsync(s->main.problem.out, 0xFF, sizeof(float), stream);
 }
 
+static void reduce_poison_on_host(void *opaque)
+{
+    struct reduce_state *s = opaque;
+    memset(s->main.problem.out, 0xFF, sizeof(float));
+}
+
+/* One run of this binary's step (or CPU row, called directly where there is no GPU)
+ * on p, its sum into *got. */
+static cudaError_t run_and_read(const struct reduce_state *s, const struct reduce_problem *p,
+                                float *got)
+{
+    if (s->on_host) {
+        memset(p->out, 0xFF, sizeof(float));
+        int failed = STEP_ENTRY.run_on_host(p);
+        *got = *p->out;
+        return failed ? cudaErrorUnknown : cudaSuccess;
+    }
+    cudaError_t status = cudaMemset(p->out, 0xFF, sizeof(float));
+    if (status == cudaSuccess)
+        status = STEP_ENTRY.launch(p, 0);
+    if (status == cudaSuccess)
+        status = cudaDeviceSynchronize();
+    if (status == cudaSuccess)
+        status = cudaMemcpy(got, p->out, sizeof(float), cudaMemcpyDeviceToHost);
+    return status;
+}
+
 /* Runs the step REDUCE_DETERMINISM_RUNS times on the real-valued input and judges it. */
 static enum lab_status determinism_check(struct reduce_state *s, char *why, size_t why_len)
 {
@@ -238,13 +291,7 @@ static enum lab_status determinism_check(struct reduce_state *s, char *why, size
     int runs = REDUCE_DETERMINISM_RUNS;
     float got[REDUCE_DETERMINISM_RUNS];
     for (int r = 0; r < runs; ++r) {
-        cudaError_t status = cudaMemset(p->out, 0xFF, sizeof(float));
-        if (status == cudaSuccess)
-            status = STEP_ENTRY.launch(p, 0);
-        if (status == cudaSuccess)
-            status = cudaDeviceSynchronize();
-        if (status == cudaSuccess)
-            status = cudaMemcpy(&got[r], p->out, sizeof(float), cudaMemcpyDeviceToHost);
+        cudaError_t status = run_and_read(s, p, &got[r]);
         if (status != cudaSuccess) {
             snprintf(why, why_len, "the determinism check's run %d failed: %s", r + 1,
                      cudaGetErrorString(status));
@@ -283,7 +330,11 @@ static enum lab_status reduce_verify(void *opaque, const struct check_options *o
 {
     struct reduce_state *s = opaque;
     float got;
-    cudaError_t status = cudaMemcpy(&got, s->main.problem.out, sizeof got, cudaMemcpyDeviceToHost);
+    cudaError_t status = cudaSuccess;
+    if (s->on_host) /* the row wrote it in host memory */
+        got = *s->main.problem.out;
+    else
+        status = cudaMemcpy(&got, s->main.problem.out, sizeof got, cudaMemcpyDeviceToHost);
     if (status != cudaSuccess) {
         snprintf(why, why_len, "copying the sum back failed: %s", cudaGetErrorString(status));
         return LAB_CUDA_ERROR;
@@ -345,7 +396,7 @@ static void reduce_column_values(void *opaque, double median_seconds, double *va
 {
     struct reduce_state *s = opaque;
     values[0] = (double)s->n * sizeof(float) / median_seconds / 1e9;
-    values[1] = values[0] / measured_copy_bandwidth();
+    values[1] = s->on_host ? NAN : values[0] / measured_copy_bandwidth();
     values[2] = s->checked ? s->distinct : NAN;
     values[3] = s->checked ? s->rel_err : NAN;
 }
@@ -370,4 +421,6 @@ const struct lab_problem lab_problem = {
     .columns = reduce_columns,
     .column_count = sizeof reduce_columns / sizeof reduce_columns[0],
     .column_values = reduce_column_values,
+    .create_on_host = reduce_create_on_host,
+    .poison_on_host = reduce_poison_on_host,
 };

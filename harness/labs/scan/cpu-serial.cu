@@ -56,4 +56,17 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     return status != cudaSuccess ? status : cudaGetLastError();
 }
 
-DEFINE_CPU_ROW("serial C loop of figure B.8.6 (one CPU thread)", one_thread, launch);
+/* Where there is no GPU (harness/host_row.h): the same loop on a problem in host
+ * memory (the lab's create_on_host), called directly. */
+static int run_on_host(const void *problem)
+{
+    const struct scan_problem *p = (const struct scan_problem *)problem;
+    if (p->n > 0)
+        p->out[0] = p->in[0];
+    for (long i = 1; i < p->n; ++i)
+        p->out[i] = p->out[i - 1] + p->in[i];
+    return 0;
+}
+
+DEFINE_CPU_ROW_ANYWHERE("serial C loop of figure B.8.6 (one CPU thread)", one_thread, launch,
+                        run_on_host);

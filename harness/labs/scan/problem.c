@@ -25,6 +25,7 @@ struct scan_state {
     float *host_in, *host_out;
     int exact; /* the inputs' span is at most SCAN_EXACT_SPAN: every order is exact */
     double span;
+    int on_host; /* host memory alone: a CPU row run with no GPU (create_on_host) */
     struct scan_problem problem;
 };
 
@@ -74,7 +75,7 @@ static void scan_destroy(void *opaque)
     if (s == NULL)
         return;
     void *device[] = {(void *)s->problem.in, s->problem.out, s->problem.scratch};
-    for (size_t i = 0; i < 3; ++i)
+    for (size_t i = 0; !s->on_host && i < 3; ++i)
         if (device[i] != NULL && cudaFree(device[i]) != cudaSuccess)
             fprintf(stderr, "warning: cudaFree failed while cleaning up\n");
     free(s->host_in);
@@ -95,8 +96,10 @@ static enum lab_status device_alloc(void **where, size_t bytes, const char *what
     return status == cudaErrorMemoryAllocation ? LAB_OUT_OF_MEMORY : LAB_CUDA_ERROR;
 }
 
-static enum lab_status scan_create(const struct problem_size *size, uint64_t seed, void **out,
-                                   char *why, size_t why_len)
+/* The inputs in host memory; with on_host the problem is there too (out is host_out,
+ * no scratch: a CPU row needs none) and nothing calls CUDA, otherwise on the device. */
+static enum lab_status create_in(const struct problem_size *size, uint64_t seed, void **out,
+                                 int on_host, char *why, size_t why_len)
 {
     struct scan_state *s = calloc(1, sizeof *s);
     if (s == NULL) {
@@ -118,6 +121,13 @@ static enum lab_status scan_create(const struct problem_size *size, uint64_t see
     s->span = scan_span(s->host_in, s->n);
     s->exact = s->span <= SCAN_EXACT_SPAN;
     s->problem.n = s->n;
+    s->on_host = on_host;
+    if (on_host) {
+        s->problem.in = s->host_in;
+        s->problem.out = s->host_out;
+        *out = s;
+        return LAB_OK;
+    }
     s->problem.scratch_bytes = SCAN_SCRATCH_BYTES(s->n);
     enum lab_status status;
     if ((status = device_alloc((void **)&s->problem.in, bytes, "input", why, why_len)) != LAB_OK ||
@@ -138,6 +148,18 @@ static enum lab_status scan_create(const struct problem_size *size, uint64_t see
     return LAB_OK;
 }
 
+static enum lab_status scan_create(const struct problem_size *size, uint64_t seed, void **out,
+                                   char *why, size_t why_len)
+{
+    return create_in(size, seed, out, 0, why, why_len);
+}
+
+static enum lab_status scan_create_on_host(const struct problem_size *size, uint64_t seed,
+                                           void **out, char *why, size_t why_len)
+{
+    return create_in(size, seed, out, 1, why, why_len);
+}
+
 static const void *scan_problem_of(void *opaque)
 {
     return &((struct scan_state *)opaque)->problem;
@@ -154,6 +176,12 @@ static cudaError_t scan_poison(void *opaque, cudaStream_t stream)
     return status;
 }
 
+static void scan_poison_on_host(void *opaque)
+{
+    struct scan_state *s = opaque;
+    memset(s->problem.out, 0xFF, (size_t)s->n * sizeof(float));
+}
+
 /* Every element, whatever the check mode: the reference is a running sum, as cheap
  * as reading the output. */
 static enum lab_status scan_verify(void *opaque, const struct check_options *options,
@@ -161,8 +189,9 @@ static enum lab_status scan_verify(void *opaque, const struct check_options *opt
 {
     (void)options;
     struct scan_state *s = opaque;
-    cudaError_t status = cudaMemcpy(s->host_out, s->problem.out, (size_t)s->n * sizeof(float),
-                                    cudaMemcpyDeviceToHost);
+    cudaError_t status = s->on_host ? cudaSuccess /* the row wrote host_out itself */
+                                    : cudaMemcpy(s->host_out, s->problem.out,
+                                                 (size_t)s->n * sizeof(float), cudaMemcpyDeviceToHost);
     if (status != cudaSuccess) {
         snprintf(why, why_len, "copying the output back failed: %s", cudaGetErrorString(status));
         return LAB_CUDA_ERROR;
@@ -204,4 +233,6 @@ const struct lab_problem lab_problem = {
     .columns = scan_columns,
     .column_count = sizeof scan_columns / sizeof scan_columns[0],
     .column_values = scan_column_values,
+    .create_on_host = scan_create_on_host,
+    .poison_on_host = scan_poison_on_host,
 };

@@ -18,25 +18,17 @@ MATMUL_8800GTX_PEAK = 345.6
 
 .PHONY: plots-matmul
 plots-matmul: plots-check
-	$(Q)$(PLOT_SH); out='$(PLOT_FIGURES)/matmul'; rows='$(PLOT_WORK)/matmul.csv'; \
-	  peaks='$(PLOT_WORK)/peaks.csv'; lab=$(MATMUL_PLOTS)/lab.gp; \
-	  stems='$(call steps_of,matmul)'; \
+	$(Q)$(PLOT_SH); out='$(PLOT_FIGURES)/matmul'; stems='$(call steps_of,matmul)'; \
+	  speedups() { if need '$(MATMUL_PUBLISHED)' "$$out/speedups-$$name.png"; then \
+	    draw "$$out/speedups-$$name.png" plots/speedups.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab" \
+	      '$(MATMUL_PUBLISHED)' ratios; fi; }; \
+	  tiles() { draw "$$out/tiles-$$name.png" $(MATMUL_PLOTS)/tiles.gp "$$rows" "$$dir" '$(PLOT_SOURCE)'; }; \
+	  vs_8800gtx() { if need '$(MATMUL_PUBLISHED)' "$$out/vs-8800gtx-$$name.png"; then \
+	    draw "$$out/vs-8800gtx-$$name.png" $(MATMUL_PLOTS)/vs-8800gtx.gp "$$rows" "$$dir" \
+	      '$(PLOT_SOURCE)' '$(MATMUL_PUBLISHED)' "$$stems" "$$run"; fi; }; \
 	  if need '$(MATMUL_PUBLISHED)' "$$out/8800gtx.png"; then \
 	    draw "$$out/8800gtx.png" $(MATMUL_PLOTS)/vs-8800gtx.gp '' '' '' '$(MATMUL_PUBLISHED)' "$$stems"; fi; \
-	  if [ -s '$(PLOT_WORK)/matmul.dirs' ]; then \
-	    while IFS= read -r dir; do name=$$(figure_name "$$dir"); \
-	      draw "$$out/steps-$$name.png" plots/steps.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab" "$$peaks"; \
-	      draw "$$out/roofline-$$name.png" plots/roofline.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab" \
-	        $(MATMUL_PLOTS)/intensity.csv "$$peaks"; \
-	      if need '$(MATMUL_PUBLISHED)' "$$out/speedups-$$name.png"; then \
-	        draw "$$out/speedups-$$name.png" plots/speedups.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab" \
-	          '$(MATMUL_PUBLISHED)' ratios; fi; \
-	      draw "$$out/sizes-$$name.png" plots/sweep.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab"; \
-	      draw "$$out/tiles-$$name.png" $(MATMUL_PLOTS)/tiles.gp "$$rows" "$$dir" '$(PLOT_SOURCE)'; \
-	      if need '$(MATMUL_PUBLISHED)' "$$out/vs-8800gtx-$$name.png"; then \
-	        draw "$$out/vs-8800gtx-$$name.png" $(MATMUL_PLOTS)/vs-8800gtx.gp "$$rows" "$$dir" \
-	          '$(PLOT_SOURCE)' '$(MATMUL_PUBLISHED)' "$$stems"; fi; \
-	    done < '$(PLOT_WORK)/matmul.dirs'; \
+	  if lab_figures matmul steps roofline speedups sizes tiles vs_8800gtx; then \
 	    if need '$(MATMUL_PUBLISHED)' "$$out/normalized.png"; then \
 	      draw "$$out/normalized.png" plots/normalized.gp "$$rows" '$(PLOT_SOURCE)' "$$lab" "$$peaks" \
 	        "$$(gpu_list '$(PLOT_WORK)/matmul.dirs')" '$(MATMUL_PUBLISHED)' $(MATMUL_8800GTX_PEAK) \

@@ -3,10 +3,10 @@
 # of 2007 and of today differ by two to three orders of magnitude. With no
 # results (RESULTS_DIR ""), the papers' numbers alone on a linear scale.
 #
-#   gnuplot -c harness/labs/matmul/plots/vs-8800gtx.gp LAB.csv OUT.png RESULTS_DIR SOURCE PUBLISHED.csv "STEMS"
+#   gnuplot -c harness/labs/matmul/plots/vs-8800gtx.gp LAB.csv OUT.png RESULTS_DIR SOURCE PUBLISHED.csv "STEMS" [RUN]
 #
 # LAB.csv, RESULTS_DIR, SOURCE: as for steps.gp (only passing step rows of the
-# newest run are drawn); PUBLISHED.csv: data/published/matmul-8800gtx.csv
+# newest run, or of RUN, the run of the guide's table, are drawn); PUBLISHED.csv: data/published/matmul-8800gtx.csv
 # (series, step, gpu, gflops; rows with no step are configurations no step
 # matches yet, left out); STEMS: the lab's steps ("01-naive 02-tiled"), so that a
 # published step the lab lacks says so.
@@ -18,6 +18,7 @@ results_dir = ARG3
 source = ARG4
 published = ARG5
 lab_stems = ARG6
+table_run = ARGC >= 7 ? ARG7 : ""   # the run of the guide's table (plots/plots.mk), if any
 lab_title = "Matrix multiplication"
 rate = "gflops"
 rate_unit = "GFLOP/s"
@@ -39,6 +40,7 @@ today_row = mine . ' && strcol("run_id") eq newest && strcol("role") eq "step" &
 gpu_name = ""; size = ""; newest = ""; run_date = ""; cache = ""; run_source = ""
 if (today) {
     stats datafile using (@mine && strcol("verdict") eq "PASS" ? (newest = strcol("run_id"), 0) : 0) nooutput
+    if (table_run ne "") { newest = table_run }
     if (newest eq "") {
         print sprintf("plots: %s has no passing %srow: %s not drawn", results_dir, \
                       source ne "" ? source . " " : "", strip_tmp(outfile))
@@ -85,7 +87,7 @@ is_lab_step(stem) = strstrt(" " . lab_stems . " ", " " . stem . " ") > 0
 set xtics ()
 do for [s = first_step : last_step] {
     if (tick[s + 1] ne "") {
-        set xtics add ((is_lab_step(tick[s + 1]) ? tick[s + 1] : tick[s + 1] . "\n(no lab step yet)") s)
+        set xtics add ((is_lab_step(tick[s + 1]) ? two_line_name(tick[s + 1]) : two_line_name(tick[s + 1]) . "\n(no lab step yet)") s)
     }
 }
 # Log when today's bars sit beside 2007's; the papers' numbers alone fit a linear axis.

@@ -7,12 +7,4 @@ MATMUL_TF32_PLOTS := harness/labs/matmul_tf32/plots
 
 .PHONY: plots-matmul_tf32
 plots-matmul_tf32: plots-check
-	$(Q)$(PLOT_SH); out='$(PLOT_FIGURES)/matmul_tf32'; rows='$(PLOT_WORK)/matmul_tf32.csv'; \
-	  peaks='$(PLOT_WORK)/peaks.csv'; lab=$(MATMUL_TF32_PLOTS)/lab.gp; \
-	  if [ -s '$(PLOT_WORK)/matmul_tf32.dirs' ]; then \
-	    while IFS= read -r dir; do name=$$(figure_name "$$dir"); \
-	      draw "$$out/steps-$$name.png" plots/steps.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab" "$$peaks"; \
-	      draw "$$out/sizes-$$name.png" plots/sweep.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab"; \
-	    done < '$(PLOT_WORK)/matmul_tf32.dirs'; \
-	  fi; \
-	  exit $$failed
+	$(Q)$(PLOT_SH); lab_figures matmul_tf32 steps sizes; exit $$failed

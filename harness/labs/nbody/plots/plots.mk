@@ -15,22 +15,15 @@ NBODY_PUBLISHED = $(PLOT_PUBLISHED)/nbody-burtscher.csv
 
 .PHONY: plots-nbody
 plots-nbody: plots-check
-	$(Q)$(PLOT_SH); out='$(PLOT_FIGURES)/nbody'; rows='$(PLOT_WORK)/nbody.csv'; \
-	  peaks='$(PLOT_WORK)/peaks.csv'; lab=$(NBODY_PLOTS)/lab.gp; \
+	$(Q)$(PLOT_SH); out='$(PLOT_FIGURES)/nbody'; \
+	  speedups() { if need '$(NBODY_PUBLISHED)' "$$out/speedups-$$name.png"; then \
+	    draw "$$out/speedups-$$name.png" plots/speedups.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab" \
+	      '$(NBODY_PUBLISHED)' columns; fi; }; \
+	  vs_cpu() { draw "$$out/vs-cpu-$$name.png" $(NBODY_PLOTS)/vs-cpu.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' \
+	    "$$lab" '$(NBODY_PUBLISHED)'; }; \
 	  if need '$(NBODY_PUBLISHED)' "$$out/burtscher-speedups.png"; then \
 	    draw "$$out/burtscher-speedups.png" $(NBODY_PLOTS)/burtscher.gp '$(NBODY_PUBLISHED)'; fi; \
-	  if [ -s '$(PLOT_WORK)/nbody.dirs' ]; then \
-	    while IFS= read -r dir; do name=$$(figure_name "$$dir"); \
-	      draw "$$out/steps-$$name.png" plots/steps.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab" "$$peaks"; \
-	      draw "$$out/roofline-$$name.png" plots/roofline.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab" \
-	        $(NBODY_PLOTS)/intensity.csv "$$peaks"; \
-	      if need '$(NBODY_PUBLISHED)' "$$out/speedups-$$name.png"; then \
-	        draw "$$out/speedups-$$name.png" plots/speedups.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab" \
-	          '$(NBODY_PUBLISHED)' columns; fi; \
-	      draw "$$out/sizes-$$name.png" plots/sweep.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab"; \
-	      draw "$$out/vs-cpu-$$name.png" $(NBODY_PLOTS)/vs-cpu.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab" \
-	        '$(NBODY_PUBLISHED)'; \
-	    done < '$(PLOT_WORK)/nbody.dirs'; \
+	  if lab_figures nbody steps roofline speedups sizes vs_cpu; then \
 	    gpus=$$(gpu_list '$(PLOT_WORK)/nbody.dirs'); \
 	    case "$$gpus" in *'|'*) \
 	      draw "$$out/normalized.png" plots/normalized.gp "$$rows" '$(PLOT_SOURCE)' "$$lab" "$$peaks" "$$gpus";; esac; \

@@ -14,20 +14,11 @@ REDUCE_PUBLISHED = $(PLOT_PUBLISHED)/reduce-harris-8800gtx.csv
 
 .PHONY: plots-reduce
 plots-reduce: plots-check
-	$(Q)$(PLOT_SH); out='$(PLOT_FIGURES)/reduce'; rows='$(PLOT_WORK)/reduce.csv'; \
-	  peaks='$(PLOT_WORK)/peaks.csv'; lab=$(REDUCE_PLOTS)/lab.gp; \
-	  stems='$(call steps_of,reduce)'; \
+	$(Q)$(PLOT_SH); out='$(PLOT_FIGURES)/reduce'; stems='$(call steps_of,reduce)'; \
+	  vs_8800gtx() { if need '$(REDUCE_PUBLISHED)' "$$out/vs-8800gtx-$$name.png"; then \
+	    draw "$$out/vs-8800gtx-$$name.png" $(REDUCE_PLOTS)/vs-8800gtx.gp "$$rows" "$$dir" \
+	      '$(PLOT_SOURCE)' '$(REDUCE_PUBLISHED)' "$$stems" "$$run"; fi; }; \
 	  if need '$(REDUCE_PUBLISHED)' "$$out/8800gtx.png"; then \
 	    draw "$$out/8800gtx.png" $(REDUCE_PLOTS)/vs-8800gtx.gp '' '' '' '$(REDUCE_PUBLISHED)' "$$stems"; fi; \
-	  if [ -s '$(PLOT_WORK)/reduce.dirs' ]; then \
-	    while IFS= read -r dir; do name=$$(figure_name "$$dir"); \
-	      draw "$$out/steps-$$name.png" plots/steps.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab" "$$peaks"; \
-	      draw "$$out/roofline-$$name.png" plots/roofline.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab" \
-	        $(REDUCE_PLOTS)/intensity.csv "$$peaks"; \
-	      if need '$(REDUCE_PUBLISHED)' "$$out/vs-8800gtx-$$name.png"; then \
-	        draw "$$out/vs-8800gtx-$$name.png" $(REDUCE_PLOTS)/vs-8800gtx.gp "$$rows" "$$dir" \
-	          '$(PLOT_SOURCE)' '$(REDUCE_PUBLISHED)' "$$stems"; fi; \
-	      draw "$$out/sizes-$$name.png" plots/sweep.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab"; \
-	    done < '$(PLOT_WORK)/reduce.dirs'; \
-	  fi; \
+	  lab_figures reduce steps roofline vs_8800gtx sizes; \
 	  exit $$failed

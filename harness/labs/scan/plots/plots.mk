@@ -11,15 +11,8 @@ SCAN_PLOTS := harness/labs/scan/plots
 
 .PHONY: plots-scan
 plots-scan: plots-check
-	$(Q)$(PLOT_SH); out='$(PLOT_FIGURES)/scan'; rows='$(PLOT_WORK)/scan.csv'; \
-	  peaks='$(PLOT_WORK)/peaks.csv'; lab=$(SCAN_PLOTS)/lab.gp; \
-	  if [ -s '$(PLOT_WORK)/scan.dirs' ]; then \
-	    while IFS= read -r dir; do name=$$(figure_name "$$dir"); \
-	      draw "$$out/steps-$$name.png" plots/steps.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab" "$$peaks"; \
-	      draw "$$out/roofline-$$name.png" plots/roofline.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab" \
-	        $(SCAN_PLOTS)/intensity.csv "$$peaks"; \
-	      draw "$$out/sizes-$$name.png" plots/sweep.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' "$$lab"; \
-	    done < '$(PLOT_WORK)/scan.dirs'; \
+	$(Q)$(PLOT_SH); \
+	  if lab_figures scan steps roofline sizes; then \
 	    gpus=$$(gpu_list '$(PLOT_WORK)/scan.dirs'); \
 	    case "$$gpus" in *'|'*) \
 	      draw "$$out/normalized.png" plots/normalized.gp "$$rows" '$(PLOT_SOURCE)' "$$lab" "$$peaks" "$$gpus";; esac; \
