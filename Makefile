@@ -29,7 +29,7 @@
 #                           cuobjdump and nvdisasm from PyPI into .deps/pip for make explore
 #                           and grading's sass technique lines
 #   make diffs              the change each solution step makes, as diffs under build/diffs/
-#   make guide-tables       regenerate GUIDE.md's tables of recorded results from data/results/, data/grading/
+#   make guide-tables       regenerate the documents' tables of recorded results (data/results/, data/grading/)
 #   make handout DEST=dir   write the students' repository into dir: no solutions/, no grading tests
 #   make clean              remove build/ and bin/
 #   make bin/occupancy      the occupancy calculator alone (bin/occupancy --help)
@@ -195,7 +195,7 @@ $(if $(instructor_only),$(error $(instructor_only): this is the students' copy (
 HARNESS_PURE := rng verify csv cli step_table step_table_make results occupancy resources launches
 # What a step binary adds: the runner, and what it watches of the step's launches (the
 # launch observer, CUPTI loaded at run time: harness/launch_observer.h).
-RUNNER_OBJS = $(call HOST_OBJ,$(HARNESS_PURE) runner launch_watch launch_observer host_row static_report)
+RUNNER_OBJS = $(call HOST_OBJ,$(HARNESS_PURE) runner launch_watch launch_observer host_row static_report step_identity)
 # Grading (harness/grading/, bin/lab grade): the rubric and judging, pure and linked
 # into the unit tests too, and the parts that build, run and record (session.h).
 GRADING_PURE := rubric judging report own_kernels
@@ -370,6 +370,13 @@ $(BIN_DIR)/occupancy: $(BUILD_DIR)/host/tools/occupancy.o $(call HOST_OBJ,occupa
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm
 
+# bin/doc-links: every relative link and #anchor between the documents, and each step
+# header's guide line, resolves (make test runs it; no network).
+$(BIN_DIR)/doc-links: $(BUILD_DIR)/host/tools/doc_links.o $(BUILD_DIR)/host/tools/markdown_files.o
+	$(call say,LINK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -o $@ $^
+
 $(BIN_DIR)/lab: $(BUILD_DIR)/host/tools/lab.o $(GRADING_OBJS) $(call HOST_OBJ,step_table lab_registry cli csv results sass_listing launches) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
@@ -387,7 +394,7 @@ $(BIN_DIR)/occupancy-api-check: harness/tools/occupancy_api_check.cu $(call HOST
 	$(Q)mkdir -p $(@D)
 	$(Q)$(NVCC) $(NVCCFLAGS) -o $@ $< $(call HOST_OBJ,occupancy)
 
-$(BIN_DIR)/guide-tables: $(BUILD_DIR)/host/tools/guide_tables.o $(call HOST_OBJ,step_table lab_registry csv results) $(ALL_TABLE_OBJS)
+$(BIN_DIR)/guide-tables: $(BUILD_DIR)/host/tools/guide_tables.o $(BUILD_DIR)/host/tools/markdown_files.o $(BUILD_DIR)/host/tools/table_staleness.o $(call HOST_OBJ,step_table lab_registry csv results) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm
@@ -407,7 +414,7 @@ $(BIN_DIR)/peaks: harness/tools/peaks.cu $(call HOST_OBJ,csv results) harness/cs
 peaks: $(BIN_DIR)/peaks
 	$(Q)$(BIN_DIR)/peaks
 
-TOOLS := $(BIN_DIR)/guide-tables $(BIN_DIR)/occupancy $(BIN_DIR)/lab $(BIN_DIR)/gpu-probe $(BIN_DIR)/results-check \
+TOOLS := $(BIN_DIR)/guide-tables $(BIN_DIR)/doc-links $(BIN_DIR)/occupancy $(BIN_DIR)/lab $(BIN_DIR)/gpu-probe $(BIN_DIR)/results-check \
          $(BIN_DIR)/occupancy-api-check
 
 include plots/plots.mk
@@ -438,7 +445,7 @@ WHATIF ?= $(ARCH)
 report: all
 	$(Q)$(BIN_DIR)/lab report --bin-dir $(call tree_bin,$(SRC)) --arch $(WHATIF) '$(LAB)' '$(STEP)'
 
-# Grading (bin/lab grade; GUIDE.md, "For instructors"). Only the step files are
+# Grading (bin/lab grade; INSTRUCTORS.md, "Grading"). Only the step files are
 # taken from a submission: bin/lab copies each into a folder of its own under
 # build/grade/ and builds it against this tree's harness with the GRADE_DIR rules
 # below, one make per step, so one step that does not compile costs that step alone.
@@ -563,7 +570,7 @@ $(BUILD_DIR)/tests:
 
 # (grading's pure parts and its child processes, harness/grading/procs.c, are tested on
 # their own)
-$(BIN_DIR)/run-tests: $(TEST_OBJS) $(call HOST_OBJ,$(HARNESS_PURE) lab_registry sass_listing $(addprefix grading/,$(GRADING_PURE) procs)) $(LAB_PURE_OBJS) $(ALL_TABLE_OBJS)
+$(BIN_DIR)/run-tests: $(TEST_OBJS) $(BUILD_DIR)/host/tools/markdown_files.o $(call HOST_OBJ,$(HARNESS_PURE) lab_registry sass_listing $(addprefix grading/,$(GRADING_PURE) procs)) $(LAB_PURE_OBJS) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ $(CHECK_LIBS) $(foreach lab,$(LABS),$($(lab)_LDLIBS))
@@ -615,10 +622,11 @@ diffs:
 	    printf '  %-8s %s (%s lines changed from %s)\n' DIFF $$out "$$(grep -c '^[-+][^-+]' $$out)" $$prev; \
 	  fi; prev=$$stem; done;)
 
-# The tables of recorded results in GUIDE.md, regenerated from data/results/
-# (make test checks that they are up to date).
+# The tables of recorded results in every Markdown file that marks one (each lab's
+# chapter, INSTRUCTORS.md), regenerated from data/results/ and data/grading/ (make
+# test checks that they are up to date).
 guide-tables: $(BIN_DIR)/guide-tables
-	$(Q)$(BIN_DIR)/guide-tables GUIDE.md
+	$(Q)$(BIN_DIR)/guide-tables
 
 # The students' repository: every tracked file but those of tests/handout.exclude,
 # and the .students-copy marker (harness/handout.sh). A DEST it cannot take (unset,

@@ -33,16 +33,6 @@ char step_launch_refusal[256];
 
 static const char *program = "step";
 
-const char *step_size_stem(void)
-{
-    static char previous[128];
-    const struct step_table *table = step_identity.table;
-    int index = step_table_index(table, step_table_step(table, step_identity.stem));
-    if (step_todo == NULL || index < 1)
-        return step_identity.stem;
-    return step_stem(&table->steps[index - 1], previous, sizeof previous);
-}
-
 /* --time-limit: the message is written before the alarm can ring, since a signal
  * handler may only write() and _exit(). */
 static char time_limit_message[512];

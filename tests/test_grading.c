@@ -128,6 +128,38 @@ START_TEST(rubric_errors_name_the_line)
 }
 END_TEST
 
+/* A technique line's STEPS: one step (by id or name), a range in the table's order,
+ * or * (every step), each expanded to one technique per step; a range backwards,
+ * with an end that is no step, or an empty end is refused, naming the line. */
+START_TEST(rubric_technique_lines_select_steps)
+{
+    struct rubric r;
+    rubric_defaults(&r, example());
+    char why[256] = "";
+    ck_assert_msg(rubric_parse(&r, "technique * no-local-memory\ntechnique 02-03 shared-memory\n"
+                                   "technique unrolled max-registers 64\ntechnique 01-01 no-spills\n",
+                               example(), why, sizeof why) == 0,
+                  "%s", why);
+    static const char *const want[] = {"01", "02", "03", "02", "03", "03", "01"};
+    static const enum technique_kind kinds[] = {TECH_NO_LOCAL, TECH_NO_LOCAL, TECH_NO_LOCAL, TECH_SHARED,
+                                                TECH_SHARED,   TECH_MAX_REGS, TECH_NO_SPILLS};
+    ck_assert_int_eq(r.technique_count, 7);
+    for (int i = 0; i < 7; ++i)
+        ck_assert_msg(strcmp(r.techniques[i].step, want[i]) == 0 && r.techniques[i].kind == kinds[i],
+                      "technique %d: step %s kind %d, expected step %s kind %d", i, r.techniques[i].step,
+                      (int)r.techniques[i].kind, want[i], (int)kinds[i]);
+    ck_assert_double_eq(r.techniques[5].value, 64);
+    static const char *const bad[] = {"technique 03-02 shared-memory\n", "technique 02-99 no-spills\n",
+                                      "technique 02- no-spills\n",       "technique -03 no-spills\n",
+                                      "technique ** no-spills\n",        "technique * fast\n"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        rubric_defaults(&r, example());
+        ck_assert_int_eq(rubric_parse(&r, bad[i], example(), why, sizeof why), -1);
+        ck_assert_msg(strstr(why, "line 1") != NULL, "'%s' -> '%s'", bad[i], why);
+    }
+}
+END_TEST
+
 static void all_checks(struct step_result *s, enum check_state st, double fraction)
 {
     memset(s, 0, sizeof *s);
@@ -433,6 +465,7 @@ Suite *grading_suite(void)
     tcase_add_test(rules, default_rubric_is_documented);
     tcase_add_test(rules, rubric_file_parses_and_overrides);
     tcase_add_test(rules, rubric_errors_name_the_line);
+    tcase_add_test(rules, rubric_technique_lines_select_steps);
     tcase_add_test(rules, points_follow_the_rubric);
     tcase_add_test(rules, techniques_are_judged_from_resources_and_speed);
     tcase_add_test(rules, safe_names_are_plain_and_distinct);

@@ -23,12 +23,15 @@
  *                             may not pass FACTOR (default 1.05) x this GPU's
  *                             QUANTITY in data/results/<gpu>/peaks.csv (make peaks):
  *                             above it, "impossible speed" and no speed points
- *   technique STEP WHAT [X]   what the step's lesson leaves in its resource report,
+ *   technique STEPS WHAT [X]  what the steps' lesson leaves in its resource report,
  *                             speed or machine code: shared-memory, no-spills,
  *                             no-local-memory, max-registers N, min-speed RATIO,
  *                             sass MNEMONIC (the SASS of the step's main kernel holds an
  *                             instruction of that opcode: "HMMA", "SHFL", "LDG.128"),
  *                             no-sass MNEMONIC (it holds none); several lines: all count.
+ *                             STEPS: one step (03), a range in the table's order
+ *                             (02-13), or * (every step: a new step needs no line for
+ *                             the techniques every step shows).
  *                             The sass lines need cuobjdump (the Makefile's CUOBJDUMP);
  *                             without it the technique check is not run (no points)
  *
