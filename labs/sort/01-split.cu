@@ -1,4 +1,5 @@
 /* Step 01 - the seed's split (figures B.8.10 and B.8.11) on a long array.
+ * Guide: labs/sort/README.md#step-01--split
  *
  * What changed: this is the start. The appendix sorts the keys of one block by 32
  *   calls of partition_by_bit: each thread counts the 1 bits before its key with a

@@ -1,4 +1,5 @@
 /* Step 03 - each tile sorted by its digit in shared memory before the scatter   *** YOUR TURN ***
+ * Guide: labs/sort/README.md#step-03--local-sort
  * (Satish, Harris and Garland, "Designing Efficient Sorting Algorithms for Manycore
  * GPUs", IPDPS 2009).
  *

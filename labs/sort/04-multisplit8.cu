@@ -1,4 +1,5 @@
 /* Step 04 - 8-bit digits ranked by warp-level multisplit (__match_any_sync).   *** YOUR TURN ***
+ * Guide: labs/sort/README.md#step-04--multisplit8
  *
  * What changed from 03: digits of 8 bits, 256 values, so 4 passes instead of 8.
  *   Tiles of 4096 keys: 256 threads, each warp a run of 512 keys as 16 rows of 32.

@@ -1,4 +1,5 @@
 /* Step 05 - one upfront histogram of all four digits, and blocks that own a run of   *** YOUR TURN ***
+ * Guide: labs/sort/README.md#step-05--upfront-histogram
  * tiles (Merrill and Grimshaw, "High Performance and Scalable Radix Sorting", Parallel
  * Processing Letters 2011).
  *

@@ -1,4 +1,5 @@
 /* Step 06 - onesweep: one kernel per pass, the tiles' offsets by decoupled look-back   *** YOUR TURN ***
+ * Guide: labs/sort/README.md#step-06--onesweep
  * (Adinets and Merrill, "Onesweep: A Faster Least Significant Digit Radix Sort for
  * GPUs", 2022; the look-back is the scan lab's step 06, Merrill and Garland 2016).
  *

@@ -1,4 +1,5 @@
 /* Step 07 - key-value pairs: onesweep carrying a 32-bit value with every key.   *** YOUR TURN ***
+ * Guide: labs/sort/README.md#step-07--pairs
  *
  * What changed from 06: the step sorts pairs (lab.def's SORT_STEP line says so, and
  *   the harness checks that every value is its key's input index and that equal

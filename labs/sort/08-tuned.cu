@@ -1,4 +1,5 @@
 /* Step 08 - onesweep, tuned: keys alone again, the tile shape and the loads chosen by   *** YOUR TURN ***
+ * Guide: labs/sort/README.md#step-08--tuned
  * measurement.
  *
  * What changed from 06 (07's values dropped again: this is the keys-only target):

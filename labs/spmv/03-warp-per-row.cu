@@ -1,4 +1,5 @@
 /* Step 03: CSR vector, a warp per row (Bell and Garland, SC'09).   *** YOUR TURN ***
+ * Guide: labs/spmv/README.md#step-03--warp-per-row
  *
  * What changed: a row now belongs to a whole warp. Lane l takes the row's nonzeros
  * l, l + 32, l + 64 ...; the 32 partial sums are added with five __shfl_down_sync

@@ -1,4 +1,5 @@
 /* Step 04: the threads per row chosen from the mean row length.   *** YOUR TURN ***
+ * Guide: labs/spmv/README.md#step-04--threads-from-mean
  *
  * What changed: step 03's warp per row becomes a group of T lanes per row, T a power
  * of two from 2 to 32 chosen on the host from the mean row length nnz / rows (the

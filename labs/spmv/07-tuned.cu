@@ -1,4 +1,5 @@
 /* Step 07: tuned: one thread per row for short even rows; otherwise blocks of rows   *** YOUR TURN ***
+ * Guide: labs/spmv/README.md#step-07--tuned
  * streamed through shared memory (CSR-stream), long rows cut into chunks for whole
  * blocks.
  *

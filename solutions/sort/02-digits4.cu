@@ -1,4 +1,5 @@
 /* Step 02 - 4-bit digits: 8 passes instead of 32.
+ * Guide: labs/sort/README.md#step-02--digits4
  *
  * What changed from 01: a pass partitions the keys by a digit of 4 bits, 16 values,
  *   instead of 1 bit. Tiles grow to 1024 keys (256 threads, 4 rows of 256).

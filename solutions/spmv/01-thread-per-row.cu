@@ -1,4 +1,5 @@
 /* Step 01: the seeds' figure B.8.4, one thread per row.
+ * Guide: labs/spmv/README.md#step-01--thread-per-row
  *
  * What changed: the serial loop of figures B.8.2-B.8.3 (the cpu-serial row) moves to
  * the GPU unchanged: thread i computes row i's dot product with x, and a bounds test

@@ -1,4 +1,5 @@
 /* Step 05: sliced ELLPACK, SELL-C-sigma with C = 32 and sigma = 256 (Kreutzer et al.
+ * Guide: labs/spmv/README.md#step-05--sliced-ell
  * 2014; the ELL format of Bell and Garland, SC'09, cut into slices).
  *
  * What changed: the matrix is converted once to a format of its own. Rows are sorted

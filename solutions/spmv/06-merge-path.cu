@@ -1,4 +1,5 @@
 /* Step 06: merge-based CSR (Merrill and Garland, SC'16), equal work per thread.
+ * Guide: labs/spmv/README.md#step-06--merge-path
  *
  * What changed: work is no longer handed out by rows. SpMV in CSR is a merge of two
  * sorted lists: the row ends Ap[1..rows] and the nonzero indices 0..nnz-1. Walking the
