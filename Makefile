@@ -29,7 +29,7 @@
 #                           cuobjdump and nvdisasm from PyPI into .deps/pip for make explore
 #                           and grading's sass technique lines
 #   make diffs              the change each solution step makes, as diffs under build/diffs/
-#   make guide-tables       regenerate GUIDE.md's tables of recorded results from data/results/, data/grading/
+#   make guide-tables       regenerate the documents' tables of recorded results (data/results/, data/grading/)
 #   make handout DEST=dir   write the students' repository into dir: no solutions/, no grading tests
 #   make clean              remove build/ and bin/
 #   make bin/occupancy      the occupancy calculator alone (bin/occupancy --help)
@@ -39,6 +39,8 @@
 #   ARCH=sm_NN (default: this GPU's, else sm_90)  WHATIF=sm_NN  V=1 (show commands)
 #   STUDENT=  SUBMISSION=  SUBMISSIONS=  GRADEBOOK=file.csv  GRADE_JOBS=  GRADE_CONCURRENCY=
 #   THROUGHPUT=file.csv (grading's speed: a row appended per grading run)
+#   GRADE_EXIT_FILE=file (default build/grade.exit): grade and grade-all write the grader's
+#     own exit code there (0, 1, 2, 4, 77), as make exits 2 whenever it fails
 #   GRADE_NO_GPU=1 (grading builds and static checks only, as without a GPU)
 #   SCHEDULER=slurm (grade-all as a Slurm array job: harness/slurm/grade-all.sh), with
 #     GRADE_PARTITION=  GRADE_GRES= (gpu:1)  GRADE_ACCOUNT=  GRADE_TIME= (per task, 1:00:00)
@@ -64,7 +66,8 @@ override SUBMISSION := $(value SUBMISSION)
 override SUBMISSIONS := $(value SUBMISSIONS)
 override GRADEBOOK := $(value GRADEBOOK)
 override THROUGHPUT := $(value THROUGHPUT)
-unexport STUDENT SUBMISSION SUBMISSIONS GRADEBOOK THROUGHPUT
+override GRADE_EXIT_FILE := $(if $(filter undefined,$(origin GRADE_EXIT_FILE)),build/grade.exit,$(value GRADE_EXIT_FILE))
+unexport STUDENT SUBMISSION SUBMISSIONS GRADEBOOK THROUGHPUT GRADE_EXIT_FILE
 
 SRC ?= labs
 ifeq ($(filter $(SRC),labs solutions),)
@@ -192,10 +195,13 @@ $(if $(instructor_only),$(error $(instructor_only): this is the students' copy (
 # ---------------------------------------------------------------------------
 # Host code of the harness (C11). The pure part has no CUDA calls and is what the
 # unit tests link; a step binary adds the runner and its own lab's problem.
-HARNESS_PURE := rng verify csv cli step_table step_table_make results occupancy resources
+HARNESS_PURE := rng verify csv cli step_table step_table_make results occupancy resources launches
+# What a step binary adds: the runner, and what it watches of the step's launches (the
+# launch observer, CUPTI loaded at run time: harness/launch_observer.h).
+RUNNER_OBJS = $(call HOST_OBJ,$(HARNESS_PURE) runner launch_watch launch_observer host_row static_report step_identity)
 # Grading (harness/grading/, bin/lab grade): the rubric and judging, pure and linked
 # into the unit tests too, and the parts that build, run and record (session.h).
-GRADING_PURE := rubric judging report
+GRADING_PURE := rubric judging report own_kernels
 GRADING_OBJS := $(patsubst %,$(BUILD_DIR)/host/grading/%.o,$(GRADING_PURE) files procs \
   submissions builds runs references checks submission gradebook record session split_merge)
 HOST_OBJ = $(patsubst %,$(BUILD_DIR)/host/%.o,$(1))
@@ -207,6 +213,16 @@ lab_table_obj = $(BUILD_DIR)/host/labs/$(1)/step_table.o
 # matmul): that lab's pure C files are linked into its binaries too, never compiled twice.
 lab_objs = $(call lab_pure_objs,$(1)) $(foreach base,$($(1)_BUILDS_ON),$(call lab_pure_objs,$(base))) \
   $(BUILD_DIR)/host/labs/$(1)/problem.o $(call lab_table_obj,$(1))
+
+# CUPTI, for the launch observer: its header from the CUDA Toolkit of the nvcc in use
+# (extras/CUPTI/include in the runfile's layout, include/ in others); without it the
+# observer is built to say so. Its library is found at run time (dlopen), first in
+# that toolkit's folders, then on the usual library path.
+CUPTI_INCLUDE := $(patsubst %/cupti.h,%,$(firstword $(wildcard $(CUDA_HOME)/extras/CUPTI/include/cupti.h \
+  $(CUDA_HOME)/include/cupti.h $(CUDA_HOME)/targets/*/include/cupti.h)))
+CUPTI_DIRS := $(subst $(nil) :,:,$(CUDA_HOME)/extras/CUPTI/lib64:$(CUDA_HOME)/lib64:$(CUDA_HOME)/lib$(foreach d,$(wildcard $(CUDA_HOME)/targets/*/lib),:$(d)))
+$(BUILD_DIR)/host/launch_observer.o: CFLAGS += $(if $(CUPTI_INCLUDE),-isystem $(CUPTI_INCLUDE) \
+  -DLAB_CUPTI_DIRS='"$(CUPTI_DIRS)"',-DLAB_NO_CUPTI)
 
 $(BUILD_DIR)/host/%.o: harness/%.c | $(BUILD_DIR)/host/tools
 	$(call say,CC,$<)
@@ -310,10 +326,10 @@ $(8)/$(2)/$(3).id.c: $(8)/$(2)/$(3).o harness/embed-step-identity.sh $(FLAGS_STA
 $(8)/$(2)/$(3).id.o: $(8)/$(2)/$(3).id.c harness/step_identity.h
 	$(Q)tmp='$$@'.$$$$$$$$.tmp; $(CC) $(CFLAGS) -c $$< -o "$$$$tmp" && mv -f "$$$$tmp" '$$@' || { rm -f "$$$$tmp"; exit 1; }
 
-$(4)/$(2)/$(3): $(8)/$(2)/$(3).o $(8)/$(2)/$(3).id.o $(call lab_objs,$(2)) $(call HOST_OBJ,$(HARNESS_PURE) runner host_row static_report)
+$(4)/$(2)/$(3): $(8)/$(2)/$(3).o $(8)/$(2)/$(3).id.o $(call lab_objs,$(2)) $(RUNNER_OBJS)
 	$$(call say,LINK,$$@)
 	$(Q)mkdir -p $$(@D)
-	$(Q)tmp='$$@'.$$$$$$$$.tmp; $(NVCC) -arch=$(ARCH) -o "$$$$tmp" $$^ -lm $(6) $($(2)_LDLIBS) && mv -f "$$$$tmp" '$$@' || { rm -f "$$$$tmp"; exit 1; }
+	$(Q)tmp='$$@'.$$$$$$$$.tmp; $(NVCC) -arch=$(ARCH) -o "$$$$tmp" $$^ -lm -ldl $(6) $($(2)_LDLIBS) && mv -f "$$$$tmp" '$$@' || { rm -f "$$$$tmp"; exit 1; }
 endef
 
 tree_bin = $(if $(filter solutions,$(1)),$(BIN_DIR)/solutions,$(BIN_DIR))
@@ -357,7 +373,14 @@ $(BIN_DIR)/occupancy: $(BUILD_DIR)/host/tools/occupancy.o $(call HOST_OBJ,occupa
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm
 
-$(BIN_DIR)/lab: $(BUILD_DIR)/host/tools/lab.o $(GRADING_OBJS) $(call HOST_OBJ,step_table lab_registry cli csv results sass_listing) $(ALL_TABLE_OBJS)
+# bin/doc-links: every relative link and #anchor between the documents, and each step
+# header's guide line, resolves (make test runs it; no network).
+$(BIN_DIR)/doc-links: $(BUILD_DIR)/host/tools/doc_links.o $(BUILD_DIR)/host/tools/markdown_files.o
+	$(call say,LINK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -o $@ $^
+
+$(BIN_DIR)/lab: $(BUILD_DIR)/host/tools/lab.o $(GRADING_OBJS) $(call HOST_OBJ,step_table lab_registry cli csv results sass_listing launches) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@.$$$$.tmp $^ -lm && mv -f $@.$$$$.tmp $@
@@ -374,7 +397,7 @@ $(BIN_DIR)/occupancy-api-check: harness/tools/occupancy_api_check.cu $(call HOST
 	$(Q)mkdir -p $(@D)
 	$(Q)$(NVCC) $(NVCCFLAGS) -o $@ $< $(call HOST_OBJ,occupancy)
 
-$(BIN_DIR)/guide-tables: $(BUILD_DIR)/host/tools/guide_tables.o $(call HOST_OBJ,step_table lab_registry csv results) $(ALL_TABLE_OBJS)
+$(BIN_DIR)/guide-tables: $(BUILD_DIR)/host/tools/guide_tables.o $(BUILD_DIR)/host/tools/markdown_files.o $(BUILD_DIR)/host/tools/table_staleness.o $(call HOST_OBJ,step_table lab_registry csv results) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm
@@ -394,7 +417,7 @@ $(BIN_DIR)/peaks: harness/tools/peaks.cu $(call HOST_OBJ,csv results) harness/cs
 peaks: $(BIN_DIR)/peaks
 	$(Q)$(BIN_DIR)/peaks
 
-TOOLS := $(BIN_DIR)/guide-tables $(BIN_DIR)/occupancy $(BIN_DIR)/lab $(BIN_DIR)/gpu-probe $(BIN_DIR)/results-check \
+TOOLS := $(BIN_DIR)/guide-tables $(BIN_DIR)/doc-links $(BIN_DIR)/occupancy $(BIN_DIR)/lab $(BIN_DIR)/gpu-probe $(BIN_DIR)/results-check \
          $(BIN_DIR)/occupancy-api-check
 
 include plots/plots.mk
@@ -425,7 +448,7 @@ WHATIF ?= $(ARCH)
 report: all
 	$(Q)$(BIN_DIR)/lab report --bin-dir $(call tree_bin,$(SRC)) --arch $(WHATIF) '$(LAB)' '$(STEP)'
 
-# Grading (bin/lab grade; GUIDE.md, "For instructors"). Only the step files are
+# Grading (bin/lab grade; INSTRUCTORS.md, "Grading"). Only the step files are
 # taken from a submission: bin/lab copies each into a folder of its own under
 # build/grade/ and builds it against this tree's harness with the GRADE_DIR rules
 # below, one make per step, so one step that does not compile costs that step alone.
@@ -440,12 +463,16 @@ report: all
 #   environment (a variable given to make is in it), so a Slurm task gets it too;
 #   THROUGHPUT=file.csv appends the run's seconds per submission to file.csv
 #   (data/grading/README.md)
-# STUDENT, SUBMISSION, SUBMISSIONS, GRADEBOOK and THROUGHPUT are plain text: make never expands
-# them and no shell parses them (they reach bin/lab through the environment).
+# STUDENT, SUBMISSION, SUBMISSIONS, GRADEBOOK, THROUGHPUT and GRADE_EXIT_FILE are plain text:
+# make never expands them and no shell parses them (they reach bin/lab through the environment).
+# The grader's exit code (0 full marks or all graded, 1 graded without full marks, 2 bad
+# usage, 4 a row kept outside the gradebook, 77 no GPU) reaches a script through
+# GRADE_EXIT_FILE, since make exits 2 whenever a recipe fails: the file is removed before
+# anything is built (no file: make stopped before grading) and written when the grader ends.
 GRADE_JOBS ?= $(NPROC)
 COMPUTE_SANITIZER ?= $(firstword $(wildcard $(CUDA_HOME)/bin/compute-sanitizer) $(shell command -v compute-sanitizer 2>/dev/null))
 GRADE_PREREQS := $(FLAGS_STAMP) $(foreach lab,$(LABS),$(call lab_objs,$(lab))) \
-  $(call HOST_OBJ,$(HARNESS_PURE) runner host_row static_report) $(SOLUTION_BINS) $(BIN_DIR)/lab $(BIN_DIR)/gpu-probe
+  $(RUNNER_OBJS) $(SOLUTION_BINS) $(BIN_DIR)/lab $(BIN_DIR)/gpu-probe
 grade grade-all: export LAB_GRADE_STUDENT := $(STUDENT)
 grade grade-all: export LAB_GRADE_SUBMISSION := $(SUBMISSION)
 grade grade-all: export LAB_GRADE_SUBMISSIONS := $(SUBMISSIONS)
@@ -453,14 +480,22 @@ grade grade-all: export LAB_GRADE_GRADEBOOK := $(GRADEBOOK)
 grade grade-all: export LAB_GRADE_THROUGHPUT := $(THROUGHPUT)
 grade grade-all: export LAB_GRADE_LAB := $(value LAB)
 grade grade-all: export LAB_GRADE_STEP := $(value STEP)
+grade grade-all grade-exit-reset: export LAB_GRADE_EXIT_FILE := $(GRADE_EXIT_FILE)
+grade_exit_begin := status=0;
+grade_exit_end := || status=$$?; mkdir -p "$$(dirname -- "$$LAB_GRADE_EXIT_FILE")" && \
+  echo $$status > "$$LAB_GRADE_EXIT_FILE" || echo "make: cannot write the grader's exit code \
+  ($$status) to $$LAB_GRADE_EXIT_FILE" >&2; exit $$status
+.PHONY: grade-exit-reset
+grade-exit-reset:
+	$(Q)rm -f -- "$$LAB_GRADE_EXIT_FILE"
 grade_common = --jobs '$(GRADE_JOBS)' --sanitizer '$(COMPUTE_SANITIZER)' --cuobjdump '$(CUOBJDUMP)' \
   $(if $(filter 1,$(GRADE_NO_GPU)),--no-gpu) \
   $(if $(GIVEN_GRADEBOOK),--gradebook "$$LAB_GRADE_GRADEBOOK") \
   $(if $(GIVEN_THROUGHPUT),--throughput "$$LAB_GRADE_THROUGHPUT") "$$LAB_GRADE_LAB" "$$LAB_GRADE_STEP"
 grade-prereqs: $(GRADE_PREREQS)
-grade: $(GRADE_PREREQS)
-	$(Q)$(BIN_DIR)/lab grade $(if $(GIVEN_STUDENT),--student "$$LAB_GRADE_STUDENT") \
-	  $(if $(GIVEN_SUBMISSION),--submission "$$LAB_GRADE_SUBMISSION") $(grade_common)
+grade: grade-exit-reset $(GRADE_PREREQS)
+	$(Q)$(grade_exit_begin) $(BIN_DIR)/lab grade $(if $(GIVEN_STUDENT),--student "$$LAB_GRADE_STUDENT") \
+	  $(if $(GIVEN_SUBMISSION),--submission "$$LAB_GRADE_SUBMISSION") $(grade_common) $(grade_exit_end)
 # SCHEDULER=slurm: the same grading as a Slurm array job (harness/slurm/grade-all.sh:
 # one task per GRADE_BATCH submissions, each the ordinary bin/lab grade-all in a
 # scratch folder; progress, one retry, merge). Its settings: GRADE_PARTITION=,
@@ -478,12 +513,13 @@ endif
 grade-all: export GRADE_NO_GPU := $(GRADE_NO_GPU)
 grade-all: export COMPUTE_SANITIZER := $(COMPUTE_SANITIZER)
 grade-all: export CUOBJDUMP := $(CUOBJDUMP)
-grade-all: $(GRADE_PREREQS)
+grade-all: grade-exit-reset $(GRADE_PREREQS)
 ifeq ($(SCHEDULER),slurm)
-	$(Q)$(if $(GIVEN_SUBMISSIONS),,LAB_GRADE_SUBMISSIONS= )sh harness/slurm/grade-all.sh
+	$(Q)$(grade_exit_begin) $(if $(GIVEN_SUBMISSIONS),,LAB_GRADE_SUBMISSIONS= )sh harness/slurm/grade-all.sh \
+	  $(grade_exit_end)
 else
-	$(Q)$(BIN_DIR)/lab grade-all $(if $(GIVEN_SUBMISSIONS),--submissions "$$LAB_GRADE_SUBMISSIONS") \
-	  $(grade_common)
+	$(Q)$(grade_exit_begin) $(BIN_DIR)/lab grade-all $(if $(GIVEN_SUBMISSIONS),--submissions "$$LAB_GRADE_SUBMISSIONS") \
+	  $(grade_common) $(grade_exit_end)
 endif
 
 deps-slurm:
@@ -538,7 +574,7 @@ $(BUILD_DIR)/tests:
 
 # (grading's pure parts and its child processes, harness/grading/procs.c, are tested on
 # their own)
-$(BIN_DIR)/run-tests: $(TEST_OBJS) $(call HOST_OBJ,$(HARNESS_PURE) lab_registry sass_listing $(addprefix grading/,$(GRADING_PURE) procs)) $(LAB_PURE_OBJS) $(ALL_TABLE_OBJS)
+$(BIN_DIR)/run-tests: $(TEST_OBJS) $(BUILD_DIR)/host/tools/markdown_files.o $(call HOST_OBJ,$(HARNESS_PURE) lab_registry sass_listing $(addprefix grading/,$(GRADING_PURE) procs)) $(LAB_PURE_OBJS) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ $(CHECK_LIBS) $(foreach lab,$(LABS),$($(lab)_LDLIBS))
@@ -591,10 +627,11 @@ diffs:
 	    printf '  %-8s %s (%s lines changed from %s)\n' DIFF $$out "$$(grep -c '^[-+][^-+]' $$out)" $$prev; \
 	  fi; prev=$$stem; done;)
 
-# The tables of recorded results in GUIDE.md, regenerated from data/results/
-# (make test checks that they are up to date).
+# The tables of recorded results in every Markdown file that marks one (each lab's
+# chapter, INSTRUCTORS.md), regenerated from data/results/ and data/grading/ (make
+# test checks that they are up to date).
 guide-tables: $(BIN_DIR)/guide-tables
-	$(Q)$(BIN_DIR)/guide-tables GUIDE.md
+	$(Q)$(BIN_DIR)/guide-tables
 
 # The students' repository: every tracked file but those of tests/handout.exclude,
 # and the .students-copy marker (harness/handout.sh). A DEST it cannot take (unset,

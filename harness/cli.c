@@ -21,6 +21,7 @@ void cli_defaults(struct run_options *o)
     o->check.mode = CHECK_AUTO;
     o->write_csv = 1;
     o->print_header = 1;
+    o->observe = 1;
 }
 
 int cli_parse_long(const char *text, long min, long max, long *value)
@@ -92,6 +93,9 @@ void cli_usage(FILE *out, const char *program, const struct lab_problem *lab)
             "                     and a line \"i exit-code seconds\" per size ended to PREFIXstatus\n"
             "  --time-limit S     stop after S seconds of wall time, saying so, with exit code 5\n"
             "                     (make run gives every step one; default: no limit)\n"
+            "  --no-observe       do not record the kernels the step launches (CUPTI; by\n"
+            "                     default they are, and work that escapes the timer fails)\n"
+            "  --launch-log PATH  write the kernels the step launched there (grading reads it)\n"
             "results:\n"
             "  --csv PATH         append the result row here\n"
             "                     (default data/results/<gpu>/%s.csv)\n"
@@ -237,6 +241,13 @@ enum cli_result cli_parse(int argc, char **argv, const struct lab_problem *lab, 
                 BAD_VALUE("expected seconds from 0 (no limit) to 86400");
         } else if (FLAG("--warm-cache")) {
             o->warm_cache = 1;
+        } else if (FLAG("--no-observe")) {
+            o->observe = 0;
+        } else if (FLAG("--launch-log")) {
+            NEED_VALUE();
+            if (*value == '\0')
+                BAD_VALUE("expected a path");
+            o->launch_log = value;
         } else if (FLAG("--no-header")) {
             o->print_header = 0;
         } else if (FLAG("--report")) {
@@ -244,6 +255,10 @@ enum cli_result cli_parse(int argc, char **argv, const struct lab_problem *lab, 
         } else if (FLAG("--arch")) {
             NEED_VALUE();
             o->report_arch = value;
+        } else if (lab->option_name != NULL && lab->parse_option != NULL && FLAG(lab->option_name)) {
+            NEED_VALUE();
+            if (lab->parse_option(value, &o->size, why, why_len) != 0)
+                return CLI_ERROR;
         } else {
             snprintf(why, why_len, "unknown option '%s' (see --help)", arg);
             return CLI_ERROR;

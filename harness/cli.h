@@ -49,6 +49,9 @@ struct run_options {
     int untimed;              /* checked, not timed: a labs/ step still TODO at no given size */
     double time_limit_s;      /* --time-limit S: the process stops itself after S seconds of
                                  wall time (exit 5); 0: no limit */
+    int observe;              /* record the kernels the step launches (launch_observer.h);
+                                 --no-observe: not (compute-sanitizer's runs) */
+    const char *launch_log;   /* --launch-log PATH: the kernels the step launched, there */
 };
 
 void cli_defaults(struct run_options *options);

@@ -96,6 +96,13 @@ struct lab_problem {
                                       char *why, size_t why_len);
     /* Fills every output of a host state with NaN. */
     void (*poison_on_host)(void *state);
+    /* Optional (NULL: none): one command-line option of the lab's own that takes a
+     * value which is not a number, e.g. "--matrix" naming an input class or a file;
+     * size_help documents it. parse_option reads the value when the command line is
+     * parsed (before any CUDA call) and may set the size (a lab that takes its
+     * inputs' class as m); 0, or -1 with a one-line reason (exit 2). */
+    const char *option_name;
+    int (*parse_option)(const char *value, struct problem_size *size, char *why, size_t why_len);
 };
 
 /* This binary's lab (harness/labs/<lab>/problem.c). */

@@ -94,7 +94,7 @@ void results_commit(char *buf, size_t len);
 void results_gpu_dir(const char *gpu_name, char *buf, size_t len);
 
 /* Comparing recorded results: the one rule every "vs previous" follows (the runner's
- * table, GUIDE.md's tables through bin/guide-tables, the speedups figures through the
+ * table, the documents' tables through bin/guide-tables, the speedups figures through the
  * columns bin/results-check adds). A row is compared only with a row recorded before
  * it (earlier in the file) that passed, has the same GPU, lab, source (labs or
  * solutions), cache policy (flushed or warm) and size, and is not a build variant

@@ -16,6 +16,7 @@
 #include "cuda_check.h"
 #include "host_row.h"
 #include "lab_problem.h"
+#include "launch_watch.h"
 #include "occupancy.h"
 #include "resources.h"
 #include "static_report.h"
@@ -31,16 +32,6 @@ extern const char step_todo[] __attribute__((weak));
 char step_launch_refusal[256];
 
 static const char *program = "step";
-
-const char *step_size_stem(void)
-{
-    static char previous[128];
-    const struct step_table *table = step_identity.table;
-    int index = step_table_index(table, step_table_step(table, step_identity.stem));
-    if (step_todo == NULL || index < 1)
-        return step_identity.stem;
-    return step_stem(&table->steps[index - 1], previous, sizeof previous);
-}
 
 /* --time-limit: the message is written before the alarm can ring, since a signal
  * handler may only write() and _exit(). */
@@ -211,6 +202,7 @@ static void fill_resources(struct run_record *r, const struct device_facts *d)
 static void launch_step(const struct lab_problem *lab, void *state, cudaStream_t stream)
 {
     step_launch_refusal[0] = '\0';
+    launch_watch_before();
     cudaError_t status = step_entry.launch(lab->problem(state), stream);
     if (status != cudaSuccess && step_launch_refusal[0] != '\0') {
         (void)cudaGetLastError();
@@ -233,6 +225,7 @@ static void launch_once(const struct lab_problem *lab, void *state, cudaStream_t
 static void sync_or_die(cudaStream_t stream)
 {
     cudaError_t status = cudaStreamSynchronize(stream);
+    launch_watch_after();
     if (status != cudaSuccess) {
         fprintf(stderr, "%s: the kernel failed while running: %s (%s); try compute-sanitizer\n",
                 program, cudaGetErrorString(status), cudaGetErrorName(status));
@@ -247,7 +240,9 @@ static int check_output(const struct lab_problem *lab, void *state, const struct
     if (isatty(STDERR_FILENO))
         fprintf(stderr, "  %s: checking against the CPU reference (%s)...\r", step_identity.stem,
                 when);
+    launch_watch_lab_checks(1); /* the lab's own launches of the step (its extra checks) */
     enum lab_status status = lab->verify(state, &options->check, report, why, sizeof why);
+    launch_watch_lab_checks(0);
     if (status != LAB_OK)
         die(status == LAB_OUT_OF_MEMORY ? EXIT_USAGE : EXIT_WRONG, "verification failed: %s", why);
     if (isatty(STDERR_FILENO))
@@ -435,6 +430,7 @@ static int run_at_size(const struct lab_problem *lab, const struct run_options *
     }
     cudaStream_t stream;
     CUDA_CHECK(cudaStreamCreate(&stream));
+    launch_watch_size(stream);
     struct verify_report report;
     launch_once(lab, state, stream);
     sync_or_die(stream);
@@ -450,6 +446,12 @@ static int run_at_size(const struct lab_problem *lab, const struct run_options *
         /* the last timed run was poisoned first too: check what it wrote */
         passed = check_output(lab, state, options, &report, "after timing", !marked_todo);
     }
+    /* the step's work, all of it on its stream and inside the time measured */
+    char escaped[1024];
+    if (launch_watch_judge(stream, escaped, sizeof escaped)) {
+        fprintf(stderr, "%s: %s\n", program, escaped);
+        passed = 0;
+    }
     record.max_err = report.max_abs_error;
     record.verdict = marked_todo ? "TODO" : passed ? "PASS" : "FAIL";
     if (passed && lab->column_values != NULL)
@@ -461,6 +463,7 @@ static int run_at_size(const struct lab_problem *lab, const struct run_options *
     if (!marked_todo)
         speedups(csv_path, &record, &vs_previous, &vs_first);
     results_print_row(stdout, &record, size_text, vs_previous, vs_first);
+    launch_watch_report(options, stdout);
     fflush(stdout);
     CUDA_CHECK(cudaStreamDestroy(stream));
     lab->destroy(state);
@@ -590,6 +593,7 @@ int main(int argc, char **argv)
     }
     struct device_facts device;
     open_device(&options, &device);
+    launch_watch_start(&options, program);
     if (options.check_from > 0)
         return run_check_sizes(lab, &options, &device, marked_todo);
     return run_at_size(lab, &options, &device, marked_todo, options.print_header);

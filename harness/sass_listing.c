@@ -216,6 +216,31 @@ int sass_opcode_matches(const char *opcode, const char *mnemonic)
     return 1;
 }
 
+int sass_insn_matches(const struct sass_insn *insn, const char *mnemonic)
+{
+    const char *colon = strchr(mnemonic, ':');
+    if (colon == NULL)
+        return sass_opcode_matches(insn->opcode, mnemonic);
+    char opcode[48];
+    snprintf(opcode, sizeof opcode, "%.*s", (int)(colon - mnemonic), mnemonic);
+    if (!sass_opcode_matches(insn->opcode, opcode))
+        return 0;
+    const char *want = colon + 1;
+    size_t want_len = strlen(want);
+    for (const char *p = insn->operands; *p != '\0';) {
+        while (*p == ' ' || *p == ',')
+            ++p;
+        size_t n = strcspn(p, ",");
+        size_t len = n;
+        while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == ';'))
+            --len;
+        if (len == want_len && strncmp(p, want, len) == 0)
+            return 1;
+        p += n;
+    }
+    return 0;
+}
+
 int sass_mnemonic_valid(const char *mnemonic)
 {
     const char *p = mnemonic;
@@ -228,6 +253,13 @@ int sass_mnemonic_valid(const char *mnemonic)
         while (isalnum((unsigned char)*p) || *p == '_')
             ++p;
         if (p == part)
+            return 0;
+    }
+    if (*p == ':') { /* one operand, as the listing writes it: 0x1, gsb0, RZ */
+        const char *operand = ++p;
+        while (isalnum((unsigned char)*p) || *p == '_' || *p == '.')
+            ++p;
+        if (p == operand)
             return 0;
     }
     return *p == '\0' && p - mnemonic < 48;
@@ -246,7 +278,7 @@ long sass_count_matching(const char *text, const char *function, const char *mne
         if (matching < 0)
             matching = 0;
         for (long i = 0; i < count; ++i)
-            matching += sass_opcode_matches(insns[i].opcode, mnemonic);
+            matching += sass_insn_matches(&insns[i], mnemonic);
         free(insns);
     }
     return matching;
@@ -263,7 +295,7 @@ long sass_count_elsewhere(const char *text, const char *function, const char *mn
         struct sass_insn *insns;
         long count = sass_read_body(cursor, &insns), matching = 0;
         for (long i = 0; i < count; ++i)
-            matching += sass_opcode_matches(insns[i].opcode, mnemonic);
+            matching += sass_insn_matches(&insns[i], mnemonic);
         free(insns);
         if (matching > 0) {
             snprintf(name, name_len, "%.*s", (int)len, found);

@@ -49,11 +49,18 @@ void sass_base_opcode(const char *opcode, char *base, size_t len);
  * "MUFU.RSQ" matches "MUFU.RSQ" but not "MUFU.RCP". */
 int sass_opcode_matches(const char *opcode, const char *mnemonic);
 
+/* Is insn an instance of mnemonic? sass_opcode_matches, and where the mnemonic ends
+ * in ":OPERAND", one of its operands is that one: "WARPGROUP.DEPBAR.LE:0x1" matches
+ * "WARPGROUP.DEPBAR.LE gsb0, 0x1" (wgmma.wait_group 1) but not "... gsb0, 0x0". */
+int sass_insn_matches(const struct sass_insn *insn, const char *mnemonic);
+
 /* A mnemonic as a rubric may write it: a base of capital letters and digits starting
- * with a letter, then any number of ".MODIFIER" of letters, digits and '_'. */
+ * with a letter, then any number of ".MODIFIER" of letters, digits and '_', then
+ * optionally ":OPERAND" (letters, digits, '_' and '.'). */
 int sass_mnemonic_valid(const char *mnemonic);
 
-/* How many instructions of function (every listing of it in text) match mnemonic;
+/* How many instructions of function (every listing of it in text) match mnemonic
+ * (sass_insn_matches);
  * -1 when no function of that name is listed. */
 long sass_count_matching(const char *text, const char *function, const char *mnemonic);
 /* The first function of text other than function that holds instructions matching

@@ -29,7 +29,7 @@ extern const struct step_identity step_identity;
  * thread, for which 131072 bodies take tens of minutes): a lab sizes what depends on
  * the code's speed (N-body's default size and its physics check's) from this step.
  * (Run with no size, a step still TODO is checked at the lab's fifth check size and
- * not timed: runner.c.) Defined by the runner. */
+ * not timed: runner.c.) Defined in step_identity.c. */
 const char *step_size_stem(void);
 
 #ifdef __cplusplus

@@ -184,6 +184,49 @@ START_TEST(bad_input_is_rejected_with_reason)
 }
 END_TEST
 
+/* A lab's own option (lab_problem.option_name): its value reaches parse_option, which
+ * may set the size; a refusal is the lab's one line; a lab without one does not take it. */
+static int stand_in_option(const char *value, struct problem_size *size, char *why, size_t why_len)
+{
+    if (strcmp(value, "big") == 0) {
+        size->m = 7;
+        return 0;
+    }
+    snprintf(why, why_len, "--input '%s': the stand-in lab knows only 'big'", value);
+    return -1;
+}
+
+START_TEST(a_labs_own_option_reaches_the_lab)
+{
+    struct lab_problem with = test_lab;
+    with.option_name = "--input";
+    with.parse_option = stand_in_option;
+    struct run_options o;
+    char why[256] = "";
+    char *good[] = {"step", "--input", "big", "--n", "5", NULL};
+    cli_defaults(&o);
+    ck_assert_int_eq(cli_parse(5, good, &with, &o, why, sizeof why), CLI_RUN);
+    ck_assert_int_eq(o.size.m, 7);
+    ck_assert_int_eq(o.size.n, 5);
+    ck_assert_int_eq(o.size_given, 1);
+    char *equals[] = {"step", "--input=big", NULL};
+    cli_defaults(&o);
+    ck_assert_int_eq(cli_parse(2, equals, &with, &o, why, sizeof why), CLI_RUN);
+    ck_assert_int_eq(o.size.m, 7);
+    char *bad[] = {"step", "--input", "small", NULL};
+    cli_defaults(&o);
+    ck_assert_int_eq(cli_parse(3, bad, &with, &o, why, sizeof why), CLI_ERROR);
+    ck_assert_str_eq(why, "--input 'small': the stand-in lab knows only 'big'");
+    char *missing[] = {"step", "--input", NULL};
+    cli_defaults(&o);
+    ck_assert_int_eq(cli_parse(2, missing, &with, &o, why, sizeof why), CLI_ERROR);
+    ck_assert_ptr_nonnull(strstr(why, "--input needs a value"));
+    cli_defaults(&o);
+    ck_assert_int_eq(cli_parse(3, good, &test_lab, &o, why, sizeof why), CLI_ERROR);
+    ck_assert_ptr_nonnull(strstr(why, "unknown option '--input'"));
+}
+END_TEST
+
 /* --check-sizes FROM [--check-logs PREFIX]: the lab's check sizes from FROM on, with
  * no size of the command line's own (the runner checks FROM against the lab's count). */
 START_TEST(check_sizes_take_the_first_size_and_a_log_prefix)
@@ -236,6 +279,7 @@ Suite *cli_suite(void)
     tcase_add_loop_test(tc, bad_input_is_rejected_with_reason, 0,
                         (int)(sizeof bad_inputs / sizeof bad_inputs[0]));
     tcase_add_test(tc, check_sizes_take_the_first_size_and_a_log_prefix);
+    tcase_add_test(tc, a_labs_own_option_reaches_the_lab);
     tcase_add_test(tc, number_parsers_are_strict);
     suite_add_tcase(s, tc);
     return s;

@@ -128,6 +128,38 @@ START_TEST(rubric_errors_name_the_line)
 }
 END_TEST
 
+/* A technique line's STEPS: one step (by id or name), a range in the table's order,
+ * or * (every step), each expanded to one technique per step; a range backwards,
+ * with an end that is no step, or an empty end is refused, naming the line. */
+START_TEST(rubric_technique_lines_select_steps)
+{
+    struct rubric r;
+    rubric_defaults(&r, example());
+    char why[256] = "";
+    ck_assert_msg(rubric_parse(&r, "technique * no-local-memory\ntechnique 02-03 shared-memory\n"
+                                   "technique unrolled max-registers 64\ntechnique 01-01 no-spills\n",
+                               example(), why, sizeof why) == 0,
+                  "%s", why);
+    static const char *const want[] = {"01", "02", "03", "02", "03", "03", "01"};
+    static const enum technique_kind kinds[] = {TECH_NO_LOCAL, TECH_NO_LOCAL, TECH_NO_LOCAL, TECH_SHARED,
+                                                TECH_SHARED,   TECH_MAX_REGS, TECH_NO_SPILLS};
+    ck_assert_int_eq(r.technique_count, 7);
+    for (int i = 0; i < 7; ++i)
+        ck_assert_msg(strcmp(r.techniques[i].step, want[i]) == 0 && r.techniques[i].kind == kinds[i],
+                      "technique %d: step %s kind %d, expected step %s kind %d", i, r.techniques[i].step,
+                      (int)r.techniques[i].kind, want[i], (int)kinds[i]);
+    ck_assert_double_eq(r.techniques[5].value, 64);
+    static const char *const bad[] = {"technique 03-02 shared-memory\n", "technique 02-99 no-spills\n",
+                                      "technique 02- no-spills\n",       "technique -03 no-spills\n",
+                                      "technique ** no-spills\n",        "technique * fast\n"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        rubric_defaults(&r, example());
+        ck_assert_int_eq(rubric_parse(&r, bad[i], example(), why, sizeof why), -1);
+        ck_assert_msg(strstr(why, "line 1") != NULL, "'%s' -> '%s'", bad[i], why);
+    }
+}
+END_TEST
+
 static void all_checks(struct step_result *s, enum check_state st, double fraction)
 {
     memset(s, 0, sizeof *s);
@@ -284,6 +316,45 @@ START_TEST(safe_names_are_plain_and_distinct)
 }
 END_TEST
 
+/* Steps whose file is not in the submission are said once, as a count with their
+ * names, in the report and the progress (a student of one lab graded with every lab
+ * had 55 lines of them); a step missing for another reason keeps its own lines. */
+START_TEST(steps_not_submitted_are_one_line)
+{
+    struct step_result steps[3];
+    memset(steps, 0, sizeof steps);
+    static const char *const stems[] = {"demo/01-fill", "demo/02-shared", "demo/03-more"};
+    for (int i = 0; i < 3; ++i) {
+        snprintf(steps[i].stem, sizeof steps[i].stem, "%s", stems[i]);
+        steps[i].verdict = VERDICT_MISSING;
+        steps[i].checks[CHECK_BUILD].state = CHECK_FAIL;
+        snprintf(steps[i].checks[CHECK_BUILD].why, sizeof steps[i].checks[0].why, "%s.cu: %s",
+                 stems[i], i == 1 ? "a symbolic link, not taken" : GRADE_NOT_SUBMITTED);
+    }
+    char line[256], cut[40];
+    ck_assert_uint_eq(grade_not_submitted(steps, 3, line, sizeof line), 2);
+    ck_assert_str_eq(line, "2 step files not in the submission (0 points): demo/01-fill, "
+                           "demo/03-more");
+    ck_assert_uint_eq(grade_not_submitted(steps, 3, cut, sizeof cut), 2);
+    ck_assert_msg(strcmp(cut + strlen(cut) - 3, "...") == 0, "%s", cut);
+    ck_assert_uint_eq(grade_not_submitted(steps + 1, 1, line, sizeof line), 0);
+    ck_assert_str_eq(line, "");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    ck_assert_ptr_nonnull(out);
+    grade_write_report(out, "ada", "ada", steps, 3, "  notes.txt\n", 1, NULL);
+    ck_assert_int_eq(fclose(out), 0);
+    ck_assert_msg(strstr(text, "\nmissing: 2 step files not in the submission (0 points): "
+                               "demo/01-fill, demo/03-more\n") != NULL &&
+                      strstr(text, "demo/01-fill build") == NULL &&
+                      strstr(text, "demo/02-shared build FAIL") != NULL &&
+                      strstr(text, "only the step files are taken): 1 file\n  notes.txt\n") != NULL,
+                  "%s", text);
+    free(text);
+}
+END_TEST
+
 /* make with the environment of a plain shell: no job server of the make running us */
 static int run_make(const char *const *args, char *out, size_t out_len, char *err, size_t err_len)
 {
@@ -394,9 +465,11 @@ Suite *grading_suite(void)
     tcase_add_test(rules, default_rubric_is_documented);
     tcase_add_test(rules, rubric_file_parses_and_overrides);
     tcase_add_test(rules, rubric_errors_name_the_line);
+    tcase_add_test(rules, rubric_technique_lines_select_steps);
     tcase_add_test(rules, points_follow_the_rubric);
     tcase_add_test(rules, techniques_are_judged_from_resources_and_speed);
     tcase_add_test(rules, safe_names_are_plain_and_distinct);
+    tcase_add_test(rules, steps_not_submitted_are_one_line);
     suite_add_tcase(s, rules);
 
     TCase *names = tcase_create("make");
@@ -408,5 +481,6 @@ Suite *grading_suite(void)
 
     add_grading_fake_gpu_cases(s);
     add_grading_sass_cases(s);
+    add_grading_own_kernels_cases(s);
     return s;
 }

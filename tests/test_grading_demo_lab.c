@@ -9,7 +9,8 @@
  *                 GPU, once without a GPU and once on the fake GPU of
  *                 tests/fixtures/fake-gpu.
  * Then, in the same tree: a resumed grade-all, a gradebook of another selection,
- * `make grade` with a name made to break a shell. The GPU half is
+ * `make grade` with a name made to break a shell; and tests/test_grading_records.c's
+ * cases (an instructor's data never lost). The GPU half is
  * tests/test_grading_gpu.c; grading's pool on a fake GPU, tests/test_grading_fake_gpu.c.
  * Not in the students' copy, as no grading test is (tests/handout.exclude). */
 #include <check.h>
@@ -351,6 +352,18 @@ START_TEST(student_name_is_plain_text)
 }
 END_TEST
 
+/* For the cases other files add to this test case (grading_tests.h). */
+const char *graded_demo_tree(void)
+{
+    ck_assert_msg(graded, "the demo lab's tree could not be graded:\n%s", setup_out);
+    return tree;
+}
+
+const char *graded_demo_root(void)
+{
+    return root;
+}
+
 Suite *grading_demo_lab_suite(void)
 {
     Suite *s = suite_create("grading_demo_lab");
@@ -368,6 +381,7 @@ Suite *grading_demo_lab_suite(void)
     tcase_add_test(tc, gradebook_of_another_selection_is_refused_before_grading);
     tcase_add_test(tc, default_gradebook_is_per_selection_and_ignored);
     tcase_add_test(tc, student_name_is_plain_text);
+    add_grading_records_cases(tc);
     suite_add_tcase(s, tc);
     return s;
 }

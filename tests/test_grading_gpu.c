@@ -280,6 +280,52 @@ START_TEST(ignoring_the_technique_loses_its_point)
 }
 END_TEST
 
+/* The shortcuts of matmul step 02 (tests/submissions/<name>/labs/matmul/02-tiled.cu,
+ * each file's header says what it expects). */
+START_TEST(a_decoy_kernel_fails_the_technique)
+{
+    char *r = report_of("class.reports", "decoy-kernel");
+    expect(r, "matmul/02-tiled correct PASS 4/4", "9 of 9");
+    expect(r, "matmul/02-tiled technique FAIL 0/1",
+           "matmul_tiled, the kernel DEFINE_STEP names, never ran: the step's work ran in "
+           "matmul_plain");
+    free(r);
+}
+END_TEST
+
+START_TEST(work_on_a_side_stream_fails_every_run)
+{
+    char *r = report_of("class.reports", "side-stream");
+    expect(r, "matmul/02-tiled correct FAIL 0/4", "ran on another stream");
+    expect(r, "matmul/02-tiled speed FAIL 0/2", NULL);
+    free(r);
+}
+END_TEST
+
+/* The outputs are filled with NaN before every launch, the timed ones included, and
+ * what the last timed run left is checked: a result cached across calls, or left
+ * from an earlier correct run, is not the step's. */
+START_TEST(cached_or_leftover_output_is_poisoned)
+{
+    const char *const who[] = {"cached-results", "leftover-output"};
+    for (int i = 0; i < 2; ++i) {
+        char *r = report_of("class.reports", who[i]);
+        expect(r, "matmul/02-tiled correct FAIL 0/4", "after timing");
+        ck_assert_msg(strstr(r, "matmul/02-tiled: 0 of 11") != NULL, "%s", r);
+        free(r);
+    }
+}
+END_TEST
+
+START_TEST(exit_from_inside_launch_passes_nothing)
+{
+    char *r = report_of("class.reports", "exits-in-launch");
+    expect(r, "matmul/02-tiled correct FAIL 0/4", "0 of 9 check sizes correct");
+    ck_assert_msg(strstr(r, "matmul/02-tiled: 0 of 11") != NULL, "%s", r);
+    free(r);
+}
+END_TEST
+
 START_TEST(todo_step_earns_nothing)
 {
     char *r = report_of("class.reports", "still-todo");
@@ -294,7 +340,7 @@ START_TEST(class_gradebook_has_a_row_per_student)
     struct csv_table t;
     char why[256];
     ck_assert_int_eq(csv_read_file(book, &t, why, sizeof why), 0);
-    ck_assert_uint_eq(t.nrows, 10);
+    ck_assert_uint_eq(t.nrows, 22); /* every folder of tests/submissions */
     for (size_t row = 0; row < t.nrows; ++row) { /* none of them earns full marks */
         ck_assert_msg(strcmp(csv_get(&t, row, "total"), csv_get(&t, row, "max")) != 0, "%s",
                       csv_get(&t, row, "student"));
@@ -431,7 +477,7 @@ START_TEST(sanitizer_tools_run_at_once_and_a_hang_is_killed_alone)
     expect(r, "matmul/02-tiled correct PASS 0/4", "9 of 9");
     expect(r, "matmul/02-tiled memcheck FAIL 0/1", "Invalid __global__ read of size 4 bytes (fake)");
     expect(r, "matmul/02-tiled racecheck FAIL 0/1", "did not finish under racecheck within");
-    expect(r, "matmul/02-tiled synccheck PASS 0/1", "no synccheck errors at 33x47x29");
+    expect(r, "matmul/02-tiled synccheck PASS 0/1", "no synccheck errors at 33x47x161");
     expect(r, "matmul/02-tiled speed", "x the reference solution's speed");
     free(r);
 }
@@ -452,9 +498,85 @@ START_TEST(sanitizer_tools_one_after_the_other_with_concurrency_1)
     }
     expect(r, "matmul/02-tiled correct PASS 0/4", "9 of 9");
     expect(r, "matmul/02-tiled memcheck FAIL 0/1", "Invalid __global__ read of size 4 bytes (fake)");
-    expect(r, "matmul/02-tiled racecheck PASS 0/1", "no racecheck errors at 33x47x29");
+    expect(r, "matmul/02-tiled racecheck PASS 0/1", "no racecheck errors at 33x47x161");
     expect(r, "matmul/02-tiled synccheck PASS 0/1", "no synccheck errors");
     ck_assert_ptr_nonnull(strstr(fake_out[1], "up to 1 check-size and compute-sanitizer runs"));
+    free(r);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------- */
+/* The shortcuts of reduce step 09 (a memory-bound lab): tests/submissions graded at
+ * that step alone. */
+
+static char *reduce_dir;
+static char reduce_out[1 << 16], reduce_err[1 << 15];
+static int reduce_code;
+
+static void grade_reduce(void)
+{
+    reduce_dir = util_temp_dir("grade-reduce");
+    if (reduce_dir == NULL)
+        return;
+    char lab[512], book[700];
+    bin_path("lab", lab, sizeof lab);
+    const char *sanitizer = getenv("COMPUTE_SANITIZER"), *cuobjdump = getenv("CUOBJDUMP");
+    char *env[] = {"MAKEFLAGS=", NULL};
+    snprintf(book, sizeof book, "%s/reduce-09.csv", reduce_dir);
+    char *argv[] = {lab, "grade-all", "--submissions", "tests/submissions", "--gradebook", book,
+                    "--sanitizer", (char *)(sanitizer ? sanitizer : ""), "--cuobjdump",
+                    (char *)(cuobjdump ? cuobjdump : ""), "reduce", "09", NULL};
+    reduce_code = run_capture(argv, (const char *const *)env, reduce_out, sizeof reduce_out,
+                              reduce_err, sizeof reduce_err);
+    printf("%s", reduce_out);
+}
+
+static void remove_reduce(void)
+{
+    if (reduce_dir != NULL)
+        util_remove_tree(reduce_dir);
+    free(reduce_dir);
+    reduce_dir = NULL;
+}
+
+static char *reduce_report(const char *student)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/reduce-09.reports/%s.txt", reduce_dir, student);
+    char *text = util_read_file(path, NULL);
+    ck_assert_msg(text != NULL, "no report %s (exit %d)\n%s\n%s", path, reduce_code, reduce_out,
+                  reduce_err);
+    return text;
+}
+
+/* cub::DeviceReduce::Sum in launch: CUB's kernels in the step's own SASS and among
+ * what its speed run launched; the technique fails naming one, no speed points. */
+START_TEST(a_library_call_earns_no_technique_or_speed)
+{
+    char *r = reduce_report("library-call");
+    ck_assert_msg(strstr(r, "reduce/09-warp-shuffle technique FAIL 0/1") != NULL, "%s", r);
+    ck_assert_msg(strstr(r, "a kernel its source does not define") != NULL, "%s", r);
+    ck_assert_msg(strstr(r, "cub::") != NULL, "%s", r);
+    ck_assert_msg(strstr(r, "reduce/09-warp-shuffle speed FAIL 0/2") != NULL, "%s", r);
+    free(r);
+}
+END_TEST
+
+START_TEST(a_step_that_writes_into_its_inputs_loses_the_step)
+{
+    char *r = reduce_report("writes-inputs");
+    ck_assert_msg(strstr(r, "reduce/09-warp-shuffle correct FAIL 0/4") != NULL, "%s", r);
+    ck_assert_msg(strstr(r, "after timing") != NULL, "%s", r);
+    free(r);
+}
+END_TEST
+
+START_TEST(a_persisting_l2_window_fails_every_run)
+{
+    char *r = reduce_report("l2-persisting");
+    ck_assert_msg(strstr(r, "reduce/09-warp-shuffle correct FAIL 0/4") != NULL, "%s", r);
+    ck_assert_msg(strstr(r, "persisting accesses") != NULL || strstr(r, "access-policy window") != NULL,
+                  "%s", r);
     free(r);
 }
 END_TEST
@@ -465,8 +587,8 @@ END_TEST
  * once). Step 06 needs sm_90a: on another GPU its reference cannot run either, and
  * the case checks only that the wrong step earned nothing. */
 
-#define TF32_STEPS 3
-static const char *const tf32_step[TF32_STEPS] = {"03", "04", "06"};
+#define TF32_STEPS 4
+static const char *const tf32_step[TF32_STEPS] = {"03", "04", "06", "05"};
 static char *tf32_dir;
 static char tf32_out[TF32_STEPS][1 << 16], tf32_err[TF32_STEPS][1 << 15];
 static int tf32_code[TF32_STEPS], tf32_hopper;
@@ -575,6 +697,23 @@ START_TEST(tf32_missing_mbarrier_wait_loses_the_step)
 }
 END_TEST
 
+/* Step 05 with wgmma_wait<1> in its k loop: correct at every check size, clean under
+ * every sanitizer at the sanitize size (k = 161: the pipeline wraps, but none of them
+ * sees wgmma's reads through the async proxy, and the refill lands after the read);
+ * the rubric's no-sass WARPGROUP.DEPBAR.LE:0x1 line finds the weak wait in its SASS. */
+START_TEST(tf32_weak_wgmma_wait_is_found_in_the_sass)
+{
+    char *r = tf32_report(3, "weak-wgmma-wait");
+    if (tf32_hopper) {
+        expect(r, "matmul_tf32/05-wgmma racecheck", "at 33x47x161");
+        expect(r, "matmul_tf32/05-wgmma technique FAIL 0/1",
+               "kernel matmul_wgmma has 1 WARPGROUP.DEPBAR.LE:0x1 instruction in its SASS");
+    }
+    ck_assert_msg(strstr(r, "matmul_tf32/05-wgmma: 11 of 11") == NULL, "%s", r);
+    free(r);
+}
+END_TEST
+
 static const char *const names[] = {
     "solutions_earn_full_marks (matmul 02)",
     "solutions_earn_full_marks (nbody 07)",
@@ -587,14 +726,22 @@ static const char *const names[] = {
     "a_kernel_that_never_finishes_is_killed_and_grading_goes_on",
     "compile_error_is_graded_as_such",
     "ignoring_the_technique_loses_its_point",
+    "a_decoy_kernel_fails_the_technique",
+    "work_on_a_side_stream_fails_every_run",
+    "cached_or_leftover_output_is_poisoned",
+    "exit_from_inside_launch_passes_nothing",
     "todo_step_earns_nothing",
     "class_gradebook_has_a_row_per_student",
     "sanitizer_tools_run_at_once_and_a_hang_is_killed_alone",
     "sanitizer_tools_one_after_the_other_with_concurrency_1",
+    "a_library_call_earns_no_technique_or_speed",
+    "a_step_that_writes_into_its_inputs_loses_the_step",
+    "a_persisting_l2_window_fails_every_run",
     "tf32_wrong_fragment_layout_loses_the_step",
     "tf32_step_without_mma_sync_loses_its_technique_point",
     "tf32_stage_read_before_its_copy_lands_loses_the_step",
     "tf32_missing_mbarrier_wait_loses_the_step",
+    "tf32_weak_wgmma_wait_is_found_in_the_sass",
 };
 
 size_t grading_gpu_case_names(const char **out_names, size_t max)
@@ -622,6 +769,10 @@ Suite *grading_gpu_suite(void)
     tcase_add_test(tc, a_kernel_that_never_finishes_is_killed_and_grading_goes_on);
     tcase_add_test(tc, compile_error_is_graded_as_such);
     tcase_add_test(tc, ignoring_the_technique_loses_its_point);
+    tcase_add_test(tc, a_decoy_kernel_fails_the_technique);
+    tcase_add_test(tc, work_on_a_side_stream_fails_every_run);
+    tcase_add_test(tc, cached_or_leftover_output_is_poisoned);
+    tcase_add_test(tc, exit_from_inside_launch_passes_nothing);
     tcase_add_test(tc, todo_step_earns_nothing);
     tcase_add_test(tc, class_gradebook_has_a_row_per_student);
 
@@ -636,11 +787,18 @@ Suite *grading_gpu_suite(void)
     tcase_add_unchecked_fixture(fake, grade_with_fake_sanitizer_one_after_the_other, remove_fake);
     tcase_add_test(fake, sanitizer_tools_one_after_the_other_with_concurrency_1);
 
+    TCase *reduce = side_by_side_tcase(s, "grading_gpu", "reduce_shortcuts", 60, 0);
+    tcase_add_unchecked_fixture(reduce, grade_reduce, remove_reduce);
+    tcase_add_test(reduce, a_library_call_earns_no_technique_or_speed);
+    tcase_add_test(reduce, a_step_that_writes_into_its_inputs_loses_the_step);
+    tcase_add_test(reduce, a_persisting_l2_window_fails_every_run);
+
     TCase *tf32 = side_by_side_tcase(s, "grading_gpu", "tf32", 60, 0);
     tcase_add_unchecked_fixture(tf32, grade_tf32, remove_tf32);
     tcase_add_test(tf32, tf32_wrong_fragment_layout_loses_the_step);
     tcase_add_test(tf32, tf32_step_without_mma_sync_loses_its_technique_point);
     tcase_add_test(tf32, tf32_stage_read_before_its_copy_lands_loses_the_step);
     tcase_add_test(tf32, tf32_missing_mbarrier_wait_loses_the_step);
+    tcase_add_test(tf32, tf32_weak_wgmma_wait_is_found_in_the_sass);
     return s;
 }

@@ -29,6 +29,16 @@ static const struct step_table *demo(void)
 
 START_TEST(mnemonics_match_by_base_and_modifiers)
 {
+    /* an operand named after ':' (wgmma.wait_group 1 against 0) */
+    struct sass_insn wait1 = {0, -1, "WARPGROUP.DEPBAR.LE", "gsb0, 0x1"},
+                     wait0 = {0, -1, "WARPGROUP.DEPBAR.LE", "gsb0, 0x0"};
+    ck_assert(sass_insn_matches(&wait1, "WARPGROUP.DEPBAR.LE:0x1"));
+    ck_assert(sass_insn_matches(&wait1, "WARPGROUP.DEPBAR.LE:gsb0"));
+    ck_assert(!sass_insn_matches(&wait0, "WARPGROUP.DEPBAR.LE:0x1"));
+    ck_assert(sass_insn_matches(&wait0, "WARPGROUP.DEPBAR.LE"));
+    ck_assert(sass_mnemonic_valid("WARPGROUP.DEPBAR.LE:0x1"));
+    ck_assert(!sass_mnemonic_valid("WARPGROUP.DEPBAR.LE:"));
+    ck_assert(!sass_mnemonic_valid("WARPGROUP:0x1 x"));
     ck_assert(sass_opcode_matches("HMMA.1688.F32.TF32", "HMMA"));
     ck_assert(sass_opcode_matches("HMMA", "HMMA"));
     ck_assert(!sass_opcode_matches("HGMMA.64x128x8.F32.TF32", "HMMA"));

@@ -1,5 +1,5 @@
-/* bin/guide-tables: GUIDE.md's tables of recorded results are generated from the CSV,
- * and make test fails when someone edits one or records new results without
+/* bin/guide-tables: the documents' tables of recorded results (in every Markdown file
+ * of the tree that marks one) are generated from the CSV, and make test fails when someone edits one or records new results without
  * regenerating them (this tree's guide and data). How it builds a table is tested on
  * made-up results of the demo lab, in the demo lab's own tree (tests/demo_lab_tree.h),
  * whose bin/guide-tables knows that lab alone: the newest fullest run, the rows beside
@@ -20,7 +20,7 @@ static char out[1 << 15], err[1 << 14];
 START_TEST(guide_tables_match_the_recorded_results)
 {
     char tool[256];
-    char *argv[] = {(char *)bin_path("guide-tables", tool, sizeof tool), "--check", "GUIDE.md", NULL};
+    char *argv[] = {(char *)bin_path("guide-tables", tool, sizeof tool), "--check", NULL};
     int code = run_capture(argv, NULL, out, sizeof out, err, sizeof err);
     ck_assert_msg(code == 0, "exit %d: %s", code, err);
 }
@@ -280,6 +280,50 @@ START_TEST(guide_tables_compare_a_step_with_a_row_by_size)
 }
 END_TEST
 
+/* A table whose run is older than the code of one of its step files is flagged, in
+ * one line on stderr naming the file, without changing the exit status; a change to
+ * comments alone (a step header) is not flagged, nor is anything where git cannot
+ * tell (no repository). Run in a git repository of its own holding the demo lab's
+ * solutions. */
+START_TEST(guide_tables_flag_a_run_older_than_its_step_files)
+{
+    char dir[700];
+    fresh_inputs("stale", dir, sizeof dir);
+    write_text(dir, "G/demo.csv",
+               HEADER "\n" ROW("new", "01-fill", "step", "4.0", "2", "PASS")
+                   ROW("new", "02-shared", "step", "2.0", "4", "PASS"));
+    write_text(dir, "guide.md", "<!-- results-table demo G -->\n<!-- end results-table -->\n");
+    char tool[800], command[4096];
+    snprintf(tool, sizeof tool, "%s/bin/guide-tables", tree);
+    /* no repository: nothing to flag */
+    snprintf(command, sizeof command, "cd '%s' && GIT_CEILING_DIRECTORIES='%s' '%s' --results . guide.md",
+             dir, tree, tool);
+    int code = util_run_shell(command, out, sizeof out, err, sizeof err);
+    ck_assert_msg(code == 0 && strstr(err, "flagged") == NULL, "exit %d: %s", code, err);
+    /* the run at the first commit; then a comment changes in 01, code in 02 */
+    snprintf(command, sizeof command,
+             "cd '%s' && git init -q && git config user.email t@example.org && git config user.name t && "
+             "mkdir -p solutions/demo && printf 'int a;\\n' > solutions/demo/01-fill.cu && "
+             "printf 'int b;\\n' > solutions/demo/02-shared.cu && git add solutions && "
+             "git commit -qm run && run=$(git rev-parse HEAD) && "
+             "sed \"s/abc1234/$run/\" G/demo.csv > G/x && mv G/x G/demo.csv && "
+             "printf '/* Step 01.\\n * Guide: x\\n */\\nint a;\\n' > solutions/demo/01-fill.cu && "
+             "git commit -qam header && '%s' --results . guide.md && echo CLEAN >&2 && "
+             "printf 'int b = 2;\\n' > solutions/demo/02-shared.cu && git commit -qam code && "
+             "'%s' --results . --check guide.md",
+             dir, tool, tool);
+    code = util_run_shell(command, out, sizeof out, err, sizeof err);
+    ck_assert_msg(code == 0, "exit %d: %s", code, err);
+    const char *clean = strstr(err, "CLEAN");
+    ck_assert_msg(clean != NULL, "%s", err);
+    ck_assert_msg(strstr(err, "flagged") > clean, "a comment's change was flagged, or code's was not:\n%s", err);
+    ck_assert_msg(strstr(err, "guide.md:1: flagged: run `new`") != NULL &&
+                      strstr(err, "older than the code of 1 of its step files, solutions/demo/02-shared.cu;") !=
+                          NULL,
+                  "%s", err);
+}
+END_TEST
+
 Suite *guide_tables_suite(void)
 {
     Suite *s = suite_create("guide_tables");
@@ -294,6 +338,7 @@ Suite *guide_tables_suite(void)
     tcase_add_test(tc, guide_tables_compare_step_01_with_the_cpu);
     tcase_add_test(tc, guide_tables_set_measured_factors_beside_published_ones);
     tcase_add_test(tc, guide_tables_compare_a_step_with_a_row_by_size);
+    tcase_add_test(tc, guide_tables_flag_a_run_older_than_its_step_files);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,11 +1,13 @@
 /* make handout: the students' repository. It is written into a temporary folder and
  * checked there: nothing tests/handout.exclude names is in it (no solutions/, no
- * grading tests or submissions), its suites.h lists no suite it left out, what needs
+ * grading tests or submissions, no INSTRUCTORS.md) while GUIDE.md and every
+ * lab's chapter (labs/<lab>/README.md) are, its suites.h lists no suite it left out, what needs
  * the solutions is refused in one line, and, without a GPU, `make run` shows the
  * static report and exits 0, `make report` works and `make test` passes in it, built
  * from nothing (its own build/ and bin/). This suite is the instructor's: the
  * handout leaves it out. */
 #include <check.h>
+#include <glob.h>
 #include <fnmatch.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -123,11 +125,30 @@ START_TEST(handout_leaves_out_what_the_list_names)
     snprintf(step_file, sizeof step_file, "%s/tests/test_steps.c", dest);
     int have_marker = access(marker, R_OK) == 0, have_makefile = access(makefile, R_OK) == 0;
     int have_labs = access(labs, R_OK) == 0, have_tests = access(step_file, R_OK) == 0;
+    /* the students' documents: the guide and every lab's chapter, beside its code */
+    char missing_doc[700] = "";
+    {
+        glob_t chapters;
+        char path[1200];
+        snprintf(path, sizeof path, "%s/GUIDE.md", dest);
+        if (access(path, R_OK) != 0)
+            snprintf(missing_doc, sizeof missing_doc, "GUIDE.md");
+        if (glob("labs/*/README.md", 0, NULL, &chapters) == 0) {
+            for (size_t i = 0; i < chapters.gl_pathc; ++i) {
+                snprintf(path, sizeof path, "%s/%s", dest, chapters.gl_pathv[i]);
+                if (access(path, R_OK) != 0)
+                    snprintf(missing_doc, sizeof missing_doc, "%s", chapters.gl_pathv[i]);
+            }
+            globfree(&chapters);
+        } else
+            snprintf(missing_doc, sizeof missing_doc, "(this tree has no labs/*/README.md)");
+    }
     /* removed before anything can fail (a failed assertion ends the test) */
     ck_assert_int_eq(util_remove_tree(dir), 0);
     free(dir);
     ck_assert_msg(found[0] == '\0', "the handout holds %s", found);
     ck_assert(have_marker && have_makefile && have_labs && have_tests);
+    ck_assert_msg(missing_doc[0] == '\0', "the handout lacks %s", missing_doc);
     ck_assert_ptr_nonnull(suites);
     /* a test file left out takes its SUITE line with it; the others stay */
     for (size_t i = 0; i < walk_pattern_count; ++i) {

@@ -3,7 +3,8 @@
  * step before, or the one it builds on) plus its TODO, token for token, once comments,
  * the STEP_TODO line and preprocessor lines (a build variable's default, such as
  * step 02's TILE) are set aside, with identifiers allowed to be renamed one to one
- * (a kernel named after its step keeps its new name). Needs the solutions: the
+ * (a kernel named after its step keeps its new name); and every labs/ step's header
+ * comment is its solution's, apart from the students' parts. Needs the solutions: the
  * instructor's tree. */
 #include <check.h>
 #include <ctype.h>
@@ -172,6 +173,93 @@ START_TEST(labs_steps_are_their_base_solution_plus_a_todo)
 }
 END_TEST
 
+/* A step file's header comment as labs_headers_are_their_solutions compares it: the
+ * text before its first close of comment, trailing white space removed (so the close
+ * may be on a line of its own or end the last) and, for a labs/ file, the students'
+ * parts and only those: the marker "*** YOUR TURN ***" at the end of the first line
+ * (with the spaces before it), and the last paragraph when it starts "This file is"
+ * (what the file is, from the blank comment line before it). The caller frees. */
+static char *header_as_compared(const char *text, int students)
+{
+    const char *end = strstr(text, "*" "/");
+    char *h = strndup(text, end != NULL ? (size_t)(end - text) : strlen(text));
+    ck_assert_ptr_nonnull(h);
+    if (students) {
+        char *todo = strstr(h, "\n *\n * This file is");
+        if (todo != NULL)
+            *todo = '\0';
+        static const char marker[] = "*** YOUR TURN ***";
+        char *first_end = h + strcspn(h, "\n"), *mark = strstr(h, marker);
+        if (mark != NULL && mark + strlen(marker) == first_end) {
+            while (mark > h && mark[-1] == ' ')
+                --mark;
+            memmove(mark, first_end, strlen(first_end) + 1);
+        }
+    }
+    size_t n = strlen(h);
+    while (n > 0 && (h[n - 1] == ' ' || h[n - 1] == '\n'))
+        h[--n] = '\0';
+    return h;
+}
+
+/* Each step's labs/ header is its solution's, apart from the students' parts
+ * (header_as_compared): what to expect, the papers' figures, the guide line and the run
+ * line are written once and cannot drift apart. */
+START_TEST(labs_headers_are_their_solutions)
+{
+    int compared = 0;
+    for (const struct step_table *const *it = all_step_tables, *lab; (lab = *it) != NULL; ++it)
+        for (size_t s = 0; s < lab->count; ++s) {
+            char stem[128], path[300], solution[300];
+            step_stem(&lab->steps[s], stem, sizeof stem);
+            snprintf(path, sizeof path, "labs/%s/%s.cu", lab->lab, stem);
+            snprintf(solution, sizeof solution, "solutions/%s/%s.cu", lab->lab, stem);
+            char *text = util_read_file(path, NULL), *reference = util_read_file(solution, NULL);
+            ck_assert_msg(text != NULL && reference != NULL, "cannot read %s or %s", path, solution);
+            char *a = header_as_compared(text, 1), *b = header_as_compared(reference, 0);
+            size_t at = 0;
+            while (a[at] != '\0' && a[at] == b[at])
+                ++at;
+            size_t line = 1;
+            for (size_t i = 0; i < at; ++i)
+                line += a[i] == '\n';
+            ck_assert_msg(strcmp(a, b) == 0,
+                          "%s's header differs from %s's at its line %zu (apart from *** YOUR TURN *** "
+                          "and the last paragraph, \"This file is...\"):\n labs: %.80s\n solution: %.80s",
+                          path, solution, line, a + at, b + at);
+            free(a);
+            free(b);
+            free(text);
+            free(reference);
+            ++compared;
+        }
+    ck_assert_int_gt(compared, 0);
+}
+END_TEST
+
+/* What header_as_compared sets aside: the marker at the end of the first line and a
+ * last "This file is" paragraph; a word changed elsewhere, or the marker elsewhere,
+ * still counts. */
+START_TEST(the_header_comparison_sets_aside_only_the_students_parts)
+{
+    const char *solution = "/* Step 02 - tiled.\n * Guide: labs/x/README.md#a\n *\n * Run: make run */\nint x;\n";
+    const char *labs = "/* Step 02 - tiled.   *** YOUR TURN ***\n * Guide: labs/x/README.md#a\n *\n"
+                       " * Run: make run\n *\n * This file is step 01's solution.\n */\nint y;\n";
+    const char *changed = "/* Step 02 - tiled.\n * Guide: labs/x/README.md#b\n *\n * Run: make run */\n";
+    const char *moved = "/* Step 02 - tiled.\n * Guide: labs/x/README.md#a   *** YOUR TURN ***\n *\n"
+                        " * Run: make run */\n";
+    char *s = header_as_compared(solution, 0), *l = header_as_compared(labs, 1),
+         *c = header_as_compared(changed, 1), *m = header_as_compared(moved, 1);
+    ck_assert_str_eq(l, s);
+    ck_assert_str_ne(c, s);
+    ck_assert_str_ne(m, s);
+    free(s);
+    free(l);
+    free(c);
+    free(m);
+}
+END_TEST
+
 /* The comparison itself: a renamed kernel passes, a changed operator or a lost line
  * does not, and comments, the STEP_TODO line and preprocessor lines do not count. */
 START_TEST(the_comparison_sees_code_and_only_code)
@@ -203,6 +291,8 @@ Suite *labs_tree_suite(void)
     TCase *tc = tcase_create("labs and solutions");
     tcase_add_test(tc, the_comparison_sees_code_and_only_code);
     tcase_add_test(tc, labs_steps_are_their_base_solution_plus_a_todo);
+    tcase_add_test(tc, the_header_comparison_sets_aside_only_the_students_parts);
+    tcase_add_test(tc, labs_headers_are_their_solutions);
     suite_add_tcase(s, tc);
     return s;
 }

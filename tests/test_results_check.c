@@ -2,7 +2,7 @@
  * figure is drawn, on rows of the demo lab (results_check_suite; its vs_previous
  * columns, which need the lab's step table, are tested in the demo lab's tree:
  * tests/test_demo_lab.c); and what of the figures is this tree's rather than a lab's:
- * every figure GUIDE.md shows is drawn from the committed results, and a build
+ * every figure the documents show is drawn from the committed results, and a build
  * variant is not its step (plots_render_suite, which needs gnuplot). Every test
  * writes its files into a fresh temporary folder, removed after the test whatever its
  * outcome. */
@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "svg_labels.h"
+#include "tools/markdown_files.h"
 #include "util.h"
 
 Suite *results_check_suite(void);
@@ -302,24 +303,45 @@ Suite *results_check_suite(void)
 
 START_TEST(test_every_figure_the_guide_shows_is_drawn_from_committed_data)
 {
-    /* every plots/....png that GUIDE.md links to comes out of make plots run on the
-     * committed data/results */
+    /* every plots/....png that a document links to (GUIDE.md, INSTRUCTORS.md, each
+     * lab's chapter) comes out of make plots run on the committed data/results */
     int code = util_make_plots(NULL, "plots", "data/results", temp_dir, NULL, out, sizeof out, err,
                                sizeof err);
     ck_assert_msg(code == 0, "make plots exited %d:\n%s%s", code, out, err);
-    char *guide = util_read_file("GUIDE.md", NULL);
-    ck_assert_msg(guide != NULL, "cannot read GUIDE.md");
+    size_t files = 0;
+    char **docs = markdown_files(".", &files);
+    ck_assert_ptr_nonnull(docs);
     int links = 0;
-    for (const char *p = guide; (p = strstr(p, "](plots/")) != NULL; p += 2) {
-        const char *end = strchr(p, ')');
-        ck_assert_ptr_nonnull(end);
-        char figure[1024];
-        snprintf(figure, sizeof figure, "%s/%.*s", temp_dir, (int)(end - p - 2), p + 2);
-        ck_assert_msg(util_is_png(figure, 5000), "GUIDE.md shows %s, which make plots did not draw:\n%s%s",
-                      figure, out, err);
-        ++links;
+    for (size_t i = 0; i < files; ++i) {
+        char *text = util_read_file(docs[i], NULL);
+        ck_assert_msg(text != NULL, "cannot read %s", docs[i]);
+        /* the figure's path from the root: the link, relative to the file's folder,
+         * with its leading ../ folded into that folder */
+        for (const char *p = text; (p = strstr(p, "](")) != NULL; p += 2) {
+            const char *end = strchr(p, ')');
+            ck_assert_ptr_nonnull(end);
+            char link[1024], dir[1024], figure[2048];
+            snprintf(link, sizeof link, "%.*s", (int)(end - p - 2), p + 2);
+            size_t n = strlen(link);
+            if (n < 4 || strcmp(link + n - 4, ".png") != 0 || strstr(link, "plots/") == NULL)
+                continue;
+            snprintf(dir, sizeof dir, "%s", docs[i]);
+            char *slash = strrchr(dir, '/');
+            *(slash != NULL ? slash : dir) = '\0';
+            const char *rest = link;
+            while (strncmp(rest, "../", 3) == 0) {
+                rest += 3;
+                slash = strrchr(dir, '/');
+                *(slash != NULL ? slash : dir) = '\0';
+            }
+            snprintf(figure, sizeof figure, "%s/%s%s%s", temp_dir, dir, *dir ? "/" : "", rest);
+            ck_assert_msg(util_is_png(figure, 5000), "%s shows %s, which make plots did not draw:\n%s%s",
+                          docs[i], figure, out, err);
+            ++links;
+        }
+        free(text);
     }
-    free(guide);
+    markdown_files_free(docs, files);
     ck_assert_int_ge(links, 5);
     /* and in none of them, read from its SVG for slides, does a label print over
      * another (tests/svg_labels.h) */
@@ -391,7 +413,7 @@ START_TEST(test_a_build_variant_is_not_its_step)
 END_TEST
 
 static const char *const render_case_names[] = {
-    "every figure GUIDE.md shows is drawn by make plots from the committed data, no label over another",
+    "every figure the documents show is drawn by make plots from the committed data, no label over another",
     "two labels of a figure at one place are found overlapping in its SVG",
     "a row built with -D build variables is a variant, not its step",
 };

@@ -168,20 +168,23 @@ START_TEST(a_built_binary_without_the_instruction_fails)
 }
 END_TEST
 
-/* bin/lab grade-all --no-gpu in the tree, step 02, over three hand-ins: the solution
+/* bin/lab grade-all --no-gpu in the tree, step 02, over four hand-ins: the solution
  * (ada) keeps its technique point on the SASS; missing-barrier, which passes on the
  * resource report alone (its tile is there), loses it for want of BAR.SYNC;
- * ignores-technique (no tile) fails the static line and the sass ones. */
+ * ignores-technique (no tile) fails the static line and the sass ones; library-call
+ * (tests/fixtures/demo-shortcuts: launch has CUB do the work) fails it on CUB's kernels
+ * compiled into its own object, which the provisional report names. */
 START_TEST(grading_reads_the_sass_of_each_built_step)
 {
     static char out[1 << 16], err[1 << 16];
-    char root[4096], copy[9000], path[4200];
+    char root[4096], copy[13000], path[4200];
     ck_assert_ptr_nonnull(getcwd(root, sizeof root));
     snprintf(copy, sizeof copy,
              "mkdir -p subs/ada/demo && cp solutions/demo/02-shared.cu subs/ada/demo/ && "
              "cp -R '%s/tests/fixtures/demo-submissions/missing-barrier' "
-             "'%s/tests/fixtures/demo-submissions/ignores-technique' subs/",
-             root, root);
+             "'%s/tests/fixtures/demo-submissions/ignores-technique' "
+             "'%s/tests/fixtures/demo-shortcuts/library-call' subs/",
+             root, root, root);
     char *cp[] = {"/bin/sh", "-c", copy, NULL};
     ck_assert_msg(demo_lab_run(sass_tree(), NULL, cp, out, sizeof out, err, sizeof err) == 0, "%s",
                   err);
@@ -195,8 +198,17 @@ START_TEST(grading_reads_the_sass_of_each_built_step)
     char *missing = util_read_file(path, NULL);
     snprintf(path, sizeof path, "%s/class.reports/ignores-technique.txt", tree);
     char *ignores = util_read_file(path, NULL);
-    ck_assert_msg(code == 77 && ada != NULL && missing != NULL && ignores != NULL,
+    snprintf(path, sizeof path, "%s/class.reports/library-call.txt", tree);
+    char *library = util_read_file(path, NULL);
+    ck_assert_msg(code == 77 && ada != NULL && missing != NULL && ignores != NULL &&
+                      library != NULL,
                   "exit %d\n%s\n%s", code, out, err);
+    ck_assert_msg(strstr(library, "demo/02-shared technique FAIL 0/1") != NULL &&
+                      strstr(library, "its binary holds cub::") != NULL &&
+                      strstr(library, "a kernel its source does not define (a library call): "
+                                      "no technique or speed points") != NULL,
+                  "%s", library);
+    free(library);
     ck_assert_msg(strstr(ada, "demo/02-shared technique PASS 1/1") != NULL &&
                       strstr(ada, "in its SASS: 1 STS, 1 LDS, 1 BAR.SYNC") != NULL,
                   "%s", ada);

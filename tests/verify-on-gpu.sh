@@ -94,9 +94,9 @@ for part in $parts; do
                 step "compute-sanitizer --tool $tool solutions/$s ($size)"
                 # shellcheck disable=SC2086 # $size is several options
                 # --quick: the lab's long extra checks (N-body's 100 leapfrog steps) cut to
-                # one pass over every kernel, as grading's sanitizer runs do
+                # one pass over every kernel, as grading's sanitizer runs do; --no-observe: CUPTI serves one tool
                 if compute-sanitizer --tool "$tool" --error-exitcode 99 "bin/solutions/$s" $size \
-                    --repeats 1 --warmup 0 --min-time 0 --no-csv --quick >"$log" 2>&1; then
+                    --repeats 1 --warmup 0 --min-time 0 --no-csv --quick --no-observe >"$log" 2>&1; then
                     grep -h -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log"
                 else
                     tail -n 20 "$log"; failed=1
@@ -110,7 +110,7 @@ for part in $parts; do
             step "ncu solutions/$s ($size)"
             # shellcheck disable=SC2086
             ncu --section LaunchStats --section Occupancy --launch-count 1 "bin/solutions/$s" $size \
-                --repeats 1 --warmup 0 --min-time 0 --no-csv >"$log" 2>&1 || failed=1
+                --repeats 1 --warmup 0 --min-time 0 --no-csv --no-observe >"$log" 2>&1 || failed=1
             grep -E "Registers Per Thread|Static Shared Memory Per Block|Block Limit (Registers|Shared Mem|Warps|SM)|Theoretical Occupancy" "$log"
         done ;;
     run)

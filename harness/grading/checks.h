@@ -6,6 +6,7 @@
 #ifndef LAB_GRADING_CHECKS_H
 #define LAB_GRADING_CHECKS_H
 
+#include "own_kernels.h"
 #include "runs.h"
 
 /* One step of the submission being graded: its runs in the pool, what judging them
@@ -35,6 +36,12 @@ struct step_work {
     /* the technique: the static report, then its speed */
     struct step_resources res;
     struct technique_verdict tech;
+    /* whose kernels it runs (own_kernels.h): its own, and whether one that is not its
+     * own was found (in its SASS, or launched by its speed run): no speed points */
+    struct own_kernels own;
+    struct step_kernels others; /* the other kernels compiled into it (its --report) */
+    int foreign;
+    char foreign_why[640];
     /* its progress line */
     char line[2048];
     int line_done;

@@ -2,10 +2,13 @@
 #define _GNU_SOURCE
 #include "gradebook.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "files.h"
 #include "lab_registry.h"
@@ -38,7 +41,9 @@ int grade_submission_done(const struct csv_table *t, const char *submission, int
 int grade_drop_replaced(const struct csv_table *t, size_t row, void *replace)
 {
     const struct grade_replace *r = replace;
-    const char *v = csv_get(t, row, "submission");
+    const char *v = csv_get(t, row, "submission"), *who = csv_get(t, row, "student");
+    if (r->student != NULL && who != NULL && strcmp(who, r->student) == 0)
+        return 1;
     return v != NULL && strcmp(v, r->submission) == 0 &&
            (!grade_row_graded(t, row) || (r->with_gpu && grade_row_without_gpu(t, row)));
 }
@@ -122,6 +127,69 @@ int grade_check_gradebook(const char *gradebook, const struct step_table *lab,
     return same ? 0 : -1;
 }
 
+/* dir made and a file created, written and removed in it: 0, or -1 with why. */
+static int probe_folder(const char *dir, const char *what, char *why, size_t why_len)
+{
+    char probe[4200];
+    snprintf(probe, sizeof probe, "%s/.lab-write-check.%ld", dir, (long)getpid());
+    int fd = -1;
+    if (make_dirs(dir) == 0)
+        fd = open(probe, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int ok = fd >= 0 && write(fd, "x", 1) == 1;
+    int err = errno;
+    if (fd >= 0 && close(fd) != 0 && ok) {
+        ok = 0;
+        err = errno;
+    }
+    if (fd >= 0)
+        unlink(probe);
+    if (!ok)
+        snprintf(why, why_len, "cannot write %s in %s: %s", what, dir, strerror(err));
+    return ok ? 0 : -1;
+}
+
+/* The folder path is in ("." for a plain name). */
+static void folder_of(const char *path, char *buf, size_t len)
+{
+    const char *slash = strrchr(path, '/');
+    if (slash == NULL)
+        snprintf(buf, len, ".");
+    else if (slash == path)
+        snprintf(buf, len, "/");
+    else
+        snprintf(buf, len, "%.*s", (int)(slash - path), path);
+}
+
+/* path, when it exists, must be a file grading can replace (not a folder) */
+static int replaceable(const char *path, const char *what, char *why, size_t why_len)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        snprintf(why, why_len, "cannot write %s %s: it exists and is not a file", what, path);
+        return -1;
+    }
+    return 0;
+}
+
+int grade_check_file_writable(const char *path, const char *what, char *why, size_t why_len)
+{
+    char dir[4096];
+    folder_of(path, dir, sizeof dir);
+    return replaceable(path, what, why, why_len) != 0 ? -1 : probe_folder(dir, what, why, why_len);
+}
+
+int grade_check_writable(const char *gradebook, char *why, size_t why_len)
+{
+    char reports[4096], junit[4096];
+    grade_reports_dir(gradebook, reports, sizeof reports);
+    grade_junit_path(gradebook, junit, sizeof junit);
+    return grade_check_file_writable(gradebook, "the gradebook", why, why_len) != 0 ||
+                   replaceable(junit, "the JUnit file", why, why_len) != 0 ||
+                   probe_folder(reports, "the reports", why, why_len) != 0
+               ? -1
+               : 0;
+}
+
 int grade_columns(const struct step_table *lab, const struct step_info *step,
                   struct gradebook_columns *out)
 {
@@ -202,7 +270,7 @@ static int is_xml(const char *dir, const char *name, void *ctx)
 }
 
 /* The JUnit file: every student's suite found in the reports folder. */
-void grade_write_junit(const char *gradebook)
+int grade_write_junit(const char *gradebook)
 {
     char dir[4096], path[4096], tmp[4200];
     grade_reports_dir(gradebook, dir, sizeof dir);
@@ -211,11 +279,11 @@ void grade_write_junit(const char *gradebook)
     char **names;
     size_t count;
     if (list_folder(dir, is_xml, NULL, &names, &count) != 0)
-        return;
+        return errno == ENOENT ? 0 : -1; /* no reports yet: nothing to write */
     FILE *out = fopen(tmp, "w");
     if (out == NULL) {
         free_names(names, count);
-        return;
+        return -1;
     }
     fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"grading\">\n");
     for (size_t i = 0; i < count; ++i) {
@@ -229,8 +297,13 @@ void grade_write_junit(const char *gradebook)
     }
     free_names(names, count);
     fprintf(out, "</testsuites>\n");
-    if (fclose(out) == 0)
-        rename(tmp, path);
+    if (fclose(out) != 0 || rename(tmp, path) != 0) {
+        int err = errno;
+        unlink(tmp);
+        errno = err;
+        return -1;
+    }
+    return 0;
 }
 
 /* a submission: a folder not starting with '.' */

@@ -25,10 +25,13 @@ int grade_row_without_gpu(const struct csv_table *t, size_t row);
 int grade_submission_done(const struct csv_table *t, const char *submission, int with_gpu);
 /* For csv_update_rows, with a struct grade_replace: the rows a new row of the
  * submission replaces: its "not graded" rows, and with_gpu, its rows without a GPU
- * (with_gpu 0: a "not graded (reason)" row gives way to a grade, nothing else). */
+ * (with_gpu 0: a "not graded (reason)" row gives way to a grade, nothing else); and,
+ * student given (`make grade`, one submission), every row of that student, so
+ * grading a student again leaves one row, the latest. */
 struct grade_replace {
     const char *submission;
     int with_gpu;
+    const char *student; /* NULL: grade-all, whose rows are the submissions' */
 };
 int grade_drop_replaced(const struct csv_table *t, size_t row, void *replace);
 /* Where grading writes when no gradebook is given: grades/ (git-ignored), one file per
@@ -42,6 +45,13 @@ void grade_default_gradebook(const struct step_table *lab, const struct step_inf
  * it lacks and those it has besides) and what to do. */
 int grade_check_gradebook(const char *gradebook, const struct step_table *lab,
                           const struct step_info *step, char *why, size_t why_len);
+/* Before anything is graded: 0 when the gradebook, its reports folder and its JUnit
+ * file can be written (the folders made, a file created and removed in each, and
+ * neither file a folder); else -1 with why naming the place and the system's reason.
+ * (Checking only at the end lost a whole class's grades to a read-only folder.) */
+int grade_check_writable(const char *gradebook, char *why, size_t why_len);
+/* The same for one file that grading appends to (THROUGHPUT=): its folder. */
+int grade_check_file_writable(const char *path, const char *what, char *why, size_t why_len);
 /* The gradebook's columns for the selection (NULL: every lab, every step): student,
  * submission, date, gpu, one per step, total, max, not_run, report; as many as the
  * step tables have steps. 0, or -1 (out of memory); grade_columns_free frees them. */
@@ -59,6 +69,7 @@ int grade_list_submissions(const char *dir, char ***names, size_t *count);
 /* file.csv -> file.reports, file.junit.xml; the JUnit file from the reports folder. */
 void grade_reports_dir(const char *gradebook, char *buf, size_t len);
 void grade_junit_path(const char *gradebook, char *buf, size_t len);
-void grade_write_junit(const char *gradebook);
+/* 0, or -1 (errno) when it could not be written. */
+int grade_write_junit(const char *gradebook);
 
 #endif

@@ -3,8 +3,11 @@
  * without a GPU (tests/test_grading.c). */
 #include "judging.h"
 
+#include "csv.h"
+
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sass_listing.h"
@@ -252,9 +255,33 @@ void technique_judge_speed(struct technique_verdict *v, double ratio)
     }
 }
 
+double speed_ceiling(const struct csv_table *peaks, const char *quantity, double factor)
+{
+    double value = NAN;
+    for (size_t row = 0; row < peaks->nrows; ++row) { /* the newest row last */
+        const char *q = csv_get(peaks, row, "quantity"), *v = csv_get(peaks, row, "value");
+        if (q != NULL && v != NULL && strcmp(q, quantity) == 0 && strtod(v, NULL) > 0)
+            value = strtod(v, NULL);
+    }
+    return value * factor;
+}
+
+void technique_fail_what_ran(struct technique_verdict *v, const char *reason)
+{
+    if (strstr(v->why, reason) == NULL) /* the static and the run's look may find the same */
+        add_reason(v, reason);
+    v->what_ran = 1;
+}
+
 int technique_result(const struct technique_verdict *v, const struct step_resources *res,
                      int have_gpu, struct check_result *k)
 {
+    if (v->what_ran) {
+        k->state = CHECK_FAIL;
+        k->fraction = 0;
+        snprintf(k->why, sizeof k->why, "%s", v->why);
+        return 1;
+    }
     if (k->state == CHECK_NOT_APPLICABLE)
         return 0;
     if (v->needs_speed < 0) {

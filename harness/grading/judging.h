@@ -60,6 +60,8 @@ struct technique_verdict {
     char sass_why[384]; /* ... why, naming the lines */
     char sass_seen[256]; /* what the judged sass lines found: "64 HMMA; no MUFU.RCP" */
     char why[768];
+    int what_ran;        /* failed by what the step runs (technique_fail_what_ran), with or
+                            without technique lines in the rubric */
 };
 
 /* The static part: every technique line of step (shared-memory, no-spills,
@@ -82,6 +84,15 @@ void technique_judge_sass(const struct rubric *r, const struct step_info *step,
 /* The speed part: ratio (student / reference; NaN when it could not be measured)
  * against the min-speed lines. */
 void technique_judge_speed(struct technique_verdict *v, double ratio);
+struct csv_table;
+/* The rate the rubric's ceiling allows (rubric.h, `ceiling`): factor x the value of
+ * the newest row of quantity in peaks (a peaks.csv, make peaks); NaN when it has none. */
+double speed_ceiling(const struct csv_table *peaks, const char *quantity, double factor);
+
+/* Fails the technique for what the step runs, whatever the rubric's lines say and
+ * even for a step without any (own_kernels.h: a library's kernel, a decoy): reason,
+ * one line, is added to the verdict's. Call after technique_judge_static. */
+void technique_fail_what_ran(struct technique_verdict *v, const char *reason);
 /* The technique check from the verdict (k: NOT_APPLICABLE for a step without a
  * technique line, left as it is). Returns 1 when the step's progress line shows it. */
 int technique_result(const struct technique_verdict *v, const struct step_resources *res,

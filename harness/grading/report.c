@@ -85,9 +85,35 @@ static void write_reason(FILE *out, const char *why)
         fputc('\n', out);
 }
 
+int grade_step_not_submitted(const struct step_result *step)
+{
+    return step->verdict == VERDICT_MISSING &&
+           strstr(step->checks[CHECK_BUILD].why, GRADE_NOT_SUBMITTED) != NULL;
+}
+
+size_t grade_not_submitted(const struct step_result *steps, size_t count, char *buf, size_t len)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < count; ++i)
+        n += grade_step_not_submitted(&steps[i]) != 0;
+    buf[0] = '\0';
+    if (n == 0)
+        return 0;
+    int used = snprintf(buf, len, "%zu step file%s " GRADE_NOT_SUBMITTED " (0 points):", n,
+                        n == 1 ? "" : "s");
+    const char *sep = " ";
+    for (size_t i = 0; i < count && used >= 0 && (size_t)used < len; ++i)
+        if (grade_step_not_submitted(&steps[i])) {
+            used += snprintf(buf + used, len - (size_t)used, "%s%s", sep, steps[i].stem);
+            sep = ", ";
+        }
+    text_mark_cut(buf, len, used);
+    return n;
+}
+
 void grade_write_report(FILE *out, const char *student, const char *submission,
                         const struct step_result *steps, size_t count, const char *ignored,
-                        const char *notes)
+                        size_t ignored_files, const char *notes)
 {
     double points = 0, max = 0;
     for (size_t i = 0; i < count; ++i) {
@@ -100,8 +126,13 @@ void grade_write_report(FILE *out, const char *student, const char *submission,
     fprintf(out, "student: %s\nsubmission: %s\ntotal: %s of %s\n", student, submission, p, m);
     if (notes != NULL && notes[0] != '\0')
         fprintf(out, "%s", notes);
+    char missing[4096];
+    if (grade_not_submitted(steps, count, missing, sizeof missing) > 0)
+        fprintf(out, "missing: %s\n", missing);
     for (size_t i = 0; i < count; ++i) {
         const struct step_result *s = &steps[i];
+        if (grade_step_not_submitted(s))
+            continue;
         grade_format_points(s->points, p, sizeof p);
         grade_format_points(s->max, m, sizeof m);
         fprintf(out, "\n%s: %s of %s (%s)\n", s->stem, p, m, step_verdict_text(s));
@@ -117,8 +148,11 @@ void grade_write_report(FILE *out, const char *student, const char *submission,
             write_reason(out, k->why);
         }
     }
-    fprintf(out, "\nignored (not graded: only the step files are taken):%s\n",
-            ignored != NULL && ignored[0] != '\0' ? "" : " nothing");
+    if (ignored != NULL && ignored[0] != '\0')
+        fprintf(out, "\nignored (not graded: only the step files are taken): %zu file%s\n",
+                ignored_files, ignored_files == 1 ? "" : "s");
+    else
+        fprintf(out, "\nignored (not graded: only the step files are taken): nothing\n");
     if (ignored != NULL)
         fprintf(out, "%s", ignored);
 }

@@ -21,11 +21,22 @@ void grade_xml_escape(FILE *out, const char *text);
  * its end becomes "..." so a reader sees that it was cut. */
 void text_mark_cut(char *buf, size_t len, int written);
 
-/* The per-student report: a line per check of every step ("  02-tiled racecheck FAIL
- * 0/1  why"), then the ignored files. */
+/* Why a step whose file the submission does not hold is missing (its build check's
+ * reason ends so). Such steps are said once, as a count and their names on one line
+ * (grade_not_submitted), in the report and in grading's progress: a submission of one
+ * lab graded with every lab has dozens. */
+#define GRADE_NOT_SUBMITTED "not in the submission"
+int grade_step_not_submitted(const struct step_result *step);
+/* "3 step files not in the submission (0 points): demo/01-fill, ..." in buf (cut with
+ * "..." when long); returns how many there are (0: buf is ""). */
+size_t grade_not_submitted(const struct step_result *steps, size_t count, char *buf, size_t len);
+
+/* The per-student report: the steps not in the submission on one line, a line per
+ * check of every other step ("  02-tiled racecheck FAIL 0/1  why"), then the ignored
+ * files (ignored_files of them in all, ignored the lines that list them). */
 void grade_write_report(FILE *out, const char *student, const char *submission,
                         const struct step_result *steps, size_t count, const char *ignored,
-                        const char *notes);
+                        size_t ignored_files, const char *notes);
 /* One JUnit <testsuite> for the student: a test case per check of every step. */
 void grade_write_junit_suite(FILE *out, const char *student, const struct step_result *steps,
                              size_t count);

@@ -98,6 +98,36 @@ static int band_order(const void *a, const void *b)
     return ra < rb ? 1 : ra > rb ? -1 : 0;
 }
 
+/* The steps a technique line names, as indices into lab's table, first to last: "*"
+ * every step, "AA-BB" the steps from AA to BB in the table's order (both steps of the
+ * lab, AA not after BB), "AA" (or the step's name) one step. 0, or -1 when spec names none of these. */
+static int step_selection(const struct step_table *lab, const char *spec, size_t *first, size_t *last)
+{
+    if (lab == NULL || lab->count == 0)
+        return -1;
+    if (strcmp(spec, "*") == 0) {
+        *first = 0, *last = lab->count - 1;
+        return 0;
+    }
+    const struct step_info *one = step_table_step(lab, spec); /* by id or by name */
+    if (one != NULL) {
+        *first = *last = (size_t)(one - lab->steps);
+        return 0;
+    }
+    char from[32], to[32];
+    const char *dash = strchr(spec, '-');
+    size_t from_len = dash != NULL ? (size_t)(dash - spec) : strlen(spec);
+    if (from_len == 0 || from_len >= sizeof from || (dash != NULL && strlen(dash + 1) >= sizeof to))
+        return -1;
+    snprintf(from, sizeof from, "%.*s", (int)from_len, spec);
+    snprintf(to, sizeof to, "%s", dash != NULL ? dash + 1 : from);
+    const struct step_info *a = step_table_step(lab, from), *b = step_table_step(lab, to);
+    if (a == NULL || b == NULL || a > b)
+        return -1;
+    *first = (size_t)(a - lab->steps), *last = (size_t)(b - lab->steps);
+    return 0;
+}
+
 int rubric_parse(struct rubric *r, const char *text, const struct step_table *lab, char *why,
                  size_t why_len)
 {
@@ -194,6 +224,14 @@ int rubric_parse(struct rubric *r, const char *text, const struct step_table *la
             if (parse_size(args, nargs, key[1] == 'p' ? &r->speed_size : &r->sanitize_size) != 0)
                 BAD("expected '%s%s M N K', each at least 1", key,
                     key[1] == 'p' ? " [STEP]" : "");
+        } else if (strcmp(key, "ceiling") == 0) {
+            if (nargs < 2 || nargs > 3 || strlen(args[0]) >= sizeof r->ceiling_quantity ||
+                strlen(args[1]) >= sizeof r->ceiling_column ||
+                (nargs == 3 && (parse_number(args[2], &value) != 0 || !(value >= 1))))
+                BAD("expected 'ceiling QUANTITY COLUMN [FACTOR]' (FACTOR at least 1)");
+            snprintf(r->ceiling_quantity, sizeof r->ceiling_quantity, "%s", args[0]);
+            snprintf(r->ceiling_column, sizeof r->ceiling_column, "%s", args[1]);
+            r->ceiling_factor = nargs == 3 ? value : 1.05;
         } else if (strcmp(key, "time-limit") == 0) {
             double slack;
             if (nargs != 2 || parse_number(args[0], &value) != 0 || value < 1 ||
@@ -206,9 +244,10 @@ int rubric_parse(struct rubric *r, const char *text, const struct step_table *la
                 BAD("expected 'build-time-limit SECONDS'");
             r->build_time_s = value;
         } else if (strcmp(key, "technique") == 0) {
-            step = nargs >= 2 && lab ? step_table_step(lab, args[0]) : NULL;
-            if (step == NULL)
-                BAD("expected 'technique STEP WHAT [VALUE]' naming a step of lab %s",
+            size_t first = 0, last = 0;
+            if (nargs < 2 || step_selection(lab, args[0], &first, &last) != 0)
+                BAD("expected 'technique STEP WHAT [VALUE]' naming a step of lab %s, a range "
+                    "of its steps (02-13) or * (every step)",
                     lab ? lab->lab : "?");
             int kind = -1;
             for (int k = 0; k < TECHNIQUE_KINDS; ++k)
@@ -225,17 +264,20 @@ int rubric_parse(struct rubric *r, const char *text, const struct step_table *la
                 BAD("unknown technique '%s' (shared-memory, no-spills, no-local-memory, "
                     "max-registers N, min-speed RATIO, sass MNEMONIC, no-sass MNEMONIC)",
                     args[1]);
-            if (r->technique_count >= RUBRIC_MAX)
-                BAD("more than %d technique lines", RUBRIC_MAX);
-            snprintf(r->techniques[r->technique_count].step, sizeof r->techniques[0].step, "%s",
-                     step->id);
-            r->techniques[r->technique_count].kind = (enum technique_kind)kind;
-            snprintf(r->techniques[r->technique_count].mnemonic, sizeof r->techniques[0].mnemonic,
-                     "%s", wants_mnemonic ? args[2] : "");
-            r->techniques[r->technique_count++].value = wants_value ? value : 0;
+            /* one entry per step the line selects, so grading reads them step by step */
+            for (size_t s = first; s <= last; ++s) {
+                if (r->technique_count >= RUBRIC_MAX)
+                    BAD("more than %d techniques, counted step by step", RUBRIC_MAX);
+                snprintf(r->techniques[r->technique_count].step, sizeof r->techniques[0].step,
+                         "%s", lab->steps[s].id);
+                r->techniques[r->technique_count].kind = (enum technique_kind)kind;
+                snprintf(r->techniques[r->technique_count].mnemonic,
+                         sizeof r->techniques[0].mnemonic, "%s", wants_mnemonic ? args[2] : "");
+                r->techniques[r->technique_count++].value = wants_value ? value : 0;
+            }
         } else {
             BAD("unknown setting '%s' (points, required, speed-band, speed-size, sanitize-size, "
-                "time-limit, build-time-limit, technique)",
+                "ceiling, time-limit, build-time-limit, technique)",
                 key);
         }
 #undef BAD

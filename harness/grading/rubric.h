@@ -19,12 +19,19 @@
  *   sanitize-size M N K       the small, awkward size compute-sanitizer runs at
  *   time-limit FACTOR SLACK   a run may take FACTOR x the reference's time + SLACK s
  *   build-time-limit S        seconds one step file may take to compile
- *   technique STEP WHAT [X]   what the step's lesson leaves in its resource report,
+ *   ceiling QUANTITY COLUMN [FACTOR]  the speed run's rate (COLUMN of its results row)
+ *                             may not pass FACTOR (default 1.05) x this GPU's
+ *                             QUANTITY in data/results/<gpu>/peaks.csv (make peaks):
+ *                             above it, "impossible speed" and no speed points
+ *   technique STEPS WHAT [X]  what the steps' lesson leaves in its resource report,
  *                             speed or machine code: shared-memory, no-spills,
  *                             no-local-memory, max-registers N, min-speed RATIO,
  *                             sass MNEMONIC (the SASS of the step's main kernel holds an
  *                             instruction of that opcode: "HMMA", "SHFL", "LDG.128"),
  *                             no-sass MNEMONIC (it holds none); several lines: all count.
+ *                             STEPS: one step (03), a range in the table's order
+ *                             (02-13), or * (every step: a new step needs no line for
+ *                             the techniques every step shows).
  *                             The sass lines need cuobjdump (the Makefile's CUOBJDUMP);
  *                             without it the technique check is not run (no points)
  *
@@ -90,6 +97,11 @@ struct rubric {
         char mnemonic[48]; /* sass, no-sass: the opcode (harness/sass_listing.h) */
     } techniques[RUBRIC_MAX];
     int technique_count;
+    /* ceiling QUANTITY COLUMN [FACTOR]: a speed run whose COLUMN (its results row's
+     * rate) is above FACTOR x this GPU's QUANTITY in data/results/<gpu>/peaks.csv
+     * (make peaks) is "impossible speed", no speed points; "" when none */
+    char ceiling_quantity[32], ceiling_column[32];
+    double ceiling_factor;
 };
 
 /* The default rubric for a lab with these check sizes. */

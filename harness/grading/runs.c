@@ -13,7 +13,8 @@
 #include "csv.h"
 #include "files.h"
 
-char *const untimed_quick[] = {UNTIMED_OPTIONS, "--quick", NULL};
+/* --no-observe: compute-sanitizer is the tool attached, and CUPTI serves one */
+char *const untimed_quick[] = {UNTIMED_OPTIONS, "--quick", "--no-observe", NULL};
 
 struct outcome outcome_of(const struct proc *p)
 {
@@ -207,11 +208,15 @@ void run_log_path(char *buf, size_t len, const char *dir, const char *stem, cons
 
 struct outcome run_speed(struct session *sess, const char *who, const struct graded_step *g,
                          const char *binary, const struct check_size *size, const char *csv,
-                         const char *log, double limit_s, double *median_ms)
+                         const char *log, const char *launch_log, double limit_s,
+                         double *median_ms)
 {
     unlink(csv);
+    if (launch_log != NULL)
+        unlink(launch_log);
     char *options[] = {"--repeats", "5", "--min-time", "0.25", "--warmup", "1", "--no-header",
-                       "--run-id", "grade", "--csv", (char *)csv, "--quick", NULL};
+                       "--run-id", "grade", "--csv", (char *)csv, "--quick",
+                       launch_log != NULL ? "--launch-log" : NULL, (char *)launch_log, NULL};
     struct step_run run;
     step_command(&run, NULL, binary, size, options, log, 1, limit_s);
     struct proc *one[] = {&run.p};
@@ -230,23 +235,32 @@ struct outcome run_speed(struct session *sess, const char *who, const struct gra
 }
 
 void read_resources(struct session *sess, const char *who, const struct graded_step *g,
-                    const char *binary, const char *log, struct step_resources *res)
+                    const char *binary, const char *log, struct step_resources *res,
+                    struct step_kernels *others)
 {
     memset(res, 0, sizeof *res);
+    others->count = 0;
     char *argv[] = {(char *)binary, "--report", NULL};
     struct proc p = {.argv = argv, .log_path = log, .limit_s = 60};
     struct proc *one[] = {&p};
     run_procs(sess, one, 1, 1, NULL);
     note_run(sess, who, g, "report", &p);
     char *text = p.outcome.code == 0 ? read_text(log, 1 << 16) : NULL;
+    static const char also[] = "also in this step: ";
     for (char *line = text ? strtok(text, "\n") : NULL; line != NULL; line = strtok(NULL, "\n")) {
         char first[128];
         unsigned threads;
-        if (sscanf(line, "%127s %127s %d %zu %zu %zu %u", first, res->kernel, &res->regs,
-                   &res->smem, &res->local, &res->spill, &threads) == 7 &&
-            strcmp(first, g->stem) == 0) {
+        const char *other = strstr(line, also);
+        if (other != NULL && res->found &&
+            others->count < sizeof others->names / sizeof others->names[0]) {
+            other += sizeof also - 1;
+            snprintf(others->names[others->count++], sizeof others->names[0], "%.*s",
+                     (int)strcspn(other, ", "), other);
+        } else if (!res->found &&
+                   sscanf(line, "%127s %127s %d %zu %zu %zu %u", first, res->kernel, &res->regs,
+                          &res->smem, &res->local, &res->spill, &threads) == 7 &&
+                   strcmp(first, g->stem) == 0) {
             res->found = 1;
-            break;
         }
     }
     free(text);

@@ -65,9 +65,10 @@ void step_command(struct step_run *run, char *const prefix[], const char *binary
 #define UNTIMED_OPTIONS                                                                            \
     "--repeats", "1", "--min-time", "0", "--warmup", "0", "--no-csv", "--no-header"
 
-/* The same, with --quick: the lab's long extra checks (N-body's physics check: 100
- * leapfrog steps on a system of its own, the same whatever the size) cut to the least
- * that still runs every kernel of the step. They are judged once per step, at its last
+/* The same, with --quick and --no-observe (compute-sanitizer's runs: the launch
+ * observer's CUPTI serves one tool at a time): the lab's long extra checks (N-body's
+ * physics check: 100 leapfrog steps on a system of its own, the same whatever the
+ * size) cut to the least that still runs every kernel of the step. They are judged once per step, at its last
  * check size, under "correct" (the runner's --check-sizes does that itself); every
  * other run takes --quick:
  * - the compute-sanitizer runs: a memory error, a race or a barrier problem shows in
@@ -138,14 +139,25 @@ void run_log_path(char *buf, size_t len, const char *dir, const char *stem, cons
  * own reference's speed on the H100 (run of 2e312db, nbody/13-float4, 0.089 ms):
  * a few microseconds of launch or clock noise are a large share of such a kernel,
  * and its median over hundreds of repeats is not moved by them. A slow kernel (the
- * one-thread step, 2 s) still runs its 5. */
+ * one-thread step, 2 s) still runs its 5. launch_log (NULL: none): where the run
+ * writes the kernels it launched (the runner's --launch-log, launches.h). */
 struct outcome run_speed(struct session *sess, const char *who, const struct graded_step *g,
                          const char *binary, const struct check_size *size, const char *csv,
-                         const char *log, double limit_s, double *median_ms);
+                         const char *log, const char *launch_log, double limit_s,
+                         double *median_ms);
+/* Every other kernel compiled into a step (its --report's "also in this step:" lines:
+ * a helper of the lab's, or a library's instantiated into its object), as the compiler
+ * names them. */
+struct step_kernels {
+    char names[16][256];
+    size_t count;
+};
 /* The step's row of its --report: registers, shared (static + dynamic), local and
- * spill bytes of the kernel its DEFINE_STEP names; res->found 0 when there is none. */
+ * spill bytes of the kernel its DEFINE_STEP names; res->found 0 when there is none;
+ * the other kernels compiled into it in others. */
 void read_resources(struct session *sess, const char *who, const struct graded_step *g,
-                    const char *binary, const char *log, struct step_resources *res);
+                    const char *binary, const char *log, struct step_resources *res,
+                    struct step_kernels *others);
 /* The SASS of the step's binary, as harness/sass-listing.sh lists it with the
  * session's cuobjdump (its text, which the caller frees, also kept in listing_path);
  * NULL with the reason in why when there is no cuobjdump or it could not list it. */

@@ -280,6 +280,7 @@ static void open_run(struct session *sess, const char *gradebook)
     char stamp[32];
     strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", gmtime(&now));
     snprintf(sess->run_dir, sizeof sess->run_dir, "build/grade/%s-%ld", stamp, (long)getpid());
+    snprintf(sess->unsaved_dir, sizeof sess->unsaved_dir, "%s-unsaved", sess->run_dir);
     make_dirs(sess->run_dir);
     if (sess->student_count == 0)
         return;
@@ -364,7 +365,9 @@ static int grade_students(struct session *sess, const char *gradebook)
         if (record_student(sess, s, gradebook) != 0)
             status = EXIT_WRONG;
         remove_tree(s->slot);
-        grade_write_junit(gradebook);
+        if (grade_write_junit(gradebook) != 0 && !sess->junit_failed++)
+            fprintf(stderr, "lab: cannot write the JUnit file of %s: %s\n", gradebook,
+                    strerror(errno));
         if (sess->run_times != NULL)
             fflush(sess->run_times);
     }
@@ -379,10 +382,27 @@ static void print_summary(const struct session *sess, const char *gradebook, dou
     grade_junit_path(gradebook, jp, sizeof jp);
     session_elapsed(sess, el, sizeof el);
     printf("graded %zu submission(s) in %s (%.1f s per submission; %.1f s without the %.0f s "
-           "spent timing the reference solutions); gradebook: %s; JUnit: %s\n",
+           "spent timing the reference solutions); ",
            sess->student_count, el, wall / (double)sess->student_count,
-           (wall - sess->reference_s) / (double)sess->student_count, sess->reference_s,
-           gradebook, jp);
+           (wall - sess->reference_s) / (double)sess->student_count, sess->reference_s);
+    if (sess->unsaved == 0)
+        printf("gradebook: %s; JUnit: %s%s\n", gradebook, jp,
+               sess->junit_failed ? " (NOT written: see above)" : "");
+    else {
+        char lab_step[160] = "";
+        if (sess->lab != NULL)
+            snprintf(lab_step, sizeof lab_step, " %s%s%s", sess->lab->lab, sess->step ? " " : "",
+                     sess->step ? sess->step->id : "");
+        printf("NOT SAVED: %zu of them could not be written to %s; ", sess->unsaved, gradebook);
+        if (sess->lost < sess->unsaved)
+            printf("their rows and reports are kept in %s/gradebook.csv (once the gradebook "
+                   "can be written: bin/lab grade-merge --gradebook %s --part %s%s)",
+                   sess->unsaved_dir, gradebook, sess->unsaved_dir, lab_step);
+        if (sess->lost)
+            printf("%s%zu only in this output", sess->lost < sess->unsaved ? "; " : "",
+                   sess->lost);
+        printf("\n");
+    }
 }
 
 static void session_free(struct session *sess)
@@ -449,6 +469,19 @@ static int run_session(struct session *sess, const struct grade_request *q)
         cli_complain("lab", "%s", why);
         return EXIT_USAGE;
     }
+    /* and that it can be written, with its reports and JUnit file (THROUGHPUT= too):
+     * found at the end, it lost every row of the run */
+    if (q->throughput != NULL &&
+        grade_check_file_writable(q->throughput, "the throughput file", why, sizeof why) != 0) {
+        cli_complain("lab", "%s; nothing was graded: give a THROUGHPUT= you can write", why);
+        return EXIT_USAGE;
+    }
+    if (grade_check_writable(q->gradebook, why, sizeof why) != 0) {
+        cli_complain("lab", "%s; nothing was graded: give a GRADEBOOK= in a folder you can write",
+                     why);
+        return EXIT_USAGE;
+    }
+    sess->one_submission = q->submissions == NULL;
     probe_gpu(sess, q->no_gpu);
     size_t skipped = 0, regrading = 0;
     if (q->submissions != NULL && (rc = skip_graded(sess, q->gradebook, &skipped, &regrading)) != 0)
@@ -469,6 +502,8 @@ static int run_session(struct session *sess, const struct grade_request *q)
     print_summary(sess, q->gradebook, wall);
     if (q->throughput != NULL && record_throughput(sess, q->throughput, wall) != 0)
         status = EXIT_WRONG;
+    if (sess->unsaved > 0)
+        return EXIT_NOT_RECORDED;
     if (status != 0)
         return status;
     /* grade and grade-all alike: without a GPU the rows are recorded, provisional

@@ -79,7 +79,10 @@ struct grade_request {
 
 /* Grades, writes the gradebook, reports and JUnit file; returns the exit code: 0 when
  * everything was graded (one submission: and earned full marks; 1 otherwise), 2 for bad
- * usage, 77 when there was no GPU (the rows are recorded, provisional). */
+ * usage (a gradebook, reports folder or JUnit file that cannot be written among them,
+ * found before grading), 4 when a row could not be written after all (it is kept in
+ * the run's unsaved folder, session.unsaved_dir), 77 when there was no GPU (the rows
+ * are recorded, provisional). */
 int grade_main(const struct grade_request *request);
 
 /* ------------------------------------------------------------------------- */
@@ -116,7 +119,8 @@ struct student {
     char submission[1024]; /* as given: the gradebook's key */
     char path[4096];       /* the folder holding labs/<lab>/ or <lab>/ */
     char slot[288];        /* its build folder (a plain path we chose): run_dir/NNNN */
-    char ignored[8192];
+    char ignored[8192];    /* the report's lines of what was not taken ... */
+    size_t ignored_files;  /* ... and how many files they stand for */
     int prepared;
     struct step_result *results; /* one per graded step (session.step_count) */
     struct build_job *builds;
@@ -179,6 +183,11 @@ struct session {
     int have_gpu;
     char gpu[256], no_gpu_why[512];
     char run_dir[256];
+    int one_submission;     /* `make grade`: a new row replaces the student's rows */
+    char unsaved_dir[300];  /* run_dir-unsaved: the rows the gradebook refused, with their
+                               reports (a part for bin/lab grade-merge) */
+    size_t unsaved, lost;   /* rows kept there instead; rows not even kept there */
+    int junit_failed;       /* the JUnit file could not be written */
     char makeflags[8192];
     int have_makeflags;
 };

@@ -173,7 +173,7 @@ static int merge_rows(const char *gradebook, const char *part)
             snprintf(new_report, sizeof new_report, "%s/%s", reports, file);
             values[report_col] = new_report;
         }
-        struct grade_replace replace = {submission, with_gpu};
+        struct grade_replace replace = {submission, with_gpu, NULL};
         if (csv_update_rows(gradebook, (const char *const *)t.header, values, t.ncols,
                             grade_drop_replaced, &replace, err, sizeof err) != 0) {
             fprintf(stderr, "lab: %s\n", err);
@@ -228,7 +228,7 @@ static int mark_not_graded(const struct grade_request *q, const char *part, cons
                 values[2] = date;
                 values[ncols - 4] = total;
                 char err[512];
-                struct grade_replace replace = {names[i], 0};
+                struct grade_replace replace = {names[i], 0, NULL};
                 if (csv_update_rows(q->gradebook, cols, values, ncols, grade_drop_replaced,
                                     &replace, err, sizeof err) != 0) {
                     fprintf(stderr, "lab: %s\n", err);

@@ -7,9 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 
 #include "builds.h"
 #include "cli.h"
+#include "csv.h"
+#include "results.h"
 #include "files.h"
 #include "references.h"
 #include "report.h"
@@ -33,7 +36,8 @@ static void print_done_lines(struct session *sess)
 {
     for (; sess->lines_printed < sess->step_count && sess->work[sess->lines_printed].line_done;
          ++sess->lines_printed)
-        printf("%s\n", sess->work[sess->lines_printed].line);
+        if (sess->work[sess->lines_printed].line[0] != '\0') /* not a step not submitted */
+            printf("%s\n", sess->work[sess->lines_printed].line);
     fflush(stdout);
 }
 
@@ -91,6 +95,105 @@ static void end_at_build(struct step_result *r, struct step_work *w, enum step_v
     w->line_done = 1;
 }
 
+/* The kernels step g may run: those its source (the copy built, src) defines and those
+ * of its lab's harness headers in the grading tree (a transpose the lab provides). */
+static void collect_own_kernels(const struct session *sess, const struct graded_step *g,
+                                const char *src, struct own_kernels *own)
+{
+    memset(own, 0, sizeof *own);
+    char *text = read_text(src, 1 << 22);
+    if (text != NULL)
+        own_kernels_add_source(own, text);
+    free(text);
+    char dir[4400];
+    snprintf(dir, sizeof dir, "%s/harness/labs/%s", sess->root, g->lab->lab);
+    DIR *d = opendir(dir);
+    for (struct dirent *e = d ? readdir(d) : NULL; e != NULL; e = readdir(d)) {
+        size_t n = strlen(e->d_name);
+        if (!(n > 4 && strcmp(e->d_name + n - 4, ".cuh") == 0) &&
+            !(n > 2 && strcmp(e->d_name + n - 2, ".h") == 0))
+            continue;
+        char path[4700];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        char *header = read_text(path, 1 << 22);
+        if (header != NULL)
+            own_kernels_add_source(own, header);
+        free(header);
+    }
+    if (d != NULL)
+        closedir(d);
+}
+
+/* A kernel that is not the step's own was found (where: "its binary holds", "its speed
+ * run launched"): technique FAIL and no speed points, with a line naming it. */
+static void found_foreign(struct step_work *w, const char *reason)
+{
+    technique_fail_what_ran(&w->tech, reason);
+    if (!w->foreign)
+        snprintf(w->foreign_why, sizeof w->foreign_why, "%s", reason);
+    w->foreign = 1;
+}
+
+/* A speed run above the lab's ceiling (the rubric's `ceiling` line against this GPU's
+ * peaks.csv, make peaks): 1 with the line saying so in why. No peaks recorded for this
+ * GPU: 0, and nothing said (the rule needs them). */
+static int impossible_speed(const struct session *sess, const struct rubric *rb,
+                            const char *speed_csv, char *why, size_t why_len)
+{
+    if (rb->ceiling_quantity[0] == '\0')
+        return 0;
+    struct csv_table run, peaks;
+    char err[256];
+    if (csv_read_file(speed_csv, &run, err, sizeof err) != 0)
+        return 0;
+    int impossible = 0;
+    const char *rate_text = run.nrows ? csv_get(&run, run.nrows - 1, rb->ceiling_column) : NULL;
+    const char *gpu = run.nrows ? csv_get(&run, run.nrows - 1, "gpu") : NULL;
+    if (rate_text != NULL && gpu != NULL) {
+        char dir[256], path[4600];
+        results_gpu_dir(gpu, dir, sizeof dir);
+        snprintf(path, sizeof path, "%s/data/results/%s/peaks.csv", sess->root, dir);
+        if (csv_read_file(path, &peaks, err, sizeof err) == 0) {
+            double rate = strtod(rate_text, NULL);
+            double ceiling = speed_ceiling(&peaks, rb->ceiling_quantity, rb->ceiling_factor);
+            if (rate > ceiling) { /* NaN: no such peak, no verdict */
+                snprintf(why, why_len,
+                         "impossible speed: %s %.1f is above the lab's ceiling, %.2f x this "
+                         "GPU's %s (%.1f; data/results/%s/peaks.csv, make peaks): the work "
+                         "was not all done, or not all timed",
+                         rb->ceiling_column, rate, rb->ceiling_factor, rb->ceiling_quantity,
+                         ceiling / rb->ceiling_factor, dir);
+                impossible = 1;
+            }
+            csv_free(&peaks);
+        }
+    }
+    csv_free(&run);
+    return impossible;
+}
+
+/* What the speed run launched (its launch log; none where CUPTI is missing), judged:
+ * 1 when a kernel that is not the step's own ran (no speed points). A decoy (the
+ * kernel DEFINE_STEP names did not do the work) fails the technique alone. */
+static int judge_launches(struct step_work *w, const char *log)
+{
+    struct launch_kernel ran[32];
+    long n = launch_log_read(log, ran, sizeof ran / sizeof *ran);
+    if (n <= 0)
+        return 0;
+    char why[600];
+    int foreign = 0;
+    if (!own_kernels_judge_launches(&w->own, w->res.kernel, ran, (size_t)n, &foreign, why,
+                                    sizeof why))
+        return 0;
+    if (foreign) {
+        found_foreign(w, why);
+        return 1;
+    }
+    technique_fail_what_ran(&w->tech, why);
+    return 0;
+}
+
 /* Step i, before the GPU: its build, the static part of its technique, and, with a
  * GPU, its runs set up for the pool (on_gpu); without one, all of it. */
 static void begin_step(struct session *sess, struct student *s, size_t i)
@@ -111,6 +214,8 @@ static void begin_step(struct session *sess, struct student *s, size_t i)
         snprintf(why, sizeof why, "%s", r->checks[CHECK_BUILD].why);
         snprintf(line, sizeof line, "missing: %s", why);
         end_at_build(r, w, VERDICT_MISSING, "the step file is missing", why, line);
+        if (grade_step_not_submitted(r))
+            w->line[0] = '\0'; /* said once for all of them, after the steps */
         return;
     }
     double waited = procs_now();
@@ -157,15 +262,34 @@ static void begin_step(struct session *sess, struct student *s, size_t i)
     /* technique: static, from the step's own --report, and its SASS for the rubric's
      * sass lines (cuobjdump, no GPU needed) */
     double started = procs_now();
-    read_resources(sess, s->name, g, paths.binary, paths.run_log, &w->res);
+    read_resources(sess, s->name, g, paths.binary, paths.run_log, &w->res, &w->others);
     technique_judge_static(rb, g->step, g->stem, &w->res, &w->tech);
+    /* whose kernels its binary holds (a library call instantiates the library's kernels
+     * into it): those its --report lists, and its SASS where the rubric's sass lines
+     * have it read */
+    collect_own_kernels(sess, g, paths.src, &w->own);
+    char foreign[300] = "";
+    int holds_foreign = own_kernels_foreign_in_names(&w->own, w->others.names,
+                                                     w->others.count, foreign, sizeof foreign);
     if (rubric_reads_sass(rb, g->step) && w->res.found) {
         char listing_path[600], no_listing[512] = "";
         snprintf(listing_path, sizeof listing_path, "%s/%s.sass", paths.log_dir, g->stem);
         char *listing = read_sass(sess, s->name, g, paths.binary, listing_path, no_listing,
                                   sizeof no_listing);
         technique_judge_sass(rb, g->step, &w->res, listing, no_listing, &w->tech);
+        if (!holds_foreign && listing != NULL)
+            holds_foreign = own_kernels_foreign_in_listing(&w->own, listing, foreign,
+                                                           sizeof foreign);
         free(listing);
+    }
+    if (holds_foreign) {
+        char reason[512];
+        snprintf(reason, sizeof reason,
+                 "its binary holds %s, a kernel its source does not define (a library call): "
+                 "no technique or speed points; library calls belong in the rows beside the "
+                 "steps",
+                 foreign);
+        found_foreign(w, reason);
     }
     s->phase_s[PHASE_REPORT] += procs_now() - started;
 
@@ -241,6 +365,10 @@ static void finish_step(struct session *sess, struct student *s, size_t i)
     if (passed != total) {
         r->checks[CHECK_SPEED].state = CHECK_FAIL;
         WHY(CHECK_SPEED, "not timed: the results are wrong (no points for speed)");
+    } else if (w->foreign) {
+        r->checks[CHECK_SPEED].state = CHECK_FAIL;
+        WHY(CHECK_SPEED, "not timed (no points for speed): %s", w->foreign_why);
+        say(w, ", speed FAIL (a library's kernel)");
     } else if (!(ref->speed_ms > 0)) {
         WHY(CHECK_SPEED, "not run: the reference solution could not be timed");
     } else if (!sess->have_gpu) { /* it went away at a later step's runs */
@@ -252,10 +380,22 @@ static void finish_step(struct session *sess, struct student *s, size_t i)
         double limit = limit_for(rb, ref->speed_wall); /* both alone on the GPU */
         const struct check_size *at = rubric_speed_size(rb, g->step);
         double started = procs_now();
+        char launches[600];
+        snprintf(launches, sizeof launches, "%s/%s.launches", paths.log_dir, g->stem);
         struct outcome o = run_speed(sess, s->name, g, paths.binary, at, csv, paths.run_log,
-                                     limit, &ms);
+                                     launches, limit, &ms);
         s->phase_s[PHASE_SPEED] += procs_now() - started;
-        if (o.code != 0 || !(ms > 0)) {
+        int foreign_ran = o.code == 0 && judge_launches(w, launches);
+        char impossible[600];
+        int too_fast = o.code == 0 && !foreign_ran &&
+                       impossible_speed(sess, rb, csv, impossible, sizeof impossible);
+        if (foreign_ran) {
+            r->checks[CHECK_SPEED].state = CHECK_FAIL;
+            WHY(CHECK_SPEED, "no points for speed: %s", w->foreign_why);
+        } else if (too_fast) {
+            r->checks[CHECK_SPEED].state = CHECK_FAIL;
+            WHY(CHECK_SPEED, "no points for speed: %s", impossible);
+        } else if (o.code != 0 || !(ms > 0)) {
             /* no time to divide by: a verdict, never a ratio (a race that struck only at
              * the speed size was reported as "speed nanx") */
             char *text = read_text(paths.run_log, 1 << 16);
@@ -280,7 +420,11 @@ static void finish_step(struct session *sess, struct student *s, size_t i)
                 ratio, at->m, at->n, at->k, ms,
                 ref->speed_ms, share * 100);
         }
-        if (isnan(ratio))
+        if (foreign_ran)
+            say(w, ", speed FAIL (a library's kernel ran)");
+        else if (too_fast)
+            say(w, ", speed FAIL (impossible speed)");
+        else if (isnan(ratio))
             say(w, ", speed FAIL (the timed run failed)");
         else
             say(w, ", speed %.2fx", ratio);
@@ -324,6 +468,9 @@ void grade_student(struct session *sess, struct student *s)
         finish_step(sess, s, i);
         print_done_lines(sess);
     }
+    char missing[240]; /* the report has them all */
+    if (grade_not_submitted(s->results, sess->step_count, missing, sizeof missing) > 0)
+        printf("  missing: %s\n", missing);
     for (int ph = 0; ph < PHASES; ++ph)
         sess->phase_s[ph] += s->phase_s[ph];
     if (sess->have_gpu)

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "files.h"
+#include "report.h"
 
 /* Where the submission keeps step g's file: <path>/<lab>/<stem>.cu. 0, or -1 when
  * the path does not fit in buf. */
@@ -36,14 +37,17 @@ void locate_labs(const char *submission, char *buf, size_t len)
         snprintf(buf, len, "%s", submission);
 }
 
-/* Lists what the submission holds besides the step files taken, in s->ignored: at
- * most 40 entries, sorted, a .git folder as one line. */
+/* Lists what the submission holds besides the step files taken, in s->ignored, each
+ * thing once: a folder without a step file taken in it as one line with its count of
+ * files when it holds more than IGNORED_FEW ("build/ (900 files)"), a .git folder as
+ * one line, other files by name; at most 40 lines, sorted. (A clone graded in place
+ * has thousands: .deps/, bin/, build/.) s->ignored_files counts them all. */
+#define IGNORED_FEW 5
 struct ignored_walk {
     const struct session *sess;
     struct student *s;
     size_t root_len, listed, more;
 };
-
 
 static void add_ignored(struct ignored_walk *w, const char *rel, const char *note)
 {
@@ -66,6 +70,52 @@ static void add_ignored(struct ignored_walk *w, const char *rel, const char *not
     ++w->listed;
 }
 
+/* Whether path is one of the step files taken. */
+static int is_taken(const struct ignored_walk *w, const char *path)
+{
+    for (size_t i = 0; i < w->sess->step_count; ++i) {
+        char want[4096];
+        if (step_source(w->s, &w->sess->steps[i], want, sizeof want) == 0 &&
+            strcmp(want, path) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether a step file taken lies in folder dir. */
+static int holds_taken(const struct ignored_walk *w, const char *dir)
+{
+    size_t n = strlen(dir);
+    for (size_t i = 0; i < w->sess->step_count; ++i) {
+        char want[4096];
+        if (step_source(w->s, &w->sess->steps[i], want, sizeof want) == 0 &&
+            strncmp(want, dir, n) == 0 && want[n] == '/')
+            return 1;
+    }
+    return 0;
+}
+
+/* The files under dir (a .git folder in it counts as none), never through a link. */
+static size_t count_files(const char *dir)
+{
+    char **names;
+    size_t count, files = 0;
+    if (list_folder(dir, NULL, NULL, &names, &count) != 0)
+        return 0;
+    for (size_t k = 0; k < count; ++k) {
+        char path[4096];
+        struct stat st;
+        if (snprintf(path, sizeof path, "%s/%s", dir, names[k]) >= (int)sizeof path)
+            continue;
+        if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+            files += strcmp(names[k], ".git") == 0 ? 0 : count_files(path);
+        else
+            ++files;
+    }
+    free_names(names, count);
+    return files;
+}
+
 static void list_ignored(struct ignored_walk *w, const char *dir)
 {
     char **names;
@@ -80,20 +130,23 @@ static void list_ignored(struct ignored_walk *w, const char *dir)
         const char *rel = path + w->root_len + 1;
         int known = lstat(path, &st) == 0;
         if (known && S_ISDIR(st.st_mode)) {
+            size_t files;
+            char note[64];
             if (strcmp(names[k], ".git") == 0)
                 add_ignored(w, rel, "/ (a git folder)");
-            else
+            else if (holds_taken(w, path) || (files = count_files(path)) <= IGNORED_FEW)
                 list_ignored(w, path);
+            else {
+                snprintf(note, sizeof note, "/ (%zu files)", files);
+                add_ignored(w, rel, note);
+                w->s->ignored_files += files;
+            }
             continue;
         }
-        int taken = 0; /* the step files taken */
-        for (size_t i = 0; i < w->sess->step_count && known && S_ISREG(st.st_mode) && !taken; ++i) {
-            char want[4096];
-            taken = step_source(w->s, &w->sess->steps[i], want, sizeof want) == 0 &&
-                    strcmp(want, path) == 0;
-        }
-        if (!taken)
-            add_ignored(w, rel, known && S_ISLNK(st.st_mode) ? " (a symbolic link)" : "");
+        if (known && S_ISREG(st.st_mode) && is_taken(w, path))
+            continue;
+        add_ignored(w, rel, known && S_ISLNK(st.st_mode) ? " (a symbolic link)" : "");
+        ++w->s->ignored_files;
     }
     free_names(names, count);
 }
@@ -126,13 +179,14 @@ int prepare_student(struct session *sess, struct student *s, size_t index)
         if (copied != 0) {
             r->verdict = VERDICT_MISSING;
             snprintf(r->checks[CHECK_BUILD].why, sizeof r->checks[0].why, "%s/%s.cu: %s",
-                     g->lab->lab, g->stem, errno == ENOENT ? "not in the submission" : why);
+                     g->lab->lab, g->stem, errno == ENOENT ? GRADE_NOT_SUBMITTED : why);
             s->builds[i].state = BUILD_NONE;
             continue;
         }
         s->builds[i].state = BUILD_QUEUED;
     }
     s->ignored[0] = '\0';
+    s->ignored_files = 0;
     struct ignored_walk walk = {sess, s, strlen(s->path), 0, 0};
     /* the submission's own folder when labs/ is inside it */
     char top[4096];

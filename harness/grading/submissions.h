@@ -30,7 +30,7 @@ void step_paths(const struct student *s, const struct graded_step *g, struct ste
  * the preprocessor opened); own is the copy of the step file it built. 1 when all are
  * allowed; 0 with why naming the first that is not. A file outside both the tree and
  * the submissions (a copy of the solutions elsewhere on the machine) is not caught:
- * GUIDE.md says so. */
+ * INSTRUCTORS.md says so. */
 int includes_allowed(const struct session *sess, const struct student *s,
                      const struct graded_step *g, const char *own, char *why, size_t why_len);
 

@@ -1,9 +1,12 @@
-/* bin/guide-tables: the tables of recorded results in GUIDE.md, generated from the
- * results CSV so the guide and the data cannot drift apart.
+/* bin/guide-tables: the tables of recorded results in the Markdown documents (each
+ * lab's chapter, labs/<lab>/README.md; INSTRUCTORS.md), generated from the results CSV
+ * so the documents and the data cannot drift apart.
  *
- *   guide-tables [--check] [--results DIR] [--grading DIR] [--published DIR] FILE.md
+ *   guide-tables [--check] [--results DIR] [--grading DIR] [--published DIR] [FILE.md...]
  *
- * FILE.md marks each table with two comment lines:
+ * Without FILE.md, every *.md file under the current folder (markdown_files.h; what
+ * make guide-tables and make test use); a file without a mark is left alone. A file
+ * marks each table with two comment lines:
  *   <!-- results-table LAB GPU-DIR [MxNxK] -->
  *   ... (generated) ...
  *   <!-- end results-table -->
@@ -28,6 +31,10 @@
  * from the newest run in which both passed at two sizes or more: each size of that
  * run, in the order recorded, with both times and rates and STEP's speed as a
  * multiple of ROW's.
+ * A table whose run is older than the last change to one of its step files (the
+ * CSV's commit against git's history: table_staleness.h) is flagged in one line on
+ * stderr, with or without --check; the flag does not change the exit status (the
+ * numbers are still the recorded ones).
  *
  *   guide-tables --table-run LAB GPU-DIR FILE.md...
  *
@@ -44,6 +51,8 @@
 
 #include "csv.h"
 #include "lab_registry.h"
+#include "markdown_files.h"
+#include "table_staleness.h"
 #include "results.h"
 
 #define BEGIN_MARK "<!-- results-table "
@@ -530,41 +539,11 @@ static int print_table_run(const char *results, const char *lab, const char *gpu
     return 0;
 }
 
-int main(int argc, char **argv)
+/* One file: its tables regenerated (check: compared); 0 done or up to date, 1 out of
+ * date, 2 bad marker or unreadable data. A file without a marker is left alone. */
+static int one_file(const char *file, int check, const char *results, const char *grading,
+                    const char *published)
 {
-    if (argc >= 4 && strcmp(argv[1], "--table-run") == 0) {
-        int at = 2;
-        const char *results = "data/results";
-        if (argc >= 6 && strcmp(argv[2], "--results") == 0)
-            results = argv[3], at = 4;
-        if (argc - at < 3) {
-            fprintf(stderr, "usage: guide-tables --table-run [--results DIR] LAB GPU-DIR FILE.md...\n");
-            return 2;
-        }
-        return print_table_run(results, argv[at], argv[at + 1], argv + at + 2, argc - at - 2);
-    }
-    int check = 0;
-    const char *results = "data/results", *grading = "data/grading", *published = "data/published";
-    const char *file = NULL;
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--check") == 0)
-            check = 1;
-        else if (strcmp(argv[i], "--results") == 0 && i + 1 < argc)
-            results = argv[++i];
-        else if (strcmp(argv[i], "--grading") == 0 && i + 1 < argc)
-            grading = argv[++i];
-        else if (strcmp(argv[i], "--published") == 0 && i + 1 < argc)
-            published = argv[++i];
-        else if (argv[i][0] != '-' && file == NULL)
-            file = argv[i];
-        else
-            file = NULL, i = argc;
-    }
-    if (file == NULL) {
-        fprintf(stderr, "usage: guide-tables [--check] [--results DIR] [--grading DIR] "
-                        "[--published DIR] FILE.md\n");
-        return 2;
-    }
     FILE *f = fopen(file, "r");
     if (f == NULL) {
         fprintf(stderr, "guide-tables: cannot read %s\n", file);
@@ -626,6 +605,11 @@ int main(int argc, char **argv)
             fprintf(stderr, "%s:%ld: %s\n", file, lineno, why);
             return 2;
         }
+        if (kind != 2 && strcmp(word[0], "grading") != 0) { /* a sizes table's steps are in another */
+            char where[1200];
+            snprintf(where, sizeof where, "%s:%ld", file, lineno);
+            table_staleness_flag(where, word[0], generated.data);
+        }
         inside = 1;
         ++tables;
     }
@@ -634,7 +618,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: a results table has no end mark (%s)\n", file, END_MARK);
         return 2;
     }
-    stale = before.len != after.len || memcmp(before.data, after.data, before.len) != 0;
+    stale = before.len != after.len || (before.len > 0 && memcmp(before.data, after.data, before.len) != 0);
     if (check) {
         if (stale)
             fprintf(stderr, "guide-tables: %s has tables that differ from the recorded results; "
@@ -648,6 +632,60 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    printf("guide-tables: %d table(s) in %s %s\n", tables, file, stale ? "regenerated" : "up to date");
+    if (tables > 0)
+        printf("guide-tables: %d table(s) in %s %s\n", tables, file, stale ? "regenerated" : "up to date");
+    free(before.data);
+    free(after.data);
+    free(generated.data);
     return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 4 && strcmp(argv[1], "--table-run") == 0) {
+        int at = 2;
+        const char *results = "data/results";
+        if (argc >= 6 && strcmp(argv[2], "--results") == 0)
+            results = argv[3], at = 4;
+        if (argc - at < 3) {
+            fprintf(stderr, "usage: guide-tables --table-run [--results DIR] LAB GPU-DIR FILE.md...\n");
+            return 2;
+        }
+        return print_table_run(results, argv[at], argv[at + 1], argv + at + 2, argc - at - 2);
+    }
+    int check = 0;
+    const char *results = "data/results", *grading = "data/grading", *published = "data/published";
+    const char *files[256];
+    int nfiles = 0, bad_usage = 0;
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--check") == 0)
+            check = 1;
+        else if (strcmp(argv[i], "--results") == 0 && i + 1 < argc)
+            results = argv[++i];
+        else if (strcmp(argv[i], "--grading") == 0 && i + 1 < argc)
+            grading = argv[++i];
+        else if (strcmp(argv[i], "--published") == 0 && i + 1 < argc)
+            published = argv[++i];
+        else if (argv[i][0] != '-' && nfiles < 256)
+            files[nfiles++] = argv[i];
+        else
+            bad_usage = 1;
+    }
+    if (bad_usage) {
+        fprintf(stderr, "usage: guide-tables [--check] [--results DIR] [--grading DIR] "
+                        "[--published DIR] [FILE.md...]\n");
+        return 2;
+    }
+    size_t found = 0;
+    char **every = nfiles == 0 ? markdown_files(".", &found) : NULL;
+    if (nfiles == 0 && every == NULL)
+        return 2;
+    int worst = 0;
+    for (size_t i = 0; i < (nfiles > 0 ? (size_t)nfiles : found); ++i) {
+        int code = one_file(nfiles > 0 ? files[i] : every[i], check, results, grading, published);
+        worst = code > worst ? code : worst;
+    }
+    if (every != NULL)
+        markdown_files_free(every, found);
+    return worst;
 }

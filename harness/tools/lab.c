@@ -10,7 +10,7 @@
  *             [LAB [STEP]]
  *                                                   grade one submission (default: .)
  *   lab grade-all --submissions DIR [same options]  grade every folder in DIR; resumes
- *                                                   (harness/grading/; GUIDE.md)
+ *                                                   (harness/grading/; INSTRUCTORS.md)
  *   lab grade-split --submissions DIR --gradebook CSV --batch N --out DIR [LAB [STEP]]
  *   lab grade-merge --gradebook CSV --part DIR... [--not-graded REASON] [LAB [STEP]]
  *   lab gradebook [LAB [STEP]]                      the default gradebook of a selection

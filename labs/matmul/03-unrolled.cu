@@ -1,6 +1,7 @@
 /* Step 03 - tiled, with the inner loop fully unrolled.   *** YOUR TURN ***
+ * Guide: labs/matmul/README.md#step-03--unrolled
  *
- * What changes from 02: `#pragma unroll` on the 16-iteration inner loop, so the
+ * What changed from 02: `#pragma unroll` on the 16-iteration inner loop, so the
  * compiler writes out all 16 multiply-adds with constant shared-memory offsets.
  * The tile side is fixed at 16 again (a compile-time constant is what makes full
  * unrolling possible).

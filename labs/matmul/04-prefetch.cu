@@ -1,6 +1,7 @@
 /* Step 04 - prefetching: the next tiles are loaded while this one is used.   *** YOUR TURN ***
+ * Guide: labs/matmul/README.md#step-04--prefetch
  *
- * What changes from 03: each thread loads its elements of the *next* A and B tiles
+ * What changed from 03: each thread loads its elements of the *next* A and B tiles
  * from global memory into two registers before it starts on the multiply-adds of the
  * current tiles, and only stores them into shared memory at the top of the next
  * iteration. The loop is rotated: load tile 0 into registers before the loop; in

@@ -1,6 +1,7 @@
 /* Step 05 - several results per thread: rectangular 1xR tiling.   *** YOUR TURN ***
+ * Guide: labs/matmul/README.md#step-05--rect-tiles-several-results-per-thread
  *
- * What changes from 04: a block of 16x16 threads now computes a 16 x (16*RESULTS)
+ * What changed from 04: a block of 16x16 threads now computes a 16 x (16*RESULTS)
  * tile of C (16x32 for RESULTS=2, 16x64 for RESULTS=4). Each thread owns RESULTS
  * elements of one row of C, 16 columns apart, and keeps RESULTS sums. Per tile it
  * loads one element of A and RESULTS elements of B (still prefetched into registers
@@ -19,12 +20,12 @@
  *   256 threads, 1 KB more shared memory per extra result. On the 8800 GTX the
  *   Johnson slides give 70.7 / 86.1 / 118.4 GFLOP/s for the 4-result kernel unrolled
  *   by 1 / 2 / 4, and CGO'08 found 1x4 fastest although only one 256-thread block fit
- *   per SM. On an H100 with RESULTS=4 and full unrolling: about 40 registers,
- *   6 blocks of 256 threads per SM (limited by registers now, not threads), and a
+ *   per SM. On an H100 with RESULTS=4 and full unrolling the registers,
+ *   not the threads, now limit the blocks per SM (`make report`), and a
  *   clear gain over step 04 because every thread now does four times the work per
  *   shared load.
- *   Measured on the H100: GUIDE.md's matmul table (make guide-tables, from
- *   data/results/<gpu>/matmul.csv).
+ *   Measured: the table of recorded runs in labs/matmul/README.md (make
+ *   guide-tables, from data/results/<gpu>/matmul.csv); registers: make report.
  * Run:  make run LAB=matmul STEP=05
  *
  * This file is step 04's solution with the new kernel names: it runs and is

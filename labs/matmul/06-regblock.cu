@@ -1,6 +1,7 @@
 /* Step 06 - 2-D register blocking: each thread computes an 8x8 block of C.   *** YOUR TURN ***
+ * Guide: labs/matmul/README.md#step-06--regblock-2-d-register-blocking
  *
- * What changes from 05: a block of 256 threads (a flat 1-D block now) computes a
+ * What changed from 05: a block of 256 threads (a flat 1-D block now) computes a
  * 128x128 tile of C, walking along k in slices of 8: a 128x8 tile of A and an 8x128
  * tile of B in shared memory per step. Thread (trow, tcol) of a 16x16 grid of threads
  * owns the 8x8 block of C at rows trow*8.. and columns tcol*8... For each of the 8
@@ -18,8 +19,8 @@
  *   the modern sequence, a multiple of step 05's speed. The loads are still one
  *   float at a time, and the reads of A from shared memory are 2-way bank conflicts
  *   (look at ncu's "Shared Memory" section): the next steps take those on.
- *   Measured on the H100: GUIDE.md's matmul table (make guide-tables, from
- *   data/results/<gpu>/matmul.csv).
+ *   Measured: the table of recorded runs in labs/matmul/README.md (make
+ *   guide-tables, from data/results/<gpu>/matmul.csv); registers: make report.
  * Run:  make run LAB=matmul STEP=06
  *
  * This file is step 05's solution with the new kernel names: it runs and is

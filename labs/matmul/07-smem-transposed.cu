@@ -1,6 +1,7 @@
 /* Step 07 - A stored transposed in shared memory, read 16 bytes at a time.   *** YOUR TURN ***
+ * Guide: labs/matmul/README.md#step-07--smem-transposed
  *
- * What changes from 06: the A tile is stored transposed, a_tile[k][row], so the 8
+ * What changed from 06: the A tile is stored transposed, a_tile[k][row], so the 8
  * values of A a thread needs for one k are 8 consecutive floats, like its 8 values
  * of B. The inner loop reads each as two float4 (16-byte) loads: 4 shared-memory
  * loads per 64 multiply-adds instead of 16. Each row of the transposed tile is
@@ -18,8 +19,8 @@
  *   global loads are still one float at a time (step 08), and the B reads still
  *   conflict 2-way (threads 0 and 4 of each quarter warp hit the same banks:
  *   step 09).
- *   Measured on the H100: GUIDE.md's matmul table (make guide-tables, from
- *   data/results/<gpu>/matmul.csv).
+ *   Measured: the table of recorded runs in labs/matmul/README.md (make
+ *   guide-tables, from data/results/<gpu>/matmul.csv); registers: make report.
  * Run:  make run LAB=matmul STEP=07
  *
  * This file is step 06's solution with the new kernel names: it runs and is

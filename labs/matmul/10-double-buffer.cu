@@ -1,6 +1,7 @@
 /* Step 10 - double buffering: two tiles in shared memory, one barrier per slice.   *** YOUR TURN ***
+ * Guide: labs/matmul/README.md#step-10--double-buffer
  *
- * What changes from 09: shared memory holds two A tiles and two B tiles. While the
+ * What changed from 09: shared memory holds two A tiles and two B tiles. While the
  * block computes on buffer t % 2, each thread already has the float4s of slice t + 1
  * in registers (loaded before the compute, as step 04 prefetched), and stores them
  * into the other buffer after the compute. Then one __syncthreads(), and the roles
@@ -13,15 +14,15 @@
  * latency. Two barriers per 8-wide slice of k is also a lot of synchronization for
  * 64 FFMAs per k.
  * Expect: twice the shared memory (16640 B) and a few more registers for the two
- *   float4 in flight: 129 on the H100 with nvcc 13. One register over 128 is a cliff:
- *   256 x 129 registers do not fit twice in 65536, so 1 block (8 warps) per SM instead
- *   of 2, and the step runs clearly SLOWER than 09. This is the 8800 GTX's
+ *   float4 in flight: with nvcc 13 on the H100 just over 128 (`make report`). One
+ *   register over 128 is a cliff: 256 x 129 registers do not fit twice in 65536, so
+ *   1 block (8 warps) per SM instead of 2, and the step runs clearly SLOWER than 09. This is the 8800 GTX's
  *   prefetching lesson (9 -> 11 registers, 3 -> 2 blocks, slower) one level up.
  *   Confirm it with `make report` (blocks/SM 1, limited by regs), then try
  *   `__global__ void __launch_bounds__(256, 2) ...` on both kernels: the compiler must
  *   then fit 128 registers. Step 13 uses launch bounds for good.
- *   Measured on the H100: GUIDE.md's matmul table (make guide-tables, from
- *   data/results/<gpu>/matmul.csv).
+ *   Measured: the table of recorded runs in labs/matmul/README.md (make
+ *   guide-tables, from data/results/<gpu>/matmul.csv); registers: make report.
  * Run:  make run LAB=matmul STEP=10
  *
  * This file is step 09's solution with the new kernel names: it runs and is

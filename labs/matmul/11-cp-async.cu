@@ -1,6 +1,7 @@
 /* Step 11 - a multi-stage cp.async pipeline.   *** YOUR TURN ***
+ * Guide: labs/matmul/README.md#step-11--cp-async
  *
- * What changes from 10: the tiles travel from global to shared memory with cp.async,
+ * What changed from 10: the tiles travel from global to shared memory with cp.async,
  * the asynchronous copy of compute capability 8.0 and later, which writes shared
  * memory directly without passing through registers. STAGES (3) slices are in
  * flight or ready at any time in a ring of STAGES shared-memory buffers: while the
@@ -25,8 +26,8 @@
  *   cp.async instruction) and LDGDEPBAR / DEPBAR for commit and wait. On GPUs before
  *   sm_80 the helpers fall back to ordinary loads and stores, so the step still
  *   builds.
- *   Measured on the H100: GUIDE.md's matmul table (make guide-tables, from
- *   data/results/<gpu>/matmul.csv).
+ *   Measured: the table of recorded runs in labs/matmul/README.md (make
+ *   guide-tables, from data/results/<gpu>/matmul.csv); registers: make report.
  * Run:  make run LAB=matmul STEP=11
  *
  * This file is step 10's solution with the new kernel names: it runs and is

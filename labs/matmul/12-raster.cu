@@ -1,6 +1,7 @@
 /* Step 12 - block rasterization: blocks visit C in groups of rows, for L2 reuse.   *** YOUR TURN ***
+ * Guide: labs/matmul/README.md#step-12--raster
  *
- * What changes from 11: the grid is 1-D, and each block computes which tile of C it
+ * What changed from 11: the grid is 1-D, and each block computes which tile of C it
  * owns from its number. Instead of row by row (blockIdx.x along a row of tiles, as
  * in every earlier step), the tiles are numbered column by column inside bands of
  * GROUP (8) rows of tiles: blocks 0..7 take the first column of tiles of band 0,
@@ -12,14 +13,14 @@
  * of 8 rows the same 132 blocks cover 8 x 17 tiles and touch 8 panels of A and
  * about 17 of B (50 MB), and consecutive waves reuse most of them. The DRAM traffic falls; the L2 hit rate
  * (ncu "Memory Workload Analysis") rises.
- * Expect: the same shared memory and blocks per SM as step 11 (167 registers, 1
- *   block per SM). On the H100 at 4096^3 no gain: step 11's speed, within noise
- *   (GROUP = 4, 8 and 16 measured alike in step 13's sweep as well). With 128x128
+ * Expect: the same shared memory and blocks per SM as step 11 (1 block per SM;
+ *   registers: `make report`). On the H100 at 4096^3 no gain: step 11's speed,
+ *   within noise (GROUP = 4, 8 and 16 measured alike in step 13's sweep as well). With 128x128
  *   tiles each byte fetched is used 32 times per block, and the row-by-row order's
  *   extra traffic is served by the 50 MB L2 well enough. Measure instead of assuming:
  *   compare ncu's L2 hit rate and DRAM bytes of steps 11 and 12, and try 8192^3.
- *   Measured on the H100: GUIDE.md's matmul table (make guide-tables, from
- *   data/results/<gpu>/matmul.csv).
+ *   Measured: the table of recorded runs in labs/matmul/README.md (make
+ *   guide-tables, from data/results/<gpu>/matmul.csv); registers: make report.
  * Run:  make run LAB=matmul STEP=12
  *
  * This file is step 11's solution with the new kernel names: it runs and is

@@ -1,5 +1,6 @@
 /* Step 13 - tuned: a larger thread tile, depth and stages chosen by measurement on   *** YOUR TURN ***
  * the H100, and a schedule that keeps every SM busy at any size.
+ * Guide: labs/matmul/README.md#step-13--tuned
  *
  * What changed from 12:
  *  - 8x16 elements of C per thread (TM = 8, TN = 16), blocks of 128x256 (8 warps of
@@ -26,25 +27,24 @@
  *    time anyway (stored transposed); C is stored float4 by float4 when n % 4 == 0.
  *  - -maxrregcount=255 (lab.def) and B's fragments loaded before A's change nothing the
  *    code does, only which registers ptxas gives the FFMAs, and so how many FFMAs wait
- *    for two operands in one register bank (GUIDE.md, step 13). They measured faster.
+ *    for two operands in one register bank (labs/matmul/README.md, step 13). They measured faster.
  * Why: after step 12 the kernel was issue-bound (ncu: many instructions not FFMAs, the
- * FMA pipe often idle; GUIDE.md, step 13): the tile, depth and registers cut
+ * FMA pipe often idle; labs/matmul/README.md, step 13): the tile, depth and registers cut
  * instructions or stalls per FFMA. The schedule and the padded B make the speed hold
  * at every size: a large tile is fast per SM, but only if every SM has one.
  * Build variables: -DBK=8, -DSTAGES=3, -DBN=128, -DTN=8 -DMIN_BLOCKS=2, -DGROUP=16,
  * -DSTREAM_K=0 (one block per tile), -DSPLIT_COST=N ..., for repeating the sweep; the
  * small tile's -DSMALL_BM, -DSMALL_BN, -DSMALL_TN, -DSMALL_MIN_BLOCKS, -DSMALL_STREAM_K,
  * and -DSMALL_TILES=0 (never) or 2 (always).
- * Expect: about 240 registers (main kernel), 0 local memory, 99328 B of dynamic shared
- *   memory, 1 block of 256 threads per SM (the small tile's kernel: about 120
- *   registers, 4 blocks per SM). On the H100, close to cuBLAS SGEMM from 1024^3 to
+ * Expect: over 200 registers in the main kernel (`make report` says how many), 0 local
+ *   memory, 99328 B of dynamic shared memory, 1 block of 256 threads per SM (the small
+ *   tile's kernel: 4 blocks per SM). On the H100, close to cuBLAS SGEMM from 1024^3 to
  *   8192^3, multiples of the tile or not; further behind at 1023x1025x999, where every
  *   block stores a share. The workspace (2 shares per block, up to 34 MB) and the padded
- *   B are allocated at the first launch (never timed) and kept. Measured: GUIDE.md's
- *   matmul table, and its step 13 comparing the step with cuBLAS at each size of one
+ *   B are allocated at the first launch (never timed) and kept. Measured: labs/matmul/README.md.s
+ *   table, and its step 13 comparing the step with cuBLAS at each size of one
  *   run (make guide-tables, from data/results/).
  * Run:  make run LAB=matmul STEP=13 [RUN_ARGS="--n 4097"]
-
  *
  * This file is step 12's solution with the new kernel names: it runs and is
  * correct, but it is not this step yet. Make the change the TODO below describes,
@@ -81,7 +81,7 @@
 #define B_STAGE (BK * BN)           /* floats of one B buffer: [BK][BN] */
 #define SMEM_BYTES (STAGES * (A_STAGE + B_STAGE) * sizeof(float))
 
-/* TODO (step 13). Tune, then schedule (see GUIDE.md, step 13):
+/* TODO (step 13). Tune, then schedule (see labs/matmul/README.md, step 13):
  *  1. __launch_bounds__(THREADS, MIN_BLOCKS) on both kernels (MIN_BLOCKS 1).
  *  2. Generalize the thread tile: TM x TN made of 4x4 blocks, LM lanes along m and
  *     LN = 32 / LM along n, WM = TM * LM, WN = TN * LN, THREADS from BM, BN, WM, WN;

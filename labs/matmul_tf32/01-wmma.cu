@@ -1,4 +1,5 @@
 /* Step 01: tensor cores through WMMA, one warp per 16x16 tile of C.
+ * Guide: labs/matmul_tf32/README.md#step-01--wmma
  *
  * What changed (from the FP32 lab): the multiply-adds leave the CUDA cores. A warp
  * holds a 16x16 tile of C as a WMMA accumulator fragment and, for each slice of 8

@@ -1,4 +1,5 @@
 /* Step 04: a 3-stage cp.async pipeline feeds the tensor cores.   *** YOUR TURN ***
+ * Guide: labs/matmul_tf32/README.md#step-04--cp-async
  *
  * What changed from step 03: the tiles no longer pass through registers. Each thread
  * issues cp.async copies of 16-byte chunks of A and B straight into shared memory

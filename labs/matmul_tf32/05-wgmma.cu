@@ -1,5 +1,6 @@
 /* Step 05: Hopper's warpgroup MMA, wgmma.mma_async, reading its operands from shared   *** YOUR TURN ***
  * memory through descriptors (sm_90a).
+ * Guide: labs/matmul_tf32/README.md#step-05--wgmma
  *
  * What changed from step 04: the 8 warps form 2 warpgroups (4 warps each, 128
  * threads), and each warpgroup computes a 64 x 128 half of the block's 128 x 128 tile

@@ -1,5 +1,6 @@
 /* Step 07: warp specialization: a producer warpgroup loads, two consumer warpgroups   *** YOUR TURN ***
  * compute a 128 x 256 tile (sm_90a).
+ * Guide: labs/matmul_tf32/README.md#step-07--warp-specialized
  *
  * What changed from step 06: the block has 3 warpgroups (384 threads) with different
  * jobs. Warpgroup 0 is the producer: one of its threads issues the TMA copies of each

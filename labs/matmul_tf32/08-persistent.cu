@@ -1,5 +1,6 @@
 /* Step 08: persistent and tuned: one block per SM walks the tiles in grouped order,   *** YOUR TURN ***
  * keeps one wgmma group in flight, and gives its registers to the consumers (sm_90a).
+ * Guide: labs/matmul_tf32/README.md#step-08--persistent
  *
  * What changed from step 07: four things, each one line of the profile.
  * 1. One wgmma group stays in flight. Step 07 waited for each K-slice's wgmma to

@@ -1,4 +1,5 @@
 /* Step 10: clusters of two blocks share the A tile through TMA multicast (sm_90a).   *** YOUR TURN ***
+ * Guide: labs/matmul_tf32/README.md#step-10--multicast
  *
  * What changed from step 09: blocks are launched in clusters of two that work side by
  * side on the same 256 rows of C (tiles n and n + 1 of one tile row), so both need

@@ -1,4 +1,5 @@
 /* Step 01 - one GPU thread.   *** YOUR TURN ***
+ * Guide: labs/nbody/README.md#step-01--one-thread
  *
  * What changed: nothing yet: this is the serial C code (Burtscher's force loop over an array of
  * struct Body) moved to the GPU as it is, and run by a single thread.
@@ -10,7 +11,7 @@
  * Run:  make run LAB=nbody STEP=01    (default 2048 bodies; RUN_ARGS="--n 1000" for an awkward size)
  *
  * This file is step 01's solution: it runs and passes as it is. Make the change
- * marked TODO; GUIDE.md ("Lab: N-body") and solutions/nbody/ have the rest.
+ * marked TODO; labs/nbody/README.md and solutions/nbody/ have the rest.
  */
 #include "nbody.h"
 #include "step_kernel.h"

@@ -1,4 +1,5 @@
 /* Step 02 - one thread per body.   *** YOUR TURN ***
+ * Guide: labs/nbody/README.md#step-02--thread-per-body
  *
  * What changed from 01: the outer loop over i becomes the grid: thread i computes body i's
  * acceleration, 256 threads per block, (n + 255) / 256 blocks; the advance kernel
@@ -10,7 +11,7 @@
  * Run:  make run LAB=nbody STEP=02    (default 131072 bodies; RUN_ARGS="--n 1000" for an awkward size)
  *
  * This file is step 01's solution: it runs and passes as it is. Make the change
- * marked TODO; GUIDE.md ("Lab: N-body") and solutions/nbody/ have the rest.
+ * marked TODO; labs/nbody/README.md and solutions/nbody/ have the rest.
  */
 #include "nbody.h"
 #include "step_kernel.h"

@@ -1,4 +1,5 @@
 /* Step 03 - structure of arrays.   *** YOUR TURN ***
+ * Guide: labs/nbody/README.md#step-03--soa
  *
  * What changed from 02: the bodies are no longer an array of struct Body (40 bytes each) but ten
  * float arrays: mass[], posx[], ... accz[]. Kernels take the arrays they need.
@@ -12,7 +13,7 @@
  * Run:  make run LAB=nbody STEP=03    (default 131072 bodies; RUN_ARGS="--n 1000" for an awkward size)
  *
  * This file is step 02's solution: it runs and passes as it is. Make the change
- * marked TODO; GUIDE.md ("Lab: N-body") and solutions/nbody/ have the rest.
+ * marked TODO; labs/nbody/README.md and solutions/nbody/ have the rest.
  */
 #include "nbody.h"
 #include "step_kernel.h"

@@ -1,4 +1,5 @@
 /* Step 04 - constant-memory parameters.   *** YOUR TURN ***
+ * Guide: labs/nbody/README.md#step-04--constant
  *
  * What changed from 03: n, eps^2 and the array pointers live in one __constant__ struct, copied once
  * per launch with cudaMemcpyToSymbolAsync; the kernels take no parameters (the
@@ -11,7 +12,7 @@
  * Run:  make run LAB=nbody STEP=04    (default 131072 bodies; RUN_ARGS="--n 1000" for an awkward size)
  *
  * This file is step 03's solution: it runs and passes as it is. Make the change
- * marked TODO; GUIDE.md ("Lab: N-body") and solutions/nbody/ have the rest.
+ * marked TODO; labs/nbody/README.md and solutions/nbody/ have the rest.
  */
 #include "nbody.h"
 #include "step_kernel.h"

@@ -1,4 +1,5 @@
 /* Step 05 - rsqrtf.   *** YOUR TURN ***
+ * Guide: labs/nbody/README.md#step-05--rsqrtf
  *
  * What changed from 04: 1.0f / sqrtf(dsq + eps^2) becomes rsqrtf(dsq + eps^2).
  * Why: by default nvcc computes sqrtf and the division to IEEE precision, a few
@@ -10,7 +11,7 @@
  * Run:  make run LAB=nbody STEP=05    (default 131072 bodies; RUN_ARGS="--n 1000" for an awkward size)
  *
  * This file is step 04's solution: it runs and passes as it is. Make the change
- * marked TODO; GUIDE.md ("Lab: N-body") and solutions/nbody/ have the rest.
+ * marked TODO; labs/nbody/README.md and solutions/nbody/ have the rest.
  */
 #include "nbody.h"
 #include "step_kernel.h"

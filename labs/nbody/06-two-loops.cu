@@ -1,4 +1,5 @@
 /* Step 06 - two loops instead of if (i != j).   *** YOUR TURN ***
+ * Guide: labs/nbody/README.md#step-06--two-loops
  *
  * What changed from 05: the j loop is split into j < i and j > i; the test goes.
  * Why: the test is a compare and a predicate per interaction; on CC 1.3 Burtscher
@@ -8,7 +9,7 @@
  * Run:  make run LAB=nbody STEP=06    (default 131072 bodies; RUN_ARGS="--n 1000" for an awkward size)
  *
  * This file is step 05's solution: it runs and passes as it is. Make the change
- * marked TODO; GUIDE.md ("Lab: N-body") and solutions/nbody/ have the rest.
+ * marked TODO; labs/nbody/README.md and solutions/nbody/ have the rest.
  */
 #include "nbody.h"
 #include "step_kernel.h"

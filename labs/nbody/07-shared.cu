@@ -1,4 +1,5 @@
 /* Step 07 - shared-memory tiles.   *** YOUR TURN ***
+ * Guide: labs/nbody/README.md#step-07--shared
  *
  * What changed from 06: back to step 05's single loop with if (i != j); the bodies are now read in
  * tiles of 256: each thread of the block copies one body's position and mass into
@@ -12,7 +13,7 @@
  * Run:  make run LAB=nbody STEP=07    (default 131072 bodies; RUN_ARGS="--n 1000" for an awkward size)
  *
  * This file is step 06's solution: it runs and passes as it is. Make the change
- * marked TODO; GUIDE.md ("Lab: N-body") and solutions/nbody/ have the rest.
+ * marked TODO; labs/nbody/README.md and solutions/nbody/ have the rest.
  */
 #include "nbody.h"
 #include "step_kernel.h"

@@ -1,4 +1,5 @@
 /* Step 08 - unroll 8.   *** YOUR TURN ***
+ * Guide: labs/nbody/README.md#step-08--unroll8
  *
  * What changed from 07: #pragma unroll 8 on the inner loop. To give it a fixed trip count, the last
  * tile is padded with massless bodies at the origin (their terms are exactly zero).
@@ -8,7 +9,7 @@
  * Run:  make run LAB=nbody STEP=08    (default 131072 bodies; RUN_ARGS="--n 1000" for an awkward size)
  *
  * This file is step 07's solution: it runs and passes as it is. Make the change
- * marked TODO; GUIDE.md ("Lab: N-body") and solutions/nbody/ have the rest.
+ * marked TODO; labs/nbody/README.md and solutions/nbody/ have the rest.
  */
 #include "nbody.h"
 #include "step_kernel.h"

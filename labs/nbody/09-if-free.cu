@@ -1,4 +1,5 @@
 /* Step 09 - if-free with softening.   *** YOUR TURN ***
+ * Guide: labs/nbody/README.md#step-09--if-free
  *
  * What changed from 08: if (i != j) is gone.
  * Why: with eps > 0 the self term is dx = dy = dz = 0 times a finite rsqrtf(eps^2):
@@ -7,7 +8,7 @@
  * Run:  make run LAB=nbody STEP=09    (default 131072 bodies; RUN_ARGS="--n 1000" for an awkward size)
  *
  * This file is step 08's solution: it runs and passes as it is. Make the change
- * marked TODO; GUIDE.md ("Lab: N-body") and solutions/nbody/ have the rest.
+ * marked TODO; labs/nbody/README.md and solutions/nbody/ have the rest.
  */
 #include "nbody.h"
 #include "step_kernel.h"

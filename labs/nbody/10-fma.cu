@@ -1,4 +1,5 @@
 /* Step 10 - FMA-friendly terms.   *** YOUR TURN ***
+ * Guide: labs/nbody/README.md#step-10--fma
  *
  * What changed from 09: dsq = dx*dx + (dy*dy + (dz*dz + eps^2)); dinv = rsqrtf(dsq).
  * Why: written this way the three squares and eps^2 become three fused multiply-adds
@@ -7,7 +8,7 @@
  * Run:  make run LAB=nbody STEP=10    (default 131072 bodies; RUN_ARGS="--n 1000" for an awkward size)
  *
  * This file is step 09's solution: it runs and passes as it is. Make the change
- * marked TODO; GUIDE.md ("Lab: N-body") and solutions/nbody/ have the rest.
+ * marked TODO; labs/nbody/README.md and solutions/nbody/ have the rest.
  */
 #include "nbody.h"
 #include "step_kernel.h"

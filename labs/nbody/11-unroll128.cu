@@ -1,4 +1,5 @@
 /* Step 11 - unroll 128.   *** YOUR TURN ***
+ * Guide: labs/nbody/README.md#step-11--unroll128
  *
  * What changed from 10: #pragma unroll 128 instead of 8.
  * Why: less loop overhead still; but the code grows 16-fold and may not fit the
@@ -7,7 +8,7 @@
  * Run:  make run LAB=nbody STEP=11    (default 131072 bodies; RUN_ARGS="--n 1000" for an awkward size)
  *
  * This file is step 10's solution: it runs and passes as it is. Make the change
- * marked TODO; GUIDE.md ("Lab: N-body") and solutions/nbody/ have the rest.
+ * marked TODO; labs/nbody/README.md and solutions/nbody/ have the rest.
  */
 #include "nbody.h"
 #include "step_kernel.h"

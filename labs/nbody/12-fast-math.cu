@@ -1,4 +1,5 @@
 /* Step 12 - fast-math flags.   *** YOUR TURN ***
+ * Guide: labs/nbody/README.md#step-12--fast-math
  *
  * What changed from 11: no code change: the step table compiles this file with -use_fast_math.
  * Why: fast math flushes denormals to zero (-ftz=true), uses approximate division
@@ -8,7 +9,7 @@
  * Run:  make run LAB=nbody STEP=12    (default 131072 bodies; RUN_ARGS="--n 1000" for an awkward size)
  *
  * This file is step 11's solution: it runs and passes as it is. Make the change
- * marked TODO; GUIDE.md ("Lab: N-body") and solutions/nbody/ have the rest.
+ * marked TODO; labs/nbody/README.md and solutions/nbody/ have the rest.
  */
 #include "nbody.h"
 #include "step_kernel.h"

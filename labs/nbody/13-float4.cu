@@ -1,4 +1,5 @@
 /* Step 13 - packed float4 positions and mass.   *** YOUR TURN ***
+ * Guide: labs/nbody/README.md#step-13--float4
  *
  * What changed from 12: positions and mass are one float4 per body (x, y, z, mass); the tile is a
  * float4 array: one 16-byte load (global and shared) instead of four 4-byte ones.
@@ -7,7 +8,7 @@
  * Run:  make run LAB=nbody STEP=13    (default 131072 bodies; RUN_ARGS="--n 1000" for an awkward size)
  *
  * This file is step 12's solution: it runs and passes as it is. Make the change
- * marked TODO; GUIDE.md ("Lab: N-body") and solutions/nbody/ have the rest.
+ * marked TODO; labs/nbody/README.md and solutions/nbody/ have the rest.
  */
 #include "nbody.h"
 #include "step_kernel.h"

@@ -1,4 +1,5 @@
 /* Step 14 - several bodies per thread.   *** YOUR TURN ***
+ * Guide: labs/nbody/README.md#step-14--register-blocking
  *
  * What changed from 13: each thread computes BODIES = 4 bodies (THREADS apart), 256 threads per
  * block: every float4 read from the tile serves four interactions.
@@ -10,7 +11,7 @@
  * Run:  make run LAB=nbody STEP=14    (default 131072 bodies; RUN_ARGS="--n 1000" for an awkward size)
  *
  * This file is step 13's solution: it runs and passes as it is. Make the change
- * marked TODO; GUIDE.md ("Lab: N-body") and solutions/nbody/ have the rest.
+ * marked TODO; labs/nbody/README.md and solutions/nbody/ have the rest.
  */
 #include "nbody.h"
 #include "step_kernel.h"

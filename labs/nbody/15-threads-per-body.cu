@@ -1,4 +1,5 @@
 /* Step 15 - several threads per body for small n.   *** YOUR TURN ***
+ * Guide: labs/nbody/README.md#step-15--threads-per-body
  *
  * What changed from 14: PARTS threads (a power of two up to 32, chosen at launch so that the grid
  * fills the GPU about twice) share one body: each takes every PARTS-th body of a
@@ -6,13 +7,13 @@
  * Why: with one thread per body, 4096 bodies are 16 blocks: 16 of 132 SMs busy.
  * Appendix B.8 (8800 GTX): 90 -> 190 GFLOP/s at n = 1024 with 4 threads per body.
  * Expect: a large gain over step 13 at n = 1024 to 16384, shrinking as n grows and
- *   the GPU fills by itself (GUIDE.md, "The small-n experiment", has the H100 runs).
+ *   the GPU fills by itself (labs/nbody/README.md, "The small-n experiment", has the H100 runs).
  *   PARTS reaches 1 only above about 540000 bodies (8 at 131072).
  *   Default size 4096.
  * Run:  make run LAB=nbody STEP=15    (default 4096 bodies; RUN_ARGS="--n 1000" for an awkward size)
  *
  * This file is step 14's solution: it runs and passes as it is. Make the change
- * marked TODO; GUIDE.md ("Lab: N-body") and solutions/nbody/ have the rest.
+ * marked TODO; labs/nbody/README.md and solutions/nbody/ have the rest.
  */
 #include "nbody.h"
 #include "step_kernel.h"

@@ -1,4 +1,5 @@
 /* Step 01: interleaved addressing with a divergent branch (Harris's kernel 1).
+ * Guide: labs/reduce/README.md#steps-01-03--the-tree-in-shared-memory-harris-1-3
  *
  * What: each block of 256 threads loads 256 elements into shared memory and adds
  * them pairwise in a tree: at level s (1, 2, 4, ...) every thread whose index is a

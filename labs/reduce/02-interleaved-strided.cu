@@ -1,20 +1,24 @@
 /* Step 02: interleaved addressing with a strided index (Harris's kernel 2).   *** YOUR TURN ***
+ * Guide: labs/reduce/README.md#steps-01-03--the-tree-in-shared-memory-harris-1-3
  *
  * What changed from step 01: the same pairs are added, but by the first threads of
  * the block: thread tid handles index = 2*s*tid, so at level s the busy threads are
  * 0 .. 256/(2s) - 1, packed into as few warps as possible. No modulo.
  * Why: step 01 kept every warp running while most of its lanes idled; now whole warps
  * drop out as the levels go on, and the ones left do full work.
- * Expect: about twice step 01 (Harris: 2.33x on the 8800 GTX). The new cost is
- * shared-memory bank conflicts: at level s the warp's 32 lanes touch addresses 2s
- * floats apart, so 2s lanes share a bank (32 banks of 4 bytes): ncu's
- * l1tex__data_bank_conflicts_pipe_lsu_mem_shared shows them. Step 03 removes them.
+ * Expect: on the 8800 GTX, 2.33x step 01 (Harris). The new cost is shared-memory
+ * bank conflicts: at level s the warp's 32 lanes touch addresses 2s floats apart, so
+ * 2s lanes share a bank (32 banks of 4 bytes): ncu's
+ * l1tex__data_bank_conflicts_pipe_lsu_mem_shared shows them. On a modern GPU, whose
+ * scheduler skips idle lanes cheaply, the conflicts can cost more than the divergence
+ * saved: this step may be slower than step 01 (the table says). Step 03 removes them.
  * Run:  make run LAB=reduce STEP=02
  *
  * This file is step 01's solution with this step's kernel name: it runs and is
  * correct, but it is not this step yet. Make the change the TODO below describes,
  * then delete the STEP_TODO line at the end (until then the runner reports the step
- * as TODO). solutions/reduce/02-interleaved-strided.cu has a complete version. */
+ * as TODO). solutions/reduce/02-interleaved-strided.cu has a complete version.
+ */
 #include "reduce.h"
 #include "step_kernel.h"
 

@@ -1,19 +1,22 @@
 /* Step 03: sequential addressing (Harris's kernel 3; the tree of the seeds'   *** YOUR TURN ***
  * appendix B.8, figure B.8.9).
+ * Guide: labs/reduce/README.md#steps-01-03--the-tree-in-shared-memory-harris-1-3
  *
  * What changed from step 02: the tree is folded the other way: at level s, from
  * blockDim/2 down to 1, thread tid < s adds sdata[tid + s] to sdata[tid]. The busy
  * threads are still the first ones, and a warp now reads 32 consecutive floats.
  * Why: 32 consecutive floats lie in 32 different banks: no bank conflicts, and no
  * divergence inside a warp until fewer than 32 threads are busy.
- * Expect: about twice step 02 (Harris: 2.01x). Half the threads still do nothing
- * after the load: at the first level only 128 of 256 add. Step 05 puts them to work.
+ * Expect: faster than step 02 (Harris: 2.01x on the 8800 GTX). Half the threads still
+ * do nothing after the load: at the first level only 128 of 256 add. Step 05 puts
+ * them to work.
  * Run:  make run LAB=reduce STEP=03
  *
  * This file is step 02's solution with this step's kernel name: it runs and is
  * correct, but it is not this step yet. Make the change the TODO below describes,
  * then delete the STEP_TODO line at the end (until then the runner reports the step
- * as TODO). solutions/reduce/03-sequential.cu has a complete version. */
+ * as TODO). solutions/reduce/03-sequential.cu has a complete version.
+ */
 #include "reduce.h"
 #include "step_kernel.h"
 

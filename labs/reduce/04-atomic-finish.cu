@@ -1,5 +1,6 @@
 /* Step 04: the block sums finished with atomicAdd (the seeds' appendix B.8, figure   *** YOUR TURN ***
  * B.8.9, "CUDA implementation of plus-reduction").
+ * Guide: labs/reduce/README.md#step-04--atomic-finish-appendix-b8-figure-b89
  *
  * What changed from step 03: the kernel is step 03's (sequential addressing), but
  * thread 0 of each block adds the block's sum straight into the total with
@@ -12,16 +13,22 @@
  * int index wraps past 2^32 elements).
  * Why: the second, third... launches of steps 01-03 each cost a launch and a pass
  * over a few thousand sums; one atomic per block replaces them all.
- * Expect: close to step 03 at large n (the later launches were small), better at
- * small n, where launches dominate. The price: the blocks' sums arrive in whatever
- * order the blocks finish, so on data whose additions round the bits can change from
- * run to run (the distinct_sums column; the lab's own inputs never round).
+ * Expect: better at small n, where the launches of steps 01-03 dominate; at large n,
+ * slower than step 03: every block's atomicAdd goes to the same address, and the L2
+ * slice that owns it performs them one after another (n / 256 of them: a million at
+ * 2^28 floats). That, not the memory, is now the limit: ncu shows the kernel far from
+ * the DRAM's bandwidth with warps stalled at the atomic (lts__t_requests_op_red).
+ * Steps 05 and 08 cut the number of blocks, and so of atomics. The other price: the
+ * blocks' sums arrive in whatever order the blocks finish, so on data whose additions
+ * round the bits can change from run to run (the distinct_sums column; the lab's own
+ * inputs never round).
  * Run:  make run LAB=reduce STEP=04
  *
  * This file is step 03's solution with this step's kernel name: it runs and is
  * correct, but it is not this step yet. Make the change the TODO below describes,
  * then delete the STEP_TODO line at the end (until then the runner reports the step
- * as TODO). solutions/reduce/04-atomic-finish.cu has a complete version. */
+ * as TODO). solutions/reduce/04-atomic-finish.cu has a complete version.
+ */
 #include "reduce.h"
 #include "step_kernel.h"
 

@@ -1,4 +1,5 @@
 /* Step 05: first add during the global load (Harris's kernel 4).   *** YOUR TURN ***
+ * Guide: labs/reduce/README.md#steps-05-07--first-add-unrolled-last-warp-complete-unroll-harris-4-6
  *
  * What changed from step 04: each block covers 2 x 256 elements; each thread loads
  * two, 256 apart (both loads coalesced), and stores their sum to shared memory. The
@@ -6,15 +7,18 @@
  * Why: in step 04 half the threads went idle at the first level of the tree; now
  * every thread adds once before the tree starts, and there are half as many blocks
  * (and atomics) for the same data.
- * Expect: close to twice step 04 (Harris: 1.78x on kernel 3). Now the tree itself is
- * the cost: each of its 8 levels ends at a barrier, and the last five run one
- * partly busy warp. ncu's warp stall reasons show "barrier" (smsp__pcsamp_warps_issue_stalled_barrier).
+ * Expect: on the 8800 GTX, 1.78x (Harris, over his kernel 3). Here, with half the
+ * atomics of step 04, close to twice step 04: the atomics still set the pace (one per
+ * 512 floats). On the 8800 GTX the tree itself was now the cost: each of its 8 levels
+ * ends at a barrier, and the last five run one partly busy warp (ncu's warp stall
+ * reasons: smsp__pcsamp_warps_issue_stalled_barrier).
  * Run:  make run LAB=reduce STEP=05
  *
  * This file is step 04's solution with this step's kernel name: it runs and is
  * correct, but it is not this step yet. Make the change the TODO below describes,
  * then delete the STEP_TODO line at the end (until then the runner reports the step
- * as TODO). solutions/reduce/05-first-add.cu has a complete version. */
+ * as TODO). solutions/reduce/05-first-add.cu has a complete version.
+ */
 #include "reduce.h"
 #include "step_kernel.h"
 

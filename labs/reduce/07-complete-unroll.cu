@@ -1,5 +1,6 @@
 /* Step 07: the whole tree unrolled for a block size known at compile time (Harris's   *** YOUR TURN ***
  * kernel 6).
+ * Guide: labs/reduce/README.md#steps-05-07--first-add-unrolled-last-warp-complete-unroll-harris-4-6
  *
  * What changed from step 06: the block size is a template parameter, BLOCK, of the
  * tree (block_tree<BLOCK>), and every level is written out under `if (BLOCK >= 2s)`:
@@ -8,15 +9,16 @@
  * sizes from 512 down to 1, one instantiation each; this lab runs one, 256.
  * Why: with the loop gone the tree is straight-line code: no loop counter, no branch
  * back, no shift per level.
- * Expect: a modest gain over step 06 (Harris: 1.41x on the 8800 GTX, whose loop
- * overhead was a larger share); the tree is now cheap, and what is left is the
- * load: each thread still reads only two elements. Step 08 fixes that.
+ * Expect: on the 8800 GTX, 1.41x step 06 (Harris); here, as for step 06, the same
+ * time while the atomics set the pace. Each thread still reads only two elements and
+ * each block still ends with an atomic: step 08 fixes both.
  * Run:  make run LAB=reduce STEP=07
  *
  * This file is step 06's solution with this step's kernel name: it runs and is
  * correct, but it is not this step yet. Make the change the TODO below describes,
  * then delete the STEP_TODO line at the end (until then the runner reports the step
- * as TODO). solutions/reduce/07-complete-unroll.cu has a complete version. */
+ * as TODO). solutions/reduce/07-complete-unroll.cu has a complete version.
+ */
 #include "reduce.h"
 #include "step_kernel.h"
 

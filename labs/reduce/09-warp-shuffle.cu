@@ -1,4 +1,5 @@
 /* Step 09: warp sums with shuffles instead of shared memory.   *** YOUR TURN ***
+ * Guide: labs/reduce/README.md#steps-09-12--shuffles-float4-a-resident-grid-one-fixed-order-pass
  *
  * What changed from step 08: the tree is no longer in shared memory. Each warp adds
  * its 32 values in registers with __shfl_down_sync (offsets 16, 8, 4, 2, 1: lane i
@@ -17,7 +18,8 @@
  * This file is step 08's solution with this step's kernel name: it runs and is
  * correct, but it is not this step yet. Make the change the TODO below describes,
  * then delete the STEP_TODO line at the end (until then the runner reports the step
- * as TODO). solutions/reduce/09-warp-shuffle.cu has a complete version. */
+ * as TODO). solutions/reduce/09-warp-shuffle.cu has a complete version.
+ */
 #include "reduce.h"
 #include "step_kernel.h"
 

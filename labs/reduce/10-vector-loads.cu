@@ -1,4 +1,5 @@
 /* Step 10: 16-byte vector loads.   *** YOUR TURN ***
+ * Guide: labs/reduce/README.md#steps-09-12--shuffles-float4-a-resident-grid-one-fixed-order-pass
  *
  * What changed from step 09: the input is read as float4: each block covers 1024
  * float4 (4096 floats, as before), each thread loads 4 of them, 256 float4 apart, and
@@ -16,7 +17,8 @@
  * This file is step 09's solution with this step's kernel name: it runs and is
  * correct, but it is not this step yet. Make the change the TODO below describes,
  * then delete the STEP_TODO line at the end (until then the runner reports the step
- * as TODO). solutions/reduce/10-vector-loads.cu has a complete version. */
+ * as TODO). solutions/reduce/10-vector-loads.cu has a complete version.
+ */
 #include "reduce.h"
 #include "step_kernel.h"
 

@@ -1,4 +1,5 @@
 /* Step 11: a grid sized to the GPU, each thread striding over the whole array.   *** YOUR TURN ***
+ * Guide: labs/reduce/README.md#steps-09-12--shuffles-float4-a-resident-grid-one-fixed-order-pass
  *
  * What changed from step 10: the grid is no longer n / 4096 blocks but as many as
  * the GPU holds at once: SMs x blocks per SM (the occupancy API, asked once), or
@@ -9,14 +10,16 @@
  * with its own start-up, tree, barrier and atomicAdd, and a last wave of blocks that
  * leaves most SMs idle. A resident grid pays for the tree and the atomic once per
  * block, about a thousand times in all, whatever n is, and has no tail wave.
- * Expect: close to the copy bandwidth at large n; each thread now runs a loop, so
- * its loads are only as independent as the loop lets them be (step 13).
+ * Expect: about step 10's rate at large n (both near the copy bandwidth), better
+ * where a partial last wave of blocks mattered; each thread now runs a loop, so its
+ * loads are only as independent as the loop lets them be (step 13).
  * Run:  make run LAB=reduce STEP=11
  *
  * This file is step 10's solution with this step's kernel name: it runs and is
  * correct, but it is not this step yet. Make the change the TODO below describes,
  * then delete the STEP_TODO line at the end (until then the runner reports the step
- * as TODO). solutions/reduce/11-grid-stride.cu has a complete version. */
+ * as TODO). solutions/reduce/11-grid-stride.cu has a complete version.
+ */
 #include "reduce.h"
 #include "step_kernel.h"
 

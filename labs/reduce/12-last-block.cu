@@ -1,5 +1,6 @@
 /* Step 12: one pass, the last block to finish adds the block sums (no atomicAdd on   *** YOUR TURN ***
  * the sum).
+ * Guide: labs/reduce/README.md#steps-09-12--shuffles-float4-a-resident-grid-one-fixed-order-pass
  *
  * What changed from step 11: each block writes its sum to partial[blockIdx.x]
  * instead of atomicAdd-ing it into the total; then __threadfence() (the sum is
@@ -22,7 +23,8 @@
  * This file is step 11's solution with this step's kernel name: it runs and is
  * correct, but it is not this step yet. Make the change the TODO below describes,
  * then delete the STEP_TODO line at the end (until then the runner reports the step
- * as TODO). solutions/reduce/12-last-block.cu has a complete version. */
+ * as TODO). solutions/reduce/12-last-block.cu has a complete version.
+ */
 #include "reduce.h"
 #include "step_kernel.h"
 

@@ -1,5 +1,6 @@
 /* Step 13: tuned: several independent 16-byte loads in flight per thread, and the   *** YOUR TURN ***
  * block shape chosen by measurement.
+ * Guide: labs/reduce/README.md#step-13--tuned
  *
  * What changed from step 12: each iteration of a thread's loop issues REDUCE_LOADS
  * float4 loads (stride apart) into separate registers before adding any of them, and
@@ -21,7 +22,8 @@
  * This file is step 12's solution with this step's kernel name: it runs and is
  * correct, but it is not this step yet. Make the change the TODO below describes,
  * then delete the STEP_TODO line at the end (until then the runner reports the step
- * as TODO). solutions/reduce/13-tuned.cu has a complete version. */
+ * as TODO). solutions/reduce/13-tuned.cu has a complete version.
+ */
 #include "reduce.h"
 #include "step_kernel.h"
 

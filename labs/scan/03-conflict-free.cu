@@ -1,4 +1,5 @@
 /* Step 03 - bank-conflict-free shared-memory indices.   *** YOUR TURN ***
+ * Guide: labs/scan/README.md#step-03--conflict-free
  *
  * What changed from 02: every shared-memory index i becomes PAD(i) = i + i / 32:
  *   one unused word after every 32, so the tile takes 512 + 16 words.

@@ -1,4 +1,5 @@
 /* Step 04 - warp-shuffle scans.   *** YOUR TURN ***
+ * Guide: labs/scan/README.md#step-04--warp-shuffle
  *
  * What changed from 03: the tree in shared memory goes. Each thread holds one
  *   element of each of the tile's two rows of 256 in a register; each warp scans

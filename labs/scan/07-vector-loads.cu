@@ -1,4 +1,5 @@
 /* Step 07 - vector loads and stores.   *** YOUR TURN ***
+ * Guide: labs/scan/README.md#step-07--vector-loads
  *
  * What changed from 06: each thread loads a float4, four consecutive elements, per
  *   row: a row of 256 threads covers 1024 elements, and 4 rows make the same tile of

@@ -1,20 +1,24 @@
 /* Step 08 - tuned.   *** YOUR TURN ***
+ * Guide: labs/scan/README.md#step-08--tuned
  *
  * What changed from 07: choices made by measurement on the H100, not new ideas:
  *   - loads with __ldcs and stores with __stcs (cache-streaming: the lines are
  *     marked evict-first, so 2n floats that are touched once do not push the
  *     status words and the next tiles out of L2);
- *   - __launch_bounds__(THREADS) so the compiler budgets registers for the block;
+ *   - __launch_bounds__(THREADS, MIN_BLOCKS): registers capped so that 5 blocks of
+ *     256 fit an SM (at most 48 registers, where 07's shape fits 4 blocks);
+ *     the cap spills a few bytes to local memory, and is still faster: more tiles in
+ *     flight hide the look-back's wait;
  *   - a larger tile: ITEMS rows of float4 per thread (default 8: 8192 elements),
  *     so half as many tiles publish, look back and wait per element. The first
  *     warp scans ITEMS x WARPS segment totals, two per lane.
- *   ITEMS and THREADS are build variables (make run LAB=scan STEP=08 ITEMS=4
- *   THREADS=512) for the student's own sweep.
+ *   ITEMS, THREADS and MIN_BLOCKS are build variables (make run LAB=scan STEP=08
+ *   ITEMS=4 THREADS=512 MIN_BLOCKS=3) for the student's own sweep.
  * Why: a memory-bound kernel is done when DRAM is busy all the time; what is left
  *   is keeping enough bytes in flight per SM and losing no time between tiles.
  * Expect: at or near CUB's rate at 2^28 elements; ncu's DRAM throughput close to
  *   the copy's.
- * Run:  make run LAB=scan STEP=08    (ITEMS=4 THREADS=256 for 07's tile shape)
+ * Run:  make run LAB=scan STEP=08    (ITEMS=4 MIN_BLOCKS=1 for 07's tile shape)
  *
  * This file is step 07's solution with the new kernel name: it runs and is
  * correct, but it is not this step yet. Make the change the TODO below describes,

@@ -1,16 +1,17 @@
 /* Step 01 - naive matrix multiplication.
+ * Guide: labs/matmul/README.md#step-01--naive
  *
  * What: one thread computes one element of C, reading a row of A and a column of
  * B straight from global memory. This is the baseline every later step is
  * measured against.
  * Why:  it is the simplest correct mapping of the problem onto threads.
  * Expect: about 10 registers on the G80 (3 blocks of 256 threads per SM, 10.58
- *   GFLOP/s on the 8800 GTX in Ryoo et al.). On an H100 with nvcc 13: 32 registers,
- *   8 blocks of 256 threads per SM (limited by threads; `make report`), and far
+ *   GFLOP/s on the 8800 GTX in Ryoo et al.). On an H100 few registers and
+ *   as many blocks of 256 threads as the SM's threads allow (`make report`), and far
  *   below cuBLAS: every multiply-add needs two loads (the caches help, but not
  *   enough).
- *   Measured on the H100: GUIDE.md's matmul table (make guide-tables, from
- *   data/results/<gpu>/matmul.csv).
+ *   Measured: the table of recorded runs in labs/matmul/README.md (make
+ *   guide-tables, from data/results/<gpu>/matmul.csv); registers: make report.
  * Run:  make run LAB=matmul STEP=01
  */
 #include "matmul.h"

@@ -1,4 +1,5 @@
 /* Step 02 - tiled matrix multiplication in shared memory.
+ * Guide: labs/matmul/README.md#step-02--tiled-1616-shared-memory
  *
  * What changed from 01: each 16x16 block of threads walks along A's rows and B's
  * columns one 16x16 tile at a time. Every thread loads one element of the A tile
@@ -10,11 +11,11 @@
  * works, not only multiples of 16.
  * Expect: 2 x 16 x 16 x 4 = 2048 bytes of static shared memory per block. On the
  *   8800 GTX, 10 registers and 3 blocks per SM gave 46.49 GFLOP/s, 4.4x step 01
- *   (Ryoo et al., PPoPP'08). On an H100: 32 registers, 8 blocks per SM (threads),
- *   faster than step 01 but by far less than 4.4x, because its L1 and L2 caches
+ *   (Ryoo et al., PPoPP'08). On an H100 the threads, not the registers, limit the
+ *   blocks per SM (`make report`): faster than step 01 but by far less than 4.4x, because its L1 and L2 caches
  *   already catch much of step 01's reuse.
- *   Measured on the H100: GUIDE.md's matmul table (make guide-tables, from
- *   data/results/<gpu>/matmul.csv).
+ *   Measured: the table of recorded runs in labs/matmul/README.md (make
+ *   guide-tables, from data/results/<gpu>/matmul.csv); registers: make report.
  *   Other tile sides (TILE=4, 8, 12, 32) replay the papers' Figure 4: 4x4 tiles
  *   (16 threads, half a warp) are slower than step 01 on both GPUs.
  * Run:  make run LAB=matmul STEP=02     (make run LAB=matmul STEP=02 TILE=8)

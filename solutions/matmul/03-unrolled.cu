@@ -1,4 +1,5 @@
 /* Step 03 - tiled, with the inner loop fully unrolled.
+ * Guide: labs/matmul/README.md#step-03--unrolled
  *
  * What changed from 02: `#pragma unroll` on the 16-iteration inner loop, so the
  * compiler writes out all 16 multiply-adds with constant shared-memory offsets.

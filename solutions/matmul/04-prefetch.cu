@@ -1,4 +1,5 @@
 /* Step 04 - prefetching: the next tiles are loaded while this one is used.
+ * Guide: labs/matmul/README.md#step-04--prefetch
  *
  * What changed from 03: each thread loads its elements of the *next* A and B tiles
  * from global memory into two registers before it starts on the multiply-adds of the

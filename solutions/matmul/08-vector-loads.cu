@@ -1,4 +1,5 @@
 /* Step 08 - 16-byte global loads and stores, with a checked fallback.
+ * Guide: labs/matmul/README.md#step-08--vector-loads
  *
  * What changed from 07: each thread loads its part of the A tile as one float4 (4
  * consecutive values of k in one row of A) and its part of the B tile as one float4
@@ -12,13 +13,14 @@
  * Why: one 16-byte load instruction moves what four 4-byte ones did; the load/store
  * unit and the issue slots are freed for the FFMAs, and fewer memory requests are
  * in flight for the same bytes.
- * Expect: 127 registers (117 in the scalar kernel), 2 blocks per SM (registers),
- *   8320 B of shared memory. On the H100 a clear gain, the biggest since step 06.
+ * Expect: a few more registers than step 07 (`make report`), still 2 blocks per SM
+ *   (registers), 8320 B of shared memory. On the H100 a clear gain, the biggest
+ *   since step 06.
  *   `cuobjdump -sass` shows LDG.E.128 in the tile loads of matmul_vector_loads and
  *   32-bit LDG.E in matmul_vector_loads_scalar. Try `--m 1000 --n 1001 --k 999`:
  *   the fallback runs, correct and slower.
- *   Measured on the H100: GUIDE.md's matmul table (make guide-tables, from
- *   data/results/<gpu>/matmul.csv).
+ *   Measured: the table of recorded runs in labs/matmul/README.md (make
+ *   guide-tables, from data/results/<gpu>/matmul.csv); registers: make report.
  * Run:  make run LAB=matmul STEP=08
  */
 #include <stdint.h>

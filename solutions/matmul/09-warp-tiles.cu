@@ -1,4 +1,5 @@
 /* Step 09 - warp tiling: each warp owns a 64x32 piece of the block's tile.
+ * Guide: labs/matmul/README.md#step-09--warp-tiles
  *
  * What changed from 08: only which elements of C a thread owns. The 8 warps of a
  * block split its 128x128 tile into 2 x 4 warp tiles of 64x32. Inside a warp, lane
@@ -13,11 +14,11 @@
  * and its B load 4 float4 = 64 bytes: one cycle each, no conflict. Each warp also
  * works on a compact 64x32 region, so its loads of A and B overlap less with other
  * warps' and more with its own (better L1 locality for the outer loop).
- * Expect: 119 registers, 8320 B, 2 blocks per SM, as step 08. In ncu the shared
+ * Expect: 8320 B, 2 blocks per SM, as step 08 (registers: `make report`). In ncu the shared
  *   loads of the inner loop show no bank conflicts and fewer wavefronts per
  *   instruction. On the H100 a small gain.
- *   Measured on the H100: GUIDE.md's matmul table (make guide-tables, from
- *   data/results/<gpu>/matmul.csv).
+ *   Measured: the table of recorded runs in labs/matmul/README.md (make
+ *   guide-tables, from data/results/<gpu>/matmul.csv); registers: make report.
  * Run:  make run LAB=matmul STEP=09
  */
 #include <stdint.h>

@@ -1,4 +1,5 @@
 /* Step 11 - a multi-stage cp.async pipeline.
+ * Guide: labs/matmul/README.md#step-11--cp-async
  *
  * What changed from 10: the tiles travel from global to shared memory with cp.async,
  * the asynchronous copy of compute capability 8.0 and later, which writes shared
@@ -25,8 +26,8 @@
  *   cp.async instruction) and LDGDEPBAR / DEPBAR for commit and wait. On GPUs before
  *   sm_80 the helpers fall back to ordinary loads and stores, so the step still
  *   builds.
- *   Measured on the H100: GUIDE.md's matmul table (make guide-tables, from
- *   data/results/<gpu>/matmul.csv).
+ *   Measured: the table of recorded runs in labs/matmul/README.md (make
+ *   guide-tables, from data/results/<gpu>/matmul.csv); registers: make report.
  * Run:  make run LAB=matmul STEP=11
  */
 #include <stdint.h>

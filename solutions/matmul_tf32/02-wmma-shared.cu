@@ -1,4 +1,5 @@
 /* Step 02: the block's warps share tiles of A and B in shared memory.
+ * Guide: labs/matmul_tf32/README.md#step-02--wmma-shared
  *
  * What changed from step 01: a block of 8 warps computes a 64x64 tile of C, each warp
  * a 16x32 strip of it (two accumulator fragments). For every slice of 32 along K the

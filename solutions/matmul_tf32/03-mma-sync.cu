@@ -1,4 +1,5 @@
 /* Step 03: raw mma.sync PTX, the fragment layout made explicit, 128x128 per block.
+ * Guide: labs/matmul_tf32/README.md#step-03--mma-sync
  *
  * What changed from step 02: WMMA is gone. Each warp issues the PTX instruction the
  * tensor core runs, mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32, and loads

@@ -1,5 +1,6 @@
 /* Step 06: the Tensor Memory Accelerator (TMA) loads the tiles, mbarriers say when
  * they have landed (sm_90a).
+ * Guide: labs/matmul_tf32/README.md#step-06--tma
  *
  * What changed from step 05: no thread copies tiles any more. One thread asks the
  * TMA unit for a whole tile with one instruction, cp.async.bulk.tensor.2d, described

@@ -1,5 +1,6 @@
 /* Step 09: register operand: no transpose pass; B's fragments go through registers
  * and the kernel computes the transposed tile, C^T = B^T A^T (sm_90a).
+ * Guide: labs/matmul_tf32/README.md#step-09--register-operand
  *
  * What changed from step 08: the transpose pass before the kernel is gone.
  * wgmma reads an operand from shared memory only K-major when it is TF32, which is why

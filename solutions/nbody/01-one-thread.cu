@@ -1,4 +1,5 @@
 /* Step 01 - one GPU thread.
+ * Guide: labs/nbody/README.md#step-01--one-thread
  *
  * What changed: nothing yet: this is the serial C code (Burtscher's force loop over an array of
  * struct Body) moved to the GPU as it is, and run by a single thread.

@@ -1,4 +1,5 @@
 /* Step 02 - one thread per body.
+ * Guide: labs/nbody/README.md#step-02--thread-per-body
  *
  * What changed from 01: the outer loop over i becomes the grid: thread i computes body i's
  * acceleration, 256 threads per block, (n + 255) / 256 blocks; the advance kernel

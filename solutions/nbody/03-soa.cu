@@ -1,4 +1,5 @@
 /* Step 03 - structure of arrays.
+ * Guide: labs/nbody/README.md#step-03--soa
  *
  * What changed from 02: the bodies are no longer an array of struct Body (40 bytes each) but ten
  * float arrays: mass[], posx[], ... accz[]. Kernels take the arrays they need.

@@ -1,4 +1,5 @@
 /* Step 04 - constant-memory parameters.
+ * Guide: labs/nbody/README.md#step-04--constant
  *
  * What changed from 03: n, eps^2 and the array pointers live in one __constant__ struct, copied once
  * per launch with cudaMemcpyToSymbolAsync; the kernels take no parameters (the

@@ -1,4 +1,5 @@
 /* Step 05 - rsqrtf.
+ * Guide: labs/nbody/README.md#step-05--rsqrtf
  *
  * What changed from 04: 1.0f / sqrtf(dsq + eps^2) becomes rsqrtf(dsq + eps^2).
  * Why: by default nvcc computes sqrtf and the division to IEEE precision, a few

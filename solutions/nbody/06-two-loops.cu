@@ -1,4 +1,5 @@
 /* Step 06 - two loops instead of if (i != j).
+ * Guide: labs/nbody/README.md#step-06--two-loops
  *
  * What changed from 05: the j loop is split into j < i and j > i; the test goes.
  * Why: the test is a compare and a predicate per interaction; on CC 1.3 Burtscher

@@ -1,4 +1,5 @@
 /* Step 07 - shared-memory tiles.
+ * Guide: labs/nbody/README.md#step-07--shared
  *
  * What changed from 06: back to step 05's single loop with if (i != j); the bodies are now read in
  * tiles of 256: each thread of the block copies one body's position and mass into

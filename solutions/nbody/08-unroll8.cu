@@ -1,4 +1,5 @@
 /* Step 08 - unroll 8.
+ * Guide: labs/nbody/README.md#step-08--unroll8
  *
  * What changed from 07: #pragma unroll 8 on the inner loop. To give it a fixed trip count, the last
  * tile is padded with massless bodies at the origin (their terms are exactly zero).

@@ -1,4 +1,5 @@
 /* Step 09 - if-free with softening.
+ * Guide: labs/nbody/README.md#step-09--if-free
  *
  * What changed from 08: if (i != j) is gone.
  * Why: with eps > 0 the self term is dx = dy = dz = 0 times a finite rsqrtf(eps^2):

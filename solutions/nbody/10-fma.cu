@@ -1,4 +1,5 @@
 /* Step 10 - FMA-friendly terms.
+ * Guide: labs/nbody/README.md#step-10--fma
  *
  * What changed from 09: dsq = dx*dx + (dy*dy + (dz*dz + eps^2)); dinv = rsqrtf(dsq).
  * Why: written this way the three squares and eps^2 become three fused multiply-adds

@@ -1,4 +1,5 @@
 /* Step 11 - unroll 128.
+ * Guide: labs/nbody/README.md#step-11--unroll128
  *
  * What changed from 10: #pragma unroll 128 instead of 8.
  * Why: less loop overhead still; but the code grows 16-fold and may not fit the

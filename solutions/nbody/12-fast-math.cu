@@ -1,4 +1,5 @@
 /* Step 12 - fast-math flags.
+ * Guide: labs/nbody/README.md#step-12--fast-math
  *
  * What changed from 11: no code change: the step table compiles this file with -use_fast_math.
  * Why: fast math flushes denormals to zero (-ftz=true), uses approximate division

@@ -1,4 +1,5 @@
 /* Step 13 - packed float4 positions and mass.
+ * Guide: labs/nbody/README.md#step-13--float4
  *
  * What changed from 12: positions and mass are one float4 per body (x, y, z, mass); the tile is a
  * float4 array: one 16-byte load (global and shared) instead of four 4-byte ones.

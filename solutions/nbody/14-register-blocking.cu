@@ -1,4 +1,5 @@
 /* Step 14 - several bodies per thread.
+ * Guide: labs/nbody/README.md#step-14--register-blocking
  *
  * What changed from 13: each thread computes BODIES = 4 bodies (THREADS apart), 256 threads per
  * block: every float4 read from the tile serves four interactions.

@@ -1,4 +1,5 @@
 /* Step 16 - the j loop split across blocks, so that every SM gets the same work.
+ * Guide: labs/nbody/README.md#step-16--split-j
  *
  * What changed from 14 (15 is the small-n detour): the grid gets a second dimension.
  * Block (x, y) still computes 1024 bodies (BODIES = 4 per thread, 256 threads), but
@@ -16,8 +17,8 @@
  *   3 x n x slices additions in L2 (13 million at 131072 bodies; their cost not
  *   measured apart) and make the order of the sum, so the last bits, differ from
  *   run to run.
- *   Measured on the H100: GUIDE.md's N-body table (make guide-tables, from
- *   data/results/<gpu>/nbody.csv).
+ *   Measured: the table of recorded runs in labs/nbody/README.md (make
+ *   guide-tables, from data/results/<gpu>/nbody.csv); registers: make report.
  * Run:  make run LAB=nbody STEP=16    (default 131072 bodies; RUN_ARGS="--n 1000" for an awkward size)
  */
 #include "nbody.h"

@@ -1,4 +1,5 @@
 /* Step 02: interleaved addressing with a strided index (Harris's kernel 2).
+ * Guide: labs/reduce/README.md#steps-01-03--the-tree-in-shared-memory-harris-1-3
  *
  * What changed from step 01: the same pairs are added, but by the first threads of
  * the block: thread tid handles index = 2*s*tid, so at level s the busy threads are

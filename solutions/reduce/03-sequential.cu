@@ -1,5 +1,6 @@
 /* Step 03: sequential addressing (Harris's kernel 3; the tree of the seeds'
  * appendix B.8, figure B.8.9).
+ * Guide: labs/reduce/README.md#steps-01-03--the-tree-in-shared-memory-harris-1-3
  *
  * What changed from step 02: the tree is folded the other way: at level s, from
  * blockDim/2 down to 1, thread tid < s adds sdata[tid + s] to sdata[tid]. The busy

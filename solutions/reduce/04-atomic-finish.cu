@@ -1,5 +1,6 @@
 /* Step 04: the block sums finished with atomicAdd (the seeds' appendix B.8, figure
  * B.8.9, "CUDA implementation of plus-reduction").
+ * Guide: labs/reduce/README.md#step-04--atomic-finish-appendix-b8-figure-b89
  *
  * What changed from step 03: the kernel is step 03's (sequential addressing), but
  * thread 0 of each block adds the block's sum straight into the total with

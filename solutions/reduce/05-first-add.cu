@@ -1,4 +1,5 @@
 /* Step 05: first add during the global load (Harris's kernel 4).
+ * Guide: labs/reduce/README.md#steps-05-07--first-add-unrolled-last-warp-complete-unroll-harris-4-6
  *
  * What changed from step 04: each block covers 2 x 256 elements; each thread loads
  * two, 256 apart (both loads coalesced), and stores their sum to shared memory. The

@@ -1,5 +1,6 @@
 /* Step 06: the last warp unrolled (Harris's kernel 5), made correct for Volta and
  * later with __syncwarp().
+ * Guide: labs/reduce/README.md#steps-05-07--first-add-unrolled-last-warp-complete-unroll-harris-4-6
  *
  * What changed from step 05: the tree's loop stops when 32 threads are left
  * (s > 32); the last six levels (64 -> 1 values) are written out for the first warp

@@ -1,5 +1,6 @@
 /* Step 07: the whole tree unrolled for a block size known at compile time (Harris's
  * kernel 6).
+ * Guide: labs/reduce/README.md#steps-05-07--first-add-unrolled-last-warp-complete-unroll-harris-4-6
  *
  * What changed from step 06: the block size is a template parameter, BLOCK, of the
  * tree (block_tree<BLOCK>), and every level is written out under `if (BLOCK >= 2s)`:

@@ -1,4 +1,5 @@
 /* Step 08: several elements per thread (Harris's kernel 7, "algorithm cascading").
+ * Guide: labs/reduce/README.md#step-08--multiple-elements-per-thread-harris-7
  *
  * What changed from step 07: each block covers 16 x 256 = 4096 elements; each thread
  * adds 16 of them (two per iteration, 256 apart, every load coalesced) in a register

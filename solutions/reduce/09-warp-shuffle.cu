@@ -1,4 +1,5 @@
 /* Step 09: warp sums with shuffles instead of shared memory.
+ * Guide: labs/reduce/README.md#steps-09-12--shuffles-float4-a-resident-grid-one-fixed-order-pass
  *
  * What changed from step 08: the tree is no longer in shared memory. Each warp adds
  * its 32 values in registers with __shfl_down_sync (offsets 16, 8, 4, 2, 1: lane i

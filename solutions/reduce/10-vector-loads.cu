@@ -1,4 +1,5 @@
 /* Step 10: 16-byte vector loads.
+ * Guide: labs/reduce/README.md#steps-09-12--shuffles-float4-a-resident-grid-one-fixed-order-pass
  *
  * What changed from step 09: the input is read as float4: each block covers 1024
  * float4 (4096 floats, as before), each thread loads 4 of them, 256 float4 apart, and

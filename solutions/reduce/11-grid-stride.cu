@@ -1,4 +1,5 @@
 /* Step 11: a grid sized to the GPU, each thread striding over the whole array.
+ * Guide: labs/reduce/README.md#steps-09-12--shuffles-float4-a-resident-grid-one-fixed-order-pass
  *
  * What changed from step 10: the grid is no longer n / 4096 blocks but as many as
  * the GPU holds at once: SMs x blocks per SM (the occupancy API, asked once), or

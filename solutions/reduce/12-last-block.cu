@@ -1,5 +1,6 @@
 /* Step 12: one pass, the last block to finish adds the block sums (no atomicAdd on
  * the sum).
+ * Guide: labs/reduce/README.md#steps-09-12--shuffles-float4-a-resident-grid-one-fixed-order-pass
  *
  * What changed from step 11: each block writes its sum to partial[blockIdx.x]
  * instead of atomicAdd-ing it into the total; then __threadfence() (the sum is

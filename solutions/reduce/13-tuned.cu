@@ -1,5 +1,6 @@
 /* Step 13: tuned: several independent 16-byte loads in flight per thread, and the
  * block shape chosen by measurement.
+ * Guide: labs/reduce/README.md#step-13--tuned
  *
  * What changed from step 12: each iteration of a thread's loop issues REDUCE_LOADS
  * float4 loads (stride apart) into separate registers before adding any of them, and

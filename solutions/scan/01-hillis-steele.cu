@@ -1,4 +1,5 @@
 /* Step 01 - Hillis-Steele scan in shared memory (the seed's figure B.8.7).
+ * Guide: labs/scan/README.md#step-01--hillis-steele
  *
  * What: each block of 256 threads scans a tile of 256 elements, one per thread:
  *   log2(256) = 8 rounds, in round r every thread i >= 2^r adds the value 2^r

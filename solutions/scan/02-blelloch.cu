@@ -1,4 +1,5 @@
 /* Step 02 - work-efficient scan: up-sweep and down-sweep (Blelloch 1990).
+ * Guide: labs/scan/README.md#step-02--blelloch
  *
  * What changed from 01: each block of 256 threads scans 512 elements, two per
  *   thread, with a balanced tree: the up-sweep sums pairs, then pairs of pairs, up

@@ -1,4 +1,5 @@
 /* Step 05 - reduce, then scan: three phases that move 3n floats, not 4n.
+ * Guide: labs/scan/README.md#step-05--reduce-then-scan
  *
  * What changed from 04: the structure, not the tile scan. Phase 1 now only sums
  *   each tile (reads n floats, writes n / 4096 sums); phase 2 scans those sums in

@@ -1,6 +1,7 @@
 /* Step 06 - one pass: a chained scan with decoupled look-back (Merrill and
  * Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back", NVIDIA
  * technical report NVR-2016-002).
+ * Guide: labs/scan/README.md#step-06--decoupled-lookback
  *
  * What changed from 05: one kernel instead of three. Each block takes the next
  *   tile number from a counter (atomicAdd), scans its 4096 elements as 05's phase 3
@@ -22,7 +23,7 @@
  * Expect: the biggest jump of the lab, toward the copy bandwidth; 16 registers of
  *   elements per thread. Not deterministic in general: where the look-back stops
  *   depends on timing, so the offset of a tile is summed in a different order from
- *   run to run (exact on this lab's inputs; GUIDE.md, "Determinism").
+ *   run to run (exact on this lab's inputs; labs/scan/README.md, "Determinism").
  * Run:  make run LAB=scan STEP=06
  */
 #include "scan.h"

@@ -1,11 +1,12 @@
 /* Step 08 - tuned.
+ * Guide: labs/scan/README.md#step-08--tuned
  *
  * What changed from 07: choices made by measurement on the H100, not new ideas:
  *   - loads with __ldcs and stores with __stcs (cache-streaming: the lines are
  *     marked evict-first, so 2n floats that are touched once do not push the
  *     status words and the next tiles out of L2);
  *   - __launch_bounds__(THREADS, MIN_BLOCKS): registers capped so that 5 blocks of
- *     256 fit an SM (48 registers, where 07's shape at 8 rows took 63 and 4 blocks);
+ *     256 fit an SM (at most 48 registers, where 07's shape fits 4 blocks);
  *     the cap spills a few bytes to local memory, and is still faster: more tiles in
  *     flight hide the look-back's wait;
  *   - a larger tile: ITEMS rows of float4 per thread (default 8: 8192 elements),

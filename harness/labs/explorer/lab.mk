@@ -18,6 +18,6 @@ EXPLORER_TOOL := $(BIN_DIR)/explorer-tool
 EXPLORER_SIZE ?= 4096
 EXPLORER_ONLY ?=
 # make test (CI, two cores) builds these and checks their metrics; empty: all of
-# them, about 3 minutes of two cores (GUIDE.md, "Lab: exploring the optimization space").
+# them, about 3 minutes of two cores (harness/labs/explorer/README.md).
 EXPLORER_CI_ONLY ?=
 EXPLORER_NCU ?= 049 056 088 094 119 142

@@ -1,6 +1,6 @@
 /* The matmul lab's library row: cuBLAS SGEMM on the same inputs, checked and
  * timed by the same harness as the steps. It is what the steps aim at; its measured
- * speed is the library row of GUIDE.md's matmul table (make guide-tables, from
+ * speed is the library row of the table in labs/matmul/README.md (make guide-tables, from
  * data/results/<gpu>/matmul.csv).
  *
  * Pedantic math mode keeps it in true FP32: no TF32 tensor cores, which would be

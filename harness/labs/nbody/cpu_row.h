@@ -13,7 +13,7 @@
  * thread as well as the loop. At the rows' 2048 bodies the copies are 80 KB each,
  * microseconds over PCIe, against milliseconds for the serial loop (4.2 million
  * interactions); the whole overhead is what the row takes at --n 1, where the loop
- * is empty (GUIDE.md, "The CPU rows"). The CPU's caches
+ * is empty (labs/nbody/README.md, "The CPU rows"). The CPU's caches
  * are not flushed between runs: 80 KB of bodies are read 2048 times by every run,
  * so a cold first pass would not show.
  *

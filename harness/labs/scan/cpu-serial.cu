@@ -8,7 +8,7 @@
  * reference. The time therefore includes both copies over PCIe (2 x 1 GiB at the
  * default 2^28 elements), which are of the same order as the loop itself: the row
  * says what a CPU costs a program whose data live on the GPU, and the loop alone
- * is about half of it (GUIDE.md, "Lab: scan").
+ * is about half of it (labs/scan/README.md).
  * Run:  make run LAB=scan STEP=cpu-serial    (or bin/scan/cpu-serial --n 1000) */
 #include "scan.h"
 #include "step_kernel.h"

@@ -1,7 +1,7 @@
 /* The scan lab's inputs, its double-precision reference and the bound each output
  * element is checked against. Pure C, no CUDA: the unit tests link it too.
  *
- * The bound (GUIDE.md, "Lab: scan", "Checking"). Every algorithm of the lab builds
+ * The bound (labs/scan/README.md, "How correctness is checked"). Every algorithm of the lab builds
  * out[i] from a summation tree over in[0..i]: float addition of a and b gives
  * (a + b)(1 + d) with |d| <= u = 2^-24, and a tree whose paths hold at most D
  * additions errs by at most gamma(D) * (|in[0]| + ... + |in[i]|), where

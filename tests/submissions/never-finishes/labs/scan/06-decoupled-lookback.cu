@@ -23,7 +23,7 @@
  * Expect: the biggest jump of the lab, toward the copy bandwidth; 16 registers of
  *   elements per thread. Not deterministic in general: where the look-back stops
  *   depends on timing, so the offset of a tile is summed in a different order from
- *   run to run (exact on this lab's inputs; GUIDE.md, "Determinism").
+ *   run to run (exact on this lab's inputs; labs/scan/README.md, "Determinism").
  * Run:  make run LAB=scan STEP=06
  */
 #include "scan.h"

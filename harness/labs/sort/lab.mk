@@ -1,0 +1,18 @@
+# The sort lab's make variables (included by the top Makefile).
+#
+#   make run LAB=sort RUN_ARGS="--k 3"     every step on the AND of three words
+#
+# The keys, the CPU reference sort and the OpenMP row (sort_keys.c) run on every
+# core with OpenMP. Like every C file of the lab it is linked into every sort binary
+# and the test runner, so they link libgomp, which ships with gcc.
+$(BUILD_DIR)/host/labs/sort/sort_keys.o: CFLAGS += -fopenmp
+sort_LDLIBS := -lgomp
+
+# Step 08's tile: keys per thread (SORT_ITEMS; the tile is 256 of them) and the blocks
+# per SM __launch_bounds__ budgets registers for (SORT_MIN_BLOCKS); each becomes a -D
+# flag, which the CSV's flags column records. (Named apart from the scan lab's ITEMS.)
+SORT_ITEMS ?=
+SORT_MIN_BLOCKS ?=
+$(call build_variable_choices,SORT_ITEMS,$(shell seq 1 32),the keys per thread of sort step 08)
+$(call build_variable_choices,SORT_MIN_BLOCKS,1 2 3 4 5 6 7 8,the blocks per SM of sort step 08)
+sort_08-tuned_NVCCFLAGS = $(if $(SORT_ITEMS),-DITEMS=$(SORT_ITEMS)) $(if $(SORT_MIN_BLOCKS),-DMIN_BLOCKS=$(SORT_MIN_BLOCKS))

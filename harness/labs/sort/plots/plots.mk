@@ -1,0 +1,27 @@
+# The sort figures, included by plots/plots.mk (which sets PLOT_* and PLOT_SH). For
+# every results folder <gpu> with sort rows, each also as slides/<name>.svg:
+#   plots/sort/steps-<gpu>.png          Gkeys/s per step at 2^28 uniform keys, CUB's row as a
+#                                       line (plots/steps.gp; step 07 sorts pairs)
+#   plots/sort/passes-<gpu>.png         the same rows as GB/s per pass against the measured
+#                                       device-copy bandwidth (plots/steps.gp, lab-pass.gp)
+#   plots/sort/distributions-<gpu>.png  Gkeys/s per step and row for each key distribution
+#                                       recorded, Onesweep's published A100 rate as a line
+#                                       (distributions.gp, data/published/sort-published.csv)
+PLOT_LAB_TARGETS += plots-sort
+SORT_PLOTS := harness/labs/sort/plots
+SORT_PUBLISHED = $(PLOT_PUBLISHED)/sort-published.csv
+
+.PHONY: plots-sort
+plots-sort: plots-check
+	$(Q)$(PLOT_SH); out='$(PLOT_FIGURES)/sort'; rows='$(PLOT_WORK)/sort.csv'; \
+	  peaks='$(PLOT_WORK)/peaks.csv'; stems='$(call steps_of,sort) $(call rows_of,sort)'; \
+	  if [ -s '$(PLOT_WORK)/sort.dirs' ]; then \
+	    while IFS= read -r dir; do name=$$(figure_name "$$dir"); \
+	      draw "$$out/steps-$$name.png" plots/steps.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' $(SORT_PLOTS)/lab.gp "$$peaks"; \
+	      draw "$$out/passes-$$name.png" plots/steps.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' $(SORT_PLOTS)/lab-pass.gp "$$peaks"; \
+	      draw "$$out/distributions-$$name.png" $(SORT_PLOTS)/distributions.gp "$$rows" "$$dir" \
+	        '$(PLOT_SOURCE)' '$(SORT_PUBLISHED)' "$$stems"; \
+	    done < '$(PLOT_WORK)/sort.dirs'; \
+	  else echo "plots: no sort results in $(PLOT_RESULTS)/<gpu>/sort.csv yet"; \
+	  fi; \
+	  exit $$failed

@@ -1,0 +1,24 @@
+# The spmv lab's make variables (included by the top Makefile).
+#
+# The generators (matrices.c), the reference check and the CPU rows' loops (cpu_spmv.c)
+# are C compiled with OpenMP, linked into every spmv binary and the test runner, as
+# N-body's and the reduction's are: libgomp ships with gcc. Generating a 128M-nonzero
+# matrix on every core takes a fraction of a second; on one it would take several.
+$(BUILD_DIR)/host/labs/spmv/matrices.o: CFLAGS += -fopenmp
+$(BUILD_DIR)/host/labs/spmv/cpu_spmv.o: CFLAGS += -fopenmp
+spmv_LDLIBS := -lgomp
+
+# The library rows link cuSPARSE (only they do); the second is the same file with
+# CUSPARSE_SPMV_CSR_ALG2.
+spmv_cusparse_LIBS := -lcusparse
+spmv_cusparse-alg2_LIBS := -lcusparse
+spmv_cusparse-alg2_NVCCFLAGS := -DSPMV_CUSPARSE_ALG=CUSPARSE_SPMV_CSR_ALG2
+
+# make spmv-classes: every step and row on each of the five generated classes at the
+# default sizes (matrices.h), recorded: what the guide's tables and figures show.
+# make run records the default class (laplace2d) alone, to stay quick.
+SPMV_CLASSES ?= laplace2d stencil27 random powerlaw banded
+.PHONY: spmv-classes
+spmv-classes: deps all
+	$(Q)for c in $(SPMV_CLASSES); do \
+	  $(BIN_DIR)/lab run --bin-dir $(call tree_bin,$(SRC)) spmv -- --matrix $$c $(RUN_ARGS) || exit $$?; done

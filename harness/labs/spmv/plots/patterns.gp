@@ -1,0 +1,19 @@
+# The sparsity pattern of a small matrix of each generated class, five panels side by
+# side: gnuplot -c patterns.gp points.dat out.png (points from bin/spmv-pattern: one
+# block per class, "class row column").
+data = ARG1; out = ARG2
+if (out[strlen(out)-3:] eq "svg") { set terminal svg size 1500,360 font "sans,12" } else { set terminal pngcairo size 1500,360 font "sans,11" }
+set output out
+names = "laplace2d stencil27 random powerlaw banded"
+notes = "'5-point, 16x16 grid' '27-point, 6^3 grid' '8 a row, uniform' 'power-law row lengths' 'band of half-width 32'"
+set multiplot layout 1,5 title "Sparsity patterns of the spmv lab's matrix classes (small instances, same generators; row down, column across)"
+set size ratio -1
+unset key
+set yrange [*:*] reverse
+set xtics format ""; set ytics format ""
+set tics scale 0
+do for [c=0:4] {
+    set title sprintf("%s\n%s", word(names, c+1), word(notes, c+1))
+    plot data index c using 3:2 with points pt 5 ps 0.25 lc rgb "#1f4e9c"
+}
+unset multiplot

@@ -1,0 +1,47 @@
+# The spmv figures, included by plots/plots.mk (which sets PLOT_* and PLOT_SH), each
+# also as slides/<name>.svg:
+#   plots/spmv/patterns.png             a small matrix of each class, its nonzeros as dots
+#                                       (bin/spmv-pattern prints them; no results needed)
+# and for every results folder <gpu> with spmv rows:
+#   plots/spmv/gflops-<gpu>.png         GFLOP/s per step and library row, a bar per class
+#   plots/spmv/bandwidth-<gpu>.png      GB/s of the minimum bytes, the same way, under the
+#                                       measured device-copy line
+# Each figure's table takes, for every step or row and class, the newest passing row of
+# solutions/ at any size of that class (make spmv-classes records the default sizes).
+PLOT_LAB_TARGETS += plots-spmv
+SPMV_PLOTS := harness/labs/spmv/plots
+
+$(BIN_DIR)/spmv-pattern: $(SPMV_PLOTS)/pattern.c harness/labs/spmv/matrices.c harness/rng.c
+	$(if $(value say),$(call say,LINK,$@),@printf '  %-8s %s\n' LINK $@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -fopenmp -Iharness/labs/spmv -o $@ $^ -lm
+
+# the table classes.gp reads, for results folder $$dir, from the sound rows in $$rows
+SPMV_TABLE = awk -F, -v dir="$$dir" -v what="$$what" ' \
+  NR == 1 { for (i = 1; i <= NF; ++i) col[$$i] = i; next } \
+  { gsub(/[^A-Za-z0-9._+-]/, "-", $$col["gpu"]) } \
+  $$col["source"] == "solutions" && $$col["verdict"] == "PASS" && $$col["m"] >= 1 && $$col["m"] <= 5 && \
+  $$col["role"] != "cpu" && $$col["gpu"] == dir { \
+    key = $$col["step"] SUBSEP $$col["m"]; value[key] = $$col[what]; \
+    if (!($$col["step"] in seen)) { seen[$$col["step"]] = 1; order[++steps] = $$col["step"] } \
+    copy += $$col["copy_gbps"]; copies++ } \
+  END { print "step laplace2d stencil27 random powerlaw banded copy"; \
+    for (s = 1; s <= steps; ++s) { line = order[s]; \
+      for (m = 1; m <= 5; ++m) line = line " " ((order[s], m) in value ? value[order[s], m] : "NaN"); \
+      print line " " (copies ? copy / copies : "NaN") } }'
+
+.PHONY: plots-spmv
+plots-spmv: plots-check $(BIN_DIR)/spmv-pattern
+	$(Q)$(PLOT_SH); out='$(PLOT_FIGURES)/spmv'; rows='$(PLOT_WORK)/spmv.csv'; \
+	  $(BIN_DIR)/spmv-pattern > '$(PLOT_WORK)/spmv-pattern.dat' && \
+	    draw "$$out/patterns.png" $(SPMV_PLOTS)/patterns.gp '$(PLOT_WORK)/spmv-pattern.dat'; \
+	  if [ -s '$(PLOT_WORK)/spmv.dirs' ]; then \
+	    while IFS= read -r dir; do name=$$(figure_name "$$dir"); \
+	      for what in gflops gbps; do table='$(PLOT_WORK)'/spmv-$$what-$$name.dat; \
+	        $(SPMV_TABLE) "$$rows" > "$$table"; \
+	        fig=$$([ $$what = gflops ] && echo gflops || echo bandwidth); \
+	        draw "$$out/$$fig-$$name.png" $(SPMV_PLOTS)/classes.gp "$$table" "$$dir" "$$what"; \
+	      done; \
+	    done < '$(PLOT_WORK)/spmv.dirs'; \
+	  fi; \
+	  exit $$failed

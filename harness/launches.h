@@ -1,0 +1,77 @@
+/* What a step launched, as data: the kernels the launch observer recorded
+ * (launch_observer.h records them through CUPTI), the windows the runner opened
+ * around each launch, the rules the runner judges them by, and the launch log it
+ * writes for grading. Pure C11, no CUDA: tested with recorded observations
+ * (tests/test_launches.c). */
+#ifndef LAB_LAUNCHES_H
+#define LAB_LAUNCHES_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One kernel the GPU ran. */
+struct launch_record {
+    char name[256]; /* as the compiler emitted it: "_Z11fill_kernelPfi", or demangled */
+    unsigned grid[3], block[3];
+    unsigned dynamic_smem;
+    unsigned stream;                     /* CUPTI's stream id */
+    unsigned long long start_ns, end_ns; /* the observer's clock (launch_observer_now) */
+};
+
+/* An interval the runner launched the step's work in and waited for it: begin before
+ * the launch, end when the stream had drained (the timed runs: when the end event was
+ * read). Every kernel must start and end inside the window of its launch. */
+struct launch_window {
+    unsigned long long begin_ns, end_ns;
+};
+
+/* How far a kernel's GPU timestamps may lie outside its window before it counts as
+ * outside: CUPTI puts the GPU's clock on the host's, to within a few microseconds. */
+#define LAUNCH_CLOCK_SLACK_NS 50000ULL
+
+/* The kernel's name as written in its source: "fill_kernel" for "_Z11fill_kernelPfi",
+ * "_Z11fill_kernelILi4EEvPf" or "void fill_kernel<4>(float *)"; the last component of
+ * a nested name ("DeviceReduceKernel" for "_ZN3cub...18DeviceReduceKernel..."). The
+ * scope (namespace or class) of a nested name goes to scope, "" for none (scope may
+ * be NULL). Returns 0, -1 when name is no kernel name it can read (out then holds
+ * name cut to len). */
+int launch_kernel_base_name(const char *name, char *out, size_t len, char *scope,
+                            size_t scope_len);
+
+/* The first rule records break, as one line into why (0 when none): a kernel on
+ * another stream than stream (work the harness's events do not time), a kernel that
+ * started outside every window or ended after its window (work still running when
+ * the end event was read, or launched to run later). */
+int launch_find_escape(const struct launch_record *records, size_t count,
+                       const struct launch_window *windows, size_t window_count,
+                       unsigned stream, char *why, size_t why_len);
+
+/* One distinct kernel of a run, in the order it first ran: its launches and GPU time. */
+struct launch_kernel {
+    char name[256];
+    unsigned long launches;
+    unsigned long long total_ns;
+    unsigned grid[3], block[3]; /* of its first launch */
+    unsigned dynamic_smem;
+};
+/* The distinct kernels of records into out (at most max); returns how many. */
+size_t launch_summarize(const struct launch_record *records, size_t count,
+                        struct launch_kernel *out, size_t max);
+
+/* The launch log (the runner's --launch-log PATH, read by grading): a header line,
+ * then one line per distinct kernel, tab-separated: launches, GPU ns, grid "x,y,z",
+ * block "x,y,z", dynamic shared bytes, name. */
+int launch_log_write(const char *path, const struct launch_kernel *kernels, size_t count);
+/* Reads one; returns how many kernels (at most max), -1 when it cannot be read. */
+long launch_log_read(const char *path, struct launch_kernel *out, size_t max);
+
+/* "fill_kernel<<<(64,1,1),(256,1,1),0>>> x3" of a kernel, for the run table. */
+void launch_kernel_text(const struct launch_kernel *k, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,59 @@
+/* tests/submissions/leftover-output: a shortcut step 02 for the grading tests
+ * (tests/test_grading_gpu.c).
+ *
+ * Output left over from an earlier correct run: the right tiled kernel, launched by
+ * the first call of the process alone; every later call returns at once, counting
+ * on C (often the same allocation again, size after size) still holding a right
+ * answer. The harness fills every output with NaN before every launch: this proves
+ * it.
+ * Expect: correct FAIL (every size but the first fails "after timing", every size
+ * after the first at its first run), no speed points.
+ */
+#include "matmul.h"
+#include "step_kernel.h"
+
+#define TILE 16
+
+__global__ void matmul_tiled(const float *a, const float *b, float *c, int m, int n, int k)
+{
+    __shared__ float a_tile[TILE][TILE];
+    __shared__ float b_tile[TILE][TILE];
+
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TILE + ty;
+    int col = blockIdx.x * TILE + tx;
+
+    float sum = 0.0f;
+    for (int t = 0; t < k; t += TILE) {
+        /* Threads outside C still load (zeros) and still reach both barriers:
+         * a __syncthreads() that some threads of the block skip is undefined. */
+        /* index products in size_t: a matrix may hold more than 2^31 elements */
+        a_tile[ty][tx] = (row < m && t + tx < k) ? a[(size_t)row * k + t + tx] : 0.0f;
+        b_tile[ty][tx] = (t + ty < k && col < n) ? b[(size_t)(t + ty) * n + col] : 0.0f;
+        __syncthreads();
+
+        for (int i = 0; i < TILE; ++i)
+            sum += a_tile[ty][i] * b_tile[i][tx];
+        __syncthreads(); /* the tiles are overwritten next iteration */
+    }
+    if (row < m && col < n)
+        c[(size_t)row * n + col] = sum;
+}
+
+static int launched;
+
+static cudaError_t launch(const void *problem, cudaStream_t stream)
+{
+    const struct matmul_problem *p = (const struct matmul_problem *)problem;
+    dim3 block(TILE, TILE);
+    dim3 grid((unsigned)((p->n + TILE - 1L) / TILE), (unsigned)((p->m + TILE - 1L) / TILE));
+    cudaError_t fits = step_check_grid(grid);
+    if (fits != cudaSuccess)
+        return fits;
+    if (launched++)
+        return cudaSuccess; /* computed once: C still holds it */
+    matmul_tiled<<<grid, block, 0, stream>>>(p->a, p->b, p->c, p->m, p->n, p->k);
+    return cudaGetLastError();
+}
+
+DEFINE_STEP(matmul_tiled, TILE * TILE, 0, launch);

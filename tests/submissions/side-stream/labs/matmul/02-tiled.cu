@@ -1,0 +1,62 @@
+/* tests/submissions/side-stream: a shortcut step 02 for the grading tests
+ * (tests/test_grading_gpu.c).
+ *
+ * Work that escapes the timer: the right tiled kernel, launched on a private
+ * non-blocking stream of its own and waited for on the host inside launch. The
+ * results are right; the harness's start and end events, on the stream launch was
+ * given, have nothing between them, so a timed run measures next to nothing.
+ * Expect: every run FAIL with a line naming the other stream (the launch observer),
+ * so correct FAIL and no speed points.
+ */
+#include "matmul.h"
+#include "step_kernel.h"
+
+#define TILE 16
+
+__global__ void matmul_tiled(const float *a, const float *b, float *c, int m, int n, int k)
+{
+    __shared__ float a_tile[TILE][TILE];
+    __shared__ float b_tile[TILE][TILE];
+
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TILE + ty;
+    int col = blockIdx.x * TILE + tx;
+
+    float sum = 0.0f;
+    for (int t = 0; t < k; t += TILE) {
+        /* Threads outside C still load (zeros) and still reach both barriers:
+         * a __syncthreads() that some threads of the block skip is undefined. */
+        /* index products in size_t: a matrix may hold more than 2^31 elements */
+        a_tile[ty][tx] = (row < m && t + tx < k) ? a[(size_t)row * k + t + tx] : 0.0f;
+        b_tile[ty][tx] = (t + ty < k && col < n) ? b[(size_t)(t + ty) * n + col] : 0.0f;
+        __syncthreads();
+
+        for (int i = 0; i < TILE; ++i)
+            sum += a_tile[ty][i] * b_tile[i][tx];
+        __syncthreads(); /* the tiles are overwritten next iteration */
+    }
+    if (row < m && col < n)
+        c[(size_t)row * n + col] = sum;
+}
+
+static cudaStream_t side;
+
+static cudaError_t launch(const void *problem, cudaStream_t stream)
+{
+    (void)stream;
+    const struct matmul_problem *p = (const struct matmul_problem *)problem;
+    dim3 block(TILE, TILE);
+    dim3 grid((unsigned)((p->n + TILE - 1L) / TILE), (unsigned)((p->m + TILE - 1L) / TILE));
+    cudaError_t fits = step_check_grid(grid);
+    if (fits != cudaSuccess)
+        return fits;
+    cudaError_t status;
+    if (side == NULL && (status = cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking)) != cudaSuccess)
+        return status;
+    matmul_tiled<<<grid, block, 0, side>>>(p->a, p->b, p->c, p->m, p->n, p->k);
+    if ((status = cudaGetLastError()) != cudaSuccess)
+        return status;
+    return cudaStreamSynchronize(side);
+}
+
+DEFINE_STEP(matmul_tiled, TILE * TILE, 0, launch);
