@@ -6,20 +6,21 @@
  * and for N-body step 07 (its first shared-memory step: tiles, barriers, so racecheck
  * and synccheck have something to look at, and the technique check's shared-memory
  * rule; at the physics check's full 1000 bodies, where step 01 has 257), then the class
- * (bin/lab grade-all, matmul step 02) and N-body step 07 with its tile load unguarded
- * (tests/fixtures/tile-without-guard.sh); each case reads one student's report. This
- * fits one 10-minute call on the H100; the whole solutions tree of each lab, every step
- * with every check, is graded by tests/verify-on-gpu.sh's part `grading`, one call per
- * lab. LAB_GRADING_KEEP=dir grades into dir and keeps the gradebooks, reports and JUnit
- * files there. A second case grades solutions/ step 02 with a fake compute-sanitizer,
- * its runs in one pool at once and one after the other (GRADE_CONCURRENCY). A third
- * grades the TF32 lab's wrong steps of tests/submissions (03, 04 and 06, one grade-all
- * each): a wrong fragment layout, a pipeline that reads a stage before its copy lands
- * and a missing mbarrier wait lose the step; a step 03 without mma.sync is correct and
- * loses its technique point on its SASS. */
+ * (bin/lab grade-all, matmul step 02, in two halves: grade_class) and N-body step 07
+ * with its tile load unguarded (tests/fixtures/tile-without-guard.sh); each case reads
+ * one student's report. This fits one 10-minute call on the H100; the whole solutions
+ * tree of each lab, every step with every check, is graded by tests/verify-on-gpu.sh's
+ * part `grading`, one call per lab. LAB_GRADING_KEEP=dir grades into dir and keeps the
+ * gradebooks, reports and JUnit files there. A second case grades solutions/ step 02
+ * with a fake compute-sanitizer, its runs in one pool at once and one after the other
+ * (GRADE_CONCURRENCY). A third grades the TF32 lab's wrong steps of tests/submissions
+ * (03, 04 and 06, one grade-all each): a wrong fragment layout, a pipeline that reads a
+ * stage before its copy lands and a missing mbarrier wait lose the step; a step 03
+ * without mma.sync is correct and loses its technique point on its SASS. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <dirent.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -42,21 +43,30 @@ static char sol_book[SOLUTION_STEPS][600], sol_reports[SOLUTION_STEPS][64];
 static char sol_out[SOLUTION_STEPS][1 << 16], sol_err[SOLUTION_STEPS][1 << 16];
 static int sol_code[SOLUTION_STEPS];
 
-/* The folder graded into (LAB_GRADING_KEEP, or a fresh temporary one), in dir. */
-static void make_dir(void)
+/* The folder graded into, in dir: LAB_GRADING_KEEP (its folder sub when sub is not
+ * NULL), or a fresh temporary one. */
+static void make_dir(const char *sub)
 {
     const char *keep = getenv("LAB_GRADING_KEEP");
     keeping = keep != NULL && keep[0] != '\0';
-    dir = keeping ? strdup(keep) : util_temp_dir("grade-gpu");
-    if (dir != NULL && keeping)
+    if (!keeping) {
+        dir = util_temp_dir("grade-gpu");
+        return;
+    }
+    mkdir(keep, 0777);
+    size_t len = strlen(keep) + (sub != NULL ? strlen(sub) : 0) + 2;
+    dir = malloc(len);
+    if (dir != NULL) {
+        snprintf(dir, len, "%s%s%s", keep, sub != NULL ? "/" : "", sub != NULL ? sub : "");
         mkdir(dir, 0777);
+    }
 }
 
 /* The fixtures of the three cases below: each grades what its case reads, so that
  * the runner runs them side by side (tests/side_by_side.h). */
 static void grade_solutions(void)
 {
-    make_dir();
+    make_dir(NULL);
     if (dir == NULL)
         return;
     char lab[512];
@@ -78,26 +88,71 @@ static void grade_solutions(void)
     }
 }
 
-static void grade_class(void)
+/* The class, tests/submissions at matmul step 02, graded in two halves, each a case
+ * (and a bin/lab grade-all) of its own: the students whose step runs, and is wrong
+ * (class_running), and the others: the step that never finishes, the one graded right
+ * after it (the GPU usable again), those that do not build or are refused, and every
+ * folder without a matmul step 02. */
+static const char *const class_running[] = {
+    "cached-results", "decoy-kernel", "exits-in-launch", "ignores-technique", "leftover-output",
+    "missing-barrier", "oob-read", "partial-write", "side-stream",
+};
+static size_t class_size; /* the folders of this half */
+
+static int runs_and_is_wrong(const char *student)
 {
-    make_dir();
+    for (size_t i = 0; i < sizeof class_running / sizeof class_running[0]; ++i)
+        if (strcmp(student, class_running[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static void grade_class(int running)
+{
+    make_dir(running ? "class-running" : "class-others");
     if (dir == NULL)
         return;
     snprintf(book, sizeof book, "%s/class.csv", dir);
+    char subs[700];
+    snprintf(subs, sizeof subs, "%s/class-submissions", dir);
+    mkdir(subs, 0777);
+    class_size = 0;
+    DIR *all = opendir("tests/submissions");
+    for (struct dirent *e; all != NULL && (e = readdir(all)) != NULL;) {
+        if (e->d_name[0] == '.' || runs_and_is_wrong(e->d_name) != running)
+            continue;
+        char from[600];
+        snprintf(from, sizeof from, "tests/submissions/%s", e->d_name);
+        char *cp[] = {"/bin/cp", "-R", from, subs, NULL};
+        if (run_capture(cp, NULL, out, sizeof out, err, sizeof err) == 0)
+            ++class_size;
+    }
+    if (all != NULL)
+        closedir(all);
     char lab[512];
     bin_path("lab", lab, sizeof lab);
     const char *sanitizer = getenv("COMPUTE_SANITIZER");
     char *env[] = {"MAKEFLAGS=", NULL};
-    char *cls[] = {lab, "grade-all", "--submissions", "tests/submissions", "--gradebook", book,
+    char *cls[] = {lab, "grade-all", "--submissions", subs, "--gradebook", book,
                    "--sanitizer", (char *)(sanitizer ? sanitizer : ""), "matmul", "02", NULL};
     code = run_capture(cls, (const char *const *)env, out, sizeof out, err, sizeof err);
     printf("%s", out);
 }
 
+static void grade_class_running(void)
+{
+    grade_class(1);
+}
+
+static void grade_class_others(void)
+{
+    grade_class(0);
+}
+
 /* N-body step 07 with its tile load unguarded (tests/fixtures/tile-without-guard.sh) */
 static void grade_nbody_class(void)
 {
-    make_dir();
+    make_dir(NULL);
     if (dir == NULL)
         return;
     char lab[512];
@@ -340,7 +395,7 @@ START_TEST(class_gradebook_has_a_row_per_student)
     struct csv_table t;
     char why[256];
     ck_assert_int_eq(csv_read_file(book, &t, why, sizeof why), 0);
-    ck_assert_uint_eq(t.nrows, 22); /* every folder of tests/submissions */
+    ck_assert_uint_eq(t.nrows, class_size); /* every folder of this half */
     for (size_t row = 0; row < t.nrows; ++row) { /* none of them earns full marks */
         ck_assert_msg(strcmp(csv_get(&t, row, "total"), csv_get(&t, row, "max")) != 0, "%s",
                       csv_get(&t, row, "student"));
@@ -731,7 +786,8 @@ static const char *const names[] = {
     "cached_or_leftover_output_is_poisoned",
     "exit_from_inside_launch_passes_nothing",
     "todo_step_earns_nothing",
-    "class_gradebook_has_a_row_per_student",
+    "class_gradebook_has_a_row_per_student (steps that run and are wrong)",
+    "class_gradebook_has_a_row_per_student (the others)",
     "sanitizer_tools_run_at_once_and_a_hang_is_killed_alone",
     "sanitizer_tools_one_after_the_other_with_concurrency_1",
     "a_library_call_earns_no_technique_or_speed",
@@ -759,20 +815,24 @@ Suite *grading_gpu_suite(void)
     tcase_add_unchecked_fixture(tc, grade_solutions, remove_everything);
     tcase_add_loop_test(tc, solutions_earn_full_marks, 0, SOLUTION_STEPS);
 
-    tc = side_by_side_tcase(s, "grading_gpu", "class", 60, 0);
-    tcase_add_unchecked_fixture(tc, grade_class, remove_everything);
+    tc = side_by_side_tcase(s, "grading_gpu", "class, steps that run and are wrong", 60, 0);
+    tcase_add_unchecked_fixture(tc, grade_class_running, remove_everything);
     tcase_add_test(tc, missing_barrier_loses_racecheck);
     tcase_add_test(tc, out_of_bounds_read_loses_memcheck_though_correct);
-    tcase_add_test(tc, off_by_one_at_the_edge_loses_the_step);
     tcase_add_test(tc, partial_write_loses_the_step);
-    tcase_add_test(tc, writing_nothing_loses_the_step);
-    tcase_add_test(tc, a_kernel_that_never_finishes_is_killed_and_grading_goes_on);
-    tcase_add_test(tc, compile_error_is_graded_as_such);
     tcase_add_test(tc, ignoring_the_technique_loses_its_point);
     tcase_add_test(tc, a_decoy_kernel_fails_the_technique);
     tcase_add_test(tc, work_on_a_side_stream_fails_every_run);
     tcase_add_test(tc, cached_or_leftover_output_is_poisoned);
     tcase_add_test(tc, exit_from_inside_launch_passes_nothing);
+    tcase_add_test(tc, class_gradebook_has_a_row_per_student);
+
+    tc = side_by_side_tcase(s, "grading_gpu", "class, the others", 60, 0);
+    tcase_add_unchecked_fixture(tc, grade_class_others, remove_everything);
+    tcase_add_test(tc, off_by_one_at_the_edge_loses_the_step);
+    tcase_add_test(tc, writing_nothing_loses_the_step);
+    tcase_add_test(tc, a_kernel_that_never_finishes_is_killed_and_grading_goes_on);
+    tcase_add_test(tc, compile_error_is_graded_as_such);
     tcase_add_test(tc, todo_step_earns_nothing);
     tcase_add_test(tc, class_gradebook_has_a_row_per_student);
 
