@@ -51,6 +51,32 @@ START_TEST(a_source_names_its_kernels)
 }
 END_TEST
 
+/* Kernels a function-like macro defines where it is used (N-body step 15's
+ * force_parts_##parts, matmul step 13's MATMUL_KERNEL(name, ...)): graded on the H100,
+ * both steps' solutions were taken for library calls before the uses were read. */
+START_TEST(kernels_defined_through_macros_are_the_steps_own)
+{
+    struct own_kernels own;
+    memset(&own, 0, sizeof own);
+    own_kernels_add_source(&own,
+                           "#define PARTS_KERNEL(parts) \\\n"
+                           "    __global__ void __launch_bounds__(256) force_parts_##parts(void) "
+                           "{ force_parts<parts>(); }\n"
+                           "PARTS_KERNEL(1)\nPARTS_KERNEL(16)\n"
+                           "#define MATMUL_KERNEL(name, shape, vec) \\\n"
+                           "    __global__ void __launch_bounds__(128, 1) name(float *c) "
+                           "{ body<shape, vec>(c); }\n"
+                           "MATMUL_KERNEL(tuned_c, large, true)\n"
+                           "MATMUL_KERNEL( tuned_small_c , small, false)\n");
+    ck_assert(own_kernels_has(&own, "_Z13force_parts_1v"));
+    ck_assert(own_kernels_has(&own, "force_parts_16"));
+    ck_assert(own_kernels_has(&own, "tuned_c"));
+    ck_assert(own_kernels_has(&own, "_Z13tuned_small_cPf"));
+    ck_assert(!own_kernels_has(&own, "force_parts_32")); /* never used */
+    ck_assert(!own_kernels_has(&own, "force_parts_"));
+}
+END_TEST
+
 START_TEST(a_listing_is_judged_against_the_source)
 {
     struct own_kernels own;
@@ -180,6 +206,7 @@ void add_grading_own_kernels_cases(Suite *s)
 {
     TCase *tc = tcase_create("own_kernels");
     tcase_add_test(tc, a_source_names_its_kernels);
+    tcase_add_test(tc, kernels_defined_through_macros_are_the_steps_own);
     tcase_add_test(tc, a_listing_is_judged_against_the_source);
     tcase_add_test(tc, what_ran_is_judged);
     tcase_add_test(tc, what_ran_fails_the_technique_whatever_the_rubric);

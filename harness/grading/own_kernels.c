@@ -51,11 +51,188 @@ static char *without_comments(const char *text)
     return out;
 }
 
+static void add_name(struct own_kernels *own, const char *word, size_t word_len)
+{
+    if (word_len == 0 || own->count >= OWN_KERNELS_MAX || word_len >= sizeof own->names[0])
+        return;
+    memcpy(own->names[own->count], word, word_len);
+    own->names[own->count][word_len] = '\0';
+    ++own->count;
+}
+
+/* The kernels a function-like macro defines where it is used: a step that writes
+ * "#define PARTS_KERNEL(parts) __global__ void force_parts_##parts(void) {...}" and
+ * then "PARTS_KERNEL(16)" defines force_parts_16, and "MATMUL_KERNEL(tuned_c, ...)"
+ * with "__global__ void name(...)" in the macro defines tuned_c. The name before the
+ * kernel's '(' in the macro's body is a run of pieces joined by ##, each a parameter
+ * (replaced by that argument of each use) or literal text. */
+#define MACRO_PIECES 8
+struct kernel_macro {
+    char name[64];
+    char params[MACRO_PIECES][64];
+    size_t param_count;
+    char pieces[MACRO_PIECES][64];
+    size_t piece_count;
+};
+
+static size_t ident_len(const char *p)
+{
+    size_t n = 0;
+    while (is_ident(p[n]))
+        ++n;
+    return n;
+}
+
+static void copy_ident(char *out, size_t out_len, const char *p, size_t n)
+{
+    snprintf(out, out_len, "%.*s", (int)(n < out_len - 1 ? n : out_len - 1), p);
+}
+
+/* One "#define NAME(params) body" whose body holds __global__ (body ends at end or at
+ * an unescaped newline; clean has no comments): its kernel's name pieces. 1 if found. */
+static int parse_kernel_macro(const char *define, struct kernel_macro *macro)
+{
+    memset(macro, 0, sizeof *macro);
+    const char *p = define + strlen("#define");
+    while (*p == ' ' || *p == '\t')
+        ++p;
+    size_t n = ident_len(p);
+    if (n == 0 || p[n] != '(')
+        return 0;
+    copy_ident(macro->name, sizeof macro->name, p, n);
+    p += n + 1;
+    while (*p != '\0' && *p != ')' && *p != '\n') {
+        while (*p == ' ' || *p == ',')
+            ++p;
+        n = ident_len(p);
+        if (n == 0)
+            break;
+        if (macro->param_count < MACRO_PIECES)
+            copy_ident(macro->params[macro->param_count++], sizeof macro->params[0], p, n);
+        p += n;
+    }
+    if (*p != ')')
+        return 0;
+    const char *end = p;
+    while (*end != '\0' && !(*end == '\n' && end[-1] != '\\'))
+        ++end;
+    const char *global = strstr(p, "__global__");
+    if (global == NULL || global >= end)
+        return 0;
+    /* the first '(' after __global__ that follows no attribute's name */
+    const char *q = global + 10, *paren = NULL;
+    while (q < end) {
+        if (*q == '(') {
+            const char *w = q;
+            while (w > global && (w[-1] == ' ' || w[-1] == '\t'))
+                --w;
+            const char *start = w;
+            while (start > global && is_ident(start[-1]))
+                --start;
+            if (is_attribute(start, (size_t)(w - start))) {
+                int depth = 0;
+                do {
+                    depth += *q == '(' ? 1 : *q == ')' ? -1 : 0;
+                    ++q;
+                } while (q < end && depth > 0);
+                continue;
+            }
+            paren = w;
+            break;
+        }
+        ++q;
+    }
+    if (paren == NULL)
+        return 0;
+    /* walk back over "a ## b ## c" */
+    const char *pieces[MACRO_PIECES];
+    size_t lens[MACRO_PIECES], count = 0;
+    const char *w = paren;
+    for (;;) {
+        const char *start = w;
+        while (start > global && is_ident(start[-1]))
+            --start;
+        if (start == w || count == MACRO_PIECES)
+            break;
+        pieces[count] = start;
+        lens[count++] = (size_t)(w - start);
+        const char *b = start;
+        while (b > global && (b[-1] == ' ' || b[-1] == '\t'))
+            --b;
+        if (b - global < 2 || b[-1] != '#' || b[-2] != '#')
+            break;
+        w = b - 2;
+        while (w > global && (w[-1] == ' ' || w[-1] == '\t'))
+            --w;
+    }
+    for (size_t i = 0; i < count; ++i)
+        copy_ident(macro->pieces[i], sizeof macro->pieces[0], pieces[count - 1 - i],
+                   lens[count - 1 - i]);
+    macro->piece_count = count;
+    return count > 0;
+}
+
+/* Every use "NAME(args)" of macro in clean outside #define lines: the kernel it defines. */
+static void add_macro_uses(struct own_kernels *own, const char *clean,
+                           const struct kernel_macro *macro)
+{
+    size_t name_len = strlen(macro->name);
+    for (const char *p = clean; (p = strstr(p, macro->name)) != NULL; p += name_len) {
+        if ((p > clean && is_ident(p[-1])) || is_ident(p[name_len]))
+            continue;
+        const char *line = p;
+        while (line > clean && line[-1] != '\n')
+            --line;
+        while (*line == ' ' || *line == '\t')
+            ++line;
+        if (*line == '#')
+            continue; /* the #define itself, or another directive */
+        const char *q = p + name_len;
+        while (*q == ' ' || *q == '\t')
+            ++q;
+        if (*q != '(')
+            continue;
+        ++q;
+        char args[MACRO_PIECES][64];
+        size_t arg_count = 0;
+        while (*q != '\0' && *q != ')' && arg_count < MACRO_PIECES) {
+            while (*q == ' ' || *q == '\t' || *q == '\n')
+                ++q;
+            const char *start = q;
+            int depth = 0;
+            while (*q != '\0' && !(depth == 0 && (*q == ',' || *q == ')'))) {
+                depth += *q == '(' ? 1 : *q == ')' ? -1 : 0;
+                ++q;
+            }
+            const char *stop = q;
+            while (stop > start && (stop[-1] == ' ' || stop[-1] == '\t'))
+                --stop;
+            copy_ident(args[arg_count++], sizeof args[0], start, (size_t)(stop - start));
+            if (*q == ',')
+                ++q;
+        }
+        char kernel[96] = "";
+        for (size_t i = 0; i < macro->piece_count; ++i) {
+            const char *piece = macro->pieces[i];
+            for (size_t j = 0; j < macro->param_count && j < arg_count; ++j)
+                if (strcmp(piece, macro->params[j]) == 0)
+                    piece = args[j];
+            strncat(kernel, piece, sizeof kernel - strlen(kernel) - 1);
+        }
+        add_name(own, kernel, strlen(kernel));
+    }
+}
+
 void own_kernels_add_source(struct own_kernels *own, const char *text)
 {
     char *clean = without_comments(text);
     if (clean == NULL)
         return;
+    for (const char *p = clean; (p = strstr(p, "#define")) != NULL; p += 7) {
+        struct kernel_macro macro;
+        if (parse_kernel_macro(p, &macro))
+            add_macro_uses(own, clean, &macro);
+    }
     for (const char *p = clean; (p = strstr(p, "__global__")) != NULL;) {
         if (p > clean && is_ident(p[-1])) {
             p += 10;
@@ -87,12 +264,8 @@ void own_kernels_add_source(struct own_kernels *own, const char *text)
             }
             ++q;
         }
-        if (*q == '(' && word != NULL && own->count < OWN_KERNELS_MAX &&
-            word_len < sizeof own->names[0]) {
-            memcpy(own->names[own->count], word, word_len);
-            own->names[own->count][word_len] = '\0';
-            ++own->count;
-        }
+        if (*q == '(' && word != NULL)
+            add_name(own, word, word_len);
     }
     free(clean);
 }
