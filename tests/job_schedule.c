@@ -8,6 +8,10 @@ int job_may_start(const struct job_need *need, const struct job_load *load,
         return 0;
     if (need->gpu && load->gpu_running >= limits->gpu_jobs)
         return 0;
+    if (need->gpu && load->alone > 0)
+        return 0;
+    if (need->alone && load->gpu_running > 0)
+        return 0;
     if (need->gpu_gb > 0 && load->holding > 0 && load->gpu_gb + need->gpu_gb > limits->gpu_gb)
         return 0;
     return 1;
@@ -17,6 +21,7 @@ void job_load_add(struct job_load *load, const struct job_need *need, int sign)
 {
     load->running += sign;
     load->gpu_running += need->gpu ? sign : 0;
+    load->alone += need->alone ? sign : 0;
     if (need->gpu_gb > 0) {
         load->holding += sign;
         load->gpu_gb += sign * need->gpu_gb;
@@ -27,13 +32,13 @@ void job_load_add(struct job_load *load, const struct job_need *need, int sign)
 
 int job_start_rank(const struct job_need *need)
 {
-    return need->gpu_gb > 0 ? 0 : need->gpu ? 1 : need->tools ? 2 : 3;
+    return need->alone ? 0 : need->gpu_gb > 0 ? 1 : need->gpu ? 2 : need->tools ? 3 : 4;
 }
 
 void job_start_order(const struct job_need *needs, size_t n, size_t *order)
 {
     size_t k = 0;
-    for (int rank = 0; rank <= 3; ++rank)
+    for (int rank = 0; rank <= 4; ++rank)
         for (size_t i = 0; i < n; ++i)
             if (job_start_rank(&needs[i]) == rank)
                 order[k++] = i;

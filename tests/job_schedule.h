@@ -11,6 +11,7 @@ struct job_need {
     int gpu;       /* it needs the GPU */
     double gpu_gb; /* device memory it holds at most, GB; 0: little */
     int tools;     /* it needs a tool the runner looked for (gnuplot, cuobjdump, Slurm) */
+    int alone;     /* it times the GPU (grading's speed points): no other GPU job beside it */
 };
 
 struct job_limits {
@@ -22,6 +23,7 @@ struct job_load {
     int running, gpu_running;
     double gpu_gb; /* declared by the jobs running */
     int holding;   /* running jobs that declared memory */
+    int alone;     /* running jobs that need the GPU alone */
 };
 
 /* Whether a job of need may start beside load: within the counts, and its memory
@@ -32,8 +34,12 @@ int job_may_start(const struct job_need *need, const struct job_load *load,
                   const struct job_limits *limits);
 void job_load_add(struct job_load *load, const struct job_need *need, int sign);
 
+/* A job that needs the GPU alone starts when no GPU job runs, and no GPU job starts
+ * beside it: on the H100, grading's own solution, timed while eleven other GPU jobs
+ * ran, scored 0.18x its reference's speed. */
+
 /* The order jobs are started in, lowest first (stable within a rank): the jobs that
- * hold GPU memory, which queue on the budget, then the other GPU jobs, then those
+ * need the GPU alone (before the others take it), those that hold GPU memory, which queue on the budget, then the other GPU jobs, then those
  * needing a tool, then the rest. */
 int job_start_rank(const struct job_need *need);
 

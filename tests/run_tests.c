@@ -200,14 +200,15 @@ static size_t make_jobs(const struct suite_entry *const *suites_in, size_t count
     size_t n = 0;
     for (size_t i = 0; i < count && n < max; ++i) {
         const struct suite_entry *s = suites_in[i];
-        struct job_need whole = {s->needs == GPU, 0, s->needs != GPU && s->needs != NOTHING};
+        struct job_need whole = {s->needs == GPU, 0, s->needs != GPU && s->needs != NOTHING, 0};
         struct side_by_side_case cases[256];
         size_t parts = side_by_side_cases(s->name, cases, sizeof cases / sizeof cases[0]);
         for (size_t c = 0; c < parts && n < max; ++c) {
             if (only_case != NULL && only_case[0] != '\0' && strcmp(only_case, cases[c].name) != 0)
                 continue;
             struct job_need need = whole;
-            need.gpu_gb = whole.gpu ? cases[c].gpu_gb : 0;
+            need.gpu_gb = whole.gpu && cases[c].gpu_gb > 0 ? cases[c].gpu_gb : 0;
+            need.alone = whole.gpu && cases[c].gpu_gb == SIDE_BY_SIDE_GPU_ALONE;
             jobs[n++] = (struct test_job){s, cases[c].name, 0, need};
         }
         if (n < max)

@@ -19,6 +19,9 @@
  * memory (0: a few hundred MB, as any GPU case does). name must outlive the suite
  * (Check keeps the pointer, not a copy). Registering one case twice (the suite made
  * again in the runner's child) keeps the first. */
+/* gpu_gb for a case that times the GPU and judges the time (grading's speed points):
+ * the runner gives it the GPU alone (job_schedule.h). */
+#define SIDE_BY_SIDE_GPU_ALONE (-1.0)
 TCase *side_by_side_tcase(Suite *s, const char *suite, const char *name, int timeout_s,
                           double gpu_gb);
 

@@ -811,7 +811,8 @@ size_t grading_gpu_case_names(const char **out_names, size_t max)
 Suite *grading_gpu_suite(void)
 {
     Suite *s = suite_create("grading_gpu");
-    TCase *tc = side_by_side_tcase(s, "grading_gpu", "solutions", 60, 0);
+    TCase *tc = side_by_side_tcase(s, "grading_gpu", "solutions", 60,
+                                   SIDE_BY_SIDE_GPU_ALONE); /* full marks: speed too */
     tcase_add_unchecked_fixture(tc, grade_solutions, remove_everything);
     tcase_add_loop_test(tc, solutions_earn_full_marks, 0, SOLUTION_STEPS);
 

@@ -9,7 +9,7 @@ static const struct job_limits limits = {4, 2, 68};
 
 START_TEST(counts_are_limits)
 {
-    struct job_need cpu = {0, 0, 0}, gpu = {1, 0, 0};
+    struct job_need cpu = {0, 0, 0, 0}, gpu = {1, 0, 0, 0};
     struct job_load load = {0};
     for (int i = 0; i < 2; ++i) {
         ck_assert(job_may_start(&gpu, &load, &limits));
@@ -32,7 +32,7 @@ END_TEST
 START_TEST(declared_memory_stays_within_the_budget)
 {
     struct job_limits many = {16, 10, 68};
-    struct job_need scan = {1, 18, 0}, matmul = {1, 11, 0}, small = {1, 0, 0};
+    struct job_need scan = {1, 18, 0, 0}, matmul = {1, 11, 0, 0}, small = {1, 0, 0, 0};
     struct job_load load = {0};
     for (int i = 0; i < 3; ++i) {
         ck_assert(job_may_start(&scan, &load, &many));
@@ -59,7 +59,7 @@ END_TEST
 START_TEST(a_case_past_the_budget_runs_alone)
 {
     struct job_limits small_gpu = {16, 10, 12.8};
-    struct job_need scan = {1, 18, 0}, matmul = {1, 11, 0};
+    struct job_need scan = {1, 18, 0, 0}, matmul = {1, 11, 0, 0};
     struct job_load load = {0};
     ck_assert(job_may_start(&scan, &load, &small_gpu));
     job_load_add(&load, &scan, +1);
@@ -78,13 +78,38 @@ END_TEST
 START_TEST(memory_holders_start_first_then_gpu_then_tools)
 {
     const struct job_need needs[] = {
-        {0, 0, 0}, {1, 0, 0}, {0, 0, 1}, {1, 18, 0}, {0, 0, 0}, {1, 11, 0}, {1, 0, 0},
+        {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 0, 1, 0}, {1, 18, 0, 0}, {0, 0, 0, 0}, {1, 11, 0, 0}, {1, 0, 0, 0},
     };
     size_t order[7];
     job_start_order(needs, 7, order);
     const size_t want[7] = {3, 5, 1, 6, 2, 0, 4};
     for (size_t i = 0; i < 7; ++i)
         ck_assert_uint_eq(order[i], want[i]);
+}
+END_TEST
+
+/* A case that times the GPU has it alone: it waits for the GPU jobs running, none
+ * starts beside it, CPU jobs still do; it is started first. */
+START_TEST(a_timing_case_has_the_gpu_alone)
+{
+    struct job_need timed = {1, 0, 0, 1}, gpu = {1, 0, 0, 0}, scan = {1, 18, 0, 0},
+                    cpu = {0, 0, 0, 0};
+    struct job_load load = {0};
+    job_load_add(&load, &gpu, +1);
+    ck_assert(!job_may_start(&timed, &load, &limits));
+    job_load_add(&load, &gpu, -1);
+    ck_assert(job_may_start(&timed, &load, &limits));
+    job_load_add(&load, &timed, +1);
+    ck_assert(!job_may_start(&gpu, &load, &limits));
+    ck_assert(!job_may_start(&scan, &load, &limits));
+    ck_assert(job_may_start(&cpu, &load, &limits));
+    job_load_add(&load, &timed, -1);
+    ck_assert(job_may_start(&gpu, &load, &limits));
+    const struct job_need needs[] = {gpu, scan, timed, cpu};
+    size_t order[4];
+    job_start_order(needs, 4, order);
+    ck_assert_uint_eq(order[0], 2);
+    ck_assert_uint_eq(order[1], 1);
 }
 END_TEST
 
@@ -96,6 +121,7 @@ Suite *job_schedule_suite(void)
     tcase_add_test(tc, declared_memory_stays_within_the_budget);
     tcase_add_test(tc, a_case_past_the_budget_runs_alone);
     tcase_add_test(tc, memory_holders_start_first_then_gpu_then_tools);
+    tcase_add_test(tc, a_timing_case_has_the_gpu_alone);
     suite_add_tcase(s, tc);
     return s;
 }
