@@ -62,13 +62,13 @@ char *util_temp_dir(const char *prefix);
  * included), or make it in an unchecked fixture, which runs in the runner. */
 int util_remove_tree(const char *path);
 
-/* Runs a step binary once at size (2 timed runs, 1 warm-up), appending to csv, or
- * recording nothing when csv is NULL; output captured as run_capture does. */
 /* The field in column of the last row of the CSV at path, as a copy the caller frees;
  * NULL (why says it, when why_len > 0) when the file cannot be read, has no row or no
  * such column. */
 char *util_csv_last_field(const char *path, const char *column, char *why, size_t why_len);
 
+/* Runs a step binary once at size (2 timed runs, 1 warm-up), appending to csv, or
+ * recording nothing when csv is NULL; output captured as run_capture does. */
 int run_step_at(const char *path, const struct check_size *size, const char *csv, char *out,
                 size_t out_len, char *err, size_t err_len);
 

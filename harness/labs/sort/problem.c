@@ -60,6 +60,20 @@ struct sort_state {
     struct sort_problem problem;
 };
 
+/* --keys NAME: the keys by name (uniform, and2-and8, sorted, reversed, equal), the same
+ * choice as --k K, which the CSV's k column records. */
+static int parse_keys(const char *value, struct problem_size *size, char *why, size_t why_len)
+{
+    for (long kind = 1; kind <= SORT_KEYS_KINDS; ++kind)
+        if (strcmp(value, sort_keys_name(kind)) == 0) {
+            size->k = kind;
+            return 0;
+        }
+    snprintf(why, why_len, "--keys '%s': the keys are uniform, and2 ... and8 (the AND of 2 to 8 "
+                           "uniform words), sorted, reversed or equal", value);
+    return -1;
+}
+
 static enum lab_status sort_resolve_size(struct problem_size *size, char *why, size_t why_len)
 {
     long m = size->m > 0 ? size->m : 1;
@@ -320,7 +334,9 @@ const struct lab_problem lab_problem = {
     .name = "sort",
     .size_help = "  --n N              N keys (default 2^28; the CPU rows 2^22), at most 2^31 - 1\n"
                  "  --k K              the keys: 1 uniform (default), 2-8 the AND of K uniform\n"
-                 "                     words, 9 sorted, 10 reversed, 11 all equal\n",
+                 "                     words, 9 sorted, 10 reversed, 11 all equal\n"
+                 "  --keys NAME        the same by name: uniform, and2 ... and8, sorted,\n"
+                 "                     reversed, equal (the CSV's k column records the number)\n",
     .size_label = "keys",
     .resolve_size = sort_resolve_size,
     .format_size = sort_format_size,
@@ -337,4 +353,6 @@ const struct lab_problem lab_problem = {
     .column_values = sort_column_values,
     .create_on_host = sort_create_on_host,
     .poison_on_host = sort_poison_on_host,
+    .option_name = "--keys",
+    .parse_option = parse_keys,
 };

@@ -205,6 +205,35 @@ START_TEST(cpu_rows_run_and_pass)
 }
 END_TEST
 
+/* --keys NAME chooses the keys by name, as --k does by number (the CSV's k column);
+ * an unknown name is one line and exit 2, before anything runs. */
+START_TEST(keys_are_chosen_by_name)
+{
+    static char out[1 << 15], err[1 << 15];
+    char path[512];
+    bin_path("sort/cpu-radix", path, sizeof path);
+    char *csv = util_temp_dir("lab-sort-keys");
+    ck_assert_ptr_nonnull(csv);
+    char file[600];
+    snprintf(file, sizeof file, "%s/sort.csv", csv);
+    char *ok[] = {path, "--n", "5003", "--keys", "reversed", "--csv", file, "--no-header", NULL};
+    int code = run_capture(ok, NULL, out, sizeof out, err, sizeof err);
+    char *k = util_csv_last_field(file, "k", NULL, 0);
+    util_remove_tree(csv);
+    free(csv);
+    ck_assert_msg(code == 0, "exit %d\n%s%s", code, out, err);
+    ck_assert_ptr_nonnull(strstr(out, "reversed"));
+    ck_assert_ptr_nonnull(k);
+    ck_assert_str_eq(k, "10");
+    free(k);
+    char *bad[] = {path, "--n", "100", "--keys", "bogus", NULL};
+    code = run_capture(bad, NULL, out, sizeof out, err, sizeof err);
+    ck_assert_msg(code == 2, "exit %d\n%s%s", code, out, err);
+    ck_assert_int_eq(count_lines(err), 1);
+    ck_assert_ptr_nonnull(strstr(err, "--keys 'bogus'"));
+}
+END_TEST
+
 Suite *sort_suite(void)
 {
     Suite *s = suite_create("sort");
@@ -218,6 +247,7 @@ Suite *sort_suite(void)
     TCase *binaries = tcase_create("sort CPU rows");
     tcase_set_timeout(binaries, 300);
     tcase_add_loop_test(binaries, cpu_rows_run_and_pass, 0, 3);
+    tcase_add_test(binaries, keys_are_chosen_by_name);
     suite_add_tcase(s, binaries);
     return s;
 }
