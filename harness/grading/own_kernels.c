@@ -51,6 +51,18 @@ static char *without_comments(const char *text)
     return out;
 }
 
+/* Past the parenthesized list that opens at q ('('): an attribute's arguments. Stops
+ * at end (NULL: at the text's end). */
+static const char *past_parens(const char *q, const char *end)
+{
+    int depth = 0;
+    do {
+        depth += *q == '(' ? 1 : *q == ')' ? -1 : 0;
+        ++q;
+    } while ((end == NULL ? *q != '\0' : q < end) && depth > 0);
+    return q;
+}
+
 static void add_name(struct own_kernels *own, const char *word, size_t word_len)
 {
     if (word_len == 0 || own->count >= OWN_KERNELS_MAX || word_len >= sizeof own->names[0])
@@ -130,11 +142,7 @@ static int parse_kernel_macro(const char *define, struct kernel_macro *macro)
             while (start > global && is_ident(start[-1]))
                 --start;
             if (is_attribute(start, (size_t)(w - start))) {
-                int depth = 0;
-                do {
-                    depth += *q == '(' ? 1 : *q == ')' ? -1 : 0;
-                    ++q;
-                } while (q < end && depth > 0);
+                q = past_parens(q, end);
                 continue;
             }
             paren = w;
@@ -252,11 +260,7 @@ void own_kernels_add_source(struct own_kernels *own, const char *text)
             }
             if (*q == '(') {
                 if (word != NULL && is_attribute(word, word_len)) {
-                    int depth = 0;
-                    do {
-                        depth += *q == '(' ? 1 : *q == ')' ? -1 : 0;
-                        ++q;
-                    } while (*q != '\0' && depth > 0);
+                    q = past_parens(q, NULL);
                     word = NULL;
                     continue;
                 }
