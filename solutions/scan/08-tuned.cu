@@ -22,6 +22,7 @@
  */
 #include "scan.h"
 #include "step_kernel.h"
+#include "lookback.cuh"
 
 #include <stdint.h>
 
@@ -29,22 +30,25 @@
 #define THREADS 256
 #endif
 #ifndef ITEMS
-#define ITEMS 8
+#define ITEMS 3
 #endif
 #ifndef MIN_BLOCKS /* resident blocks per SM __launch_bounds__ asks registers for */
-#define MIN_BLOCKS 5
+#define MIN_BLOCKS (2048 / THREADS)
+#endif
+#ifndef TILE_ORDER /* 1: the ticket counter (06's); 0: blockIdx.x */
+#define TILE_ORDER 1
 #endif
 #define WARPS (THREADS / 32)
 #define ROWS ITEMS                /* rows of float4 per thread */
 #define TILE (ROWS * THREADS * 4)
 #define SEGMENTS (ROWS * WARPS)   /* 128 elements each */
-#define PER_LANE (SEGMENTS / 32) /* segment totals per lane of the first warp */
-static_assert(SEGMENTS % 32 == 0, "the first warp scans the segment totals, PER_LANE each");
+#define PER_LANE ((SEGMENTS + 31) / 32) /* segment totals per lane of the first warp */
 
 #define FULL_MASK 0xffffffffu
 
 __device__ __forceinline__ float warp_inclusive_scan(float v, unsigned lane)
 {
+#pragma unroll
     for (unsigned offset = 1; offset < 32; offset *= 2) {
         float left = __shfl_up_sync(FULL_MASK, v, offset);
         if (lane >= offset)
@@ -54,60 +58,24 @@ __device__ __forceinline__ float warp_inclusive_scan(float v, unsigned lane)
 }
 
 /* Run by the first warp: scans the SEGMENTS totals of s in place, PER_LANE
- * consecutive ones per lane (a serial scan in registers, then the lanes' totals). */
+ * consecutive ones per lane (a serial scan in registers, then the lanes' totals);
+ * lanes past the last segment hold zeros. */
 __device__ __forceinline__ void scan_segment_sums(float *s, unsigned lane)
 {
     float local[PER_LANE];
-    local[0] = s[lane * PER_LANE];
 #pragma unroll
-    for (int k = 1; k < PER_LANE; ++k)
-        local[k] = local[k - 1] + s[lane * PER_LANE + k];
+    for (int k = 0; k < PER_LANE; ++k) {
+        unsigned i = lane * PER_LANE + k;
+        float v = i < SEGMENTS ? s[i] : 0.0f;
+        local[k] = k > 0 ? local[k - 1] + v : v;
+    }
     float inclusive = warp_inclusive_scan(local[PER_LANE - 1], lane);
     float before = __shfl_up_sync(FULL_MASK, inclusive, 1);
 #pragma unroll
-    for (int k = 0; k < PER_LANE; ++k)
-        s[lane * PER_LANE + k] = lane > 0 ? before + local[k] : local[k];
-}
-
-
-/* A tile's status: flag in the high 32 bits, the value's bits in the low 32, written
- * and read as one 64-bit word, so a reader never sees a flag without its value. */
-#define STATUS_EMPTY 0ull     /* nothing published yet (the launch clears every word) */
-#define STATUS_AGGREGATE 1ull /* the tile's own sum */
-#define STATUS_PREFIX 2ull    /* the sum of the tile and every tile before it */
-
-__device__ __forceinline__ void publish(unsigned long long *status, unsigned long long flag,
-                                        float value)
-{
-    unsigned long long word = flag << 32 | __float_as_uint(value);
-    *(volatile unsigned long long *)status = word;
-}
-
-/* Run by the first warp of tile `tile` > 0: the sum of every element before it. */
-__device__ float look_back(const unsigned long long *status, long tile, unsigned lane)
-{
-    float exclusive = 0.0f;
-    long window = tile - 1; /* lane k reads tile window - k */
-    for (;;) {
-        long mine = window - (long)lane;
-        unsigned long long word = STATUS_PREFIX << 32; /* before tile 0: a prefix of 0 */
-        do {
-            if (mine >= 0)
-                word = *(const volatile unsigned long long *)&status[mine];
-        } while (__any_sync(FULL_MASK, (word >> 32) == STATUS_EMPTY));
-        unsigned prefixes = __ballot_sync(FULL_MASK, (word >> 32) == STATUS_PREFIX);
-        /* the nearest tile with a prefix: the lowest lane flagged PREFIX */
-        unsigned stop = prefixes ? __ffs(prefixes) - 1 : 31;
-        float value = lane <= stop ? __uint_as_float((unsigned)word) : 0.0f;
-        /* the sum of lanes 0..stop, lane 0 holding the nearest tile: a tree over
-         * adjacent tiles */
-        for (unsigned offset = 1; offset < 32; offset *= 2)
-            value += __shfl_down_sync(FULL_MASK, value, offset);
-        value = __shfl_sync(FULL_MASK, value, 0);
-        exclusive = value + exclusive;
-        if (prefixes)
-            return exclusive;
-        window -= 32;
+    for (int k = 0; k < PER_LANE; ++k) {
+        unsigned i = lane * PER_LANE + k;
+        if (i < SEGMENTS)
+            s[i] = lane > 0 ? before + local[k] : local[k];
     }
 }
 
@@ -144,23 +112,31 @@ __device__ __forceinline__ void store_row(float *out, long base, int r, unsigned
         out[g + 3] = q.w;
 }
 
-__global__ void __launch_bounds__(THREADS, MIN_BLOCKS) scan_tuned(const float *in, float *out, unsigned long long *status,
-                                  unsigned *ticket, long n, bool aligned)
+__global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+scan_tuned(const float *in, float *out, unsigned long long *status, unsigned *ticket, long n,
+           bool aligned)
 {
     __shared__ float segment_sums[SEGMENTS];
     __shared__ long tile_s;
     __shared__ float exclusive_s;
     unsigned t = threadIdx.x, lane = t % 32, warp = t / 32;
+#if TILE_ORDER
     if (t == 0)
         tile_s = atomicAdd(ticket, 1u);
     __syncthreads();
-    long tile = tile_s, base = tile * TILE;
+    long tile = tile_s;
+#else
+    long tile = blockIdx.x;
+#endif
+    long base = tile * TILE;
     bool vector = aligned && base + TILE <= n; /* a whole tile of aligned float4 */
     float4 q[ROWS];
+#pragma unroll
+    for (int r = 0; r < ROWS; ++r)
+        q[r] = load_row(in, base, r, t, n, vector);
     float lane_before[ROWS];
 #pragma unroll
     for (int r = 0; r < ROWS; ++r) {
-        q[r] = load_row(in, base, r, t, n, vector);
         q[r].y = q[r].x + q[r].y;
         q[r].z = q[r].y + q[r].z;
         q[r].w = q[r].z + q[r].w;
@@ -178,13 +154,13 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) scan_tuned(const float *i
         float exclusive = 0.0f;
         if (tile == 0) {
             if (lane == 0)
-                publish(&status[0], STATUS_PREFIX, aggregate);
+                lookback_publish(&status[0], LOOKBACK_PREFIX, aggregate);
         } else {
             if (lane == 0)
-                publish(&status[tile], STATUS_AGGREGATE, aggregate);
-            exclusive = look_back(status, tile, lane);
+                lookback_publish(&status[tile], LOOKBACK_AGGREGATE, aggregate);
+            exclusive = lookback_warp<float>(status, tile, lane);
             if (lane == 0)
-                publish(&status[tile], STATUS_PREFIX, exclusive + aggregate);
+                lookback_publish(&status[tile], LOOKBACK_PREFIX, exclusive + aggregate);
         }
         if (lane == 0)
             exclusive_s = exclusive;

@@ -29,14 +29,18 @@
  * Run:  make run LAB=sort STEP=08
  */
 #include "sort_common.cuh"
+#include "lookback.cuh"
 
-#define THREADS 256
-#define WARPS (THREADS / 32)
+#include <stdint.h>
+
+#ifndef THREADS
+#define THREADS 384
+#endif
 #ifndef ITEMS
-#define ITEMS 12
+#define ITEMS 18
 #endif
 #ifndef MIN_BLOCKS
-#define MIN_BLOCKS 5
+#define MIN_BLOCKS 2
 #endif
 #ifndef LOOKBACK_WINDOW
 #define LOOKBACK_WINDOW 4
@@ -44,95 +48,77 @@
 #ifndef BALLOT_MATCH
 #define BALLOT_MATCH 1
 #endif
+#define WARPS (THREADS / 32)
 #define TILE (ITEMS * THREADS)
 #define WARP_KEYS (32 * ITEMS)
 #define BITS 8
 #define RADIX (1 << BITS)
 #define PASSES (32 / BITS)
 #define BUCKETS (RADIX + 1) /* bucket RADIX: the last tile's missing keys */
-static_assert(THREADS == RADIX, "one thread per digit value");
+static_assert(THREADS >= RADIX && THREADS % 32 == 0, "a thread per digit value, whole warps");
+#define HISTOGRAM_THREADS 256
+#define HISTOGRAM_UNROLL 4 /* 16-byte loads in flight per thread */
 
-/* A tile's status for one digit, one word: the flag in its top 2 bits and the
- * count below, so a reader never sees a flag without its count. Word is unsigned
- * long long (counts up to 2^62) or, when n < 2^30, unsigned (counts up to 2^30). */
-#define STATUS_EMPTY 0u     /* nothing published yet (the launch clears every word) */
-#define STATUS_AGGREGATE 1u /* the tile's own count */
-#define STATUS_PREFIX 2u    /* the count of the tile and every tile before it */
-
-template <typename Word>
-__device__ __forceinline__ unsigned flag_of(Word word)
-{
-    return (unsigned)(word >> (8 * sizeof(Word) - 2));
-}
-
-template <typename Word>
-__device__ __forceinline__ void publish(Word *status, unsigned flag, unsigned count)
-{
-    *(volatile Word *)status = (Word)flag << (8 * sizeof(Word) - 2) | count;
-}
-
-/* Run by thread d of tile `tile` > 0: the keys of digit d in every tile before it.
- * LOOKBACK_WINDOW predecessors are read at once (independent loads in flight, not one
- * round trip each), then added nearest first up to the first PREFIX; a word still
- * EMPTY is read again until it is not. A word read as AGGREGATE that has become PREFIX
- * since is still right: the walk just goes on past it. */
-template <typename Word>
-__device__ unsigned look_back(const Word *status, long tile, unsigned d)
-{
-    const Word count_mask = ((Word)1 << (8 * sizeof(Word) - 2)) - 1;
-    const Word before_first = (Word)STATUS_PREFIX << (8 * sizeof(Word) - 2); /* a prefix of 0 */
-    unsigned exclusive = 0;
-    for (long q = tile - 1;; q -= LOOKBACK_WINDOW) {
-        Word word[LOOKBACK_WINDOW];
-#pragma unroll
-        for (int k = 0; k < LOOKBACK_WINDOW; ++k)
-            word[k] = q - k >= 0 ? *(const volatile Word *)&status[(q - k) * RADIX + d] : before_first;
-#pragma unroll
-        for (int k = 0; k < LOOKBACK_WINDOW; ++k) {
-            while (flag_of(word[k]) == STATUS_EMPTY)
-                word[k] = *(const volatile Word *)&status[(q - k) * RADIX + d];
-            exclusive += (unsigned)(word[k] & count_mask);
-            if (flag_of(word[k]) == STATUS_PREFIX)
-                return exclusive;
-        }
-    }
-}
-
-/* every digit of every key, into histograms[pass][digit] (cleared by the launch) */
-__global__ void upfront_histogram(const unsigned *keys, long n, unsigned *histograms)
+/* Every digit of every key into histograms[pass][digit] (cleared by the launch):
+ * four keys per 16-byte load, HISTOGRAM_UNROLL loads in flight per thread. */
+__global__ void __launch_bounds__(HISTOGRAM_THREADS)
+upfront_histogram(const unsigned *keys, long n, bool aligned, unsigned *histograms)
 {
     __shared__ unsigned local[PASSES][RADIX];
-    for (int p = 0; p < PASSES; ++p)
-        local[p][threadIdx.x] = 0;
+    for (unsigned i = threadIdx.x; i < PASSES * RADIX; i += HISTOGRAM_THREADS)
+        (&local[0][0])[i] = 0;
     __syncthreads();
-    for (long i = (long)blockIdx.x * THREADS + threadIdx.x; i < n; i += (long)gridDim.x * THREADS) {
+    long quads = aligned ? n / 4 : 0, stride = (long)gridDim.x * HISTOGRAM_THREADS;
+    const uint4 *keys4 = reinterpret_cast<const uint4 *>(keys);
+    for (long i = (long)blockIdx.x * HISTOGRAM_THREADS + threadIdx.x; i < quads;
+         i += stride * HISTOGRAM_UNROLL) {
+        uint4 q[HISTOGRAM_UNROLL];
+#pragma unroll
+        for (int u = 0; u < HISTOGRAM_UNROLL; ++u)
+            q[u] = i + u * stride < quads ? __ldcs(keys4 + i + u * stride) : make_uint4(0, 0, 0, 0);
+#pragma unroll
+        for (int u = 0; u < HISTOGRAM_UNROLL; ++u) {
+            if (i + u * stride >= quads)
+                break;
+            unsigned k[4] = {q[u].x, q[u].y, q[u].z, q[u].w};
+#pragma unroll
+            for (int c = 0; c < 4; ++c)
+#pragma unroll
+                for (int p = 0; p < PASSES; ++p)
+                    atomicAdd(&local[p][(k[c] >> (p * BITS)) & (RADIX - 1)], 1u);
+        }
+    }
+    for (long i = 4 * quads + (long)blockIdx.x * HISTOGRAM_THREADS + threadIdx.x; i < n; i += stride) {
         unsigned key = keys[i];
 #pragma unroll
         for (int p = 0; p < PASSES; ++p)
             atomicAdd(&local[p][(key >> (p * BITS)) & (RADIX - 1)], 1u);
     }
     __syncthreads();
-    for (int p = 0; p < PASSES; ++p)
-        atomicAdd(&histograms[p * RADIX + threadIdx.x], local[p][threadIdx.x]);
+    for (unsigned i = threadIdx.x; i < PASSES * RADIX; i += HISTOGRAM_THREADS)
+        if ((&local[0][0])[i] != 0)
+            atomicAdd(&histograms[i], (&local[0][0])[i]);
 }
 
 /* block p: histograms[p][*] to where each digit starts (an exclusive scan) */
 __global__ void scan_histograms(unsigned *histograms)
 {
-    __shared__ unsigned work[THREADS / 32 + 1];
+    __shared__ unsigned work[RADIX / 32 + 1];
     unsigned *h = histograms + blockIdx.x * RADIX, total;
-    h[threadIdx.x] = block_exclusive_scan<THREADS>(h[threadIdx.x], &total, work);
+    h[threadIdx.x] = block_exclusive_scan<RADIX>(h[threadIdx.x], &total, work);
 }
 
-/* The lanes whose digit equals this lane's (digit < 512: 256 is a missing key): nine
- * ballots, one per bit, each keeping the lanes that agree on it, instead of
- * __match_any_sync, which the H100 runs as a slower loop (BALLOT_MATCH=0 to compare). */
+/* The lanes whose digit equals this lane's: one ballot per bit of the digit, each
+ * keeping the lanes that agree on it, instead of __match_any_sync, which the H100
+ * runs as a slower loop (BALLOT_MATCH=0 to compare). A whole tile has 8-bit digits;
+ * the last, partial tile has a ninth bit (digit RADIX: no key). */
+template <int DIGIT_BITS>
 __device__ __forceinline__ unsigned peers_of(unsigned digit)
 {
 #if BALLOT_MATCH
     unsigned peers = FULL_MASK;
 #pragma unroll
-    for (int b = 0; b <= BITS; ++b) {
+    for (int b = 0; b < DIGIT_BITS; ++b) {
         unsigned ones = __ballot_sync(FULL_MASK, (digit >> b) & 1);
         peers &= (digit >> b) & 1 ? ones : ~ones;
     }
@@ -142,33 +128,29 @@ __device__ __forceinline__ unsigned peers_of(unsigned digit)
 #endif
 }
 
-/* One pass over one tile, the status words of type Word (two kernels below). */
-template <typename Word>
+/* One pass over one tile (FULL: all TILE keys there), the status words of type Word. */
+template <bool FULL, typename Word>
 __device__ __forceinline__ void onesweep_tile(const unsigned *from, unsigned *to, long n, int shift,
                                               const unsigned *digit_start, Word *status,
-                                              unsigned *ticket)
+                                              long tile_index, unsigned *tile,
+                                              unsigned (*warp_count)[BUCKETS], unsigned *delta,
+                                              unsigned *work)
 {
-    __shared__ unsigned tile[TILE];
-    __shared__ unsigned warp_count[WARPS][BUCKETS];
-    __shared__ unsigned start[BUCKETS], offset[RADIX];
-    __shared__ unsigned work[THREADS / 32 + 1];
-    __shared__ unsigned tile_s;
     unsigned t = threadIdx.x, lane = t % 32, warp = t / 32;
-    if (t == 0)
-        tile_s = atomicAdd(ticket, 1u);
-    for (unsigned i = t; i < WARPS * BUCKETS; i += THREADS)
-        (&warp_count[0][0])[i] = 0;
-    __syncthreads();
-    long tile_index = tile_s, begin = tile_index * TILE;
-    unsigned valid = n - begin < TILE ? (unsigned)(n - begin) : TILE;
-    /* the digits are recomputed from the keys where needed: fewer live registers */
+    long begin = tile_index * TILE;
+    unsigned valid = FULL ? TILE : (unsigned)(n - begin);
     unsigned key[ITEMS], rank[ITEMS];
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
         unsigned j = warp * WARP_KEYS + r * 32 + lane;
-        key[r] = j < valid ? __ldcs(from + begin + j) : 0;
-        unsigned digit = j < valid ? (key[r] >> shift) & (RADIX - 1) : RADIX;
-        unsigned peers = peers_of(digit);
+        key[r] = FULL || j < valid ? __ldcs(from + begin + j) : 0;
+    }
+    /* rank: a key's place among the keys of its digit in its warp, in input order */
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+        unsigned j = warp * WARP_KEYS + r * 32 + lane;
+        unsigned digit = FULL || j < valid ? (key[r] >> shift) & (RADIX - 1) : RADIX;
+        unsigned peers = peers_of<FULL ? BITS : BITS + 1>(digit);
         unsigned before = warp_count[warp][digit];
         __syncwarp();
         if (lane == __ffs(peers) - 1)
@@ -177,55 +159,90 @@ __device__ __forceinline__ void onesweep_tile(const unsigned *from, unsigned *to
         rank[r] = before + __popc(peers & lanemask_lt());
     }
     __syncthreads();
+    /* thread d < RADIX: the tile's count of digit d, the warps' offsets within it,
+     * published at once so that later tiles' look-backs find it early */
     unsigned count = 0;
-    for (int w = 0; w < WARPS; ++w) {
-        unsigned c = warp_count[w][t];
-        warp_count[w][t] = count;
-        count += c;
-    }
-    /* thread t = digit t: the tile's offset for it, by look-back */
-    Word *mine = status + tile_index * RADIX + t;
-    unsigned exclusive = 0;
-    if (tile_index == 0) {
-        publish(mine, STATUS_PREFIX, count);
-    } else {
-        publish(mine, STATUS_AGGREGATE, count);
-        exclusive = look_back(status, tile_index, t);
-        publish(mine, STATUS_PREFIX, exclusive + count);
-    }
-    offset[t] = digit_start[t] + exclusive;
-    unsigned total;
-    start[t] = block_exclusive_scan<THREADS>(count, &total, work);
-    __syncthreads();
+    if (t < RADIX) {
 #pragma unroll
-    for (int r = 0; r < ITEMS; ++r)
-        if (warp * WARP_KEYS + r * 32 + lane < valid) {
-            unsigned digit = (key[r] >> shift) & (RADIX - 1);
-            tile[start[digit] + warp_count[warp][digit] + rank[r]] = key[r];
+        for (int w = 0; w < WARPS; ++w) {
+            unsigned c = warp_count[w][t];
+            warp_count[w][t] = count;
+            count += c;
         }
+        lookback_publish(&status[tile_index * RADIX + t],
+                         tile_index == 0 ? LOOKBACK_PREFIX : LOOKBACK_AGGREGATE, count);
+    }
+    unsigned total, start = block_exclusive_scan<THREADS>(count, &total, work);
+    if (t < RADIX)
+        warp_count[WARPS][t] = start; /* a row past the warps' counts: where digit t starts */
+    __syncthreads();
+    /* the tile sorted by digit in shared memory (before the look-back: time for the
+     * tiles before this one to publish their prefixes) */
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+        unsigned j = warp * WARP_KEYS + r * 32 + lane;
+        if (FULL || j < valid) {
+            unsigned digit = (key[r] >> shift) & (RADIX - 1);
+            tile[warp_count[WARPS][digit] + warp_count[warp][digit] + rank[r]] = key[r];
+        }
+    }
+    if (t < RADIX) {
+        unsigned exclusive = 0;
+        if (tile_index > 0) {
+            exclusive = lookback_thread<LOOKBACK_WINDOW, unsigned>(status + t, RADIX, tile_index);
+            lookback_publish(&status[tile_index * RADIX + t], LOOKBACK_PREFIX, exclusive + count);
+        }
+        delta[t] = digit_start[t] + exclusive - start; /* key j of digit t goes to j + delta */
+    }
     __syncthreads();
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
         unsigned j = r * THREADS + t;
-        if (j < valid) {
-            unsigned k = tile[j], d = (k >> shift) & (RADIX - 1);
-            to[offset[d] + (j - start[d])] = k;
+        if (FULL || j < valid) {
+            unsigned k = tile[j];
+            to[delta[(k >> shift) & (RADIX - 1)] + j] = k;
         }
     }
+}
+
+template <typename Word>
+__device__ __forceinline__ void onesweep_pass(const unsigned *from, unsigned *to, long n, int shift,
+                                              const unsigned *digit_start, Word *status,
+                                              unsigned *ticket)
+{
+    /* warp_count: each warp's count of each digit, then its offsets; row WARPS holds
+     * the digits' starts in the tile */
+    __shared__ unsigned tile[TILE];
+    __shared__ unsigned warp_count[WARPS + 1][BUCKETS];
+    __shared__ unsigned delta[RADIX];
+    __shared__ unsigned work[THREADS / 32 + 1];
+    __shared__ unsigned tile_s;
+    if (threadIdx.x == 0)
+        tile_s = atomicAdd(ticket, 1u);
+    for (unsigned i = threadIdx.x; i < WARPS * BUCKETS; i += THREADS)
+        (&warp_count[0][0])[i] = 0;
+    __syncthreads();
+    long tile_index = tile_s;
+    if ((tile_index + 1) * TILE <= n)
+        onesweep_tile<true>(from, to, n, shift, digit_start, status, tile_index, tile, warp_count,
+                            delta, work);
+    else
+        onesweep_tile<false>(from, to, n, shift, digit_start, status, tile_index, tile, warp_count,
+                             delta, work);
 }
 
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 onesweep_tuned_pass(const unsigned *from, unsigned *to, long n, int shift,
                     const unsigned *digit_start, unsigned *status, unsigned *ticket)
 {
-    onesweep_tile<unsigned>(from, to, n, shift, digit_start, status, ticket);
+    onesweep_pass<unsigned>(from, to, n, shift, digit_start, status, ticket);
 }
 
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 onesweep_tuned_pass_wide(const unsigned *from, unsigned *to, long n, int shift,
                          const unsigned *digit_start, unsigned long long *status, unsigned *ticket)
 {
-    onesweep_tile<unsigned long long>(from, to, n, shift, digit_start, status, ticket);
+    onesweep_pass<unsigned long long>(from, to, n, shift, digit_start, status, ticket);
 }
 
 static void pass_kernel(const unsigned *from, unsigned *to, long n, int shift,
@@ -259,11 +276,14 @@ static cudaError_t sort_passes(const struct sort_problem *p, unsigned tiles, cud
     cudaError_t status = cudaMemsetAsync(p->scratch, 0, clear, stream);
     if (status != cudaSuccess)
         return status;
-    unsigned blocks = tiles < 1024 ? tiles : 1024;
-    upfront_histogram<<<blocks, THREADS, 0, stream>>>(p->keys_in, p->n, histograms);
+    long per_block = (long)HISTOGRAM_THREADS * 4 * HISTOGRAM_UNROLL;
+    long wanted = (p->n + per_block - 1) / per_block;
+    unsigned blocks = wanted < 1024 ? (unsigned)wanted : 1024;
+    bool aligned = (uintptr_t)p->keys_in % sizeof(uint4) == 0;
+    upfront_histogram<<<blocks, HISTOGRAM_THREADS, 0, stream>>>(p->keys_in, p->n, aligned, histograms);
     if ((status = cudaGetLastError()) != cudaSuccess)
         return status;
-    scan_histograms<<<PASSES, THREADS, 0, stream>>>(histograms);
+    scan_histograms<<<PASSES, RADIX, 0, stream>>>(histograms);
     if ((status = cudaGetLastError()) != cudaSuccess)
         return status;
     for (int pass = 0; pass < PASSES && status == cudaSuccess; ++pass) {

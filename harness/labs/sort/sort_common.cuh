@@ -31,30 +31,30 @@ __device__ __forceinline__ unsigned warp_inclusive_scan(unsigned v, unsigned lan
 }
 
 /* The exclusive prefix of v over the block's threads in order, and in *total the sum
- * of all of them. Every thread of the block calls it; work holds THREADS / 32 + 1
+ * of all of them. Every thread of the block calls it; work holds BLOCK_THREADS / 32 + 1
  * words of shared memory, free again when it returns (it ends with a barrier). */
-template <int THREADS>
+template <int BLOCK_THREADS>
 __device__ __forceinline__ unsigned block_exclusive_scan(unsigned v, unsigned *total,
                                                          unsigned *work)
 {
-    constexpr int WARPS = THREADS / 32;
-    static_assert(THREADS % 32 == 0 && WARPS <= 32, "whole warps, at most 32");
+    constexpr int BLOCK_WARPS = BLOCK_THREADS / 32;
+    static_assert(BLOCK_THREADS % 32 == 0 && BLOCK_WARPS <= 32, "whole warps, at most 32");
     unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     unsigned inclusive = warp_inclusive_scan(v, lane);
     if (lane == 31)
         work[warp] = inclusive;
     __syncthreads();
     if (warp == 0) {
-        unsigned w = lane < WARPS ? work[lane] : 0;
+        unsigned w = lane < BLOCK_WARPS ? work[lane] : 0;
         unsigned scanned = warp_inclusive_scan(w, lane);
-        if (lane < WARPS)
+        if (lane < BLOCK_WARPS)
             work[lane] = scanned - w;
-        if (lane == WARPS - 1)
-            work[WARPS] = scanned;
+        if (lane == BLOCK_WARPS - 1)
+            work[BLOCK_WARPS] = scanned;
     }
     __syncthreads();
     unsigned result = work[warp] + inclusive - v;
-    *total = work[WARPS];
+    *total = work[BLOCK_WARPS];
     __syncthreads();
     return result;
 }
