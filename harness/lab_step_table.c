@@ -3,7 +3,8 @@
  * into step_table_<lab>. lab.def holds three kinds of lines, each read in its own
  * pass: STEP(...) for the steps, CHECK_SIZE(m, n, k) for the sizes every step must
  * get right, and ROW("name", "role", "file", "summary") for the rows beside the
- * steps (a vendor library's, the CPU code the lab starts from), if any. */
+ * steps (a vendor library's, the CPU code the lab starts from), if any; a lab whose
+ * gflops column counts something else names it in an optional RATE_LABEL("unit") line. */
 #include "step_table.h"
 
 #define JOIN_(a, b) a##b
@@ -40,9 +41,22 @@ static const struct row_info rows[] = {
 #undef CHECK_SIZE
 #undef ROW
 
+/* The rate label, if lab.def has one, then NULL. */
+#define STEP(id, name, flags, summary)
+#define CHECK_SIZE(m, n, k)
+#define ROW(name, role, file, summary)
+#define RATE_LABEL(label) label,
+static const char *const rate_labels[] = {
+#include LAB_DEF
+    NULL};
+#undef STEP
+#undef CHECK_SIZE
+#undef ROW
+#undef RATE_LABEL
+
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 const struct step_table JOIN(step_table_, LAB_NAME) = {
     STRING(LAB_NAME), steps, COUNT_OF(steps), rows, COUNT_OF(rows) - 1,
-    check_sizes, COUNT_OF(check_sizes),
+    check_sizes, COUNT_OF(check_sizes), rate_labels[0],
 };

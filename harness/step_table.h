@@ -51,6 +51,9 @@ struct step_table {
     size_t row_count;
     const struct check_size *check_sizes;
     size_t check_size_count;
+    /* What the CSV's gflops column counts, for tables: lab.def's RATE_LABEL line
+     * ("Gkeys/s"), NULL for GFLOP/s. */
+    const char *rate_label;
 };
 
 /* Accepts "02", "2", "02-tiled" or "tiled". Returns NULL when no step matches. */

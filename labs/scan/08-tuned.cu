@@ -27,6 +27,7 @@
  */
 #include "scan.h"
 #include "step_kernel.h"
+#include "lookback.cuh"
 
 #include <stdint.h>
 
@@ -67,46 +68,9 @@ __device__ __forceinline__ void scan_segment_sums(float *s, unsigned lane)
 }
 
 
-/* A tile's status: flag in the high 32 bits, the value's bits in the low 32, written
- * and read as one 64-bit word, so a reader never sees a flag without its value. */
-#define STATUS_EMPTY 0ull     /* nothing published yet (the launch clears every word) */
-#define STATUS_AGGREGATE 1ull /* the tile's own sum */
-#define STATUS_PREFIX 2ull    /* the sum of the tile and every tile before it */
-
-__device__ __forceinline__ void publish(unsigned long long *status, unsigned long long flag,
-                                        float value)
-{
-    unsigned long long word = flag << 32 | __float_as_uint(value);
-    *(volatile unsigned long long *)status = word;
-}
-
-/* Run by the first warp of tile `tile` > 0: the sum of every element before it. */
-__device__ float look_back(const unsigned long long *status, long tile, unsigned lane)
-{
-    float exclusive = 0.0f;
-    long window = tile - 1; /* lane k reads tile window - k */
-    for (;;) {
-        long mine = window - (long)lane;
-        unsigned long long word = STATUS_PREFIX << 32; /* before tile 0: a prefix of 0 */
-        do {
-            if (mine >= 0)
-                word = *(const volatile unsigned long long *)&status[mine];
-        } while (__any_sync(FULL_MASK, (word >> 32) == STATUS_EMPTY));
-        unsigned prefixes = __ballot_sync(FULL_MASK, (word >> 32) == STATUS_PREFIX);
-        /* the nearest tile with a prefix: the lowest lane flagged PREFIX */
-        unsigned stop = prefixes ? __ffs(prefixes) - 1 : 31;
-        float value = lane <= stop ? __uint_as_float((unsigned)word) : 0.0f;
-        /* the sum of lanes 0..stop, lane 0 holding the nearest tile: a tree over
-         * adjacent tiles */
-        for (unsigned offset = 1; offset < 32; offset *= 2)
-            value += __shfl_down_sync(FULL_MASK, value, offset);
-        value = __shfl_sync(FULL_MASK, value, 0);
-        exclusive = value + exclusive;
-        if (prefixes)
-            return exclusive;
-        window -= 32;
-    }
-}
+/* The tiles' status words and the warp's look-back over them: harness/lookback.cuh
+ * (a flag and the tile's float sum in one 64-bit word; the sort lab's one-sweep
+ * passes use the same code). */
 
 /* Row r of this thread: elements base + 4 (r THREADS + t) .. + 3, 0 past n. */
 __device__ __forceinline__ float4 load_row(const float *in, long base, int r, unsigned t, long n,
@@ -175,13 +139,13 @@ __global__ void scan_tuned(const float *in, float *out, unsigned long long *stat
         float exclusive = 0.0f;
         if (tile == 0) {
             if (lane == 0)
-                publish(&status[0], STATUS_PREFIX, aggregate);
+                lookback_publish(&status[0], LOOKBACK_PREFIX, aggregate);
         } else {
             if (lane == 0)
-                publish(&status[tile], STATUS_AGGREGATE, aggregate);
-            exclusive = look_back(status, tile, lane);
+                lookback_publish(&status[tile], LOOKBACK_AGGREGATE, aggregate);
+            exclusive = lookback_warp<float>(status, tile, lane);
             if (lane == 0)
-                publish(&status[tile], STATUS_PREFIX, exclusive + aggregate);
+                lookback_publish(&status[tile], LOOKBACK_PREFIX, exclusive + aggregate);
         }
         if (lane == 0)
             exclusive_s = exclusive;

@@ -22,6 +22,7 @@
  * as TODO). solutions/sort/07-pairs.cu has a complete version.
  */
 #include "sort_common.cuh"
+#include "lookback.cuh"
 
 #define THREADS 256
 #define WARPS (THREADS / 32)
@@ -34,33 +35,9 @@
 #define BUCKETS (RADIX + 1) /* bucket RADIX: the last tile's missing keys */
 static_assert(THREADS == RADIX, "one thread per digit value");
 
-/* A tile's status for one digit: flag in the high 32 bits, the count in the low 32,
- * written and read as one 64-bit word, so a reader never sees a flag without its
- * count. */
-#define STATUS_EMPTY 0ull     /* nothing published yet (the launch clears every word) */
-#define STATUS_AGGREGATE 1ull /* the tile's own count */
-#define STATUS_PREFIX 2ull    /* the count of the tile and every tile before it */
-
-__device__ __forceinline__ void publish(unsigned long long *status, unsigned long long flag,
-                                        unsigned count)
-{
-    *(volatile unsigned long long *)status = flag << 32 | count;
-}
-
-/* Run by thread d of tile `tile` > 0: the keys of digit d in every tile before it. */
-__device__ unsigned look_back(const unsigned long long *status, long tile, unsigned d)
-{
-    unsigned exclusive = 0;
-    for (long q = tile - 1;; --q) {
-        unsigned long long word;
-        do
-            word = *(const volatile unsigned long long *)&status[q * RADIX + d];
-        while ((word >> 32) == STATUS_EMPTY);
-        exclusive += (unsigned)word;
-        if ((word >> 32) == STATUS_PREFIX)
-            return exclusive;
-    }
-}
+/* The tiles' status words (a flag and a count in one 64-bit word per digit value)
+ * and the look-back over them: harness/lookback.cuh, the scan lab's, here walked
+ * by one thread per digit, one tile at a time. */
 
 /* every digit of every key, into histograms[pass][digit] (cleared by the launch) */
 __global__ void upfront_histogram(const unsigned *keys, long n, unsigned *histograms)
@@ -130,11 +107,11 @@ __global__ void onesweep_pairs_pass(const unsigned *from, unsigned *to, long n, 
     unsigned long long *mine = status + tile_index * RADIX + t;
     unsigned exclusive = 0;
     if (tile_index == 0) {
-        publish(mine, STATUS_PREFIX, count);
+        lookback_publish(mine, LOOKBACK_PREFIX, count);
     } else {
-        publish(mine, STATUS_AGGREGATE, count);
-        exclusive = look_back(status, tile_index, t);
-        publish(mine, STATUS_PREFIX, exclusive + count);
+        lookback_publish(mine, LOOKBACK_AGGREGATE, count);
+        exclusive = lookback_thread<1, unsigned>(status + t, RADIX, tile_index);
+        lookback_publish(mine, LOOKBACK_PREFIX, exclusive + count);
     }
     offset[t] = digit_start[t] + exclusive;
     unsigned total;
@@ -200,6 +177,5 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     return status;
 }
 
-DEFINE_STEP(onesweep_pairs_pass, THREADS, 0, launch);
-
 STEP_TODO("carry the values: read each after its key is placed, through the shared tile to its key's output index");
+DEFINE_STEP(onesweep_pairs_pass, THREADS, 0, launch);

@@ -1,6 +1,18 @@
 /* Step 09 - tuned pairs: step 08's one-sweep sort carrying a 32-bit value with every key.   *** YOUR TURN ***
  * Guide: labs/sort/README.md#step-09--pairs-tuned
  *
+ * What changed from 08: the values, moved as 07 moves them, on 08's tuned passes.
+ *   Each value is read right after its key is ranked (the loads are in flight while
+ *   the tile counts, publishes and scatters its keys), put in the shared tile at its
+ *   key's place once the keys are out, and written to the same output index as the
+ *   key (kept in registers from the keys' write-out). The tile shape and the blocks
+ *   per SM are measured again: 18 more registers of values per thread.
+ * Why: 07 carried the values on 06's passes; the keys-only tuning of 08 applies to
+ *   pairs unchanged, and a value needs no digit and no rank of its own.
+ * Expect: about half 08's keys per second (twice the bytes a pass), near CUB's
+ *   SortPairs as 08 is near SortKeys.
+ * Run:  make run LAB=sort STEP=09
+ *
  * This file is step 08's solution with the new kernel name: it runs and is
  * correct, but it is not this step yet. Make the change the TODO below describes,
  * then delete the STEP_TODO line at the end (until then the runner reports the step
@@ -217,7 +229,7 @@ onesweep_pairs_tuned_pass(const unsigned *from, unsigned *to, long n, int shift,
 }
 
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
-onesweep_pairs_tuned_pass_wide(const unsigned *from, unsigned *to, long n, int shift,
+onesweep_tuned_pass_wide(const unsigned *from, unsigned *to, long n, int shift,
                          const unsigned *digit_start, unsigned long long *status, unsigned *ticket)
 {
     onesweep_pass<unsigned long long>(from, to, n, shift, digit_start, status, ticket);
@@ -234,7 +246,7 @@ static void pass_kernel(const unsigned *from, unsigned *to, long n, int shift,
                         const unsigned *digit_start, unsigned long long *status, unsigned *ticket,
                         unsigned tiles, cudaStream_t stream)
 {
-    onesweep_pairs_tuned_pass_wide<<<tiles, THREADS, 0, stream>>>(from, to, n, shift, digit_start,
+    onesweep_tuned_pass_wide<<<tiles, THREADS, 0, stream>>>(from, to, n, shift, digit_start,
                                                             status, ticket);
 }
 
