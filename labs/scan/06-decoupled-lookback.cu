@@ -12,7 +12,9 @@
  *   everything before it); if none of the 32 is, it adds all 32 aggregates and
  *   looks 32 tiles further back. The block then publishes its own PREFIX and writes
  *   its elements, offset by what the look-back found. The flags (one word per tile,
- *   and the counter) are cleared by a cudaMemsetAsync in the launch.
+ *   and the counter) are cleared by a cudaMemsetAsync in the launch. The status word
+ *   and the warp's look-back are harness/lookback.cuh (lookback_publish,
+ *   lookback_warp), which the sort lab's one-sweep passes share.
  * Why: reduce-then-scan reads the input twice because a tile cannot know its offset
  *   until every tile before it is summed. Chaining tiles would serialize them; the
  *   look-back does not wait for the previous tile's prefix when an aggregate
@@ -161,10 +163,13 @@ __global__ void scan_decoupled_lookback(const float *in, float *out, const float
  *  2. Thread 0 takes the tile number: atomicAdd(ticket, 1) (not blockIdx.x: a tile
  *     must only wait on tiles that already started).
  *  3. After the tile scan, the first warp publishes (flag AGGREGATE, tile sum) in one
- *     volatile 64-bit store; tile 0 publishes PREFIX at once.
- *  4. Look back: lane k reads tile t-1-k's word (volatile), spins while any is EMPTY
- *     (__any_sync), finds the nearest PREFIX (__ballot_sync, __ffs), sums the values
- *     up to it (__shfl_down_sync), and moves 32 tiles back if there was none.
+ *     volatile 64-bit store; tile 0 publishes PREFIX at once. The status word and the
+ *     look-back are in harness/lookback.cuh (#include "lookback.cuh"; the sort lab
+ *     shares it): lookback_publish, lookback_warp. Read it: it is this step's lesson.
+ *  4. Look back (lookback_warp): lane k reads tile t-1-k's word (volatile), spins
+ *     while any is EMPTY (__any_sync), finds the nearest PREFIX (__ballot_sync,
+ *     __ffs), sums the values up to it (__shfl_down_sync), and moves 32 tiles back if
+ *     there was none.
  *  5. Publish (PREFIX, exclusive + aggregate); every thread adds exclusive as it writes.
  */
 static cudaError_t launch(const void *problem, cudaStream_t stream)

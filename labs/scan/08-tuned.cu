@@ -1,23 +1,26 @@
 /* Step 08 - tuned.   *** YOUR TURN ***
  * Guide: labs/scan/README.md#step-08--tuned
  *
- * What changed from 07: choices made by measurement on the H100, not new ideas:
- *   - loads with __ldcs and stores with __stcs (cache-streaming: the lines are
- *     marked evict-first, so 2n floats that are touched once do not push the
- *     status words and the next tiles out of L2);
- *   - __launch_bounds__(THREADS, MIN_BLOCKS): registers capped so that 5 blocks of
- *     256 fit an SM (at most 48 registers, where 07's shape fits 4 blocks);
- *     the cap spills a few bytes to local memory, and is still faster: more tiles in
- *     flight hide the look-back's wait;
- *   - a larger tile: ITEMS rows of float4 per thread (default 8: 8192 elements),
- *     so half as many tiles publish, look back and wait per element. The first
- *     warp scans ITEMS x WARPS segment totals, two per lane.
- *   ITEMS, THREADS and MIN_BLOCKS are build variables (make run LAB=scan STEP=08
- *   ITEMS=4 THREADS=512 MIN_BLOCKS=3) for the student's own sweep.
+ * What changed from 07: choices of shape and caching, not new ideas:
+ *   - every thread the SM can hold: __launch_bounds__(THREADS, 2048 / THREADS), at most
+ *     32 registers a thread, with ITEMS = 3 rows of float4 per thread (12 elements,
+ *     a tile of 3072) instead of 07's 4; a thread issues all its loads before its
+ *     first add, so an SM keeps 2048 x 48 bytes of loads in flight;
+ *   - loads with __ldcs and stores with __stcs (cache-streaming: the lines are marked
+ *     evict-first, so 2n floats that are touched once do not push the status words
+ *     and the next tiles out of L2);
+ *   - the first warp scans ITEMS x WARPS segment totals, ceil(segments / 32) a lane
+ *     (lanes past the last hold zeros), so any tile shape works.
+ *   The look-back is harness/lookback.cuh, as in 06 and 07. ITEMS, THREADS and
+ *   MIN_BLOCKS are build variables (make run LAB=scan STEP=08 ITEMS=4 THREADS=512
+ *   MIN_BLOCKS=2) for the student's own sweep; TILE_ORDER=0 takes tile numbers from
+ *   blockIdx.x instead of the counter (CUB's choice: it relies on blocks starting in
+ *   order, which CUDA does not promise).
  * Why: a memory-bound kernel is done when DRAM is busy all the time; what is left
- *   is keeping enough bytes in flight per SM and losing no time between tiles.
- * Expect: at or near CUB's rate at 2^28 elements; ncu's DRAM throughput close to
- *   the copy's.
+ *   is keeping enough bytes in flight per SM and losing no time between tiles. More,
+ *   smaller tiles in flight hide a tile's look-back behind the others' loads.
+ * Expect: at or near CUB's rate at 2^24 and 2^28 elements; ncu's DRAM throughput
+ *   close to the copy's.
  * Run:  make run LAB=scan STEP=08    (ITEMS=4 MIN_BLOCKS=1 for 07's tile shape)
  *
  * This file is step 07's solution with the new kernel name: it runs and is
@@ -168,10 +171,13 @@ __global__ void scan_tuned(const float *in, float *out, unsigned long long *stat
 /* The scratch: the ticket counter, then one status word per tile. */
 #define STATUS_OFFSET 256
 
-/* TODO (step 08). Make THREADS and ITEMS overridable (#ifndef ... #define), ROWS = ITEMS, load with
- * __ldcs and store with __stcs on the vector path, mark the kernel
- * __launch_bounds__(THREADS), then measure: make run LAB=scan STEP=08 ITEMS=4,
- * ITEMS=8, THREADS=128 ... and keep the fastest at 2^28 elements.
+/* TODO (step 08). Make THREADS, ITEMS and MIN_BLOCKS overridable (#ifndef ...
+ * #define), ROWS = ITEMS; issue all the rows' loads before the first add; load with
+ * __ldcs and store with __stcs on the vector path; mark the kernel
+ * __launch_bounds__(THREADS, MIN_BLOCKS); let the first warp scan any number of
+ * segment totals (ceil(segments / 32) a lane, zeros past the last); then measure:
+ * make run LAB=scan STEP=08 ITEMS=3, ITEMS=4, THREADS=512 MIN_BLOCKS=4 ... and keep
+ * the fastest at 2^24 and 2^28 elements beside CUB.
  */
 static cudaError_t launch(const void *problem, cudaStream_t stream)
 {
@@ -194,5 +200,5 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     return cudaGetLastError();
 }
 
-STEP_TODO("tune: __ldcs and __stcs streaming loads and stores, __launch_bounds__(THREADS), and ITEMS rows of float4 per thread chosen by measurement");
+STEP_TODO("tune: every load of a thread in flight at once, __ldcs and __stcs streaming, __launch_bounds__(THREADS, MIN_BLOCKS) and the rows of float4 per thread chosen by measurement");
 DEFINE_STEP(scan_tuned, THREADS, 0, launch);

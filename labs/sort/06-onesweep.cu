@@ -15,7 +15,9 @@
  *     4. the tile's keys of digit d go to digit_start[d] (the upfront histogram's,
  *        kept from 05) plus what it found.
  *   Then 04's local sort and write-out. The status words of all four passes and the
- *   counters are cleared by one cudaMemsetAsync in the launch.
+ *   counters are cleared by one cudaMemsetAsync in the launch. Publishing and the
+ *   look-back are harness/lookback.cuh, the scan lab's (its steps 06-08): one
+ *   thread per digit walks it here, one tile at a time.
  * Why: 05 read the keys twice a pass, once to count and once to move them, because
  *   a tile cannot know its offsets before every tile before it is counted. The
  *   look-back learns them while the tiles run: 2n moved a pass, the least a pass
@@ -195,9 +197,12 @@ static cudaError_t blocks_for(unsigned tiles, unsigned *blocks)
  *     histogram; then launches one kernel per pass over all the tiles.
  *  2. Thread 0 takes the tile number: atomicAdd(ticket, 1), not blockIdx.x.
  *  3. After the ranking, thread d publishes (AGGREGATE, the tile's count of d) in one
- *     volatile 64-bit store (flag in the high half); tile 0 publishes PREFIX.
- *  4. Look back over tiles t - 1, t - 2, ...: wait while a word is EMPTY, add the
- *     counts, stop at the first PREFIX; publish (PREFIX, what was found + count).
+ *     64-bit word: lookback_publish of harness/lookback.cuh (#include "lookback.cuh";
+ *     the scan lab's step 06 uses it too); tile 0 publishes PREFIX.
+ *  4. Look back over tiles t - 1, t - 2, ... (lookback_thread, one tile at a time,
+ *     over the words of digit d: a stride of RADIX words): it waits while a word is
+ *     EMPTY, adds the counts and stops at the first PREFIX; then publish (PREFIX,
+ *     what was found + count). Read the header: that loop is the lesson.
  *  5. offset[d] = the pass's digit start + what was found; then 04's local sort and
  *     write-out. No count kernel, no spine.
  */

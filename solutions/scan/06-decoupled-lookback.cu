@@ -12,7 +12,9 @@
  *   everything before it); if none of the 32 is, it adds all 32 aggregates and
  *   looks 32 tiles further back. The block then publishes its own PREFIX and writes
  *   its elements, offset by what the look-back found. The flags (one word per tile,
- *   and the counter) are cleared by a cudaMemsetAsync in the launch.
+ *   and the counter) are cleared by a cudaMemsetAsync in the launch. The status word
+ *   and the warp's look-back are harness/lookback.cuh (lookback_publish,
+ *   lookback_warp), which the sort lab's one-sweep passes share.
  * Why: reduce-then-scan reads the input twice because a tile cannot know its offset
  *   until every tile before it is summed. Chaining tiles would serialize them; the
  *   look-back does not wait for the previous tile's prefix when an aggregate

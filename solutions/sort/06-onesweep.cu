@@ -15,7 +15,9 @@
  *     4. the tile's keys of digit d go to digit_start[d] (the upfront histogram's,
  *        kept from 05) plus what it found.
  *   Then 04's local sort and write-out. The status words of all four passes and the
- *   counters are cleared by one cudaMemsetAsync in the launch.
+ *   counters are cleared by one cudaMemsetAsync in the launch. Publishing and the
+ *   look-back are harness/lookback.cuh, the scan lab's (its steps 06-08): one
+ *   thread per digit walks it here, one tile at a time.
  * Why: 05 read the keys twice a pass, once to count and once to move them, because
  *   a tile cannot know its offsets before every tile before it is counted. The
  *   look-back learns them while the tiles run: 2n moved a pass, the least a pass

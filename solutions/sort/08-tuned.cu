@@ -1,31 +1,39 @@
-/* Step 08 - onesweep, tuned: keys alone again, the tile shape and the loads chosen by
+/* Step 08 - onesweep, tuned: keys alone again, with the tile shape, the ranking and the
  * Guide: labs/sort/README.md#step-08--tuned
- * measurement.
+ * order of a tile's work that CUB's onesweep uses.
  *
  * What changed from 06 (07's values dropped again: this is the keys-only target):
- *   - the keys are read with __ldcs (ld.global.cs: streamed, evict first): each is
- *     read once per pass, so caching it only evicts the status words and histograms
- *     that the look-back rereads;
- *   - __launch_bounds__(THREADS, MIN_BLOCKS) caps the registers so MIN_BLOCKS
- *     blocks fit on an SM, and ITEMS keys per thread (the tile is 256 x ITEMS):
- *     both chosen by a sweep on the H100 (make run LAB=sort STEP=08 SORT_ITEMS=20
- *     SORT_MIN_BLOCKS=3 tries another shape; the CSV's flags column records it);
- *   - the warp's peers come from nine ballots, one per bit of the digit, instead of
- *     __match_any_sync (CUB does the same), and the digits are recomputed from the
- *     keys instead of kept in 16 registers;
- *   - the look-back reads LOOKBACK_WINDOW predecessors at once instead of one round
- *     trip to the L2 per tile;
- *   - the status word of a tile packs the flag into the top 2 bits and the count
- *     into 30, when n < 2^30 (one 32-bit word, half the bytes to clear and read);
- *     larger arrays keep 06's 64-bit words.
- * Why: 06 is no longer limited by its memory traffic alone: the ranking (match_any,
- *   shared-memory counters) and the waits of the look-back take time that more
- *   tiles in flight and longer tiles hide.
- * Expect: the fastest step of the lab, still short of CUB's SortKeys. CUB publishes each
- *   tile's digit counts before it ranks the keys (a histogram of the tile first), so
- *   the look-back of later tiles rarely waits; here the counts come out of the
- *   ranking: the likeliest part of the gap, not measured here (labs/sort/README.md,
- *   question 5).
+ *   - tiles of THREADS x ITEMS keys, 384 x 18 by default (CUB's onesweep tile for
+ *     32-bit keys on sm_90 is 384 threads of 19 or 20 keys): 6912 keys, so a pass has
+ *     0.6 times 06's tiles and status words to clear, publish and look back over.
+ *     Threads 256 and up rank and write keys but own no digit;
+ *     __launch_bounds__(THREADS, MIN_BLOCKS) budgets the registers;
+ *   - the keys read with __ldcs (streamed, evict first: each is read once a pass and
+ *     should not push out the status words and histograms the look-back rereads);
+ *   - a warp's peers from eight ballots, one per bit of the digit (nine in the last,
+ *     partial tile, where digit 256 marks a missing key), instead of
+ *     __match_any_sync (BALLOT_MATCH=0 to compare), and the digits recomputed from the
+ *     keys instead of kept in registers;
+ *   - a tile's order of work: its counts published (AGGREGATE) as soon as the ranking
+ *     ends, then its scan and its scatter into shared memory, and only then the
+ *     look-back, which reads LOOKBACK_WINDOW predecessors at once: the tiles before
+ *     it have had the scatter's time to publish their prefixes;
+ *   - status words of 32 bits when n < 2^30 (the flag in the top 2 bits, the count in
+ *     30: half the bytes to clear and read); the look-back is harness/lookback.cuh,
+ *     06's, with a window;
+ *   - the write-out adds one shared offset per digit (where the digit starts in the
+ *     output minus where it starts in the tile) to each key's place in the tile;
+ *   - the upfront histogram reads 16-byte vectors of four keys, four loads in flight
+ *     per thread.
+ *   THREADS, ITEMS, MIN_BLOCKS and LOOKBACK_WINDOW are build variables: make run
+ *   LAB=sort STEP=08 SORT_THREADS=256 SORT_ITEMS=16 SORT_MIN_BLOCKS=4 tries another
+ *   shape (lab.mk; the CSV's flags column records it).
+ * Why: 06 is not limited by its memory traffic alone: its ranking, the waits of its
+ *   look-back and its barriers take time that longer tiles, fewer status words and a
+ *   look-back that starts later (and so waits less) hide.
+ * Expect: the fastest keys-only step of the lab, toward CUB's SortKeys (Adinets and
+ *   Merrill report onesweep at 29.4 Gkeys/s for 256M uniform keys on an A100, 1.5x
+ *   CUB's radix sort of 2022).
  * Run:  make run LAB=sort STEP=08
  */
 #include "sort_common.cuh"

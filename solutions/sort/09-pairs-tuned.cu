@@ -1,12 +1,13 @@
-/* Step 09 - tuned pairs: step 08's one-sweep sort carrying a 32-bit value with every key.
+/* Step 09 - tuned pairs: 08's one-sweep passes carrying a 32-bit value with every key.
  * Guide: labs/sort/README.md#step-09--pairs-tuned
  *
  * What changed from 08: the values, moved as 07 moves them, on 08's tuned passes.
  *   Each value is read right after its key is ranked (the loads are in flight while
  *   the tile counts, publishes and scatters its keys), put in the shared tile at its
  *   key's place once the keys are out, and written to the same output index as the
- *   key (kept in registers from the keys' write-out). The tile shape and the blocks
- *   per SM are measured again: 18 more registers of values per thread.
+ *   key (kept in registers from the keys' write-out). The values take ITEMS more
+ *   registers a thread: the shape is worth a sweep of its own (SORT_THREADS,
+ *   SORT_ITEMS, SORT_MIN_BLOCKS; CUB's pairs tile on sm_90 is 384 x 23).
  * Why: 07 carried the values on 06's passes; the keys-only tuning of 08 applies to
  *   pairs unchanged, and a value needs no digit and no rank of its own.
  * Expect: about half 08's keys per second (twice the bytes a pass), near CUB's

@@ -8,11 +8,16 @@
 $(BUILD_DIR)/host/labs/sort/sort_keys.o: CFLAGS += -fopenmp
 sort_LDLIBS := -lgomp
 
-# Step 08's tile: keys per thread (SORT_ITEMS; the tile is 256 of them) and the blocks
-# per SM __launch_bounds__ budgets registers for (SORT_MIN_BLOCKS); each becomes a -D
-# flag, which the CSV's flags column records. (Named apart from the scan lab's ITEMS.)
+# Steps 08 and 09's tile: threads per block (SORT_THREADS, 256 or more: a thread per
+# digit value), keys per thread (SORT_ITEMS) and the blocks per SM __launch_bounds__
+# budgets registers for (SORT_MIN_BLOCKS); each becomes a -D flag, which the CSV's
+# flags column records. (Named apart from the scan lab's THREADS and ITEMS.)
+SORT_THREADS ?=
 SORT_ITEMS ?=
 SORT_MIN_BLOCKS ?=
-$(call build_variable_choices,SORT_ITEMS,$(shell seq 1 32),the keys per thread of sort step 08)
-$(call build_variable_choices,SORT_MIN_BLOCKS,1 2 3 4 5 6 7 8,the blocks per SM of sort step 08)
-sort_08-tuned_NVCCFLAGS = $(if $(SORT_ITEMS),-DITEMS=$(SORT_ITEMS)) $(if $(SORT_MIN_BLOCKS),-DMIN_BLOCKS=$(SORT_MIN_BLOCKS))
+$(call build_variable_choices,SORT_THREADS,256 288 320 352 384 416 448 480 512,the threads per block of sort steps 08 and 09)
+$(call build_variable_choices,SORT_ITEMS,$(shell seq 1 32),the keys per thread of sort steps 08 and 09)
+$(call build_variable_choices,SORT_MIN_BLOCKS,1 2 3 4 5 6 7 8,the blocks per SM of sort steps 08 and 09)
+sort_tile_flags = $(if $(SORT_THREADS),-DTHREADS=$(SORT_THREADS)) $(if $(SORT_ITEMS),-DITEMS=$(SORT_ITEMS)) $(if $(SORT_MIN_BLOCKS),-DMIN_BLOCKS=$(SORT_MIN_BLOCKS))
+sort_08-tuned_NVCCFLAGS = $(sort_tile_flags)
+sort_09-pairs-tuned_NVCCFLAGS = $(sort_tile_flags)
