@@ -1,7 +1,7 @@
 # The sort figures, included by plots/plots.mk (which sets PLOT_* and PLOT_SH). For
 # every results folder <gpu> with sort rows, each also as slides/<name>.svg:
 #   plots/sort/steps-<gpu>.png          Gkeys/s per step at 2^28 uniform keys, CUB's row as a
-#                                       line (plots/steps.gp; step 07 sorts pairs)
+#                                       line (plots/steps.gp; steps 07 and 09 sort pairs)
 #   plots/sort/passes-<gpu>.png         the same rows as GB/s per pass against the measured
 #                                       device-copy bandwidth (plots/steps.gp, lab-pass.gp)
 #   plots/sort/distributions-<gpu>.png  Gkeys/s per step and row for each key distribution
