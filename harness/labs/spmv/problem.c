@@ -387,7 +387,7 @@ const struct lab_problem lab_problem = {
                  "                     edges or onerow (--m 1..7); each class's --n and --k:\n"
                  "                     laplace2d/stencil27 --n grid side (4096, 160); random --n\n"
                  "                     rows --k per row (2097152, 64); powerlaw --n rows --k mean\n"
-                 "                     (2097152, 28); banded --n rows --k mean (2097152, 40)\n"
+                 "                     (2097152, 27); banded --n rows --k mean (2097152, 40)\n"
                  "  --matrix FILE.mtx  a Matrix Market file (coordinate; real, integer or pattern;\n"
                  "                     general or symmetric)\n",
     .size_label = "matrix",
