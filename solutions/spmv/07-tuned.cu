@@ -49,6 +49,10 @@
 #define PIECE (32 * PER_LANE)
 #define PIECE_ROWS 32 /* rows per piece: one sum slot per lane */
 #define SHORT_ROWS 8  /* mean and longest row at most 8 and 16: one thread per row */
+#ifndef STAGED_PIECE
+#define STAGED_PIECE 1024 /* nonzeros of a piece of even rows, staged in shared memory */
+#endif
+#define STAGED_WARPS 4
 
 __device__ __forceinline__ float load_streaming(const float *p)
 {
@@ -86,8 +90,8 @@ spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restri
 #pragma unroll
     for (int u = 0; u < PER_LANE; ++u)
         if (begin + lane + 32 * u < end) {
-            col[u] = load_streaming(Aj + begin + lane + 32 * u);
-            val[u] = load_streaming(Av + begin + lane + 32 * u);
+            col[u] = __ldg(Aj + begin + lane + 32 * u);
+            val[u] = __ldg(Av + begin + lane + 32 * u);
         }
     /* the rows' starts, relative to the piece (the first row's clipped to it) */
     if (lane < rows)
@@ -133,6 +137,57 @@ spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restri
     }
 }
 
+/* Even rows (none past twice the mean): a piece of up to 32 whole rows is staged in
+ * shared memory, coalesced, then each lane walks one row there, as step 01's thread
+ * does: lanes on neighbouring rows gather neighbouring x (a stencil's or a band's
+ * columns move with the row), so a warp's gather touches a few lines, where the
+ * stripes' gather of 32 consecutive nonzeros touches one line per row segment. */
+__global__ void __launch_bounds__(STAGED_WARPS * 32)
+spmv_staged_rows(const int *Ap, const int *Aj, const float *Av, const float *__restrict__ x, float *y,
+                 const int4 *pieces, int count, int accumulate)
+{
+    /* nonzero i of a piece at i + i / 32: lanes reading rows 64 apart (random's) hit
+     * two banks, not one */
+    __shared__ int cols[STAGED_WARPS][STAGED_PIECE + STAGED_PIECE / 32];
+    __shared__ float vals[STAGED_WARPS][STAGED_PIECE + STAGED_PIECE / 32];
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const int index = blockIdx.x * STAGED_WARPS + warp;
+    if (index >= count)
+        return;
+    const int4 piece = __ldg(pieces + index);
+    const int first_row = piece.x, rows = piece.y, begin = piece.z, end = piece.w;
+    int col[STAGED_PIECE / 32];
+    float val[STAGED_PIECE / 32];
+#pragma unroll
+    for (int u = 0; u < STAGED_PIECE / 32; ++u)
+        if (begin + lane + 32 * u < end) {
+            col[u] = load_streaming(Aj + begin + lane + 32 * u);
+            val[u] = load_streaming(Av + begin + lane + 32 * u);
+        }
+    int my_begin = 0, my_end = 0; /* this lane's row, relative to the piece */
+    if (lane < rows) {
+        my_begin = lane == 0 ? 0 : __ldg(Ap + first_row + lane) - begin;
+        my_end = lane == rows - 1 ? end - begin : __ldg(Ap + first_row + lane + 1) - begin;
+    }
+#pragma unroll
+    for (int u = 0; u < STAGED_PIECE / 32; ++u)
+        if (begin + lane + 32 * u < end) {
+            cols[warp][lane + 33 * u] = col[u];
+            vals[warp][lane + 33 * u] = val[u];
+        }
+    __syncwarp();
+    float sum = 0.0f;
+#pragma unroll 4
+    for (int i = my_begin; i < my_end; ++i)
+        sum += vals[warp][i + i / 32] * __ldg(x + cols[warp][i + i / 32]);
+    if (lane < rows) {
+        if (accumulate)
+            atomicAdd(y + first_row + lane, sum);
+        else
+            y[first_row + lane] = sum;
+    }
+}
+
 /* short, even rows (laplace2d's 5): step 01's thread per row */
 __global__ void __launch_bounds__(THREADS)
 spmv_short_rows(const int *Ap, const int *Aj, const float *Av, int num_rows, const float *__restrict__ x,
@@ -151,6 +206,7 @@ spmv_short_rows(const int *Ap, const int *Aj, const float *Av, int num_rows, con
 /* the pieces of the matrix they were cut from, on the device */
 static struct {
     unsigned long long matrix_id;
+    int cap;                /* the most nonzeros of a piece */
     int4 *pieces;           /* the stored pieces, then the long rows' other pieces */
     int count, long_count;
 } split;
@@ -164,25 +220,25 @@ static double now_ms(void)
 
 /* Cuts the rows into pieces (into out when it is not NULL); returns how many, the
  * first pieces of long rows among them; *long_count: the long rows' other pieces. */
-static long cut(const int *Ap, int rows, int4 *out, long *long_count)
+static long cut(const int *Ap, int rows, int cap, int4 *out, long *long_count)
 {
     long count = 0, others = 0;
     for (int r = 0; r < rows;) {
         int begin = Ap[r];
-        if (Ap[r + 1] - begin > PIECE) { /* a long row: pieces of its own */
+        if (Ap[r + 1] - begin > cap) { /* a long row: pieces of its own */
             if (out != NULL)
-                out[count] = make_int4(r, 1, begin, begin + PIECE);
+                out[count] = make_int4(r, 1, begin, begin + cap);
             ++count;
-            for (int b = begin + PIECE; b < Ap[r + 1]; b += PIECE) {
+            for (int b = begin + cap; b < Ap[r + 1]; b += cap) {
                 if (out != NULL)
-                    out[*long_count + others] = make_int4(r, 1, b, b + PIECE < Ap[r + 1] ? b + PIECE : Ap[r + 1]);
+                    out[*long_count + others] = make_int4(r, 1, b, b + cap < Ap[r + 1] ? b + cap : Ap[r + 1]);
                 ++others;
             }
             ++r;
             continue;
         }
         int first = r;
-        while (r < rows && r - first < PIECE_ROWS && Ap[r + 1] - begin <= PIECE)
+        while (r < rows && r - first < PIECE_ROWS && Ap[r + 1] - begin <= cap)
             ++r;
         if (out != NULL)
             out[count] = make_int4(first, r - first, begin, Ap[r]);
@@ -193,7 +249,7 @@ static long cut(const int *Ap, int rows, int4 *out, long *long_count)
     return count;
 }
 
-static cudaError_t make_split(const struct spmv_problem *p)
+static cudaError_t make_split(const struct spmv_problem *p, int cap)
 {
     double start = now_ms();
     cudaError_t status = cudaDeviceSynchronize(); /* the old pieces may still be in use */
@@ -201,12 +257,12 @@ static cudaError_t make_split(const struct spmv_problem *p)
         return status;
     cudaFree(split.pieces);
     split.pieces = NULL;
-    long others = 0, count = cut(p->host_row_ptr, p->rows, NULL, &others);
+    long others = 0, count = cut(p->host_row_ptr, p->rows, cap, NULL, &others);
     int4 *host = (int4 *)malloc((size_t)(count + others) * sizeof(int4));
     if (host == NULL)
         return cudaErrorMemoryAllocation;
     long offset = count; /* where the other pieces go: after the stored ones */
-    cut(p->host_row_ptr, p->rows, host, &offset);
+    cut(p->host_row_ptr, p->rows, cap, host, &offset);
     if ((status = cudaMalloc(&split.pieces, (size_t)(count + others) * sizeof(int4))) == cudaSuccess)
         status = cudaMemcpy(split.pieces, host, (size_t)(count + others) * sizeof(int4), cudaMemcpyHostToDevice);
     free(host);
@@ -215,9 +271,10 @@ static cudaError_t make_split(const struct spmv_problem *p)
     split.count = (int)count;
     split.long_count = (int)others;
     split.matrix_id = p->matrix_id;
+    split.cap = cap;
     fprintf(stderr, "07-tuned: %ld pieces of at most %d nonzeros and %d rows (%ld more for long rows), cut once "
                     "for this matrix in %.1f ms on the host (not in the timed runs)\n",
-            count, PIECE, PIECE_ROWS, others, now_ms() - start);
+            count, cap, PIECE_ROWS, others, now_ms() - start);
     return cudaSuccess;
 }
 
@@ -235,19 +292,31 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
         spmv_short_rows<<<blocks, THREADS, 0, stream>>>(p->row_ptr, p->col_idx, p->values, p->rows, p->x, p->y);
         return cudaGetLastError();
     }
-    if ((split.pieces == NULL || split.matrix_id != p->matrix_id) && (status = make_split(p)) != cudaSuccess)
+    /* even rows (none past twice the mean, nor past an eighth of a staged piece): staged */
+    int staged = p->max_row_length <= 2 * mean && p->max_row_length <= STAGED_PIECE / 8;
+    int cap = staged ? STAGED_PIECE : PIECE;
+    if ((split.pieces == NULL || split.matrix_id != p->matrix_id || split.cap != cap) &&
+        (status = make_split(p, cap)) != cudaSuccess)
         return status;
-    dim3 grid((unsigned)((split.count + WARPS - 1) / WARPS));
-    if ((status = step_check_grid(grid)) != cudaSuccess)
-        return status;
-    spmv_pieces<<<grid, THREADS, 0, stream>>>(p->row_ptr, p->col_idx, p->values, p->x, p->y, split.pieces,
-                                              split.count, 0);
-    if ((status = cudaGetLastError()) != cudaSuccess || split.long_count == 0)
-        return status;
-    dim3 long_grid((unsigned)((split.long_count + WARPS - 1) / WARPS));
-    spmv_pieces<<<long_grid, THREADS, 0, stream>>>(p->row_ptr, p->col_idx, p->values, p->x, p->y,
-                                                   split.pieces + split.count, split.long_count, 1);
-    return cudaGetLastError();
+    for (int part = 0; part < 2; ++part) { /* the stored pieces, then the long rows' others */
+        int count = part == 0 ? split.count : split.long_count;
+        const int4 *pieces = split.pieces + (part == 0 ? 0 : split.count);
+        if (count == 0)
+            continue;
+        int warps = staged ? STAGED_WARPS : WARPS;
+        dim3 grid((unsigned)((count + warps - 1) / warps));
+        if ((status = step_check_grid(grid)) != cudaSuccess)
+            return status;
+        if (staged)
+            spmv_staged_rows<<<grid, warps * 32, 0, stream>>>(p->row_ptr, p->col_idx, p->values, p->x, p->y,
+                                                              pieces, count, part);
+        else
+            spmv_pieces<<<grid, THREADS, 0, stream>>>(p->row_ptr, p->col_idx, p->values, p->x, p->y, pieces,
+                                                      count, part);
+        if ((status = cudaGetLastError()) != cudaSuccess)
+            return status;
+    }
+    return cudaSuccess;
 }
 
 DEFINE_STEP(spmv_pieces, THREADS, 0, launch);
