@@ -106,6 +106,18 @@ static void spmv_format_size(const struct problem_size *size, char *buf, size_t 
     }
 }
 
+/* The CSV's matrix column: the class's name, or the file's (without its folder). */
+static void spmv_label(const struct problem_size *size, char *buf, size_t len)
+{
+    if (size->m == SPMV_FILE) {
+        const char *slash = strrchr(file_path, '/');
+        snprintf(buf, len, "%s", slash != NULL ? slash + 1 : file_path);
+    } else {
+        const char *name = spmv_class_name(size->m);
+        snprintf(buf, len, "%s", name != NULL ? name : "");
+    }
+}
+
 static double estimated_nnz(const struct problem_size *size)
 {
     if (made_nnz >= 0 && made_size.m == size->m && made_size.n == size->n && made_size.k == size->k)
@@ -408,4 +420,5 @@ const struct lab_problem lab_problem = {
     .poison_on_host = spmv_poison_on_host,
     .option_name = "--matrix",
     .parse_option = parse_matrix,
+    .label = spmv_label,
 };
