@@ -1,38 +1,38 @@
-/* Step 07: tuned: the nonzeros cut into equal pieces once per matrix, a warp per
+/* Step 07: tuned: the rows cut once per matrix into pieces of equal work, a warp per
  * Guide: labs/spmv/README.md#step-07--tuned
- * piece, read coalesced and summed row by row in shared memory; short even rows a
- * thread each.
+ * piece, every piece read as one coalesced run; short even rows a thread each.
  *
- * What changed: work is handed out by nonzeros, as in step 06, but each piece is read
- * as one coalesced run, as in step 05, and no format conversion is made.
- *  - Once per matrix, the host walks the row pointers and cuts the rows into pieces:
- *    consecutive whole rows, at most 32 of them and at most 512 nonzeros (32 per
- *    lane). A row longer than that is cut into pieces of 512 of its own. The pieces
- *    (first row, rows, first and last nonzero: 16 bytes each, a few per thousand of
- *    the matrix's bytes) go to the device; the time this took is printed on its own
- *    line, as step 05's conversion is. It reads the row pointers alone: no copy of
- *    the matrix, no new format.
- *  - A warp takes a piece: each lane loads 16 nonzeros 32 apart (every load of the
- *    warp one contiguous run of 128 bytes, all 32 in flight before the first is used),
- *    multiplies by x[col] and leaves the products in shared memory; then each lane
- *    adds 16 neighbouring products, closing a row's partial sum into that row's slot
- *    (a shared-memory atomicAdd) where a row ends. Equal work per lane whatever the
- *    row lengths in the piece (the idea of Merrill and Garland's merge path, inside a
- *    warp); the warp writes its rows' sums to y in one coalesced store.
- *  - The first piece of a long row is stored like any other; its other pieces run in a
- *    second kernel, after it, and atomicAdd their sums into y[row].
+ * What changed: work is handed out by nonzeros, as in step 06, but each warp's share
+ * is read coalesced, and the host picks one of three ways from the matrix's shape.
+ *  - Once per matrix the host walks the row pointers and cuts the rows into pieces:
+ *    consecutive whole rows, at most 32 of them and at most 512 nonzeros (1024 when
+ *    staged, below); a longer row is cut into pieces of its own. The pieces (first row,
+ *    rows, first and last nonzero: 16 bytes each) go to the device, and the time this
+ *    took is printed on its own line, as step 05's conversion is. The matrix itself is
+ *    neither copied nor converted.
  *  - Short, even rows (mean at most 8, none past 16: laplace2d): step 01's thread per
- *    row, whose warp reads 32 neighbouring rows' few nonzeros from a handful of lines;
- *    a piece of 32 such rows would leave two thirds of its lanes idle.
- *  Av[] and Aj[] are read once, with ld.global.nc.L1::no_allocate, so they do not push
- *  x out of L1; x through __ldg.
- * Why: the three ways to lose bandwidth in CSR are gone at once: scattered loads
- * (steps 01, 02), idle lanes on short rows and waits for long ones (steps 03, 04), and
- * loads that depend on a search (step 06). The split costs one pass over the row
- * pointers, paid once per matrix, as cuSPARSE's analysis is.
- * What to expect: about cuSPARSE's default algorithm or better on every class;
- * near step 05 on the regular ones without its conversion. The lab's guide says by
- * how much, and what is left.
+ *    row, whose warp reads 32 neighbouring rows' few nonzeros from a handful of lines.
+ *  - Even rows near the diagonal (none past twice the mean nor past 128; the mean
+ *    |col - row| of a sample of rows at most 32768: stencil27, banded): a warp stages
+ *    its piece in shared memory, coalesced, then each lane walks one row there, as
+ *    step 01's thread does, so that lanes on neighbouring rows gather neighbouring x.
+ *  - The rest (random, powerlaw): stripes. Each lane loads 16 nonzeros 32 apart (all
+ *    in flight before the first is used), multiplies them by x and leaves the products
+ *    in shared memory; then it adds 16 neighbouring products, closing a row's partial
+ *    sum into that row's slot (a shared-memory atomicAdd) where the row ends: equal
+ *    work per lane whatever the row lengths (Merrill and Garland's merge path, inside
+ *    a warp). The warp writes its rows' sums to y in one coalesced store.
+ *  The first piece of a long row is stored like any other; its other pieces run in a
+ *  second launch, after it, and atomicAdd their sums into y[row].
+ * Why: the ways CSR loses bandwidth are scattered loads (steps 01, 02), idle lanes on
+ * short rows and waits for long ones (steps 03, 04), and loads that wait for a search
+ * (step 06). Pieces of equal size remove the waits, coalesced loads the scattering;
+ * staging keeps a stencil's gathers of x as tidy as step 05's format does, with no
+ * format. The cut costs one pass over the row pointers per matrix, as cuSPARSE's
+ * analysis does.
+ * What to expect: ahead of cuSPARSE's default algorithm on laplace2d, level with it on
+ * random and powerlaw; on stencil27 and banded the staged pieces aim at step 05's
+ * speed without its conversion. The guide's tables say where it lands.
  * Run:  make run LAB=spmv STEP=07 */
 #include <stdio.h>
 #include <stdlib.h>
