@@ -241,8 +241,11 @@ static double now_ms(void)
     return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
 }
 
-/* Cuts the rows into pieces (into out when it is not NULL); returns how many, the
- * first pieces of long rows among them; *long_count: the long rows' other pieces. */
+/* Cuts the rows into pieces of at most cap nonzeros and PIECE_ROWS rows; returns how
+ * many are stored by the first launch (a long row's first piece among them). Called
+ * twice: first with out NULL, which sets *long_count to the long rows' other pieces;
+ * then with out, whose stored pieces go to out[0..] and the others after the first
+ * *long_count entries (the caller passes the stored count there). */
 static long cut(const int *Ap, int rows, int cap, int4 *out, long *long_count)
 {
     long count = 0, others = 0;
