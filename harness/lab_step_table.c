@@ -3,7 +3,8 @@
  * into step_table_<lab>. lab.def holds three kinds of lines, each read in its own
  * pass: STEP(...) for the steps, CHECK_SIZE(m, n, k) for the sizes every step must
  * get right, and ROW("name", "role", "file", "summary") for the rows beside the
- * steps (a vendor library's, the CPU code the lab starts from), if any. */
+ * steps (a vendor library's, the CPU code the lab starts from), if any; and maybe one
+ * LABEL_COLUMN("name"), the name of a text column of its results CSV (step_table.h). */
 #include "step_table.h"
 
 #define JOIN_(a, b) a##b
@@ -40,9 +41,23 @@ static const struct row_info rows[] = {
 #undef CHECK_SIZE
 #undef ROW
 
+/* The label column's name, if lab.def has a LABEL_COLUMN line (guarded there by
+ * #ifdef LABEL_COLUMN, so the passes above and a lab's own readers skip it). */
+#define STEP(id, name, flags, summary)
+#define CHECK_SIZE(m, n, k)
+#define ROW(name, role, file, summary)
+#define LABEL_COLUMN(name) name,
+static const char *const label_columns[] = {
+#include LAB_DEF
+    NULL};
+#undef STEP
+#undef CHECK_SIZE
+#undef ROW
+#undef LABEL_COLUMN
+
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 const struct step_table JOIN(step_table_, LAB_NAME) = {
     STRING(LAB_NAME), steps, COUNT_OF(steps), rows, COUNT_OF(rows) - 1,
-    check_sizes, COUNT_OF(check_sizes),
+    check_sizes, COUNT_OF(check_sizes), label_columns[0],
 };
