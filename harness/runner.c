@@ -562,6 +562,8 @@ int main(int argc, char **argv)
     case CLI_RUN:
         break;
     }
+    if (options.todo_query)
+        return marked_todo ? EXIT_TODO : EXIT_PASS;
     if (options.report_only)
         return static_report(&options, program);
     /* A step still TODO is run to show it runs, not judged: the lab's long extra checks
