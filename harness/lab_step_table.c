@@ -3,8 +3,9 @@
  * into step_table_<lab>. lab.def holds three kinds of lines, each read in its own
  * pass: STEP(...) for the steps, CHECK_SIZE(m, n, k) for the sizes every step must
  * get right, and ROW("name", "role", "file", "summary") for the rows beside the
- * steps (a vendor library's, the CPU code the lab starts from), if any; a lab whose
- * gflops column counts something else names it in an optional RATE_LABEL("unit") line. */
+ * steps (a vendor library's, the CPU code the lab starts from), if any; and maybe one
+ * LABEL_COLUMN("name"), the name of a text column of its results CSV (step_table.h),
+ * and one RATE_LABEL("unit"), what its gflops column counts when not GFLOP/s. */
 #include "step_table.h"
 
 #define JOIN_(a, b) a##b
@@ -41,7 +42,22 @@ static const struct row_info rows[] = {
 #undef CHECK_SIZE
 #undef ROW
 
-/* The rate label, if lab.def has one, then NULL. */
+/* The label column's name, if lab.def has a LABEL_COLUMN line (guarded there by
+ * #ifdef LABEL_COLUMN, so the passes above and a lab's own readers skip it). */
+#define STEP(id, name, flags, summary)
+#define CHECK_SIZE(m, n, k)
+#define ROW(name, role, file, summary)
+#define LABEL_COLUMN(name) name,
+static const char *const label_columns[] = {
+#include LAB_DEF
+    NULL};
+#undef STEP
+#undef CHECK_SIZE
+#undef ROW
+#undef LABEL_COLUMN
+
+/* The rate label, if lab.def has a RATE_LABEL line (guarded there by #ifdef
+ * RATE_LABEL, like LABEL_COLUMN), then NULL. */
 #define STEP(id, name, flags, summary)
 #define CHECK_SIZE(m, n, k)
 #define ROW(name, role, file, summary)
@@ -58,5 +74,5 @@ static const char *const rate_labels[] = {
 
 const struct step_table JOIN(step_table_, LAB_NAME) = {
     STRING(LAB_NAME), steps, COUNT_OF(steps), rows, COUNT_OF(rows) - 1,
-    check_sizes, COUNT_OF(check_sizes), rate_labels[0],
+    check_sizes, COUNT_OF(check_sizes), label_columns[0], rate_labels[0],
 };

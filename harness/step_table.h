@@ -51,6 +51,11 @@ struct step_table {
     size_t row_count;
     const struct check_size *check_sizes;
     size_t check_size_count;
+    /* LABEL_COLUMN("name") in lab.def, or NULL: a text column of the lab's results CSV,
+     * after its numeric ones, naming the problem in words where m, n and k are numbers
+     * (the input's class, a file's name); its value is lab_problem's label. Tools that
+     * check results (bin/results-check) read here which lab column is text. */
+    const char *label_column;
     /* What the CSV's gflops column counts, for tables: lab.def's RATE_LABEL line
      * ("Gkeys/s"), NULL for GFLOP/s. */
     const char *rate_label;
