@@ -4,7 +4,8 @@
  * pass: STEP(...) for the steps, CHECK_SIZE(m, n, k) for the sizes every step must
  * get right, and ROW("name", "role", "file", "summary") for the rows beside the
  * steps (a vendor library's, the CPU code the lab starts from), if any; and maybe one
- * LABEL_COLUMN("name"), the name of a text column of its results CSV (step_table.h). */
+ * LABEL_COLUMN("name"), the name of a text column of its results CSV (step_table.h),
+ * and one RATE_LABEL("unit"), what its gflops column counts when not GFLOP/s. */
 #include "step_table.h"
 
 #define JOIN_(a, b) a##b
@@ -55,9 +56,23 @@ static const char *const label_columns[] = {
 #undef ROW
 #undef LABEL_COLUMN
 
+/* The rate label, if lab.def has a RATE_LABEL line (guarded there by #ifdef
+ * RATE_LABEL, like LABEL_COLUMN), then NULL. */
+#define STEP(id, name, flags, summary)
+#define CHECK_SIZE(m, n, k)
+#define ROW(name, role, file, summary)
+#define RATE_LABEL(label) label,
+static const char *const rate_labels[] = {
+#include LAB_DEF
+    NULL};
+#undef STEP
+#undef CHECK_SIZE
+#undef ROW
+#undef RATE_LABEL
+
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 const struct step_table JOIN(step_table_, LAB_NAME) = {
     STRING(LAB_NAME), steps, COUNT_OF(steps), rows, COUNT_OF(rows) - 1,
-    check_sizes, COUNT_OF(check_sizes), label_columns[0],
+    check_sizes, COUNT_OF(check_sizes), label_columns[0], rate_labels[0],
 };

@@ -56,6 +56,9 @@ struct step_table {
      * (the input's class, a file's name); its value is lab_problem's label. Tools that
      * check results (bin/results-check) read here which lab column is text. */
     const char *label_column;
+    /* What the CSV's gflops column counts, for tables: lab.def's RATE_LABEL line
+     * ("Gkeys/s"), NULL for GFLOP/s. */
+    const char *rate_label;
 };
 
 /* Accepts "02", "2", "02-tiled" or "tiled". Returns NULL when no step matches. */

@@ -265,9 +265,9 @@ static int make_table(const char *results, const char *lab, const char *gpu_dir,
     int has_inter = rate != NULL;
     char line[2048];
     snprintf(line, sizeof line,
-             "| step | size | regs | smem B | blocks/SM (limiter) | median ms | GFLOP/s | "
+             "| step | size | regs | smem B | blocks/SM (limiter) | median ms | %s | "
              "%s%svs previous | check |\n|---|---|---|---|---|---|---|---|---|%s\n",
-             has_inter ? (gbps ? "GB/s" : "Ginter/s") : "", has_inter ? " | " : "",
+             steps->rate_label ? steps->rate_label : "GFLOP/s", has_inter ? (gbps ? "GB/s" : "Ginter/s") : "", has_inter ? " | " : "",
              has_inter ? "---|" : "");
     put(out, line);
     size_t last = 0;
@@ -431,10 +431,12 @@ static int make_sizes_table(const char *results, const char *lab, const char *gp
                             const char *step, const char *row, struct text *out, char *why,
                             size_t why_len)
 {
-    if (step_table_find(lab) == NULL) {
+    const struct step_table *table = step_table_find(lab);
+    if (table == NULL) {
         snprintf(why, why_len, "unknown lab '%s'", lab);
         return -1;
     }
+    const char *rate = table->rate_label ? table->rate_label : "GFLOP/s";
     char path[1024];
     snprintf(path, sizeof path, "%s/%s/%s.csv", results, gpu_dir, lab);
     struct csv_table t;
@@ -465,8 +467,8 @@ static int make_sizes_table(const char *results, const char *lab, const char *gp
     }
     char line[2048];
     snprintf(line, sizeof line,
-             "| size | %s ms | %s ms | %s GFLOP/s | %s GFLOP/s | %s / %s |\n"
-             "|---|---|---|---|---|---|\n", step, row, step, row, step, row);
+             "| size | %s ms | %s ms | %s %s | %s %s | %s / %s |\n"
+             "|---|---|---|---|---|---|\n", step, row, step, rate, row, rate, step, row);
     put(out, line);
     size_t last = 0;
     for (size_t q = 0; q < t.nrows; ++q) {
