@@ -417,10 +417,11 @@ $(BIN_DIR)/peaks: harness/tools/peaks.cu $(call HOST_OBJ,csv results) harness/cs
 peaks: $(BIN_DIR)/peaks
 	$(Q)$(BIN_DIR)/peaks
 
-TOOLS := $(BIN_DIR)/guide-tables $(BIN_DIR)/doc-links $(BIN_DIR)/occupancy $(BIN_DIR)/lab $(BIN_DIR)/gpu-probe $(BIN_DIR)/results-check \
+TOOLS := $(BIN_DIR)/profile $(BIN_DIR)/guide-tables $(BIN_DIR)/doc-links $(BIN_DIR)/occupancy $(BIN_DIR)/lab $(BIN_DIR)/gpu-probe $(BIN_DIR)/results-check \
          $(BIN_DIR)/occupancy-api-check
 
 include plots/plots.mk
+include harness/profile.mk
 
 # ---------------------------------------------------------------------------
 .PHONY: all solutions run report grade grade-all grade-prereqs test deps deps-slurm plots clean help diffs guide-tables handout FORCE

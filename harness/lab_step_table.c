@@ -2,8 +2,9 @@
  *   -DLAB_NAME=<lab> -DLAB_DEF='"labs/<lab>/lab.def"'
  * into step_table_<lab>. lab.def holds three kinds of lines, each read in its own
  * pass: STEP(...) for the steps, CHECK_SIZE(m, n, k) for the sizes every step must
- * get right, and ROW("name", "role", "file", "summary") for the rows beside the
- * steps (a vendor library's, the CPU code the lab starts from), if any. */
+ * get right, ROW("name", "role", "file", "summary") for the rows beside the
+ * steps (a vendor library's, the CPU code the lab starts from), if any, and at most
+ * one PROFILE_SIZE(m, n, k): the size make profile runs each step at (step_table.h). */
 #include "step_table.h"
 
 #define JOIN_(a, b) a##b
@@ -14,6 +15,7 @@
 #define STEP(id, name, flags, summary) {id, name, flags, summary},
 #define CHECK_SIZE(m, n, k)
 #define ROW(name, role, file, summary)
+#define PROFILE_SIZE(m, n, k)
 static const struct step_info steps[] = {
 #include LAB_DEF
 };
@@ -40,9 +42,30 @@ static const struct row_info rows[] = {
 #undef CHECK_SIZE
 #undef ROW
 
+/* The profile size: the last PROFILE_SIZE line wins; none leaves {0, 0, 0, 0}. */
+#undef PROFILE_SIZE
+#define STEP(id, name, flags, summary)
+#define CHECK_SIZE(m, n, k)
+#define ROW(name, role, file, summary)
+#define PROFILE_SIZE(m, n, k) {m, n, k, 1},
+static const struct {
+    long m, n, k;
+    int given;
+} profile_sizes[] = {
+    {0, 0, 0, 0},
+#include LAB_DEF
+};
+#undef STEP
+#undef CHECK_SIZE
+#undef ROW
+#undef PROFILE_SIZE
+
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 const struct step_table JOIN(step_table_, LAB_NAME) = {
     STRING(LAB_NAME), steps, COUNT_OF(steps), rows, COUNT_OF(rows) - 1,
     check_sizes, COUNT_OF(check_sizes),
+    {profile_sizes[COUNT_OF(profile_sizes) - 1].m, profile_sizes[COUNT_OF(profile_sizes) - 1].n,
+     profile_sizes[COUNT_OF(profile_sizes) - 1].k},
+    profile_sizes[COUNT_OF(profile_sizes) - 1].given,
 };

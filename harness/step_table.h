@@ -51,6 +51,12 @@ struct step_table {
     size_t row_count;
     const struct check_size *check_sizes;
     size_t check_size_count;
+    /* The size `make profile` runs every step at under Nsight Compute (lab.def's
+     * PROFILE_SIZE(m, n, k); a 0 leaves that dimension at the step's default): large
+     * enough to fill the GPU, small enough that the whole lab profiles in minutes.
+     * has_profile_size 0: the lab declares none (make profile refuses it). */
+    struct check_size profile_size;
+    int has_profile_size;
 };
 
 /* Accepts "02", "2", "02-tiled" or "tiled". Returns NULL when no step matches. */

@@ -1,0 +1,31 @@
+# make profile: each step once under Nsight Compute (bin/profile, harness/tools/profile.c),
+# its counters appended to data/profiles/<gpu>/<lab>.csv. Included from the Makefile.
+#
+#   make profile                       every lab's steps from labs/ (your work)
+#   make profile LAB=matmul STEP=02    one step; SRC=solutions: the reference solutions
+#   NCU=/path/to/ncu                   Nsight Compute's command line (default: the CUDA
+#                                      Toolkit's, else ncu on PATH)
+#
+# Without ncu, or where the driver keeps the counters to administrators
+# (ERR_NVGPUCTRPERM), one line says why and what to do, and bin/profile exits 6
+# (GUIDE.md, "What limits a step"); without a GPU it exits 77.
+
+NCU ?= $(firstword $(wildcard $(CUDA_HOME)/bin/ncu) $(shell command -v ncu 2>/dev/null))
+PROFILE_OUT ?= data/profiles
+PROFILE_LABS = $(or $(LAB),$(LABS))
+
+$(BIN_DIR)/profile: $(BUILD_DIR)/host/tools/profile.o $(call HOST_OBJ,profile step_table lab_registry csv results launches cli sass_listing) \
+  $(BUILD_DIR)/host/grading/own_kernels.o $(BUILD_DIR)/host/grading/procs.o $(ALL_TABLE_OBJS)
+	$(call say,LINK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -o $@.$$$$.tmp $^ -lm && mv -f $@.$$$$.tmp $@
+
+.PHONY: profile
+profile: $(BIN_DIR)/profile
+	$(Q)$(if $(and $(STEP),$(if $(LAB),,1)),echo 'make profile: STEP= needs LAB= (make profile LAB=matmul STEP=02)' >&2; exit 2;)
+	$(Q)for lab in $(PROFILE_LABS); do \
+	  $(BIN_DIR)/profile --preflight --lab $$lab $(if $(STEP),--step '$(STEP)') --ncu '$(NCU)' || exit $$?; done
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) $(foreach lab,$(PROFILE_LABS),$(foreach stem,$(call steps_of,$(lab)),$(call tree_bin,$(SRC))/$(lab)/$(stem)))
+	$(Q)for lab in $(PROFILE_LABS); do \
+	  $(BIN_DIR)/profile --lab $$lab $(if $(STEP),--step '$(STEP)') --source $(SRC) --ncu '$(NCU)' --out '$(PROFILE_OUT)'; \
+	  code=$$?; [ $$code -eq 0 ] || { [ $$code -eq 1 ] && failed=1 || exit $$code; }; done; exit $${failed:-0}
