@@ -1,6 +1,8 @@
 /* Hardware counters of a step from Nsight Compute: profile.h. Pure C11. */
 #include "profile.h"
 
+#include "results.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,6 +194,9 @@ long profile_parse_ncu_csv(const char *text, struct profile_kernel *out, size_t 
         snprintf(err, err_len, "no table of ncu --csv --page raw output (no header row \"ID\",...)");
         return -1;
     }
+    size_t lines_before = 0; /* the lines of ncu's own before the table */
+    for (const char *c = text; c < table_start(text); ++c)
+        lines_before += *c == '\n';
     struct csv_table t;
     char why[256];
     if (csv_parse(table_only, &t, why, sizeof why) != 0) {
@@ -233,7 +238,7 @@ long profile_parse_ncu_csv(const char *text, struct profile_kernel *out, size_t 
                 continue;
             if (read_number(t.rows[r][c], v) != 0) {
                 snprintf(err, err_len, "ncu's table, line %zu: %s is \"%s\", not a number",
-                         t.lines[r], t.header[c], t.rows[r][c]);
+                         t.lines[r] + lines_before, t.header[c], t.rows[r][c]);
                 csv_free(&t);
                 return -1;
             }
@@ -525,4 +530,25 @@ int profile_check_row(const struct csv_table *t, size_t row, char *why, size_t w
         return -1;
     }
     return 0;
+}
+
+const char *profile_limited_by_of_build(const char *profiles_dir, const char *gpu, const char *lab,
+                                        const char *step, const char *source, const char *flags,
+                                        const char *nvcc, char *buf, size_t len)
+{
+    char dir[256], path[1024], err[256];
+    buf[0] = '\0';
+    results_gpu_dir(gpu, dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/%s/%s.csv", profiles_dir, dir, lab);
+    struct csv_table t;
+    if (csv_read_file(path, &t, err, sizeof err) != 0)
+        return buf;
+    struct profile_kernel kernels[64], total;
+    long n = profile_find_step(&t, step, source, flags, nvcc, kernels, 64, NULL);
+    if (n > 0) {
+        profile_step_total(kernels, (size_t)n, &total);
+        snprintf(buf, len, "%s", profile_limited_by(total.value[PC_MEMORY_PCT], total.value[PC_SM_PCT]));
+    }
+    csv_free(&t);
+    return buf;
 }

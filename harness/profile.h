@@ -135,6 +135,14 @@ long profile_find_step(const struct csv_table *table, const char *step, const ch
                        const char *flags, const char *nvcc, struct profile_kernel *out,
                        size_t max, long *first_row);
 
+/* The run table's "limited by" of a step binary's run (runner.c): the rule applied to
+ * the step as a whole (profile_step_total) in the newest profile of the same build in
+ * <profiles_dir>/<gpu dir>/<lab>.csv (profile_find_step), into buf; "" when there is
+ * none. */
+const char *profile_limited_by_of_build(const char *profiles_dir, const char *gpu, const char *lab,
+                                        const char *step, const char *source, const char *flags,
+                                        const char *nvcc, char *buf, size_t len);
+
 /* Whether row `row` of a profile file is sound, as bin/results-check judges it: every
  * column present, the date, step, kernel, launches and counters readable (a counter
  * may be empty: not measured), percents within 0..100 (ncu may report up to a little

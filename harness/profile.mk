@@ -14,7 +14,7 @@ NCU ?= $(firstword $(wildcard $(CUDA_HOME)/bin/ncu) $(shell command -v ncu 2>/de
 PROFILE_OUT ?= data/profiles
 PROFILE_LABS = $(or $(LAB),$(LABS))
 
-$(BIN_DIR)/profile: $(BUILD_DIR)/host/tools/profile.o $(call HOST_OBJ,profile step_table lab_registry csv results launches cli sass_listing) \
+$(BIN_DIR)/profile: $(BUILD_DIR)/host/tools/profile.o $(call HOST_OBJ,$(HARNESS_PURE) lab_registry sass_listing) \
   $(BUILD_DIR)/host/grading/own_kernels.o $(BUILD_DIR)/host/grading/procs.o $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)

@@ -29,7 +29,7 @@ static const struct check_size example_sizes[] = {
 };
 static const struct step_table example_table = {
     "example", example_steps, 3, NULL, 0, example_sizes,
-    sizeof example_sizes / sizeof example_sizes[0],
+    sizeof example_sizes / sizeof example_sizes[0], {0, 0, 0}, 0,
 };
 
 static const struct step_table *example(void)

@@ -390,6 +390,15 @@ int main(int argc, char **argv)
         cli_complain(PROGRAM, "unknown option %s (bin/profile --help)", argv[i]);
         return EXIT_USAGE;
     }
+    /* first whether profiling can work here at all */
+    if (o.ncu == NULL || o.ncu[0] == '\0' || access(o.ncu, X_OK) != 0) {
+        fprintf(stderr,
+                "%s: Nsight Compute's ncu %s%s: it comes with the CUDA Toolkit (or the Nsight "
+                "Compute package); put it on PATH or give make profile NCU=/path/to/ncu\n",
+                PROGRAM, o.ncu && o.ncu[0] ? o.ncu : "was not found",
+                o.ncu && o.ncu[0] ? " cannot be run" : "");
+        return PROFILE_EXIT_UNAVAILABLE;
+    }
     if (o.lab == NULL) {
         cli_complain(PROGRAM, "which lab? --lab LAB%s", "");
         return EXIT_USAGE;
@@ -414,14 +423,6 @@ int main(int argc, char **argv)
     if (o.step != NULL && o.step[0] != '\0' && (only = step_table_step(t, o.step)) == NULL) {
         fprintf(stderr, "%s: lab %s has no step %s (bin/lab list)\n", PROGRAM, t->lab, o.step);
         return EXIT_USAGE;
-    }
-    if (o.ncu == NULL || o.ncu[0] == '\0' || access(o.ncu, X_OK) != 0) {
-        fprintf(stderr,
-                "%s: Nsight Compute's ncu %s%s: it comes with the CUDA Toolkit (or the Nsight "
-                "Compute package); put it on PATH or give make profile NCU=/path/to/ncu\n",
-                PROGRAM, o.ncu && o.ncu[0] ? o.ncu : "was not found",
-                o.ncu && o.ncu[0] ? " cannot be run" : "");
-        return PROFILE_EXIT_UNAVAILABLE;
     }
     if (o.preflight)
         return EXIT_PASS;
