@@ -27,7 +27,7 @@ const struct profile_metric profile_metrics[PC_COUNT] = {
                        "memory %", PS_WEIGHTED},
     [PC_FMA_PCT] = {"fma_pct", "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active", "FMA %",
                     PS_WEIGHTED},
-    [PC_TENSOR_PCT] = {"tensor_pct", "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active",
+    [PC_TENSOR_PCT] = {"tensor_pct", "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active",
                        "tensor %", PS_WEIGHTED},
     [PC_OCCUPANCY_PCT] = {"occupancy_pct", "sm__warps_active.avg.pct_of_peak_sustained_active",
                           "occupancy %", PS_WEIGHTED},

@@ -59,6 +59,27 @@ START_TEST(parses_launches_into_kernels)
 }
 END_TEST
 
+/* A real table, trimmed to the columns read (scan step 05 on an H100, ncu 2025.3.1):
+ * three kernels, one launch each; the tensor pipe was not among its metrics. */
+START_TEST(parses_recorded_ncu_table)
+{
+    struct profile_kernel k[8];
+    ck_assert_int_eq(parse_fixture("scan-three-kernels.csv", k, 8), 3);
+    ck_assert_str_eq(k[1].name, "scan_tile_sums(float *, long)");
+    ck_assert_uint_eq(k[2].launches, 1);
+    ck_assert_double_eq_tol(k[0].value[PC_DURATION_NS], 88928.0, 1e-9);
+    ck_assert_double_eq_tol(k[2].value[PC_DRAM_BYTES], 515595520.0, 1e-9);
+    ck_assert_double_eq_tol(k[2].value[PC_THEORETICAL_PCT], 62.5, 1e-9);
+    ck_assert(isnan(k[0].value[PC_TENSOR_PCT]));
+    ck_assert_str_eq(profile_limited_by(k[0].value[PC_MEMORY_PCT], k[0].value[PC_SM_PCT]), "memory");
+    ck_assert_str_eq(profile_limited_by(k[1].value[PC_MEMORY_PCT], k[1].value[PC_SM_PCT]), "latency");
+    struct profile_kernel total;
+    profile_step_total(k, 3, &total);
+    ck_assert_double_eq_tol(total.value[PC_DURATION_NS], 88928.0 + 16000.0 + 176192.0, 1e-9);
+    ck_assert_str_eq(profile_limited_by(total.value[PC_MEMORY_PCT], total.value[PC_SM_PCT]), "memory");
+}
+END_TEST
+
 START_TEST(units_row_scales_values)
 {
     char *text = fixture("two-kernels.csv"), err[256];
@@ -256,6 +277,7 @@ Suite *profile_suite(void)
     Suite *s = suite_create("profile");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, parses_launches_into_kernels);
+    tcase_add_test(tc, parses_recorded_ncu_table);
     tcase_add_test(tc, units_row_scales_values);
     tcase_add_test(tc, malformed_tables_are_refused_in_one_line);
     tcase_add_test(tc, ncu_refusals_are_named);
