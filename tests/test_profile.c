@@ -4,7 +4,6 @@
  * file written, read back and checked as bin/results-check checks it, and bin/profile's
  * answer where there is no ncu. No GPU, no ncu. Files go to a fresh temporary folder,
  * removed after each test. */
-#define _GNU_SOURCE
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
