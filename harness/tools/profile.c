@@ -14,6 +14,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,19 @@ static char *read_file(const char *path)
     return text;
 }
 
+/* The process group of the run going on (procs_start gives each its own): stopped
+ * (make interrupted, a time limit), bin/profile ends it too, so that no replay goes on
+ * profiling beside whatever runs next on the GPU. */
+static volatile sig_atomic_t running_group;
+
+static void stop_running(int sig)
+{
+    if (running_group > 0)
+        kill(-(pid_t)running_group, SIGKILL);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 /* Runs argv to its end (or STEP_LIMIT_S), its output to log; its exit code. */
 static int run(char **argv, const char *log, double *wall_s)
 {
@@ -92,10 +106,12 @@ static int run(char **argv, const char *log, double *wall_s)
     p.log_path = log;
     p.limit_s = STEP_LIMIT_S;
     procs_start(&p);
+    running_group = p.state == PROC_RUNNING ? (sig_atomic_t)p.pid : 0;
     while (p.state == PROC_RUNNING && !procs_poll(&p)) {
         struct timespec ts = {0, 20 * 1000 * 1000};
         nanosleep(&ts, NULL);
     }
+    running_group = 0;
     if (wall_s != NULL)
         *wall_s = p.outcome.wall_s;
     return p.outcome.timed_out ? 124 : p.outcome.code;
@@ -390,6 +406,9 @@ int main(int argc, char **argv)
         cli_complain(PROGRAM, "unknown option %s (bin/profile --help)", argv[i]);
         return EXIT_USAGE;
     }
+    signal(SIGTERM, stop_running);
+    signal(SIGINT, stop_running);
+    signal(SIGHUP, stop_running);
     /* first whether profiling can work here at all */
     if (o.ncu == NULL || o.ncu[0] == '\0' || access(o.ncu, X_OK) != 0) {
         fprintf(stderr,
