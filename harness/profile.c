@@ -514,9 +514,9 @@ int profile_check_row(const struct csv_table *t, size_t row, char *why, size_t w
         double v;
         const char *text = csv_get(t, row, profile_metrics[i].column);
         if (read_number(text, &v) != 0 || v < 0 ||
-            (strstr(profile_metrics[i].column, "_pct") != NULL && v > 101.0)) {
+            (strstr(profile_metrics[i].column, "_pct") != NULL && v > PROFILE_PCT_MAX)) {
             snprintf(why, why_len, "%s \"%s\" is not a%s number", profile_metrics[i].column, text,
-                     strstr(profile_metrics[i].column, "_pct") ? " percent (0 to 100)" : " non-negative");
+                     strstr(profile_metrics[i].column, "_pct") ? " percent (0 to 110)" : " non-negative");
             return -1;
         }
     }

@@ -244,6 +244,39 @@ START_TEST(profile_file_round_trip_and_check)
 }
 END_TEST
 
+/* bin/results-check judges a profile file row by row, as it judges results files. */
+START_TEST(results_check_judges_profile_files)
+{
+    struct profile_kernel k[8];
+    long n = parse_fixture("two-kernels.csv", k, 8);
+    char *dir = util_temp_dir("test_profile");
+    char path[512], tool[512], out[4096], err[8192];
+    snprintf(path, sizeof path, "%s/Test-GPU/demo.csv", dir);
+    write_profile(path, "r1", "-O3", k, (size_t)n);
+    bin_path("results-check", tool, sizeof tool);
+    char *const argv[] = {tool, path, NULL};
+    ck_assert_int_eq(run_capture(argv, NULL, out, sizeof out, err, sizeof err), 0);
+    ck_assert_str_eq(err, "");
+    /* a count made negative, and a row of another lab */
+    char *text = util_read_file(path, NULL);
+    char *p = strstr(text, ",1000,1000,1,");
+    ck_assert_ptr_nonnull(p);
+    p = strstr(strchr(text, '\n') + 1, "\"matmul_tiled\",2,");
+    ck_assert_ptr_nonnull(p);
+    memcpy(p + strlen("\"matmul_tiled\","), "-", 1);
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+    free(text);
+    ck_assert_int_eq(run_capture(argv, NULL, out, sizeof out, err, sizeof err), 1);
+    ck_assert_int_eq(count_lines(err), 1);
+    ck_assert_msg(strstr(err, "demo.csv:2: launches") != NULL && strstr(err, "row skipped") != NULL,
+                  "%s", err);
+    ck_assert_int_eq(util_remove_tree(dir), 0);
+    free(dir);
+}
+END_TEST
+
 START_TEST(lab_def_declares_the_profile_size)
 {
     ck_assert_int_eq(step_table_demo.has_profile_size, 1);
@@ -284,6 +317,7 @@ Suite *profile_suite(void)
     tcase_add_test(tc, step_total_and_stalls);
     tcase_add_test(tc, metrics_argument_names_every_counter);
     tcase_add_test(tc, profile_file_round_trip_and_check);
+    tcase_add_test(tc, results_check_judges_profile_files);
     tcase_add_test(tc, lab_def_declares_the_profile_size);
     tcase_add_test(tc, no_ncu_is_one_line_and_exit_6);
     suite_add_tcase(s, tc);
