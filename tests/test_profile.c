@@ -257,13 +257,11 @@ START_TEST(results_check_judges_profile_files)
     char *const argv[] = {tool, path, NULL};
     ck_assert_int_eq(run_capture(argv, NULL, out, sizeof out, err, sizeof err), 0);
     ck_assert_str_eq(err, "");
-    /* a count made negative, and a row of another lab */
+    /* a launch count made negative */
     char *text = util_read_file(path, NULL);
-    char *p = strstr(text, ",1000,1000,1,");
+    char *p = strstr(strchr(text, '\n') + 1, ",matmul_tiled,2,");
     ck_assert_ptr_nonnull(p);
-    p = strstr(strchr(text, '\n') + 1, "\"matmul_tiled\",2,");
-    ck_assert_ptr_nonnull(p);
-    memcpy(p + strlen("\"matmul_tiled\","), "-", 1);
+    memcpy(p + strlen(",matmul_tiled,"), "-", 1);
     FILE *f = fopen(path, "w");
     fputs(text, f);
     fclose(f);
