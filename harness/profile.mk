@@ -29,3 +29,20 @@ profile: $(BIN_DIR)/profile
 	$(Q)for lab in $(PROFILE_LABS); do \
 	  $(BIN_DIR)/profile --lab $$lab $(if $(STEP),--step '$(STEP)') --source $(SRC) --ncu '$(NCU)' --out '$(PROFILE_OUT)'; \
 	  code=$$?; [ $$code -eq 0 ] || { [ $$code -eq 1 ] && failed=1 || exit $$code; }; done; exit $${failed:-0}
+
+# One figure per lab and GPU with profiles (make plots draws it): each step's speed above
+# its memory and compute throughput, plots/<lab>/profile-<gpu>.png (plots/profile.gp),
+# from bin/results-check's sum of each step's newest profiling.
+PROFILE_PLOT_WORK = $(PLOT_WORK)/profiles
+.PHONY: plots-profiles
+plots: plots-profiles
+plots-profiles: plots-check
+	$(Q)$(PLOT_SH); rm -rf '$(PROFILE_PLOT_WORK)'; mkdir -p '$(PROFILE_PLOT_WORK)'; \
+	  set -- '$(PROFILE_OUT)'/*/*.csv; [ -e "$$1" ] || exit 0; \
+	  status=0; $(RESULTS_CHECK) --out '$(PROFILE_PLOT_WORK)' "$$@" || status=$$?; \
+	  [ $$status -le 1 ] || exit $$status; \
+	  for lab in $(LABS); do data='$(PROFILE_PLOT_WORK)'/$$lab.profile.csv; [ -s "$$data" ] || continue; \
+	    tail -n +2 "$$data" | cut -d, -f1 | sort -u > '$(PROFILE_PLOT_WORK)'/$$lab.dirs; \
+	    while IFS= read -r dir; do \
+	      draw '$(PLOT_FIGURES)'/$$lab/profile-$$(figure_name "$$dir").png plots/profile.gp "$$data" "$$dir" \
+	        '$(PLOT_SOURCE)' $$lab; done < '$(PROFILE_PLOT_WORK)'/$$lab.dirs; done; exit $$failed
