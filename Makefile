@@ -29,7 +29,10 @@
 #                           cuobjdump and nvdisasm from PyPI into .deps/pip for make explore
 #                           and grading's sass technique lines
 #   make diffs              the change each solution step makes, as diffs under build/diffs/
-#   make guide-tables       regenerate the documents' tables of recorded results (data/results/, data/grading/)
+#   make guide-tables       regenerate the documents' tables of recorded results (data/results/, data/grading/,
+#                           data/profiles/)
+#   make profile [LAB=] [STEP=] [SRC=]  each step once under Nsight Compute (ncu): its counters in
+#                           data/profiles/<gpu>/<lab>.csv (harness/profile.mk; NCU=/path/to/ncu)
 #   make handout DEST=dir   write the students' repository into dir: no solutions/, no grading tests
 #   make clean              remove build/ and bin/
 #   make bin/occupancy      the occupancy calculator alone (bin/occupancy --help)
