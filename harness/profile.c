@@ -552,3 +552,35 @@ const char *profile_limited_by_of_build(const char *profiles_dir, const char *gp
     csv_free(&t);
     return buf;
 }
+
+/* "memory 93.6%, SM 73.3% (DRAM 0.6%, shared 80.6%, FMA 17.7%, tensor 0.0%), occupancy
+ * 97.7% of 100.0%, stalls mio_throttle and long_scoreboard: memory" */
+static void counters_text(const struct profile_kernel *kernels, size_t count, char *buf, size_t len)
+{
+    struct profile_kernel t;
+    profile_step_total(kernels, count, &t);
+    const double *v = t.value;
+    int s1, s2;
+    profile_top_stalls(&t, &s1, &s2);
+    const char *limit = profile_limited_by(v[PC_MEMORY_PCT], v[PC_SM_PCT]);
+    snprintf(buf, len,
+             "memory %.1f%%, SM %.1f%% (DRAM %.1f%%, shared %.1f%%, FMA pipe %.1f%%, tensor pipe "
+             "%.1f%%), occupancy %.1f%% of %.1f%%, stalls %s and %s: limited by %s",
+             v[PC_MEMORY_PCT], v[PC_SM_PCT], v[PC_DRAM_PCT], v[PC_SHARED_PCT], v[PC_FMA_PCT],
+             v[PC_TENSOR_PCT], v[PC_OCCUPANCY_PCT], v[PC_THEORETICAL_PCT],
+             s1 >= 0 ? profile_stall_reasons[s1] : "-", s2 >= 0 ? profile_stall_reasons[s2] : "-",
+             limit[0] ? limit : "-");
+}
+
+void profile_compare_line(const struct profile_kernel *mine, size_t mine_count,
+                          const struct profile_kernel *ref, size_t ref_count, const char *lab,
+                          char *buf, size_t len)
+{
+    char a[400], b[400];
+    counters_text(mine, mine_count, a, sizeof a);
+    if (ref_count > 0)
+        counters_text(ref, ref_count, b, sizeof b);
+    else
+        snprintf(b, sizeof b, "not profiled on this GPU (make profile LAB=%s SRC=solutions)", lab);
+    snprintf(buf, len, "yours: %s; the reference solution: %s", a, b);
+}

@@ -143,6 +143,13 @@ const char *profile_limited_by_of_build(const char *profiles_dir, const char *gp
                                         const char *step, const char *source, const char *flags,
                                         const char *nvcc, char *buf, size_t len);
 
+/* One line for a report: a step's counters (its kernels added up), then the reference
+ * solution's ("the reference solution: not profiled on this GPU (make profile ...)"
+ * when ref_count is 0), each with what limits it. */
+void profile_compare_line(const struct profile_kernel *mine, size_t mine_count,
+                          const struct profile_kernel *ref, size_t ref_count, const char *lab,
+                          char *buf, size_t len);
+
 /* Whether row `row` of a profile file is sound, as bin/results-check judges it: every
  * column present, the date, step, kernel, launches and counters readable (a counter
  * may be empty: not measured), percents within 0..PROFILE_PCT_MAX (ncu's throughputs

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grading/report.h"
 #include "profile.h"
 #include "step_table.h"
 #include "util.h"
@@ -275,6 +276,35 @@ START_TEST(results_check_judges_profile_files)
 }
 END_TEST
 
+/* Grading's line: the student's counters beside the reference's, or why the reference
+ * has none; the report prints it under the step's checks. */
+START_TEST(grading_report_carries_counters)
+{
+    struct profile_kernel k[8];
+    long n = parse_fixture("two-kernels.csv", k, 8);
+    char line[1024];
+    profile_compare_line(k, (size_t)n, k, 1, "demo", line, sizeof line);
+    ck_assert_msg(strncmp(line, "yours: memory ", 14) == 0, "%s", line);
+    ck_assert_ptr_nonnull(strstr(line, "; the reference solution: memory "));
+    ck_assert_ptr_nonnull(strstr(line, "stalls barrier and long_scoreboard: limited by memory"));
+    profile_compare_line(k, (size_t)n, NULL, 0, "demo", line, sizeof line);
+    ck_assert_ptr_nonnull(strstr(line, "the reference solution: not profiled on this GPU "
+                                       "(make profile LAB=demo SRC=solutions)"));
+    struct step_result r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.stem, sizeof r.stem, "demo/02-shared");
+    r.verdict = VERDICT_GRADED;
+    snprintf(r.counters, sizeof r.counters, "%s", line);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    grade_write_report(out, "ann", "sub", &r, 1, NULL, 0, NULL);
+    fclose(out);
+    ck_assert_ptr_nonnull(strstr(text, "  demo/02-shared counters: yours: memory "));
+    free(text);
+}
+END_TEST
+
 START_TEST(lab_def_declares_the_profile_size)
 {
     ck_assert_int_eq(step_table_demo.has_profile_size, 1);
@@ -316,6 +346,7 @@ Suite *profile_suite(void)
     tcase_add_test(tc, metrics_argument_names_every_counter);
     tcase_add_test(tc, profile_file_round_trip_and_check);
     tcase_add_test(tc, results_check_judges_profile_files);
+    tcase_add_test(tc, grading_report_carries_counters);
     tcase_add_test(tc, lab_def_declares_the_profile_size);
     tcase_add_test(tc, no_ncu_is_one_line_and_exit_6);
     suite_add_tcase(s, tc);

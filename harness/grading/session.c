@@ -452,6 +452,8 @@ static int run_session(struct session *sess, const struct grade_request *q)
     }
     sess->sanitizer = find_tool(q->sanitizer, "compute-sanitizer", sess->sanitizer_found,
                                 sizeof sess->sanitizer_found);
+    /* ncu, for each step's counters beside the reference's: $NCU, else on PATH */
+    sess->ncu = find_tool(getenv("NCU"), "ncu", sess->ncu_found, sizeof sess->ncu_found);
     /* cuobjdump: given, else the Makefile's exported for a Slurm task, else on PATH */
     sess->cuobjdump = find_tool(q->cuobjdump != NULL && q->cuobjdump[0] != '\0'
                                     ? q->cuobjdump

@@ -177,6 +177,8 @@ struct session {
     char date[32];          /* when this grading run started, as the gradebook has it */
     const char *sanitizer;  /* NULL: not available */
     char sanitizer_found[4096];
+    const char *ncu;        /* Nsight Compute ($NCU, else on PATH); NULL: not available */
+    char ncu_found[4096];
     const char *cuobjdump;  /* NULL: not available (the sass technique lines not judged) */
     char cuobjdump_found[4096];
     int reads_sass;         /* a graded step has a sass or no-sass technique line */

@@ -43,6 +43,7 @@
 
 struct options {
     const char *lab, *step, *source, *bin_dir, *out_dir, *work_dir, *ncu;
+    const char *binary, *source_file; /* one step's binary and file elsewhere (grading's copy) */
     int preflight; /* check the lab, the step and ncu, nothing more */
 };
 
@@ -57,6 +58,8 @@ static void usage(FILE *out)
             "  --source     which tree's binaries: labs (bin/) or solutions (bin/solutions/)\n"
             "  --ncu PATH   Nsight Compute's command line (make profile: NCU=)\n"
             "  --preflight  only check the lab, the step and ncu\n"
+            "  --binary PATH --source-file PATH  with --step: that step's binary and file\n"
+            "               elsewhere (grading profiles a student's copy)\n"
             "exit codes: 0 every step profiled, 1 a step failed or was not profiled, 2 bad\n"
             "            usage, %d ncu missing or the driver refuses its counters, 77 no GPU\n",
             PROFILE_EXIT_UNAVAILABLE);
@@ -118,12 +121,15 @@ static int run(char **argv, const char *log, double *wall_s)
 }
 
 /* The step's own kernels: its source's and its lab's harness headers' (grading's rule). */
-static void own_kernels_of(const char *source, const char *lab, const char *stem,
-                           struct own_kernels *own)
+static void own_kernels_of(const char *source, const char *source_file, const char *lab,
+                           const char *stem, struct own_kernels *own)
 {
     memset(own, 0, sizeof *own);
     char path[1024];
-    snprintf(path, sizeof path, "%s/%s/%s.cu", source, lab, stem);
+    if (source_file != NULL)
+        snprintf(path, sizeof path, "%s", source_file);
+    else
+        snprintf(path, sizeof path, "%s/%s/%s.cu", source, lab, stem);
     char *text = read_file(path);
     if (text != NULL)
         own_kernels_add_source(own, text);
@@ -211,7 +217,10 @@ static enum step_outcome profile_step(const struct options *o, const struct step
 {
     char bin[1024], work[1024], plain_csv[1200], launches[1200], plain_log[1200], ncu_csv[1200],
         ncu_log[1200];
-    snprintf(bin, sizeof bin, "%s/%s/%s", o->bin_dir, t->lab, stem);
+    if (o->binary != NULL)
+        snprintf(bin, sizeof bin, "%s", o->binary);
+    else
+        snprintf(bin, sizeof bin, "%s/%s/%s", o->bin_dir, t->lab, stem);
     snprintf(work, sizeof work, "%s/%s", o->work_dir, t->lab);
     snprintf(plain_csv, sizeof plain_csv, "%s/%s.results.csv", work, stem);
     snprintf(launches, sizeof launches, "%s/%s.launches", work, stem);
@@ -254,7 +263,7 @@ static enum step_outcome profile_step(const struct options *o, const struct step
     struct launch_kernel ran[64];
     long n = launch_log_read(launches, ran, sizeof ran / sizeof *ran);
     struct own_kernels own;
-    own_kernels_of(o->source, t->lab, stem, &own);
+    own_kernels_of(o->source, o->source_file, t->lab, stem, &own);
     char names[64][256];
     size_t count = 0;
     unsigned long per_run = 0;
@@ -375,7 +384,7 @@ static int make_dirs(const char *path)
 
 int main(int argc, char **argv)
 {
-    struct options o = {NULL, NULL, "labs", NULL, "data/profiles", "build/profile", NULL, 0};
+    struct options o = {NULL, NULL, "labs", NULL, "data/profiles", "build/profile", NULL, NULL, NULL, 0};
     for (int i = 1; i < argc; ++i) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 #define OPT(name, field)                                                                   \
@@ -395,6 +404,8 @@ int main(int argc, char **argv)
         OPT("--out", out_dir)
         OPT("--work", work_dir)
         OPT("--ncu", ncu)
+        OPT("--binary", binary)
+        OPT("--source-file", source_file)
         if (strcmp(argv[i], "--preflight") == 0) {
             o.preflight = 1;
             continue;
@@ -429,6 +440,10 @@ int main(int argc, char **argv)
     }
     if (strcmp(o.source, "labs") != 0 && strcmp(o.source, "solutions") != 0) {
         cli_complain(PROGRAM, "--source is labs or solutions, not %s", o.source);
+        return EXIT_USAGE;
+    }
+    if ((o.binary != NULL || o.source_file != NULL) && (o.step == NULL || o.step[0] == '\0')) {
+        cli_complain(PROGRAM, "--binary and --source-file are one step's: give --step too%s", "");
         return EXIT_USAGE;
     }
     if (o.bin_dir == NULL)
