@@ -19,41 +19,37 @@
 
 static char out[1 << 16], err[1 << 16];
 
-/* The (binary, size) cases: every step of every lab, then every row beside its
- * steps (lab.def's ROW lines: the library, the CPU code), at each of its lab's check
- * sizes, numbered in step-table order. */
-static size_t case_count(void)
+/* The binaries the solution cases run: every step of every lab, then every row
+ * beside its steps (lab.def's ROW lines: the library, the CPU code), numbered in
+ * step-table order. */
+static size_t binary_count(void)
 {
-    size_t cases = 0;
+    size_t n = 0;
     for (const struct step_table *const *it_t = all_step_tables, *t; (t = *it_t) != NULL; ++it_t)
-        cases += (t->count + t->row_count) * t->check_size_count;
-    return cases;
+        n += t->count + t->row_count;
+    return n;
 }
 
-/* Case index: its lab, its binary's name (a step's stem or a row's name) and size. */
-static void case_at(size_t index, const struct step_table **lab, char *name, size_t name_len,
-                    const struct check_size **size)
+/* Binary index: its lab and its name (a step's stem or a row's name). */
+static void binary_at(size_t index, const struct step_table **lab, char *name, size_t name_len)
 {
     for (const struct step_table *const *it_t = all_step_tables, *t; (t = *it_t) != NULL; ++it_t) {
-        size_t cases = (t->count + t->row_count) * t->check_size_count;
-        if (index < cases) {
-            size_t which = index / t->check_size_count;
+        size_t n = t->count + t->row_count;
+        if (index < n) {
             *lab = t;
-            if (which < t->count)
-                step_stem(&t->steps[which], name, name_len);
+            if (index < t->count)
+                step_stem(&t->steps[index], name, name_len);
             else
-                snprintf(name, name_len, "%s", t->rows[which - t->count].name);
-            *size = &t->check_sizes[index % t->check_size_count];
+                snprintf(name, name_len, "%s", t->rows[index - t->count].name);
             return;
         }
-        index -= cases;
+        index -= n;
     }
 }
 
-/* every solution step and row at every check size of every lab, named for the
- * SKIPPED list (four labs came to 639) */
-#define MAX_CASE_NAMES 4096
-static char case_name_store[MAX_CASE_NAMES][192];
+/* every solution step and row of every lab, named for the SKIPPED list */
+#define MAX_CASE_NAMES 512
+static char case_name_store[MAX_CASE_NAMES][256];
 /* The cases of every copy, then those that run the reference solutions, which the
  * students' copy (no solutions/) has not: neither run nor listed there. */
 static const char *const labs_names[] = {
@@ -62,7 +58,7 @@ static const char *const labs_names[] = {
     "every labs/ step still TODO runs at its default size within make run's time limit",
 };
 static const char *const solution_names[] = {
-    "occupancy model agrees with the runtime on every step",
+    "occupancy model agrees with the runtime on a sweep of synthetic kernels",
     "results CSV row is written with GPU, driver, nvcc, commit, role, cache; unwritable: exit 4",
     "step 01 is compared with the CPU baseline row, a later CPU row with the one before it",
     "bin/gpu-probe --results-dir names the folder of the GPU a step records",
@@ -80,15 +76,19 @@ size_t gpu_case_names(const char **names, size_t max)
     return n;
 }
 
-/* Every solution step and row at every check size: the longest part of the GPU tests
- * (4.6 minutes in one process on the H100, 2026-11-23), dealt into GPU_PARTS cases of
- * the suite gpu_steps, each a job of its own that tests/run_tests.c runs side by side
- * (tests/side_by_side.h); part k takes the cases from k n / GPU_PARTS on. In the
- * students' copy the suite is empty. */
+/* Every solution step and row at every check size, the longest part of the GPU
+ * tests, dealt into GPU_PARTS cases of the suite gpu_steps, each a job of its own
+ * that tests/run_tests.c runs side by side (tests/side_by_side.h); part k takes the
+ * binaries from k n / GPU_PARTS on, so that one lab's largest sizes (reduce's 2^31
+ * floats, 8.6 GB) run in two or three parts at most, never all at once. Each binary
+ * runs its lab's check sizes in one process, as grading's check run does
+ * (--check-sizes; once each, untimed): 930 processes, one per size, each timed
+ * three times, took over 6 minutes of the H100 beside the other GPU cases
+ * (2026-11-27). In the students' copy the suite is empty. */
 #define GPU_PARTS 12
 static size_t part_begin(int k)
 {
-    return case_count() * (size_t)k / GPU_PARTS;
+    return binary_count() * (size_t)k / GPU_PARTS;
 }
 
 size_t gpu_steps_case_names(const char **names, size_t max)
@@ -96,13 +96,14 @@ size_t gpu_steps_case_names(const char **names, size_t max)
     size_t n = 0;
     if (students_copy())
         return 0;
-    for (size_t i = 0; i < case_count() && n < max && i < MAX_CASE_NAMES; ++i) {
+    for (size_t i = 0; i < binary_count() && n < max && i < MAX_CASE_NAMES; ++i) {
         const struct step_table *lab = NULL;
-        const struct check_size *size = NULL;
         char name[128];
-        case_at(i, &lab, name, sizeof name, &size);
-        snprintf(case_name_store[i], sizeof case_name_store[i], "solutions/%s/%s %ldx%ldx%ld",
-                 lab->lab, name, size->m, size->n, size->k);
+        binary_at(i, &lab, name, sizeof name);
+        snprintf(case_name_store[i], sizeof case_name_store[i],
+                 "solutions/%s/%s at each of its lab's %zu check sizes, its occupancy "
+                 "model agreeing with the runtime",
+                 lab->lab, name, lab->check_size_count);
         names[n++] = case_name_store[i];
     }
     return n;
@@ -113,18 +114,46 @@ static int run_sized(const char *path, const struct check_size *size, const char
     return run_step_at(path, size, csv, out, sizeof out, err, sizeof err);
 }
 
-START_TEST(solution_step_is_correct)
+/* Once at one size, untimed and unrecorded: whether it passes, not how fast. */
+static int run_untimed(const char *path, const struct check_size *size)
+{
+    char m[24], n[24], k[24];
+    snprintf(m, sizeof m, "%ld", size->m);
+    snprintf(n, sizeof n, "%ld", size->n);
+    snprintf(k, sizeof k, "%ld", size->k);
+    char *argv[] = {(char *)path, "--m", m, "--n", n, "--k", k, "--repeats", "1", "--min-time",
+                    "0", "--warmup", "0", "--no-csv", NULL};
+    return run_capture(argv, NULL, out, sizeof out, err, sizeof err);
+}
+
+/* How many rows of the table in out say PASS (a row's verdict is a word of its own). */
+static size_t passed_rows(void)
+{
+    size_t n = 0;
+    for (const char *p = out; (p = strstr(p, " PASS")) != NULL; ++p)
+        n += p[5] == ' ' || p[5] == '\n';
+    return n;
+}
+
+/* A step or row at every check size of its lab, in one process, untimed: each size
+ * correct, and at each the occupancy model's blocks per SM the runtime's (the runner
+ * says so on stderr when they differ) with a limiter named. */
+START_TEST(solution_binary_is_correct_at_every_check_size)
 {
     const struct step_table *lab = NULL;
-    const struct check_size *size = NULL;
-    char name[128], rel[256], path[512];
-    case_at((size_t)_i, &lab, name, sizeof name, &size);
+    char name[128], rel[256], path[512], from[] = "1";
+    binary_at((size_t)_i, &lab, name, sizeof name);
     snprintf(rel, sizeof rel, "solutions/%s/%s", lab->lab, name);
     bin_path(rel, path, sizeof path);
-    int code = run_sized(path, size, NULL);
-    ck_assert_msg(code == 0, "%s at %ldx%ldx%ld: exit %d\n%s%s", rel, size->m, size->n, size->k,
-                  code, out, err);
-    ck_assert_ptr_nonnull(strstr(out, "PASS"));
+    char *argv[] = {path, "--check-sizes", from, "--repeats", "1", "--min-time", "0",
+                    "--warmup", "0", "--no-csv", NULL};
+    int code = run_capture(argv, NULL, out, sizeof out, err, sizeof err);
+    ck_assert_msg(code == 0, "%s at its check sizes: exit %d (the last row is the size "
+                  "that failed)\n%s%s", rel, code, out, err);
+    ck_assert_msg(passed_rows() == lab->check_size_count, "%s: %zu of %zu sizes PASS\n%s", rel,
+                  passed_rows(), lab->check_size_count, out);
+    ck_assert_msg(strstr(err, "occupancy model predicts") == NULL, "%s: %s", rel, err);
+    ck_assert_msg(strstr(out, "(?)") == NULL, "%s: no limiter in %s", rel, out);
 }
 END_TEST
 
@@ -141,7 +170,7 @@ START_TEST(labs_steps_pass_or_are_todo)
             char stem[128], rel[256], path[512];
             snprintf(rel, sizeof rel, "%s/%s", t->lab, step_stem(&t->steps[s], stem, sizeof stem));
             bin_path(rel, path, sizeof path);
-            int code = run_sized(path, size, NULL);
+            int code = run_untimed(path, size);
             ck_assert_msg(code == 0 || code == 3, "labs/%s: exit %d\n%s%s", rel, code, out, err);
             if (code == 3) {
                 ck_assert_msg(strstr(out, " TODO") != NULL, "labs/%s: %s", rel, out);
@@ -179,23 +208,11 @@ START_TEST(labs_todo_steps_run_quickly_at_their_default_size)
 }
 END_TEST
 
-START_TEST(occupancy_model_agrees_on_every_step)
+/* The occupancy model against cudaOccupancyMaxActiveBlocksPerMultiprocessor on a
+ * sweep of synthetic kernels (block sizes, register caps, shared memory); on every
+ * step at its check sizes, solution_binary_is_correct_at_every_check_size. */
+START_TEST(occupancy_model_agrees_on_a_sweep)
 {
-    for (const struct step_table *const *it_t = all_step_tables, *t; (t = *it_t) != NULL; ++it_t)
-        for (size_t s = 0; s < t->count; ++s) {
-            /* a size of the lab's own (each lab reads m, n, k its own way: N-body has
-             * one body count): its fifth check size, as above */
-            const struct check_size *size = &t->check_sizes[t->check_size_count > 4 ? 4 : 0];
-            char stem[128], rel[256], path[512];
-            snprintf(rel, sizeof rel, "solutions/%s/%s", t->lab,
-                     step_stem(&t->steps[s], stem, sizeof stem));
-            bin_path(rel, path, sizeof path);
-            int code = run_sized(path, size, NULL);
-            ck_assert_msg(code == 0, "%s: exit %d\n%s%s", rel, code, out, err);
-            ck_assert_msg(strstr(err, "occupancy model predicts") == NULL, "%s: %s", rel, err);
-            ck_assert_msg(strstr(out, "(?)") == NULL, "%s: no limiter in %s", rel, out);
-        }
-    /* and a sweep of synthetic kernels: block sizes, register caps, shared memory */
     char sweep[256];
     char *argv[] = {(char *)bin_path("occupancy-api-check", sweep, sizeof sweep), NULL};
     int code = run_capture(argv, NULL, out, sizeof out, err, sizeof err);
@@ -319,9 +336,10 @@ START_TEST(rows_record_their_role)
 }
 END_TEST
 
-/* The word of the table row of step (its first word) in out, counting from 0; ""
- * when out has no such row. */
-static void table_word(const char *step, int word, char *value, size_t len)
+/* The word of the table row of step (its first word) in out, counting from its median
+ * ms, the first word after the step's name with a decimal point (the size before it
+ * may be several words: sort's "4097 uniform"); "" when out has no such row. */
+static void table_word_after_median(const char *step, int word, char *value, size_t len)
 {
     char start[160];
     snprintf(start, sizeof start, "%s ", step);
@@ -329,9 +347,12 @@ static void table_word(const char *step, int word, char *value, size_t len)
     value[0] = '\0';
     if (row == NULL)
         return;
-    for (int w = 0; w <= word; ++w) {
+    row += strlen(start);
+    for (int w = -1; w < word && *row != '\0' && *row != '\n';) {
         row += strspn(row, " ");
         size_t n = strcspn(row, " \n");
+        if (w >= 0 || memchr(row, '.', n) != NULL)
+            ++w;
         if (w == word)
             snprintf(value, len, "%.*s", (int)n, row);
         row += n;
@@ -353,10 +374,10 @@ START_TEST(first_step_is_compared_with_the_baseline)
         int column[16], checks = 0;
         char stem[128];
         names[checks] = baseline->name, column[checks++] = -1;
-        names[checks] = step_stem(&t->steps[0], stem, sizeof stem), column[checks++] = 7;
+        names[checks] = step_stem(&t->steps[0], stem, sizeof stem), column[checks++] = 1; /* vs prev */
         for (size_t r = 0; r < t->row_count && checks < 15; ++r)
             if (&t->rows[r] != baseline && strcmp(t->rows[r].role, "cpu") == 0)
-                names[checks] = t->rows[r].name, column[checks++] = 78; /* both 7 and 8 */
+                names[checks] = t->rows[r].name, column[checks++] = 2; /* vs prev and vs 01 */
         char *dir = util_temp_dir("gpu");
         ck_assert_ptr_nonnull(dir);
         const struct check_size *size = &t->check_sizes[t->check_size_count > 4 ? 4 : 0];
@@ -367,9 +388,10 @@ START_TEST(first_step_is_compared_with_the_baseline)
             int code = run_sized(bin_path(rel, path, sizeof path), size, csv);
             if (code != 0)
                 snprintf(failed, sizeof failed, "%s: exit %d\n%.300s", rel, code, err);
-            else if (column[c] >= 0) { /* step size median min - max rate vs-prev vs-01 */
-                table_word(names[c], 7, words[c][0], sizeof words[c][0]);
-                table_word(names[c], 8, words[c][1], sizeof words[c][1]);
+            else if (column[c] >= 0) {
+                /* median, min, "-", max, rate, vs prev, vs 01 */
+                table_word_after_median(names[c], 5, words[c][0], sizeof words[c][0]);
+                table_word_after_median(names[c], 6, words[c][1], sizeof words[c][1]);
             }
         }
         /* removed before anything can fail (a failed assertion ends the test) */
@@ -383,7 +405,7 @@ START_TEST(first_step_is_compared_with_the_baseline)
             const char *vs_prev = words[c][0], *vs_first = words[c][1];
             ck_assert_msg(strlen(vs_prev) > 1 && vs_prev[strlen(vs_prev) - 1] == 'x',
                           "%s: vs prev '%s'", names[c], vs_prev);
-            if (column[c] == 78)
+            if (column[c] == 2)
                 ck_assert_msg(strlen(vs_first) > 1 && vs_first[strlen(vs_first) - 1] == 'x',
                               "%s: vs 01 '%s'", names[c], vs_first);
         }
@@ -402,7 +424,7 @@ Suite *gpu_steps_suite(void)
         snprintf(part_names[k], sizeof part_names[k], "solution steps, part %d of %d", k + 1,
                  GPU_PARTS);
         TCase *tc = side_by_side_tcase(s, "gpu_steps", part_names[k], 300, 0);
-        tcase_add_loop_test(tc, solution_step_is_correct, (int)part_begin(k),
+        tcase_add_loop_test(tc, solution_binary_is_correct_at_every_check_size, (int)part_begin(k),
                             (int)part_begin(k + 1));
     }
     return s;
@@ -420,8 +442,8 @@ Suite *gpu_suite(void)
     tcase_add_test(tc, labs_todo_steps_run_quickly_at_their_default_size);
     if (students_copy())
         return s;
-    tc = side_by_side_tcase(s, "gpu", "occupancy model on every step", 300, 0);
-    tcase_add_test(tc, occupancy_model_agrees_on_every_step);
+    tc = side_by_side_tcase(s, "gpu", "occupancy model on a sweep", 300, 0);
+    tcase_add_test(tc, occupancy_model_agrees_on_a_sweep);
     tc = side_by_side_tcase(s, "gpu", "solutions", 300, 0);
     tcase_add_test(tc, results_csv_row);
     tcase_add_test(tc, first_step_is_compared_with_the_baseline);

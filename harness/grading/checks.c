@@ -171,7 +171,7 @@ static int judge_later(void *ctx, size_t run)
  * (checks_limit, for all its sizes) would let a step that hangs at its first size run
  * as long as the reference took for all of them, times the rubric's factor; instead,
  * each time its status says a size ended, the limit becomes the time so far plus the
- * next size's own limit (the reference's seconds for that size, pooled_limit_for). */
+ * next size's own limit (the reference's seconds for that size, check_size_limit). */
 void watch_check_processes(struct session *sess)
 {
     double now = procs_now();
@@ -203,8 +203,7 @@ void watch_check_processes(struct session *sess)
             size_t c = run->from + ended;
             w->size_limit_s =
                 c < w->sizes
-                    ? pooled_limit_for(sess, g->rubric, reference_size_s(g, ref, c, ended == 0),
-                                       ref->checks_crowding)
+                    ? check_size_limit(sess, g, ref, c, ended == 0)
                     : g->rubric->time_slack_s; /* all decided: time to exit */
             double limit = w->progress_at - run->p.started + w->size_limit_s;
             run->p.limit_s = limit < w->process_limit_s ? limit : w->process_limit_s;

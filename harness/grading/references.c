@@ -41,11 +41,35 @@ double reference_size_s(const struct graded_step *g, const struct reference *ref
     return ref->ok ? ref->check_wall[c] + (first ? ref->checks_startup_s : 0) : 0;
 }
 
+/* The pooled limit of work_s of the reference's own work after start-up_s of its
+ * start-up: the rubric's factor on the work, STARTUP_ALLOWANCE on the start-up. */
+static double pooled_limit_after_startup(const struct session *sess, const struct rubric *r,
+                                         double work_s, double startup_s, double crowding)
+{
+    if (!(work_s + startup_s > 0))
+        return limit_for(r, 0);
+    double scale = (double)sess->concurrency / (crowding > 1 ? crowding : 1);
+    scale = scale > 1 ? scale : 1;
+    return limit_for(r, work_s * scale) + STARTUP_ALLOWANCE * startup_s * scale;
+}
+
 double checks_limit(const struct session *sess, const struct graded_step *g,
                     const struct reference *ref, size_t from)
 {
-    return pooled_limit_for(sess, g->rubric, reference_checks_s(g, ref, from),
-                            ref->checks_crowding);
+    if (!ref->ok)
+        return limit_for(g->rubric, 0);
+    double startup = ref->checks_startup_s;
+    return pooled_limit_after_startup(sess, g->rubric, reference_checks_s(g, ref, from) - startup,
+                                      startup, ref->checks_crowding);
+}
+
+double check_size_limit(const struct session *sess, const struct graded_step *g,
+                        const struct reference *ref, size_t c, int first)
+{
+    if (!ref->ok)
+        return limit_for(g->rubric, 0);
+    return pooled_limit_after_startup(sess, g->rubric, ref->check_wall[c],
+                                      first ? ref->checks_startup_s : 0, ref->checks_crowding);
 }
 
 size_t set_up_runs(const struct session *sess, const struct graded_step *g, const char *binary,

@@ -30,9 +30,19 @@ double reference_checks_s(const struct graded_step *g, const struct reference *r
  * process when c is the first size of one (0 when the reference failed). */
 double reference_size_s(const struct graded_step *g, const struct reference *ref, size_t c,
                         int first);
-/* The limit of a student's check process from size `from` on. */
+/* A check process's start-up (the CUDA context, the launch observer, loading the
+ * module) is the harness's, not the student's code: its limit allows it
+ * STARTUP_ALLOWANCE times the reference's start-up, not the rubric's factor, which
+ * is for the step's own work. With the factor on it, a step that hangs at its first
+ * size was killed only after 178 s on a busy H100 (2026-11-27), the reference's
+ * start-up there being several seconds. */
+#define STARTUP_ALLOWANCE 3
+/* The limit of a student's check process from size `from` on, and of its size c alone
+ * (first: c is the first size of its process, whose start-up it then carries). */
 double checks_limit(const struct session *sess, const struct graded_step *g,
                     const struct reference *ref, size_t from);
+double check_size_limit(const struct session *sess, const struct graded_step *g,
+                        const struct reference *ref, size_t c, int first);
 /* Sets up the pool's runs of one step's binary, each logged to dir/stem.<what>.log:
  * its check process (runs[0]: every check size of its lab, check_process), then one
  * run under each compute-sanitizer tool at the rubric's sanitizer size (from
