@@ -19,6 +19,22 @@ struct buf {
     size_t len, cap;
 };
 
+static void add_raw(struct buf *b, const char *text)
+{
+    size_t n = strlen(text);
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = (b->cap + n + 1) * 2;
+        char *data = realloc(b->data, cap);
+        if (data == NULL)
+            return;
+        b->data = data;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, text, n + 1);
+    b->len += n;
+}
+
+/* printf into b; one piece at most 2047 characters (a row of the table) */
 static void add(struct buf *b, const char *fmt, ...)
 {
     va_list ap;
@@ -172,7 +188,7 @@ int profile_table(const char *profiles, const char *lab, const char *gpu_dir, ch
                   "`%s`; `make profile` (GUIDE.md, \"What limits a step\").*\n\n",
         ncu, clock, sizes, first_date, strncmp(first_date, last_date, 10) ? " to " : "",
         strncmp(first_date, last_date, 10) ? last_date : "", path);
-    add(&caption, "%s", b.data);
+    add_raw(&caption, b.data);
     free(b.data);
     *out = caption.data;
     return 0;
