@@ -40,7 +40,7 @@ if (first_ms != first_ms) {
     stats datafile using (@rows_of && column("median_ms") == column("median_ms") ? column("median_ms") : NaN) nooutput
     first_ms = STATS_max
 }
-width = 160 + 78 * last
+width = 180 + (for_slides(0) ? 115 : 100) * last
 eval png_terminal(width < 900 ? 900 : width, 720)
 set output outfile
 set datafile missing "NaN"
@@ -52,7 +52,7 @@ set format x ""
 unset key
 
 # top: speed over the first step's
-set lmargin 10; set rmargin 4
+set lmargin 13; set rmargin 4
 set logscale y 10
 set ylabel "speed vs. step 1\n(median time, no ncu)"
 set format y "%gx"
@@ -65,7 +65,7 @@ set format y "%g%%"
 set yrange [0:140]
 set bmargin 4
 set ytics 0, 20, 100
-set ylabel "throughput, % of peak\n(ncu, clocks at base)"
+set ylabel "throughput, % of peak"
 set key top left horizontal samplen 2 font ",10"
 do for [i = 1:last] {
     set label i limit[i] at i, 110 center font ",10" tc rgb (limit[i] eq "memory" ? 0x1f77b4 : limit[i] eq "compute" ? 0xff7f0e : 0x555555)
