@@ -13,6 +13,8 @@
 NCU ?= $(firstword $(wildcard $(CUDA_HOME)/bin/ncu) $(shell command -v ncu 2>/dev/null))
 PROFILE_OUT ?= data/profiles
 PROFILE_LABS = $(or $(LAB),$(LABS))
+# the stems to build: STEP's ("02", "02-tiled" or "tiled"), else every step of the lab
+profile_stems = $(or $(if $(STEP),$(filter $(STEP) $(STEP)-% %-$(STEP),$(call steps_of,$(1)))),$(call steps_of,$(1)))
 
 $(BIN_DIR)/profile: $(BUILD_DIR)/host/tools/profile.o $(call HOST_OBJ,$(HARNESS_PURE) lab_registry sass_listing) \
   $(BUILD_DIR)/host/grading/own_kernels.o $(BUILD_DIR)/host/grading/procs.o $(ALL_TABLE_OBJS)
@@ -25,7 +27,7 @@ profile: $(BIN_DIR)/profile
 	$(Q)$(if $(and $(STEP),$(if $(LAB),,1)),echo 'make profile: STEP= needs LAB= (make profile LAB=matmul STEP=02)' >&2; exit 2;)
 	$(Q)for lab in $(PROFILE_LABS); do \
 	  $(BIN_DIR)/profile --preflight --lab $$lab $(if $(STEP),--step '$(STEP)') --ncu '$(NCU)' || exit $$?; done
-	$(Q)$(MAKE) --no-print-directory -j$(NPROC) $(foreach lab,$(PROFILE_LABS),$(foreach stem,$(call steps_of,$(lab)),$(call tree_bin,$(SRC))/$(lab)/$(stem)))
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) $(foreach lab,$(PROFILE_LABS),$(foreach stem,$(call profile_stems,$(lab)),$(call tree_bin,$(SRC))/$(lab)/$(stem)))
 	$(Q)for lab in $(PROFILE_LABS); do \
 	  $(BIN_DIR)/profile --lab $$lab $(if $(STEP),--step '$(STEP)') --source $(SRC) --ncu '$(NCU)' --out '$(PROFILE_OUT)'; \
 	  code=$$?; [ $$code -eq 0 ] || { [ $$code -eq 1 ] && failed=1 || exit $$code; }; done; exit $${failed:-0}

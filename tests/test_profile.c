@@ -12,6 +12,7 @@
 
 #include "grading/report.h"
 #include "profile.h"
+#include "results.h"
 #include "step_table.h"
 #include "util.h"
 
@@ -305,6 +306,30 @@ START_TEST(grading_report_carries_counters)
 }
 END_TEST
 
+/* The run table's column: the rule's answer, "-" where the step was never profiled. */
+START_TEST(run_table_shows_limited_by)
+{
+    struct run_record r;
+    memset(&r, 0, sizeof r);
+    r.step = "02-shared";
+    r.role = "step";
+    r.verdict = "PASS";
+    r.limited_by = "compute";
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    results_print_header(out, NULL, 0);
+    results_print_row(out, &r, "1000", NAN, NAN);
+    r.limited_by = NULL;
+    results_print_row(out, &r, "1000", NAN, NAN);
+    fclose(out);
+    ck_assert_ptr_nonnull(strstr(text, "check limited by"));
+    ck_assert_ptr_nonnull(strstr(text, "PASS  compute"));
+    ck_assert_ptr_nonnull(strstr(text, "PASS  -"));
+    free(text);
+}
+END_TEST
+
 START_TEST(lab_def_declares_the_profile_size)
 {
     ck_assert_int_eq(step_table_demo.has_profile_size, 1);
@@ -347,6 +372,7 @@ Suite *profile_suite(void)
     tcase_add_test(tc, profile_file_round_trip_and_check);
     tcase_add_test(tc, results_check_judges_profile_files);
     tcase_add_test(tc, grading_report_carries_counters);
+    tcase_add_test(tc, run_table_shows_limited_by);
     tcase_add_test(tc, lab_def_declares_the_profile_size);
     tcase_add_test(tc, no_ncu_is_one_line_and_exit_6);
     suite_add_tcase(s, tc);
