@@ -383,7 +383,7 @@ $(BIN_DIR)/doc-links: $(BUILD_DIR)/host/tools/doc_links.o $(BUILD_DIR)/host/tool
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^
 
-$(BIN_DIR)/lab: $(BUILD_DIR)/host/tools/lab.o $(GRADING_OBJS) $(call HOST_OBJ,step_table lab_registry cli csv results sass_listing launches profile) $(ALL_TABLE_OBJS)
+$(BIN_DIR)/lab: $(BUILD_DIR)/host/tools/lab.o $(BUILD_DIR)/host/tools/todo_runs.o $(GRADING_OBJS) $(call HOST_OBJ,step_table lab_registry cli csv results sass_listing launches profile) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@.$$$$.tmp $^ -lm && mv -f $@.$$$$.tmp $@

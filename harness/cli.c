@@ -106,6 +106,8 @@ void cli_usage(FILE *out, const char *program, const struct lab_problem *lab)
             "  --report           print the compiler's resource report for this step and the\n"
             "                     blocks per SM the occupancy model predicts; no GPU needed\n"
             "  --arch ARCH        architecture for --report (default sm_90; also g80 ...)\n"
+            "  --is-todo          only say by the exit code whether the step is still marked\n"
+            "                     STEP_TODO (3) or not (0); make run asks, to run those at once\n"
             "\n"
             "exit codes: 0 correct, 1 wrong result or CUDA error, 2 bad usage or a size this\n"
             "            step or GPU cannot run, 3 a labs/ step still marked TODO, 4 correct but\n"
@@ -252,6 +254,8 @@ enum cli_result cli_parse(int argc, char **argv, const struct lab_problem *lab, 
             o->print_header = 0;
         } else if (FLAG("--report")) {
             o->report_only = 1;
+        } else if (FLAG("--is-todo")) {
+            o->todo_query = 1;
         } else if (FLAG("--arch")) {
             NEED_VALUE();
             o->report_arch = value;

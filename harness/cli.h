@@ -38,6 +38,8 @@ struct run_options {
     const char *run_id;       /* groups the steps of one `make run`; NULL: a fresh one */
     int print_header;         /* the device lines and the table header */
     int report_only;          /* --report: static resources and the occupancy model, no GPU */
+    int todo_query;           /* --is-todo: exit 3 if the step is marked STEP_TODO, else 0;
+                                 nothing else, no GPU */
     const char *report_arch;  /* --arch for --report */
     int device;
     int warm_cache;           /* --warm-cache: do not flush L2 before each timed run */

@@ -80,6 +80,10 @@ int host_row_run(const struct lab_problem *lab, const struct run_options *option
     r.limiter = "-";
     r.threads_per_block = step_entry.host_threads != NULL ? step_entry.host_threads() : 1;
     results_set_lab_columns(&r, lab->columns, lab->column_count);
+    char label[sizeof r.label] = "";
+    if (lab->label != NULL)
+        lab->label(&options->size, label, sizeof label);
+    results_set_label(&r, step_identity.table->label_column, label);
     char size_text[64];
     lab->format_size(&options->size, size_text, sizeof size_text);
     if (options->print_header) {

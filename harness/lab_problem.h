@@ -103,6 +103,10 @@ struct lab_problem {
      * inputs' class as m); 0, or -1 with a one-line reason (exit 2). */
     const char *option_name;
     int (*parse_option)(const char *value, struct problem_size *size, char *why, size_t why_len);
+    /* Optional (NULL: none), with a LABEL_COLUMN line in lab.def: the value of that
+     * text column for a size, e.g. "laplace2d" or a file's name (at most 63
+     * characters; commas and quotes are the CSV writer's to escape). */
+    void (*label)(const struct problem_size *size, char *buf, size_t len);
 };
 
 /* This binary's lab (harness/labs/<lab>/problem.c). */

@@ -3,8 +3,9 @@
  * into step_table_<lab>. lab.def holds three kinds of lines, each read in its own
  * pass: STEP(...) for the steps, CHECK_SIZE(m, n, k) for the sizes every step must
  * get right, ROW("name", "role", "file", "summary") for the rows beside the
- * steps (a vendor library's, the CPU code the lab starts from), if any, and at most
- * one PROFILE_SIZE(m, n, k): the size make profile runs each step at (step_table.h). */
+ * steps (a vendor library's, the CPU code the lab starts from), if any; maybe one
+ * LABEL_COLUMN("name"), the name of a text column of its results CSV, and at most one
+ * PROFILE_SIZE(m, n, k): the size make profile runs each step at (step_table.h). */
 #include "step_table.h"
 
 #define JOIN_(a, b) a##b
@@ -42,6 +43,20 @@ static const struct row_info rows[] = {
 #undef CHECK_SIZE
 #undef ROW
 
+/* The label column's name, if lab.def has a LABEL_COLUMN line (guarded there by
+ * #ifdef LABEL_COLUMN, so the passes above and a lab's own readers skip it). */
+#define STEP(id, name, flags, summary)
+#define CHECK_SIZE(m, n, k)
+#define ROW(name, role, file, summary)
+#define LABEL_COLUMN(name) name,
+static const char *const label_columns[] = {
+#include LAB_DEF
+    NULL};
+#undef STEP
+#undef CHECK_SIZE
+#undef ROW
+#undef LABEL_COLUMN
+
 /* The profile size: the last PROFILE_SIZE line wins; none leaves {0, 0, 0, 0}. */
 #undef PROFILE_SIZE
 #define STEP(id, name, flags, summary)
@@ -64,7 +79,7 @@ static const struct {
 
 const struct step_table JOIN(step_table_, LAB_NAME) = {
     STRING(LAB_NAME), steps, COUNT_OF(steps), rows, COUNT_OF(rows) - 1,
-    check_sizes, COUNT_OF(check_sizes),
+    check_sizes, COUNT_OF(check_sizes), label_columns[0],
     {profile_sizes[COUNT_OF(profile_sizes) - 1].m, profile_sizes[COUNT_OF(profile_sizes) - 1].n,
      profile_sizes[COUNT_OF(profile_sizes) - 1].k},
     profile_sizes[COUNT_OF(profile_sizes) - 1].given,

@@ -31,6 +31,12 @@ void results_set_lab_columns(struct run_record *record, const struct lab_column 
         record->lab_values[c] = NAN;
 }
 
+void results_set_label(struct run_record *record, const char *column, const char *value)
+{
+    record->label_column = column;
+    snprintf(record->label, sizeof record->label, "%s", value != NULL ? value : "");
+}
+
 void results_cpu_line(char *buf, size_t len)
 {
     char cpu[128];
@@ -104,7 +110,7 @@ int results_append(const char *path, const struct run_record *r, char *err, size
                  results_column_count);
         return -1;
     }
-    const char *header[COMMON + LAB_MAX_COLUMNS], *row[COMMON + LAB_MAX_COLUMNS];
+    const char *header[COMMON + LAB_MAX_COLUMNS + 1], *row[COMMON + LAB_MAX_COLUMNS + 1];
     for (size_t c = 0; c < COMMON; ++c) {
         header[c] = results_columns[c];
         row[c] = values[c];
@@ -118,7 +124,12 @@ int results_append(const char *path, const struct run_record *r, char *err, size
             row[COMMON + c] = NUM("%.9g", r->lab_values[c]);
     }
 #undef NUM
-    return csv_append_row(path, header, row, COMMON + r->lab_column_count, err, err_len);
+    size_t ncols = COMMON + r->lab_column_count;
+    if (r->label_column != NULL) {
+        header[ncols] = r->label_column;
+        row[ncols++] = r->label;
+    }
+    return csv_append_row(path, header, row, ncols, err, err_len);
 }
 
 void results_gpu_dir(const char *gpu_name, char *buf, size_t len)

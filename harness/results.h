@@ -64,6 +64,10 @@ struct run_record {
     const struct lab_column *lab_columns;
     size_t lab_column_count;
     double lab_values[LAB_MAX_COLUMNS];
+    /* the lab's text column (its step table's label_column), after the numeric ones:
+     * its name, NULL for none, and its value */
+    const char *label_column;
+    char label[64];
 };
 
 /* The columns every lab's results CSV starts with; the lab's own follow. */
@@ -73,6 +77,9 @@ extern const size_t results_column_count;
 /* The lab's own columns of record, none measured yet (NaN: an empty field). */
 void results_set_lab_columns(struct run_record *record, const struct lab_column *columns,
                              size_t count);
+
+/* The lab's text column (a step table's label_column; NULL: none) and its value. */
+void results_set_label(struct run_record *record, const char *column, const char *value);
 
 /* The line a run prints about the CPU its CPU rows run on: "CPU: <model>, N logical
  * CPUs online" (the model from /proc/cpuinfo, "unknown CPU" without it), into buf. */

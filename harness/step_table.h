@@ -51,6 +51,11 @@ struct step_table {
     size_t row_count;
     const struct check_size *check_sizes;
     size_t check_size_count;
+    /* LABEL_COLUMN("name") in lab.def, or NULL: a text column of the lab's results CSV,
+     * after its numeric ones, naming the problem in words where m, n and k are numbers
+     * (the input's class, a file's name); its value is lab_problem's label. Tools that
+     * check results (bin/results-check) read here which lab column is text. */
+    const char *label_column;
     /* The size `make profile` runs every step at under Nsight Compute (lab.def's
      * PROFILE_SIZE(m, n, k); a 0 leaves that dimension at the step's default): large
      * enough to fill the GPU, small enough that the whole lab profiles in minutes.

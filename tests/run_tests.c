@@ -16,7 +16,7 @@
  * cases made with side_by_side_tcase (side_by_side.h: every solution step past 2^31
  * elements, a class graded) are jobs of their own, the rest of the suite one more;
  * those that declare device memory hold at most LAB_TEST_GPU_GB of it at once
- * (default two thirds of the GPU's). Every job is self-contained (its own temporary
+ * (default half the GPU's). Every job is self-contained (its own temporary
  * folders; none holds the whole GPU), so the order they finish in does not matter;
  * those holding memory start first, then the other GPU jobs (job_schedule.h).
  *
@@ -346,10 +346,11 @@ static int run_side_by_side(const struct test_job *jobs, size_t n,
 }
 
 /* The device memory the side-by-side cases may hold at once, GB: LAB_TEST_GPU_GB, else
- * two thirds of the GPU's (bin/gpu-probe --memory-gb; the rest is for the contexts and
- * buffers of the other GPU jobs, a grading job's eight runs at once among them: half a
- * GB each), else 0 (one such case at a time); -1 (said) when LAB_TEST_GPU_GB is not a
- * number. */
+ * half the GPU's (bin/gpu-probe --memory-gb; the rest is for the GPU jobs that declare
+ * none: a grading job's eight runs at once, half a GB each, and gpu_steps' parts, two
+ * or three of which may each hold reduce's largest check size, 8.6 GB; with two
+ * thirds, a TF32 step found no 4 MB free on the H100, 2026-11-27), else 0 (one such
+ * case at a time); -1 (said) when LAB_TEST_GPU_GB is not a number. */
 static double gpu_budget_gb(int have_gpu)
 {
     const char *text = getenv("LAB_TEST_GPU_GB");
@@ -370,7 +371,7 @@ static double gpu_budget_gb(int have_gpu)
     double gb = 0;
     if (run_capture(argv, NULL, out, sizeof out, NULL, 0) == 0 && sscanf(out, "%lf", &gb) == 1 &&
         gb > 0)
-        return gb * 2 / 3;
+        return gb / 2;
     return 0;
 }
 

@@ -29,7 +29,9 @@ SUITE(job_schedule, NOTHING)
 SUITE(slurm, SLURM)
 SUITE(plots_render, GNUPLOT)
 SUITE(demo_lab_plots, GNUPLOT)
+/* the GPU suites whose cases run longest (a binary after another), first: the runner
+ * starts GPU jobs in this order as slots free up (tests/job_schedule.h) */
 SUITE(grading_gpu, GPU)
-SUITE(gpu_steps, GPU)
 SUITE(gpu, GPU)
+SUITE(gpu_steps, GPU)
 SUITE(handout, NOTHING)

@@ -375,6 +375,59 @@ START_TEST(a_fractional_time_limit_is_honoured)
 }
 END_TEST
 
+
+/* make run with steps still TODO: bin/lab asks each step (--is-todo), runs those that
+ * are TODO side by side before the lab's timed rows and steps, and shows each one's
+ * output at its own place in the table with its exit code counted as TODO. Fake step
+ * binaries stand in for the GPU: each TODO one waits (up to 20 s) for the other to
+ * have started, and says ALONE if it never does, as one after the other it would. */
+static const char fake_step[] =
+    "#!/bin/sh\n"
+    "me=${0##*/}; dir=${0%/*}\n"
+    "case \"$*\" in *--is-todo*) case $me in 0*) exit 3;; esac; exit 0;; esac\n"
+    "case $me in 0*)\n"
+    "  touch \"$dir/$me.started\"; other=01-fill; [ $me = 01-fill ] && other=02-shared\n"
+    "  i=0; while [ ! -e \"$dir/$other.started\" ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i+1)); done\n"
+    "  [ -e \"$dir/$other.started\" ] || echo ALONE\n"
+    "  echo \"$me row TODO\"; echo \"$me: TODO: the kernel\" >&2; exit 3;;\n"
+    "esac\n"
+    "echo \"$me row PASS\"\n";
+
+START_TEST(steps_still_todo_run_side_by_side_in_their_places)
+{
+    char bin[1200], path[1300];
+    snprintf(bin, sizeof bin, "%s/fake-bin", tree);
+    mkdir(bin, 0777);
+    snprintf(path, sizeof path, "%s/demo", bin);
+    mkdir(path, 0777);
+    const char *names[] = {"01-fill", "02-shared", "cpu-fill", "cpu-fill-reverse"};
+    for (size_t i = 0; i < 4; ++i) {
+        snprintf(path, sizeof path, "%s/demo/%s", bin, names[i]);
+        FILE *f = fopen(path, "w");
+        ck_assert_ptr_nonnull(f);
+        fputs(fake_step, f);
+        fclose(f);
+        chmod(path, 0755);
+    }
+    char *run[] = {"bin/lab", "run", "--bin-dir", bin, "demo", NULL};
+    int code = demo_lab_run(tree, NULL, run, out, sizeof out, err, sizeof err);
+    ck_assert_int_eq(util_remove_tree(bin), 0);
+    ck_assert_msg(code == 0, "exit %d\n%s%s", code, out, err);
+    ck_assert_msg(strstr(out, "ALONE") == NULL, "the TODO steps ran one after the other:\n%s", out);
+    const char *rows[] = {"cpu-fill row PASS", "cpu-fill-reverse row PASS", "01-fill row TODO",
+                          "02-shared row TODO"};
+    const char *at = out;
+    for (size_t i = 0; i < 4; ++i) {
+        const char *row = strstr(at, rows[i]);
+        ck_assert_msg(row != NULL, "'%s' not after the rows before it:\n%s", rows[i], out);
+        at = row;
+    }
+    ck_assert_msg(strstr(out, "4 step(s) run: 2 passed, 2 still TODO, 0 failed") != NULL, "%s", out);
+    ck_assert_msg(strstr(err, "01-fill: TODO: the kernel") != NULL &&
+                      strstr(err, "02-shared: TODO: the kernel") != NULL, "%s", err);
+}
+END_TEST
+
 Suite *demo_lab_suite(void)
 {
     Suite *s = suite_create("demo_lab");
@@ -390,6 +443,7 @@ Suite *demo_lab_suite(void)
     tcase_add_test(tc, results_check_compares_each_row_with_the_one_its_table_says);
     tcase_add_test(tc, two_makes_at_once_in_one_tree);
     tcase_add_test(tc, a_fractional_time_limit_is_honoured);
+    tcase_add_test(tc, steps_still_todo_run_side_by_side_in_their_places);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -435,8 +435,9 @@ Suite *gpu_steps_suite(void)
 Suite *gpu_suite(void)
 {
     Suite *s = suite_create("gpu");
-    TCase *tc = side_by_side_tcase(s, "gpu", "labs steps and rows", 300, 0);
+    TCase *tc = side_by_side_tcase(s, "gpu", "labs steps", 300, 0);
     tcase_add_test(tc, labs_steps_pass_or_are_todo);
+    tc = side_by_side_tcase(s, "gpu", "rows", 300, 0);
     tcase_add_test(tc, rows_record_their_role);
     tc = side_by_side_tcase(s, "gpu", "labs TODO steps at their default size", 300, 0);
     tcase_add_test(tc, labs_todo_steps_run_quickly_at_their_default_size);

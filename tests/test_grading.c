@@ -28,8 +28,8 @@ static const struct check_size example_sizes[] = {
     {1, 1, 1}, {17, 17, 17}, {100, 100, 100}, {1, 300, 17}, {4096, 4096, 4096}, {1048560, 2, 3},
 };
 static const struct step_table example_table = {
-    "example", example_steps, 3, NULL, 0, example_sizes,
-    sizeof example_sizes / sizeof example_sizes[0], {0, 0, 0}, 0,
+    .lab = "example", .steps = example_steps, .count = 3, .check_sizes = example_sizes,
+    .check_size_count = sizeof example_sizes / sizeof example_sizes[0],
 };
 
 static const struct step_table *example(void)

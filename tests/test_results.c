@@ -91,6 +91,35 @@ START_TEST(record_round_trips_through_csv)
 }
 END_TEST
 
+/* A lab's label column (lab.def's LABEL_COLUMN) is text after its numeric columns,
+ * quoted where it must be; a record without one has no such column. */
+START_TEST(label_column_follows_the_lab_columns)
+{
+    static const struct lab_column columns[] = {{"rows", "rows", 1.0, "%.0f"}};
+    char *dir = util_temp_dir("results");
+    ck_assert_ptr_nonnull(dir);
+    char path[256], err[256];
+    snprintf(path, sizeof path, "%s/demo.csv", dir);
+    struct run_record r = sample_record();
+    results_set_lab_columns(&r, columns, 1);
+    r.lab_values[0] = 17;
+    results_set_label(&r, "shape", "tall, thin");
+    ck_assert_int_eq(results_append(path, &r, err, sizeof err), 0);
+    struct csv_table t;
+    ck_assert_int_eq(csv_read_file(path, &t, err, sizeof err), 0);
+    ck_assert_uint_eq(t.ncols, results_column_count + 2);
+    ck_assert_int_eq(csv_column(&t, "shape"), (int)results_column_count + 1);
+    ck_assert_str_eq(csv_get(&t, 0, "shape"), "tall, thin");
+    ck_assert_str_eq(csv_get(&t, 0, "rows"), "17");
+    csv_free(&t);
+    /* the same file will not take a row without the column: its header differs */
+    results_set_label(&r, NULL, "");
+    ck_assert_int_ne(results_append(path, &r, err, sizeof err), 0);
+    ck_assert_int_eq(util_remove_tree(dir), 0);
+    free(dir);
+}
+END_TEST
+
 /* A lab's own figures are real columns after the common ones; one that was not
  * measured is an empty field, not a made-up number. */
 START_TEST(lab_columns_follow_the_common_ones)
@@ -332,6 +361,7 @@ Suite *results_suite(void)
     tcase_add_test(tc, gpu_folder_names);
     tcase_add_test(tc, record_round_trips_through_csv);
     tcase_add_test(tc, lab_columns_follow_the_common_ones);
+    tcase_add_test(tc, label_column_follows_the_lab_columns);
     tcase_add_test(tc, speedup_lookup_takes_newest_matching_pass);
     tcase_add_test(tc, a_row_is_compared_only_with_a_comparable_row);
     tcase_add_test(tc, speedups_keep_two_digits);

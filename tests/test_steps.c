@@ -91,8 +91,10 @@ START_TEST(a_row_compares_with_the_row_its_table_says)
     static const struct row_info cpu_rows[] = {{"cpu-serial", "cpu", "cpu-serial.cu", "the loop"},
                                                {"cpu-openmp", "cpu", "cpu-openmp.cu", "in parallel"},
                                                {"vendor", "library", "library-vendor.cu", "target"}};
-    const struct step_table with_cpu = {"with-cpu", steps, 2, cpu_rows, 3, NULL, 0, {0, 0, 0}, 0};
-    const struct step_table library_only = {"library-only", steps, 2, cpu_rows + 2, 1, NULL, 0, {0, 0, 0}, 0};
+    const struct step_table with_cpu = {
+        .lab = "with-cpu", .steps = steps, .count = 2, .rows = cpu_rows, .row_count = 3};
+    const struct step_table library_only = {
+        .lab = "library-only", .steps = steps, .count = 2, .rows = cpu_rows + 2, .row_count = 1};
     const struct step_table *t = &with_cpu;
     ck_assert_str_eq(step_table_baseline(t)->name, "cpu-serial");
     ck_assert_ptr_eq(step_table_previous_row(t, step_table_row(t, "cpu-openmp")),
@@ -125,7 +127,7 @@ START_TEST(makefile_reader_gives_stems_and_flags)
                                              {"12", "fast-math", "-use_fast_math -ftz=true", "x"}};
     static const struct row_info rows[] = {{"cpu-serial", "cpu", "cpu-serial.cu", "the loop"},
                                            {"vendor", "library", "library-vendor.cu", "target"}};
-    struct step_table demo = {"demo", steps, 2, rows, 2, NULL, 0, {0, 0, 0}, 0};
+    struct step_table demo = {.lab = "demo", .steps = steps, .count = 2, .rows = rows, .row_count = 2};
     char *text = NULL, why[256];
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
@@ -143,9 +145,10 @@ START_TEST(makefile_reader_gives_stems_and_flags)
     static const struct step_info spaced[] = {{"01", "two words", "", "x"}};
     static const struct step_info dollar[] = {{"01", "ok", "-DX=$(HOME)", "x"}};
     static const struct row_info hashed[] = {{"row#1", "cpu", "f.cu", "x"}};
-    const struct step_table bad[] = {{"demo", spaced, 1, NULL, 0, NULL, 0, {0, 0, 0}, 0},
-                                     {"demo", dollar, 1, NULL, 0, NULL, 0, {0, 0, 0}, 0},
-                                     {"demo", steps, 1, hashed, 1, NULL, 0, {0, 0, 0}, 0}};
+    const struct step_table bad[] = {{.lab = "demo", .steps = spaced, .count = 1},
+                                     {.lab = "demo", .steps = dollar, .count = 1},
+                                     {.lab = "demo", .steps = steps, .count = 1, .rows = hashed,
+                                      .row_count = 1}};
     const char *said[] = {"step '01-two words'", "nvcc flags '-DX=$(HOME)'", "row 'row#1'"};
     for (size_t i = 0; i < 3; ++i) {
         text = NULL;

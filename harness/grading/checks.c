@@ -48,9 +48,11 @@ static void judge_check(struct session *sess, size_t i, size_t c)
     free(text);
     char what[200];
     if (o.timed_out) {
+        int first = c == v->run->from;
         snprintf(what, sizeof what, "did not finish within %.1f s (killed; the reference "
-                 "took %.2f s)", w->size_limit_s > 0 ? w->size_limit_s : v->run->p.limit_s,
-                 reference_size_s(g, ref, c, c == v->run->from));
+                 "took %.2f s, %.2f s of it starting up)",
+                 w->size_limit_s > 0 ? w->size_limit_s : v->run->p.limit_s,
+                 reference_size_s(g, ref, c, first), first ? ref->checks_startup_s : 0.0);
     } else if (v->no_result) {
         snprintf(what, sizeof what, "the program exited (exit 0) before this size's result: "
                  "does the step's code call exit()?");

@@ -32,6 +32,7 @@
 #include "grading/session.h"
 #include "grading/split_merge.h"
 #include "lab_registry.h"
+#include "todo_runs.h"
 
 static const char *program = "lab";
 
@@ -246,6 +247,34 @@ static size_t run_order(const struct step_table *t, const struct selection *sel,
  * and counted, and the run goes on with the next. */
 #define RUN_DEFAULT_TIME_LIMIT_S 60.0
 
+/* How many TODO steps of a lab run at once before its timed ones (todo_runs.h). */
+#define TODO_RUNS_AT_ONCE 8
+
+/* A step binary's arguments (args holds 64): the mode's, then the extra ones. */
+static void step_args(char *args[], char *path, int report, const char *arch, int first,
+                      char *run_id, char *limit_text, int extra_argc, char **extra_argv)
+{
+    int n = 0;
+    args[n++] = path;
+    if (report) {
+        args[n++] = "--report";
+        if (arch != NULL) {
+            args[n++] = "--arch";
+            args[n++] = (char *)arch;
+        }
+    } else {
+        args[n++] = "--run-id";
+        args[n++] = run_id;
+        args[n++] = "--time-limit";
+        args[n++] = limit_text;
+    }
+    if (!first)
+        args[n++] = "--no-header";
+    for (int e = 0; e < extra_argc && n < 62; ++e)
+        args[n++] = extra_argv[e];
+    args[n] = NULL;
+}
+
 /* Runs the selected steps; mode_args are passed to every step binary, after
  * --time-limit (time_limit_s; 0 none), so a step option may override it. */
 static int run_steps(const char *bin_dir, const struct selection *sel, int report, const char *arch,
@@ -271,38 +300,34 @@ static int run_steps(const char *bin_dir, const struct selection *sel, int repor
         int first = 1;
         static char names[512][128];
         size_t count = run_order(t, sel, report, names, sizeof names / sizeof names[0]);
+        /* the steps still TODO first, side by side (todo_runs.h), unless no GPU was found */
+        struct todo_runs early;
+        int early_runs = !report && !no_gpu && count > 1 && todo_runs_init(&early, count) == 0;
+        for (size_t s = 0; early_runs && s < count; ++s) {
+            char path[512], *args[64];
+            snprintf(path, sizeof path, "%s/%s/%.127s", bin_dir, t->lab, names[s]);
+            if (step_table_row(t, names[s]) != NULL || !todo_runs_is_todo(path))
+                continue;
+            step_args(args, path, report, arch, s == 0, run_id, limit_text, extra_argc,
+                      extra_argv);
+            todo_runs_add(&early, s, args);
+        }
+        if (early_runs)
+            todo_runs_run_all(&early, TODO_RUNS_AT_ONCE);
         for (size_t s = 0; s < count; ++s) {
             const struct row_info *row = step_table_row(t, names[s]);
             int cpu_row = row != NULL && strcmp(row->role, "cpu") == 0;
             if (no_gpu && !cpu_row)
                 continue;
-            char path[512];
+            char path[512], *args[64];
             snprintf(path, sizeof path, "%s/%s/%.127s", bin_dir, t->lab, names[s]);
-            char *args[64];
-            int n = 0;
-            args[n++] = path;
-            if (report) {
-                args[n++] = "--report";
-                if (arch != NULL) {
-                    args[n++] = "--arch";
-                    args[n++] = (char *)arch;
-                }
-                if (!first)
-                    args[n++] = "--no-header";
-            } else {
-                args[n++] = "--run-id";
-                args[n++] = run_id;
-                args[n++] = "--time-limit";
-                args[n++] = limit_text;
-                if (!first)
-                    args[n++] = "--no-header";
-            }
-            for (int e = 0; e < extra_argc && n < 62; ++e)
-                args[n++] = extra_argv[e];
-            args[n] = NULL;
+            step_args(args, path, report, arch, first, run_id, limit_text, extra_argc,
+                      extra_argv);
             if (!report && first)
                 printf("\n");
-            int code = run_child(args);
+            int code = early_runs ? todo_runs_take(&early, s, 1) : -1;
+            if (code < 0)
+                code = run_child(args);
             if (code == EXIT_NO_DEVICE && !report) {
                 /* the step (or row) said why in one line */
                 if (cpu_row)
@@ -320,12 +345,17 @@ static int run_steps(const char *bin_dir, const struct selection *sel, int repor
                 ++stopped; /* the step said at which size and limit */
             else
                 ++failed;
-            if (code == EXIT_USAGE)
-                return code; /* the same bad arguments would fail every step */
+            if (code == EXIT_USAGE) { /* the same bad arguments would fail every step */
+                if (early_runs)
+                    todo_runs_free(&early);
+                return code;
+            }
             if (code != EXIT_TODO && code > worst)
                 worst = code;
             first = 0;
         }
+        if (early_runs)
+            todo_runs_free(&early);
         if (report && !first)
             printf("\n");
     }

@@ -8,7 +8,8 @@
  * a role other than step or a row's (step_row_roles: cpu, library), a cache other
  * than flushed/warm, an empty
  * date/run_id/step, a step row not named NN-name, a lab other than the file's, a numeric column that is not a
- * number, a negative rate or time. A file that is missing, empty, unreadable or
+ * number, a negative rate or time. Every lab column is a number but the lab's label
+ * column (LABEL_COLUMN in its lab.def: the problem in words), which is text. A file that is missing, empty, unreadable or
  * whose header lacks the common columns in order gets one line and is skipped.
  *
  * With --out, the sound rows of every file of lab L go to DIR/L.csv (the
@@ -56,7 +57,8 @@
 #define common results_columns
 #define NCOMMON results_column_count
 enum { MAX_LABS = 64 };
-/* Text columns; every other common column, and every lab column after verdict, is a number. */
+/* Text columns; every other common column, and every lab column after verdict but the
+ * lab's label column (is_label), is a number. */
 static const char *const text_columns = " date run_id commit gpu driver runtime nvcc lab step "
                                         "role source flags cache limiter verdict ";
 
@@ -65,6 +67,13 @@ static int is_text(const char *name)
     char key[128];
     snprintf(key, sizeof key, " %s ", name);
     return strstr(text_columns, key) != NULL;
+}
+
+/* The text column lab.def names for the lab (step_table.h's label_column)? */
+static int is_label(const char *lab, const char *name)
+{
+    const struct step_table *table = step_table_find(lab);
+    return table != NULL && table->label_column != NULL && strcmp(table->label_column, name) == 0;
 }
 
 /* A rate (..._per_s, gflops) or time (..._ms) may not be negative; the other common
@@ -105,7 +114,7 @@ static int judge(const struct csv_table *t, size_t r, const char *lab, char *rea
     if (strcmp(f[10], lab) != 0)
         return snprintf(reason, len, "lab '%s' in a file of lab '%s'", f[10], lab);
     for (size_t c = 0; c < t->ncols; ++c) {
-        if (c < NCOMMON && is_text(common[c]))
+        if (c < NCOMMON ? is_text(common[c]) : is_label(lab, t->header[c]))
             continue;
         if (f[c][0] == '\0')
             continue; /* not measured: the harness leaves such fields empty */
@@ -429,7 +438,8 @@ int main(int argc, char **argv)
             put_field(l->csv, dir, 0);
             for (size_t k = 0; k < t.ncols; ++k) {
                 fputc(',', l->csv);
-                put_field(l->csv, t.rows[r][k], k >= NCOMMON || !is_text(t.header[k]));
+                put_field(l->csv, t.rows[r][k],
+                          k < NCOMMON ? !is_text(t.header[k]) : !is_label(lab, t.header[k]));
             }
             put_vs_previous(l->csv, &t, r, step_table_find(lab));
             fputc('\n', l->csv);

@@ -10,8 +10,9 @@
  * A row cut by a thread boundary is finished by the thread that takes its end; the
  * threads before it leave their partial sums as carries (row, value) in scratch, which
  * a second, tiny kernel adds into y with atomicAdd.
- * Why: every thread does 8 steps, whatever the row lengths: powerlaw's 20000-long rows
- * are cut among 2500 threads, and empty rows cost one step each, not a thread.
+ * Why: every thread does 8 steps, whatever the row lengths: powerlaw's longest rows
+ * (tens of thousands of nonzeros) are cut among thousands of threads, and empty rows
+ * cost one step each, not a thread.
  * What to expect: the same speed on every class, regular or not; below steps 04-05 on
  * the regular classes, where row-based work was balanced already, because each thread
  * walks its own 8 nonzeros (32 places per warp load) and pays a binary search.

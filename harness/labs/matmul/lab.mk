@@ -29,3 +29,8 @@ INSTRUCTOR_GOALS += sweep-tiles
 sweep-tiles: deps $(BIN_DIR)/occupancy
 	$(Q)sh harness/labs/matmul/sweep-tiles.sh '$(MAKE)' '$(BUILD_DIR)/variants' '$(MATMUL_TILES)' \
 	  '$(BIN_DIR)/occupancy'
+
+# The full check's CPU reference (problem.c) runs its rows on every core: OpenMP,
+# whose libgomp ships with gcc, as N-body's and reduce's CPU code.
+$(BUILD_DIR)/host/labs/matmul/problem.o: CFLAGS += -fopenmp
+matmul_LDLIBS := -lgomp

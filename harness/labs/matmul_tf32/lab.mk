@@ -8,9 +8,12 @@ matmul_tf32_BUILDS_ON := matmul
 $(BUILD_DIR)/host/labs/matmul_tf32/problem.o: harness/labs/matmul/problem.c harness/labs/matmul_tf32/tf32_tolerance.h
 	$(call say,CC,'$< (as matmul_tf32)')
 	$(Q)mkdir -p $(@D)
-	$(Q)$(call atomic_compile,$(CC) $(CFLAGS) -Iharness/labs/matmul -Iharness/labs/matmul_tf32 \
+	$(Q)$(call atomic_compile,$(CC) $(CFLAGS) -fopenmp -Iharness/labs/matmul -Iharness/labs/matmul_tf32 \
 	  '-DMATMUL_LAB_NAME="matmul_tf32"' '-DMATMUL_TOLERANCE_HEADER="tf32_tolerance.h"' \
 	  '-DMATMUL_TOLERANCE(k$(comma) abs_sum)=tf32_tolerance((k)$(comma) (abs_sum))')
+
+# problem.c's full check runs its reference rows on every core (OpenMP, as matmul's).
+matmul_tf32_LDLIBS := -lgomp
 
 # Every step (and each row, below) reads the problem struct from matmul's header (matmul.h).
 matmul_tf32_NVCCFLAGS := -Iharness/labs/matmul

@@ -50,11 +50,11 @@ int spmv_class_of(const char *name)
 }
 
 /* The defaults are the sizes the lab records (LABS.md's cuSPARSE measurements): a
- * 4096^2 grid, 2M rows of 64, 2M power-law rows of mean about 28. */
+ * 4096^2 grid, 2M rows of 64, 2M power-law rows of mean 27 (57M nonzeros). */
 void spmv_class_defaults(long m, long *n, long *k)
 {
     static const long defaults[][2] = {
-        {0, 0}, {4096, 5}, {160, 27}, {2097152, 64}, {2097152, 28}, {2097152, 40},
+        {0, 0}, {4096, 5}, {160, 27}, {2097152, 64}, {2097152, 27}, {2097152, 40},
         {100003, 5000}, {1000, 5000}, {1, 1},
     };
     if (m < 1 || m > SPMV_CLASS_COUNT)
@@ -72,8 +72,8 @@ int spmv_class_shape(long m, long n, long k, double *rows, double *nnz, char *wh
     case SPMV_LAPLACE2D: *rows = dn * dn; *nnz = 5 * dn * dn; break;
     case SPMV_STENCIL27: *rows = dn * dn * dn; *nnz = 27 * dn * dn * dn; break;
     case SPMV_RANDOM:
+    case SPMV_POWERLAW:
     case SPMV_BANDED: *rows = dn; *nnz = dn * dk; break;
-    case SPMV_POWERLAW: *rows = dn; *nnz = dn * dk; break;
     case SPMV_EDGES: *rows = dn; *nnz = dk + 2.5 * dn; break;
     case SPMV_ONEROW: *rows = dn; *nnz = dk; break;
     default:
@@ -108,18 +108,6 @@ static int compare_ints(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The power-law row length: a shifted Pareto (Lomax) draw with tail index 1.3, mean
- * about k, from 1 up to 20000 (and at most the number of columns). */
-static long powerlaw_length(uint64_t seed, long i, long n, long k)
-{
-    const double alpha = 1.3;
-    double u = ((double)(bits_at(seed, 3, (uint64_t)i) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
-    double scale = (double)(k > 1 ? k - 1 : 1) * (alpha - 1.0);
-    double length = 1.0 + floor(scale * (pow(u, -1.0 / alpha) - 1.0));
-    double most = n < SPMV_POWERLAW_MAX_ROW ? (double)n : SPMV_POWERLAW_MAX_ROW;
-    return (long)(length < most ? length : most);
-}
-
 static long row_length(long m, long n, long k, uint64_t seed, long i)
 {
     switch (m) {
@@ -133,7 +121,6 @@ static long row_length(long m, long n, long k, uint64_t seed, long i)
         return da * db * dc;
     }
     case SPMV_RANDOM: return k;
-    case SPMV_POWERLAW: return powerlaw_length(seed, i, n, k);
     case SPMV_BANDED: return k / 2 + below(bits_at(seed, 4, (uint64_t)i), k + 1);
     case SPMV_EDGES:
         if (i == (n - 1) / 2)
@@ -188,6 +175,127 @@ static void row_columns(long m, long n, long k, uint64_t seed, long i, long colu
         qsort(cols, (size_t)length, sizeof *cols, compare_ints);
 }
 
+/* The power-law class: an R-MAT graph (Chakrabarti, Zhan and Faloutsos, SDM 2004; the
+ * generator of Graph500) as an adjacency matrix, plus its diagonal. Each of the
+ * n (k - 1) edges picks one quadrant of the 2^s x 2^s matrix per level, s levels deep
+ * (2^s the first power of two >= n): the top-left with probability a, top-right b,
+ * bottom-left c, bottom-right d. (a + b)^s of the edges land in row 0: with a + b =
+ * 0.7 and s = 21, about 1 in 1800, so the longest rows hold tens of thousands of
+ * nonzeros while most hold a handful (Graph500's 0.57, 0.19, 0.19, 0.05 would put
+ * 170000 in one row). Row and column numbers are then scaled onto 0..n-1 and
+ * relabelled by one random permutation, as Graph500 does, so that the long rows and
+ * the popular columns are scattered over the matrix instead of packed at its top.
+ * Repeated edges stay (repeated columns in a row: spmv.h allows them). The diagonal
+ * makes every row at least 1 long. Each edge is a function of (seed, edge) alone. */
+#define RMAT_A 36045u /* a = 0.55 of 65536 */
+#define RMAT_B 9830u  /* b = c = 0.15, d = 0.15 */
+#define RMAT_C 9830u
+
+static int rmat_scale(long n)
+{
+    int s = 0;
+    while ((1L << s) < n)
+        ++s;
+    return s;
+}
+
+/* edge e's row and column, before the relabelling */
+static void rmat_edge(uint64_t seed, uint64_t e, int scale, long n, long *row, long *col)
+{
+    uint64_t r = 0, c = 0, bits = 0;
+    for (int level = 0; level < scale; ++level) {
+        if (level % 4 == 0)
+            bits = bits_at(seed, 7, e * 8 + (uint64_t)level / 4);
+        unsigned u = (unsigned)(bits & 0xFFFF);
+        bits >>= 16;
+        r <<= 1;
+        c <<= 1;
+        if (u >= RMAT_A + RMAT_B + RMAT_C)
+            r |= 1, c |= 1;
+        else if (u >= RMAT_A + RMAT_B)
+            r |= 1;
+        else if (u >= RMAT_A)
+            c |= 1;
+    }
+    *row = (long)((r * (uint64_t)n) >> scale);
+    *col = (long)((c * (uint64_t)n) >> scale);
+}
+
+/* A random permutation of 0..n-1 from the seed (Fisher-Yates, one core: 2M swaps). */
+static int *random_permutation(long n, uint64_t seed)
+{
+    int *perm = malloc((size_t)(n > 0 ? n : 1) * sizeof *perm);
+    if (perm == NULL)
+        return NULL;
+    for (long i = 0; i < n; ++i)
+        perm[i] = (int)i;
+    struct rng rng;
+    rng_init(&rng, seed, 8);
+    for (long i = n - 1; i > 0; --i) {
+        long j = (long)rng_below(&rng, (uint64_t)i + 1);
+        int t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+    return perm;
+}
+
+/* The R-MAT matrix into a (rows, cols and nnz = n k set by the caller, the arrays
+ * allocated): the edges are generated twice, once to count each row's, once to place
+ * them; each row is sorted after, so the matrix is the same whatever order the
+ * threads placed its nonzeros in. 0, or -1 out of memory. */
+static int generate_rmat(long n, long k, uint64_t seed, struct csr_matrix *a)
+{
+    long edges = n * (k > 1 ? k - 1 : 0);
+    int scale = rmat_scale(n);
+    int *perm = random_permutation(n, seed);
+    int *cursor = malloc(((size_t)n + 1) * sizeof *cursor);
+    if (perm == NULL || cursor == NULL) {
+        free(perm);
+        free(cursor);
+        return -1;
+    }
+    for (long i = 0; i < n; ++i)
+        cursor[i] = 1; /* the diagonal */
+#pragma omp parallel for schedule(static)
+    for (long e = 0; e < edges; ++e) {
+        long r, c;
+        rmat_edge(seed, (uint64_t)e, scale, n, &r, &c);
+#pragma omp atomic
+        ++cursor[perm[r]];
+    }
+    long nnz = 0;
+    for (long i = 0; i < n; ++i) {
+        a->row_ptr[i] = (int)nnz;
+        nnz += cursor[i];
+        cursor[i] = a->row_ptr[i] + 1;
+        a->col_idx[a->row_ptr[i]] = (int)i;
+    }
+    a->row_ptr[n] = (int)nnz;
+#pragma omp parallel for schedule(static)
+    for (long e = 0; e < edges; ++e) {
+        long r, c;
+        rmat_edge(seed, (uint64_t)e, scale, n, &r, &c);
+        int place;
+#pragma omp atomic capture
+        place = cursor[perm[r]]++;
+        a->col_idx[place] = perm[c];
+    }
+    free(perm);
+    free(cursor);
+#pragma omp parallel for schedule(dynamic, 1024)
+    for (long i = 0; i < n; ++i) {
+        long begin = a->row_ptr[i], length = a->row_ptr[i + 1] - begin;
+        if (length <= 64)
+            sort_ints(a->col_idx + begin, length);
+        else
+            qsort(a->col_idx + begin, (size_t)length, sizeof(int), compare_ints);
+        for (long e = begin; e < begin + length; ++e)
+            a->values[e] = spmv_value_at(seed, e);
+    }
+    return 0;
+}
+
 void csr_free(struct csr_matrix *a)
 {
     free(a->row_ptr);
@@ -234,6 +342,20 @@ int spmv_generate(long m, long n, long k, uint64_t seed, struct csr_matrix *a)
         free(lengths);
         csr_free(a);
         return -1;
+    }
+    if (m == SPMV_POWERLAW) { /* generated edge by edge, not row by row */
+        free(lengths);
+        a->nnz = rows * k;
+        a->col_idx = malloc((size_t)(a->nnz > 0 ? a->nnz : 1) * sizeof *a->col_idx);
+        a->values = malloc((size_t)(a->nnz > 0 ? a->nnz : 1) * sizeof *a->values);
+        if (a->nnz > 2147483647L || a->col_idx == NULL || a->values == NULL ||
+            generate_rmat(rows, k, seed, a) != 0) {
+            long nnz = a->nnz;
+            csr_free(a);
+            a->nnz = nnz;
+            return -1;
+        }
+        return 0;
     }
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < rows; ++i)

@@ -106,6 +106,18 @@ static void spmv_format_size(const struct problem_size *size, char *buf, size_t 
     }
 }
 
+/* The CSV's matrix column: the class's name, or the file's (without its folder). */
+static void spmv_label(const struct problem_size *size, char *buf, size_t len)
+{
+    if (size->m == SPMV_FILE) {
+        const char *slash = strrchr(file_path, '/');
+        snprintf(buf, len, "%s", slash != NULL ? slash + 1 : file_path);
+    } else {
+        const char *name = spmv_class_name(size->m);
+        snprintf(buf, len, "%s", name != NULL ? name : "");
+    }
+}
+
 static double estimated_nnz(const struct problem_size *size)
 {
     if (made_nnz >= 0 && made_size.m == size->m && made_size.n == size->n && made_size.k == size->k)
@@ -387,7 +399,7 @@ const struct lab_problem lab_problem = {
                  "                     edges or onerow (--m 1..7); each class's --n and --k:\n"
                  "                     laplace2d/stencil27 --n grid side (4096, 160); random --n\n"
                  "                     rows --k per row (2097152, 64); powerlaw --n rows --k mean\n"
-                 "                     (2097152, 28); banded --n rows --k mean (2097152, 40)\n"
+                 "                     (2097152, 27); banded --n rows --k mean (2097152, 40)\n"
                  "  --matrix FILE.mtx  a Matrix Market file (coordinate; real, integer or pattern;\n"
                  "                     general or symmetric)\n",
     .size_label = "matrix",
@@ -408,4 +420,5 @@ const struct lab_problem lab_problem = {
     .poison_on_host = spmv_poison_on_host,
     .option_name = "--matrix",
     .parse_option = parse_matrix,
+    .label = spmv_label,
 };

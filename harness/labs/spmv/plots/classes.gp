@@ -1,10 +1,12 @@
 # GFLOP/s (or GB/s) of every step and library row of the spmv lab on each of the five
 # matrix classes, clustered by step: gnuplot -c classes.gp table.dat out.png GPU WHAT
-# table.dat: a header line "step laplace2d stencil27 random powerlaw banded copy" and
-# one line per step (made by plots.mk from the results CSV: the newest passing row of
-# each step and class, solutions); WHAT is "gflops" or "gbps" (then the measured copy
-# bandwidth, the table's last column, is drawn as a line).
+# table.dat: a header line "step CLASS... copy" (the classes with a recorded row, of
+# laplace2d stencil27 random powerlaw banded) and one line per step (made by plots.mk
+# from the results CSV: the newest passing row of each step and class, solutions);
+# WHAT is "gflops" or "gbps" (then the measured copy bandwidth, the table's last
+# column, is drawn as a line).
 data = ARG1; out = ARG2; gpu = ARG3; what = ARG4
+columns = words(system("head -n 1 '" . data . "'")) # step, the classes, copy
 if (out[strlen(out)-3:] eq "svg") { set terminal svg size 1300,560 font "sans,12" } else { set terminal pngcairo size 1300,560 font "sans,11" }
 set output out
 set style data histograms
@@ -18,7 +20,7 @@ set yrange [0:*]
 if (what eq "gbps") {
     set title sprintf("SpMV on %s: GB/s of the bytes that must move (values, column indices, row pointers, x once, y), per step and class", gpu)
     set ylabel "GB/s (minimum bytes / time)"
-    stats data using 7 nooutput
+    stats data using columns nooutput
     copy = STATS_mean
     set yrange [0:copy * 1.12]
     set arrow from graph 0, first copy to graph 1, first copy nohead lw 2 dt 2 lc rgb "#b22222" front
@@ -27,4 +29,4 @@ if (what eq "gbps") {
     set title sprintf("SpMV on %s: GFLOP/s (2 per nonzero) per step and matrix class", gpu)
     set ylabel "GFLOP/s"
 }
-plot for [c=2:6] data using c:xtic(1) title columnhead(c)
+plot for [c=2:columns-1] data using c:xtic(1) title columnhead(c)

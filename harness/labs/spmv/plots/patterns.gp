@@ -5,7 +5,7 @@ data = ARG1; out = ARG2
 if (out[strlen(out)-3:] eq "svg") { set terminal svg size 1500,360 font "sans,12" } else { set terminal pngcairo size 1500,360 font "sans,11" }
 set output out
 names = "laplace2d stencil27 random powerlaw banded"
-notes = "'5-point, 16x16 grid' '27-point, 6^3 grid' '8 a row, uniform' 'power-law row lengths' 'band of half-width 32'"
+notes = "'5-point, 16x16 grid' '27-point, 6^3 grid' '8 a row, uniform' 'R-MAT graph and its diagonal' 'band of half-width 32'"
 set multiplot layout 1,5 title "Sparsity patterns of the spmv lab's matrix classes (small instances, same generators; row down, column across)"
 set size ratio -1
 unset key

@@ -7,7 +7,8 @@
 #   plots/spmv/bandwidth-<gpu>.png      GB/s of the minimum bytes, the same way, under the
 #                                       measured device-copy line
 # Each figure's table takes, for every step or row and class, the newest passing row of
-# solutions/ at any size of that class (make spmv-classes records the default sizes).
+# solutions/ at any size of that class, by the CSV's matrix column (make spmv-classes
+# records the default sizes; rows of a class since changed carry another name there).
 PLOT_LAB_TARGETS += plots-spmv
 SPMV_PLOTS := harness/labs/spmv/plots
 
@@ -18,16 +19,18 @@ $(BIN_DIR)/spmv-pattern: $(SPMV_PLOTS)/pattern.c harness/labs/spmv/matrices.c ha
 
 # the table classes.gp reads, for results folder $$dir, from the sound rows in $$rows
 SPMV_TABLE = awk -F, -v dir="$$dir" -v what="$$what" ' \
+  BEGIN { split("laplace2d stencil27 random powerlaw banded", names, " "); for (m = 1; m <= 5; ++m) class[names[m]] = m } \
   NR == 1 { for (i = 1; i <= NF; ++i) col[$$i] = i; next } \
   { gsub(/[^A-Za-z0-9._+-]/, "-", $$col["gpu"]) } \
-  $$col["source"] == "solutions" && $$col["verdict"] == "PASS" && $$col["m"] >= 1 && $$col["m"] <= 5 && \
+  $$col["source"] == "solutions" && $$col["verdict"] == "PASS" && ($$col["matrix"] in class) && \
   $$col["role"] != "cpu" && $$col["gpu"] == dir { \
-    key = $$col["step"] SUBSEP $$col["m"]; value[key] = $$col[what]; \
+    key = $$col["step"] SUBSEP class[$$col["matrix"]]; value[key] = $$col[what]; \
     if (!($$col["step"] in seen)) { seen[$$col["step"]] = 1; order[++steps] = $$col["step"] } \
     copy += $$col["copy_gbps"]; copies++ } \
-  END { print "step laplace2d stencil27 random powerlaw banded copy"; \
+  END { for (s = 1; s <= steps; ++s) for (m = 1; m <= 5; ++m) if ((order[s], m) in value) has[m] = 1; \
+    line = "step"; for (m = 1; m <= 5; ++m) if (m in has) line = line " " names[m]; print line " copy"; \
     for (s = 1; s <= steps; ++s) { line = order[s]; \
-      for (m = 1; m <= 5; ++m) line = line " " ((order[s], m) in value ? value[order[s], m] : "NaN"); \
+      for (m = 1; m <= 5; ++m) if (m in has) line = line " " ((order[s], m) in value ? value[order[s], m] : "NaN"); \
       print line " " (copies ? copy / copies : "NaN") } }'
 
 .PHONY: plots-spmv

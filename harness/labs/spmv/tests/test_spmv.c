@@ -2,16 +2,19 @@
  * sorted, columns in range, the check matrices hold the cases they promise), the
  * CPU loops and the double-precision reference (a lost last row or a wrong empty row
  * fails, a right y passes exactly), the Matrix Market reader on the committed tiny
- * file and on malformed ones (each named "file:line: reason"), and the lab binary's
- * refusals: a bad file and nnz past 2^31 exit 2 with one line. Pure C, plus the CPU
+ * file and on malformed ones (each named "file:line: reason"), the lab binary's
+ * refusals (a bad file and nnz past 2^31 exit 2 with one line), the CSV's matrix
+ * column, and the library-call submission graded zero without a GPU. Pure C, plus the CPU
  * row's binary, which runs with no GPU. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "csv.h"
 #include "cpu_spmv.h"
 #include "lab_registry.h"
 #include "matrices.h"
@@ -307,6 +310,75 @@ START_TEST(binary_reads_files_and_refuses_in_one_line)
 }
 END_TEST
 
+/* the CSV's matrix column (lab.def's LABEL_COLUMN): the class's name, or the file's;
+ * bin/results-check reads it as text and keeps every row */
+START_TEST(csv_names_the_matrix)
+{
+    char path[512], check[512], csv[700], out_dir[700];
+    bin_path(students_copy() ? "spmv/cpu-serial" : "solutions/spmv/cpu-serial", path, sizeof path);
+    bin_path("results-check", check, sizeof check);
+    char *dir = util_temp_dir("spmv-csv");
+    ck_assert_ptr_nonnull(dir);
+    snprintf(csv, sizeof csv, "%s/spmv.csv", dir);
+    snprintf(out_dir, sizeof out_dir, "%s/checked", dir);
+    char *by_class[] = {path, "--matrix", "edges", "--n", "1000", "--k", "1300", "--csv", csv, "--repeats", "1",
+                        "--min-time", "0", NULL};
+    char *by_file[] = {path, "--matrix", (char *)tiny(), "--csv", csv, "--repeats", "1", "--min-time", "0", NULL};
+    int code = run_capture(by_class, NULL, out, sizeof out, err, sizeof err);
+    if (code == 77) { /* a GPU machine's driver refused: the row runs there through the GPU */
+        util_remove_tree(dir);
+        free(dir);
+        return;
+    }
+    ck_assert_msg(code == 0, "exit %d\n%s%s", code, out, err);
+    code = run_capture(by_file, NULL, out, sizeof out, err, sizeof err);
+    ck_assert_msg(code == 0, "exit %d\n%s%s", code, out, err);
+    struct csv_table t;
+    char why[256];
+    ck_assert_msg(csv_read_file(csv, &t, why, sizeof why) == 0, "%s", why);
+    ck_assert_int_eq((int)t.nrows, 2);
+    ck_assert_str_eq(t.header[t.ncols - 1], "matrix");
+    ck_assert_str_eq(csv_get(&t, 0, "matrix"), "edges");
+    ck_assert_str_eq(csv_get(&t, 1, "matrix"), "tiny.mtx");
+    ck_assert_str_eq(csv_get(&t, 0, "m"), "6");
+    csv_free(&t);
+    mkdir(out_dir, 0777);
+    char *checked[] = {check, "--out", out_dir, csv, NULL};
+    code = run_capture(checked, NULL, out, sizeof out, err, sizeof err);
+    ck_assert_msg(code == 0, "results-check exit %d\n%s", code, err);
+    util_remove_tree(dir);
+    free(dir);
+}
+END_TEST
+
+/* tests/submissions/library-call: step 07 handed to cuSPARSE. Its binary links no
+ * cuSPARSE (lab.mk gives it to the library rows alone), so grading, even without a
+ * GPU, finds a step that does not build and gives it nothing (the other wrong spmv
+ * submissions need a GPU: test_spmv_gpu.c) */
+START_TEST(library_call_is_graded_zero_without_a_gpu)
+{
+    if (students_copy()) /* no solutions to grade against in a student's copy */
+        return;
+    char lab[512], book[700];
+    bin_path("lab", lab, sizeof lab);
+    char *dir = util_temp_dir("spmv-library-call");
+    ck_assert_ptr_nonnull(dir);
+    snprintf(book, sizeof book, "%s/book.csv", dir);
+    char *argv[] = {lab, "grade", "--no-gpu", "--submission", "tests/submissions/library-call/labs", "--student",
+                    "library-call", "--gradebook", book, "spmv", "07", NULL};
+    int code = run_capture(argv, util_plain_make_env, out, sizeof out, err, sizeof err);
+    char report_path[800];
+    snprintf(report_path, sizeof report_path, "%s/book.reports/library-call.txt", dir);
+    char *report = util_read_file(report_path, NULL);
+    util_remove_tree(dir);
+    free(dir);
+    ck_assert_msg(report != NULL, "no report (exit %d)\n%s%s", code, out, err);
+    ck_assert_msg(strstr(report, "spmv/07-tuned build FAIL 0/1") != NULL, "%s", report);
+    ck_assert_msg(strstr(report, "total: 0 of ") != NULL, "%s", report);
+    free(report);
+}
+END_TEST
+
 Suite *spmv_suite(void)
 {
     Suite *s = suite_create("spmv");
@@ -321,6 +393,8 @@ Suite *spmv_suite(void)
     tcase_add_loop_test(tc, malformed_mtx_is_named_by_line, 0, (int)BAD_FILES);
     tcase_add_test(tc, missing_mtx_is_refused);
     tcase_add_test(tc, binary_reads_files_and_refuses_in_one_line);
+    tcase_add_test(tc, csv_names_the_matrix);
+    tcase_add_test(tc, library_call_is_graded_zero_without_a_gpu);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,13 +1,19 @@
 /* The spmv lab's own GPU cases (every step at every check matrix is tests/test_gpu.c's):
  * every step and row on the committed Matrix Market file (a symmetric file, mirrored,
  * with an empty row and values that are not exact), step 05 states its conversion on
- * a line of its own, and nnz past 2^31 is refused in one line with exit 2. Runs only
+ * a line of its own, nnz past 2^31 is refused in one line with exit 2, and the wrong
+ * spmv steps of tests/submissions lose what they should when graded (the last row
+ * lost, an empty row left unwritten, a race in the shared cache of x; the library
+ * call, which does not build, is graded without a GPU in test_spmv.c). Runs only
  * when a GPU is visible; otherwise each case is listed as SKIPPED by name. This
  * process makes no CUDA call: the steps run as children. */
 #include <check.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "lab_registry.h"
 #include "util.h"
@@ -74,6 +80,89 @@ START_TEST(nnz_past_2_31_is_refused)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------- */
+/* The wrong submissions, each graded at its own step by bin/lab grade, the three at
+ * once (each a child of the fixture, its output in a log beside its gradebook). */
+struct wrong {
+    const char *student, *step, *expect, *why;
+};
+static const struct wrong wrongs[] = {
+    {"off-by-one-edge", "01", "spmv/01-thread-per-row correct FAIL 0/4", "the last row lost"},
+    {"missing-barrier", "02", "spmv/02-shared-cache racecheck FAIL 0/1", "a race in the shared cache of x"},
+    {"partial-write", "03", "spmv/03-warp-per-row correct FAIL 0/4", "an empty row left unwritten"},
+};
+#define WRONGS (sizeof wrongs / sizeof wrongs[0])
+static char *grade_dir;
+static int grade_status[WRONGS];
+
+static void grade_wrongs(void)
+{
+    grade_dir = util_temp_dir("spmv-wrong");
+    if (grade_dir == NULL)
+        return;
+    char lab[512];
+    bin_path("lab", lab, sizeof lab);
+    const char *sanitizer = getenv("COMPUTE_SANITIZER");
+    pid_t pids[WRONGS];
+    for (size_t i = 0; i < WRONGS; ++i) {
+        char submission[256], book[700], log[700];
+        snprintf(submission, sizeof submission, "tests/submissions/%s/labs", wrongs[i].student);
+        snprintf(book, sizeof book, "%s/%s.csv", grade_dir, wrongs[i].student);
+        snprintf(log, sizeof log, "%s/%s.log", grade_dir, wrongs[i].student);
+        char *argv[] = {lab, "grade", "--submission", submission, "--student", (char *)wrongs[i].student,
+                        "--gradebook", book, "--sanitizer", (char *)(sanitizer ? sanitizer : ""), "spmv",
+                        (char *)wrongs[i].step, NULL};
+        fflush(NULL);
+        pids[i] = fork();
+        if (pids[i] == 0) {
+            int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (fd >= 0) {
+                dup2(fd, 1);
+                dup2(fd, 2);
+                close(fd);
+            }
+            for (size_t e = 0; util_plain_make_env[e] != NULL; ++e)
+                putenv((char *)util_plain_make_env[e]);
+            execv(lab, argv);
+            _exit(127);
+        }
+    }
+    for (size_t i = 0; i < WRONGS; ++i) {
+        int status = 0;
+        grade_status[i] = pids[i] > 0 && waitpid(pids[i], &status, 0) == pids[i] && WIFEXITED(status)
+                              ? WEXITSTATUS(status)
+                              : -1;
+    }
+}
+
+static void remove_wrongs(void)
+{
+    if (grade_dir != NULL)
+        util_remove_tree(grade_dir);
+    free(grade_dir);
+    grade_dir = NULL;
+}
+
+START_TEST(wrong_submission_loses_its_step)
+{
+    const struct wrong *w = &wrongs[_i];
+    ck_assert_ptr_nonnull(grade_dir);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.reports/%s.txt", grade_dir, w->student, w->student);
+    char *report = util_read_file(path, NULL);
+    if (report == NULL) {
+        snprintf(path, sizeof path, "%s/%s.log", grade_dir, w->student);
+        char *log = util_read_file(path, NULL);
+        ck_abort_msg("%s (%s): no report (exit %d)\n%s", w->student, w->why, grade_status[_i], log ? log : "");
+    }
+    ck_assert_msg(strstr(report, w->expect) != NULL, "%s (%s): no '%s' in\n%s", w->student, w->why, w->expect,
+                  report);
+    /* a required check failed, or a sanitizer's: never full marks */
+    ck_assert_msg(strstr(report, "total: 11 of 11") == NULL, "%s", report);
+    free(report);
+}
+END_TEST
+
 static char case_name_store[32][192];
 
 size_t spmv_gpu_case_names(const char **names, size_t max)
@@ -90,6 +179,12 @@ size_t spmv_gpu_case_names(const char **names, size_t max)
         names[n++] = "solutions/spmv/05-sliced-ell: the conversion on a line of its own";
     if (n < max)
         names[n++] = "solutions/spmv/07-tuned at 2.6e9 nonzeros: refused, exit 2";
+    for (size_t i = 0; i < WRONGS && n < max && n < 30; ++i) {
+        snprintf(case_name_store[n], sizeof case_name_store[n], "grading tests/submissions/%s (%s)",
+                 wrongs[i].student, wrongs[i].why);
+        names[n] = case_name_store[n];
+        ++n;
+    }
     return n;
 }
 
@@ -102,5 +197,10 @@ Suite *spmv_gpu_suite(void)
     tcase_add_test(tc, sell_states_its_conversion);
     tcase_add_test(tc, nnz_past_2_31_is_refused);
     suite_add_tcase(s, tc);
+    TCase *wrong = tcase_create("spmv's wrong submissions graded");
+    tcase_set_timeout(wrong, 60);
+    tcase_add_unchecked_fixture(wrong, grade_wrongs, remove_wrongs);
+    tcase_add_loop_test(wrong, wrong_submission_loses_its_step, 0, (int)WRONGS);
+    suite_add_tcase(s, wrong);
     return s;
 }
