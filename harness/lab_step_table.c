@@ -16,7 +16,6 @@
 #define STEP(id, name, flags, summary) {id, name, flags, summary},
 #define CHECK_SIZE(m, n, k)
 #define ROW(name, role, file, summary)
-#define PROFILE_SIZE(m, n, k)
 static const struct step_info steps[] = {
 #include LAB_DEF
 };
@@ -57,8 +56,8 @@ static const char *const label_columns[] = {
 #undef ROW
 #undef LABEL_COLUMN
 
-/* The profile size: the last PROFILE_SIZE line wins; none leaves {0, 0, 0, 0}. */
-#undef PROFILE_SIZE
+/* The profile size (guarded in lab.def by #ifdef PROFILE_SIZE, as LABEL_COLUMN is):
+ * the last PROFILE_SIZE line wins; none leaves {0, 0, 0, 0}. */
 #define STEP(id, name, flags, summary)
 #define CHECK_SIZE(m, n, k)
 #define ROW(name, role, file, summary)

@@ -35,14 +35,12 @@ struct nbody_step_params {
 #define STEP(id, name, flags, summary)
 #define CHECK_SIZE(m, n, k)
 #define ROW(name, role, file, summary)
-#define PROFILE_SIZE(m, n, k)
 #define NBODY_STEP(id, n, factor, layout) {id, n, factor, layout},
 static const struct nbody_step_params step_params[] = {
 #include "lab.def"
 };
 #undef NBODY_STEP
 #undef ROW
-#undef PROFILE_SIZE
 #undef CHECK_SIZE
 #undef STEP
 

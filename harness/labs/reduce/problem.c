@@ -45,14 +45,12 @@ struct reduce_step_params {
 #define STEP(id, name, flags, summary)
 #define CHECK_SIZE(m, n, k)
 #define ROW(name, role, file, summary)
-#define PROFILE_SIZE(m, n, k)
 #define REDUCE_STEP(id, order) {id, order},
 static const struct reduce_step_params step_params[] = {
 #include "lab.def"
 };
 #undef REDUCE_STEP
 #undef ROW
-#undef PROFILE_SIZE
 #undef CHECK_SIZE
 #undef STEP
 

@@ -24,14 +24,12 @@ struct sort_step_params {
 #define STEP(id, name, flags, summary)
 #define CHECK_SIZE(m, n, k)
 #define ROW(name, role, file, summary)
-#define PROFILE_SIZE(m, n, k)
 #define SORT_STEP(id, what, n) {id, what, n},
 static const struct sort_step_params step_params[] = {
 #include "lab.def"
 };
 #undef SORT_STEP
 #undef ROW
-#undef PROFILE_SIZE
 #undef CHECK_SIZE
 #undef STEP
 

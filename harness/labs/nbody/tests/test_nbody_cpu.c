@@ -209,14 +209,12 @@ struct params {
 #define STEP(id, name, flags, summary)
 #define CHECK_SIZE(m, n, k)
 #define ROW(name, role, file, summary)
-#define PROFILE_SIZE(m, n, k)
 #define NBODY_STEP(id, n, factor, layout) {id, n, factor, layout},
 static const struct params params[] = {
 #include "lab.def"
 };
 #undef NBODY_STEP
 #undef ROW
-#undef PROFILE_SIZE
 #undef CHECK_SIZE
 #undef STEP
 

@@ -23,14 +23,12 @@ struct promise {
 #define STEP(id, name, flags, summary)
 #define CHECK_SIZE(m, n, k)
 #define ROW(name, role, file, summary)
-#define PROFILE_SIZE(m, n, k)
 #define REDUCE_STEP(id, order) {id, order},
 static const struct promise promises[] = {
 #include "lab.def"
 };
 #undef REDUCE_STEP
 #undef ROW
-#undef PROFILE_SIZE
 #undef CHECK_SIZE
 #undef STEP
 #define PROMISES (sizeof promises / sizeof promises[0])
