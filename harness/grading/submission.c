@@ -10,6 +10,7 @@
 #include <dirent.h>
 
 #include "builds.h"
+#include "counters.h"
 #include "cli.h"
 #include "csv.h"
 #include "results.h"
@@ -410,6 +411,7 @@ static void finish_step(struct session *sess, struct student *s, size_t i)
                               : "wrong result or error",
                 o.code, lines[0] ? ":\n" : "", lines);
         } else {
+            grade_counters(sess, s, g, &paths, r);
             ratio = ref->speed_ms / ms;
             double share = rubric_speed_share(rb, ratio);
             r->checks[CHECK_SPEED].state = share >= 1 ? CHECK_PASS : CHECK_FAIL;
