@@ -578,7 +578,7 @@ $(BUILD_DIR)/tests:
 
 # (grading's pure parts and its child processes, harness/grading/procs.c, are tested on
 # their own)
-$(BIN_DIR)/run-tests: $(TEST_OBJS) $(BUILD_DIR)/host/tools/markdown_files.o $(call HOST_OBJ,$(HARNESS_PURE) lab_registry sass_listing $(addprefix grading/,$(GRADING_PURE) procs)) $(LAB_PURE_OBJS) $(ALL_TABLE_OBJS)
+$(BIN_DIR)/run-tests: $(TEST_OBJS) $(BUILD_DIR)/host/tools/markdown_files.o $(call HOST_OBJ,$(HARNESS_PURE) lab_registry sass_listing $(addprefix grading/,$(GRADING_PURE) procs files)) $(LAB_PURE_OBJS) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ $(CHECK_LIBS) $(foreach lab,$(LABS),$($(lab)_LDLIBS))

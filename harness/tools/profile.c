@@ -24,6 +24,7 @@
 
 #include "cli.h"
 #include "csv.h"
+#include "grading/files.h"
 #include "grading/own_kernels.h"
 #include "grading/procs.h"
 #include "lab_registry.h"
@@ -65,29 +66,6 @@ static void usage(FILE *out)
             PROFILE_EXIT_UNAVAILABLE);
 }
 
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    size_t cap = 1 << 16, len = 0;
-    char *text = malloc(cap);
-    size_t got;
-    while (text != NULL && (got = fread(text + len, 1, cap - len - 1, f)) > 0) {
-        len += got;
-        if (len + 1 == cap) {
-            char *bigger = realloc(text, cap *= 2);
-            if (bigger == NULL)
-                free(text);
-            text = bigger;
-        }
-    }
-    fclose(f);
-    if (text != NULL)
-        text[len] = '\0';
-    return text;
-}
-
 /* The process group of the run going on (procs_start gives each its own): stopped
  * (make interrupted, a time limit), bin/profile ends it too, so that no replay goes on
  * profiling beside whatever runs next on the GPU. */
@@ -124,32 +102,13 @@ static int run(char **argv, const char *log, double *wall_s)
 static void own_kernels_of(const char *source, const char *source_file, const char *lab,
                            const char *stem, struct own_kernels *own)
 {
-    memset(own, 0, sizeof *own);
-    char path[1024];
+    char path[1024], dir[512];
     if (source_file != NULL)
         snprintf(path, sizeof path, "%s", source_file);
     else
         snprintf(path, sizeof path, "%s/%s/%s.cu", source, lab, stem);
-    char *text = read_file(path);
-    if (text != NULL)
-        own_kernels_add_source(own, text);
-    free(text);
-    char dir[512];
     snprintf(dir, sizeof dir, "harness/labs/%s", lab);
-    DIR *d = opendir(dir);
-    for (struct dirent *e = d ? readdir(d) : NULL; e != NULL; e = readdir(d)) {
-        size_t n = strlen(e->d_name);
-        if (!(n > 4 && strcmp(e->d_name + n - 4, ".cuh") == 0) &&
-            !(n > 2 && strcmp(e->d_name + n - 2, ".h") == 0))
-            continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        char *header = read_file(path);
-        if (header != NULL)
-            own_kernels_add_source(own, header);
-        free(header);
-    }
-    if (d != NULL)
-        closedir(d);
+    own_kernels_of_step(own, path, dir);
 }
 
 /* ncu --version's last line ("Version 2025.3.1.0 (build ...)"), or "". */
@@ -161,7 +120,7 @@ static void ncu_version(const char *ncu, const char *work, char *buf, size_t len
     buf[0] = '\0';
     if (run(argv, log, NULL) != 0)
         return;
-    char *text = read_file(log);
+    char *text = read_text(log, 1 << 24);
     if (text == NULL)
         return;
     char *v = strstr(text, "Version ");
@@ -314,8 +273,8 @@ static enum step_outcome profile_step(const struct options *o, const struct step
     ncu_argv[b] = NULL;
     double ncu_wall = 0;
     code = run(ncu_argv, ncu_log, &ncu_wall);
-    char *text = read_file(ncu_csv);
-    char *run_text = read_file(ncu_log);
+    char *text = read_text(ncu_csv, 1 << 24);
+    char *run_text = read_text(ncu_log, 1 << 24);
     char why[600];
     enum profile_problem problem = profile_ncu_problem(text ? text : "", why, sizeof why);
     if (problem == PROFILE_OK && run_text != NULL && strstr(run_text, "ERR_NVGPUCTRPERM"))
@@ -371,19 +330,6 @@ static enum step_outcome profile_step(const struct options *o, const struct step
     }
     csv_free(&plain);
     return outcome;
-}
-
-static int make_dirs(const char *path)
-{
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; ++p)
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(buf, 0777);
-            *p = '/';
-        }
-    return mkdir(buf, 0777) == 0 || errno == EEXIST ? 0 : -1;
 }
 
 int main(int argc, char **argv)
