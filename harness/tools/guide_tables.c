@@ -60,6 +60,7 @@
 #include "markdown_files.h"
 #include "profile_tables.h"
 #include "table_staleness.h"
+#include "text_buffer.h"
 #include "results.h"
 
 #define BEGIN_MARK "<!-- results-table "
@@ -67,27 +68,6 @@
 #define SIZES_MARK "<!-- sizes-table "
 #define PROFILE_MARK "<!-- profile-table "
 #define END_MARK "<!-- end results-table -->"
-
-struct text {
-    char *data;
-    size_t len, cap;
-};
-
-static int put(struct text *t, const char *s)
-{
-    size_t n = strlen(s);
-    if (t->len + n + 1 > t->cap) {
-        size_t cap = (t->cap + n + 1) * 2;
-        char *data = realloc(t->data, cap);
-        if (data == NULL)
-            return -1;
-        t->data = data;
-        t->cap = cap;
-    }
-    memcpy(t->data + t->len, s, n + 1);
-    t->len += n;
-    return 0;
-}
 
 static const char *field(const struct csv_table *t, size_t row, const char *name)
 {
@@ -135,7 +115,7 @@ static int make_throughput_table(const char *grading, const char *gpu_dir, struc
         snprintf(why, why_len, "%s: %s", path, err[0] ? err : "no such file");
         return -1;
     }
-    put(out, "| commit | lab (steps) | submissions | `GRADE_CONCURRENCY` | per submission | "
+    text_put(out, "| commit | lab (steps) | submissions | `GRADE_CONCURRENCY` | per submission | "
              "reference, once | check processes and sanitizers | speed runs | points |\n"
              "|---|---|---|---|---|---|---|---|---|\n");
     for (size_t r = 0; r < t.nrows; ++r) {
@@ -148,7 +128,7 @@ static int make_throughput_table(const char *grading, const char *gpu_dir, struc
                  field(&t, r, "commit"), field(&t, r, "lab"), field(&t, r, "steps"),
                  field(&t, r, "submissions"), field(&t, r, "grade_concurrency"), per, reference,
                  pool, speed, field(&t, r, "points"), field(&t, r, "max"));
-        put(out, line);
+        text_put(out, line);
     }
     csv_free(&t);
     return 0;
@@ -277,7 +257,7 @@ static int make_table(const char *results, const char *lab, const char *gpu_dir,
              "%s%svs previous | check |\n|---|---|---|---|---|---|---|---|---|%s\n",
              steps->rate_label ? steps->rate_label : "GFLOP/s", has_inter ? (gbps ? "GB/s" : "Ginter/s") : "", has_inter ? " | " : "",
              has_inter ? "---|" : "");
-    put(out, line);
+    text_put(out, line);
     size_t last = 0;
     for (size_t r = 0; r < t.nrows; ++r) {
         if (strcmp(field(&t, r, "run_id"), run) != 0 || !size_matches(&t, r, size))
@@ -308,15 +288,15 @@ static int make_table(const char *results, const char *lab, const char *gpu_dir,
                  step ? "" : role, step ? "" : ")");
         snprintf(line, sizeof line, "| %s | %s %s| %s %s| %s | %s |\n", label, size, resources,
                  passed ? cells : "- | -", inter, ratio, field(&t, r, "verdict"));
-        if (put(out, line) != 0)
+        if (text_put(out, line) != 0)
             break;
         last = r;
     }
     char said[2048];
     caption(&t, last, run, path, said, sizeof said);
-    put(out, "\n");
-    put(out, said);
-    put(out, "; `make guide-tables` regenerates this table.\n");
+    text_put(out, "\n");
+    text_put(out, said);
+    text_put(out, "; `make guide-tables` regenerates this table.\n");
     csv_free(&t);
     return 0;
 }
@@ -385,13 +365,13 @@ static int make_published_table(const char *results, const char *published, cons
         if (shown++ == 0) {
             snprintf(line, sizeof line, "| step | %s, vs previous | published: %s |\n|---|---|---|\n",
                      field(&t, r, "gpu"), names);
-            put(out, line);
+            text_put(out, line);
         }
         char ratio[160];
         vs_previous_cell(&t, steps, r, run, ratio, sizeof ratio);
         snprintf(line, sizeof line, "| %s | %s | %s |\n", field(&t, r, "step"),
                  strcmp(field(&t, r, "verdict"), "PASS") == 0 ? ratio : "FAIL", factors);
-        put(out, line);
+        text_put(out, line);
         last = r;
     }
     if (shown == 0) {
@@ -403,13 +383,13 @@ static int make_published_table(const char *results, const char *published, cons
     }
     char said[2048];
     caption(&t, last, run, path, said, sizeof said);
-    put(out, "\n");
-    put(out, said);
-    put(out, "; the published factors from `");
-    put(out, published_path);
-    put(out, "` (");
-    put(out, names);
-    put(out, "); `make guide-tables` regenerates this table.\n");
+    text_put(out, "\n");
+    text_put(out, said);
+    text_put(out, "; the published factors from `");
+    text_put(out, published_path);
+    text_put(out, "` (");
+    text_put(out, names);
+    text_put(out, "); `make guide-tables` regenerates this table.\n");
     csv_free(&t);
     csv_free(&p);
     return 0;
@@ -477,7 +457,7 @@ static int make_sizes_table(const char *results, const char *lab, const char *gp
     snprintf(line, sizeof line,
              "| size | %s ms | %s ms | %s %s | %s %s | %s / %s |\n"
              "|---|---|---|---|---|---|\n", step, row, step, rate, row, rate, step, row);
-    put(out, line);
+    text_put(out, line);
     size_t last = 0;
     for (size_t q = 0; q < t.nrows; ++q) {
         if (strcmp(field(&t, q, "run_id"), run) != 0 || strcmp(field(&t, q, "step"), step) != 0)
@@ -499,7 +479,7 @@ static int make_sizes_table(const char *results, const char *lab, const char *gp
             snprintf(ratio, sizeof ratio, "%.2fx",
                      number(&t, (size_t)other, "median_ms") / number(&t, q, "median_ms"));
         snprintf(line, sizeof line, "| %s | %s | %s | %s | %s | %s |\n", size, t1, t2, r1, r2, ratio);
-        put(out, line);
+        text_put(out, line);
         last = q;
     }
     snprintf(line, sizeof line,
@@ -507,7 +487,7 @@ static int make_sizes_table(const char *results, const char *lab, const char *gp
              "`make guide-tables` regenerates this table.\n",
              field(&t, last, "gpu"), run, field(&t, last, "date"), field(&t, last, "commit"),
              strcmp(field(&t, last, "cache"), "warm") == 0 ? "not flushed" : "flushed", path);
-    put(out, line);
+    text_put(out, line);
     csv_free(&t);
     return 0;
 }
@@ -568,16 +548,16 @@ static int one_file(const char *file, int check, const char *results, const char
     struct text generated = {0};
     while (fgets(line, sizeof line, f) != NULL) {
         ++lineno;
-        put(&before, line);
+        text_put(&before, line);
         if (inside) {
             if (strncmp(line, END_MARK, strlen(END_MARK)) == 0) {
                 inside = 0;
-                put(&after, generated.data);
-                put(&after, line);
+                text_put(&after, generated.data);
+                text_put(&after, line);
             }
             continue;
         }
-        put(&after, line);
+        text_put(&after, line);
         /* which marker: 0 results-table, 1 published-speedups-table, 2 sizes-table,
          * 3 profile-table */
         static const char *const marks[] = {BEGIN_MARK, PUBLISHED_MARK, SIZES_MARK, PROFILE_MARK};
@@ -605,14 +585,14 @@ static int one_file(const char *file, int check, const char *results, const char
             return 2;
         }
         generated.len = 0;
-        put(&generated, "");
+        text_put(&generated, "");
         int failed = 0;
         if (kind == 3) {
             char *table = NULL;
             failed = profile_table(profiles_dir, word[0], word[1], word + 2, words - 2, &table, why,
                                    sizeof why);
             if (!failed)
-                put(&generated, table);
+                text_put(&generated, table);
             free(table);
         } else {
             failed = kind == 1 ? make_published_table(results, published, word[0], word[1], word[2],

@@ -13,49 +13,18 @@
 #include "launches.h"
 #include "profile.h"
 #include "step_table.h"
-
-struct buf {
-    char *data;
-    size_t len, cap;
-};
-
-static void add_raw(struct buf *b, const char *text)
-{
-    size_t n = strlen(text);
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = (b->cap + n + 1) * 2;
-        char *data = realloc(b->data, cap);
-        if (data == NULL)
-            return;
-        b->data = data;
-        b->cap = cap;
-    }
-    memcpy(b->data + b->len, text, n + 1);
-    b->len += n;
-}
+#include "text_buffer.h"
 
 /* printf into b; one piece at most 2047 characters (a row of the table) */
-static void add(struct buf *b, const char *fmt, ...)
+static void add(struct text *b, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     char piece[2048];
     int n = vsnprintf(piece, sizeof piece, fmt, ap);
     va_end(ap);
-    if (n < 0)
-        return;
-    if ((size_t)n >= sizeof piece)
-        n = sizeof piece - 1;
-    if (b->len + (size_t)n + 1 > b->cap) {
-        size_t cap = (b->cap + (size_t)n + 1) * 2;
-        char *data = realloc(b->data, cap);
-        if (data == NULL)
-            return;
-        b->data = data;
-        b->cap = cap;
-    }
-    memcpy(b->data + b->len, piece, (size_t)n + 1);
-    b->len += (size_t)n;
+    if (n >= 0) /* a longer piece is cut at 2047 characters by vsnprintf */
+        (void)text_put(b, piece);
 }
 
 /* A percent cell: one decimal, "-" when not measured. */
@@ -99,7 +68,7 @@ int profile_table(const char *profiles, const char *lab, const char *gpu_dir, ch
     struct csv_table t;
     int rc = csv_read_file(path, &t, err, sizeof err);
     if (rc == -1) { /* not profiled on this GPU yet: a line that says how, not an error */
-        struct buf b = {0};
+        struct text b = {0};
         add(&b, "\n*Not profiled on this GPU yet: `make profile LAB=%s SRC=solutions` records "
                 "`%s`, then `make guide-tables` fills this table.*\n\n", lab, path);
         *out = b.data;
@@ -110,7 +79,7 @@ int profile_table(const char *profiles, const char *lab, const char *gpu_dir, ch
                  rc == -1 ? "no such file" : err, lab);
         return -1;
     }
-    struct buf b = {0};
+    struct text b = {0};
     add(&b, "");
     add(&b, "| step | limited by | memory % | SM % | DRAM % | DRAM MB | L2 hit % | L1 % | "
             "shared % | bank conflicts | FMA pipe % | tensor pipe % | occupancy % (of theoretical) "
@@ -182,13 +151,13 @@ int profile_table(const char *profiles, const char *lab, const char *gpu_dir, ch
                  path, nsteps ? " of those named" : "", lab);
         return -1;
     }
-    struct buf caption = {0};
+    struct text caption = {0};
     add(&caption, "\n*Nsight Compute %s, clocks %s, caches flushed before each kernel, the "
                   "solutions at %s (m x n x k; 0: the step's default), recorded %.10s%s%.10s in "
                   "`%s`; `make profile` (GUIDE.md, \"What limits a step\").*\n\n",
         ncu, clock, sizes, first_date, strncmp(first_date, last_date, 10) ? " to " : "",
         strncmp(first_date, last_date, 10) ? last_date : "", path);
-    add_raw(&caption, b.data);
+    (void)text_put(&caption, b.data);
     free(b.data);
     *out = caption.data;
     return 0;
