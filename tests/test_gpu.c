@@ -114,18 +114,6 @@ static int run_sized(const char *path, const struct check_size *size, const char
     return run_step_at(path, size, csv, out, sizeof out, err, sizeof err);
 }
 
-/* Once at one size, untimed and unrecorded: whether it passes, not how fast. */
-static int run_untimed(const char *path, const struct check_size *size)
-{
-    char m[24], n[24], k[24];
-    snprintf(m, sizeof m, "%ld", size->m);
-    snprintf(n, sizeof n, "%ld", size->n);
-    snprintf(k, sizeof k, "%ld", size->k);
-    char *argv[] = {(char *)path, "--m", m, "--n", n, "--k", k, "--repeats", "1", "--min-time",
-                    "0", "--warmup", "0", "--no-csv", NULL};
-    return run_capture(argv, NULL, out, sizeof out, err, sizeof err);
-}
-
 /* How many rows of the table in out say PASS (a row's verdict is a word of its own). */
 static size_t passed_rows(void)
 {
@@ -170,7 +158,7 @@ START_TEST(labs_steps_pass_or_are_todo)
             char stem[128], rel[256], path[512];
             snprintf(rel, sizeof rel, "%s/%s", t->lab, step_stem(&t->steps[s], stem, sizeof stem));
             bin_path(rel, path, sizeof path);
-            int code = run_untimed(path, size);
+            int code = run_step_untimed(path, size, out, sizeof out, err, sizeof err);
             ck_assert_msg(code == 0 || code == 3, "labs/%s: exit %d\n%s%s", rel, code, out, err);
             if (code == 3) {
                 ck_assert_msg(strstr(out, " TODO") != NULL, "labs/%s: %s", rel, out);
