@@ -219,10 +219,11 @@ static int run_step_sized(const char *path, const struct check_size *size, int t
     snprintf(m, sizeof m, "%ld", size->m);
     snprintf(n, sizeof n, "%ld", size->n);
     snprintf(k, sizeof k, "%ld", size->k);
-    char *argv[] = {(char *)path, "--m", m, "--n", n, "--k", k, "--repeats", timed ? "2" : "1",
-                    "--min-time", "0", "--warmup", timed ? "1" : "0",
-                    csv ? "--csv" : "--no-csv", (char *)csv, NULL};
-    return run_capture(argv, NULL, out, out_len, err, err_len);
+    char *timed_argv[] = {(char *)path, "--m", m, "--n", n, "--k", k, "--repeats", "2",
+                          "--min-time", "0", "--warmup", "1", csv ? "--csv" : "--no-csv",
+                          (char *)csv, NULL};
+    char *untimed_argv[] = {(char *)path, "--m", m, "--n", n, "--k", k, "--untimed", NULL};
+    return run_capture(timed ? timed_argv : untimed_argv, NULL, out, out_len, err, err_len);
 }
 
 int run_step_at(const char *path, const struct check_size *size, const char *csv, char *out,
