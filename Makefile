@@ -29,7 +29,10 @@
 #                           cuobjdump and nvdisasm from PyPI into .deps/pip for make explore
 #                           and grading's sass technique lines
 #   make diffs              the change each solution step makes, as diffs under build/diffs/
-#   make guide-tables       regenerate the documents' tables of recorded results (data/results/, data/grading/)
+#   make guide-tables       regenerate the documents' tables of recorded results (data/results/, data/grading/,
+#                           data/profiles/)
+#   make profile [LAB=] [STEP=] [SRC=]  each step once under Nsight Compute (ncu): its counters in
+#                           data/profiles/<gpu>/<lab>.csv (harness/profile.mk; NCU=/path/to/ncu)
 #   make handout DEST=dir   write the students' repository into dir: no solutions/, no grading tests
 #   make clean              remove build/ and bin/
 #   make bin/occupancy      the occupancy calculator alone (bin/occupancy --help)
@@ -195,7 +198,7 @@ $(if $(instructor_only),$(error $(instructor_only): this is the students' copy (
 # ---------------------------------------------------------------------------
 # Host code of the harness (C11). The pure part has no CUDA calls and is what the
 # unit tests link; a step binary adds the runner and its own lab's problem.
-HARNESS_PURE := rng verify csv cli step_table step_table_make results occupancy resources launches
+HARNESS_PURE := rng verify csv cli step_table step_table_make results occupancy resources launches profile
 # What a step binary adds: the runner, and what it watches of the step's launches (the
 # launch observer, CUPTI loaded at run time: harness/launch_observer.h).
 RUNNER_OBJS = $(call HOST_OBJ,$(HARNESS_PURE) runner launch_watch launch_observer host_row static_report step_identity)
@@ -203,7 +206,7 @@ RUNNER_OBJS = $(call HOST_OBJ,$(HARNESS_PURE) runner launch_watch launch_observe
 # into the unit tests too, and the parts that build, run and record (session.h).
 GRADING_PURE := rubric judging report own_kernels
 GRADING_OBJS := $(patsubst %,$(BUILD_DIR)/host/grading/%.o,$(GRADING_PURE) files procs \
-  submissions builds runs references checks submission gradebook record session split_merge)
+  submissions builds runs references checks submission gradebook record session split_merge counters)
 HOST_OBJ = $(patsubst %,$(BUILD_DIR)/host/%.o,$(1))
 # A lab's code: problem.c (CUDA runtime calls) and its pure C files (the CPU
 # reference...), which the unit tests link too; plus its step table.
@@ -380,7 +383,7 @@ $(BIN_DIR)/doc-links: $(BUILD_DIR)/host/tools/doc_links.o $(BUILD_DIR)/host/tool
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^
 
-$(BIN_DIR)/lab: $(BUILD_DIR)/host/tools/lab.o $(BUILD_DIR)/host/tools/todo_runs.o $(GRADING_OBJS) $(call HOST_OBJ,step_table lab_registry cli csv results sass_listing launches) $(ALL_TABLE_OBJS)
+$(BIN_DIR)/lab: $(BUILD_DIR)/host/tools/lab.o $(BUILD_DIR)/host/tools/todo_runs.o $(GRADING_OBJS) $(call HOST_OBJ,step_table lab_registry cli csv results sass_listing launches profile) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@.$$$$.tmp $^ -lm && mv -f $@.$$$$.tmp $@
@@ -397,7 +400,7 @@ $(BIN_DIR)/occupancy-api-check: harness/tools/occupancy_api_check.cu $(call HOST
 	$(Q)mkdir -p $(@D)
 	$(Q)$(NVCC) $(NVCCFLAGS) -o $@ $< $(call HOST_OBJ,occupancy)
 
-$(BIN_DIR)/guide-tables: $(BUILD_DIR)/host/tools/guide_tables.o $(BUILD_DIR)/host/tools/markdown_files.o $(BUILD_DIR)/host/tools/table_staleness.o $(call HOST_OBJ,step_table lab_registry csv results) $(ALL_TABLE_OBJS)
+$(BIN_DIR)/guide-tables: $(BUILD_DIR)/host/tools/guide_tables.o $(BUILD_DIR)/host/tools/profile_tables.o $(BUILD_DIR)/host/tools/text_buffer.o $(BUILD_DIR)/host/tools/markdown_files.o $(BUILD_DIR)/host/tools/table_staleness.o $(call HOST_OBJ,step_table lab_registry csv results profile launches) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm
@@ -417,10 +420,11 @@ $(BIN_DIR)/peaks: harness/tools/peaks.cu $(call HOST_OBJ,csv results) harness/cs
 peaks: $(BIN_DIR)/peaks
 	$(Q)$(BIN_DIR)/peaks
 
-TOOLS := $(BIN_DIR)/guide-tables $(BIN_DIR)/doc-links $(BIN_DIR)/occupancy $(BIN_DIR)/lab $(BIN_DIR)/gpu-probe $(BIN_DIR)/results-check \
+TOOLS := $(BIN_DIR)/profile $(BIN_DIR)/guide-tables $(BIN_DIR)/doc-links $(BIN_DIR)/occupancy $(BIN_DIR)/lab $(BIN_DIR)/gpu-probe $(BIN_DIR)/results-check \
          $(BIN_DIR)/occupancy-api-check
 
 include plots/plots.mk
+include harness/profile.mk
 
 # ---------------------------------------------------------------------------
 .PHONY: all solutions run report grade grade-all grade-prereqs test deps deps-slurm plots clean help diffs guide-tables handout FORCE
@@ -574,7 +578,7 @@ $(BUILD_DIR)/tests:
 
 # (grading's pure parts and its child processes, harness/grading/procs.c, are tested on
 # their own)
-$(BIN_DIR)/run-tests: $(TEST_OBJS) $(BUILD_DIR)/host/tools/markdown_files.o $(call HOST_OBJ,$(HARNESS_PURE) lab_registry sass_listing $(addprefix grading/,$(GRADING_PURE) procs)) $(LAB_PURE_OBJS) $(ALL_TABLE_OBJS)
+$(BIN_DIR)/run-tests: $(TEST_OBJS) $(BUILD_DIR)/host/tools/markdown_files.o $(call HOST_OBJ,$(HARNESS_PURE) lab_registry sass_listing $(addprefix grading/,$(GRADING_PURE) procs files)) $(LAB_PURE_OBJS) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ $(CHECK_LIBS) $(foreach lab,$(LABS),$($(lab)_LDLIBS))

@@ -78,6 +78,8 @@ void cli_usage(FILE *out, const char *program, const struct lab_problem *lab)
             "  --seed S           seed of the input generator (default 20080220)\n"
             "  --check MODE       auto (all elements when small, a sample when large),\n"
             "                     full, or sample (default auto)\n"
+            "  --untimed          check the step once at this size and do not time it: no\n"
+            "                     rate, nothing recorded (a size too large to time twice)\n"
             "  --quick            check correctness at this size only, without the lab's long\n"
             "                     extra checks (grading judges them once per step)\n"
             "                     (%s)\n"
@@ -205,6 +207,8 @@ enum cli_result cli_parse(int argc, char **argv, const struct lab_problem *lab, 
                 o->check.mode = CHECK_SAMPLE;
             else
                 BAD_VALUE("expected auto, full or sample");
+        } else if (FLAG("--untimed")) {
+            o->untimed = 1;
         } else if (FLAG("--quick")) {
             o->check.quick = 1;
         } else if (FLAG("--device")) {
@@ -279,6 +283,12 @@ enum cli_result cli_parse(int argc, char **argv, const struct lab_problem *lab, 
         snprintf(why, why_len, "--check-sizes runs the lab's check sizes: leave out --m --n --k");
         return CLI_ERROR;
     }
+    if (o->untimed && o->csv_path != NULL) {
+        snprintf(why, why_len, "--untimed records nothing: leave out --csv");
+        return CLI_ERROR;
+    }
+    if (o->untimed) /* a check alone is no result to keep */
+        o->write_csv = 0;
     if (o->check_from > 0 && o->csv_path == NULL) /* check sizes are no results to keep */
         o->write_csv = 0;
     o->size_given = o->size.m != 0 || o->size.n != 0 || o->size.k != 0;

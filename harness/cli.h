@@ -48,7 +48,8 @@ struct run_options {
     const char *check_logs;   /* --check-logs PREFIX: size i's messages to PREFIX<i>.log, a
                                  line per size ended to PREFIXstatus; NULL: all to stderr */
     int size_given;           /* --m, --n or --k on the command line (else the step's default) */
-    int untimed;              /* checked, not timed: a labs/ step still TODO at no given size */
+    int untimed;              /* checked once, not timed: --untimed, or a labs/ step still
+                                 TODO at no given size */
     double time_limit_s;      /* --time-limit S: the process stops itself after S seconds of
                                  wall time (exit 5); 0: no limit */
     int observe;              /* record the kernels the step launches (launch_observer.h);

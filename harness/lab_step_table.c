@@ -2,10 +2,11 @@
  *   -DLAB_NAME=<lab> -DLAB_DEF='"labs/<lab>/lab.def"'
  * into step_table_<lab>. lab.def holds three kinds of lines, each read in its own
  * pass: STEP(...) for the steps, CHECK_SIZE(m, n, k) for the sizes every step must
- * get right, and ROW("name", "role", "file", "summary") for the rows beside the
- * steps (a vendor library's, the CPU code the lab starts from), if any; and maybe one
- * LABEL_COLUMN("name"), the name of a text column of its results CSV (step_table.h),
- * and one RATE_LABEL("unit"), what its gflops column counts when not GFLOP/s. */
+ * get right, ROW("name", "role", "file", "summary") for the rows beside the
+ * steps (a vendor library's, the CPU code the lab starts from), if any; maybe one
+ * LABEL_COLUMN("name"), the name of a text column of its results CSV, one
+ * RATE_LABEL("unit"), what its gflops column counts when not GFLOP/s, and at most one
+ * PROFILE_SIZE(m, n, k): the size make profile runs each step at (step_table.h). */
 #include "step_table.h"
 
 #define JOIN_(a, b) a##b
@@ -70,9 +71,30 @@ static const char *const rate_labels[] = {
 #undef ROW
 #undef RATE_LABEL
 
+/* The profile size (guarded in lab.def by #ifdef PROFILE_SIZE, as LABEL_COLUMN is):
+ * the last PROFILE_SIZE line wins; none leaves {0, 0, 0, 0}. */
+#define STEP(id, name, flags, summary)
+#define CHECK_SIZE(m, n, k)
+#define ROW(name, role, file, summary)
+#define PROFILE_SIZE(m, n, k) {m, n, k, 1},
+static const struct {
+    long m, n, k;
+    int given;
+} profile_sizes[] = {
+    {0, 0, 0, 0},
+#include LAB_DEF
+};
+#undef STEP
+#undef CHECK_SIZE
+#undef ROW
+#undef PROFILE_SIZE
+
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 const struct step_table JOIN(step_table_, LAB_NAME) = {
     STRING(LAB_NAME), steps, COUNT_OF(steps), rows, COUNT_OF(rows) - 1,
     check_sizes, COUNT_OF(check_sizes), label_columns[0], rate_labels[0],
+    {profile_sizes[COUNT_OF(profile_sizes) - 1].m, profile_sizes[COUNT_OF(profile_sizes) - 1].n,
+     profile_sizes[COUNT_OF(profile_sizes) - 1].k},
+    profile_sizes[COUNT_OF(profile_sizes) - 1].given,
 };

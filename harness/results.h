@@ -56,6 +56,10 @@ struct run_record {
     /* correctness */
     double max_err;
     const char *verdict;    /* "PASS" or "FAIL" */
+    /* what limits the step (memory, compute or latency), from the newest profile of
+     * the same build (profile.h, make profile); NULL or "": none recorded. The run
+     * table shows it; the results CSV does not record it (the profile file does). */
+    const char *limited_by;
     /* the lab's own columns and their values (NAN: not measured, an empty field) */
     const struct lab_column *lab_columns;
     size_t lab_column_count;

@@ -20,6 +20,7 @@
 #include "occupancy.h"
 #include "resources.h"
 #include "static_report.h"
+#include "profile.h"
 #include "results.h"
 #include "step_kernel.h"
 #include "step_identity.h"
@@ -466,6 +467,10 @@ static int run_at_size(const struct lab_problem *lab, const struct run_options *
     double vs_previous = NAN, vs_first = NAN;
     if (!marked_todo)
         speedups(csv_path, &record, &vs_previous, &vs_first);
+    char limited_by[16];
+    record.limited_by = profile_limited_by_of_build("data/profiles", record.gpu, record.lab,
+                                                    record.step, record.source, record.flags,
+                                                    record.nvcc, limited_by, sizeof limited_by);
     results_print_row(stdout, &record, size_text, vs_previous, vs_first);
     launch_watch_report(options, stdout);
     fflush(stdout);

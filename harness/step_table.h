@@ -59,6 +59,12 @@ struct step_table {
     /* What the CSV's gflops column counts, for tables: lab.def's RATE_LABEL line
      * ("Gkeys/s"), NULL for GFLOP/s. */
     const char *rate_label;
+    /* The size `make profile` runs every step at under Nsight Compute (lab.def's
+     * PROFILE_SIZE(m, n, k); a 0 leaves that dimension at the step's default): large
+     * enough to fill the GPU, small enough that the whole lab profiles in minutes.
+     * has_profile_size 0: the lab declares none (make profile refuses it). */
+    struct check_size profile_size;
+    int has_profile_size;
 };
 
 /* Accepts "02", "2", "02-tiled" or "tiled". Returns NULL when no step matches. */

@@ -167,6 +167,7 @@ static const struct {
     {{"--check-sizes", "x"}, "first check size"},
     {{"--check-logs", "/tmp/x-"}, "goes with --check-sizes"},
     {{"--check-sizes", "2", "--n=5"}, "leave out --m --n --k"},
+    {{"--untimed", "--csv", "x.csv"}, "--untimed records nothing"},
 };
 
 START_TEST(bad_input_is_rejected_with_reason)
@@ -248,6 +249,22 @@ START_TEST(check_sizes_take_the_first_size_and_a_log_prefix)
 }
 END_TEST
 
+/* --untimed: one check at the size given, no timing, so no row to record. */
+START_TEST(untimed_checks_once_and_records_nothing)
+{
+    struct run_options o;
+    char why[256] = "";
+    ck_assert_int_eq(PARSE(&o, why, "--n", "7"), CLI_RUN);
+    ck_assert_int_eq(o.untimed, 0);
+    ck_assert_int_eq(o.write_csv, 1);
+    ck_assert_int_eq(PARSE(&o, why, "--untimed", "--n", "7"), CLI_RUN);
+    ck_assert_int_eq(o.untimed, 1);
+    ck_assert_int_eq(o.write_csv, 0);
+    ck_assert_int_eq(o.size.n, 7);
+    ck_assert_int_eq(o.size_given, 1);
+}
+END_TEST
+
 START_TEST(number_parsers_are_strict)
 {
     long v;
@@ -279,6 +296,7 @@ Suite *cli_suite(void)
     tcase_add_loop_test(tc, bad_input_is_rejected_with_reason, 0,
                         (int)(sizeof bad_inputs / sizeof bad_inputs[0]));
     tcase_add_test(tc, check_sizes_take_the_first_size_and_a_log_prefix);
+    tcase_add_test(tc, untimed_checks_once_and_records_nothing);
     tcase_add_test(tc, a_labs_own_option_reaches_the_lab);
     tcase_add_test(tc, number_parsers_are_strict);
     suite_add_tcase(s, tc);

@@ -328,6 +328,9 @@ Suite *guide_tables_suite(void)
 {
     Suite *s = suite_create("guide_tables");
     TCase *tc = tcase_create("this tree's guide");
+    /* about 2 s alone; at Check's default 4 s it ran out on a GPU machine's make test,
+     * sixteen jobs beside it */
+    tcase_set_timeout(tc, 60);
     tcase_add_test(tc, guide_tables_match_the_recorded_results);
     suite_add_tcase(s, tc);
     tc = tcase_create("the demo lab's tables");

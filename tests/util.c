@@ -210,16 +210,32 @@ int util_remove_tree(const char *path)
     return 0;
 }
 
-int run_step_at(const char *path, const struct check_size *size, const char *csv, char *out,
-                size_t out_len, char *err, size_t err_len)
+/* path at size with its run's options: timed (twice after a warm-up, recorded into csv
+ * unless NULL) or untimed (once, nothing recorded). */
+static int run_step_sized(const char *path, const struct check_size *size, int timed,
+                          const char *csv, char *out, size_t out_len, char *err, size_t err_len)
 {
     char m[24], n[24], k[24];
     snprintf(m, sizeof m, "%ld", size->m);
     snprintf(n, sizeof n, "%ld", size->n);
     snprintf(k, sizeof k, "%ld", size->k);
-    char *argv[] = {(char *)path, "--m", m, "--n", n, "--k", k, "--repeats", "2", "--min-time",
-                    "0", "--warmup", "1", csv ? "--csv" : "--no-csv", (char *)csv, NULL};
-    return run_capture(argv, NULL, out, out_len, err, err_len);
+    char *timed_argv[] = {(char *)path, "--m", m, "--n", n, "--k", k, "--repeats", "2",
+                          "--min-time", "0", "--warmup", "1", csv ? "--csv" : "--no-csv",
+                          (char *)csv, NULL};
+    char *untimed_argv[] = {(char *)path, "--m", m, "--n", n, "--k", k, "--untimed", NULL};
+    return run_capture(timed ? timed_argv : untimed_argv, NULL, out, out_len, err, err_len);
+}
+
+int run_step_at(const char *path, const struct check_size *size, const char *csv, char *out,
+                size_t out_len, char *err, size_t err_len)
+{
+    return run_step_sized(path, size, 1, csv, out, out_len, err, err_len);
+}
+
+int run_step_untimed(const char *path, const struct check_size *size, char *out, size_t out_len,
+                     char *err, size_t err_len)
+{
+    return run_step_sized(path, size, 0, NULL, out, out_len, err, err_len);
 }
 
 char *util_csv_last_field(const char *path, const char *column, char *why, size_t why_len)

@@ -71,6 +71,9 @@ char *util_csv_last_field(const char *path, const char *column, char *why, size_
  * recording nothing when csv is NULL; output captured as run_capture does. */
 int run_step_at(const char *path, const struct check_size *size, const char *csv, char *out,
                 size_t out_len, char *err, size_t err_len);
+/* The same once, untimed and unrecorded: whether it passes, not how fast. */
+int run_step_untimed(const char *path, const struct check_size *size, char *out, size_t out_len,
+                     char *err, size_t err_len);
 
 /* 1 when the file at path is a PNG (by its signature) of more than min_bytes (an
  * empty canvas compresses to a few kB; bars and text make more), else 0. */

@@ -32,6 +32,8 @@ struct step_result {
                          (or with compute-sanitizer) */
     int required_failed; /* a required check failed: the step scores 0 */
     int failed_check;    /* ... the first such check (enum grade_check), for the verdict */
+    char counters[1024]; /* its hardware counters beside the reference's (profile.h), or why
+                            there are none; "": not measured (no speed run) */
 };
 
 /* Fills points, max and provisional from the checks and the rubric. */

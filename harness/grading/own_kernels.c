@@ -3,10 +3,12 @@
 #include "own_kernels.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "files.h"
 #include "sass_listing.h"
 
 /* Attributes that may stand between __global__ and the kernel's name, each with a
@@ -368,4 +370,30 @@ int own_kernels_judge_launches(const struct own_kernels *own, const char *main,
         return 1;
     }
     return 0;
+}
+
+static void add_file(struct own_kernels *own, const char *path)
+{
+    char *text = read_text(path, 1 << 22);
+    if (text != NULL)
+        own_kernels_add_source(own, text);
+    free(text);
+}
+
+void own_kernels_of_step(struct own_kernels *own, const char *source_path, const char *lab_dir)
+{
+    memset(own, 0, sizeof *own);
+    add_file(own, source_path);
+    DIR *d = opendir(lab_dir);
+    for (struct dirent *e = d ? readdir(d) : NULL; e != NULL; e = readdir(d)) {
+        size_t n = strlen(e->d_name);
+        if (!(n > 4 && strcmp(e->d_name + n - 4, ".cuh") == 0) &&
+            !(n > 2 && strcmp(e->d_name + n - 2, ".h") == 0))
+            continue;
+        char path[4700];
+        snprintf(path, sizeof path, "%s/%s", lab_dir, e->d_name);
+        add_file(own, path);
+    }
+    if (d != NULL)
+        closedir(d);
 }

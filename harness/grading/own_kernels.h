@@ -24,6 +24,11 @@ struct own_kernels {
  * "template <int N> __global__ void fill(...)". Comments are skipped. */
 void own_kernels_add_source(struct own_kernels *own, const char *text);
 
+/* The kernels a step may run, into own (emptied first): those its source file defines
+ * and those of its lab's harness headers, every *.cuh and *.h in lab_dir (a transpose
+ * the lab provides). Grading and make profile both ask this. */
+void own_kernels_of_step(struct own_kernels *own, const char *source_path, const char *lab_dir);
+
 /* Is the kernel named name (mangled, demangled or plain, as a SASS listing or CUPTI
  * writes it) one of own's? */
 int own_kernels_has(const struct own_kernels *own, const char *name);

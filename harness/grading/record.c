@@ -154,6 +154,15 @@ int record_student(struct session *sess, struct student *s, const char *gradeboo
         used += (size_t)snprintf(notes + used, sizeof notes - used,
                                  "compute-sanitizer not found: memcheck, racecheck and synccheck "
                                  "did not run and earned no points\n");
+    if (sess->have_gpu && sess->ncu == NULL && used < sizeof notes)
+        used += (size_t)snprintf(notes + used, sizeof notes - used,
+                                 sess->counters_asked
+                                     ? "ncu not found: no hardware counters beside the reference "
+                                       "solution's (NCU=/path/to/ncu; GUIDE.md, \"What limits a "
+                                       "step\")\n"
+                                     : "hardware counters not collected: GRADE_COUNTERS=1 profiles "
+                                       "each correct step with ncu beside the reference "
+                                       "solution's (seconds a step)\n");
     if (sess->reads_sass && sess->cuobjdump == NULL && used < sizeof notes)
         snprintf(notes + used, sizeof notes - used,
                  "cuobjdump not found: the rubric's sass lines were not judged, so the "

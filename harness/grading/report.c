@@ -147,6 +147,8 @@ void grade_write_report(FILE *out, const char *student, const char *submission,
                     check_state_name(k->state), got, of);
             write_reason(out, k->why);
         }
+        if (s->counters[0] != '\0')
+            fprintf(out, "  %s counters: %s\n", s->stem, s->counters);
     }
     if (ignored != NULL && ignored[0] != '\0')
         fprintf(out, "\nignored (not graded: only the step files are taken): %zu file%s\n",

@@ -32,7 +32,8 @@ int grade_step_not_submitted(const struct step_result *step);
 size_t grade_not_submitted(const struct step_result *steps, size_t count, char *buf, size_t len);
 
 /* The per-student report: the steps not in the submission on one line, a line per
- * check of every other step ("  02-tiled racecheck FAIL 0/1  why"), then the ignored
+ * check of every other step ("  02-tiled racecheck FAIL 0/1  why") and its hardware
+ * counters beside the reference's when measured ("  02-tiled counters: ..."), then the ignored
  * files (ignored_files of them in all, ignored the lines that list them). */
 void grade_write_report(FILE *out, const char *student, const char *submission,
                         const struct step_result *steps, size_t count, const char *ignored,

@@ -452,6 +452,15 @@ static int run_session(struct session *sess, const struct grade_request *q)
     }
     sess->sanitizer = find_tool(q->sanitizer, "compute-sanitizer", sess->sanitizer_found,
                                 sizeof sess->sanitizer_found);
+    /* ncu, for each step's counters beside the reference's, when asked for
+     * (GRADE_COUNTERS=1): $NCU, else on PATH. Not by default: a profile of every correct
+     * step adds seconds a step to every submission, and has not yet been run inside
+     * grading on a GPU, nor its cost to grading's throughput measured. */
+    const char *counters = getenv("GRADE_COUNTERS");
+    sess->counters_asked = counters != NULL && strcmp(counters, "1") == 0;
+    sess->ncu = sess->counters_asked
+                    ? find_tool(getenv("NCU"), "ncu", sess->ncu_found, sizeof sess->ncu_found)
+                    : NULL;
     /* cuobjdump: given, else the Makefile's exported for a Slurm task, else on PATH */
     sess->cuobjdump = find_tool(q->cuobjdump != NULL && q->cuobjdump[0] != '\0'
                                     ? q->cuobjdump

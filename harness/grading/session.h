@@ -177,6 +177,10 @@ struct session {
     char date[32];          /* when this grading run started, as the gradebook has it */
     const char *sanitizer;  /* NULL: not available */
     char sanitizer_found[4096];
+    int counters_asked;     /* GRADE_COUNTERS=1: each correct step profiled (counters.h) */
+    const char *ncu;        /* Nsight Compute ($NCU, else on PATH) when counters_asked;
+                               NULL: not asked for, or not available */
+    char ncu_found[4096];
     const char *cuobjdump;  /* NULL: not available (the sass technique lines not judged) */
     char cuobjdump_found[4096];
     int reads_sass;         /* a graded step has a sass or no-sass technique line */

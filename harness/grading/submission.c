@@ -10,6 +10,7 @@
 #include <dirent.h>
 
 #include "builds.h"
+#include "counters.h"
 #include "cli.h"
 #include "csv.h"
 #include "results.h"
@@ -100,28 +101,9 @@ static void end_at_build(struct step_result *r, struct step_work *w, enum step_v
 static void collect_own_kernels(const struct session *sess, const struct graded_step *g,
                                 const char *src, struct own_kernels *own)
 {
-    memset(own, 0, sizeof *own);
-    char *text = read_text(src, 1 << 22);
-    if (text != NULL)
-        own_kernels_add_source(own, text);
-    free(text);
     char dir[4400];
     snprintf(dir, sizeof dir, "%s/harness/labs/%s", sess->root, g->lab->lab);
-    DIR *d = opendir(dir);
-    for (struct dirent *e = d ? readdir(d) : NULL; e != NULL; e = readdir(d)) {
-        size_t n = strlen(e->d_name);
-        if (!(n > 4 && strcmp(e->d_name + n - 4, ".cuh") == 0) &&
-            !(n > 2 && strcmp(e->d_name + n - 2, ".h") == 0))
-            continue;
-        char path[4700];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        char *header = read_text(path, 1 << 22);
-        if (header != NULL)
-            own_kernels_add_source(own, header);
-        free(header);
-    }
-    if (d != NULL)
-        closedir(d);
+    own_kernels_of_step(own, src, dir);
 }
 
 /* A kernel that is not the step's own was found (where: "its binary holds", "its speed
@@ -410,6 +392,7 @@ static void finish_step(struct session *sess, struct student *s, size_t i)
                               : "wrong result or error",
                 o.code, lines[0] ? ":\n" : "", lines);
         } else {
+            grade_counters(sess, s, g, &paths, r);
             ratio = ref->speed_ms / ms;
             double share = rubric_speed_share(rb, ratio);
             r->checks[CHECK_SPEED].state = share >= 1 ? CHECK_PASS : CHECK_FAIL;

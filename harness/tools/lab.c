@@ -300,9 +300,12 @@ static int run_steps(const char *bin_dir, const struct selection *sel, int repor
         int first = 1;
         static char names[512][128];
         size_t count = run_order(t, sel, report, names, sizeof names / sizeof names[0]);
-        /* the steps still TODO first, side by side (todo_runs.h), unless no GPU was found */
+        /* the steps still TODO first, side by side (todo_runs.h), unless no GPU was found
+         * or the run has options of its own: a TODO step given a size is timed there (its
+         * time is the student's baseline), and must then run alone */
         struct todo_runs early;
-        int early_runs = !report && !no_gpu && count > 1 && todo_runs_init(&early, count) == 0;
+        int early_runs = !report && !no_gpu && extra_argc == 0 && count > 1 &&
+                         todo_runs_init(&early, count) == 0;
         for (size_t s = 0; early_runs && s < count; ++s) {
             char path[512], *args[64];
             snprintf(path, sizeof path, "%s/%s/%.127s", bin_dir, t->lab, names[s]);

@@ -32,6 +32,12 @@
  * missing) is not a file with no data: with --out its line is also written to
  * DIR/<lab>.unreadable (DIR/peaks.unreadable), so that make plots keeps the lab's
  * figures instead of removing them as drawn from nothing, and fails.
+ * A profile file (data/profiles/<gpu-dir>/<lab>.csv, make profile: its header names
+ * ncu and kernel) is checked row by row by profile_check_row (profile.h: every column,
+ * counters as numbers, percents within 0..100, limited_by the rule's answer, and the
+ * lab the file's); with --out, each step's newest profiling, its kernels added up
+ * (profile_step_total), goes to DIR/<lab>.profile.csv, one row per step and source, in
+ * the lab's step order, for the profile figure.
  * Exit status: 0 every row sound, 1 rows or empty files skipped, 3 a file that could
  * not be read (and maybe rows skipped too), 2 bad usage or output. */
 #define _POSIX_C_SOURCE 200809L
@@ -43,6 +49,7 @@
 
 #include "csv.h"
 #include "lab_registry.h"
+#include "profile.h"
 #include "results.h"
 #include "step_table.h"
 
@@ -290,6 +297,58 @@ static int check_peaks(const char *path, const char *dir, const struct csv_table
     return status;
 }
 
+/* A profile file: every row judged; with --out its steps' newest profilings added up
+ * into DIR/<lab>.profile.csv. 0 every row sound, 1 rows skipped, 2 the output fails. */
+static int check_profile(const char *path, const char *dir, const char *lab,
+                         const struct csv_table *t, const char *out_dir)
+{
+    int status = 0;
+    char reason[512];
+    for (size_t r = 0; r < t->nrows; ++r) {
+        int bad = profile_check_row(t, r, reason, sizeof reason);
+        if (!bad && strcmp(csv_get(t, r, "lab"), lab) != 0) {
+            snprintf(reason, sizeof reason, "lab '%s' in %s.csv", csv_get(t, r, "lab"), lab);
+            bad = 1;
+        }
+        if (bad) {
+            fprintf(stderr, "%s:%zu: %s: row skipped\n", path, t->lines[r], reason);
+            status = 1;
+        }
+    }
+    const struct step_table *table = step_table_find(lab);
+    if (out_dir == NULL || table == NULL || status != 0)
+        return status;
+    char file[4096];
+    snprintf(file, sizeof file, "%s/%s.profile.csv", out_dir, lab);
+    FILE *out = fopen(file, "a");
+    if (out == NULL) {
+        fprintf(stderr, "results-check: cannot write %s: %s\n", file, strerror(errno));
+        return 2;
+    }
+    if (ftell(out) == 0)
+        fputs("results_dir,step,source,index,median_ms,duration_us,memory_pct,sm_pct,dram_pct,"
+              "shared_pct,fma_pct,tensor_pct,limited_by\n", out);
+    static const char *const sources[] = {"labs", "solutions"};
+    for (size_t i = 0; i < table->count; ++i)
+        for (int s = 0; s < 2; ++s) {
+            char stem[128];
+            step_stem(&table->steps[i], stem, sizeof stem);
+            struct profile_kernel k[64], total;
+            long first, n = profile_find_step(t, stem, sources[s], NULL, NULL, k, 64, &first);
+            if (n <= 0)
+                continue;
+            profile_step_total(k, (size_t)n, &total);
+            const double *v = total.value;
+            fprintf(out, "%s,%s,%s,%zu,%s,%.6g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%s\n", dir, stem,
+                    sources[s], i + 1, csv_get(t, (size_t)first, "median_ms")[0] ?
+                    csv_get(t, (size_t)first, "median_ms") : "NaN",
+                    v[PC_DURATION_NS] / 1e3, v[PC_MEMORY_PCT], v[PC_SM_PCT], v[PC_DRAM_PCT],
+                    v[PC_SHARED_PCT], v[PC_FMA_PCT], v[PC_TENSOR_PCT],
+                    profile_limited_by(v[PC_MEMORY_PCT], v[PC_SM_PCT]));
+        }
+    return fclose(out) == 0 ? status : 2;
+}
+
 int main(int argc, char **argv)
 {
     const char *out_dir = NULL;
@@ -297,7 +356,7 @@ int main(int argc, char **argv)
     if (argc > 2 && strcmp(argv[1], "--out") == 0)
         out_dir = argv[2], first = 3;
     if (first >= argc) {
-        fputs("usage: results-check [--out DIR] data/results/GPU/LAB.csv ...\n", stderr);
+        fputs("usage: results-check [--out DIR] data/results/GPU/LAB.csv | data/profiles/GPU/LAB.csv ...\n", stderr);
         return 2;
     }
     static struct lab_out labs[MAX_LABS];
@@ -321,6 +380,13 @@ int main(int argc, char **argv)
             int peaks_status = check_peaks(path, dir, &t, out_dir);
             if (status != 2 && (peaks_status == 2 || peaks_status > status))
                 status = peaks_status;
+            csv_free(&t);
+            continue;
+        }
+        if (why == NULL && csv_column(&t, "ncu") >= 0 && csv_column(&t, "kernel") >= 0) {
+            int profile_status = check_profile(path, dir, lab, &t, out_dir);
+            if (status != 2 && (profile_status == 2 || profile_status > status))
+                status = profile_status;
             csv_free(&t);
             continue;
         }

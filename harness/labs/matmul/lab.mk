@@ -30,7 +30,9 @@ sweep-tiles: deps $(BIN_DIR)/occupancy
 	$(Q)sh harness/labs/matmul/sweep-tiles.sh '$(MAKE)' '$(BUILD_DIR)/variants' '$(MATMUL_TILES)' \
 	  '$(BIN_DIR)/occupancy'
 
-# The full check's CPU reference (problem.c) runs its rows on every core: OpenMP,
+# The full check's CPU reference (problem.c) runs its rows on every core, and the
+# inputs are generated on every core (cpu_reference.c): OpenMP,
 # whose libgomp ships with gcc, as N-body's and reduce's CPU code.
 $(BUILD_DIR)/host/labs/matmul/problem.o: CFLAGS += -fopenmp
+$(BUILD_DIR)/host/labs/matmul/cpu_reference.o: CFLAGS += -fopenmp
 matmul_LDLIBS := -lgomp

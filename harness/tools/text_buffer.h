@@ -1,0 +1,16 @@
+/* A growing piece of text: what the document-table generators (guide_tables.c,
+ * profile_tables.c) write a table into before it replaces the old one. */
+#ifndef LAB_TEXT_BUFFER_H
+#define LAB_TEXT_BUFFER_H
+
+#include <stddef.h>
+
+struct text {
+    char *data; /* NUL-ended, malloc'd (NULL while empty) */
+    size_t len, cap;
+};
+
+/* Appends s: 0, or -1 when out of memory (t unchanged). */
+int text_put(struct text *t, const char *s);
+
+#endif
