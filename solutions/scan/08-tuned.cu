@@ -2,18 +2,21 @@
  * Guide: labs/scan/README.md#step-08--tuned
  *
  * What changed from 07: choices of shape and caching, not new ideas:
- *   - every thread the SM can hold: __launch_bounds__(THREADS, 2048 / THREADS), at most
- *     32 registers a thread, with ITEMS = 3 rows of float4 per thread (12 elements,
- *     a tile of 3072) instead of 07's 4; a thread issues all its loads before its
- *     first add, so an SM keeps 2048 x 48 bytes of loads in flight;
+ *   - longer tiles: ITEMS = 8 rows of float4 per thread (32 elements, a tile of 8192)
+ *     instead of 07's 4, and __launch_bounds__(THREADS, MIN_BLOCKS) with five blocks
+ *     of 256 threads a SM (at most 51 registers a thread: 48, and a few bytes spill,
+ *     which the sweep found cheaper than shorter tiles); a thread issues all its
+ *     loads before its first add, so an SM keeps 1280 x 128 bytes of loads in flight,
+ *     and a pass has a third of the tiles (and of the look-backs) of a 3072 tile;
  *   - loads with __ldcs and stores with __stcs (cache-streaming: the lines are marked
  *     evict-first, so 2n floats that are touched once do not push the status words
  *     and the next tiles out of L2);
  *   - the first warp scans ITEMS x WARPS segment totals, ceil(segments / 32) a lane
  *     (lanes past the last hold zeros), so any tile shape works.
  *   The look-back is harness/lookback.cuh, as in 06 and 07. ITEMS, THREADS and
- *   MIN_BLOCKS are build variables (make run LAB=scan STEP=08 ITEMS=4 THREADS=512
- *   MIN_BLOCKS=2) for the student's own sweep; TILE_ORDER=0 takes tile numbers from
+ *   MIN_BLOCKS are build variables (make run LAB=scan STEP=08 ITEMS=3 THREADS=256
+ *   MIN_BLOCKS=8: 12 elements a thread and every thread the SM holds) for the
+ *   student's own sweep; TILE_ORDER=0 takes tile numbers from
  *   blockIdx.x instead of the counter (CUB's choice: it relies on blocks starting in
  *   order, which CUDA does not promise).
  * Why: a memory-bound kernel is done when DRAM is busy all the time; what is left
@@ -33,10 +36,10 @@
 #define THREADS 256
 #endif
 #ifndef ITEMS
-#define ITEMS 3
+#define ITEMS 8
 #endif
 #ifndef MIN_BLOCKS /* resident blocks per SM __launch_bounds__ asks registers for */
-#define MIN_BLOCKS (2048 / THREADS)
+#define MIN_BLOCKS 5
 #endif
 #ifndef TILE_ORDER /* 1: the ticket counter (06's); 0: blockIdx.x */
 #define TILE_ORDER 1
