@@ -637,9 +637,10 @@ START_TEST(a_persisting_l2_window_fails_every_run)
 END_TEST
 
 /* ------------------------------------------------------------------------- */
-/* The TF32 lab's wrong steps: tests/submissions graded at steps 03, 04 and 06 of
+/* The TF32 lab's wrong steps: tests/submissions graded at steps 03, 04, 06 and 05 of
  * matmul_tf32, one grade-all per step (the reference solution of that step measured
- * once). Step 06 needs sm_90a: on another GPU its reference cannot run either, and
+ * once), each step a case of its own that runs beside the others (one case grading
+ * the four steps in turn took 218 s of the H100's make test). Step 06 needs sm_90a: on another GPU its reference cannot run either, and
  * the case checks only that the wrong step earned nothing. */
 
 #define TF32_STEPS 4
@@ -647,6 +648,7 @@ static const char *const tf32_step[TF32_STEPS] = {"03", "04", "06", "05"};
 static char *tf32_dir;
 static char tf32_out[TF32_STEPS][1 << 16], tf32_err[TF32_STEPS][1 << 15];
 static int tf32_code[TF32_STEPS], tf32_hopper;
+static int tf32_only; /* the index of the step this case grades */
 
 static void grade_tf32(void)
 {
@@ -676,7 +678,7 @@ static void grade_tf32(void)
     static char probe_out[1 << 14], probe_err[1 << 14];
     tf32_hopper = run_capture(hopper, NULL, probe_out, sizeof probe_out, probe_err,
                               sizeof probe_err) == 0;
-    for (int i = 0; i < TF32_STEPS; ++i) {
+    for (int i = tf32_only; i == tf32_only; ++i) {
         snprintf(book, sizeof book, "%s/tf32-%s.csv", tf32_dir, tf32_step[i]);
         char *argv[] = {lab, "grade-all", "--submissions", "tests/submissions", "--gradebook",
                         book, "--sanitizer", (char *)(sanitizer ? sanitizer : ""), "--cuobjdump",
@@ -687,6 +689,11 @@ static void grade_tf32(void)
         printf("%s", tf32_out[i]);
     }
 }
+
+static void grade_tf32_03(void) { tf32_only = 0; grade_tf32(); }
+static void grade_tf32_04(void) { tf32_only = 1; grade_tf32(); }
+static void grade_tf32_06(void) { tf32_only = 2; grade_tf32(); }
+static void grade_tf32_05(void) { tf32_only = 3; grade_tf32(); }
 
 static void remove_tf32(void)
 {
@@ -854,12 +861,18 @@ Suite *grading_gpu_suite(void)
     tcase_add_test(reduce, a_step_that_writes_into_its_inputs_loses_the_step);
     tcase_add_test(reduce, a_persisting_l2_window_fails_every_run);
 
-    TCase *tf32 = side_by_side_tcase(s, "grading_gpu", "tf32", 60, 0);
-    tcase_add_unchecked_fixture(tf32, grade_tf32, remove_tf32);
+    TCase *tf32 = side_by_side_tcase(s, "grading_gpu", "tf32 step 03", 60, 0);
+    tcase_add_unchecked_fixture(tf32, grade_tf32_03, remove_tf32);
     tcase_add_test(tf32, tf32_wrong_fragment_layout_loses_the_step);
     tcase_add_test(tf32, tf32_step_without_mma_sync_loses_its_technique_point);
+    tf32 = side_by_side_tcase(s, "grading_gpu", "tf32 step 04", 60, 0);
+    tcase_add_unchecked_fixture(tf32, grade_tf32_04, remove_tf32);
     tcase_add_test(tf32, tf32_stage_read_before_its_copy_lands_loses_the_step);
+    tf32 = side_by_side_tcase(s, "grading_gpu", "tf32 step 06", 60, 0);
+    tcase_add_unchecked_fixture(tf32, grade_tf32_06, remove_tf32);
     tcase_add_test(tf32, tf32_missing_mbarrier_wait_loses_the_step);
+    tf32 = side_by_side_tcase(s, "grading_gpu", "tf32 step 05", 60, 0);
+    tcase_add_unchecked_fixture(tf32, grade_tf32_05, remove_tf32);
     tcase_add_test(tf32, tf32_weak_wgmma_wait_is_found_in_the_sass);
     return s;
 }
