@@ -1,29 +1,38 @@
-/* Step 07: tuned: one thread per row for short even rows; otherwise blocks of rows   *** YOUR TURN ***
+/* Step 07: tuned: the rows cut once per matrix into pieces of equal work, a warp per   *** YOUR TURN ***
  * Guide: labs/spmv/README.md#step-07--tuned
- * streamed through shared memory (CSR-stream), long rows cut into chunks for whole
- * blocks.
+ * piece, every piece read as one coalesced run; short even rows a thread each.
  *
- * What changed: the host picks the kernel from the mean and the longest row.
+ * What changed: work is handed out by nonzeros, as in step 06, but each warp's share
+ * is read coalesced, and the host picks one of three ways from the matrix's shape.
+ *  - Once per matrix the host walks the row pointers and cuts the rows into pieces:
+ *    consecutive whole rows, at most 32 of them and at most 512 nonzeros (1024 when
+ *    staged, below); a longer row is cut into pieces of its own. The pieces (first row,
+ *    rows, first and last nonzero: 16 bytes each) go to the device, and the time this
+ *    took is printed on its own line, as step 05's conversion is. The matrix itself is
+ *    neither copied nor converted.
  *  - Short, even rows (mean at most 8, none past 16: laplace2d): step 01's thread per
- *    row, whose warp reads 32 neighbouring short rows from a handful of lines.
- *  - Otherwise a block of 256 threads takes R consecutive rows (R a power of two from 8
- *    to 256, about 4096 / mean row length). When their nonzeros fit in 32 KB of shared
- *    memory (8192 floats), the block reads them as one contiguous, coalesced run (eight
- *    loads in flight per thread; the row pointers all loaded up front) and keeps the
- *    products Av[e] x[Aj[e]] in shared memory; then 256 / R lanes per row add that
- *    row's products there (shuffles when a row has several lanes).
- *  - A block whose rows do not fit (it holds a long row) runs CSR vector, a warp per
- *    row, and a row past 4096 nonzeros hands the rest, in chunks of 2048, to a second
- *    kernel: a whole block per chunk, its sum added to y[row] with atomicAdd.
- *  Av[] and Aj[] are read once, with ld.global.nc.L1::no_allocate, so they do not push
- *  x out of L1; x through __ldg.
- * Why: every load of the matrix becomes a block-wide contiguous run, whatever the row
- * lengths (the idea of Greathouse and Daga's CSR-Adaptive, SC'14), with no format
- * conversion (step 05) and no thread walking its own scattered range (step 06).
- * What to expect: ahead of cuSPARSE's default algorithm on laplace2d and close to it
- * on random; behind it on stencil27 and banded, where step 05's converted format is
- * faster, and on powerlaw, where the blocks that hold a long row fall back to one
- * warp per row. The lab's guide says by how much, and what is left to try.
+ *    row, whose warp reads 32 neighbouring rows' few nonzeros from a handful of lines.
+ *  - Even rows near the diagonal (none past twice the mean nor past 128; the mean
+ *    |col - row| of a sample of rows at most 32768: stencil27, banded): a warp stages
+ *    its piece in shared memory, coalesced, then each lane walks one row there, as
+ *    step 01's thread does, so that lanes on neighbouring rows gather neighbouring x.
+ *  - The rest (random, powerlaw): stripes. Each lane loads 16 nonzeros 32 apart (all
+ *    in flight before the first is used), multiplies them by x and leaves the products
+ *    in shared memory; then it adds 16 neighbouring products, closing a row's partial
+ *    sum into that row's slot (a shared-memory atomicAdd) where the row ends: equal
+ *    work per lane whatever the row lengths (Merrill and Garland's merge path, inside
+ *    a warp). The warp writes its rows' sums to y in one coalesced store.
+ *  The first piece of a long row is stored like any other; its other pieces run in a
+ *  second launch, after it, and atomicAdd their sums into y[row].
+ * Why: the ways CSR loses bandwidth are scattered loads (steps 01, 02), idle lanes on
+ * short rows and waits for long ones (steps 03, 04), and loads that wait for a search
+ * (step 06). Pieces of equal size remove the waits, coalesced loads the scattering;
+ * staging keeps a stencil's gathers of x as tidy as step 05's format does, with no
+ * format. The cut costs one pass over the row pointers per matrix, as cuSPARSE's
+ * analysis does.
+ * What to expect: ahead of cuSPARSE's default algorithm on laplace2d, level with it on
+ * random and powerlaw; on stencil27 and banded the staged pieces aim at step 05's
+ * speed without its conversion. The guide's tables say where it lands.
  * Run:  make run LAB=spmv STEP=07
  *
  * This file is step 06's solution with the new kernel name: it runs and is
@@ -92,16 +101,18 @@ __global__ void merge_fixup(const struct carry *carries, long long num_threads, 
 
 /* TODO (step 07). Make it as fast as cuSPARSE on every class; one way (the solution's):
  *  0. Short even rows (mean <= 8, longest <= 16): step 01's thread per row.
- *  1. Rows in blocks of R (a power of two from 8 to 256, about 4096 / mean row length).
- *  2. When the block's nonzeros fit in 8192 floats of shared memory: all threads load
- *     them as one contiguous run (several loads in flight), store Av[e] x[Aj[e]] in
- *     shared memory, __syncthreads(), then 256 / R lanes per row add the row's products
- *     (shuffles of that width).
- *  3. Otherwise a warp per row (CSR vector), at most 4096 nonzeros a row; the rest of a
- *     longer row goes, in chunks of 2048, to a list in p->scratch (a counter zeroed with
- *     cudaMemsetAsync, atomicAdd for the slots), and a second kernel of whole blocks adds
- *     each chunk's sum into y[row] with atomicAdd.
- *  4. Load Av and Aj with ld.global.nc.L1::no_allocate, x with __ldg.
+ *  1. Once per matrix (keyed on p->matrix_id), on the host from p->host_row_ptr: cut
+ *     the rows into pieces of whole consecutive rows, at most 32 rows and 512 nonzeros
+ *     each (a longer row: pieces of its own); copy them (int4: first row, rows, first
+ *     and last nonzero) to the device.
+ *  2. A warp per piece: each lane loads 16 nonzeros 32 apart (coalesced, all in flight),
+ *     stores Av[e] x[Aj[e]] in shared memory, __syncwarp(); each lane adds 16
+ *     neighbouring products, a shared atomicAdd into a row's slot where the row ends;
+ *     __syncwarp(); lanes store the rows' sums. A long row's first piece stores, its
+ *     other pieces run in a second launch and atomicAdd into y.
+ *  3. Even rows near the diagonal (stencil27, banded): stage the piece's Aj and Av in
+ *     shared memory instead and let each lane walk one row, so that neighbouring lanes
+ *     gather neighbouring x.
  */
 static cudaError_t launch(const void *problem, cudaStream_t stream)
 {
@@ -123,5 +134,5 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     return cudaGetLastError();
 }
 
-STEP_TODO("rows in blocks streamed through shared memory (CSR-stream), long rows cut into chunks for whole blocks");
+STEP_TODO("the rows cut once into pieces of at most 32 rows and 512 nonzeros, a warp per piece read coalesced");
 DEFINE_STEP(spmv_tuned, THREADS, 0, launch);
