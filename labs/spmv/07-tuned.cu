@@ -1,38 +1,38 @@
-/* Step 07: tuned: the rows cut once per matrix into pieces of equal work, a warp per   *** YOUR TURN ***
+/* Step 07: tuned: the host picks one of three ways from the matrix's shape: short even   *** YOUR TURN ***
  * Guide: labs/spmv/README.md#step-07--tuned
- * piece, every piece read as one coalesced run; short even rows a thread each.
+ * rows a thread each; even rows near the diagonal as a sliced ELL made on the device;
+ * the rest cut once into pieces of equal work, a warp a piece, read in stripes.
  *
- * What changed: work is handed out by nonzeros, as in step 06, but each warp's share
- * is read coalesced, and the host picks one of three ways from the matrix's shape.
- *  - Once per matrix the host walks the row pointers and cuts the rows into pieces:
- *    consecutive whole rows, at most 32 of them and at most 512 nonzeros (1024 when
- *    staged, below); a longer row is cut into pieces of its own. The pieces (first row,
- *    rows, first and last nonzero: 16 bytes each) go to the device, and the time this
- *    took is printed on its own line, as step 05's conversion is. The matrix itself is
- *    neither copied nor converted.
+ * What changed: step 07 is steps 01, 05 and 06's lessons, each where it wins.
  *  - Short, even rows (mean at most 8, none past 16: laplace2d): step 01's thread per
  *    row, whose warp reads 32 neighbouring rows' few nonzeros from a handful of lines.
  *  - Even rows near the diagonal (none past twice the mean nor past 128; the mean
- *    |col - row| of a sample of rows at most 32768: stencil27, banded): a warp stages
- *    its piece in shared memory, coalesced, then each lane walks one row there, as
- *    step 01's thread does, so that lanes on neighbouring rows gather neighbouring x.
- *  - The rest (random, powerlaw): stripes. Each lane loads 16 nonzeros 32 apart (all
- *    in flight before the first is used), multiplies them by x and leaves the products
- *    in shared memory; then it adds 16 neighbouring products, closing a row's partial
- *    sum into that row's slot (a shared-memory atomicAdd) where the row ends: equal
- *    work per lane whatever the row lengths (Merrill and Garland's merge path, inside
- *    a warp). The warp writes its rows' sums to y in one coalesced store.
- *  The first piece of a long row is stored like any other; its other pieces run in a
- *  second launch, after it, and atomicAdd their sums into y[row].
+ *    |col - row| of a sample of rows at most 32768: stencil27, banded): step 05's
+ *    layout, slices of 32 rows stored column by column, so that a warp's loads at each
+ *    j are 32 consecutive words and its lanes gather neighbouring x. Rows this even
+ *    need no sort; the slices are made on the device (a kernel for the widths, their
+ *    sum on the host, a kernel to fill), in about the time of a few SpMVs where step
+ *    05's host conversion takes hundreds. Its price is printed on its own line.
+ *  - The rest (random, powerlaw): pieces, cut once per matrix on the host: consecutive
+ *    whole rows, at most 32 of them and 512 nonzeros, a longer row cut into pieces of
+ *    its own (16 bytes a piece: first row, rows, first and last nonzero; the time the
+ *    cut took printed on its own line). A warp a piece: each lane loads 16 nonzeros 32
+ *    apart (all in flight before the first is used), multiplies them by x and leaves
+ *    the products in shared memory; then it adds 16 neighbouring products, closing a
+ *    row's partial sum into that row's slot (a shared-memory atomicAdd) where the row
+ *    ends: equal work per lane whatever the row lengths (Merrill and Garland's merge
+ *    path, inside a warp). The warp writes its rows' sums to y in one coalesced store.
+ *    The first piece of a long row is stored like any other; its other pieces run in a
+ *    second launch, after it, and atomicAdd their sums into y[row].
  * Why: the ways CSR loses bandwidth are scattered loads (steps 01, 02), idle lanes on
- * short rows and waits for long ones (steps 03, 04), and loads that wait for a search
- * (step 06). Pieces of equal size remove the waits, coalesced loads the scattering;
- * staging keeps a stencil's gathers of x as tidy as step 05's format does, with no
- * format. The cut costs one pass over the row pointers per matrix, as cuSPARSE's
- * analysis does.
- * What to expect: ahead of cuSPARSE's default algorithm on laplace2d, level with it on
- * random and powerlaw; on stencil27 and banded the staged pieces aim at step 05's
- * speed without its conversion. The guide's tables say where it lands.
+ *  short rows and waits for long ones (steps 03, 04), and loads that wait for a search
+ *  (step 06). No one layout removes all three on every matrix: ELL's column-major
+ *  slices are the tidiest loads there are, but pad to the longest row of a slice;
+ *  pieces of equal size never wait, whatever the rows. The choice costs a look at the
+ *  row lengths, as cuSPARSE's analysis does.
+ * What to expect: ahead of cuSPARSE's default algorithm on laplace2d, at step 05's
+ *  speed on stencil27 and banded, level with cuSPARSE on random and powerlaw. The
+ *  guide's tables say where it lands.
  * Run:  make run LAB=spmv STEP=07
  *
  * This file is step 06's solution with the new kernel name: it runs and is
@@ -110,9 +110,12 @@ __global__ void merge_fixup(const struct carry *carries, long long num_threads, 
  *     neighbouring products, a shared atomicAdd into a row's slot where the row ends;
  *     __syncwarp(); lanes store the rows' sums. A long row's first piece stores, its
  *     other pieces run in a second launch and atomicAdd into y.
- *  3. Even rows near the diagonal (stencil27, banded): stage the piece's Aj and Av in
- *     shared memory instead and let each lane walk one row, so that neighbouring lanes
- *     gather neighbouring x.
+ *  3. Even rows near the diagonal (longest <= 2 x mean and <= 128, the mean |col - row|
+ *     of a sample of rows <= 32768: stencil27, banded): step 05's slices of 32 rows
+ *     stored column by column, no sort, made on the device once per matrix: a kernel
+ *     writes each slice's longest row (__reduce_max_sync), the host sums 32 x widths
+ *     into the slices' starts, a kernel copies each row into its slice (zeros in the
+ *     padding); then a thread per row, as step 01's, on the slices.
  */
 static cudaError_t launch(const void *problem, cudaStream_t stream)
 {
@@ -134,5 +137,5 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     return cudaGetLastError();
 }
 
-STEP_TODO("the rows cut once into pieces of at most 32 rows and 512 nonzeros, a warp per piece read coalesced");
+STEP_TODO("the way chosen from the matrix's shape: short rows a thread each, even rows near the diagonal a sliced ELL made on the device, the rest pieces of at most 32 rows and 512 nonzeros, a warp per piece read coalesced");
 DEFINE_STEP(spmv_tuned, THREADS, 0, launch);

@@ -1,41 +1,42 @@
-/* Step 07: tuned: the rows cut once per matrix into pieces of equal work, a warp per
+/* Step 07: tuned: the host picks one of three ways from the matrix's shape: short even
  * Guide: labs/spmv/README.md#step-07--tuned
- * piece, every piece read as one coalesced run; short even rows a thread each.
+ * rows a thread each; even rows near the diagonal as a sliced ELL made on the device;
+ * the rest cut once into pieces of equal work, a warp a piece, read in stripes.
  *
- * What changed: work is handed out by nonzeros, as in step 06, but each warp's share
- * is read coalesced, and the host picks one of three ways from the matrix's shape.
- *  - Once per matrix the host walks the row pointers and cuts the rows into pieces:
- *    consecutive whole rows, at most 32 of them and at most 512 nonzeros (1024 when
- *    staged, below); a longer row is cut into pieces of its own. The pieces (first row,
- *    rows, first and last nonzero: 16 bytes each) go to the device, and the time this
- *    took is printed on its own line, as step 05's conversion is. The matrix itself is
- *    neither copied nor converted.
+ * What changed: step 07 is steps 01, 05 and 06's lessons, each where it wins.
  *  - Short, even rows (mean at most 8, none past 16: laplace2d): step 01's thread per
  *    row, whose warp reads 32 neighbouring rows' few nonzeros from a handful of lines.
  *  - Even rows near the diagonal (none past twice the mean nor past 128; the mean
- *    |col - row| of a sample of rows at most 32768: stencil27, banded): a warp stages
- *    its piece in shared memory, coalesced, then each lane walks one row there, as
- *    step 01's thread does, so that lanes on neighbouring rows gather neighbouring x.
- *  - The rest (random, powerlaw): stripes. Each lane loads 16 nonzeros 32 apart (all
- *    in flight before the first is used), multiplies them by x and leaves the products
- *    in shared memory; then it adds 16 neighbouring products, closing a row's partial
- *    sum into that row's slot (a shared-memory atomicAdd) where the row ends: equal
- *    work per lane whatever the row lengths (Merrill and Garland's merge path, inside
- *    a warp). The warp writes its rows' sums to y in one coalesced store.
- *  The first piece of a long row is stored like any other; its other pieces run in a
- *  second launch, after it, and atomicAdd their sums into y[row].
+ *    |col - row| of a sample of rows at most 32768: stencil27, banded): step 05's
+ *    layout, slices of 32 rows stored column by column, so that a warp's loads at each
+ *    j are 32 consecutive words and its lanes gather neighbouring x. Rows this even
+ *    need no sort; the slices are made on the device (a kernel for the widths, their
+ *    sum on the host, a kernel to fill), in about the time of a few SpMVs where step
+ *    05's host conversion takes hundreds. Its price is printed on its own line.
+ *  - The rest (random, powerlaw): pieces, cut once per matrix on the host: consecutive
+ *    whole rows, at most 32 of them and 512 nonzeros, a longer row cut into pieces of
+ *    its own (16 bytes a piece: first row, rows, first and last nonzero; the time the
+ *    cut took printed on its own line). A warp a piece: each lane loads 16 nonzeros 32
+ *    apart (all in flight before the first is used), multiplies them by x and leaves
+ *    the products in shared memory; then it adds 16 neighbouring products, closing a
+ *    row's partial sum into that row's slot (a shared-memory atomicAdd) where the row
+ *    ends: equal work per lane whatever the row lengths (Merrill and Garland's merge
+ *    path, inside a warp). The warp writes its rows' sums to y in one coalesced store.
+ *    The first piece of a long row is stored like any other; its other pieces run in a
+ *    second launch, after it, and atomicAdd their sums into y[row].
  * Why: the ways CSR loses bandwidth are scattered loads (steps 01, 02), idle lanes on
- * short rows and waits for long ones (steps 03, 04), and loads that wait for a search
- * (step 06). Pieces of equal size remove the waits, coalesced loads the scattering;
- * staging keeps a stencil's gathers of x as tidy as step 05's format does, with no
- * format. The cut costs one pass over the row pointers per matrix, as cuSPARSE's
- * analysis does.
- * What to expect: ahead of cuSPARSE's default algorithm on laplace2d, level with it on
- * random and powerlaw; on stencil27 and banded the staged pieces aim at step 05's
- * speed without its conversion. The guide's tables say where it lands.
+ *  short rows and waits for long ones (steps 03, 04), and loads that wait for a search
+ *  (step 06). No one layout removes all three on every matrix: ELL's column-major
+ *  slices are the tidiest loads there are, but pad to the longest row of a slice;
+ *  pieces of equal size never wait, whatever the rows. The choice costs a look at the
+ *  row lengths, as cuSPARSE's analysis does.
+ * What to expect: ahead of cuSPARSE's default algorithm on laplace2d, at step 05's
+ *  speed on stencil27 and banded, level with cuSPARSE on random and powerlaw. The
+ *  guide's tables say where it lands.
  * Run:  make run LAB=spmv STEP=07 */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "spmv.h"
@@ -49,13 +50,13 @@
 #define PIECE (32 * PER_LANE)
 #define PIECE_ROWS 32 /* rows per piece: one sum slot per lane */
 #define SHORT_ROWS 8  /* mean and longest row at most 8 and 16: one thread per row */
-#ifndef STAGED_PIECE
-#define STAGED_PIECE 1024 /* nonzeros of a piece of even rows, staged in shared memory */
-#endif
-#define STAGED_WARPS 4
-/* staged only where the nonzeros sit this near the diagonal on average (|col - row|,
+#define ELL_SLICE 32       /* rows of a slice of the sliced ELL: a warp */
+#define ELL_MAX_WIDTH 128  /* even rows: none past twice the mean nor past this */
+/* sliced ELL only where the nonzeros sit this near the diagonal on average (|col - row|,
  * in columns of x: 128 KB), so that lanes on neighbouring rows gather neighbouring x */
-#define STAGED_REACH 32768
+#ifndef ELL_REACH
+#define ELL_REACH 32768
+#endif
 
 __device__ __forceinline__ float load_streaming(const float *p)
 {
@@ -140,55 +141,57 @@ spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restri
     }
 }
 
-/* Even rows (none past twice the mean): a piece of up to 32 whole rows is staged in
- * shared memory, coalesced, then each lane walks one row there, as step 01's thread
- * does: lanes on neighbouring rows gather neighbouring x (a stencil's or a band's
- * columns move with the row), so a warp's gather touches a few lines, where the
- * stripes' gather of 32 consecutive nonzeros touches one line per row segment. */
-__global__ void __launch_bounds__(STAGED_WARPS * 32)
-spmv_staged_rows(const int *Ap, const int *Aj, const float *Av, const float *__restrict__ x, float *y,
-                 const int4 *pieces, int count, int accumulate)
+/* Even rows near the diagonal: sliced ELL (step 05's layout, without its sort): each
+ * slice of 32 consecutive rows padded to its longest row and stored column by column,
+ * element j of the slice's row r at start + 32 j + r, with zeros (and the row's last
+ * column) in the padding. Made on the device from the CSR arrays: */
+
+/* the widths: each slice's longest row (a warp a slice: a thread a row) */
+__global__ void __launch_bounds__(THREADS)
+ell_slice_widths(const int *Ap, int num_rows, int *width)
 {
-    /* nonzero i of a piece at i + i / 32: lanes reading rows 64 apart (random's) hit
-     * two banks, not one */
-    __shared__ int cols[STAGED_WARPS][STAGED_PIECE + STAGED_PIECE / 32];
-    __shared__ float vals[STAGED_WARPS][STAGED_PIECE + STAGED_PIECE / 32];
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const int index = blockIdx.x * STAGED_WARPS + warp;
-    if (index >= count)
+    long long row = (long long)blockIdx.x * THREADS + threadIdx.x;
+    int length = row < num_rows ? __ldg(Ap + row + 1) - __ldg(Ap + row) : 0;
+    int widest = __reduce_max_sync(0xffffffffu, length);
+    if ((threadIdx.x & 31) == 0 && row < num_rows)
+        width[row / ELL_SLICE] = widest;
+}
+
+/* the slices, once their starts are known: a thread copies its row */
+__global__ void __launch_bounds__(THREADS)
+ell_fill(const int *Ap, const int *Aj, const float *Av, int num_rows, const long long *start,
+         const int *width, int *cols, float *vals)
+{
+    long long row = (long long)blockIdx.x * THREADS + threadIdx.x;
+    if (row >= num_rows)
         return;
-    const int4 piece = __ldg(pieces + index);
-    const int first_row = piece.x, rows = piece.y, begin = piece.z, end = piece.w;
-    int col[STAGED_PIECE / 32];
-    float val[STAGED_PIECE / 32];
-#pragma unroll
-    for (int u = 0; u < STAGED_PIECE / 32; ++u)
-        if (begin + lane + 32 * u < end) {
-            col[u] = load_streaming(Aj + begin + lane + 32 * u);
-            val[u] = load_streaming(Av + begin + lane + 32 * u);
-        }
-    int my_begin = 0, my_end = 0; /* this lane's row, relative to the piece */
-    if (lane < rows) {
-        my_begin = lane == 0 ? 0 : __ldg(Ap + first_row + lane) - begin;
-        my_end = lane == rows - 1 ? end - begin : __ldg(Ap + first_row + lane + 1) - begin;
+    long long base = start[row / ELL_SLICE] + (row % ELL_SLICE);
+    int begin = Ap[row], length = Ap[row + 1] - begin, w = width[row / ELL_SLICE];
+    int pad = length > 0 ? Aj[begin + length - 1] : 0;
+    for (int j = 0; j < w; ++j) {
+        cols[base + (long long)ELL_SLICE * j] = j < length ? Aj[begin + j] : pad;
+        vals[base + (long long)ELL_SLICE * j] = j < length ? Av[begin + j] : 0.0f;
     }
-#pragma unroll
-    for (int u = 0; u < STAGED_PIECE / 32; ++u)
-        if (begin + lane + 32 * u < end) {
-            cols[warp][lane + 33 * u] = col[u];
-            vals[warp][lane + 33 * u] = val[u];
-        }
-    __syncwarp();
+}
+
+/* the product: a thread a row, as step 01's, but a warp's 32 loads at each j are 32
+ * consecutive words, and lanes on neighbouring rows gather neighbouring x (a stencil's
+ * or a band's columns move with the row) */
+__global__ void __launch_bounds__(THREADS)
+spmv_ell(const long long *start, const int *width, const int *cols, const float *vals, int num_rows,
+         const float *__restrict__ x, float *y)
+{
+    long long row = (long long)blockIdx.x * THREADS + threadIdx.x;
+    if (row >= num_rows)
+        return;
+    long long base = __ldg(start + row / ELL_SLICE) + (row % ELL_SLICE);
+    int w = __ldg(width + row / ELL_SLICE);
     float sum = 0.0f;
 #pragma unroll 4
-    for (int i = my_begin; i < my_end; ++i)
-        sum += vals[warp][i + i / 32] * __ldg(x + cols[warp][i + i / 32]);
-    if (lane < rows) {
-        if (accumulate)
-            atomicAdd(y + first_row + lane, sum);
-        else
-            y[first_row + lane] = sum;
-    }
+    for (int j = 0; j < w; ++j)
+        sum += load_streaming(vals + base + (long long)ELL_SLICE * j) *
+               __ldg(x + load_streaming(cols + base + (long long)ELL_SLICE * j));
+    y[row] = sum;
 }
 
 /* short, even rows (laplace2d's 5): step 01's thread per row */
@@ -220,11 +223,28 @@ static double mean_reach(const struct spmv_problem *p)
     return count > 0 ? total / count : 0;
 }
 
-/* how the matrix is multiplied: staged or in stripes */
+/* how the matrix is multiplied: sliced ELL or in stripes */
 static struct {
     unsigned long long matrix_id;
-    int made, staged;
+    int made, ell;
 } plan;
+
+/* the sliced ELL of the matrix it was made from, on the device */
+static struct {
+    unsigned long long matrix_id;
+    long long *start; /* each slice's first element, and the end: slices + 1 */
+    int *width, *cols;
+    float *vals;
+} ell;
+
+static void free_ell(void)
+{
+    cudaFree(ell.start);
+    cudaFree(ell.width);
+    cudaFree(ell.cols);
+    cudaFree(ell.vals);
+    memset(&ell, 0, sizeof ell);
+}
 
 /* the pieces of the matrix they were cut from, on the device */
 static struct {
@@ -304,6 +324,60 @@ static cudaError_t make_split(const struct spmv_problem *p, int cap)
     return cudaSuccess;
 }
 
+/* The sliced ELL on the device: the widths there, their starts summed on the host
+ * (a number a slice), the slices filled there. Its price in time is printed on its own
+ * line, as step 05's conversion is (05 converts on the host: copies of the whole matrix
+ * there and back). cudaErrorMemoryAllocation when the padded copy does not fit: the
+ * caller then multiplies in stripes. */
+static cudaError_t make_ell(const struct spmv_problem *p, cudaStream_t stream)
+{
+    double begin_ms = now_ms();
+    cudaError_t status = cudaDeviceSynchronize(); /* the old slices may still be in use */
+    if (status != cudaSuccess)
+        return status;
+    free_ell();
+    long long slices = ((long long)p->rows + ELL_SLICE - 1) / ELL_SLICE;
+    dim3 grid((unsigned)(((long long)p->rows + THREADS - 1) / THREADS));
+    if ((status = step_check_grid(grid)) != cudaSuccess)
+        return status;
+    int *width = (int *)malloc((size_t)slices * sizeof(int));
+    long long *start = (long long *)malloc((size_t)(slices + 1) * sizeof(long long));
+    status = cudaErrorMemoryAllocation;
+    if (width == NULL || start == NULL)
+        goto done;
+    if ((status = cudaMalloc(&ell.width, (size_t)slices * sizeof(int))) != cudaSuccess ||
+        (status = cudaMalloc(&ell.start, (size_t)(slices + 1) * sizeof(long long))) != cudaSuccess)
+        goto done;
+    ell_slice_widths<<<grid, THREADS, 0, stream>>>(p->row_ptr, p->rows, ell.width);
+    if ((status = cudaGetLastError()) != cudaSuccess ||
+        (status = cudaMemcpyAsync(width, ell.width, (size_t)slices * sizeof(int), cudaMemcpyDeviceToHost,
+                                  stream)) != cudaSuccess ||
+        (status = cudaStreamSynchronize(stream)) != cudaSuccess)
+        goto done;
+    start[0] = 0;
+    for (long long sl = 0; sl < slices; ++sl)
+        start[sl + 1] = start[sl] + (long long)ELL_SLICE * width[sl];
+    if ((status = cudaMalloc(&ell.cols, (size_t)(start[slices] ? start[slices] : 1) * sizeof(int))) != cudaSuccess ||
+        (status = cudaMalloc(&ell.vals, (size_t)(start[slices] ? start[slices] : 1) * sizeof(float))) != cudaSuccess ||
+        (status = cudaMemcpyAsync(ell.start, start, (size_t)(slices + 1) * sizeof(long long), cudaMemcpyHostToDevice,
+                                  stream)) != cudaSuccess)
+        goto done;
+    ell_fill<<<grid, THREADS, 0, stream>>>(p->row_ptr, p->col_idx, p->values, p->rows, ell.start, ell.width,
+                                           ell.cols, ell.vals);
+    if ((status = cudaGetLastError()) != cudaSuccess || (status = cudaStreamSynchronize(stream)) != cudaSuccess)
+        goto done;
+    ell.matrix_id = p->matrix_id;
+    fprintf(stderr, "07-tuned: sliced ELL of %d rows a slice, %.1f%% padding, made once for this matrix in %.1f ms "
+                    "on the device (not in the timed runs)\n",
+            ELL_SLICE, p->nnz ? 100.0 * ((double)start[slices] - p->nnz) / p->nnz : 0.0, now_ms() - begin_ms);
+done:
+    free(width);
+    free(start);
+    if (status != cudaSuccess)
+        free_ell();
+    return status;
+}
+
 static cudaError_t launch(const void *problem, cudaStream_t stream)
 {
     const struct spmv_problem *p = (const struct spmv_problem *)problem;
@@ -318,35 +392,43 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
         spmv_short_rows<<<blocks, THREADS, 0, stream>>>(p->row_ptr, p->col_idx, p->values, p->rows, p->x, p->y);
         return cudaGetLastError();
     }
-    /* staged: even rows (none past twice the mean, nor past an eighth of a staged
-     * piece) near the diagonal; the rest in stripes. Decided once per matrix: the
-     * reach reads the host's copy, which a timed launch must not wait for. */
+    /* sliced ELL: even rows (none past twice the mean, nor past ELL_MAX_WIDTH) near the
+     * diagonal; the rest in stripes. Decided once per matrix: the reach reads the
+     * host's copy, which a timed launch must not wait for. */
     if (plan.matrix_id != p->matrix_id || !plan.made) {
-        plan.staged = p->max_row_length <= 2 * mean && p->max_row_length <= STAGED_PIECE / 8 &&
-                      mean_reach(p) <= STAGED_REACH;
+        plan.ell = p->max_row_length <= 2 * mean && p->max_row_length <= ELL_MAX_WIDTH &&
+                   mean_reach(p) <= ELL_REACH;
         plan.matrix_id = p->matrix_id;
         plan.made = 1;
     }
-    int staged = plan.staged;
-    int cap = staged ? STAGED_PIECE : PIECE;
-    if ((split.pieces == NULL || split.matrix_id != p->matrix_id || split.cap != cap) &&
-        (status = make_split(p, cap)) != cudaSuccess)
+    if (plan.ell && (ell.cols == NULL || ell.matrix_id != p->matrix_id)) {
+        status = make_ell(p, stream);
+        if (status == cudaErrorMemoryAllocation) { /* no room for the padded copy */
+            (void)cudaGetLastError();
+            plan.ell = 0;
+        } else if (status != cudaSuccess) {
+            return status;
+        }
+    }
+    if (plan.ell) {
+        dim3 grid((unsigned)(((long long)p->rows + THREADS - 1) / THREADS));
+        if ((status = step_check_grid(grid)) != cudaSuccess)
+            return status;
+        spmv_ell<<<grid, THREADS, 0, stream>>>(ell.start, ell.width, ell.cols, ell.vals, p->rows, p->x, p->y);
+        return cudaGetLastError();
+    }
+    if ((split.pieces == NULL || split.matrix_id != p->matrix_id) && (status = make_split(p, PIECE)) != cudaSuccess)
         return status;
     for (int part = 0; part < 2; ++part) { /* the stored pieces, then the long rows' others */
         int count = part == 0 ? split.count : split.long_count;
         const int4 *pieces = split.pieces + (part == 0 ? 0 : split.count);
         if (count == 0)
             continue;
-        int warps = staged ? STAGED_WARPS : WARPS;
-        dim3 grid((unsigned)((count + warps - 1) / warps));
+        dim3 grid((unsigned)((count + WARPS - 1) / WARPS));
         if ((status = step_check_grid(grid)) != cudaSuccess)
             return status;
-        if (staged)
-            spmv_staged_rows<<<grid, warps * 32, 0, stream>>>(p->row_ptr, p->col_idx, p->values, p->x, p->y,
-                                                              pieces, count, part);
-        else
-            spmv_pieces<<<grid, THREADS, 0, stream>>>(p->row_ptr, p->col_idx, p->values, p->x, p->y, pieces,
-                                                      count, part);
+        spmv_pieces<<<grid, THREADS, 0, stream>>>(p->row_ptr, p->col_idx, p->values, p->x, p->y, pieces,
+                                                  count, part);
         if ((status = cudaGetLastError()) != cudaSuccess)
             return status;
     }
