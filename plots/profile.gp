@@ -1,6 +1,7 @@
 # What limits each step, measured (make profile): for every step of one lab on one GPU,
-# its speed (top: over the lab's first step, from each step's median time at the
-# profile size) above its memory and compute (SM) throughput in % of peak (bottom),
+# its speed (top: over the lab's first profiled step, from each step's median time at
+# its profile size, as a ratio of rates where the sizes differ: bin/results-check's
+# speed_vs_first) above its memory and compute (SM) throughput in % of peak (bottom),
 # with the line at PROFILE_BOUND_PCT (harness/profile.h: below it on both, the step
 # waits on latency) and the answer of that rule under each pair of bars. A student
 # sees the limit move from memory to compute as tiling lands, and back.
@@ -20,13 +21,12 @@ lab_name = ARG5
 bound_pct = 60.0
 
 rows_of = 'strcol("results_dir") eq results_dir && (source eq "" ? strcol("source") eq "solutions" : strcol("source") eq source)'
-first_ms = NaN; count = 0; last = 0
+count = 0; last = 0
 array tick[100]
 array limit[100]
 do for [i = 1:100] { tick[i] = ""; limit[i] = "" }
 see(x) = (i = int(column("index")), count = count + 1, last = i > last ? i : last, \
-    tick[i] = two_line_name(strcol("step")), limit[i] = strcol("limited_by"), \
-    i == 1 || first_ms != first_ms ? (first_ms = i == 1 ? column("median_ms") : first_ms) : 0, 0)
+    tick[i] = two_line_name(strcol("step")), limit[i] = strcol("limited_by"), 0)
 stats datafile using (@rows_of ? see(0) : 0) nooutput
 if (count == 0 && source eq "") {
     source = "labs"
@@ -35,10 +35,6 @@ if (count == 0 && source eq "") {
 if (count == 0) {
     print sprintf("plots: %s has no profiled %s steps: %s not drawn", results_dir, lab_name, strip_tmp(outfile))
     exit status 3
-}
-if (first_ms != first_ms) {
-    stats datafile using (@rows_of && column("median_ms") == column("median_ms") ? column("median_ms") : NaN) nooutput
-    first_ms = STATS_max
 }
 width = 180 + (for_slides(0) ? 115 : 100) * last
 eval png_terminal(width < 900 ? 900 : width, 720)
@@ -54,9 +50,9 @@ unset key
 # top: speed over the first step's
 set lmargin 13; set rmargin 4
 set logscale y 10
-set ylabel "speed vs. step 1\n(median time, no ncu)"
+set ylabel "speed vs. the first step\n(its rate, timed without ncu)"
 set format y "%gx"
-plot datafile using (@rows_of ? column("index") : NaN):(first_ms / column("median_ms")) \
+plot datafile using (@rows_of ? column("index") : NaN):"speed_vs_first" \
     with linespoints lw 2 pt 7 ps 1.2 lc rgb today_colour
 
 # bottom: memory and compute throughput, the rule's line and its answer

@@ -277,6 +277,87 @@ START_TEST(results_check_judges_profile_files)
 }
 END_TEST
 
+/* results-check --out: each step's speed over the first profiled step's, as a ratio of
+ * rates where their sizes differ (the work of a size found in the lab's results, any
+ * step's row), of times where the size is the same, none where neither is known: N-body's
+ * step 01 runs at 2048 bodies, its later steps at 131072, so a ratio of times would put
+ * a step 16 times faster per body as thousands of times slower. */
+START_TEST(profile_summary_speeds_are_rates_across_sizes)
+{
+    struct profile_kernel k[8];
+    parse_fixture("two-kernels.csv", k, 8);
+    char *dir = util_temp_dir("test_profile");
+    char profiles[512], results[512], outdir[512], summary[600], tool[512], out[4096], err[8192];
+    snprintf(profiles, sizeof profiles, "%s/profiles/Test-GPU/nbody.csv", dir);
+    snprintf(results, sizeof results, "%s/results/Test-GPU/nbody.csv", dir);
+    snprintf(outdir, sizeof outdir, "%s/out", dir);
+    /* steps 01 (2048 bodies, 500 ms), 02 and 03 (131072 bodies, 8 and 4 ms), 04 (65536
+     * bodies, no results row at that size) */
+    struct { const char *step; long n; double ms; } runs[] = {
+        {"01-one-thread", 2048, 500}, {"02-thread-per-body", 131072, 8},
+        {"03-soa", 131072, 4}, {"04-constant", 65536, 1}};
+    for (size_t i = 0; i < 4; ++i) {
+        struct profile_meta meta = {
+            .date = "2026-11-27T20:00:00Z", .run_id = "r1", .commit = "abc1234", .gpu = "Test GPU",
+            .ncu_version = "2025.3.1.0", .clock_control = "base", .lab = "nbody",
+            .step = runs[i].step, .source = "solutions", .flags = "-O3", .nvcc = "13.0.88",
+            .m = 1, .n = runs[i].n, .k = 1, .median_ms = runs[i].ms,
+        };
+        ck_assert_msg(profile_append(profiles, &meta, k, 1, err, sizeof err) == 0, "%s", err);
+    }
+    /* the work of a size: rate x ms, from any passing row at that size (step 05's here):
+     * rows of the real header, every field but the few read left empty */
+    struct csv_table real;
+    ck_assert_int_eq(csv_read_file("data/results/NVIDIA-H100-80GB-HBM3/nbody.csv", &real, err,
+                                   sizeof err), 0);
+    char mkdirs[1600];
+    snprintf(mkdirs, sizeof mkdirs, "mkdir -p '%s/results/Test-GPU' '%s'", dir, outdir);
+    ck_assert_int_eq(system(mkdirs), 0);
+    FILE *f = fopen(results, "w");
+    ck_assert_ptr_nonnull(f);
+    struct { long n; const char *rate, *ms; } rows[] = {{2048, "10", "2"}, {131072, "2", "4000"}};
+    for (int r = -1; r < 2; ++r)
+        for (size_t c = 0; c < real.ncols; ++c) {
+            const char *name = real.header[c], *v = "";
+            char n[24];
+            snprintf(n, sizeof n, "%ld", r >= 0 ? rows[r].n : 0L);
+            if (r < 0)
+                v = name;
+            else if (strcmp(name, "step") == 0)
+                v = "05-rsqrtf";
+            else if (strcmp(name, "m") == 0 || strcmp(name, "k") == 0)
+                v = "1";
+            else if (strcmp(name, "n") == 0)
+                v = n;
+            else if (strcmp(name, "verdict") == 0)
+                v = "PASS";
+            else if (strcmp(name, "gflops") == 0)
+                v = rows[r].rate;
+            else if (strcmp(name, "median_ms") == 0)
+                v = rows[r].ms;
+            fprintf(f, "%s%s", v, c + 1 < real.ncols ? "," : "\n");
+        }
+    fclose(f);
+    csv_free(&real);
+    bin_path("results-check", tool, sizeof tool);
+    char *const argv[] = {tool, "--out", outdir, profiles, NULL};
+    ck_assert_msg(run_capture(argv, NULL, out, sizeof out, err, sizeof err) == 0, "%s", err);
+    snprintf(summary, sizeof summary, "%s/nbody.profile.csv", outdir);
+    struct csv_table t;
+    ck_assert_int_eq(csv_read_file(summary, &t, err, sizeof err), 0);
+    ck_assert_uint_eq(t.nrows, 4);
+    /* 01: work 20 in 500 ms; 02: work 8000 in 8 ms, a rate 1000 / 0.04 = 25000 times;
+     * 03: twice 02; 04: no work known at its size, nor step 01's size: none */
+    ck_assert_double_eq_tol(atof(csv_get(&t, 0, "speed_vs_first")), 1.0, 1e-9);
+    ck_assert_double_eq_tol(atof(csv_get(&t, 1, "speed_vs_first")), 25000.0, 1e-6);
+    ck_assert_double_eq_tol(atof(csv_get(&t, 2, "speed_vs_first")), 50000.0, 1e-6);
+    ck_assert_str_eq(csv_get(&t, 3, "speed_vs_first"), "nan");
+    csv_free(&t);
+    ck_assert_int_eq(util_remove_tree(dir), 0);
+    free(dir);
+}
+END_TEST
+
 /* Grading's line: the student's counters beside the reference's, or why the reference
  * has none; the report prints it under the step's checks. */
 START_TEST(grading_report_carries_counters)
@@ -375,6 +456,7 @@ Suite *profile_suite(void)
     tcase_add_test(tc, run_table_shows_limited_by);
     tcase_add_test(tc, lab_def_declares_the_profile_size);
     tcase_add_test(tc, no_ncu_is_one_line_and_exit_6);
+    tcase_add_test(tc, profile_summary_speeds_are_rates_across_sizes);
     suite_add_tcase(s, tc);
     return s;
 }

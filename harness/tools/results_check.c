@@ -297,8 +297,32 @@ static int check_peaks(const char *path, const char *dir, const struct csv_table
     return status;
 }
 
+/* The work of one run at m x n x k, in the lab's rate times milliseconds: from any
+ * passing row of the lab's results (results_path) at that size, whatever its step, since
+ * a lab's work depends on its size alone; NaN where none was recorded. */
+static double work_at(const struct csv_table *results, const char *m, const char *n,
+                      const char *k)
+{
+    for (size_t r = 0; results != NULL && r < results->nrows; ++r) {
+        const char *rm = csv_get(results, r, "m"), *rn = csv_get(results, r, "n"),
+                   *rk = csv_get(results, r, "k"), *verdict = csv_get(results, r, "verdict");
+        if (rm == NULL || rn == NULL || rk == NULL || verdict == NULL || strcmp(rm, m) != 0 ||
+            strcmp(rn, n) != 0 || strcmp(rk, k) != 0 || strcmp(verdict, "PASS") != 0)
+            continue;
+        double rate = atof(csv_get(results, r, "gflops")), ms = atof(csv_get(results, r, "median_ms"));
+        if (rate > 0 && ms > 0)
+            return rate * ms;
+    }
+    return NAN;
+}
+
 /* A profile file: every row judged; with --out its steps' newest profilings added up
- * into DIR/<lab>.profile.csv. 0 every row sound, 1 rows skipped, 2 the output fails. */
+ * into DIR/<lab>.profile.csv, each step's speed over the first profiled step's beside
+ * them: the ratio of their rates (work over median time, the work found in the lab's
+ * results at each size) where steps ran at different sizes (N-body's one-thread step
+ * at 2048 bodies, its later ones at 131072), of their times where the sizes are one
+ * and the same, none where neither is known. 0 every row sound, 1 rows skipped, 2 the
+ * output fails. */
 static int check_profile(const char *path, const char *dir, const char *lab,
                          const struct csv_table *t, const char *out_dir)
 {
@@ -326,11 +350,24 @@ static int check_profile(const char *path, const char *dir, const char *lab,
         return 2;
     }
     if (ftell(out) == 0)
-        fputs("results_dir,step,source,index,median_ms,duration_us,memory_pct,sm_pct,dram_pct,"
-              "shared_pct,fma_pct,tensor_pct,limited_by\n", out);
+        fputs("results_dir,step,source,index,median_ms,speed_vs_first,duration_us,memory_pct,"
+              "sm_pct,dram_pct,shared_pct,fma_pct,tensor_pct,limited_by\n", out);
+    /* the lab's results beside its profiles: data/results/<gpu>/<lab>.csv */
+    char results_file[4096];
+    const char *at = strstr(path, "profiles/");
+    struct csv_table results, *known = NULL;
+    char err[512];
+    if (at != NULL) {
+        snprintf(results_file, sizeof results_file, "%.*sresults/%s", (int)(at - path), path,
+                 at + strlen("profiles/"));
+        if (csv_read_file_rows(results_file, &results, err, sizeof err) == 0)
+            known = &results;
+    }
     static const char *const sources[] = {"labs", "solutions"};
-    for (size_t i = 0; i < table->count; ++i)
-        for (int s = 0; s < 2; ++s) {
+    for (int s = 0; s < 2; ++s) {
+        double first_ms = NAN, first_work = NAN;
+        char first_size[96] = "";
+        for (size_t i = 0; i < table->count; ++i) {
             char stem[128];
             step_stem(&table->steps[i], stem, sizeof stem);
             struct profile_kernel k[64], total;
@@ -339,13 +376,25 @@ static int check_profile(const char *path, const char *dir, const char *lab,
                 continue;
             profile_step_total(k, (size_t)n, &total);
             const double *v = total.value;
-            fprintf(out, "%s,%s,%s,%zu,%s,%.6g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%s\n", dir, stem,
-                    sources[s], i + 1, csv_get(t, (size_t)first, "median_ms")[0] ?
-                    csv_get(t, (size_t)first, "median_ms") : "NaN",
-                    v[PC_DURATION_NS] / 1e3, v[PC_MEMORY_PCT], v[PC_SM_PCT], v[PC_DRAM_PCT],
-                    v[PC_SHARED_PCT], v[PC_FMA_PCT], v[PC_TENSOR_PCT],
-                    profile_limited_by(v[PC_MEMORY_PCT], v[PC_SM_PCT]));
+            const char *median = csv_get(t, (size_t)first, "median_ms"), *m = csv_get(t, (size_t)first, "m"),
+                       *nn = csv_get(t, (size_t)first, "n"), *kk = csv_get(t, (size_t)first, "k");
+            double ms = median[0] ? atof(median) : NAN, work = work_at(known, m, nn, kk);
+            char size[96];
+            snprintf(size, sizeof size, "%s,%s,%s", m, nn, kk);
+            if (first_size[0] == '\0') {
+                first_ms = ms, first_work = work;
+                snprintf(first_size, sizeof first_size, "%s", size);
+            }
+            double speed = work > 0 && first_work > 0 ? (work / ms) / (first_work / first_ms)
+                           : strcmp(size, first_size) == 0 ? first_ms / ms : NAN;
+            fprintf(out, "%s,%s,%s,%zu,%s,%.6g,%.6g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%s\n", dir, stem,
+                    sources[s], i + 1, median[0] ? median : "NaN", speed, v[PC_DURATION_NS] / 1e3,
+                    v[PC_MEMORY_PCT], v[PC_SM_PCT], v[PC_DRAM_PCT], v[PC_SHARED_PCT], v[PC_FMA_PCT],
+                    v[PC_TENSOR_PCT], profile_limited_by(v[PC_MEMORY_PCT], v[PC_SM_PCT]));
         }
+    }
+    if (known != NULL)
+        csv_free(known);
     return fclose(out) == 0 ? status : 2;
 }
 
