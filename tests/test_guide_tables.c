@@ -108,10 +108,10 @@ START_TEST(guide_tables_follow_the_csv)
     ck_assert_int_eq(guide_tables(dir, &text, "--check", "--results", dir, NULL), 0);
     ck_assert_ptr_null(strstr(text, "stale text"));
     ck_assert_ptr_null(strstr(text, "9.000"));
-    ck_assert_msg(strstr(text, "| 01-fill | 64³ | 32 | 1024 | 8 (threads) | 4.000 | 2 | - | PASS |") != NULL &&
-                      strstr(text, "| 02-shared | 64³ | 32 | 1024 | 8 (threads) | 2.000 | 4 | 2.00x | PASS |") !=
+    ck_assert_msg(strstr(text, "| 01-fill | 64³ | 32 | 1024 | 8 (threads) | 4.000 | 2.00 | - | PASS |") != NULL &&
+                      strstr(text, "| 02-shared | 64³ | 32 | 1024 | 8 (threads) | 2.000 | 4.00 | 2.00x | PASS |") !=
                           NULL &&
-                      strstr(text, "| vendor (library) | 64³ | - | - | (library) | 1.000 | 8 | - | PASS |") !=
+                      strstr(text, "| vendor (library) | 64³ | - | - | (library) | 1.000 | 8.00 | - | PASS |") !=
                           NULL &&
                       strstr(text, "end\n") != NULL,
                   "%s", text);
@@ -171,13 +171,13 @@ START_TEST(guide_tables_compare_step_01_with_the_cpu)
     ck_assert_int_eq(guide_tables(dir, &guide, "--results", dir, NULL), 0);
     ck_assert_msg(strstr(guide, "| step | size | regs | smem B | blocks/SM (limiter) | median ms | GFLOP/s | "
                                 "GB/s | vs previous | check |") != NULL &&
-                      strstr(guide, "| cpu-fill (cpu) | 2048 | - | - | (cpu, 1 thread) | 20.000 | 1 | "
+                      strstr(guide, "| cpu-fill (cpu) | 2048 | - | - | (cpu, 1 thread) | 20.000 | 1.00 | "
                                     "0.4 | - | PASS |") != NULL &&
-                      strstr(guide, "| cpu-fill-reverse (cpu) | 2048 | - | - | (cpu, 16 threads) | 2.000 | 1 | "
+                      strstr(guide, "| cpu-fill-reverse (cpu) | 2048 | - | - | (cpu, 16 threads) | 2.000 | 1.00 | "
                                     "4.1 | 10.00x | PASS |") != NULL &&
-                      strstr(guide, "| 01-fill | 2048 | 32 | 0 | 32 (blocks) | 1000.000 | 1 | "
+                      strstr(guide, "| 01-fill | 2048 | 32 | 0 | 32 (blocks) | 1000.000 | 1.00 | "
                                     "0.0 | 0.02x | PASS |") != NULL &&
-                      strstr(guide, "| 02-shared | 131072 | 32 | 0 | 8 (threads) | 30.000 | 1 | "
+                      strstr(guide, "| 02-shared | 131072 | 32 | 0 | 8 (threads) | 30.000 | 1.00 | "
                                     "17.5 | - | PASS |") != NULL,
                   "%s", guide);
     free(guide);
@@ -264,10 +264,10 @@ START_TEST(guide_tables_compare_a_step_with_a_row_by_size)
                                 "<!-- end results-table -->\n");
     char *got;
     ck_assert_int_eq(guide_tables(dir, &got, "--results", dir, NULL), 0);
-    const char *first = strstr(got, "| 64³ | 2.000 | 1.000 | 4 | 8 | 0.50x |");
-    const char *second = strstr(got, "| 3x5x7 | 1.000 | 0.500 | 2 | 4 | 0.50x |");
+    const char *first = strstr(got, "| 64³ | 2.000 | 1.000 | 4.00 | 8.00 | 0.50x |");
+    const char *second = strstr(got, "| 3x5x7 | 1.000 | 0.500 | 2.00 | 4.00 | 0.50x |");
     ck_assert_msg(first != NULL && second != NULL && first < second, "%s", got);
-    ck_assert_msg(strstr(got, "| 256³ | FAIL | 0.500 | - | 4 | - |") != NULL, "%s", got);
+    ck_assert_msg(strstr(got, "| 256³ | FAIL | 0.500 | - | 4.00 | - |") != NULL, "%s", got);
     ck_assert_msg(strstr(got, "9.000") == NULL && strstr(got, "512") == NULL &&
                       strstr(got, "stale") == NULL && strstr(got, "run `new`") != NULL,
                   "%s", got);

@@ -75,6 +75,13 @@ static const char *field(const struct csv_table *t, size_t row, const char *name
     return v != NULL ? v : "";
 }
 
+/* A rate to three significant figures without an exponent: 41.4 Gkeys/s, not 41 (a
+ * sort's rates are tens), and 46012 GFLOP/s as it is. */
+static void rate_text(double rate, char *buf, size_t len)
+{
+    snprintf(buf, len, rate >= 99.95 ? "%.0f" : rate >= 9.995 ? "%.1f" : "%.2f", rate);
+}
+
 static double number(const struct csv_table *t, size_t row, const char *name)
 {
     const char *v = csv_get(t, row, name);
@@ -283,7 +290,9 @@ static int make_table(const char *results, const char *lab, const char *gpu_dir,
             snprintf(inter, sizeof inter, "| %.1f ", number(&t, r, rate) / (gbps ? 1.0 : 1e9));
         /* a FAIL shows no time and no rate */
         char cells[128];
-        snprintf(cells, sizeof cells, "%.3f | %.0f", ms, number(&t, r, "gflops"));
+        char rate_cell[32];
+        rate_text(number(&t, r, "gflops"), rate_cell, sizeof rate_cell);
+        snprintf(cells, sizeof cells, "%.3f | %s", ms, rate_cell);
         snprintf(label, sizeof label, "%s%s%s%s", field(&t, r, "step"), step ? "" : " (",
                  step ? "" : role, step ? "" : ")");
         snprintf(line, sizeof line, "| %s | %s %s| %s %s| %s | %s |\n", label, size, resources,
@@ -469,11 +478,11 @@ static int make_sizes_table(const char *results, const char *lab, const char *gp
         size_label(&t, q, 0, size, sizeof size);
         if (passed_row(&t, (long)q)) { /* a FAIL shows no time and no rate */
             snprintf(t1, sizeof t1, "%.3f", number(&t, q, "median_ms"));
-            snprintf(r1, sizeof r1, "%.0f", number(&t, q, "gflops"));
+            rate_text(number(&t, q, "gflops"), r1, sizeof r1);
         }
         if (passed_row(&t, other)) {
             snprintf(t2, sizeof t2, "%.3f", number(&t, (size_t)other, "median_ms"));
-            snprintf(r2, sizeof r2, "%.0f", number(&t, (size_t)other, "gflops"));
+            rate_text(number(&t, (size_t)other, "gflops"), r2, sizeof r2);
         }
         if (passed_row(&t, (long)q) && passed_row(&t, other))
             snprintf(ratio, sizeof ratio, "%.2fx",
