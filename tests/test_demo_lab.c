@@ -387,13 +387,15 @@ static const char fake_step[] =
     "case \"$*\" in *--is-todo*) case $me in 0*) exit 3;; esac; exit 0;; esac\n"
     "case $me in 0*)\n"
     "  touch \"$dir/$me.started\"; other=01-fill; [ $me = 01-fill ] && other=02-shared\n"
-    "  i=0; while [ ! -e \"$dir/$other.started\" ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i+1)); done\n"
+    "  i=0; while [ ! -e \"$dir/$other.started\" ] && [ $i -lt ${FAKE_WAIT:-200} ]; do sleep 0.1; i=$((i+1)); done\n"
     "  [ -e \"$dir/$other.started\" ] || echo ALONE\n"
     "  echo \"$me row TODO\"; echo \"$me: TODO: the kernel\" >&2; exit 3;;\n"
     "esac\n"
     "echo \"$me row PASS\"\n";
 
-START_TEST(steps_still_todo_run_side_by_side_in_their_places)
+/* bin/lab run of the fake steps above (run: extra words after the lab's name), into
+ * out and err; the fake binaries removed again. */
+static int run_fake_steps(char *const extra[], const char *const env[])
 {
     char bin[1200], path[1300];
     snprintf(bin, sizeof bin, "%s/fake-bin", tree);
@@ -409,9 +411,17 @@ START_TEST(steps_still_todo_run_side_by_side_in_their_places)
         fclose(f);
         chmod(path, 0755);
     }
-    char *run[] = {"bin/lab", "run", "--bin-dir", bin, "demo", NULL};
-    int code = demo_lab_run(tree, NULL, run, out, sizeof out, err, sizeof err);
+    char *run[16] = {"bin/lab", "run", "--bin-dir", bin, "demo"};
+    for (size_t i = 0; extra != NULL && extra[i] != NULL && i + 6 < 16; ++i)
+        run[5 + i] = extra[i];
+    int code = demo_lab_run(tree, env, run, out, sizeof out, err, sizeof err);
     ck_assert_int_eq(util_remove_tree(bin), 0);
+    return code;
+}
+
+START_TEST(steps_still_todo_run_side_by_side_in_their_places)
+{
+    int code = run_fake_steps(NULL, NULL);
     ck_assert_msg(code == 0, "exit %d\n%s%s", code, out, err);
     ck_assert_msg(strstr(out, "ALONE") == NULL, "the TODO steps ran one after the other:\n%s", out);
     const char *rows[] = {"cpu-fill row PASS", "cpu-fill-reverse row PASS", "01-fill row TODO",
@@ -425,6 +435,19 @@ START_TEST(steps_still_todo_run_side_by_side_in_their_places)
     ck_assert_msg(strstr(out, "4 step(s) run: 2 passed, 2 still TODO, 0 failed") != NULL, "%s", out);
     ck_assert_msg(strstr(err, "01-fill: TODO: the kernel") != NULL &&
                       strstr(err, "02-shared: TODO: the kernel") != NULL, "%s", err);
+}
+END_TEST
+
+/* With options of the run's own (RUN_ARGS: a size), a TODO step is timed there, so
+ * each runs alone: the first finds no other started beside it (it waits a second). */
+START_TEST(steps_still_todo_run_alone_when_the_run_has_options)
+{
+    char *extra[] = {"--", "--n", "5", NULL};
+    const char *const env[] = {"FAKE_WAIT=10", NULL};
+    int code = run_fake_steps(extra, env);
+    ck_assert_msg(code == 0, "exit %d\n%s%s", code, out, err);
+    ck_assert_msg(strstr(out, "ALONE") != NULL, "the TODO steps ran side by side:\n%s", out);
+    ck_assert_msg(strstr(out, "4 step(s) run: 2 passed, 2 still TODO, 0 failed") != NULL, "%s", out);
 }
 END_TEST
 
@@ -444,6 +467,7 @@ Suite *demo_lab_suite(void)
     tcase_add_test(tc, two_makes_at_once_in_one_tree);
     tcase_add_test(tc, a_fractional_time_limit_is_honoured);
     tcase_add_test(tc, steps_still_todo_run_side_by_side_in_their_places);
+    tcase_add_test(tc, steps_still_todo_run_alone_when_the_run_has_options);
     suite_add_tcase(s, tc);
     return s;
 }
