@@ -1,0 +1,446 @@
+/* The results tables of the documents (bin/guide-tables, whose top comment describes
+ * the marks): a lab's fullest run, the published factors beside the measured ones, a
+ * step against another row size by size, and the grading throughput, each written as
+ * Markdown into a text buffer. */
+#define _POSIX_C_SOURCE 200809L
+#include "results_tables.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results.h"
+
+static const char *field(const struct csv_table *t, size_t row, const char *name)
+{
+    const char *v = csv_get(t, row, name);
+    return v != NULL ? v : "";
+}
+
+/* A rate to three significant figures without an exponent: 41.4 Gkeys/s, not 41 (a
+ * sort's rates are tens), and 46012 GFLOP/s as it is. */
+static void rate_text(double rate, char *buf, size_t len)
+{
+    snprintf(buf, len, rate >= 99.95 ? "%.0f" : rate >= 9.995 ? "%.1f" : "%.2f", rate);
+}
+
+static double number(const struct csv_table *t, size_t row, const char *name)
+{
+    const char *v = csv_get(t, row, name);
+    return v != NULL && *v != '\0' ? strtod(v, NULL) : NAN;
+}
+
+/* 1 when row has size "MxNxK" (any size when size is NULL). */
+static int size_matches(const struct csv_table *t, size_t row, const char *size)
+{
+    if (size == NULL)
+        return 1;
+    char text[96];
+    snprintf(text, sizeof text, "%sx%sx%s", field(t, row, "m"), field(t, row, "n"), field(t, row, "k"));
+    return strcmp(text, size) == 0;
+}
+
+/* The table of one lab's newest complete run, or -1 with a reason in why. */
+/* A seconds column of a throughput row: "12.3 s", or "-" where the run predates it. */
+static void seconds_cell(const struct csv_table *t, size_t row, const char *name, char *buf,
+                         size_t len)
+{
+    const char *v = field(t, row, name);
+    if (v[0] == '\0')
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "%s s", v);
+}
+
+/* The grading runs recorded in grading/gpu_dir/throughput.csv, oldest first. */
+int make_throughput_table(const char *grading, const char *gpu_dir, struct text *out,
+                          char *why, size_t why_len)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s/throughput.csv", grading, gpu_dir);
+    struct csv_table t;
+    char err[512];
+    if (csv_read_file(path, &t, err, sizeof err) != 0) {
+        snprintf(why, why_len, "%s: %s", path, err[0] ? err : "no such file");
+        return -1;
+    }
+    text_put(out, "| commit | lab (steps) | submissions | `GRADE_CONCURRENCY` | per submission | "
+             "reference, once | check processes and sanitizers | speed runs | points |\n"
+             "|---|---|---|---|---|---|---|---|---|\n");
+    for (size_t r = 0; r < t.nrows; ++r) {
+        char line[1024], per[32], reference[32], pool[32], speed[32];
+        seconds_cell(&t, r, "per_submission_s", per, sizeof per);
+        seconds_cell(&t, r, "reference_s", reference, sizeof reference);
+        seconds_cell(&t, r, "pool_s", pool, sizeof pool);
+        seconds_cell(&t, r, "speed_s", speed, sizeof speed);
+        snprintf(line, sizeof line, "| %.7s | %s (%s) | %s | %s | %s | %s | %s | %s | %s of %s |\n",
+                 field(&t, r, "commit"), field(&t, r, "lab"), field(&t, r, "steps"),
+                 field(&t, r, "submissions"), field(&t, r, "grade_concurrency"), per, reference,
+                 pool, speed, field(&t, r, "points"), field(&t, r, "max"));
+        text_put(out, line);
+    }
+    csv_free(&t);
+    return 0;
+}
+
+/* The run a table shows: the one with the most passing steps of solutions/ (at size,
+ * when given), the newest of those; sweeps of one or two steps lose to a run of the
+ * whole lab. NULL when no run passed a step. */
+const char *fullest_run(const struct csv_table *t, const struct step_table *steps,
+                        const char *size)
+{
+    const char *run = NULL;
+    size_t best = 0;
+    for (size_t r = t->nrows; r-- > 0;) {
+        const char *id = field(t, r, "run_id");
+        if (run != NULL && strcmp(id, run) == 0)
+            continue;
+        size_t steps_passed = 0;
+        for (size_t i = 0; i < steps->count; ++i) {
+            char stem[128];
+            step_stem(&steps->steps[i], stem, sizeof stem);
+            for (size_t q = 0; q < t->nrows; ++q)
+                if (strcmp(field(t, q, "run_id"), id) == 0 && strcmp(field(t, q, "step"), stem) == 0 &&
+                    strcmp(field(t, q, "source"), "solutions") == 0 &&
+                    strcmp(field(t, q, "verdict"), "PASS") == 0 && size_matches(t, q, size)) {
+                    ++steps_passed;
+                    break;
+                }
+        }
+        if (steps_passed > best) {
+            best = steps_passed;
+            run = id;
+        }
+    }
+    return run;
+}
+
+/* Row r's "vs previous" cell: "2.00x", with the other run named when the row it is
+ * over is of another run than run; "-" when there is nothing to compare with. */
+static void vs_previous_cell(const struct csv_table *t, const struct step_table *steps, size_t r,
+                             const char *run, char *cell, size_t len)
+{
+    char stem[128];
+    struct results_previous against;
+    results_vs_previous(t, r, step_table_previous_name(steps, field(t, r, "step"), stem, sizeof stem),
+                        &against);
+    snprintf(cell, len, "-");
+    if (isnan(against.speedup))
+        return;
+    results_format_speedup(against.speedup, cell, len);
+    const char *its_run = field(t, (size_t)against.row, "run_id");
+    if (strcmp(its_run, run) != 0) { /* say which run it came from */
+        size_t used = strlen(cell);
+        snprintf(cell + used, len - used, " (over %s of run `%s`)", field(t, (size_t)against.row, "step"),
+                 its_run);
+    }
+}
+
+/* The lab's step table and its results CSV of gpu_dir; -1 with a reason in why. */
+int open_results(const char *results, const char *lab, const char *gpu_dir,
+                 const struct step_table **steps, struct csv_table *t, char *path,
+                 size_t path_len, char *why, size_t why_len)
+{
+    *steps = step_table_find(lab);
+    if (*steps == NULL || (*steps)->count == 0) {
+        snprintf(why, why_len, "unknown lab '%s'", lab);
+        return -1;
+    }
+    snprintf(path, path_len, "%s/%s/%s.csv", results, gpu_dir, lab);
+    char err[512];
+    if (csv_read_file(path, t, err, sizeof err) != 0) {
+        snprintf(why, why_len, "%s: %s", path, err[0] ? err : "no such file");
+        return -1;
+    }
+    return 0;
+}
+
+/* Row r's size as the tables show it: n alone for a lab with one size (one_number),
+ * n³ when m, n and k agree, else m x n x k. */
+static void size_label(const struct csv_table *t, size_t r, int one_number, char *size, size_t len)
+{
+    const char *m = field(t, r, "m"), *n = field(t, r, "n"), *k = field(t, r, "k");
+    if (one_number)
+        snprintf(size, len, "%s", n);
+    else if (strcmp(m, n) == 0 && strcmp(n, k) == 0)
+        snprintf(size, len, "%s³", n);
+    else
+        snprintf(size, len, "%sx%sx%s", m, n, k);
+}
+
+/* The line under a table: the GPU, run, date, commit and cache of row r, the file. */
+static void caption(const struct csv_table *t, size_t r, const char *run, const char *path,
+                    char *line, size_t len)
+{
+    snprintf(line, len,
+             "%s, run `%s` of %.10s (commit %s, L2 %s before each timed run), from `%s`",
+             field(t, r, "gpu"), run, field(t, r, "date"), field(t, r, "commit"),
+             strcmp(field(t, r, "cache"), "warm") == 0 ? "not flushed" : "flushed", path);
+}
+
+int make_table(const char *results, const char *lab, const char *gpu_dir, const char *size,
+               struct text *out, char *why, size_t why_len)
+{
+    const struct step_table *steps;
+    struct csv_table t;
+    char path[1024];
+    if (open_results(results, lab, gpu_dir, &steps, &t, path, sizeof path, why, why_len) != 0)
+        return -1;
+    const char *run = fullest_run(&t, steps, size);
+    if (run == NULL) {
+        snprintf(why, why_len, "%s: no passing run of solutions/%s%s%s", path, lab,
+                 size ? " at " : "", size ? size : "");
+        csv_free(&t);
+        return -1;
+    }
+    /* a lab's own rate after GFLOP/s, when its CSV has one: N-body's interactions/s,
+     * the reduction's GB/s; such a lab's size is its n */
+    int gbps = csv_column(&t, "gbps") >= 0;
+    const char *rate = csv_column(&t, "interactions_per_s") >= 0 ? "interactions_per_s"
+                       : gbps                                     ? "gbps"
+                                                                  : NULL;
+    int has_inter = rate != NULL;
+    char line[2048];
+    snprintf(line, sizeof line,
+             "| step | size | regs | smem B | blocks/SM (limiter) | median ms | %s | "
+             "%s%svs previous | check |\n|---|---|---|---|---|---|---|---|---|%s\n",
+             steps->rate_label ? steps->rate_label : "GFLOP/s", has_inter ? (gbps ? "GB/s" : "Ginter/s") : "", has_inter ? " | " : "",
+             has_inter ? "---|" : "");
+    text_put(out, line);
+    size_t last = 0;
+    for (size_t r = 0; r < t.nrows; ++r) {
+        if (strcmp(field(&t, r, "run_id"), run) != 0 || !size_matches(&t, r, size))
+            continue;
+        const char *role = field(&t, r, "role");
+        int step = strcmp(role, "step") == 0, cpu = strcmp(role, "cpu") == 0;
+        char size[64], resources[128], ratio[96], inter[32] = "", label[160];
+        size_label(&t, r, has_inter, size, sizeof size);
+        double ms = number(&t, r, "median_ms");
+        int passed = strcmp(field(&t, r, "verdict"), "PASS") == 0;
+        if (step)
+            snprintf(resources, sizeof resources, "| %s | %.0f | %s (%s) ", field(&t, r, "regs"),
+                     number(&t, r, "smem_static") + number(&t, r, "smem_dynamic"),
+                     field(&t, r, "blocks_per_sm"), field(&t, r, "limiter"));
+        else if (cpu)
+            snprintf(resources, sizeof resources, "| - | - | (cpu, %s thread%s) ",
+                     field(&t, r, "threads_per_block"),
+                     strcmp(field(&t, r, "threads_per_block"), "1") == 0 ? "" : "s");
+        else
+            snprintf(resources, sizeof resources, "| - | - | (%s) ", role);
+        vs_previous_cell(&t, steps, r, run, ratio, sizeof ratio);
+        if (has_inter)
+            snprintf(inter, sizeof inter, "| %.1f ", number(&t, r, rate) / (gbps ? 1.0 : 1e9));
+        /* a FAIL shows no time and no rate */
+        char cells[128];
+        char rate_cell[32];
+        rate_text(number(&t, r, "gflops"), rate_cell, sizeof rate_cell);
+        snprintf(cells, sizeof cells, "%.3f | %s", ms, rate_cell);
+        snprintf(label, sizeof label, "%s%s%s%s", field(&t, r, "step"), step ? "" : " (",
+                 step ? "" : role, step ? "" : ")");
+        snprintf(line, sizeof line, "| %s | %s %s| %s %s| %s | %s |\n", label, size, resources,
+                 passed ? cells : "- | -", inter, ratio, field(&t, r, "verdict"));
+        if (text_put(out, line) != 0)
+            break;
+        last = r;
+    }
+    char said[2048];
+    caption(&t, last, run, path, said, sizeof said);
+    text_put(out, "\n");
+    text_put(out, said);
+    text_put(out, "; `make guide-tables` regenerates this table.\n");
+    csv_free(&t);
+    return 0;
+}
+
+/* One published factor of order in column of the published table, "-" where it has none. */
+static void published_cell(const struct csv_table *p, const char *order, const char *column,
+                           char *cell, size_t len)
+{
+    snprintf(cell, len, "-");
+    for (size_t q = 0; q < p->nrows; ++q)
+        if (strcmp(field(p, q, "metric"), "speedup_vs_previous") == 0 &&
+            atoi(field(p, q, "order")) == atoi(order) && field(p, q, "order")[0] != '\0' &&
+            field(p, q, column)[0] != '\0')
+            snprintf(cell, len, "%s", field(p, q, column));
+}
+
+/* Each step of the lab's fullest run that file gives a factor over the previous step
+ * for: its measured "vs previous" beside the published columns. */
+int make_published_table(const char *results, const char *published, const char *lab,
+                         const char *gpu_dir, const char *file, char *const columns[],
+                         int ncolumns, struct text *out, char *why, size_t why_len)
+{
+    const struct step_table *steps;
+    struct csv_table t, p;
+    char path[1024], published_path[1024], err[512];
+    if (open_results(results, lab, gpu_dir, &steps, &t, path, sizeof path, why, why_len) != 0)
+        return -1;
+    snprintf(published_path, sizeof published_path, "%s/%s", published, file);
+    if (csv_read_file(published_path, &p, err, sizeof err) != 0) {
+        snprintf(why, why_len, "%s: %s", published_path, err[0] ? err : "no such file");
+        csv_free(&t);
+        return -1;
+    }
+    int failed = 0;
+    for (int c = 0; c < ncolumns && !failed; ++c)
+        if (csv_column(&p, columns[c]) < 0) {
+            snprintf(why, why_len, "%s has no column '%s'", published_path, columns[c]);
+            failed = 1;
+        }
+    const char *run = failed ? NULL : fullest_run(&t, steps, NULL);
+    if (!failed && run == NULL) {
+        snprintf(why, why_len, "%s: no passing run of solutions/%s", path, lab);
+        failed = 1;
+    }
+    if (failed) {
+        csv_free(&t);
+        csv_free(&p);
+        return -1;
+    }
+    char line[2048], names[512] = "", cell[64];
+    for (int c = 0; c < ncolumns; ++c)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", c ? " / " : "", columns[c]);
+    size_t shown = 0, last = 0;
+    for (size_t r = 0; r < t.nrows; ++r) {
+        if (strcmp(field(&t, r, "run_id"), run) != 0 || strcmp(field(&t, r, "role"), "step") != 0)
+            continue;
+        char factors[512] = "";
+        int any = 0;
+        for (int c = 0; c < ncolumns; ++c) {
+            published_cell(&p, field(&t, r, "step"), columns[c], cell, sizeof cell);
+            any |= strcmp(cell, "-") != 0;
+            snprintf(factors + strlen(factors), sizeof factors - strlen(factors), "%s%s", c ? " / " : "", cell);
+        }
+        if (!any)
+            continue;
+        if (shown++ == 0) {
+            snprintf(line, sizeof line, "| step | %s, vs previous | published: %s |\n|---|---|---|\n",
+                     field(&t, r, "gpu"), names);
+            text_put(out, line);
+        }
+        char ratio[160];
+        vs_previous_cell(&t, steps, r, run, ratio, sizeof ratio);
+        snprintf(line, sizeof line, "| %s | %s | %s |\n", field(&t, r, "step"),
+                 strcmp(field(&t, r, "verdict"), "PASS") == 0 ? ratio : "FAIL", factors);
+        text_put(out, line);
+        last = r;
+    }
+    if (shown == 0) {
+        snprintf(why, why_len, "%s gives no factor over the previous step for a step of run `%s`",
+                 published_path, run);
+        csv_free(&t);
+        csv_free(&p);
+        return -1;
+    }
+    char said[2048];
+    caption(&t, last, run, path, said, sizeof said);
+    text_put(out, "\n");
+    text_put(out, said);
+    text_put(out, "; the published factors from `");
+    text_put(out, published_path);
+    text_put(out, "` (");
+    text_put(out, names);
+    text_put(out, "); `make guide-tables` regenerates this table.\n");
+    csv_free(&t);
+    csv_free(&p);
+    return 0;
+}
+
+/* The row of run `run` for step `name` at the size of row r, or -1. */
+static long find_row(const struct csv_table *t, const char *run, const char *name, size_t r)
+{
+    for (size_t q = 0; q < t->nrows; ++q)
+        if (strcmp(field(t, q, "run_id"), run) == 0 && strcmp(field(t, q, "step"), name) == 0 &&
+            strcmp(field(t, q, "m"), field(t, r, "m")) == 0 &&
+            strcmp(field(t, q, "n"), field(t, r, "n")) == 0 &&
+            strcmp(field(t, q, "k"), field(t, r, "k")) == 0)
+            return (long)q;
+    return -1;
+}
+
+/* 1 when row q exists and passed. */
+static int passed_row(const struct csv_table *t, long q)
+{
+    return q >= 0 && strcmp(field(t, (size_t)q, "verdict"), "PASS") == 0;
+}
+
+/* A sizes table (see the top of guide_tables.c): step against row in the newest run where
+ * both passed at two sizes or more. */
+int make_sizes_table(const char *results, const char *lab, const char *gpu_dir,
+                     const char *step, const char *row, struct text *out, char *why,
+                     size_t why_len)
+{
+    const struct step_table *table = step_table_find(lab);
+    if (table == NULL) {
+        snprintf(why, why_len, "unknown lab '%s'", lab);
+        return -1;
+    }
+    const char *rate = table->rate_label ? table->rate_label : "GFLOP/s";
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s/%s.csv", results, gpu_dir, lab);
+    struct csv_table t;
+    char err[512];
+    if (csv_read_file(path, &t, err, sizeof err) != 0) {
+        snprintf(why, why_len, "%s: %s", path, err[0] ? err : "no such file");
+        return -1;
+    }
+    const char *run = NULL, *seen = NULL;
+    for (size_t r = t.nrows; r-- > 0 && run == NULL;) {
+        const char *id = field(&t, r, "run_id");
+        if (seen != NULL && strcmp(id, seen) == 0)
+            continue;
+        seen = id;
+        size_t both = 0;
+        for (size_t q = 0; q < t.nrows; ++q)
+            if (strcmp(field(&t, q, "run_id"), id) == 0 && strcmp(field(&t, q, "step"), step) == 0 &&
+                passed_row(&t, (long)q) && passed_row(&t, find_row(&t, id, row, q)))
+                ++both;
+        if (both >= 2)
+            run = id;
+    }
+    if (run == NULL) {
+        snprintf(why, why_len, "%s: no run in which %s and %s both passed at two sizes", path,
+                 step, row);
+        csv_free(&t);
+        return -1;
+    }
+    char line[2048];
+    snprintf(line, sizeof line,
+             "| size | %s ms | %s ms | %s %s | %s %s | %s / %s |\n"
+             "|---|---|---|---|---|---|\n", step, row, step, rate, row, rate, step, row);
+    text_put(out, line);
+    size_t last = 0;
+    for (size_t q = 0; q < t.nrows; ++q) {
+        if (strcmp(field(&t, q, "run_id"), run) != 0 || strcmp(field(&t, q, "step"), step) != 0)
+            continue;
+        long other = find_row(&t, run, row, q);
+        if (other < 0)
+            continue;
+        char size[96], t1[32] = "FAIL", t2[32] = "FAIL", r1[32] = "-", r2[32] = "-", ratio[32] = "-";
+        size_label(&t, q, 0, size, sizeof size);
+        if (passed_row(&t, (long)q)) { /* a FAIL shows no time and no rate */
+            snprintf(t1, sizeof t1, "%.3f", number(&t, q, "median_ms"));
+            rate_text(number(&t, q, "gflops"), r1, sizeof r1);
+        }
+        if (passed_row(&t, other)) {
+            snprintf(t2, sizeof t2, "%.3f", number(&t, (size_t)other, "median_ms"));
+            rate_text(number(&t, (size_t)other, "gflops"), r2, sizeof r2);
+        }
+        if (passed_row(&t, (long)q) && passed_row(&t, other))
+            snprintf(ratio, sizeof ratio, "%.2fx",
+                     number(&t, (size_t)other, "median_ms") / number(&t, q, "median_ms"));
+        snprintf(line, sizeof line, "| %s | %s | %s | %s | %s | %s |\n", size, t1, t2, r1, r2, ratio);
+        text_put(out, line);
+        last = q;
+    }
+    snprintf(line, sizeof line,
+             "\n%s, run `%s` of %.10s (commit %s, L2 %s before each timed run), from `%s`; "
+             "`make guide-tables` regenerates this table.\n",
+             field(&t, last, "gpu"), run, field(&t, last, "date"), field(&t, last, "commit"),
+             strcmp(field(&t, last, "cache"), "warm") == 0 ? "not flushed" : "flushed", path);
+    text_put(out, line);
+    csv_free(&t);
+    return 0;
+}
+

@@ -1,0 +1,46 @@
+/* The results tables of the documents, written by bin/guide-tables between its marks
+ * (harness/tools/guide_tables.c says which): each function appends one table as
+ * Markdown to *out and returns 0, or -1 with one line in why (no such lab, file or
+ * run). results: the folder of the results CSVs (data/results); gpu_dir: a GPU's
+ * folder there. */
+#ifndef LAB_RESULTS_TABLES_H
+#define LAB_RESULTS_TABLES_H
+
+#include <stddef.h>
+
+#include "csv.h"
+#include "lab_registry.h"
+#include "text_buffer.h"
+
+/* The grading runs recorded in grading/gpu_dir/throughput.csv, oldest first. */
+int make_throughput_table(const char *grading, const char *gpu_dir, struct text *out,
+                          char *why, size_t why_len);
+
+/* The run a table shows: the one with the most passing steps of solutions/ (at size,
+ * when given), the newest of those; NULL when no run passed a step. */
+const char *fullest_run(const struct csv_table *t, const struct step_table *steps,
+                        const char *size);
+
+/* The lab's step table and its results CSV of gpu_dir (path: the file read). */
+int open_results(const char *results, const char *lab, const char *gpu_dir,
+                 const struct step_table **steps, struct csv_table *t, char *path,
+                 size_t path_len, char *why, size_t why_len);
+
+/* The lab's fullest run (at size MxNxK when not NULL), a row per step and row beside
+ * the steps, under its caption. */
+int make_table(const char *results, const char *lab, const char *gpu_dir, const char *size,
+               struct text *out, char *why, size_t why_len);
+
+/* Each step of the fullest run that the published file gives a factor over the
+ * previous step for: its measured "vs previous" beside the published columns. */
+int make_published_table(const char *results, const char *published, const char *lab,
+                         const char *gpu_dir, const char *file, char *const columns[],
+                         int ncolumns, struct text *out, char *why, size_t why_len);
+
+/* step against row, size by size, in the newest run where both passed at two sizes or
+ * more. */
+int make_sizes_table(const char *results, const char *lab, const char *gpu_dir,
+                     const char *step, const char *row, struct text *out, char *why,
+                     size_t why_len);
+
+#endif
