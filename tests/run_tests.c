@@ -18,7 +18,9 @@
  * those that declare device memory hold at most LAB_TEST_GPU_GB of it at once
  * (default half the GPU's). Every job is self-contained (its own temporary
  * folders; none holds the whole GPU), so the order they finish in does not matter;
- * those holding memory start first, then the other GPU jobs (job_schedule.h).
+ * those holding memory start first, then the other GPU jobs (job_schedule.h). Each
+ * job is a process group of its own; Ctrl-C (or SIGTERM, SIGHUP) stops every job,
+ * removes the run's temporary folder and ends the runner by that signal.
  *
  *   LAB_REQUIRE_GPU=1  fail instead of skipping when no GPU is visible
  *   CK_RUN_SUITE / CK_RUN_CASE / CK_VERBOSITY  Check's own filters (with
@@ -27,6 +29,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,6 +252,28 @@ static void job_label(const struct test_job *job, char *label, size_t len)
  * whose output goes to a file in tmp, shown whole when it ends (a rest job that ran
  * nothing is not shown); adds up the cases run and failed. Returns 0, or -1 when a
  * child could not be started. */
+/* The signal that stopped a side-by-side run (Ctrl-C, a kill, a closed terminal): its
+ * jobs, each a process group of its own, are stopped too, its temporary folder is
+ * removed, and the runner ends by that signal. Set by the handler, read by the loop:
+ * the handler is installed without SA_RESTART, so the loop's wait() returns. */
+static volatile sig_atomic_t stop_signal;
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+
+static void note_stop(int sig)
+{
+    stop_signal = sig;
+}
+
+static void catch_stops(void (*handler)(int))
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = handler;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; ++i)
+        sigaction(stop_signals[i], &sa, NULL);
+}
+
 static int run_side_by_side(const struct test_job *jobs, size_t n,
                             const struct job_limits *limits, const char *tmp, int *run,
                             int *failed)
@@ -284,6 +309,8 @@ static int run_side_by_side(const struct test_job *jobs, size_t n,
                 return -1;
             }
             if (pid == 0) {
+                setpgid(0, 0); /* the job and all it starts: one group to stop */
+                catch_stops(SIG_DFL);
                 int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
                 if (fd < 0)
                     _exit(3);
@@ -294,6 +321,7 @@ static int run_side_by_side(const struct test_job *jobs, size_t n,
                 run_job(&jobs[i]);
                 _exit(0);
             }
+            setpgid(pid, pid); /* (either side may get there first) */
             pids[i] = pid;
             started[i] = clock_now_s();
             job_load_add(&load, &jobs[i].need, +1);
@@ -301,7 +329,15 @@ static int run_side_by_side(const struct test_job *jobs, size_t n,
                 ++next;
         }
         int status;
-        pid_t ended = wait(&status);
+        pid_t ended = stop_signal ? -1 : wait(&status);
+        if (stop_signal) {
+            for (size_t i = 0; i < n; ++i)
+                if (pids[i] > 0)
+                    kill(-pids[i], SIGTERM);
+            while (wait(NULL) > 0 || errno == EINTR)
+                ;
+            return -2;
+        }
         if (ended < 0) {
             if (errno == EINTR)
                 continue;
@@ -463,8 +499,19 @@ int main(void)
         if (runner != NULL)
             srunner_free(runner);
         struct job_limits limits = {jobs, gpu_jobs, gpu_gb};
-        if (run_side_by_side(job_list, job_count, &limits, run_tmp, &run, &failed) != 0)
+        catch_stops(note_stop);
+        int status = run_side_by_side(job_list, job_count, &limits, run_tmp, &run, &failed);
+        if (stop_signal) {
+            util_remove_tree(run_tmp);
+            fprintf(stderr, "\ntests stopped by signal %d: every job stopped, %s removed\n",
+                    (int)stop_signal, run_tmp);
+            catch_stops(SIG_DFL);
+            raise(stop_signal);
+        }
+        if (status != 0) {
+            util_remove_tree(run_tmp);
             return 1;
+        }
     }
 
     if (skipped > 0)

@@ -1,9 +1,20 @@
 /* The test runner's choice of what to start (tests/job_schedule.h): the counts of
  * jobs and GPU jobs at once, the device memory the side-by-side cases declare, and the
- * order jobs start in. */
+ * order jobs start in; and a run stopped by a signal, which leaves nothing behind. */
+#define _POSIX_C_SOURCE 200809L
 #include <check.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "job_schedule.h"
+#include "util.h"
 
 static const struct job_limits limits = {4, 2, 68};
 
@@ -113,6 +124,70 @@ START_TEST(a_timing_case_has_the_gpu_alone)
 }
 END_TEST
 
+/* How many entries dir holds besides . and .. (-1: unreadable). */
+static int entries_in(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        return -1;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return n;
+}
+
+/* bin/run-tests stopped by SIGTERM once two jobs run side by side (their logs in the
+ * run's temporary folder): it ends by that signal, and its temporary folder is gone,
+ * with whatever its jobs had made there. Before, a stopped run left its lab-tests-*
+ * folder behind. */
+START_TEST(a_run_stopped_by_a_signal_leaves_no_temporary_folder)
+{
+    char *dir = util_temp_dir("stopped-run");
+    ck_assert_ptr_nonnull(dir);
+    char runner[512];
+    bin_path("run-tests", runner, sizeof runner);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, STDOUT_FILENO);
+        dup2(null, STDERR_FILENO);
+        setenv("TMPDIR", dir, 1);
+        setenv("LAB_TEST_JOBS", "2", 1);
+        unsetenv("CK_RUN_SUITE");
+        unsetenv("CK_RUN_CASE");
+        execl(runner, runner, (char *)NULL);
+        _exit(127);
+    }
+    /* until two jobs have started, at most 30 s */
+    int made = 0;
+    for (int tries = 0; tries < 300 && !made; ++tries) {
+        nanosleep(&(struct timespec){0, 100000000}, NULL);
+        DIR *d = opendir(dir);
+        for (struct dirent *e; d != NULL && (e = readdir(d)) != NULL;)
+            if (strncmp(e->d_name, "lab-tests-", 10) == 0) {
+                char run[1024];
+                snprintf(run, sizeof run, "%s/%s", dir, e->d_name);
+                made = entries_in(run) >= 2; /* two jobs' logs */
+            }
+        if (d != NULL)
+            closedir(d);
+    }
+    kill(pid, SIGTERM);
+    int status = 0;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    int left = entries_in(dir);
+    util_remove_tree(dir);
+    free(dir);
+    ck_assert_msg(made, "the run made no temporary folder to stop in");
+    ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM, "the runner ended with %s %d",
+                  WIFSIGNALED(status) ? "signal" : "exit",
+                  WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+    ck_assert_msg(left == 0, "%d entries left in the runner's TMPDIR", left);
+}
+END_TEST
+
 Suite *job_schedule_suite(void)
 {
     Suite *s = suite_create("job_schedule");
@@ -122,6 +197,10 @@ Suite *job_schedule_suite(void)
     tcase_add_test(tc, a_case_past_the_budget_runs_alone);
     tcase_add_test(tc, memory_holders_start_first_then_gpu_then_tools);
     tcase_add_test(tc, a_timing_case_has_the_gpu_alone);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("a stopped run");
+    tcase_set_timeout(tc, 60); /* a runner of its own, started and stopped */
+    tcase_add_test(tc, a_run_stopped_by_a_signal_leaves_no_temporary_folder);
     suite_add_tcase(s, tc);
     return s;
 }
