@@ -678,16 +678,15 @@ static void grade_tf32(void)
     static char probe_out[1 << 14], probe_err[1 << 14];
     tf32_hopper = run_capture(hopper, NULL, probe_out, sizeof probe_out, probe_err,
                               sizeof probe_err) == 0;
-    for (int i = tf32_only; i == tf32_only; ++i) {
-        snprintf(book, sizeof book, "%s/tf32-%s.csv", tf32_dir, tf32_step[i]);
-        char *argv[] = {lab, "grade-all", "--submissions", "tests/submissions", "--gradebook",
-                        book, "--sanitizer", (char *)(sanitizer ? sanitizer : ""), "--cuobjdump",
-                        (char *)(cuobjdump ? cuobjdump : ""), "matmul_tf32",
-                        (char *)tf32_step[i], NULL};
-        tf32_code[i] = run_capture(argv, (const char *const *)env, tf32_out[i],
-                                   sizeof tf32_out[i], tf32_err[i], sizeof tf32_err[i]);
-        printf("%s", tf32_out[i]);
-    }
+    int i = tf32_only;
+    snprintf(book, sizeof book, "%s/tf32-%s.csv", tf32_dir, tf32_step[i]);
+    char *argv[] = {lab, "grade-all", "--submissions", "tests/submissions", "--gradebook",
+                    book, "--sanitizer", (char *)(sanitizer ? sanitizer : ""), "--cuobjdump",
+                    (char *)(cuobjdump ? cuobjdump : ""), "matmul_tf32",
+                    (char *)tf32_step[i], NULL};
+    tf32_code[i] = run_capture(argv, (const char *const *)env, tf32_out[i],
+                               sizeof tf32_out[i], tf32_err[i], sizeof tf32_err[i]);
+    printf("%s", tf32_out[i]);
 }
 
 static void grade_tf32_03(void) { tf32_only = 0; grade_tf32(); }

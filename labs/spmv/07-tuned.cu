@@ -9,10 +9,12 @@
  *  - Even rows near the diagonal (none past twice the mean nor past 128; the mean
  *    |col - row| of a sample of rows at most 32768: stencil27, banded): step 05's
  *    layout, slices of 32 rows stored column by column, so that a warp's loads at each
- *    j are 32 consecutive words and its lanes gather neighbouring x. Rows this even
- *    need no sort; the slices are made on the device (a kernel for the widths, their
- *    sum on the host, a kernel to fill), in about the time of a few SpMVs where step
- *    05's host conversion takes hundreds. Its price is printed on its own line.
+ *    j are 32 consecutive words and its lanes gather neighbouring x. Unlike step
+ *    05, no sort within windows: where rows vary in length, as banded's do, a slice
+ *    pads to its longest row. The slices are made on the device (a kernel for the
+ *    widths, their sum on the host, a kernel to fill), with no copy of the matrix to
+ *    the host and back as step 05's conversion makes. Its price and padding are
+ *    printed on a line of their own.
  *  - The rest (random, powerlaw): pieces, cut once per matrix on the host: consecutive
  *    whole rows, at most 32 of them and 512 nonzeros, a longer row cut into pieces of
  *    its own (16 bytes a piece: first row, rows, first and last nonzero; the time the
