@@ -8,13 +8,12 @@
  *    row, whose warp reads 32 neighbouring rows' few nonzeros from a handful of lines.
  *  - Even rows near the diagonal (none past twice the mean nor past 128; the mean
  *    |col - row| of a sample of rows at most 32768: stencil27, banded): step 05's
- *    layout, slices of 32 rows stored column by column, so that a warp's loads at each
- *    j are 32 consecutive words and its lanes gather neighbouring x. Unlike step
- *    05, no sort within windows: where rows vary in length, as banded's do, a slice
- *    pads to its longest row. The slices are made on the device (a kernel for the
- *    widths, their sum on the host, a kernel to fill), with no copy of the matrix to
- *    the host and back as step 05's conversion makes. Its price and padding are
- *    printed on a line of their own.
+ *    layout, SELL-32-256, so that a warp's loads at each j are 32 consecutive words
+ *    and its lanes gather nearby x, made on the device: a block sorts a window of 256
+ *    rows by length (CUB's BlockRadixSort) and writes each slice's width, the host sums
+ *    the widths into the slices' starts, a kernel fills the slices, with no copy of
+ *    the matrix to the host and back as step 05's conversion makes. Its price and
+ *    padding are printed on a line of their own.
  *  - The rest (random, powerlaw): pieces, cut once per matrix on the host: consecutive
  *    whole rows, at most 32 of them and 512 nonzeros, a longer row cut into pieces of
  *    its own (16 bytes a piece: first row, rows, first and last nonzero; the time the
@@ -113,11 +112,12 @@ __global__ void merge_fixup(const struct carry *carries, long long num_threads, 
  *     __syncwarp(); lanes store the rows' sums. A long row's first piece stores, its
  *     other pieces run in a second launch and atomicAdd into y.
  *  3. Even rows near the diagonal (longest <= 2 x mean and <= 128, the mean |col - row|
- *     of a sample of rows <= 32768: stencil27, banded): step 05's slices of 32 rows
- *     stored column by column, no sort, made on the device once per matrix: a kernel
- *     writes each slice's longest row (__reduce_max_sync), the host sums 32 x widths
- *     into the slices' starts, a kernel copies each row into its slice (zeros in the
- *     padding); then a thread per row, as step 01's, on the slices.
+ *     of a sample of rows <= 32768: stencil27, banded): step 05's SELL-32-256, made on
+ *     the device once per matrix: a block per window of 256 rows sorts them by length
+ *     (cub::BlockRadixSort, SortDescending on 8 bits) and writes each position's row
+ *     and length and each slice's width (its first row's); the host sums 32 x widths
+ *     into the slices' starts; a kernel copies each row into its slice (zeros in the
+ *     padding); then a thread per position, as step 05's, writing y[its row].
  */
 static cudaError_t launch(const void *problem, cudaStream_t stream)
 {

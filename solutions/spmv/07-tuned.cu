@@ -8,13 +8,12 @@
  *    row, whose warp reads 32 neighbouring rows' few nonzeros from a handful of lines.
  *  - Even rows near the diagonal (none past twice the mean nor past 128; the mean
  *    |col - row| of a sample of rows at most 32768: stencil27, banded): step 05's
- *    layout, slices of 32 rows stored column by column, so that a warp's loads at each
- *    j are 32 consecutive words and its lanes gather neighbouring x. Unlike step
- *    05, no sort within windows: where rows vary in length, as banded's do, a slice
- *    pads to its longest row. The slices are made on the device (a kernel for the
- *    widths, their sum on the host, a kernel to fill), with no copy of the matrix to
- *    the host and back as step 05's conversion makes. Its price and padding are
- *    printed on a line of their own.
+ *    layout, SELL-32-256, so that a warp's loads at each j are 32 consecutive words
+ *    and its lanes gather nearby x, made on the device: a block sorts a window of 256
+ *    rows by length (CUB's BlockRadixSort) and writes each slice's width, the host sums
+ *    the widths into the slices' starts, a kernel fills the slices, with no copy of
+ *    the matrix to the host and back as step 05's conversion makes. Its price and
+ *    padding are printed on a line of their own.
  *  - The rest (random, powerlaw): pieces, cut once per matrix on the host: consecutive
  *    whole rows, at most 32 of them and 512 nonzeros, a longer row cut into pieces of
  *    its own (16 bytes a piece: first row, rows, first and last nonzero; the time the
@@ -41,6 +40,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <cub/block/block_radix_sort.cuh>
+
 #include "spmv.h"
 #include "step_kernel.h"
 
@@ -53,6 +54,7 @@
 #define PIECE_ROWS 32 /* rows per piece: one sum slot per lane */
 #define SHORT_ROWS 8  /* mean and longest row at most 8 and 16: one thread per row */
 #define ELL_SLICE 32       /* rows of a slice of the sliced ELL: a warp */
+#define ELL_WINDOW 256     /* sigma: the rows sorted by length within windows of this many */
 #define ELL_MAX_WIDTH 128  /* even rows: none past twice the mean nor past this */
 /* sliced ELL only where the nonzeros sit this near the diagonal on average (|col - row|,
  * in columns of x: 128 KB), so that lanes on neighbouring rows gather neighbouring x */
@@ -143,57 +145,68 @@ spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restri
     }
 }
 
-/* Even rows near the diagonal: sliced ELL (step 05's layout, without its sort): each
- * slice of 32 consecutive rows padded to its longest row and stored column by column,
- * element j of the slice's row r at start + 32 j + r, with zeros (and the row's last
- * column) in the padding. Made on the device from the CSR arrays: */
+/* Even rows near the diagonal: sliced ELL, step 05's layout (SELL-32-256), made on the
+ * device: rows sorted by length, longest first, within windows of ELL_WINDOW rows;
+ * each slice of 32 sorted rows padded to its first (longest) row and stored column by
+ * column, element j of the slice's r-th row at start + 32 j + r, with zeros (and the
+ * row's last column) in the padding. */
 
-/* the widths: each slice's longest row (a warp a slice: a thread a row) */
-__global__ void __launch_bounds__(THREADS)
-ell_slice_widths(const int *Ap, int num_rows, int *width)
+/* a block a window: its rows sorted by length (CUB's block radix sort, stable, on the
+ * 8 bits a length up to ELL_MAX_WIDTH needs), each position's row and length written,
+ * and each slice's width (its first row's length) */
+__global__ void __launch_bounds__(ELL_WINDOW)
+ell_sort_windows(const int *Ap, int num_rows, int *perm, int *length, int *width)
 {
-    long long row = (long long)blockIdx.x * THREADS + threadIdx.x;
-    int length = row < num_rows ? __ldg(Ap + row + 1) - __ldg(Ap + row) : 0;
-    int widest = __reduce_max_sync(0xffffffffu, length);
-    if ((threadIdx.x & 31) == 0 && row < num_rows)
-        width[row / ELL_SLICE] = widest;
-}
-
-/* the slices, once their starts are known: a thread copies its row */
-__global__ void __launch_bounds__(THREADS)
-ell_fill(const int *Ap, const int *Aj, const float *Av, int num_rows, const long long *start,
-         const int *width, int *cols, float *vals)
-{
-    long long row = (long long)blockIdx.x * THREADS + threadIdx.x;
-    if (row >= num_rows)
-        return;
-    long long base = start[row / ELL_SLICE] + (row % ELL_SLICE);
-    int begin = Ap[row], length = Ap[row + 1] - begin, w = width[row / ELL_SLICE];
-    int pad = length > 0 ? Aj[begin + length - 1] : 0;
-    for (int j = 0; j < w; ++j) {
-        cols[base + (long long)ELL_SLICE * j] = j < length ? Aj[begin + j] : pad;
-        vals[base + (long long)ELL_SLICE * j] = j < length ? Av[begin + j] : 0.0f;
+    typedef cub::BlockRadixSort<unsigned, ELL_WINDOW, 1, int> WindowSort;
+    __shared__ typename WindowSort::TempStorage temp;
+    long long position = (long long)blockIdx.x * ELL_WINDOW + threadIdx.x;
+    /* a length plus one: positions past the last row (key 0) sort after every row */
+    unsigned key[1] = {position < num_rows ? (unsigned)(__ldg(Ap + position + 1) - __ldg(Ap + position)) + 1u : 0u};
+    int row[1] = {(int)position};
+    WindowSort(temp).SortDescending(key, row, 0, 8);
+    if (position < num_rows) {
+        perm[position] = row[0];
+        length[position] = (int)key[0] - 1;
+        if (position % ELL_SLICE == 0)
+            width[position / ELL_SLICE] = (int)key[0] - 1;
     }
 }
 
-/* the product: a thread a row, as step 01's, but a warp's 32 loads at each j are 32
- * consecutive words, and lanes on neighbouring rows gather neighbouring x (a stencil's
- * or a band's columns move with the row) */
+/* the slices, once their starts are known: a thread copies the row at its position */
 __global__ void __launch_bounds__(THREADS)
-spmv_ell(const long long *start, const int *width, const int *cols, const float *vals, int num_rows,
-         const float *__restrict__ x, float *y)
+ell_fill(const int *Ap, const int *Aj, const float *Av, int num_rows, const int *perm, const int *length,
+         const long long *start, const int *width, int *cols, float *vals)
 {
-    long long row = (long long)blockIdx.x * THREADS + threadIdx.x;
-    if (row >= num_rows)
+    long long position = (long long)blockIdx.x * THREADS + threadIdx.x;
+    if (position >= num_rows)
         return;
-    long long base = __ldg(start + row / ELL_SLICE) + (row % ELL_SLICE);
-    int w = __ldg(width + row / ELL_SLICE);
+    long long base = start[position / ELL_SLICE] + (position % ELL_SLICE);
+    int begin = Ap[perm[position]], row_length = length[position], w = width[position / ELL_SLICE];
+    int pad = row_length > 0 ? Aj[begin + row_length - 1] : 0;
+    for (int j = 0; j < w; ++j) {
+        cols[base + (long long)ELL_SLICE * j] = j < row_length ? Aj[begin + j] : pad;
+        vals[base + (long long)ELL_SLICE * j] = j < row_length ? Av[begin + j] : 0.0f;
+    }
+}
+
+/* the product: a thread a row, as step 05's, its 32 loads of a warp at each j 32
+ * consecutive words, and lanes on rows of one window gather nearby x (a stencil's or a
+ * band's columns move with the row) */
+__global__ void __launch_bounds__(THREADS)
+spmv_ell(const long long *start, const int *width, const int *perm, const int *cols, const float *vals,
+         int num_rows, const float *__restrict__ x, float *y)
+{
+    long long position = (long long)blockIdx.x * THREADS + threadIdx.x;
+    if (position >= num_rows)
+        return;
+    long long base = __ldg(start + position / ELL_SLICE) + (position % ELL_SLICE);
+    int w = __ldg(width + position / ELL_SLICE);
     float sum = 0.0f;
 #pragma unroll 4
     for (int j = 0; j < w; ++j)
         sum += load_streaming(vals + base + (long long)ELL_SLICE * j) *
                __ldg(x + load_streaming(cols + base + (long long)ELL_SLICE * j));
-    y[row] = sum;
+    y[__ldg(perm + position)] = sum;
 }
 
 /* short, even rows (laplace2d's 5): step 01's thread per row */
@@ -235,6 +248,7 @@ static struct {
 static struct {
     unsigned long long matrix_id;
     long long *start; /* each slice's first element, and the end: slices + 1 */
+    int *perm, *length; /* each position's row and its length (sorted within windows) */
     int *width, *cols;
     float *vals;
 } ell;
@@ -242,6 +256,8 @@ static struct {
 static void free_ell(void)
 {
     cudaFree(ell.start);
+    cudaFree(ell.perm);
+    cudaFree(ell.length);
     cudaFree(ell.width);
     cudaFree(ell.cols);
     cudaFree(ell.vals);
@@ -340,7 +356,8 @@ static cudaError_t make_ell(const struct spmv_problem *p, cudaStream_t stream)
     free_ell();
     long long slices = ((long long)p->rows + ELL_SLICE - 1) / ELL_SLICE;
     dim3 grid((unsigned)(((long long)p->rows + THREADS - 1) / THREADS));
-    if ((status = step_check_grid(grid)) != cudaSuccess)
+    dim3 windows((unsigned)(((long long)p->rows + ELL_WINDOW - 1) / ELL_WINDOW));
+    if ((status = step_check_grid(grid)) != cudaSuccess || (status = step_check_grid(windows)) != cudaSuccess)
         return status;
     int *width = (int *)malloc((size_t)slices * sizeof(int));
     long long *start = (long long *)malloc((size_t)(slices + 1) * sizeof(long long));
@@ -348,9 +365,11 @@ static cudaError_t make_ell(const struct spmv_problem *p, cudaStream_t stream)
     if (width == NULL || start == NULL)
         goto done;
     if ((status = cudaMalloc(&ell.width, (size_t)slices * sizeof(int))) != cudaSuccess ||
-        (status = cudaMalloc(&ell.start, (size_t)(slices + 1) * sizeof(long long))) != cudaSuccess)
+        (status = cudaMalloc(&ell.start, (size_t)(slices + 1) * sizeof(long long))) != cudaSuccess ||
+        (status = cudaMalloc(&ell.perm, (size_t)p->rows * sizeof(int))) != cudaSuccess ||
+        (status = cudaMalloc(&ell.length, (size_t)p->rows * sizeof(int))) != cudaSuccess)
         goto done;
-    ell_slice_widths<<<grid, THREADS, 0, stream>>>(p->row_ptr, p->rows, ell.width);
+    ell_sort_windows<<<windows, ELL_WINDOW, 0, stream>>>(p->row_ptr, p->rows, ell.perm, ell.length, ell.width);
     if ((status = cudaGetLastError()) != cudaSuccess ||
         (status = cudaMemcpyAsync(width, ell.width, (size_t)slices * sizeof(int), cudaMemcpyDeviceToHost,
                                   stream)) != cudaSuccess ||
@@ -364,14 +383,14 @@ static cudaError_t make_ell(const struct spmv_problem *p, cudaStream_t stream)
         (status = cudaMemcpyAsync(ell.start, start, (size_t)(slices + 1) * sizeof(long long), cudaMemcpyHostToDevice,
                                   stream)) != cudaSuccess)
         goto done;
-    ell_fill<<<grid, THREADS, 0, stream>>>(p->row_ptr, p->col_idx, p->values, p->rows, ell.start, ell.width,
-                                           ell.cols, ell.vals);
+    ell_fill<<<grid, THREADS, 0, stream>>>(p->row_ptr, p->col_idx, p->values, p->rows, ell.perm, ell.length,
+                                           ell.start, ell.width, ell.cols, ell.vals);
     if ((status = cudaGetLastError()) != cudaSuccess || (status = cudaStreamSynchronize(stream)) != cudaSuccess)
         goto done;
     ell.matrix_id = p->matrix_id;
-    fprintf(stderr, "07-tuned: sliced ELL of %d rows a slice, %.1f%% padding, made once for this matrix in %.1f ms "
+    fprintf(stderr, "07-tuned: sliced ELL (SELL-%d-%d), %.1f%% padding, made once for this matrix in %.1f ms "
                     "on the device (not in the timed runs)\n",
-            ELL_SLICE, p->nnz ? 100.0 * ((double)start[slices] - p->nnz) / p->nnz : 0.0, now_ms() - begin_ms);
+            ELL_SLICE, ELL_WINDOW, p->nnz ? 100.0 * ((double)start[slices] - p->nnz) / p->nnz : 0.0, now_ms() - begin_ms);
 done:
     free(width);
     free(start);
@@ -416,7 +435,8 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
         dim3 grid((unsigned)(((long long)p->rows + THREADS - 1) / THREADS));
         if ((status = step_check_grid(grid)) != cudaSuccess)
             return status;
-        spmv_ell<<<grid, THREADS, 0, stream>>>(ell.start, ell.width, ell.cols, ell.vals, p->rows, p->x, p->y);
+        spmv_ell<<<grid, THREADS, 0, stream>>>(ell.start, ell.width, ell.perm, ell.cols, ell.vals, p->rows, p->x,
+                                               p->y);
         return cudaGetLastError();
     }
     if ((split.pieces == NULL || split.matrix_id != p->matrix_id) && (status = make_split(p, PIECE)) != cudaSuccess)
