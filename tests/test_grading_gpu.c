@@ -6,7 +6,7 @@
  * and for N-body step 07 (its first shared-memory step: tiles, barriers, so racecheck
  * and synccheck have something to look at, and the technique check's shared-memory
  * rule; at the physics check's full 1000 bodies, where step 01 has 257), then the class
- * (bin/lab grade-all, matmul step 02, in two halves: grade_class) and N-body step 07
+ * (bin/lab grade-all, matmul step 02, in four parts: grade_class) and N-body step 07
  * with its tile load unguarded (tests/fixtures/tile-without-guard.sh); each case reads
  * one student's report. This fits one 10-minute call on the H100; the whole solutions
  * tree of each lab, every step with every check, is graded by tests/verify-on-gpu.sh's
@@ -88,28 +88,39 @@ static void grade_solutions(void)
     }
 }
 
-/* The class, tests/submissions at matmul step 02, graded in two halves, each a case
- * (and a bin/lab grade-all) of its own: the students whose step runs, and is wrong
- * (class_running), and the others: the step that never finishes, the one graded right
- * after it (the GPU usable again), those that do not build or are refused, and every
- * folder without a matmul step 02. */
-static const char *const class_running[] = {
-    "cached-results", "decoy-kernel", "exits-in-launch", "ignores-technique", "leftover-output",
-    "missing-barrier", "oob-read", "partial-write", "side-stream",
+/* The class, tests/submissions at matmul step 02, graded in four parts, each a case
+ * (and a bin/lab grade-all) of its own, so that the runner grades them side by side:
+ * the students whose step runs and is wrong, in three parts of three (as one part it
+ * took 238 s of the H100's 335 s make test, 2026-11-27, the longest case of the run),
+ * and the others: the step that never finishes, the one graded right after it (the
+ * GPU usable again), those that do not build or are refused, and every folder without
+ * a matmul step 02. */
+#define RUNNING_PARTS 3
+static const char *const class_running[RUNNING_PARTS][3] = {
+    {"missing-barrier", "oob-read", "partial-write"},
+    {"ignores-technique", "decoy-kernel", "side-stream"},
+    {"cached-results", "leftover-output", "exits-in-launch"},
 };
-static size_t class_size; /* the folders of this half */
+static size_t class_size; /* the folders of this part */
 
-static int runs_and_is_wrong(const char *student)
+/* The part student is graded in: its running part, or RUNNING_PARTS (the others). */
+static int class_part(const char *student)
 {
-    for (size_t i = 0; i < sizeof class_running / sizeof class_running[0]; ++i)
-        if (strcmp(student, class_running[i]) == 0)
-            return 1;
-    return 0;
+    for (int p = 0; p < RUNNING_PARTS; ++p)
+        for (size_t i = 0; i < sizeof class_running[p] / sizeof class_running[p][0]; ++i)
+            if (strcmp(student, class_running[p][i]) == 0)
+                return p;
+    return RUNNING_PARTS;
 }
 
-static void grade_class(int running)
+static void grade_class(int part)
 {
-    make_dir(running ? "class-running" : "class-others");
+    char sub[32];
+    if (part < RUNNING_PARTS)
+        snprintf(sub, sizeof sub, "class-running-%d", part + 1);
+    else
+        snprintf(sub, sizeof sub, "class-others");
+    make_dir(sub);
     if (dir == NULL)
         return;
     snprintf(book, sizeof book, "%s/class.csv", dir);
@@ -119,7 +130,7 @@ static void grade_class(int running)
     class_size = 0;
     DIR *all = opendir("tests/submissions");
     for (struct dirent *e; all != NULL && (e = readdir(all)) != NULL;) {
-        if (e->d_name[0] == '.' || runs_and_is_wrong(e->d_name) != running)
+        if (e->d_name[0] == '.' || class_part(e->d_name) != part)
             continue;
         char from[600];
         snprintf(from, sizeof from, "tests/submissions/%s", e->d_name);
@@ -139,14 +150,24 @@ static void grade_class(int running)
     printf("%s", out);
 }
 
-static void grade_class_running(void)
+static void grade_class_running_1(void)
+{
+    grade_class(0);
+}
+
+static void grade_class_running_2(void)
 {
     grade_class(1);
 }
 
+static void grade_class_running_3(void)
+{
+    grade_class(2);
+}
+
 static void grade_class_others(void)
 {
-    grade_class(0);
+    grade_class(RUNNING_PARTS);
 }
 
 /* N-body step 07 with its tile load unguarded (tests/fixtures/tile-without-guard.sh) */
@@ -395,7 +416,8 @@ START_TEST(class_gradebook_has_a_row_per_student)
     struct csv_table t;
     char why[256];
     ck_assert_int_eq(csv_read_file(book, &t, why, sizeof why), 0);
-    ck_assert_uint_eq(t.nrows, class_size); /* every folder of this half */
+    ck_assert_uint_gt(class_size, 0);
+    ck_assert_uint_eq(t.nrows, class_size); /* every folder of this part */
     for (size_t row = 0; row < t.nrows; ++row) { /* none of them earns full marks */
         ck_assert_msg(strcmp(csv_get(&t, row, "total"), csv_get(&t, row, "max")) != 0, "%s",
                       csv_get(&t, row, "student"));
@@ -792,7 +814,9 @@ static const char *const names[] = {
     "cached_or_leftover_output_is_poisoned",
     "exit_from_inside_launch_passes_nothing",
     "todo_step_earns_nothing",
-    "class_gradebook_has_a_row_per_student (steps that run and are wrong)",
+    "class_gradebook_has_a_row_per_student (steps that run and are wrong, part 1 of 3)",
+    "class_gradebook_has_a_row_per_student (steps that run and are wrong, part 2 of 3)",
+    "class_gradebook_has_a_row_per_student (steps that run and are wrong, part 3 of 3)",
     "class_gradebook_has_a_row_per_student (the others)",
     "sanitizer_tools_run_at_once_and_a_hang_is_killed_alone",
     "sanitizer_tools_one_after_the_other_with_concurrency_1",
@@ -822,14 +846,25 @@ Suite *grading_gpu_suite(void)
     tcase_add_unchecked_fixture(tc, grade_solutions, remove_everything);
     tcase_add_loop_test(tc, solutions_earn_full_marks, 0, SOLUTION_STEPS);
 
-    tc = side_by_side_tcase(s, "grading_gpu", "class, steps that run and are wrong", 60, 0);
-    tcase_add_unchecked_fixture(tc, grade_class_running, remove_everything);
+    /* the class's parts first, the longest of grading's cases: the runner starts GPU
+     * jobs in the order they are made as slots free up (tests/suites.h) */
+    tc = side_by_side_tcase(s, "grading_gpu", "class, steps that run and are wrong, part 1 of 3",
+                            60, 0);
+    tcase_add_unchecked_fixture(tc, grade_class_running_1, remove_everything);
     tcase_add_test(tc, missing_barrier_loses_racecheck);
     tcase_add_test(tc, out_of_bounds_read_loses_memcheck_though_correct);
     tcase_add_test(tc, partial_write_loses_the_step);
+    tcase_add_test(tc, class_gradebook_has_a_row_per_student);
+    tc = side_by_side_tcase(s, "grading_gpu", "class, steps that run and are wrong, part 2 of 3",
+                            60, 0);
+    tcase_add_unchecked_fixture(tc, grade_class_running_2, remove_everything);
     tcase_add_test(tc, ignoring_the_technique_loses_its_point);
     tcase_add_test(tc, a_decoy_kernel_fails_the_technique);
     tcase_add_test(tc, work_on_a_side_stream_fails_every_run);
+    tcase_add_test(tc, class_gradebook_has_a_row_per_student);
+    tc = side_by_side_tcase(s, "grading_gpu", "class, steps that run and are wrong, part 3 of 3",
+                            60, 0);
+    tcase_add_unchecked_fixture(tc, grade_class_running_3, remove_everything);
     tcase_add_test(tc, cached_or_leftover_output_is_poisoned);
     tcase_add_test(tc, exit_from_inside_launch_passes_nothing);
     tcase_add_test(tc, class_gradebook_has_a_row_per_student);
@@ -842,17 +877,6 @@ Suite *grading_gpu_suite(void)
     tcase_add_test(tc, compile_error_is_graded_as_such);
     tcase_add_test(tc, todo_step_earns_nothing);
     tcase_add_test(tc, class_gradebook_has_a_row_per_student);
-
-    tc = side_by_side_tcase(s, "grading_gpu", "nbody class", 60, 0);
-    tcase_add_unchecked_fixture(tc, grade_nbody_class, remove_everything);
-    tcase_add_test(tc, tile_load_past_n_is_a_memory_error);
-
-    TCase *fake = side_by_side_tcase(s, "grading_gpu", "sanitizer_at_once", 60, 0);
-    tcase_add_unchecked_fixture(fake, grade_with_fake_sanitizer_at_once, remove_fake);
-    tcase_add_test(fake, sanitizer_tools_run_at_once_and_a_hang_is_killed_alone);
-    fake = side_by_side_tcase(s, "grading_gpu", "sanitizer_one_after_the_other", 60, 0);
-    tcase_add_unchecked_fixture(fake, grade_with_fake_sanitizer_one_after_the_other, remove_fake);
-    tcase_add_test(fake, sanitizer_tools_one_after_the_other_with_concurrency_1);
 
     TCase *reduce = side_by_side_tcase(s, "grading_gpu", "reduce_shortcuts", 60, 0);
     tcase_add_unchecked_fixture(reduce, grade_reduce, remove_reduce);
@@ -873,5 +897,16 @@ Suite *grading_gpu_suite(void)
     tf32 = side_by_side_tcase(s, "grading_gpu", "tf32 step 05", 60, 0);
     tcase_add_unchecked_fixture(tf32, grade_tf32_05, remove_tf32);
     tcase_add_test(tf32, tf32_weak_wgmma_wait_is_found_in_the_sass);
+    tc = side_by_side_tcase(s, "grading_gpu", "nbody class", 60, 0);
+    tcase_add_unchecked_fixture(tc, grade_nbody_class, remove_everything);
+    tcase_add_test(tc, tile_load_past_n_is_a_memory_error);
+
+    TCase *fake = side_by_side_tcase(s, "grading_gpu", "sanitizer_at_once", 60, 0);
+    tcase_add_unchecked_fixture(fake, grade_with_fake_sanitizer_at_once, remove_fake);
+    tcase_add_test(fake, sanitizer_tools_run_at_once_and_a_hang_is_killed_alone);
+    fake = side_by_side_tcase(s, "grading_gpu", "sanitizer_one_after_the_other", 60, 0);
+    tcase_add_unchecked_fixture(fake, grade_with_fake_sanitizer_one_after_the_other, remove_fake);
+    tcase_add_test(fake, sanitizer_tools_one_after_the_other_with_concurrency_1);
+
     return s;
 }
