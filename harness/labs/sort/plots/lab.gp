@@ -19,3 +19,19 @@ library_pick = "cub-keys"
 peak_title = ""
 special_quantity = ""; special_flops = 0
 big_unit = "Gkeys/s"
+# The size sweep (plots/sweep.gp): uniform keys only (the distributions have a figure
+# of their own, at 2^28), n from 2^16 to 2^28 on a log2 axis; steps recorded at one
+# size only (so far 01-07) are left out by sweep.gp.
+sweep_rows = 'column("k") == 1'
+sweep_log2 = 1
+sweep_xlabel = "keys n (uniform; log2 scale)"
+# (the command sweep.gp evals for the x tics also puts tics between the decades of its
+# log y axis: 1 to 42 Gkeys/s spans little more than one decade)
+sweep_xtics = 'set xtics ("64K" 65536, "256K" 262144, "1M" 1048576, "4M" 4194304, "16M" 16777216, "64M" 67108864, "256M" 268435456); ' . \
+    'set ytics ("0.1" 0.1, "0.2" 0.2, "0.5" 0.5, "1" 1, "2" 2, "5" 5, "10" 10, "20" 20, "50" 50, "100" 100); set grid xtics ytics'
+sweep_note = "one run (--run-id) of 08, 09 and CUB at each n: bin/solutions/sort/<row> --n N --run-id ID, L2 flushed"
+# The sweep's steps take series colours 1 and 2 (08, 09): green and orange here, so that
+# 08 does not look like CUB's SortKeys (the library colour, dark blue) beside it. Only
+# the sweep draws series from lab.gp (steps.gp draws no series; distributions.gp does
+# not load lab.gp).
+series_colours = "0x2ca02c 0xff7f0e 0x9467bd 0x8c564b 0xe377c2 0x17becf 0xbcbd22 0x1f77b4"

@@ -1,12 +1,16 @@
 # The sort figures, included by plots/plots.mk (which sets PLOT_* and PLOT_SH). For
 # every results folder <gpu> with sort rows, each also as slides/<name>.svg:
 #   plots/sort/steps-<gpu>.png          Gkeys/s per step at 2^28 uniform keys, CUB's row as a
-#                                       line (plots/steps.gp; steps 07 and 09 sort pairs)
+#                                       line (plots/steps.gp; steps 07 and 09 sort pairs): the
+#                                       run of the chapter's first table (guide-tables --table-run)
 #   plots/sort/passes-<gpu>.png         the same rows as GB/s per pass against the measured
 #                                       device-copy bandwidth (plots/steps.gp, lab-pass.gp)
 #   plots/sort/distributions-<gpu>.png  Gkeys/s per step and row for each key distribution
 #                                       recorded, Onesweep's published A100 rate as a line
 #                                       (distributions.gp, data/published/sort-published.csv)
+#   plots/sort/sizes-<gpu>.png          Gkeys/s of 08, 09 and CUB's two rows from 2^16 to 2^28
+#                                       uniform keys, one line each (plots/sweep.gp; the rows of
+#                                       one run with --run-id over the sizes)
 PLOT_LAB_TARGETS += plots-sort
 SORT_PLOTS := harness/labs/sort/plots
 SORT_PUBLISHED = $(PLOT_PUBLISHED)/sort-published.csv
@@ -17,10 +21,12 @@ plots-sort: plots-check
 	  peaks='$(PLOT_WORK)/peaks.csv'; stems='$(call steps_of,sort) $(call rows_of,sort)'; \
 	  if [ -s '$(PLOT_WORK)/sort.dirs' ]; then \
 	    while IFS= read -r dir; do name=$$(figure_name "$$dir"); \
-	      draw "$$out/steps-$$name.png" plots/steps.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' $(SORT_PLOTS)/lab.gp "$$peaks"; \
-	      draw "$$out/passes-$$name.png" plots/steps.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' $(SORT_PLOTS)/lab-pass.gp "$$peaks"; \
+	      run=$$($(GUIDE_TABLES) --table-run --results '$(PLOT_RESULTS)' sort "$$dir" $(PLOT_TABLE_FILES)); \
+	      draw "$$out/steps-$$name.png" plots/steps.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' $(SORT_PLOTS)/lab.gp "$$peaks" "$$run"; \
+	      draw "$$out/passes-$$name.png" plots/steps.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' $(SORT_PLOTS)/lab-pass.gp "$$peaks" "$$run"; \
 	      draw "$$out/distributions-$$name.png" $(SORT_PLOTS)/distributions.gp "$$rows" "$$dir" \
 	        '$(PLOT_SOURCE)' '$(SORT_PUBLISHED)' "$$stems"; \
+	      draw "$$out/sizes-$$name.png" plots/sweep.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' $(SORT_PLOTS)/lab.gp; \
 	    done < '$(PLOT_WORK)/sort.dirs'; \
 	  else echo "plots: no sort results in $(PLOT_RESULTS)/<gpu>/sort.csv yet"; \
 	  fi; \
