@@ -5,8 +5,10 @@
 #   make run                the main job: run every step, print the tables, record the CSV
 #   make run LAB=matmul STEP=02   one step (STEP=02 alone works when one lab has step 02)
 #   make test               unit tests, static checks and (with a GPU) every solution step
-#   make test-long          the long checks that need no GPU (make test runs them too where
-#                           no GPU is visible, or with CI=true)
+#   make test-long          the long checks that need no GPU: the occupancy cross-check and
+#                           the handout's own make test (make test runs them too where no
+#                           GPU is visible, or with CI=true; on a GPU machine it lists
+#                           them as SKIPPED)
 #   make report ARCH=sm_90  static resources and blocks per SM of every step, no GPU needed
 #                           (WHATIF=sm_75: the same binaries judged on another architecture)
 #   make plots              check every results CSV, then draw the figures under plots/<lab>/
@@ -598,7 +600,9 @@ RESOURCE_FILES = $(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(lab)),$(
 # The long checks that need no GPU (test-long-checks: the occupancy model against
 # NVIDIA's calculator over 33.5M configurations, bin/occupancy-xcheck, and the
 # explorer's metrics of its configurations, harness/labs/explorer/rules.mk) take
-# minutes of CPU before the first test. `make test-long` runs them; `make test` runs
+# minutes of CPU before the first test, and the LONG suites (tests/suites.h: the
+# handout built from nothing and its own make test) minutes beside the GPU cases.
+# `make test-long` runs them; `make test` runs
 # them too where no GPU is visible (nvidia-smi finds none) or CI=true, so CI (.ci/run,
 # on a machine without a GPU) keeps them, and leaves them out on a GPU machine, whose
 # `make test` runs the GPU cases at once (tests/run_tests.c runs suites, and their long
@@ -609,12 +613,14 @@ RESOURCE_FILES = $(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(lab)),$(
 test: deps
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) test-after-deps
 test-long: deps
-	$(Q)$(MAKE) --no-print-directory -j$(NPROC) test-long-checks
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) test-long-checks $(BIN_DIR)/run-tests
+	$(Q)MAKEFLAGS="$$(printf '%s' "$$MAKEFLAGS" | sed 's/--jobserver-[a-z]*=[^ ]*//g')" LAB_TEST_LONG=only \
+	  LAB_BIN_DIR='$(BIN_DIR)' $(BIN_DIR)/run-tests
 .PHONY: test-after-deps test-long test-long-checks
 # (the makes the tests start get no jobserver of this one: it is not theirs, and make
 # would warn on their stderr, which the tests read)
 test-after-deps: $(LAB_BINS) $(SOLUTION_BINS) $(TOOLS) $(BIN_DIR)/run-tests $(if $(TEST_LONG),test-long-checks)
-	$(Q)MAKEFLAGS="$$(printf '%s' "$$MAKEFLAGS" | sed 's/--jobserver-[a-z]*=[^ ]*//g')" LAB_RESOURCE_FILES='$(subst $(space),:,$(strip $(RESOURCE_FILES)))' LAB_BIN_DIR='$(BIN_DIR)' \
+	$(Q)MAKEFLAGS="$$(printf '%s' "$$MAKEFLAGS" | sed 's/--jobserver-[a-z]*=[^ ]*//g')" LAB_TEST_LONG='$(TEST_LONG)' LAB_RESOURCE_FILES='$(subst $(space),:,$(strip $(RESOURCE_FILES)))' LAB_BIN_DIR='$(BIN_DIR)' \
 	  CUOBJDUMP='$(CUOBJDUMP)' $(BIN_DIR)/run-tests
 test-long-checks: $(BIN_DIR)/occupancy-xcheck
 	$(Q)$(BIN_DIR)/occupancy-xcheck

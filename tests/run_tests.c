@@ -41,7 +41,7 @@
 #include "side_by_side.h"
 #include "util.h"
 
-enum need { NOTHING, GPU, GNUPLOT, SLURM, CUOBJDUMP };
+enum need { NOTHING, GPU, GNUPLOT, SLURM, CUOBJDUMP, LONG };
 
 #define SUITE(name, needs)                                                                         \
     Suite *name##_suite(void);                                                                     \
@@ -63,6 +63,7 @@ struct suite_entry {
 #define GNUPLOT_LIST(name) name##_case_names
 #define SLURM_LIST(name) name##_case_names
 #define CUOBJDUMP_LIST(name) name##_case_names
+#define LONG_LIST(name) name##_case_names
 #define SUITE(name, needs) {#name, name##_suite, needs##_LIST(name), needs},
 static const struct suite_entry suites[] = {
 #include "suites.h"
@@ -182,6 +183,21 @@ static void own_log_files(const char *suite, size_t job)
         snprintf(own, sizeof own, "%s.%s.%zu", file, suite, job);
         setenv(logs[i], own, 1);
     }
+}
+
+/* In the child that runs one job beside others: OpenMP (the labs' CPU references and
+ * rows, inputs generated on every core) gets a share of the cores rather than all of
+ * them in every job, and its threads sleep rather than spin while they wait: on the
+ * H100's 16 cores, 16 jobs at once kept the load average between 40 and 70 for the
+ * whole of make test (2026-11-28). What the user set is kept. */
+static void share_cores(int jobs)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    long threads = jobs > 0 ? 2 * cpus / jobs : cpus;
+    char text[32];
+    snprintf(text, sizeof text, "%ld", threads > 2 ? threads : 2);
+    setenv("OMP_NUM_THREADS", text, 0);
+    setenv("OMP_WAIT_POLICY", "passive", 0);
 }
 
 /* One job of the run: a whole suite, one side-by-side case of it (case_name), or the
@@ -318,6 +334,7 @@ static int run_side_by_side(const struct test_job *jobs, size_t n,
                 dup2(fd, STDERR_FILENO);
                 close(fd);
                 own_log_files(jobs[i].suite->name, i);
+                share_cores(limits->jobs);
                 run_job(&jobs[i]);
                 _exit(0);
             }
@@ -423,6 +440,14 @@ int main(void)
     for (size_t i = 0; i < sizeof suites / sizeof suites[0]; ++i)
         slurm_needed |= suites[i].needs == SLURM;
     int have_slurm = slurm_needed && slurm_possible(slurm_why, sizeof slurm_why);
+    /* The long checks that need no GPU (LONG suites): LAB_TEST_LONG=1 runs them with the
+     * rest, =only runs them alone (make test-long); the Makefile sets it (TEST_LONG). */
+    const char *long_env = getenv("LAB_TEST_LONG");
+    int only_long = long_env != NULL && strcmp(long_env, "only") == 0;
+    int have_long = only_long || (long_env != NULL && strcmp(long_env, "1") == 0);
+    const char *long_why = "a long check that needs no GPU, left out where a GPU is visible "
+                           "(make test-long runs it; make test does without a GPU or with "
+                           "CI=true, as CI does)";
     const char *require_gpu = getenv("LAB_REQUIRE_GPU");
     if (!have_gpu && require_gpu != NULL && strcmp(require_gpu, "1") == 0) {
         fprintf(stderr, "LAB_REQUIRE_GPU=1 but no GPU is usable: %s\n", gpu_why);
@@ -452,10 +477,13 @@ int main(void)
     static char skip_report[1 << 20];
     for (size_t i = 0; i < sizeof suites / sizeof suites[0]; ++i) {
         const struct suite_entry *s = &suites[i];
+        if (only_long && s->needs != LONG)
+            continue; /* make test-long: neither run nor listed */
         int available = s->needs == NOTHING || (s->needs == GPU && have_gpu) ||
                         (s->needs == GNUPLOT && have_gnuplot) ||
                         (s->needs == SLURM && have_slurm) ||
-                        (s->needs == CUOBJDUMP && have_cuobjdump);
+                        (s->needs == CUOBJDUMP && have_cuobjdump) ||
+                        (s->needs == LONG && have_long);
         if (available) {
             if (wanted(s->name) && selected_count < sizeof selected / sizeof selected[0])
                 selected[selected_count++] = s;
@@ -474,6 +502,7 @@ int main(void)
         const char *why = s->needs == GPU         ? gpu_why
                           : s->needs == SLURM     ? slurm_why
                           : s->needs == CUOBJDUMP ? cuobjdump_why
+                          : s->needs == LONG      ? long_why
                                                   : gnuplot_why;
         size_t used = strlen(skip_report);
         snprintf(skip_report + used, sizeof skip_report - used, "SKIPPED %zu %s test(s): %s\n",

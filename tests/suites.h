@@ -1,6 +1,7 @@
 /* Every Check suite, one per area. SUITE(name, needs) where needs is what the
- * suite requires to run: NOTHING, GPU, GNUPLOT, SLURM (a one-node test cluster) or
- * CUOBJDUMP (real SASS listings).
+ * suite requires to run: NOTHING, GPU, GNUPLOT, SLURM (a one-node test cluster),
+ * CUOBJDUMP (real SASS listings) or LONG (a long check that needs no GPU: run where
+ * make's TEST_LONG is set, no GPU visible or CI=true, and by make test-long).
  * A suite whose need is missing is not run; the runner lists each of its tests as
  * SKIPPED, by name. */
 SUITE(rng, NOTHING)
@@ -35,3 +36,4 @@ SUITE(grading_gpu, GPU)
 SUITE(gpu, GPU)
 SUITE(gpu_steps, GPU)
 SUITE(handout, NOTHING)
+SUITE(handout_long, LONG)

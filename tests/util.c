@@ -379,3 +379,29 @@ int util_run_shell(const char *command, char *out, size_t out_len, char *err, si
     out[0] = err[0] = '\0';
     return run_capture(argv, util_plain_make_env, out, out_len, err, err_len);
 }
+
+int util_shell_with_arg(const char *script, const char *arg, char *out, size_t out_len, char *err,
+                        size_t err_len)
+{
+    char *argv[] = {"/bin/sh", "-c", (char *)script, "sh", (char *)arg, NULL};
+    return run_capture(argv, NULL, out, out_len, err, err_len);
+}
+
+char *util_make_handout(char *dest, size_t len, char *out, size_t out_len, char *err,
+                        size_t err_len)
+{
+    char *dir = util_temp_dir("handout");
+    if (dir == NULL) {
+        snprintf(err, err_len, "no temporary folder for the handout");
+        return NULL;
+    }
+    snprintf(dest, len, "%s/handout", dir);
+    int code = util_shell_with_arg(UTIL_FRESH_MAKE "make -s --no-print-directory handout "
+                                   "DEST=\"$1\"", dest, out, out_len, err, err_len);
+    if (code != 0 || strstr(out, "handout: ") == NULL) {
+        util_remove_tree(dir);
+        free(dir);
+        return NULL;
+    }
+    return dir;
+}

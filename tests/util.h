@@ -39,6 +39,27 @@ int count_lines(const char *text);
  * as run_capture does. */
 int util_run_shell(const char *command, char *out, size_t out_len, char *err, size_t err_len);
 
+/* The start of a shell script whose makes run as from a fresh shell: the make running
+ * the tests may have handed down a jobserver (its descriptors are not open here),
+ * Check's filters and log files (a runner the script starts would write over this
+ * one's), a required GPU or the runner's own variables; its variables given on the
+ * command line (CHECK_PREFIX=...) stay in MAKEFLAGS. */
+#define UTIL_FRESH_MAKE                                                                            \
+    "MAKEFLAGS=$(printf '%s' \"${MAKEFLAGS-}\" | sed 's/--jobserver-[a-z]*=[^ ]*//g'); "           \
+    "export MAKEFLAGS; unset MAKELEVEL LAB_REQUIRE_GPU LAB_BIN_DIR LAB_RESOURCE_FILES "            \
+    "LAB_FIXTURES LAB_TEST_LONG CK_RUN_SUITE CK_RUN_CASE CK_EXCLUDE_SUITE CK_EXCLUDE_CASE "        \
+    "CK_INCLUDE_TAGS CK_EXCLUDE_TAGS CK_VERBOSITY CK_LOG_FILE_NAME CK_XML_LOG_FILE_NAME "          \
+    "CK_TAP_LOG_FILE_NAME; "
+/* Runs the shell script with $1 = arg (may be NULL), output captured as run_capture
+ * does. */
+int util_shell_with_arg(const char *script, const char *arg, char *out, size_t out_len, char *err,
+                        size_t err_len);
+/* A new temporary folder with the students' copy written into it by make handout, as
+ * dir/handout (its path in dest): the folder, or NULL with make's words in out and
+ * err. */
+char *util_make_handout(char *dest, size_t len, char *out, size_t out_len, char *err,
+                        size_t err_len);
+
 /* The folder of the test data files (LAB_FIXTURES, default "tests/fixtures": the
  * tests run from the repository root), and a path in it. */
 const char *fixtures_dir(void);
