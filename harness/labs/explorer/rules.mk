@@ -44,7 +44,9 @@ ifneq ($(filter $(EXPLORER_GOALS),$(MAKECMDGOALS)),)
 endif
 
 # One step binary per configuration: bin/explorer/<config>, the space's kernel file
-# compiled with the configuration's flags, linked with the matmul lab's problem.
+# compiled with the configuration's flags, linked with the matmul lab's problem, and so
+# with the libraries its C files need (OpenMP: the inputs are generated on every core).
+explorer_LDLIBS := $(matmul_LDLIBS)
 $(foreach c,$(EXPLORER_CONFIGS),$(eval $(call STEP_RULES,solutions,explorer,$(c),$(BIN_DIR),\
   $(EXPLORER_DIR)/$(explorer_source_$(c)),,-Iharness/labs/matmul $(explorer_flags_$(c)),$(BUILD_DIR)/solutions)))
 EXPLORER_BINS := $(patsubst %,$(BIN_DIR)/explorer/%,$(EXPLORER_CONFIGS))
