@@ -3,8 +3,8 @@
  * regenerating them (this tree's guide and data). How it builds a table is tested on
  * made-up results of the demo lab, in the demo lab's own tree (tests/demo_lab_tree.h),
  * whose bin/guide-tables knows that lab alone: the newest fullest run, the rows beside
- * the steps, "vs previous", the grading runs, and measured factors beside published
- * ones. */
+ * the steps, "vs previous", the grading runs, measured factors beside published
+ * ones, a step against a row size by size, and a step's build variants as a grid. */
 #include <check.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -280,6 +280,89 @@ START_TEST(guide_tables_compare_a_step_with_a_row_by_size)
 }
 END_TEST
 
+/* <!-- variants-table LAB GPU-DIR STEP VAR_ROWS VAR_COLS -->: a step's builds with
+ * -DA=.. and -DB=.. as a grid, from the newest run in which one passed (not the older
+ * run, nor a newer one with a failed build or without -DB), at the size of its last
+ * such row: values in numeric order (10 after 2), a failed build FAIL, one the run did
+ * not build "-", a row of another size, step or without the flags left out. A
+ * variable no run built with, or an unknown step, is refused in one line, the file
+ * left as it was; so is a marker short of a word. */
+START_TEST(guide_tables_set_out_a_steps_build_variants)
+{
+    char dir[700];
+    fresh_inputs("variants", dir, sizeof dir);
+    const char *const row = "2026-11-23T10:00:00Z,%s,abc,G,9.0,132,1980,13.0,13.0,13.0,demo,%s,step,"
+                            "solutions,-O3 -arch=sm_90%s,flushed,%s,%s,%s,1,5,1.0,1,1,%s,32,2048,0,0,"
+                            "256,8,threads,100,0,%s\n";
+    const char *const rows[][6] = {
+        /* run, step, -D flags, size, GFLOP/s, verdict */
+        {"old", "02-shared", " -DA=1 -DB=0", "64", "77", "PASS"},
+        {"old", "02-shared", " -DA=3 -DB=0", "64", "78", "PASS"},
+        {"new", "02-shared", " -DA=1 -DB=4", "128", "55", "PASS"},
+        {"new", "02-shared", " -DA=1 -DB=0", "64", "11", "PASS"},
+        {"new", "02-shared", " -DA=1 -DB=2", "64", "12", "PASS"},
+        {"new", "02-shared", " -DA=10 -DB=0", "64", "21", "PASS"},
+        {"new", "02-shared", " -DA=10 -DB=2", "64", "22", "FAIL"},
+        {"new", "02-shared", " -DA=2 -DB=0", "64", "31", "PASS"},
+        {"new", "01-fill", " -DA=1 -DB=6", "64", "56", "PASS"},
+        {"new", "02-shared", "", "64", "57", "PASS"},
+        {"later", "02-shared", " -DA=1", "64", "58", "PASS"},
+        {"failed", "02-shared", " -DA=1 -DB=0", "64", "59", "FAIL"},
+    };
+    char text[8192], line[512];
+    snprintf(text, sizeof text, "%s\n", HEADER);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
+        snprintf(line, sizeof line, row, rows[i][0], rows[i][1], rows[i][2], rows[i][3], rows[i][3],
+                 rows[i][3], rows[i][4], rows[i][5]);
+        strcat(text, line);
+    }
+    write_text(dir, "G/demo.csv", text);
+    write_text(dir, "guide.md", "<!-- variants-table demo G 02-shared A B -->\nstale\n"
+                                "<!-- end results-table -->\n");
+    char *got;
+    ck_assert_int_eq(guide_tables(dir, NULL, "--check", "--results", dir, NULL), 1);
+    ck_assert_int_eq(guide_tables(dir, &got, "--results", dir, NULL), 0);
+    ck_assert_msg(strstr(got, "<!-- variants-table demo G 02-shared A B -->\n"
+                              "| A \\ B | 0 | 2 |\n"
+                              "|---|---|---|\n"
+                              "| 1 | 11.0 | 12.0 |\n"
+                              "| 2 | 31.0 | - |\n"
+                              "| 10 | 21.0 | FAIL |\n"
+                              "\nGFLOP/s of 02-shared at 64³, a row per -DA and a column per -DB: ") != NULL,
+                  "%s", got);
+    ck_assert_msg(strstr(got, "run `new` of 2026-11-23 (commit abc, L2 flushed before each timed run)") !=
+                          NULL &&
+                      strstr(got, "; `make guide-tables` regenerates this table.\n"
+                                  "<!-- end results-table -->\n") != NULL,
+                  "%s", got);
+    for (int left_out = 55; left_out <= 59; ++left_out) {
+        char rate[16];
+        snprintf(rate, sizeof rate, "| %d.0 ", left_out);
+        ck_assert_msg(strstr(got, rate) == NULL, "%s in:\n%s", rate, got);
+    }
+    ck_assert_msg(strstr(got, "| 77") == NULL && strstr(got, "stale") == NULL, "%s", got);
+    free(got);
+    ck_assert_int_eq(guide_tables(dir, NULL, "--check", "--results", dir, NULL), 0);
+    /* no run built with -DC, no step 09-none: one line, exit 2, the file as it was */
+    const char *const refused[][2] = {
+        {"<!-- variants-table demo G 02-shared A C -->\n<!-- end results-table -->\n",
+         "no run in which 02-shared passed built with -DA= and -DC="},
+        {"<!-- variants-table demo G 09-none A B -->\n<!-- end results-table -->\n",
+         "no run in which 09-none passed built with -DA= and -DB="},
+        {"<!-- variants-table demo G 02-shared A -->\n<!-- end results-table -->\n",
+         "expected <!-- variants-table LAB GPU-DIR STEP VAR_ROWS VAR_COLS -->"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; ++i) {
+        write_text(dir, "guide.md", refused[i][0]);
+        ck_assert_int_eq(guide_tables(dir, &got, "--results", dir, NULL), 2);
+        ck_assert_msg(strstr(err, refused[i][1]) != NULL && strchr(err, '\n') == err + strlen(err) - 1,
+                      "%s", err);
+        ck_assert_str_eq(got, refused[i][0]);
+        free(got);
+    }
+}
+END_TEST
+
 /* A table whose run is older than the code of one of its step files is flagged, in
  * one line on stderr naming the file, without changing the exit status; a change to
  * comments alone (a step header) is not flagged, nor is anything where git cannot
@@ -341,6 +424,7 @@ Suite *guide_tables_suite(void)
     tcase_add_test(tc, guide_tables_compare_step_01_with_the_cpu);
     tcase_add_test(tc, guide_tables_set_measured_factors_beside_published_ones);
     tcase_add_test(tc, guide_tables_compare_a_step_with_a_row_by_size);
+    tcase_add_test(tc, guide_tables_set_out_a_steps_build_variants);
     tcase_add_test(tc, guide_tables_flag_a_run_older_than_its_step_files);
     suite_add_tcase(s, tc);
     return s;

@@ -32,6 +32,14 @@
  * from the newest run in which both passed at two sizes or more: each size of that
  * run, in the order recorded, with both times and rates and STEP's speed as a
  * multiple of ROW's.
+ * A variants table sets out one step's builds with two build variables as a grid:
+ *   <!-- variants-table LAB GPU-DIR STEP VAR_ROWS VAR_COLS -->
+ *   ... (generated) ...
+ *   <!-- end results-table -->
+ * from the newest run in which STEP passed built with -DVAR_ROWS=.. and -DVAR_COLS=..
+ * (the CSV's flags column): a row per value of VAR_ROWS, a column per value of
+ * VAR_COLS (each in numeric order), each cell that build's rate at the size of the
+ * run's last such row ("-" where the run did not build it, FAIL where it failed).
  * A table whose run is older than the last change to one of its step files (the
  * CSV's commit against git's history: table_staleness.h) is flagged in one line on
  * stderr, with or without --check; the flag does not change the exit status (the
@@ -68,6 +76,7 @@
 #define PUBLISHED_MARK "<!-- published-speedups-table "
 #define SIZES_MARK "<!-- sizes-table "
 #define PROFILE_MARK "<!-- profile-table "
+#define VARIANTS_MARK "<!-- variants-table "
 #define END_MARK "<!-- end results-table -->"
 
 /* --table-run: the run of the first results-table of lab and gpu_dir in files. */
@@ -137,16 +146,18 @@ static int one_file(const char *file, int check, const char *results, const char
         }
         text_put(&after, line);
         /* which marker: 0 results-table, 1 published-speedups-table, 2 sizes-table,
-         * 3 profile-table */
-        static const char *const marks[] = {BEGIN_MARK, PUBLISHED_MARK, SIZES_MARK, PROFILE_MARK};
+         * 3 profile-table, 4 variants-table */
+        static const char *const marks[] = {BEGIN_MARK, PUBLISHED_MARK, SIZES_MARK, PROFILE_MARK,
+                                            VARIANTS_MARK};
         static const char *const usage[] = {
             "<!-- results-table LAB GPU-DIR [MxNxK] -->",
             "<!-- published-speedups-table LAB GPU-DIR FILE.csv COLUMN... -->",
             "<!-- sizes-table LAB GPU-DIR STEP ROW -->",
-            "<!-- profile-table LAB GPU-DIR [STEP...] -->"};
-        static const int least[] = {2, 4, 4, 2}, most[] = {3, 16, 4, 16};
+            "<!-- profile-table LAB GPU-DIR [STEP...] -->",
+            "<!-- variants-table LAB GPU-DIR STEP VAR_ROWS VAR_COLS -->"};
+        static const int least[] = {2, 4, 4, 2, 5}, most[] = {3, 16, 4, 16, 5};
         int kind = -1;
-        for (int k = 0; k < 4 && kind < 0; ++k)
+        for (int k = 0; k < 5 && kind < 0; ++k)
             if (strncmp(line, marks[k], strlen(marks[k])) == 0)
                 kind = k;
         if (kind < 0)
@@ -178,6 +189,8 @@ static int one_file(const char *file, int check, const char *results, const char
                                                           sizeof why)
                          : kind == 2 ? make_sizes_table(results, word[0], word[1], word[2], word[3],
                                                         &generated, why, sizeof why)
+                         : kind == 4 ? make_variants_table(results, word[0], word[1], word[2], word[3],
+                                                           word[4], &generated, why, sizeof why)
                          : strcmp(word[0], "grading") == 0
                              ? make_throughput_table(grading, word[1], &generated, why, sizeof why)
                              : make_table(results, word[0], word[1], words == 3 ? word[2] : NULL,
@@ -190,7 +203,16 @@ static int one_file(const char *file, int check, const char *results, const char
         if (kind != 2 && kind != 3 && strcmp(word[0], "grading") != 0) { /* a sizes table's steps are in another */
             char where[1200];
             snprintf(where, sizeof where, "%s:%ld", file, lineno);
-            table_staleness_flag(where, word[0], generated.data);
+            /* a variants table's rows are values: its one step is the marker's */
+            struct text shown = {0};
+            if (kind == 4) {
+                text_put(&shown, "| ");
+                text_put(&shown, word[2]);
+                text_put(&shown, " |\n");
+            }
+            text_put(&shown, generated.data);
+            table_staleness_flag(where, word[0], shown.data);
+            free(shown.data);
         }
         inside = 1;
         ++tables;

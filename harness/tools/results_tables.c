@@ -1,7 +1,7 @@
 /* The results tables of the documents (bin/guide-tables, whose top comment describes
  * the marks): a lab's fullest run, the published factors beside the measured ones, a
- * step against another row size by size, and the grading throughput, each written as
- * Markdown into a text buffer. */
+ * step against another row size by size, a step's build variants as a grid, and the
+ * grading throughput, each written as Markdown into a text buffer. */
 #define _POSIX_C_SOURCE 200809L
 #include "results_tables.h"
 
@@ -444,3 +444,127 @@ int make_sizes_table(const char *results, const char *lab, const char *gpu_dir,
     return 0;
 }
 
+/* Whether flags (a row's nvcc flags) define name with -Dname=VALUE: 1 with the value
+ * (the last such flag's, as nvcc takes it) in value, else 0. */
+static int define_value(const char *flags, const char *name, char *value, size_t len)
+{
+    size_t n = strlen(name);
+    int found = 0;
+    for (const char *p = strstr(flags, "-D"); p != NULL; p = strstr(p + 2, "-D"))
+        if ((p == flags || p[-1] == ' ') && strncmp(p + 2, name, n) == 0 && p[2 + n] == '=') {
+            snprintf(value, len, "%.*s", (int)strcspn(p + 3 + n, " \t"), p + 3 + n);
+            found = 1;
+        }
+    return found;
+}
+
+#define MAX_VALUES 16
+
+/* 1 when value x comes before y: numeric order, the text's where the numbers agree. */
+static int value_before(const char *x, const char *y)
+{
+    double p = strtod(x, NULL), q = strtod(y, NULL);
+    return p < q || (p == q && strcmp(x, y) < 0);
+}
+
+/* value's place among the count values of one variable, kept in numeric order (value
+ * added when new); -1 when there are MAX_VALUES already. */
+static int value_place(char values[][32], int *count, const char *value)
+{
+    int at = 0;
+    while (at < *count && value_before(values[at], value))
+        ++at;
+    if (at < *count && strcmp(values[at], value) == 0)
+        return at;
+    if (*count == MAX_VALUES)
+        return -1;
+    memmove(values[at + 1], values[at], (size_t)(*count - at) * sizeof values[0]);
+    snprintf(values[at], sizeof values[0], "%s", value);
+    ++*count;
+    return at;
+}
+
+/* A variants table (see the top of guide_tables.c): step's rate in the newest run where
+ * it passed built with -Dvar_rows= and -Dvar_cols=, one row per value of var_rows and
+ * one column per value of var_cols, at the size of that run's last such row. */
+int make_variants_table(const char *results, const char *lab, const char *gpu_dir,
+                        const char *step, const char *var_rows, const char *var_cols,
+                        struct text *out, char *why, size_t why_len)
+{
+    const struct step_table *steps;
+    struct csv_table t;
+    char path[1024], a[32], b[32];
+    if (open_results(results, lab, gpu_dir, &steps, &t, path, sizeof path, why, why_len) != 0)
+        return -1;
+    long newest = -1;
+    for (size_t r = t.nrows; r-- > 0 && newest < 0;)
+        if (strcmp(field(&t, r, "step"), step) == 0 && passed_row(&t, (long)r) &&
+            define_value(field(&t, r, "flags"), var_rows, a, sizeof a) &&
+            define_value(field(&t, r, "flags"), var_cols, b, sizeof b))
+            newest = (long)r;
+    if (newest < 0) {
+        snprintf(why, why_len, "%s: no run in which %s passed built with -D%s= and -D%s=", path,
+                 step, var_rows, var_cols);
+        csv_free(&t);
+        return -1;
+    }
+    const char *run = field(&t, (size_t)newest, "run_id");
+    char rows[MAX_VALUES][32], cols[MAX_VALUES][32];
+    int nrows = 0, ncols = 0;
+    long cell[MAX_VALUES][MAX_VALUES]; /* the row of each variant, -1 where there is none */
+    for (int i = 0; i < MAX_VALUES * MAX_VALUES; ++i)
+        cell[i / MAX_VALUES][i % MAX_VALUES] = -1;
+    for (int pass = 0; pass < 2; ++pass) /* the values first, then the rows in their cells */
+        for (size_t r = 0; r < t.nrows; ++r) {
+            if (strcmp(field(&t, r, "run_id"), run) != 0 ||
+                strcmp(field(&t, r, "step"), step) != 0 ||
+                strcmp(field(&t, r, "m"), field(&t, (size_t)newest, "m")) != 0 ||
+                strcmp(field(&t, r, "n"), field(&t, (size_t)newest, "n")) != 0 ||
+                strcmp(field(&t, r, "k"), field(&t, (size_t)newest, "k")) != 0 ||
+                !define_value(field(&t, r, "flags"), var_rows, a, sizeof a) ||
+                !define_value(field(&t, r, "flags"), var_cols, b, sizeof b))
+                continue;
+            int i = value_place(rows, &nrows, a), j = value_place(cols, &ncols, b);
+            if (i < 0 || j < 0) {
+                snprintf(why, why_len, "%s: run `%s` has more than %d values of -D%s", path, run,
+                         MAX_VALUES, i < 0 ? var_rows : var_cols);
+                csv_free(&t);
+                return -1;
+            }
+            if (pass == 1)
+                cell[i][j] = (long)r; /* a variant run twice: its last row */
+        }
+    char line[2048], text[32];
+    snprintf(line, sizeof line, "| %s \\ %s |", var_rows, var_cols);
+    for (int j = 0; j < ncols; ++j)
+        snprintf(line + strlen(line), sizeof line - strlen(line), " %s |", cols[j]);
+    text_put(out, line);
+    text_put(out, "\n|---|");
+    for (int j = 0; j < ncols; ++j)
+        text_put(out, "---|");
+    text_put(out, "\n");
+    for (int i = 0; i < nrows; ++i) {
+        snprintf(line, sizeof line, "| %s |", rows[i]);
+        for (int j = 0; j < ncols; ++j) {
+            if (cell[i][j] < 0) /* a variant the run did not build */
+                snprintf(text, sizeof text, "-");
+            else if (passed_row(&t, cell[i][j]))
+                rate_text(number(&t, (size_t)cell[i][j], "gflops"), text, sizeof text);
+            else
+                snprintf(text, sizeof text, "FAIL");
+            snprintf(line + strlen(line), sizeof line - strlen(line), " %s |", text);
+        }
+        text_put(out, line);
+        text_put(out, "\n");
+    }
+    char size[96], said[2048];
+    size_label(&t, (size_t)newest, 0, size, sizeof size);
+    caption(&t, (size_t)newest, run, path, said, sizeof said);
+    snprintf(line, sizeof line, "\n%s of %s at %s, a row per -D%s and a column per -D%s: ",
+             steps->rate_label ? steps->rate_label : "GFLOP/s", step, size, var_rows, var_cols);
+    text_put(out, line);
+    text_put(out, said);
+    text_put(out, "; `make guide-tables` regenerates this table.\n");
+    csv_free(&t);
+    return 0;
+}

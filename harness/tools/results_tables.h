@@ -43,4 +43,12 @@ int make_sizes_table(const char *results, const char *lab, const char *gpu_dir,
                      const char *step, const char *row, struct text *out, char *why,
                      size_t why_len);
 
+/* step's build variants as a grid: its rate in the newest run where it passed built with
+ * -Dvar_rows=.. and -Dvar_cols=.. (the CSV's flags), a row per value of var_rows and a
+ * column per value of var_cols, each in numeric order, at the size of that run's last
+ * such row; a variant the run did not build is "-", one that failed "FAIL". */
+int make_variants_table(const char *results, const char *lab, const char *gpu_dir,
+                        const char *step, const char *var_rows, const char *var_cols,
+                        struct text *out, char *why, size_t why_len);
+
 #endif
