@@ -72,7 +72,8 @@ static void grade_solutions(void)
     char lab[512];
     bin_path("lab", lab, sizeof lab);
     const char *sanitizer = getenv("COMPUTE_SANITIZER");
-    char *env[] = {"MAKEFLAGS=", NULL};
+    /* with each step's hardware counters beside the reference's (ncu, where found) */
+    char *env[] = {"MAKEFLAGS=", "GRADE_COUNTERS=1", NULL};
     for (int i = 0; i < SOLUTION_STEPS; ++i) {
         snprintf(sol_book[i], sizeof sol_book[i], "%s/solutions-%s-%s.csv", dir, sol_lab[i],
                  sol_step[i]);
@@ -251,6 +252,25 @@ START_TEST(solutions_earn_full_marks)
     ck_assert_msg(strstr(r, line) != NULL, "no '%s' in\n%s", line, r);
     ck_assert_ptr_nonnull(strstr(r, " racecheck PASS"));
     ck_assert_ptr_nonnull(strstr(r, " technique PASS"));
+    /* GRADE_COUNTERS=1: where ncu is found ($NCU, else on PATH), the step's counters
+     * (ncu's, on the student's build) beside the reference solution's, in one line;
+     * where it is not, the report says so once */
+    char counters[128], probe[64], found[256] = "", quiet[256];
+    snprintf(counters, sizeof counters, "%s/%s-", sol_lab[_i], sol_step[_i]);
+    snprintf(probe, sizeof probe, "%s", getenv("NCU") != NULL && getenv("NCU")[0] != '\0'
+                                            ? "test -x \"$NCU\" && echo yes"
+                                            : "command -v ncu >/dev/null && echo yes");
+    util_run_shell(probe, found, sizeof found, quiet, sizeof quiet);
+    const char *line_at = strstr(r, " counters: yours: ");
+    if (strncmp(found, "yes", 3) == 0) {
+        ck_assert_msg(line_at != NULL && strstr(line_at, "; the reference solution") != NULL,
+                      "ncu is there, but no counters line beside the reference's:\n%s", r);
+        ck_assert_msg(strstr(r, counters) != NULL && strstr(line_at, "limited by ") != NULL,
+                      "%s", r);
+    } else {
+        ck_assert_msg(line_at == NULL && strstr(r, "ncu not found: no hardware counters") != NULL,
+                      "without ncu the report says so once:\n%s", r);
+    }
     free(r);
 }
 END_TEST
