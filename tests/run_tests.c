@@ -191,7 +191,7 @@ static void own_log_files(const char *suite, size_t job)
  * kept the load average between 40 and 70 for the whole of make test (2026-11-28).
  * Their number stays the cores': with two a job, the checks past 2^31 elements, which
  * end the run alone, took minutes. */
-static void share_cores(void)
+static void openmp_waits_passively(void)
 {
     setenv("OMP_WAIT_POLICY", "passive", 0);
 }
@@ -330,7 +330,7 @@ static int run_side_by_side(const struct test_job *jobs, size_t n,
                 dup2(fd, STDERR_FILENO);
                 close(fd);
                 own_log_files(jobs[i].suite->name, i);
-                share_cores();
+                openmp_waits_passively();
                 run_job(&jobs[i]);
                 _exit(0);
             }

@@ -17,17 +17,11 @@ SORT_PUBLISHED = $(PLOT_PUBLISHED)/sort-published.csv
 
 .PHONY: plots-sort
 plots-sort: plots-check
-	$(Q)$(PLOT_SH); out='$(PLOT_FIGURES)/sort'; rows='$(PLOT_WORK)/sort.csv'; \
-	  peaks='$(PLOT_WORK)/peaks.csv'; stems='$(call steps_of,sort) $(call rows_of,sort)'; \
-	  if [ -s '$(PLOT_WORK)/sort.dirs' ]; then \
-	    while IFS= read -r dir; do name=$$(figure_name "$$dir"); \
-	      run=$$($(GUIDE_TABLES) --table-run --results '$(PLOT_RESULTS)' sort "$$dir" $(PLOT_TABLE_FILES)); \
-	      draw "$$out/steps-$$name.png" plots/steps.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' $(SORT_PLOTS)/lab.gp "$$peaks" "$$run"; \
-	      draw "$$out/passes-$$name.png" plots/steps.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' $(SORT_PLOTS)/lab-pass.gp "$$peaks" "$$run"; \
-	      draw "$$out/distributions-$$name.png" $(SORT_PLOTS)/distributions.gp "$$rows" "$$dir" \
-	        '$(PLOT_SOURCE)' '$(SORT_PUBLISHED)' "$$stems"; \
-	      draw "$$out/sizes-$$name.png" plots/sweep.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' $(SORT_PLOTS)/lab.gp; \
-	    done < '$(PLOT_WORK)/sort.dirs'; \
-	  else echo "plots: no sort results in $(PLOT_RESULTS)/<gpu>/sort.csv yet"; \
-	  fi; \
+	$(Q)$(PLOT_SH); stems='$(call steps_of,sort) $(call rows_of,sort)'; \
+	  passes() { draw "$$out/passes-$$name.png" plots/steps.gp "$$rows" "$$dir" '$(PLOT_SOURCE)' \
+	    $(SORT_PLOTS)/lab-pass.gp "$$peaks" "$$run"; }; \
+	  distributions() { draw "$$out/distributions-$$name.png" $(SORT_PLOTS)/distributions.gp "$$rows" \
+	    "$$dir" '$(PLOT_SOURCE)' '$(SORT_PUBLISHED)' "$$stems"; }; \
+	  lab_figures sort steps passes distributions sizes || \
+	    echo "plots: no sort results in $(PLOT_RESULTS)/<gpu>/sort.csv yet"; \
 	  exit $$failed
