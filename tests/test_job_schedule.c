@@ -188,6 +188,36 @@ START_TEST(a_run_stopped_by_a_signal_leaves_no_temporary_folder)
 }
 END_TEST
 
+/* The long checks that need no GPU (LONG suites, tests/suites.h): without
+ * LAB_TEST_LONG a runner lists each of their cases as SKIPPED, by name, with why; with
+ * LAB_TEST_LONG=only (make test-long) it runs nothing else and lists nothing else.
+ * Each runner here is asked for the rng suite alone (CK_RUN_SUITE), which keeps it
+ * short: a LONG suite is then not run either way. */
+START_TEST(long_checks_are_skipped_by_name_or_run_alone)
+{
+    char runner[512];
+    bin_path("run-tests", runner, sizeof runner);
+    char *argv[] = {runner, NULL};
+    static char out[1 << 20], err[1 << 16];
+    const char *const without[] = {"LAB_TEST_LONG=", "CK_RUN_SUITE=rng", NULL};
+    int code = run_capture(argv, without, out, sizeof out, err, sizeof err);
+    ck_assert_msg(code == 0, "runner exited %d\n%s%s", code, out, err);
+    ck_assert_ptr_nonnull(strstr(out, "Running suite(s): rng"));
+    if (!students_copy()) /* (the students' copy has no LONG suite) */
+        ck_assert_msg(strstr(out, "SKIPPED 1 handout_long test(s): a long check that needs no GPU") !=
+                              NULL &&
+                          strstr(out, "  SKIPPED handout_long: handout_runs_and_tests_without_a_gpu\n") !=
+                              NULL,
+                      "%s", out);
+    const char *const only[] = {"LAB_TEST_LONG=only", "CK_RUN_SUITE=rng", NULL};
+    code = run_capture(argv, only, out, sizeof out, err, sizeof err);
+    ck_assert_msg(code == 0, "runner exited %d\n%s%s", code, out, err);
+    ck_assert_msg(strstr(out, "Running suite(s): ") == NULL && strstr(out, "\nSKIPPED ") == NULL &&
+                      strstr(out, "tests: 0 passed, 0 failed, 0 skipped") != NULL,
+                  "%s", out);
+}
+END_TEST
+
 Suite *job_schedule_suite(void)
 {
     Suite *s = suite_create("job_schedule");
@@ -201,6 +231,7 @@ Suite *job_schedule_suite(void)
     tc = tcase_create("a stopped run");
     tcase_set_timeout(tc, 60); /* a runner of its own, started and stopped */
     tcase_add_test(tc, a_run_stopped_by_a_signal_leaves_no_temporary_folder);
+    tcase_add_test(tc, long_checks_are_skipped_by_name_or_run_alone);
     suite_add_tcase(s, tc);
     return s;
 }
