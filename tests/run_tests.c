@@ -514,7 +514,10 @@ int main(void)
     size_t job_count = make_jobs(selected, selected_count, job_list,
                                  sizeof job_list / sizeof job_list[0]);
     int run = 0, failed = 0;
-    if (jobs <= 1 || job_count <= 1) {
+    if (runner == NULL) {
+        /* no suite to run here (make test-long in the students' copy, which has no
+         * LONG suite): nothing run, nothing failed */
+    } else if (jobs <= 1 || job_count <= 1) {
         srunner_set_fork_status(runner, CK_FORK);
         srunner_run_all(runner, CK_ENV);
         run = srunner_ntests_run(runner);
