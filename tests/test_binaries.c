@@ -157,7 +157,45 @@ START_TEST(unknown_architecture_in_report)
 }
 END_TEST
 
-/* bin/lab lists every lab's steps, and refuses in one line what no lab has. */
+/* Rows built from one source file are one library call made in several documented
+ * ways (lab.mk compiles each with its own -D flag, which the CSV's flags column
+ * records): each is a binary of its own, and each names its way in its one-line
+ * --report (the name DEFINE_LIBRARY gives it), so that no two are taken for one
+ * another. No GPU needed. */
+START_TEST(library_row_variants_name_themselves)
+{
+    size_t variants = 0;
+    for (const struct step_table *const *it = all_step_tables, *lab; (lab = *it) != NULL; ++it)
+        for (size_t r = 0; r < lab->row_count; ++r) {
+            const struct row_info *row = &lab->rows[r];
+            if (strcmp(row->role, "library") != 0)
+                continue;
+            static char report[sizeof out];
+            char rel[200], path[512];
+            snprintf(rel, sizeof rel, "%s/%s", lab->lab, row->name);
+            bin_path(rel, path, sizeof path);
+            ck_assert_msg(run_step(path, NULL, "--report", NULL, NULL) == 0, "%s --report: %s", path, err);
+            ck_assert_msg(strstr(out, "is a library call") != NULL, "%s --report: %s", path, out);
+            snprintf(report, sizeof report, "%s", out);
+            for (size_t o = 0; o < lab->row_count; ++o) {
+                const struct row_info *other = &lab->rows[o];
+                if (o == r || strcmp(other->role, "library") != 0 || strcmp(other->file, row->file) != 0)
+                    continue;
+                snprintf(rel, sizeof rel, "%s/%s", lab->lab, other->name);
+                bin_path(rel, path, sizeof path);
+                ck_assert_int_eq(run_step(path, NULL, "--report", NULL, NULL), 0);
+                ck_assert_msg(strcmp(out, report) != 0,
+                              "%s/%s and %s/%s (both %s) report the same call: %s", lab->lab,
+                              row->name, lab->lab, other->name, row->file, out);
+                ++variants;
+            }
+        }
+    /* the labs have such rows (spmv's two cuSPARSE algorithms, at least) */
+    ck_assert_uint_ge(variants, 2);
+}
+END_TEST
+
+/* bin/lab lists every lab's steps and rows, and refuses in one line what no lab has. */
 START_TEST(front_door_lists_and_rejects)
 {
     char lab[256], labs[128];
@@ -171,6 +209,13 @@ START_TEST(front_door_lists_and_rejects)
             char stem[128], row[140];
             snprintf(row, sizeof row, "\n  %s ", step_stem(&(*it)->steps[s], stem, sizeof stem));
             ck_assert_msg(strstr(out, row) != NULL, "no %s/%s in bin/lab list:\n%s", (*it)->lab, stem, out);
+        }
+    for (const struct step_table *const *it = all_step_tables; *it != NULL; ++it)
+        for (size_t r = 0; r < (*it)->row_count; ++r) {
+            char row[200];
+            snprintf(row, sizeof row, "\n  %s (%s) ", (*it)->rows[r].name, (*it)->rows[r].role);
+            ck_assert_msg(strstr(out, row) != NULL, "no %s row %s in bin/lab list:\n%s", (*it)->lab,
+                          (*it)->rows[r].name, out);
         }
     char *bad_lab[] = {lab, "run", "nosuchlab", NULL};
     ck_assert_int_eq(run_capture(bad_lab, NULL, out, sizeof out, err, sizeof err), 2);
@@ -255,6 +300,7 @@ Suite *binaries_suite(void)
     tcase_add_test(tc, every_cpu_row_runs_without_a_gpu);
     tcase_add_test(tc, static_report_says_todo);
     tcase_add_test(tc, unknown_architecture_in_report);
+    tcase_add_test(tc, library_row_variants_name_themselves);
     suite_add_tcase(s, tc);
     tc = tcase_create("front door");
     tcase_set_timeout(tc, 60);

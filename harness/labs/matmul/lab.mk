@@ -6,8 +6,13 @@
 #   make sweep-tiles                            step 02 at every tile size, recorded, with the
 #                                               8800 GTX's figures beside today's
 
-# The library row, cuBLAS SGEMM (library-cublas.cu), links cuBLAS.
+# The library rows: cuBLAS SGEMM (library-cublas.cu) in pedantic math mode and, as
+# cublas-default, in default math mode (the CSV's flags column says which); cuBLASLt's
+# fastest of its heuristic's top algorithms (library-cublaslt.cu).
 matmul_cublas_LIBS := -lcublas
+matmul_cublas-default_LIBS := -lcublas
+matmul_cublas-default_NVCCFLAGS := -DMATMUL_CUBLAS_MATH=CUBLAS_DEFAULT_MATH
+matmul_cublaslt_LIBS := -lcublasLt
 
 # Build variables of single steps; each becomes a -D flag, which the CSV's flags
 # column records, so a sweep's rows say which variant they were.

@@ -23,3 +23,7 @@ matmul_tf32_cublas-fp32_LIBS := -lcublas
 matmul_tf32_cublas-tf32_LIBS := -lcublas
 matmul_tf32_cublas-fp32_NVCCFLAGS := -Iharness/labs/matmul -DCUBLAS_MODE_FP32=1
 matmul_tf32_cublas-tf32_NVCCFLAGS := -Iharness/labs/matmul -DCUBLAS_MODE_TF32=1
+# cuBLASLt in the same arithmetic, its heuristic's candidates timed (the matmul lab's
+# cublaslt_row.cuh, which this lab's library-cublaslt.cu includes).
+matmul_tf32_cublaslt-tf32_LIBS := -lcublasLt
+matmul_tf32_cublaslt-tf32_NVCCFLAGS := -Iharness/labs/matmul

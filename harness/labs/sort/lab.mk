@@ -21,3 +21,8 @@ $(call build_variable_choices,SORT_MIN_BLOCKS,1 2 3 4 5 6 7 8,the blocks per SM 
 sort_tile_flags = $(if $(SORT_THREADS),-DTHREADS=$(SORT_THREADS)) $(if $(SORT_ITEMS),-DITEMS=$(SORT_ITEMS)) $(if $(SORT_MIN_BLOCKS),-DMIN_BLOCKS=$(SORT_MIN_BLOCKS))
 sort_08-tuned_NVCCFLAGS = $(sort_tile_flags)
 sort_09-pairs-tuned_NVCCFLAGS = $(sort_tile_flags)
+
+# The CUB rows' variants: the same source with a 64-bit item count (library-cub-keys.cu
+# says why that is a row of its own); the flag is what the CSV's flags column names.
+sort_cub-keys-i64_NVCCFLAGS := -DSORT_CUB_COUNT=int64_t
+sort_cub-pairs-i64_NVCCFLAGS := -DSORT_CUB_COUNT=int64_t

@@ -33,9 +33,13 @@ static const struct sort_step_params step_params[] = {
 #undef CHECK_SIZE
 #undef STEP
 
-/* A stem's line: a step's by its id ("NN-name"), a row's by its whole name. */
+/* A stem's line: a row's by its whole name (cub-keys-i64 is not cub-keys), a step's
+ * by its id ("NN-name"). */
 static struct sort_step_params params_of(const char *stem)
 {
+    for (size_t i = 0; i < sizeof step_params / sizeof step_params[0]; ++i)
+        if (strcmp(stem, step_params[i].id) == 0)
+            return step_params[i];
     for (size_t i = 0; i < sizeof step_params / sizeof step_params[0]; ++i) {
         size_t len = strlen(step_params[i].id);
         if (strncmp(stem, step_params[i].id, len) == 0 && (stem[len] == '-' || stem[len] == '\0'))

@@ -134,6 +134,7 @@ START_TEST(table_has_the_fp32_labs_check_sizes_and_arch_flags)
     }
     ck_assert_ptr_nonnull(step_table_row(tf32, "cublas-tf32"));
     ck_assert_ptr_nonnull(step_table_row(tf32, "cublas-fp32"));
+    ck_assert_ptr_nonnull(step_table_row(tf32, "cublaslt-tf32"));
 }
 END_TEST
 

@@ -2,7 +2,7 @@
 # after plots/common.gp. Rows have m = 1, n = the number of keys and k = the keys'
 # distribution (1 uniform; harness/labs/sort/sort_keys.h).
 lab_name = "sort"
-lab_title = "Radix sort (32-bit keys; steps 07, 09 and cub-pairs: key-value pairs)"
+lab_title = "Radix sort (32-bit keys; steps 07, 09 and the cub-pairs rows: key-value pairs)"
 rate = "gkeys"
 rate_scale = 1
 rate_unit = "Gkeys/s (keys sorted per second)"
@@ -14,8 +14,9 @@ head_size_text = "n=2^28 uniform keys"
 size_of_row(x) = sprintf("n=%d k=%d", column("n"), column("k"))
 # No ceiling in keys/s: the per-pass figure (lab-pass.gp) draws the copy bandwidth.
 peak_quantity = ""; peak_factor = 1
-# of the two library rows, the keys-only one is the line the steps are drawn against
-library_pick = "cub-keys"
+# The keys-only library rows are the line the steps are drawn against: CUB's SortKeys
+# with an int and with a 64-bit item count, the faster of the two (plots/common.gp)
+library_pick = "cub-keys cub-keys-i64"
 peak_title = ""
 special_quantity = ""; special_flops = 0
 big_unit = "Gkeys/s"

@@ -234,6 +234,35 @@ START_TEST(keys_are_chosen_by_name)
 }
 END_TEST
 
+/* CUB's rows, each call with an int item count and with a 64-bit one (lab.mk builds
+ * the -i64 rows with -DSORT_CUB_COUNT=int64_t): all four are library rows, and each
+ * binary says in its --report which count it passes, so the flag reached the compiler.
+ * No GPU needed. */
+START_TEST(cub_rows_with_each_item_count)
+{
+    static char out[1 << 15], err[1 << 15];
+    static const struct {
+        const char *row, *count;
+    } cub[] = {{"cub-keys", "SortKeys, int count"},
+               {"cub-keys-i64", "SortKeys, int64_t count"},
+               {"cub-pairs", "SortPairs, int count"},
+               {"cub-pairs-i64", "SortPairs, int64_t count"}};
+    const struct step_table *sort = step_table_find("sort");
+    for (size_t i = 0; i < sizeof cub / sizeof cub[0]; ++i) {
+        const struct row_info *row = step_table_row(sort, cub[i].row);
+        ck_assert_msg(row != NULL, "no row %s in sort's lab.def", cub[i].row);
+        ck_assert_str_eq(row->role, "library");
+        char rel[128], path[512];
+        snprintf(rel, sizeof rel, "sort/%s", cub[i].row);
+        bin_path(rel, path, sizeof path);
+        char *argv[] = {path, "--report", NULL};
+        int code = run_capture(argv, NULL, out, sizeof out, err, sizeof err);
+        ck_assert_msg(code == 0, "%s --report: exit %d\n%s", rel, code, err);
+        ck_assert_msg(strstr(out, cub[i].count) != NULL, "%s --report: %s", rel, out);
+    }
+}
+END_TEST
+
 Suite *sort_suite(void)
 {
     Suite *s = suite_create("sort");
@@ -248,6 +277,7 @@ Suite *sort_suite(void)
     tcase_set_timeout(binaries, 300);
     tcase_add_loop_test(binaries, cpu_rows_run_and_pass, 0, 3);
     tcase_add_test(binaries, keys_are_chosen_by_name);
+    tcase_add_test(binaries, cub_rows_with_each_item_count);
     suite_add_tcase(s, binaries);
     return s;
 }

@@ -1,5 +1,5 @@
 /* The sort lab's own GPU cases: every solution step refuses 2^31 keys or more with
- * one line, and the rows beside the steps (the two CUB calls and the CPU sorts) are
+ * one line, and the rows beside the steps (the CUB calls and the CPU sorts) are
  * checked like a step on every kind of key. Every step at every check size is
  * tests/test_gpu.c's. Runs only when a GPU is visible; otherwise each case is listed
  * as SKIPPED by name. This process makes no CUDA call. */
@@ -39,7 +39,8 @@ static const struct check_size row_sizes[] = {
     {1, 1, 1}, {1, 100003, 1}, {1, 100003, 3}, {1, 100003, 9}, {1, 100003, 10}, {1, 100003, 11},
 };
 #define ROW_SIZES (sizeof row_sizes / sizeof row_sizes[0])
-static const char *const rows[] = {"cub-keys", "cub-pairs", "cpu-qsort", "cpu-radix", "cpu-openmp"};
+static const char *const rows[] = {"cub-keys", "cub-keys-i64", "cub-pairs", "cub-pairs-i64",
+                                   "cpu-qsort", "cpu-radix", "cpu-openmp"};
 #define ROWS (sizeof rows / sizeof rows[0])
 
 START_TEST(row_is_correct)
