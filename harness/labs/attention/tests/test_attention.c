@@ -1,0 +1,250 @@
+/* The attention lab's check, without a GPU: BF16 rounding, the inputs (their spiked
+ * rows), the FLOP and byte counts, and the tolerance from both sides. An emulation of
+ * the tensor-core step's arithmetic (tiles of 64 keys, a running max and sum, P rounded
+ * to BF16 before P V, O rounded to BF16) passes at every check size of lab.def; the
+ * same emulation with one mistake fails at every check size where the mistake changes
+ * anything: a max not subtracted, a rescale forgotten when the maximum grows, the causal
+ * mask off by one, the last tile's keys lost. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attention_cpu.h"
+#include "lab_registry.h"
+#include "verify.h"
+
+#define SEED 20080220u
+#define TILE 64
+
+enum mistake {
+    NONE,
+    NO_MAX,          /* exp(s) instead of exp(s - m) */
+    NO_RESCALE,      /* O and l not multiplied by exp(m - m') when the maximum grows */
+    MASK_PLUS_ONE,   /* causal: query i also sees key i + 1 */
+    MASK_MINUS_ONE,  /* causal: query i does not see key i */
+    LOST_TAIL,       /* the keys of a last, partial tile are skipped */
+};
+
+/* One query row the way the tensor-core step computes it, with one mistake or none;
+ * the result rounded to BF16 as the step stores it. */
+static void emulate_row(const uint16_t *q, const uint16_t *k, const uint16_t *v, int n, int d,
+                        int causal, float scale, long h, long i, enum mistake mistake, float *out)
+{
+    size_t head = (size_t)h * n * d;
+    float acc[ATTENTION_MAX_D] = {0}, m = -INFINITY, l = 0.0f;
+    int full_tiles_end = (n / TILE) * TILE;
+    for (int j0 = 0; j0 < n; j0 += TILE) {
+        if (mistake == LOST_TAIL && j0 >= full_tiles_end && full_tiles_end > 0)
+            break;
+        float s[TILE], tile_max = -INFINITY;
+        for (int jj = 0; jj < TILE; ++jj) {
+            int j = j0 + jj;
+            int last = causal ? (int)i + (mistake == MASK_PLUS_ONE) - (mistake == MASK_MINUS_ONE) : n - 1;
+            if (j >= n || j > last) {
+                s[jj] = -INFINITY;
+                continue;
+            }
+            float dot = 0.0f;
+            for (int c = 0; c < d; ++c)
+                dot += attention_bf16_to_float(q[head + (size_t)i * d + c]) *
+                       attention_bf16_to_float(k[head + (size_t)j * d + c]);
+            s[jj] = dot * scale;
+            tile_max = fmaxf(tile_max, s[jj]);
+        }
+        float m_new = mistake == NO_MAX ? 0.0f : fmaxf(m, tile_max);
+        float alpha = (m == -INFINITY || mistake == NO_RESCALE) ? (m == -INFINITY ? 0.0f : 1.0f)
+                                                                : expf(m - m_new);
+        if (mistake == NO_MAX)
+            alpha = 1.0f;
+        for (int c = 0; c < d; ++c)
+            acc[c] *= alpha;
+        l *= alpha;
+        for (int jj = 0; jj < TILE; ++jj) {
+            if (s[jj] == -INFINITY)
+                continue;
+            float p = expf(s[jj] - m_new);
+            l += p;
+            float pb = attention_bf16_to_float(attention_float_to_bf16(p)); /* P in BF16 */
+            for (int c = 0; c < d; ++c)
+                acc[c] += pb * attention_bf16_to_float(v[head + (size_t)(j0 + jj) * d + c]);
+        }
+        m = m_new;
+    }
+    for (int c = 0; c < d; ++c)
+        out[c] = attention_bf16_to_float(attention_float_to_bf16(acc[c] / l));
+}
+
+/* Whether the emulation with mistake passes the lab's check at size (bh, n, k). */
+static int emulation_passes(long bh, int n, long k, enum mistake mistake)
+{
+    int d = (int)(k % ATTENTION_CAUSAL_K), causal = k >= ATTENTION_CAUSAL_K;
+    size_t elements = (size_t)bh * n * d;
+    uint16_t *q = malloc(elements * 2), *kk = malloc(elements * 2), *v = malloc(elements * 2);
+    ck_assert(q != NULL && kk != NULL && v != NULL);
+    attention_fill_inputs(SEED, bh, n, d, q, kk, v);
+    float scale = 1.0f / sqrtf((float)d);
+    struct verify_report r;
+    verify_report_init(&r);
+    double want[ATTENTION_MAX_D], abs_pv[ATTENTION_MAX_D];
+    float got[ATTENTION_MAX_D];
+    for (long h = 0; h < bh; ++h)
+        for (long i = 0; i < n; ++i) {
+            attention_reference_row(q, kk, v, n, d, causal, scale, h, i, want, abs_pv);
+            emulate_row(q, kk, v, n, d, causal, scale, h, i, mistake, got);
+            for (int c = 0; c < d; ++c)
+                verify_element(&r, h * n + i, c, got[c], want[c], attention_tolerance(want[c], abs_pv[c]));
+            if (mistake != NONE && !verify_passed(&r))
+                goto done; /* one failure is the answer */
+        }
+done:
+    free(q), free(kk), free(v);
+    return verify_passed(&r);
+}
+
+START_TEST(bf16_rounds_to_nearest_even)
+{
+    ck_assert_uint_eq(attention_float_to_bf16(1.0f), 0x3F80);
+    ck_assert(attention_bf16_to_float(0x3F80) == 1.0f);
+    /* 1 + 2^-8 is halfway between 1 and 1 + 2^-7: ties to even, down to 1 */
+    ck_assert_uint_eq(attention_float_to_bf16(1.0f + 1.0f / 256.0f), 0x3F80);
+    /* 1 + 3 * 2^-8 is halfway between 1 + 2^-7 and 1 + 2^-6: up, to the even one */
+    ck_assert_uint_eq(attention_float_to_bf16(1.0f + 3.0f / 256.0f), 0x3F82);
+    ck_assert_uint_eq(attention_float_to_bf16(1.0f + 1.0f / 256.0f + 1.0f / 65536.0f), 0x3F81);
+    ck_assert_uint_eq(attention_float_to_bf16(-2.0f), 0xC000);
+    ck_assert(isnan(attention_bf16_to_float(attention_float_to_bf16(NAN))));
+    ck_assert(isnan(attention_bf16_to_float(0xFFFF))); /* the poison */
+}
+END_TEST
+
+START_TEST(inputs_are_bf16_in_range_with_spiked_rows)
+{
+    int n = 40, d = 64;
+    uint16_t q[40 * 64], k[40 * 64], v[40 * 64], q2[40 * 64];
+    attention_fill_inputs(SEED, 1, n, d, q, k, v);
+    attention_fill_inputs(SEED, 1, n, d, q2, k, v);
+    ck_assert(memcmp(q, q2, sizeof q) == 0);
+    for (int i = 0; i < n; ++i) {
+        double norm = 0.0;
+        for (int c = 0; c < d; ++c) {
+            float x = attention_bf16_to_float(q[i * d + c]);
+            float y = attention_bf16_to_float(k[i * d + c]);
+            ck_assert(y >= -1.0f && y <= 1.0f);
+            norm = fmax(norm, fabs(x));
+        }
+        if (i % ATTENTION_SPIKE_EVERY == ATTENTION_SPIKE_ROW)
+            ck_assert_msg(norm > 2.0 && norm <= 128.0, "row %d: max |q| %g", i, norm);
+        else
+            ck_assert_msg(norm <= 1.0, "row %d: max |q| %g", i, norm);
+    }
+}
+END_TEST
+
+/* The spiked rows' scores pass 88: exp without the max overflows FP32 there. */
+START_TEST(spiked_scores_overflow_expf)
+{
+    int n = 64, d = 128;
+    size_t e = (size_t)n * d;
+    uint16_t *q = malloc(e * 2), *k = malloc(e * 2), *v = malloc(e * 2);
+    attention_fill_inputs(SEED, 1, n, d, q, k, v);
+    double best = 0.0;
+    for (int j = 0; j < n; ++j) {
+        double dot = 0.0;
+        for (int c = 0; c < d; ++c)
+            dot += attention_bf16_to_float(q[3 * d + c]) * attention_bf16_to_float(k[j * d + c]);
+        best = fmax(best, dot / sqrt((double)d));
+    }
+    ck_assert_msg(best > 88.0, "largest score of row 3: %g", best);
+    free(q), free(k), free(v);
+}
+END_TEST
+
+START_TEST(flops_and_bytes)
+{
+    ck_assert(attention_flops(16, 4096, 128, 0) == 4.0 * 16 * 4096.0 * 4096 * 128);
+    ck_assert(attention_flops(16, 4096, 128, 1) == 2.0 * 16 * 4096.0 * 4096 * 128);
+    ck_assert(attention_bytes(2, 100, 64, 0) == 8.0 * 2 * 100 * 64);
+    ck_assert(attention_bytes(2, 100, 64, 1) == 8.0 * 2 * 100 * 64 + 16.0 * 2 * 100 * 100);
+}
+END_TEST
+
+/* The CPU row (FP32, online softmax) passes the check. */
+START_TEST(cpu_row_passes)
+{
+    long bh = 2;
+    int n = 77, d = 64;
+    size_t e = (size_t)bh * n * d;
+    uint16_t *q = malloc(e * 2), *k = malloc(e * 2), *v = malloc(e * 2), *o = malloc(e * 2);
+    attention_fill_inputs(SEED, bh, n, d, q, k, v);
+    for (int causal = 0; causal < 2; ++causal) {
+        struct attention_problem p = {0};
+        p.bh = bh, p.n = n, p.d = d, p.causal = causal, p.scale = 0.125f;
+        p.q_host = q, p.k_host = k, p.v_host = v, p.o_host = o;
+        memset(o, 0xFF, e * 2);
+        attention_cpu_forward(&p);
+        struct verify_report r;
+        verify_report_init(&r);
+        double want[64], abs_pv[64];
+        for (long h = 0; h < bh; ++h)
+            for (long i = 0; i < n; ++i) {
+                attention_reference_row(q, k, v, n, d, causal, 0.125f, h, i, want, abs_pv);
+                for (int c = 0; c < d; ++c)
+                    verify_element(&r, h * n + i, c, attention_bf16_to_float(o[(h * n + i) * d + c]),
+                                   want[c], attention_tolerance(want[c], abs_pv[c]));
+            }
+        ck_assert_msg(verify_passed(&r), "causal %d: %zu of %zu failed", causal, r.failed, r.checked);
+    }
+    free(q), free(k), free(v), free(o);
+}
+END_TEST
+
+static const struct check_size *size_at(int i)
+{
+    const struct step_table *t = step_table_find("attention");
+    ck_assert_ptr_nonnull(t);
+    return &t->check_sizes[i];
+}
+
+START_TEST(the_tensor_core_arithmetic_passes_every_check_size)
+{
+    const struct check_size *s = size_at(_i);
+    ck_assert_msg(emulation_passes(s->m, (int)s->n, s->k, NONE), "%ldx%ldx%ld", s->m, s->n, s->k);
+}
+END_TEST
+
+/* Each mistake fails wherever it changes anything: no max where a spiked row exists
+ * (n > 3); no rescale past the first tile; the mask off by one under the causal mask;
+ * a lost tail where there is a full tile before a partial one. */
+START_TEST(every_mistake_fails_where_it_matters)
+{
+    const struct check_size *s = size_at(_i);
+    int n = (int)s->n, causal = s->k >= ATTENTION_CAUSAL_K;
+    if (n > ATTENTION_SPIKE_ROW)
+        ck_assert_msg(!emulation_passes(s->m, n, s->k, NO_MAX), "no max passed at n %d", n);
+    if (n > TILE)
+        ck_assert_msg(!emulation_passes(s->m, n, s->k, NO_RESCALE), "no rescale passed at n %d", n);
+    if (causal && n > 1)
+        ck_assert_msg(!emulation_passes(s->m, n, s->k, MASK_PLUS_ONE), "mask + 1 passed at n %d", n);
+    if (causal)
+        ck_assert_msg(!emulation_passes(s->m, n, s->k, MASK_MINUS_ONE), "mask - 1 passed at n %d", n);
+    if (n > TILE && n % TILE != 0)
+        ck_assert_msg(!emulation_passes(s->m, n, s->k, LOST_TAIL), "lost tail passed at n %d", n);
+}
+END_TEST
+
+Suite *attention_suite(void)
+{
+    Suite *s = suite_create("attention");
+    TCase *tc = tcase_create("attention check");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, bf16_rounds_to_nearest_even);
+    tcase_add_test(tc, inputs_are_bf16_in_range_with_spiked_rows);
+    tcase_add_test(tc, spiked_scores_overflow_expf);
+    tcase_add_test(tc, flops_and_bytes);
+    tcase_add_test(tc, cpu_row_passes);
+    int sizes = (int)step_table_find("attention")->check_size_count;
+    tcase_add_loop_test(tc, the_tensor_core_arithmetic_passes_every_check_size, 0, sizes);
+    tcase_add_loop_test(tc, every_mistake_fails_where_it_matters, 0, sizes);
+    suite_add_tcase(s, tc);
+    return s;
+}
