@@ -148,9 +148,9 @@ if (failures ne "") {
     set label 5 "failed, so not drawn:" . failures at screen 0.01, screen 0.02 left font ",9" tc rgb fail_colour
 }
 is_lib(j) = shown[j] > 99 - nlibraries
-dash_of(j) = !is_lib(j) && j > 8 ? 2 : 1
-# the first library row in the library colour, others grey; steps past the eighth
-# colour dashed, so no two lines look alike
+dash_of(j) = is_lib(j) ? (shown[j] == 99 ? 1 : 100 - shown[j]) : j > 8 ? 2 : 1
+# the target library row (slot 99) in the library colour, the others grey, each dashed
+# its own way; steps past the eighth colour dashed, so no two lines look alike
 plot for [j = 1:nshown] $S using (xpos($1)):(column(j + 2) / axis_div) \
          with linespoints lw (is_lib(j) ? 3 : 2) pt (is_lib(j) ? 5 : 7) ps 1.2 \
          lc rgb (is_lib(j) ? (shown[j] == 99 ? library_colour : 0x7f7f7f) : series_colour(j)) \

@@ -230,8 +230,9 @@ END_TEST
 
 /* <!-- sizes-table LAB GPU-DIR STEP ROW -->: a step against a row size by size, from
  * the newest run in which both passed at two sizes (the older run is left out), a
- * failed row with no time, a size without the row left out; a marker without its ROW
- * is refused in one line. */
+ * failed row with no time, a size without the row left out; against ROW "A|B", the
+ * faster of the two that passed at each size, named (a failed one never chosen); a
+ * marker without its ROW is refused in one line. */
 START_TEST(guide_tables_compare_a_step_with_a_row_by_size)
 {
     char dir[700];
@@ -271,6 +272,27 @@ START_TEST(guide_tables_compare_a_step_with_a_row_by_size)
     ck_assert_msg(strstr(got, "9.000") == NULL && strstr(got, "512") == NULL &&
                       strstr(got, "stale") == NULL && strstr(got, "run `new`") != NULL,
                   "%s", got);
+    free(got);
+    /* against two library rows: the faster that passed at each size, named */
+    const char *const more[][9] = {
+        {"new", "vendor-64", "library", "64", "64", "64", "0.5", "16", "PASS"},
+        {"new", "vendor-64", "library", "3", "5", "7", "0.4", "5", "FAIL"},
+        {"new", "vendor-64", "library", "256", "256", "256", "1.0", "2", "PASS"},
+    };
+    for (size_t i = 0; i < sizeof more / sizeof more[0]; ++i) {
+        snprintf(line, sizeof line, row, more[i][0], more[i][1], more[i][2], more[i][3], more[i][4],
+                 more[i][5], more[i][6], more[i][7], more[i][8]);
+        strcat(text, line);
+    }
+    write_text(dir, "G/demo.csv", text);
+    write_text(dir, "guide.md", "<!-- sizes-table demo G 02-shared vendor|vendor-64 -->\n"
+                                "<!-- end results-table -->\n");
+    ck_assert_int_eq(guide_tables(dir, &got, "--results", dir, NULL), 0);
+    ck_assert_msg(strstr(got, "| size | 02-shared ms | best library ms |") != NULL &&
+                      strstr(got, "| 02-shared / best library | best library row |") != NULL, "%s", got);
+    ck_assert_msg(strstr(got, "| 64³ | 2.000 | 0.500 | 4.00 | 16.0 | 0.25x | vendor-64 |") != NULL, "%s", got);
+    ck_assert_msg(strstr(got, "| 3x5x7 | 1.000 | 0.500 | 2.00 | 4.00 | 0.50x | vendor |") != NULL, "%s", got);
+    ck_assert_msg(strstr(got, "| 256³ | FAIL | 0.500 | - | 4.00 | - | vendor |") != NULL, "%s", got);
     free(got);
     write_text(dir, "guide.md", "<!-- sizes-table demo G 02-shared -->\n<!-- end results-table -->\n");
     ck_assert_int_eq(guide_tables(dir, NULL, "--results", dir, NULL), 2);

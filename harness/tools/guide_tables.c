@@ -31,7 +31,9 @@
  *   <!-- end results-table -->
  * from the newest run in which both passed at two sizes or more: each size of that
  * run, in the order recorded, with both times and rates and STEP's speed as a
- * multiple of ROW's.
+ * multiple of ROW's. ROW may name several rows joined by '|' (a library's documented
+ * ways of making the same call, "cub-keys|cub-keys-i64"): at each size STEP is then
+ * set against the fastest of them that passed, which a last column names.
  * A variants table sets out one step's builds with two build variables as a grid:
  *   <!-- variants-table LAB GPU-DIR STEP VAR_ROWS VAR_COLS -->
  *   ... (generated) ...

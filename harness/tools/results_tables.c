@@ -365,8 +365,29 @@ static int passed_row(const struct csv_table *t, long q)
     return q >= 0 && strcmp(field(t, (size_t)q, "verdict"), "PASS") == 0;
 }
 
+/* The row of size r in run to compare with: row names one row, or several joined by
+ * '|' (the library's documented ways of making one call: "cub-keys|cub-keys-i64"),
+ * of which the fastest that passed at that size (else the first there, failed), -1
+ * when none ran there. */
+static long find_best_row(const struct csv_table *t, const char *run, const char *rows, size_t r)
+{
+    long best = -1;
+    for (const char *p = rows; *p != '\0';) {
+        size_t len = strcspn(p, "|");
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)len, p);
+        long q = find_row(t, run, name, r);
+        if (q >= 0 && (best < 0 || (passed_row(t, q) && (!passed_row(t, best) ||
+                                     number(t, (size_t)q, "median_ms") < number(t, (size_t)best, "median_ms")))))
+            best = q;
+        p += len + (p[len] == '|');
+    }
+    return best;
+}
+
 /* A sizes table (see the top of guide_tables.c): step against row in the newest run where
- * both passed at two sizes or more. */
+ * both passed at two sizes or more; against several rows (row "A|B"), the fastest of
+ * them at each size, named in a last column. */
 int make_sizes_table(const char *results, const char *lab, const char *gpu_dir,
                      const char *step, const char *row, struct text *out, char *why,
                      size_t why_len)
@@ -394,7 +415,7 @@ int make_sizes_table(const char *results, const char *lab, const char *gpu_dir,
         size_t both = 0;
         for (size_t q = 0; q < t.nrows; ++q)
             if (strcmp(field(&t, q, "run_id"), id) == 0 && strcmp(field(&t, q, "step"), step) == 0 &&
-                passed_row(&t, (long)q) && passed_row(&t, find_row(&t, id, row, q)))
+                passed_row(&t, (long)q) && passed_row(&t, find_best_row(&t, id, row, q)))
                 ++both;
         if (both >= 2)
             run = id;
@@ -406,15 +427,18 @@ int make_sizes_table(const char *results, const char *lab, const char *gpu_dir,
         return -1;
     }
     char line[2048];
+    int several = strchr(row, '|') != NULL;
+    const char *shown = several ? "best library" : row;
     snprintf(line, sizeof line,
-             "| size | %s ms | %s ms | %s %s | %s %s | %s / %s |\n"
-             "|---|---|---|---|---|---|\n", step, row, step, rate, row, rate, step, row);
+             "| size | %s ms | %s ms | %s %s | %s %s | %s / %s |%s\n"
+             "|---|---|---|---|---|---|%s\n", step, shown, step, rate, shown, rate, step, shown,
+             several ? " best library row |" : "", several ? "---|" : "");
     text_put(out, line);
     size_t last = 0;
     for (size_t q = 0; q < t.nrows; ++q) {
         if (strcmp(field(&t, q, "run_id"), run) != 0 || strcmp(field(&t, q, "step"), step) != 0)
             continue;
-        long other = find_row(&t, run, row, q);
+        long other = find_best_row(&t, run, row, q);
         if (other < 0)
             continue;
         char size[96], t1[32] = "FAIL", t2[32] = "FAIL", r1[32] = "-", r2[32] = "-", ratio[32] = "-";
@@ -430,8 +454,13 @@ int make_sizes_table(const char *results, const char *lab, const char *gpu_dir,
         if (passed_row(&t, (long)q) && passed_row(&t, other))
             snprintf(ratio, sizeof ratio, "%.2fx",
                      number(&t, (size_t)other, "median_ms") / number(&t, q, "median_ms"));
-        snprintf(line, sizeof line, "| %s | %s | %s | %s | %s | %s |\n", size, t1, t2, r1, r2, ratio);
+        snprintf(line, sizeof line, "| %s | %s | %s | %s | %s | %s |", size, t1, t2, r1, r2, ratio);
         text_put(out, line);
+        if (several) {
+            snprintf(line, sizeof line, " %s |", field(&t, (size_t)other, "step"));
+            text_put(out, line);
+        }
+        text_put(out, "\n");
         last = q;
     }
     snprintf(line, sizeof line,

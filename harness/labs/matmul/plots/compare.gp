@@ -1,6 +1,8 @@
 # The rate per step on two or more GPUs side by side, one colour per results
-# folder, from the newest run of each (the run of its last passing row); the
-# library row of each run as the last group. A step that failed gets no bar.
+# folder, at the lab's headline size (lab.gp's head_m x head_n x head_k), from the
+# newest run of each with a passing step there; the library as the last group, of
+# each run the fastest of lab.gp's library_pick rows (the target, named under the
+# group). A step that failed gets no bar.
 #
 #   gnuplot -c harness/labs/matmul/plots/compare.gp LAB.csv OUT.png [SOURCE]
 #
@@ -11,8 +13,7 @@ load 'plots/common.gp'
 datafile = ARG1
 outfile = ARG2
 source = ARGC >= 3 ? ARG3 : ""
-lab_title = "Matrix multiplication"
-rate = "gflops"
+load 'harness/labs/matmul/plots/lab.gp'
 rate_unit = "GFLOP/s"
 
 # The results folders, in the order they appear, each with its newest run.
@@ -29,9 +30,9 @@ add_dir(name) = dir_index(name, 1) > 0 || ndirs == max_dirs ? 0 : \
 selected = '(source eq "" || strcol("source") eq source) && (strcol("role") eq "step" || strcol("role") eq "library") && !is_variant(0)'
 note_pass(d) = d == 0 ? 0 : (newest[d] = strcol("run_id"), dir_gpu[d] = strcol("gpu"), \
     dir_size[d] = size_text(column("m"), column("n"), column("k")), 0)
-# a folder's newest run is its newest with a passing step (a run of the library row
-# alone has nothing to compare)
-stats datafile using (@selected && strcol("verdict") eq "PASS" && strcol("role") eq "step" \
+# a folder's newest run is its newest with a passing step at the headline size (a run
+# of the library row alone has nothing to compare)
+stats datafile using (@selected && at_headline(0) && strcol("verdict") eq "PASS" && strcol("role") eq "step" \
     ? (add_dir(strcol("results_dir")), note_pass(dir_index(strcol("results_dir"), 1))) : 0) nooutput
 if (ndirs < 2) {
     print sprintf("plots: fewer than two results folders with a passing %srow: %s not drawn", \
@@ -41,7 +42,16 @@ if (ndirs < 2) {
 
 # What the bars span, and the library group's place after the last step.
 row_dir = 'dir_index(strcol("results_dir"), 1)'
-in_newest = selected . ' && (d = ' . row_dir . ', d > 0 && strcol("run_id") eq newest[d])'
+in_newest = selected . ' && at_headline(0) && (d = ' . row_dir . ', d > 0 && strcol("run_id") eq newest[d])'
+# of each run's library rows (lab.gp's library_pick, else any) the fastest that passed
+array lib_pick[max_dirs]
+array lib_pick_rate[max_dirs]
+do for [i = 1:max_dirs] { lib_pick[i] = -1; lib_pick_rate[i] = -1 }
+is_candidate(x) = library_pick eq "" || strstrt(" " . library_pick . " ", " " . strcol("step") . " ") > 0
+pick_fastest(d) = strcol("verdict") eq "PASS" && column(rate) > lib_pick_rate[d] \
+    ? (lib_pick[d] = column(0), lib_pick_rate[d] = column(rate), 0) : 0
+stats datafile using (@in_newest && strcol("role") eq "library" && is_candidate(0) ? pick_fastest(d) : 0) nooutput
+in_newest = in_newest . ' && (strcol("role") ne "library" || column(0) == lib_pick[d])'
 first_step = 1e9; last_step = -1e9; low = 1e300; high = 0; library_name = ""
 array tick[100]
 do for [i = 1:100] { tick[i] = "" }
@@ -49,7 +59,9 @@ do for [i = 1:ndirs] { dir_cache[i] = "" }
 see(d) = (dir_cache[d] = dir_cache[d] eq "" || dir_cache[d] eq strcol("cache") ? strcol("cache") : "mixed", \
     strcol("verdict") ne "PASS" ? 0 : (low = column(rate) < low ? column(rate) : low, \
                                        high = column(rate) > high ? column(rate) : high), \
-    strcol("role") eq "library" ? (library_name = strcol("step"), 0) : \
+    strcol("role") eq "library" ? (library_name = library_name eq "" ? strcol("step") \
+        : strstrt(" / " . library_name . " / ", " / " . strcol("step") . " / ") > 0 ? library_name \
+        : library_name . " / " . strcol("step"), 0) : \
     (s = step_number(strcol("step")), tick[s + 1] = strcol("step"), \
      first_step = s < first_step ? s : first_step, last_step = s > last_step ? s : last_step, 0))
 stats datafile using (@in_newest ? see(d) : 0) nooutput

@@ -5,8 +5,8 @@
 #
 #   gnuplot -c harness/labs/matmul/plots/vs-8800gtx.gp LAB.csv OUT.png RESULTS_DIR SOURCE PUBLISHED.csv "STEMS" [RUN]
 #
-# LAB.csv, RESULTS_DIR, SOURCE: as for steps.gp (only passing step rows of the
-# newest run, or of RUN, the run of the guide's table, are drawn); PUBLISHED.csv: data/published/matmul-8800gtx.csv
+# LAB.csv, RESULTS_DIR, SOURCE: as for steps.gp (only passing step rows at 4096^3 of
+# the newest run, or of RUN, the run of the guide's table, are drawn); PUBLISHED.csv: data/published/matmul-8800gtx.csv
 # (series, step, gpu, gflops; rows with no step are configurations no step
 # matches yet, left out); STEMS: the lab's steps ("01-naive 02-tiled"), so that a
 # published step the lab lacks says so.
@@ -36,10 +36,13 @@ see_rate(r) = (low = r < low ? r : low, high = r > high ? r : high, 0)
 
 # Macros (@name) are expanded when a line, or a whole { } block, is read: these
 # are set before any block that uses them.
-today_row = mine . ' && strcol("run_id") eq newest && strcol("role") eq "step" && strcol("verdict") eq "PASS"'
+# the lab's headline size only, the papers' 4096^3 (a run of several sizes, the step
+# beside the library rows at each, would draw one bar over another)
+at_head = 'column("m") == 4096 && column("n") == 4096 && column("k") == 4096'
+today_row = mine . ' && @at_head && strcol("run_id") eq newest && strcol("role") eq "step" && strcol("verdict") eq "PASS"'
 gpu_name = ""; size = ""; newest = ""; run_date = ""; cache = ""; run_source = ""
 if (today) {
-    stats datafile using (@mine && strcol("verdict") eq "PASS" ? (newest = strcol("run_id"), 0) : 0) nooutput
+    stats datafile using (@mine && @at_head && strcol("verdict") eq "PASS" ? (newest = strcol("run_id"), 0) : 0) nooutput
     if (table_run ne "") { newest = table_run }
     if (newest eq "") {
         print sprintf("plots: %s has no passing %srow: %s not drawn", results_dir, \

@@ -2,7 +2,7 @@
 # after plots/common.gp. Rows have m = 1, n = the number of keys and k = the keys'
 # distribution (1 uniform; harness/labs/sort/sort_keys.h).
 lab_name = "sort"
-lab_title = "Radix sort (32-bit keys; steps 07, 09 and the cub-pairs rows: key-value pairs)"
+lab_title = "Radix sort (32-bit keys; steps 07, 09 and cub-pairs: key-value pairs)"
 rate = "gkeys"
 rate_scale = 1
 rate_unit = "Gkeys/s (keys sorted per second)"
