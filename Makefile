@@ -207,8 +207,12 @@ RUNNER_OBJS = $(call HOST_OBJ,$(HARNESS_PURE) runner launch_watch launch_observe
 # Grading (harness/grading/, bin/lab grade): the rubric and judging, pure and linked
 # into the unit tests too, and the parts that build, run and record (session.h).
 GRADING_PURE := rubric judging report own_kernels
-GRADING_OBJS := $(patsubst %,$(BUILD_DIR)/host/grading/%.o,$(GRADING_PURE) files procs \
-  submissions builds runs references checks submission gradebook record session split_merge counters)
+# Child processes (harness/procs.c), in the sandbox when they run unvetted code
+# (harness/sandbox.c): the one spawner of bin/lab, bin/profile and grading.
+PROCS_OBJS := $(BUILD_DIR)/host/procs.o $(BUILD_DIR)/host/sandbox.o
+GRADING_OBJS := $(PROCS_OBJS) $(patsubst %,$(BUILD_DIR)/host/grading/%.o,$(GRADING_PURE) files \
+  submissions builds runs references checks submission gradebook record session split_merge counters \
+  sandboxing)
 HOST_OBJ = $(patsubst %,$(BUILD_DIR)/host/%.o,$(1))
 # A lab's code: problem.c (CUDA runtime calls) and its pure C files (the CPU
 # reference...), which the unit tests link too; plus its step table.
@@ -363,12 +367,15 @@ SOLUTION_BINS := $(if $(STUDENTS_COPY),,$(call step_bins,solutions))
 BINS := $(call step_bins,$(SRC))
 
 # A step file listed in a table must exist in both trees: say which one is missing
-# (except for goals that build nothing).
+# (except for goals that build nothing, and grading's build of one submitted step, whose
+# sandbox hides solutions/: harness/grading/sandboxing.h).
 ifneq ($(filter-out help clean deps,$(or $(MAKECMDGOALS),all)),)
+ifeq ($(GRADE_DIR),)
 $(foreach tree,$(TREES),$(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(lab)),\
   $(if $(wildcard $(tree)/$(lab)/$(stem).cu),,$(error $(tree)/$(lab)/$(stem).cu is listed in harness/labs/$(lab)/lab.def but does not exist)))))
 $(foreach lab,$(LABS),$(foreach row,$(call rows_of,$(lab)),\
   $(if $(wildcard $(call row_source,$(lab),$(row))),,$(error $(call row_source,$(lab),$(row)) is a ROW of harness/labs/$(lab)/lab.def but does not exist))))
+endif
 endif
 
 # ---------------------------------------------------------------------------
@@ -476,6 +483,11 @@ report: all
 # GRADE_EXIT_FILE, since make exits 2 whenever a recipe fails: the file is removed before
 # anything is built (no file: make stopped before grading) and written when the grader ends.
 GRADE_JOBS ?= $(NPROC)
+# bwrap, grading's sandbox (harness/grading/sandboxing.h): on PATH (make deps installs
+# bubblewrap), else unpacked under .deps/root (a machine without a package registry).
+# GRADE_SANDBOX=off grades without one, said in every report and the gradebook.
+BWRAP ?= $(firstword $(shell command -v bwrap 2>/dev/null) $(wildcard $(CURDIR)/.deps/root/usr/bin/bwrap))
+grade grade-all: export GRADE_BWRAP := $(BWRAP)
 COMPUTE_SANITIZER ?= $(firstword $(wildcard $(CUDA_HOME)/bin/compute-sanitizer) $(shell command -v compute-sanitizer 2>/dev/null))
 GRADE_PREREQS := $(FLAGS_STAMP) $(foreach lab,$(LABS),$(call lab_objs,$(lab))) \
   $(RUNNER_OBJS) $(SOLUTION_BINS) $(BIN_DIR)/lab $(BIN_DIR)/gpu-probe
@@ -578,9 +590,9 @@ $(BUILD_DIR)/tests/run_tests.o: tests/run_tests.c $(BUILD_DIR)/gen/lab_suites.h 
 $(BUILD_DIR)/tests:
 	$(Q)mkdir -p $@
 
-# (grading's pure parts and its child processes, harness/grading/procs.c, are tested on
+# (grading's pure parts and the child processes, harness/procs.c, are tested on
 # their own)
-$(BIN_DIR)/run-tests: $(TEST_OBJS) $(BUILD_DIR)/host/tools/markdown_files.o $(call HOST_OBJ,$(HARNESS_PURE) lab_registry sass_listing $(addprefix grading/,$(GRADING_PURE) procs files)) $(LAB_PURE_OBJS) $(ALL_TABLE_OBJS)
+$(BIN_DIR)/run-tests: $(TEST_OBJS) $(BUILD_DIR)/host/tools/markdown_files.o $(call HOST_OBJ,$(HARNESS_PURE) lab_registry sass_listing $(addprefix grading/,$(GRADING_PURE) files) procs sandbox) $(LAB_PURE_OBJS) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ $(CHECK_LIBS) $(foreach lab,$(LABS),$($(lab)_LDLIBS))
@@ -657,7 +669,7 @@ handout:
 # Check and gnuplot from the distribution's packages when they are missing; in the
 # instructor's tree also cuobjdump and nvdisasm from PyPI (the explorer and grading).
 deps: $(if $(STUDENTS_COPY),,deps-cuobjdump)
-	$(Q)sh harness/install-deps.sh
+	$(Q)LAB_DEPS_SANDBOX=$(if $(STUDENTS_COPY),0,1) sh harness/install-deps.sh
 .PHONY: deps-cuobjdump
 deps-cuobjdump:
 	$(Q)sh harness/install-cuobjdump.sh

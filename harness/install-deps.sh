@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs what the lab needs beyond the CUDA Toolkit, from the distribution's
-# packages, only when it is missing: Check (unit tests) and gnuplot (plots).
+# packages, only when it is missing: Check (unit tests), gnuplot (plots) and
+# bubblewrap (grading's sandbox).
 #   CHECK_PREFIX=DIR  Check is unpacked under DIR (a machine without a package registry)
 #   LAB_OFFLINE=1     do not install; report what is missing and carry on (the tests
 #                     that need a missing tool are then reported as SKIPPED, by name)
@@ -16,6 +17,11 @@ have_check() {
 }
 have_check || missing="$missing check"
 command -v gnuplot >/dev/null 2>&1 || missing="$missing gnuplot-nox"
+# bubblewrap: grading's sandbox (harness/sandbox.h); not for the students' copy, which
+# cannot grade (LAB_DEPS_SANDBOX=0 there)
+if [ "${LAB_DEPS_SANDBOX:-1}" = 1 ]; then
+    command -v bwrap >/dev/null 2>&1 || missing="$missing bubblewrap"
+fi
 command -v nvcc >/dev/null 2>&1 || {
     echo "error: nvcc not found: install the CUDA Toolkit and put its bin/ on PATH" >&2
     exit 1

@@ -17,7 +17,7 @@ PROFILE_LABS = $(or $(LAB),$(LABS))
 profile_stems = $(or $(if $(STEP),$(filter $(STEP) $(STEP)-% %-$(STEP),$(call steps_of,$(1)))),$(call steps_of,$(1)))
 
 $(BIN_DIR)/profile: $(BUILD_DIR)/host/tools/profile.o $(call HOST_OBJ,$(HARNESS_PURE) lab_registry sass_listing) \
-  $(BUILD_DIR)/host/grading/own_kernels.o $(BUILD_DIR)/host/grading/files.o $(BUILD_DIR)/host/grading/procs.o $(ALL_TABLE_OBJS)
+  $(BUILD_DIR)/host/grading/own_kernels.o $(BUILD_DIR)/host/grading/files.o $(PROCS_OBJS) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@.$$$$.tmp $^ -lm && mv -f $@.$$$$.tmp $@

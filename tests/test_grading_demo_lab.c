@@ -68,12 +68,14 @@ static const char *book_path(const char *run, const char *suffix, char *buf, siz
     return buf;
 }
 
-/* The gradebook's row of student, from the student's name to the report's path. */
+/* The gradebook's row of student, from the student's name to the report's path; its
+ * gpu column on (the sandbox column follows it). */
 static void assert_gradebook_row(const char *run, const char *student, const char *gpu_and_points)
 {
     char *book = graded_file("book", run, ".csv"), *output = graded_file("grade", run, ".out");
-    ck_assert_msg(strncmp(book, "student,submission,date,gpu,demo/01-fill,total,max,not_run,report\n",
-                          66) == 0 && count_lines(book) == 3,
+    static const char header[] =
+        "student,submission,date,gpu,sandbox,demo/01-fill,total,max,not_run,report\n";
+    ck_assert_msg(strncmp(book, header, sizeof header - 1) == 0 && count_lines(book) == 3,
                   "gradebook:\n%s\n%s", book, output);
     char start[64];
     snprintf(start, sizeof start, "\n%s,%s,", student, student);
@@ -94,8 +96,8 @@ START_TEST(the_demo_lab_is_graded_without_a_gpu)
     char *code = graded_file("grade", "no-gpu", ".code");
     ck_assert_str_eq(code, "77\n");
     free(code);
-    assert_gradebook_row("no-gpu", "ada", "none,1,1,10,5,");
-    assert_gradebook_row("no-gpu", "bob", "none,1,1,10,5,");
+    assert_gradebook_row("no-gpu", "ada", "none,bwrap,1,1,10,5,");
+    assert_gradebook_row("no-gpu", "bob", "none,bwrap,1,1,10,5,");
     char *report = graded_file("book", "no-gpu", ".reports/ada.txt");
     ck_assert_msg(strstr(report, "rubric: harness/labs/demo/rubric.def") != NULL &&
                       strstr(report, "  demo/01-fill build PASS 1/1") != NULL &&
@@ -112,8 +114,8 @@ START_TEST(the_demo_lab_is_graded_on_a_fake_gpu)
     char *code = graded_file("grade", "fake-gpu", ".code");
     ck_assert_str_eq(code, "0\n");
     free(code);
-    assert_gradebook_row("fake-gpu", "ada", "Fake GPU (compute capability 9.0),10,10,10,0,");
-    assert_gradebook_row("fake-gpu", "bob", "Fake GPU (compute capability 9.0),0,0,10,0,");
+    assert_gradebook_row("fake-gpu", "ada", "Fake GPU (compute capability 9.0),off,10,10,10,0,");
+    assert_gradebook_row("fake-gpu", "bob", "Fake GPU (compute capability 9.0),off,0,0,10,0,");
     char *report = graded_file("book", "fake-gpu", ".reports/bob.txt");
     ck_assert_msg(strstr(report, "  demo/01-fill correct FAIL 0/4  1 of 2 check sizes correct; "
                                  "first failure at 1000x1000x1: wrong result") != NULL,
@@ -196,19 +198,20 @@ START_TEST(compile_error_is_that_steps_verdict)
 }
 END_TEST
 
-/* A step that #includes the grading tree's solution (through -Iharness) builds, and is
- * refused: nothing of it runs, and the report names the file. */
+/* A step that #includes the grading tree's solution does not even compile: the
+ * sandbox of its build hides solutions/ (harness/grading/sandboxing.h), so the include
+ * names a file that is not there; nothing of it runs. (Graded with GRADE_SANDBOX=off it
+ * builds, and is refused by name: grading's includes_allowed.) */
 START_TEST(including_the_solution_is_refused)
 {
     char *r = class_report("includes-solution");
-    ck_assert_msg(strstr(r, "demo/02-shared: 0 of 11 (refused: it includes files that are "
-                            "not its own)") != NULL, "%s", r);
+    ck_assert_msg(strstr(r, "demo/02-shared: 0 of 11 (compile error)") != NULL, "%s", r);
     assert_line(r, "demo/02-shared build FAIL 0/1",
-                "refused: it includes solutions/demo/02-shared.cu, a file of the grading tree");
-    assert_line(r, "demo/02-shared technique not-run", "refused");
+                "../solutions/demo/02-shared.cu: No such file or directory");
+    assert_line(r, "demo/02-shared technique not-run", "does not compile");
     free(r);
     char *out = graded_file("grade", "class", ".out");
-    ck_assert_ptr_nonnull(strstr(out, "refused: it includes solutions/demo/02-shared.cu"));
+    ck_assert_ptr_nonnull(strstr(out, "includes-solution\n  demo/02-shared           compile error"));
     free(out);
 }
 END_TEST

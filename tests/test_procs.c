@@ -1,4 +1,4 @@
-/* Grading's child processes (harness/grading/procs.c), no GPU needed: several at once,
+/* Grading's child processes (harness/procs.c), no GPU needed: several at once,
  * each with its own limit, log and exit code; one killed at its limit (with what it
  * started) while the others end as they would alone; results handed on in index order;
  * a batch ended early starts nothing more; at_once 1 runs them one after the other.
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "grading/procs.h"
+#include "procs.h"
 #include "util.h"
 
 /* A process running `sh -c script`, logging to dir/name.log. */

@@ -17,7 +17,8 @@ static void start_build(struct session *sess, struct student *s, size_t i)
     char *argv[] = {"make", "-s", "--no-print-directory", "LAB_ARCH_CHECKED=1", "V=0", dir_arg,
                     target, NULL};
     struct build_job *b = &s->builds[i];
-    b->proc = (struct proc){.argv = argv, .log_path = log, .limit_s = g->rubric->build_time_s};
+    b->proc = (struct proc){.argv = argv, .log_path = log, .limit_s = g->rubric->build_time_s,
+                           .sandbox = s->sandbox};
     procs_start(&b->proc);
     b->proc.argv = NULL; /* used only to start it */
     b->proc.log_path = NULL;

@@ -48,7 +48,7 @@ void grade_counters(struct session *sess, const struct student *s, const struct 
                     "--source", "labs", "--binary", (char *)paths->binary, "--source-file",
                     (char *)paths->src, "--out", out, "--work", work, "--ncu",
                     (char *)sess->ncu, NULL};
-    struct outcome o = run_limited(sess, argv, log, 0, 600);
+    struct outcome o = run_limited(sess, argv, log, 0, 600, s->sandbox);
     if (o.code != 0) {
         snprintf(r->counters, sizeof r->counters, "not measured: bin/profile exited %d (%s)",
                  o.code, log);

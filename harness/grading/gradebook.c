@@ -197,7 +197,7 @@ int grade_columns(const struct step_table *lab, const struct step_info *step,
     for (const struct step_table *const *it = all_step_tables; *it != NULL; ++it)
         if (lab == NULL || lab == *it)
             steps += (*it)->count;
-    out->cols = calloc(steps + 8, sizeof *out->cols);
+    out->cols = calloc(steps + 9, sizeof *out->cols);
     out->names = calloc(steps + 1, sizeof *out->names);
     out->count = 0;
     if (out->cols == NULL || out->names == NULL) {
@@ -209,6 +209,7 @@ int grade_columns(const struct step_table *lab, const struct step_info *step,
     out->cols[c++] = "submission";
     out->cols[c++] = "date";
     out->cols[c++] = "gpu";
+    out->cols[c++] = "sandbox";
     for (const struct step_table *const *it = all_step_tables; *it != NULL; ++it) {
         if (lab != NULL && lab != *it)
             continue;

@@ -13,6 +13,7 @@
 #include "gradebook.h"
 #include "report.h"
 #include "results.h"
+#include "sandboxing.h"
 
 /* Writes text (the report or the JUnit suite) to path through a temporary file. 0, or
  * -1 with why. */
@@ -88,8 +89,8 @@ static int write_student(struct session *sess, struct student *s, const char *gr
         return -1;
 
     struct gradebook_columns cols;
-    char(*values)[64] = calloc(sess->step_count + 8, sizeof *values);
-    const char **row = calloc(sess->step_count + 8, sizeof *row);
+    char(*values)[64] = calloc(sess->step_count + 9, sizeof *values);
+    const char **row = calloc(sess->step_count + 9, sizeof *row);
     if (values == NULL || row == NULL || grade_columns(sess->lab, sess->step, &cols) != 0) {
         free(values);
         free(row);
@@ -101,6 +102,7 @@ static int write_student(struct session *sess, struct student *s, const char *gr
     row[c++] = s->submission;
     row[c++] = sess->date;
     row[c++] = sess->have_gpu ? sess->gpu : "none";
+    row[c++] = grading_sandbox_name(sess);
     for (size_t i = 0; i < sess->step_count; ++i) {
         grade_format_points(s->results[i].points, values[c], sizeof values[c]);
         row[c] = values[c];
@@ -146,6 +148,13 @@ int record_student(struct session *sess, struct student *s, const char *gradeboo
     if (used < sizeof notes)
         used += (size_t)snprintf(notes + used, sizeof notes - used, "gpu: %s\n",
                                  sess->have_gpu ? sess->gpu : sess->no_gpu_why);
+    if (used < sizeof notes)
+        used += (size_t)snprintf(notes + used, sizeof notes - used, "%s\n",
+                                 sess->sandbox_base != NULL
+                                     ? "sandbox: bwrap (the build and every run of this "
+                                       "submission saw its own folder alone; INSTRUCTORS.md)"
+                                     : "NO SANDBOX: graded with GRADE_SANDBOX=off; this "
+                                       "submission's code ran with the grader's rights");
     if (!sess->have_gpu && used < sizeof notes)
         used += (size_t)snprintf(notes + used, sizeof notes - used,
                                  "NO GPU: correctness, compute-sanitizer and speed did not run "

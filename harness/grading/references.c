@@ -195,7 +195,7 @@ void measure_references(struct session *sess, const struct student *s)
         struct reference *ref = &references[i];
         snprintf(stem, sizeof stem, "reference-%s-%s", g->lab->lab, g->stem);
         run_log_path(log, sizeof log, sess->run_dir, stem, "speed");
-        struct outcome o = run_speed(sess, "(reference)", g, m[w].binary,
+        struct outcome o = run_speed(sess, "(reference)", NULL, g, m[w].binary,
                                      rubric_speed_size(g->rubric, g->step), csv, log, NULL,
                                      REFERENCE_LIMIT_S, &ref->speed_ms);
         ref->speed_wall = o.wall_s;

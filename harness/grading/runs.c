@@ -30,10 +30,11 @@ void run_procs(struct session *sess, struct proc *const procs[], size_t n, int a
 
 /* Runs argv to the end or the limit (0: none), alone, building meanwhile. */
 struct outcome run_limited(struct session *sess, char *const argv[], const char *log_path,
-                           int quiet_stdout, double limit_s)
+                           int quiet_stdout, double limit_s, const struct sandbox *sb)
 {
     struct proc p = {
-        .argv = argv, .log_path = log_path, .quiet_stdout = quiet_stdout, .limit_s = limit_s};
+        .argv = argv, .log_path = log_path, .quiet_stdout = quiet_stdout, .limit_s = limit_s,
+        .sandbox = sb};
     struct proc *one[] = {&p};
     run_procs(sess, one, 1, 1, NULL);
     return outcome_of(&p);
@@ -158,6 +159,7 @@ void tool_run(const struct session *sess, struct step_run *run, int tool, const 
 int pool_init(struct pool *pool, size_t steps)
 {
     pool->count = 0;
+    pool->sandbox = NULL;
     pool->procs = malloc((steps ? steps : 1) * RUNS_PER_STEP * sizeof *pool->procs);
     pool->step_of = malloc((steps ? steps : 1) * RUNS_PER_STEP * sizeof *pool->step_of);
     return pool->procs != NULL && pool->step_of != NULL ? 0 : -1;
@@ -167,6 +169,7 @@ int pool_init(struct pool *pool, size_t steps)
 void pool_add(struct pool *pool, struct step_run *run, size_t i)
 {
     run->p.series = (int)i;
+    run->p.sandbox = pool->sandbox;
     pool->step_of[pool->count] = i;
     pool->procs[pool->count++] = &run->p;
 }
@@ -206,7 +209,8 @@ void run_log_path(char *buf, size_t len, const char *dir, const char *stem, cons
     snprintf(buf, len, "%s/%s.%s.log", dir, stem, what);
 }
 
-struct outcome run_speed(struct session *sess, const char *who, const struct graded_step *g,
+struct outcome run_speed(struct session *sess, const char *who, const struct sandbox *sb,
+                         const struct graded_step *g,
                          const char *binary, const struct check_size *size, const char *csv,
                          const char *log, const char *launch_log, double limit_s,
                          double *median_ms)
@@ -219,6 +223,7 @@ struct outcome run_speed(struct session *sess, const char *who, const struct gra
                        launch_log != NULL ? "--launch-log" : NULL, (char *)launch_log, NULL};
     struct step_run run;
     step_command(&run, NULL, binary, size, options, log, 1, limit_s);
+    run.p.sandbox = sb;
     struct proc *one[] = {&run.p};
     run_procs(sess, one, 1, 1, NULL);
     note_run(sess, who, g, "speed", &run.p);
@@ -234,14 +239,15 @@ struct outcome run_speed(struct session *sess, const char *who, const struct gra
     return o;
 }
 
-void read_resources(struct session *sess, const char *who, const struct graded_step *g,
+void read_resources(struct session *sess, const char *who, const struct sandbox *sb,
+                    const struct graded_step *g,
                     const char *binary, const char *log, struct step_resources *res,
                     struct step_kernels *others)
 {
     memset(res, 0, sizeof *res);
     others->count = 0;
     char *argv[] = {(char *)binary, "--report", NULL};
-    struct proc p = {.argv = argv, .log_path = log, .limit_s = 60};
+    struct proc p = {.argv = argv, .log_path = log, .limit_s = 60, .sandbox = sb};
     struct proc *one[] = {&p};
     run_procs(sess, one, 1, 1, NULL);
     note_run(sess, who, g, "report", &p);
@@ -268,7 +274,8 @@ void read_resources(struct session *sess, const char *who, const struct graded_s
         snprintf(res->kernel, sizeof res->kernel, "?");
 }
 
-char *read_sass(struct session *sess, const char *who, const struct graded_step *g,
+char *read_sass(struct session *sess, const char *who, const struct sandbox *sb,
+                const struct graded_step *g,
                 const char *binary, const char *listing_path, char *why, size_t why_len)
 {
     if (sess->cuobjdump == NULL) {
@@ -279,7 +286,7 @@ char *read_sass(struct session *sess, const char *who, const struct graded_step 
     char script[4200];
     snprintf(script, sizeof script, "%s/harness/sass-listing.sh", sess->root);
     char *argv[] = {"sh", script, (char *)sess->cuobjdump, (char *)binary, NULL};
-    struct proc p = {.argv = argv, .log_path = listing_path, .limit_s = 60};
+    struct proc p = {.argv = argv, .log_path = listing_path, .limit_s = 60, .sandbox = sb};
     struct proc *one[] = {&p};
     run_procs(sess, one, 1, 1, NULL);
     note_run(sess, who, g, "sass", &p);

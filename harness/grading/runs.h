@@ -22,7 +22,7 @@ void run_procs(struct session *sess, struct proc *const procs[], size_t n, int a
                procs_done_fn done);
 /* Runs argv to the end or the limit (0: none), alone, building meanwhile. */
 struct outcome run_limited(struct session *sess, char *const argv[], const char *log_path,
-                           int quiet_stdout, double limit_s);
+                           int quiet_stdout, double limit_s, const struct sandbox *sb);
 
 /* One row of the reports folder's run-times.csv for a process that has ended: whose
  * (a student's name, or "(reference)"), which step and run, when it started (seconds
@@ -141,7 +141,8 @@ void run_log_path(char *buf, size_t len, const char *dir, const char *stem, cons
  * and its median over hundreds of repeats is not moved by them. A slow kernel (the
  * one-thread step, 2 s) still runs its 5. launch_log (NULL: none): where the run
  * writes the kernels it launched (the runner's --launch-log, launches.h). */
-struct outcome run_speed(struct session *sess, const char *who, const struct graded_step *g,
+struct outcome run_speed(struct session *sess, const char *who, const struct sandbox *sb,
+                         const struct graded_step *g,
                          const char *binary, const struct check_size *size, const char *csv,
                          const char *log, const char *launch_log, double limit_s,
                          double *median_ms);
@@ -155,13 +156,15 @@ struct step_kernels {
 /* The step's row of its --report: registers, shared (static + dynamic), local and
  * spill bytes of the kernel its DEFINE_STEP names; res->found 0 when there is none;
  * the other kernels compiled into it in others. */
-void read_resources(struct session *sess, const char *who, const struct graded_step *g,
+void read_resources(struct session *sess, const char *who, const struct sandbox *sb,
+                    const struct graded_step *g,
                     const char *binary, const char *log, struct step_resources *res,
                     struct step_kernels *others);
 /* The SASS of the step's binary, as harness/sass-listing.sh lists it with the
  * session's cuobjdump (its text, which the caller frees, also kept in listing_path);
  * NULL with the reason in why when there is no cuobjdump or it could not list it. */
-char *read_sass(struct session *sess, const char *who, const struct graded_step *g,
+char *read_sass(struct session *sess, const char *who, const struct sandbox *sb,
+                const struct graded_step *g,
                 const char *binary, const char *listing_path, char *why, size_t why_len);
 
 #endif

@@ -22,6 +22,7 @@
 #include "record.h"
 #include "report.h"
 #include "runs.h"
+#include "sandboxing.h"
 #include "submission.h"
 #include "submissions.h"
 
@@ -225,7 +226,7 @@ static void probe_gpu(struct session *sess, int no_gpu)
     char *argv[] = {"bin/gpu-probe", NULL};
     char log[] = "build/grade-gpu-probe.log";
     make_dirs("build");
-    struct outcome o = run_limited(sess, argv, log, 0, 120);
+    struct outcome o = run_limited(sess, argv, log, 0, 120, NULL);
     char *text = read_text(log, 4096);
     char line[256] = "";
     first_lines(text, 0, 1, line, sizeof line);
@@ -333,7 +334,7 @@ static int build_prerequisites(struct session *sess)
                     NULL};
     char log[512];
     snprintf(log, sizeof log, "%s/prereqs.log", sess->run_dir);
-    struct outcome o = run_limited(sess, argv, log, 0, 1800);
+    struct outcome o = run_limited(sess, argv, log, 0, 1800, NULL);
     if (o.code == 0)
         return 0;
     char *text = read_text(log, 1 << 16);
@@ -350,11 +351,15 @@ static int grade_students(struct session *sess, const char *gradebook)
     int status = 0;
     for (size_t si = 0; si < sess->student_count; ++si) {
         sess->current = si;
-        for (size_t a = si; a < sess->student_count && a <= si + BUILD_LOOKAHEAD; ++a)
-            if (!sess->students[a].prepared && prepare_student(sess, &sess->students[a], a) != 0) {
-                fprintf(stderr, "lab: out of memory preparing %s\n", sess->students[a].name);
+        for (size_t a = si; a < sess->student_count && a <= si + BUILD_LOOKAHEAD; ++a) {
+            char why[600] = "out of memory";
+            if (!sess->students[a].prepared &&
+                (prepare_student(sess, &sess->students[a], a) != 0 ||
+                 grading_sandbox_for(sess, &sess->students[a], a, why, sizeof why) != 0)) {
+                fprintf(stderr, "lab: cannot prepare %s: %s\n", sess->students[a].name, why);
                 return EXIT_WRONG;
             }
+        }
         pump_builds(sess);
         struct student *s = &sess->students[si];
         char el[32];
@@ -407,6 +412,7 @@ static void print_summary(const struct session *sess, const char *gradebook, dou
 
 static void session_free(struct session *sess)
 {
+    grading_sandbox_end(sess);
     for (size_t i = 0; sess->students != NULL && i < sess->student_count; ++i) {
         free(sess->students[i].results);
         free(sess->students[i].builds);
@@ -497,6 +503,14 @@ static int run_session(struct session *sess, const struct grade_request *q)
     if (q->submissions != NULL && (rc = skip_graded(sess, q->gradebook, &skipped, &regrading)) != 0)
         return rc;
     open_run(sess, q->gradebook);
+    /* no sandbox, no grading: before anything of a student's is built or run */
+    if (sess->student_count > 0 && grading_sandbox_begin(sess, q, why, sizeof why) != 0) {
+        remove_tree(sess->run_dir);
+        cli_complain("lab", "grading runs every student's code in a sandbox, and none can be "
+                     "made here: %s; install bubblewrap (make deps), or set GRADE_SANDBOX=off to "
+                     "grade without one (the students' code then runs with your rights)", why);
+        return EXIT_USAGE;
+    }
     print_plan(sess, q->gradebook, skipped, regrading);
     if (sess->student_count == 0) {
         grade_write_junit(q->gradebook);

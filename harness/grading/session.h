@@ -19,7 +19,7 @@
  *   judging.c     points, verdicts and techniques from what the checks found (pure)
  *   report.c      the per-student report and JUnit suite as text (pure)
  *   files.c       reading, copying and removing files, mkdir -p
- *   procs.c       child processes: groups, logs, time limits, the pool
+ *   ../procs.c    child processes: groups, logs, time limits, the pool, the sandbox
  *   submissions.c finding and copying a submission's step files, what it includes
  *   builds.c      the builds of the students ahead, a few at once
  *   runs.c        the command lines of a step's runs, reading what they said
@@ -124,6 +124,7 @@ struct student {
     int prepared;
     struct step_result *results; /* one per graded step (session.step_count) */
     struct build_job *builds;
+    struct sandbox *sandbox; /* where its builds and runs run (NULL: GRADE_SANDBOX=off) */
     double phase_s[PHASES];
 };
 
@@ -141,6 +142,7 @@ struct reference {
 
 /* A pool of runs (runs.c): each step's check process, then its tools, in step order. */
 struct pool {
+    const struct sandbox *sandbox; /* where its runs run (NULL: the reference's, as we) */
     struct proc **procs;
     size_t *step_of; /* run -> its step's index in session.steps */
     size_t count;
@@ -194,6 +196,8 @@ struct session {
     int junit_failed;       /* the JUnit file could not be written */
     char makeflags[8192];
     int have_makeflags;
+    struct sandbox *sandbox_base; /* what every student's sandbox hides (sandboxing.h);
+                                     NULL: GRADE_SANDBOX=off */
 };
 
 /* "M:SS" since the session started. */

@@ -244,7 +244,7 @@ static void begin_step(struct session *sess, struct student *s, size_t i)
     /* technique: static, from the step's own --report, and its SASS for the rubric's
      * sass lines (cuobjdump, no GPU needed) */
     double started = procs_now();
-    read_resources(sess, s->name, g, paths.binary, paths.run_log, &w->res, &w->others);
+    read_resources(sess, s->name, s->sandbox, g, paths.binary, paths.run_log, &w->res, &w->others);
     technique_judge_static(rb, g->step, g->stem, &w->res, &w->tech);
     /* whose kernels its binary holds (a library call instantiates the library's kernels
      * into it): those its --report lists, and its SASS where the rubric's sass lines
@@ -256,7 +256,7 @@ static void begin_step(struct session *sess, struct student *s, size_t i)
     if (rubric_reads_sass(rb, g->step) && w->res.found) {
         char listing_path[600], no_listing[512] = "";
         snprintf(listing_path, sizeof listing_path, "%s/%s.sass", paths.log_dir, g->stem);
-        char *listing = read_sass(sess, s->name, g, paths.binary, listing_path, no_listing,
+        char *listing = read_sass(sess, s->name, s->sandbox, g, paths.binary, listing_path, no_listing,
                                   sizeof no_listing);
         technique_judge_sass(rb, g->step, &w->res, listing, no_listing, &w->tech);
         if (!holds_foreign && listing != NULL)
@@ -364,7 +364,7 @@ static void finish_step(struct session *sess, struct student *s, size_t i)
         double started = procs_now();
         char launches[600];
         snprintf(launches, sizeof launches, "%s/%s.launches", paths.log_dir, g->stem);
-        struct outcome o = run_speed(sess, s->name, g, paths.binary, at, csv, paths.run_log,
+        struct outcome o = run_speed(sess, s->name, s->sandbox, g, paths.binary, at, csv, paths.run_log,
                                      launches, limit, &ms);
         s->phase_s[PHASE_SPEED] += procs_now() - started;
         int foreign_ran = o.code == 0 && judge_launches(w, launches);
@@ -424,6 +424,9 @@ void grade_student(struct session *sess, struct student *s)
     sess->gpu_lost_at = (size_t)-1;
     if (sess->have_gpu)
         measure_references(sess, s);
+    /* the student's check processes and sanitizer runs, in the student's sandbox */
+    sess->submission_pool.sandbox = s->sandbox;
+    sess->later_pool.sandbox = s->sandbox;
     for (size_t i = 0; i < sess->step_count; ++i) {
         begin_step(sess, s, i);
         print_done_lines(sess);

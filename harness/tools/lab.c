@@ -32,6 +32,7 @@
 #include "grading/session.h"
 #include "grading/split_merge.h"
 #include "lab_registry.h"
+#include "procs.h"
 #include "todo_runs.h"
 
 static const char *program = "lab";
@@ -74,30 +75,20 @@ static void known_labs(char *buf, size_t len)
  * child's output is discarded. */
 static int run_child_quietly(char *const argv[], int quiet)
 {
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid < 0) {
+    if (access(argv[0], X_OK) != 0) {
+        fprintf(stderr, "%s: cannot run %s (build it with make)\n", program, argv[0]);
+        return 127;
+    }
+    /* in our process group: a Ctrl-C at the terminal stops the step too */
+    struct proc p = {.argv = argv, .inherit_output = !quiet, .keep_group = 1};
+    int code = procs_run_one(&p);
+    if (p.state != PROC_ENDED || p.pid < 0) {
         perror("fork");
         return EXIT_WRONG;
     }
-    if (pid == 0) {
-        if (quiet && freopen("/dev/null", "w", stdout) == NULL)
-            _exit(127);
-        if (quiet && freopen("/dev/null", "w", stderr) == NULL)
-            _exit(127);
-        execv(argv[0], argv);
-        fprintf(stderr, "%s: cannot run %s (build it with make)\n", program, argv[0]);
-        _exit(127);
-    }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0)
-        ;
-    if (WIFSIGNALED(status)) {
-        fprintf(stderr, "%s: %s was killed by signal %d\n", program, argv[0], WTERMSIG(status));
-        return 128 + WTERMSIG(status);
-    }
-    return WEXITSTATUS(status);
+    if (code > 128 && code < 128 + 65)
+        fprintf(stderr, "%s: %s was killed by signal %d\n", program, argv[0], code - 128);
+    return code;
 }
 
 static int run_child(char *const argv[])

@@ -26,7 +26,7 @@
 #include "csv.h"
 #include "grading/files.h"
 #include "grading/own_kernels.h"
-#include "grading/procs.h"
+#include "procs.h"
 #include "lab_registry.h"
 #include "launches.h"
 #include "profile.h"

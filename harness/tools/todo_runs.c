@@ -2,21 +2,22 @@
 #define _POSIX_C_SOURCE 200809L
 #include "todo_runs.h"
 
-#include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "procs.h"
 
 #define TODO_MAX_ARGS 64
 
 struct todo_run {
-    int added, started, ended, code;
-    pid_t pid;
+    int added, ended, code;
+    struct proc p;
     char *argv[TODO_MAX_ARGS];
+    char out_path[300], err_path[300];
 };
 
 int todo_runs_init(struct todo_runs *t, size_t count)
@@ -35,38 +36,11 @@ int todo_runs_init(struct todo_runs *t, size_t count)
     return 0;
 }
 
-/* Runs argv with stdin, stdout and stderr as given (-1: /dev/null); its pid, or -1. */
-static pid_t spawn(char *const argv[], int out, int err)
-{
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int null = open("/dev/null", O_RDWR);
-        dup2(null, STDIN_FILENO);
-        dup2(out >= 0 ? out : null, STDOUT_FILENO);
-        dup2(err >= 0 ? err : null, STDERR_FILENO);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    return pid;
-}
-
-static int exit_code(int status)
-{
-    return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
-}
-
 int todo_runs_is_todo(const char *path)
 {
     char *argv[] = {(char *)path, "--is-todo", NULL};
-    pid_t pid = spawn(argv, -1, -1);
-    int status = 0;
-    if (pid < 0)
-        return 0;
-    while (waitpid(pid, &status, 0) < 0)
-        ;
-    return exit_code(status) == EXIT_TODO;
+    struct proc p = {.argv = argv, .keep_group = 1};
+    return procs_run_one(&p) == EXIT_TODO;
 }
 
 void todo_runs_add(struct todo_runs *t, size_t at, char *const argv[])
@@ -85,50 +59,30 @@ static void output_path(const struct todo_runs *t, size_t at, const char *stream
     snprintf(buf, len, "%s/%zu.%s", t->dir, at, stream);
 }
 
-static void start(struct todo_runs *t, size_t at)
-{
-    char out_path[300], err_path[300];
-    output_path(t, at, "out", out_path, sizeof out_path);
-    output_path(t, at, "err", err_path, sizeof err_path);
-    int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    struct todo_run *r = &t->runs[at];
-    r->pid = out >= 0 && err >= 0 ? spawn(r->argv, out, err) : -1;
-    r->started = 1;
-    if (r->pid < 0) { /* it runs in its place after all */
-        r->added = 0;
-        r->ended = 1;
-    }
-    if (out >= 0)
-        close(out);
-    if (err >= 0)
-        close(err);
-}
-
 void todo_runs_run_all(struct todo_runs *t, int at_once)
 {
-    int running = 0;
-    for (size_t next = 0;;) {
-        while (running < at_once && next < t->count) {
-            struct todo_run *r = &t->runs[next++];
-            if (!r->added)
-                continue;
-            start(t, (size_t)(r - t->runs));
-            running += r->pid > 0;
-        }
-        if (running == 0)
-            return;
-        int status = 0;
-        pid_t pid = wait(&status);
-        if (pid < 0)
-            continue; /* interrupted: wait again */
-        for (size_t i = 0; i < t->count; ++i)
-            if (t->runs[i].started && !t->runs[i].ended && t->runs[i].pid == pid) {
-                t->runs[i].ended = 1;
-                t->runs[i].code = exit_code(status);
-                --running;
-            }
+    struct proc **procs = calloc(t->count ? t->count : 1, sizeof *procs);
+    size_t n = 0;
+    for (size_t at = 0; procs != NULL && at < t->count; ++at) {
+        struct todo_run *r = &t->runs[at];
+        if (!r->added)
+            continue;
+        output_path(t, at, "out", r->out_path, sizeof r->out_path);
+        output_path(t, at, "err", r->err_path, sizeof r->err_path);
+        /* in our process group, as the steps that run in their places are */
+        r->p = (struct proc){.argv = r->argv, .log_path = r->err_path, .out_path = r->out_path,
+                             .keep_group = 1};
+        procs[n++] = &r->p;
     }
+    procs_run(procs, n, at_once, NULL, NULL, NULL);
+    for (size_t i = 0; i < n; ++i) {
+        struct todo_run *r = (struct todo_run *)((char *)procs[i] - offsetof(struct todo_run, p));
+        r->ended = 1;
+        r->code = r->p.outcome.code;
+        if (r->p.pid < 0) /* never started: it runs in its place after all */
+            r->added = 0;
+    }
+    free(procs);
 }
 
 /* Copies file path to stream, then removes it. */

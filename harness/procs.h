@@ -1,14 +1,17 @@
-/* Child processes for grading (harness/grading/): each in a process group of its
- * own, its output to a file, with a time limit after which the whole group is killed;
- * several at once, each with its own deadline, as one pool that may hold the runs of
- * several steps (a series per step: one step's first hang ends that step's runs, not
- * the others'). The one place where grading forks, waits and kills. No GPU, no globals:
- * tested on its own (tests/test_procs.c). */
+/* Child processes: each in a process group of its own (or the caller's, for one the
+ * terminal's Ctrl-C must reach), its output to a file, with a time limit after which
+ * the whole group is killed, and, when it runs code nobody vetted, in a sandbox
+ * (sandbox.h); several at once, each with its own deadline, as one pool that may hold
+ * the runs of several steps (a series per step: one step's first hang ends that step's
+ * runs, not the others'). The one place where bin/lab, bin/profile and grading fork,
+ * wait and kill. No GPU, no globals: tested on its own (tests/test_procs.c). */
 #ifndef LAB_PROCS_H
 #define LAB_PROCS_H
 
 #include <stddef.h>
 #include <sys/types.h>
+
+#include "sandbox.h"
 
 struct proc_outcome {
     int code;      /* exit code, 128 + signal; 124 when killed at the limit; 127: could not start */
@@ -27,8 +30,13 @@ enum proc_state {
 
 struct proc {
     char *const *argv;    /* argv[0] is looked up on PATH; kept alive until it starts */
-    const char *log_path; /* stderr, and stdout unless quiet_stdout; NULL: /dev/null */
+    const char *log_path; /* stderr, and stdout unless quiet_stdout or out_path; NULL:
+                             /dev/null */
+    const char *out_path; /* stdout to a file of its own (NULL: as above) */
     int quiet_stdout;     /* stdout to /dev/null */
+    int inherit_output;   /* stdout and stderr are the caller's (log_path unused) */
+    int keep_group;       /* stays in the caller's process group (a Ctrl-C reaches it) */
+    const struct sandbox *sandbox; /* NULL: runs as the caller, with its rights */
     double limit_s;       /* wall-clock limit; 0: none */
     int series;           /* procs_run: a done that returns nonzero for a process ends the
                              later processes of its series only (all 0: the whole batch) */
@@ -51,6 +59,9 @@ double procs_now(void);
  * at its limit with its group (p->outcome says how), else 0. */
 void procs_start(struct proc *p);
 int procs_poll(struct proc *p);
+
+/* One process to its end (or its limit), waiting for it: its outcome's code. */
+int procs_run_one(struct proc *p);
 
 /* Called with the index of a process that has ended, in index order: process i once
  * every process before it has ended or been cancelled (a cancelled one is skipped).

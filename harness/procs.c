@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -18,12 +19,29 @@ double procs_now(void)
     return clock_now_s();
 }
 
-static void child_setup(const char *log_path, int quiet_stdout)
+/* An output file: never through a link, never a FIFO that would block (a sandboxed
+ * process can make neither, sandbox.h; this holds for every other caller too). */
+static int open_output(const char *path)
 {
-    setpgid(0, 0);
-    int fd = open(log_path ? log_path : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    if (fd >= 0) {
-        int out = quiet_stdout ? open("/dev/null", O_WRONLY) : fd;
+    int fd = open(path ? path : "/dev/null",
+                  O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
+    if (fd >= 0)
+        fcntl(fd, F_SETFL, 0);
+    return fd;
+}
+
+static void child_setup(const struct proc *p)
+{
+    if (!p->keep_group)
+        setpgid(0, 0);
+    if (!p->inherit_output) {
+        int fd = open_output(p->log_path);
+        int out = p->quiet_stdout ? open_output(NULL) : p->out_path ? open_output(p->out_path) : fd;
+        if (fd < 0 || out < 0) {
+            fprintf(stderr, "cannot write %s: %s\n", fd < 0 ? p->log_path : p->out_path,
+                    strerror(errno));
+            _exit(127);
+        }
         dup2(out, STDOUT_FILENO);
         dup2(fd, STDERR_FILENO);
     }
@@ -32,27 +50,37 @@ static void child_setup(const char *log_path, int quiet_stdout)
         dup2(null_in, STDIN_FILENO);
 }
 
-static pid_t spawn(char *const argv[], const char *log_path, int quiet_stdout)
+static pid_t spawn(const struct proc *p)
 {
+    char **sandboxed = p->sandbox ? sandbox_command(p->sandbox, p->argv) : NULL;
+    if (p->sandbox != NULL && sandboxed == NULL)
+        return -1;
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
     if (pid == 0) {
-        child_setup(log_path, quiet_stdout);
-        execvp(argv[0], argv);
-        fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+        child_setup(p);
+        if (sandboxed != NULL)
+            sandbox_exec(p->sandbox, sandboxed);
+        else {
+            execvp(p->argv[0], p->argv);
+            fprintf(stderr, "cannot run %s: %s\n", p->argv[0], strerror(errno));
+        }
         _exit(127);
     }
-    if (pid > 0)
+    free(sandboxed);
+    if (pid > 0 && !p->keep_group)
         setpgid(pid, pid);
     return pid;
 }
 
-/* SIGKILL to the process group of pid and to pid itself. */
-static void kill_group(pid_t pid)
+/* SIGKILL to the process group of p and to p itself (a process in the caller's
+ * group: to itself alone). A sandboxed one takes its whole sandbox with it. */
+static void kill_group(const struct proc *p)
 {
-    kill(-pid, SIGKILL);
-    kill(pid, SIGKILL);
+    if (!p->keep_group)
+        kill(-p->pid, SIGKILL);
+    kill(p->pid, SIGKILL);
 }
 
 /* A waitpid status as an exit code: the code, or 128 + the signal that ended it. */
@@ -65,7 +93,7 @@ void procs_start(struct proc *p)
 {
     p->started = procs_now();
     p->crowd_s = 0;
-    p->pid = spawn(p->argv, p->log_path, p->quiet_stdout);
+    p->pid = spawn(p);
     if (p->pid < 0) {
         p->outcome = (struct proc_outcome){127, 0, 0, 1};
         p->state = PROC_ENDED;
@@ -78,7 +106,8 @@ void procs_start(struct proc *p)
  * whatever it left behind in its group killed. */
 static void finish(struct proc *p, int status, int timed_out)
 {
-    kill(-p->pid, SIGKILL);
+    if (!p->keep_group)
+        kill(-p->pid, SIGKILL);
     p->outcome.wall_s = procs_now() - p->started;
     /* at least itself; a process too short to be seen beside others ran alone */
     p->outcome.crowding = p->outcome.wall_s > 0 && p->crowd_s > p->outcome.wall_s
@@ -98,7 +127,7 @@ int procs_poll(struct proc *p)
         return 1;
     }
     if (p->limit_s > 0 && procs_now() - p->started > p->limit_s) {
-        kill_group(p->pid);
+        kill_group(p);
         waitpid(p->pid, &status, 0);
         finish(p, status, 1);
         return 1;
@@ -106,13 +135,27 @@ int procs_poll(struct proc *p)
     return 0;
 }
 
+int procs_run_one(struct proc *p)
+{
+    procs_start(p);
+    if (p->state == PROC_RUNNING && p->limit_s <= 0) {
+        int status = 0;
+        while (waitpid(p->pid, &status, 0) < 0 && errno == EINTR)
+            ;
+        finish(p, status, 0);
+    }
+    while (p->state == PROC_RUNNING && !procs_poll(p))
+        usleep(10000);
+    return p->outcome.code;
+}
+
 static void cancel(struct proc *p)
 {
     if (p->state == PROC_RUNNING) {
         int status;
-        kill_group(p->pid);
+        kill_group(p);
         waitpid(p->pid, &status, 0);
-        kill(-p->pid, SIGKILL);
+        kill_group(p);
     }
     p->state = PROC_CANCELLED;
 }
