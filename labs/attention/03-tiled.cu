@@ -130,4 +130,4 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
 }
 
 STEP_TODO("Q K^T and P V as tiled products: 16 x 16 tiles of the operands staged in shared memory");
-DEFINE_STEP(scores_kernel, TILE * TILE, 0, launch);
+DEFINE_STEP(softmax_kernel, WARPS_PER_BLOCK * 32, 0, launch);

@@ -116,4 +116,4 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     return cudaGetLastError();
 }
 
-DEFINE_STEP(scores_kernel, TILE * TILE, 0, launch);
+DEFINE_STEP(softmax_kernel, WARPS_PER_BLOCK * 32, 0, launch);

@@ -8,4 +8,5 @@ $(BUILD_DIR)/host/labs/attention/attention_cpu.o: CFLAGS += -fopenmp
 $(BUILD_DIR)/host/labs/attention/problem.o: CFLAGS += -fopenmp
 attention_LDLIBS := -lgomp
 
-# The CPU row is C++ compiled by nvcc; its loop is in attention_cpu.c.
+# The unfused row (library-cublas.cu) links cuBLAS.
+attention_cublas_LIBS := -lcublas
