@@ -1,0 +1,21 @@
+# What the shared figure scripts (plots/*.gp) need to know about the attention lab;
+# loaded after plots/common.gp. Rows have m = batch x heads, n = the sequence length,
+# k = the head dimension (+ 1000 for the causal mask).
+lab_name = "attention"
+lab_title = "Attention forward (BF16, FP32 accumulation)"
+rate = "gflops"                    # 4 bh n^2 d per launch (half under the causal mask)
+rate_scale = 1
+rate_unit = "GFLOP/s"
+rate_label(r) = flops_text(r)
+rate_short(r) = flops_short(r)
+flops_per_rate = 1
+# The headline size: 16 heads of 4096, d = 128, no mask (the chapter's first table).
+head_m = 16; head_n = 4096; head_k = 128
+head_size_text = "16x4096, d=128"
+size_of_row(x) = sprintf("%dx%dx%d%s", column("m"), column("n"), int(column("k")) % 1000, \
+                         column("k") >= 1000 ? " causal" : "")
+# No ceiling line yet: bin/peaks measures no BF16 tensor-core rate (issue 40).
+peak_quantity = ""; peak_factor = 1
+peak_title = ""
+big_unit = "TFLOP/s"
+special_quantity = ""; special_flops = 0

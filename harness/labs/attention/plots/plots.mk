@@ -1,0 +1,9 @@
+# The attention figures, included by plots/plots.mk (which sets PLOT_* and PLOT_SH). For
+# every results folder <gpu> with attention rows, each also as slides/<name>.svg:
+#   plots/attention/steps-<gpu>.png   GFLOP/s per step at 16 heads x 4096, d = 128, no
+#                                     mask, the library row as a line (plots/steps.gp)
+PLOT_LAB_TARGETS += plots-attention
+
+.PHONY: plots-attention
+plots-attention: plots-check
+	$(Q)$(PLOT_SH); lab_figures attention steps; exit $$failed
