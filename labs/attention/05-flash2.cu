@@ -193,12 +193,12 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
         return status;
     if (p->d == 64)
         flash2_d64<<<grid, THREADS, 0, stream>>>(attention_bf16(p->q), attention_bf16(p->k),
-                                                          attention_bf16(p->v), attention_bf16_out(p->o),
-                                                          p->n, p->causal, p->scale);
+                                                attention_bf16(p->v), attention_bf16_out(p->o), p->n,
+                                                p->causal, p->scale);
     else
         flash2_d128<<<grid, THREADS, 0, stream>>>(attention_bf16(p->q), attention_bf16(p->k),
-                                                           attention_bf16(p->v), attention_bf16_out(p->o),
-                                                           p->n, p->causal, p->scale);
+                                                 attention_bf16(p->v), attention_bf16_out(p->o), p->n,
+                                                 p->causal, p->scale);
     return cudaGetLastError();
 }
 
