@@ -14,6 +14,22 @@
 
 #include "clock.h"
 
+int procs_find_program(const char *name, const char *also, char *out, size_t len)
+{
+    const char *path = getenv("PATH");
+    size_t dirs_len = (path ? strlen(path) : 0) + (also ? strlen(also) : 0) + 2;
+    char *dirs = malloc(dirs_len);
+    if (dirs == NULL)
+        return 0;
+    snprintf(dirs, dirs_len, "%s:%s", path ? path : "", also ? also : "");
+    int found = 0;
+    for (char *d = strtok(dirs, ":"); d != NULL && !found; d = strtok(NULL, ":"))
+        found = d[0] != '\0' && snprintf(out, len, "%s/%s", d, name) < (int)len &&
+                access(out, X_OK) == 0;
+    free(dirs);
+    return found;
+}
+
 double procs_now(void)
 {
     return clock_now_s();

@@ -48,6 +48,10 @@ struct proc {
     double crowd_s; /* procs_run: seconds it ran, each times how many of the batch ran */
 };
 
+/* Program name looked up on PATH, then in the folder also (may be NULL): 1 with its
+ * path in out, else 0. */
+int procs_find_program(const char *name, const char *also, char *out, size_t len);
+
 /* Seconds on a monotonic clock. */
 double procs_now(void);
 

@@ -21,6 +21,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "procs.h"
+
 extern char **environ;
 
 /* The descriptor on which bwrap reads the seccomp filter (sandbox_exec puts it there). */
@@ -39,18 +41,6 @@ static long env_long(const char *name, long fallback, long min)
     char *end;
     long n = v != NULL && v[0] != '\0' ? strtol(v, &end, 10) : fallback;
     return v != NULL && v[0] != '\0' && (*end != '\0' || n < min) ? fallback : n;
-}
-
-static int find_on_path(const char *name, char *out, size_t len)
-{
-    const char *path = getenv("PATH");
-    char *dirs = strdup(path ? path : "/usr/bin:/bin");
-    int found = 0;
-    for (char *d = dirs ? strtok(dirs, ":") : NULL; d != NULL && !found; d = strtok(NULL, ":"))
-        found = d[0] != '\0' && snprintf(out, len, "%s/%s", d, name) < (int)len &&
-                access(out, X_OK) == 0;
-    free(dirs);
-    return found;
 }
 
 int sandbox_init(struct sandbox *sb, const char *bwrap_path, char *why, size_t why_len)
@@ -72,7 +62,7 @@ int sandbox_init(struct sandbox *sb, const char *bwrap_path, char *why, size_t w
             return -1;
         }
         snprintf(sb->bwrap, sizeof sb->bwrap, "%s", bwrap_path);
-    } else if (!find_on_path("bwrap", sb->bwrap, sizeof sb->bwrap)) {
+    } else if (!procs_find_program("bwrap", NULL, sb->bwrap, sizeof sb->bwrap)) {
         snprintf(why, why_len, "bwrap (bubblewrap) is not on PATH");
         return -1;
     }

@@ -93,20 +93,8 @@ static int select_steps(struct session *sess, const struct grade_request *q)
 static const char *find_tool(const char *given, const char *name, char *found, size_t len)
 {
     const char *tool = given != NULL && given[0] != '\0' ? given : NULL;
-    if (tool == NULL) {
-        const char *path = getenv("PATH");
-        size_t dirs_len = (path ? strlen(path) : 0) + 32;
-        char *dirs = malloc(dirs_len);
-        if (dirs != NULL) {
-            snprintf(dirs, dirs_len, "%s:/usr/local/cuda/bin", path ? path : "");
-            for (char *d = strtok(dirs, ":"); d != NULL && tool == NULL; d = strtok(NULL, ":")) {
-                int n = snprintf(found, len, "%s/%s", d, name);
-                if (d[0] != '\0' && n < (int)len && access(found, X_OK) == 0)
-                    tool = found;
-            }
-            free(dirs);
-        }
-    }
+    if (tool == NULL && procs_find_program(name, "/usr/local/cuda/bin", found, len))
+        tool = found;
     return tool != NULL && access(tool, X_OK) == 0 ? tool : NULL;
 }
 

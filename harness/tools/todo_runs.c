@@ -2,7 +2,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "todo_runs.h"
 
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,8 +74,10 @@ void todo_runs_run_all(struct todo_runs *t, int at_once)
         procs[n++] = &r->p;
     }
     procs_run(procs, n, at_once, NULL, NULL, NULL);
-    for (size_t i = 0; i < n; ++i) {
-        struct todo_run *r = (struct todo_run *)((char *)procs[i] - offsetof(struct todo_run, p));
+    for (size_t at = 0; procs != NULL && at < t->count; ++at) {
+        struct todo_run *r = &t->runs[at];
+        if (!r->added)
+            continue;
         r->ended = 1;
         r->code = r->p.outcome.code;
         if (r->p.pid < 0) /* never started: it runs in its place after all */
