@@ -28,6 +28,9 @@ case ${LAB_SLURM_FAULT:-} in
 esac
 
 scratch=$(mktemp -d "${GRADE_SCRATCH:-${TMPDIR:-/tmp}}/lab-grade-${SLURM_JOB_ID:-x}-XXXXXX") || exit 1
+# readable by other users (mktemp's is 0700): grading as root runs each student's
+# sandbox as a user of their own, who reads the tree (harness/grading/sandboxing.h)
+chmod 755 "$scratch" || exit 1
 cleanup() { rm -rf "$scratch"; }
 trap cleanup EXIT
 trap 'exit 143' TERM INT   # preempted or cancelled: the EXIT trap still cleans up
