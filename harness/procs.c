@@ -4,10 +4,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,10 +40,24 @@ double procs_now(void)
 
 /* An output file: never through a link, never a FIFO that would block (a sandboxed
  * process can make neither, sandbox.h; this holds for every other caller too). */
-static int open_output(const char *path)
+static int open_output(const char *path, int no_links)
 {
-    int fd = open(path ? path : "/dev/null",
-                  O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
+    int flags = O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
+    int fd;
+    if (path != NULL && no_links) {
+        /* a sandboxed process's log, in a folder it may have changed: through no link
+         * at all, so it cannot point the grader's write elsewhere */
+        struct open_how how = {.flags = (unsigned long long)flags, .mode = 0666,
+                               .resolve = RESOLVE_NO_SYMLINKS};
+        fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how);
+    } else
+        fd = open(path ? path : "/dev/null", flags, 0666);
+    struct stat st;
+    if (fd >= 0 && (fstat(fd, &st) != 0 || (!S_ISREG(st.st_mode) && path != NULL))) {
+        close(fd);
+        errno = EINVAL;
+        return -1;
+    }
     if (fd >= 0)
         fcntl(fd, F_SETFL, 0);
     return fd;
@@ -51,8 +68,11 @@ static void child_setup(const struct proc *p)
     if (!p->keep_group)
         setpgid(0, 0);
     if (!p->inherit_output) {
-        int fd = open_output(p->log_path);
-        int out = p->quiet_stdout ? open_output(NULL) : p->out_path ? open_output(p->out_path) : fd;
+        int guard = p->sandbox != NULL;
+        int fd = open_output(p->log_path, guard);
+        int out = p->quiet_stdout ? open_output(NULL, 0)
+                  : p->out_path   ? open_output(p->out_path, guard)
+                                  : fd;
         if (fd < 0 || out < 0) {
             fprintf(stderr, "cannot write %s: %s\n", fd < 0 ? p->log_path : p->out_path,
                     strerror(errno));

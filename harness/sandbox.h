@@ -6,9 +6,11 @@
  *   - the system read-only, with /run and /tmp of its own (no host socket reachable);
  *   - the tree read-only, with the hidden paths (the solutions, the other students'
  *     slots and submissions, the gradebook and its reports) replaced by empty ones;
- *   - one writable folder (its slot), where it can make no symbolic or hard link and no
- *     device or FIFO (a seccomp filter), so every file the grader reads back from the
- *     slot is a plain file inside it;
+ *   - one writable folder (its slot). No seccomp filter: compute-sanitizer cannot
+ *     launch its target under one ("Error launching target app", H200, 2026-11-29), so
+ *     the grader's side guards what it opens there instead: a sandboxed process's log
+ *     is opened through no symbolic link (procs.c), and what grading reads back must be
+ *     a regular file, opened without blocking (no FIFO can hang it);
  *   - /dev of its own with the GPU's device nodes; no network (a loopback of its own);
  *     its own PID, IPC and UTS namespaces; no capabilities; killed with its parent;
  *   - a cleared environment: PATH, LD_LIBRARY_PATH, MAKEFLAGS, ARCH, NVCC, CC, CXX and
@@ -61,8 +63,7 @@ int sandbox_own(const struct sandbox *sb, const char *dir);
  * strings point into sb and argv). NULL when out of memory. */
 char **sandbox_command(const struct sandbox *sb, char *const argv[]);
 
-/* In the child, just before its exec: the limits, the seccomp filter and the tree and
- * slot folders on the descriptors sandbox_command names, then the user id; then it runs
+/* In the child, just before its exec: the limits, then the user id; then it runs
  * command (sandbox_command's) with the cleared environment. Returns only on failure,
  * having written one line to stderr. */
 void sandbox_exec(const struct sandbox *sb, char *const command[]);
