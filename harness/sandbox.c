@@ -75,6 +75,17 @@ int sandbox_hide(struct sandbox *sb, const char *path)
     return 0;
 }
 
+int sandbox_show(struct sandbox *sb, const char *path)
+{
+    char real[PATH_MAX];
+    if (realpath(path, real) == NULL)
+        return 0;
+    if (sb->shown_count == SANDBOX_MAX_SHOWN)
+        return -1;
+    snprintf(sb->shown[sb->shown_count++], sizeof sb->shown[0], "%s", real);
+    return 0;
+}
+
 long sandbox_user_for(size_t n)
 {
     if (geteuid() != 0)
@@ -149,7 +160,7 @@ char **sandbox_command(const struct sandbox *sb, char *const argv[])
     size_t args = 0;
     while (argv[args] != NULL)
         ++args;
-    size_t max = 64 + 3 * SANDBOX_MAX_HIDDEN + 3 * MAX_GPU_NODES + args;
+    size_t max = 64 + 3 * SANDBOX_MAX_HIDDEN + 3 * SANDBOX_MAX_SHOWN + 3 * MAX_GPU_NODES + args;
     char **cmd = calloc(max, sizeof *cmd);
     if (cmd == NULL) {
         globfree(&gpu);
@@ -176,6 +187,12 @@ char **sandbox_command(const struct sandbox *sb, char *const argv[])
     cmd[a++] = "--ro-bind";
     cmd[a++] = (char *)sb->tree;
     cmd[a++] = (char *)sb->tree;
+    for (size_t i = 0; i < sb->shown_count; ++i)
+        if (reachable(sb, sb->shown[i])) {
+            cmd[a++] = "--ro-bind";
+            cmd[a++] = (char *)sb->shown[i];
+            cmd[a++] = (char *)sb->shown[i];
+        }
     for (size_t i = 0; i < sb->hidden_count; ++i) {
         const char *h = sb->hidden[i];
         if (!reachable(sb, h) || strcmp(sb->writable, h) == 0)

@@ -27,6 +27,7 @@
 #include <sys/types.h>
 
 #define SANDBOX_MAX_HIDDEN 16
+#define SANDBOX_MAX_SHOWN 4
 
 struct sandbox {
     char bwrap[4096];    /* bwrap's path */
@@ -34,6 +35,9 @@ struct sandbox {
     char writable[4096]; /* the one folder it may write, resolved ("" for none) */
     char hidden[SANDBOX_MAX_HIDDEN][4096]; /* resolved paths it must not see */
     size_t hidden_count;
+    char shown[SANDBOX_MAX_SHOWN][4096]; /* resolved folders shown read-only even under
+                                            its own /tmp (the grader's tools) */
+    size_t shown_count;
     uid_t uid;           /* (uid_t)-1: the caller's; else the user id it runs as */
     gid_t gid;
     long file_limit_mb;  /* RLIMIT_FSIZE (and /tmp's size) */
@@ -49,6 +53,11 @@ int sandbox_init(struct sandbox *sb, const char *bwrap_path, char *why, size_t w
 /* Adds a path the sandbox hides (resolved now; a path that does not exist is skipped,
  * nothing of it can be seen). 0, or -1 when there are too many. */
 int sandbox_hide(struct sandbox *sb, const char *path);
+
+/* Shows a folder read-only though it lies under the /tmp or /run the sandbox replaces
+ * (a tool the grader runs there, unpacked in a temporary folder). 0, or -1 when there
+ * are too many. */
+int sandbox_show(struct sandbox *sb, const char *path);
 
 /* The user id a grader running as root gives the sandbox of its n-th student (distinct
  * for the students of one grader, and across graders on one node); -1 for a grader that

@@ -137,6 +137,20 @@ int grading_sandbox_begin(struct session *sess, const struct grade_request *q, c
         rc |= hide(sess, dir);
     }
     rc |= hide(sess, q->throughput);
+    /* the tools the grader runs in it (compute-sanitizer, cuobjdump, ncu): each one's
+     * installation (the folder above its bin/), in case it lies under /tmp */
+    const char *tools[] = {sess->sanitizer, sess->cuobjdump, sess->ncu};
+    for (size_t i = 0; i < sizeof tools / sizeof tools[0]; ++i) {
+        char up[PATH_MAX];
+        if (tools[i] == NULL || realpath(tools[i], up) == NULL)
+            continue;
+        for (int level = 0; level < 2; ++level) { /* tool -> bin/ -> its installation */
+            char *slash = strrchr(up, '/');
+            if (slash != NULL && slash != up)
+                *slash = '\0';
+        }
+        rc |= sandbox_show(sess->sandbox_base, up);
+    }
     if (rc != 0) {
         snprintf(why, why_len, "more than %d paths to hide", SANDBOX_MAX_HIDDEN);
         return -1;
