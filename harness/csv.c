@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "text.h"
+#include "untrusted.h"
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -233,14 +234,9 @@ int csv_parse(const char *text, struct csv_table *t, char *err, size_t err_len)
 
 static int read_whole_file(const char *path, struct buffer *out)
 {
-    /* without blocking, and a regular file only: a graded student's folder may hold a
-     * FIFO where its CSV was expected */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    struct stat st;
-    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
-        close(fd);
-        return -1;
-    }
+    /* a regular file only, never blocking, and through no link in a graded student's
+     * folder (untrusted.h) */
+    int fd = untrusted_open(path, O_RDONLY, 0);
     FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
     if (f == NULL) {
         if (fd >= 0)

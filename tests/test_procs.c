@@ -9,13 +9,16 @@
  * runs (the same through bin/lab on a GPU: tests/test_grading_gpu.c). */
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "procs.h"
+#include "untrusted.h"
 #include "util.h"
 
 /* A process running `sh -c script`, logging to dir/name.log. */
@@ -435,6 +438,76 @@ START_TEST(a_hung_or_crashed_run_fails_alone_in_the_pool)
 }
 END_TEST
 
+/* A slot that a sandboxed student may have changed (harness/untrusted.h): a folder of it
+ * turned into a link to the grader's own files is not followed, nor is a file that is a
+ * link, nor a FIFO opened (it would block); a plain file in it is read, and so is a file
+ * reached through a link outside any slot. */
+START_TEST(a_slot_is_read_through_no_link)
+{
+    char *dir = util_temp_dir("untrusted");
+    ck_assert_ptr_nonnull(dir);
+    char slot[512], secret[512], path[600], link[600];
+    snprintf(slot, sizeof slot, "%s/slot", dir);
+    snprintf(secret, sizeof secret, "%s/secret", dir);
+    ck_assert_int_eq(mkdir(slot, 0755), 0);
+    ck_assert_int_eq(mkdir(secret, 0755), 0);
+    snprintf(path, sizeof path, "%s/run.log", secret);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("solution\n", f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/own.log", slot);
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("mine\n", f);
+    fclose(f);
+    snprintf(link, sizeof link, "%s/logs", slot); /* a folder become a link */
+    ck_assert_int_eq(symlink(secret, link), 0);
+    snprintf(link, sizeof link, "%s/file.log", slot); /* a file become a link */
+    snprintf(path, sizeof path, "%s/run.log", secret);
+    ck_assert_int_eq(symlink(path, link), 0);
+    snprintf(link, sizeof link, "%s/fifo.log", slot);
+    ck_assert_int_eq(mkfifo(link, 0644), 0);
+    snprintf(link, sizeof link, "%s/outside", dir); /* a link in the grader's own folder */
+    ck_assert_int_eq(symlink(secret, link), 0);
+
+    ck_assert_int_eq(untrusted_add(slot), 0);
+    ck_assert_int_eq(untrusted_add(slot), 0);
+    char through_folder[700], through_file[700], fifo[700], own[700], outside[700];
+    snprintf(through_folder, sizeof through_folder, "%s/logs/run.log", slot);
+    snprintf(through_file, sizeof through_file, "%s/file.log", slot);
+    snprintf(fifo, sizeof fifo, "%s/fifo.log", slot);
+    snprintf(own, sizeof own, "%s/own.log", slot);
+    snprintf(outside, sizeof outside, "%s/outside/run.log", dir);
+    int fd_folder = untrusted_open(through_folder, O_RDONLY, 0);
+    int errno_folder = errno;
+    int fd_file = untrusted_open(through_file, O_RDONLY, 0);
+    int fd_fifo = untrusted_open(fifo, O_RDONLY, 0);
+    int fd_own = untrusted_open(own, O_RDONLY, 0);
+    int fd_outside = untrusted_open(outside, O_RDONLY, 0);
+    int fd_write = untrusted_open(through_folder, O_WRONLY | O_CREAT | O_TRUNC, 0);
+    int contained = untrusted_contains(own), not_contained = untrusted_contains(outside);
+    char first[16] = "";
+    if (fd_own >= 0 && read(fd_own, first, 4) != 4)
+        first[0] = '\0';
+    for (int fd = 0, fds[] = {fd_folder, fd_file, fd_fifo, fd_own, fd_outside, fd_write};
+         fd < 6; ++fd)
+        if (fds[fd] >= 0)
+            close(fds[fd]);
+    util_remove_tree(dir);
+    free(dir);
+    ck_assert_msg(fd_folder < 0 && (errno_folder == ELOOP || errno_folder == EXDEV),
+                  "a folder of the slot that is a link was followed (errno %d)", errno_folder);
+    ck_assert_msg(fd_file < 0, "a file of the slot that is a link was followed");
+    ck_assert_msg(fd_fifo < 0, "a FIFO in the slot was opened");
+    ck_assert_msg(fd_write < 0, "a write went through a folder of the slot that is a link");
+    ck_assert_msg(fd_own >= 0 && strcmp(first, "mine") == 0, "the slot's own file: %s", first);
+    ck_assert_msg(fd_outside >= 0, "a link outside any slot is the grader's, and followed");
+    ck_assert_int_eq(contained, 1);
+    ck_assert_int_eq(not_contained, 0);
+}
+END_TEST
+
 Suite *procs_suite(void)
 {
     Suite *s = suite_create("procs");
@@ -447,6 +520,7 @@ Suite *procs_suite(void)
     tcase_add_test(tc, a_command_that_cannot_start_is_127);
     tcase_add_test(tc, runs_of_several_steps_share_one_pool_up_to_its_limit);
     tcase_add_test(tc, a_hung_or_crashed_run_fails_alone_in_the_pool);
+    tcase_add_test(tc, a_slot_is_read_through_no_link);
     suite_add_tcase(s, tc);
     return s;
 }

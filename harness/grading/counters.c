@@ -49,6 +49,16 @@ void grade_counters(struct session *sess, const struct student *s, const struct 
                     (char *)paths->src, "--out", out, "--work", work, "--ncu",
                     (char *)sess->ncu, NULL};
     struct outcome o = run_limited(sess, argv, log, 0, 600, s->sandbox);
+    if (o.code == PROFILE_EXIT_UNAVAILABLE && s->sandbox != NULL) {
+        /* the usual driver setting (NVreg_RestrictProfilingToAdminUsers=1) keeps the
+         * counters to administrators, and the sandbox runs the student as none */
+        snprintf(r->counters, sizeof r->counters,
+                 "not measured: ncu in the sandbox runs without administrator rights, and "
+                 "this driver keeps the counters to administrators (ERR_NVGPUCTRPERM; "
+                 "INSTRUCTORS.md, \"The sandbox\") (%s)",
+                 log);
+        return;
+    }
     if (o.code != 0) {
         snprintf(r->counters, sizeof r->counters, "not measured: bin/profile exited %d (%s)",
                  o.code, log);

@@ -1,6 +1,7 @@
 /* Files for grading: files.h. */
 #define _GNU_SOURCE
 #include "files.h"
+#include "untrusted.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -14,14 +15,9 @@
 
 char *read_text(const char *path, size_t max)
 {
-    /* a regular file only, opened without blocking: a student's slot may hold a FIFO
-     * where a log was expected, which would hang a blocking open */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    struct stat st;
-    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
-        close(fd);
-        fd = -1;
-    }
+    /* a regular file only, never blocking, and through no link in a student's slot
+     * (untrusted.h) */
+    int fd = untrusted_open(path, O_RDONLY, 0);
     FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
     if (f == NULL) {
         if (fd >= 0)

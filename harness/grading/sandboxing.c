@@ -13,6 +13,7 @@
 #include "files.h"
 #include "gradebook.h"
 #include "runs.h"
+#include "untrusted.h"
 
 const char *grading_sandbox_name(const struct session *sess)
 {
@@ -175,7 +176,8 @@ int grading_sandbox_for(struct session *sess, struct student *s, size_t n, char 
         sb->uid = (uid_t)uid;
         sb->gid = (gid_t)uid;
     }
-    if (realpath(s->slot, sb->writable) == NULL || sandbox_own(sb, s->slot) != 0) {
+    if (realpath(s->slot, sb->writable) == NULL || sandbox_own(sb, s->slot) != 0 ||
+        untrusted_add(s->slot) != 0) {
         snprintf(why, why_len, "cannot give %s to the sandbox: %s", s->slot, strerror(errno));
         free(sb);
         return -1;

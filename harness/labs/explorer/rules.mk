@@ -13,7 +13,7 @@ EXPLORER_OBJ_DIR := $(BUILD_DIR)/solutions/explorer
 EXPLORER_METRICS = $(EXPLORER_BUILD)/metrics-$(ARCH)-$(EXPLORER_SIZE).csv
 
 $(EXPLORER_TOOL): $(BUILD_DIR)/host/labs/explorer/tools/explorer.o $(EXPLORER_PURE_OBJS) \
-                  $(call HOST_OBJ,csv occupancy resources sass_listing)
+                  $(call HOST_OBJ,csv untrusted occupancy resources sass_listing)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm
