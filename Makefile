@@ -11,6 +11,8 @@
 #                           them as SKIPPED)
 #   make report ARCH=sm_90  static resources and blocks per SM of every step, no GPU needed
 #                           (WHATIF=sm_75: the same binaries judged on another architecture)
+#   make build-plan         what make builds for ARCH: each step's architecture, or "skip" and
+#                           the GPU it needs (lab.def's needs); nothing is compiled
 #   make plots              check every results CSV, then draw the figures under plots/<lab>/
 #   make grade STUDENT=name grade labs/ (SUBMISSION=path: another copy): builds, check sizes,
 #                           compute-sanitizer, technique, speed vs the solution; a gradebook row
@@ -127,7 +129,7 @@ NPROC := $(shell nproc 2>/dev/null || echo 2)
 # anything else is built, in one line that names the variable.
 ifneq ($(LAB_ARCH_CHECKED),1)
 check_arch = $(if $(filter command% environment%,$(origin $(1))),$(eval arch_why := $(shell \
-  MAKEFLAGS= $(MAKE) -s --no-print-directory LAB_ARCH_CHECKED=1 $(BIN_DIR)/occupancy >/dev/null \
+  MAKEFLAGS= $(MAKE) -s --no-print-directory LAB_ARCH_CHECKED=1 BIN_DIR=$(BIN_DIR) BUILD_DIR=$(BUILD_DIR) $(BIN_DIR)/occupancy >/dev/null \
   || { echo 'bin/occupancy, which checks it, does not build'; exit; }; \
   $(BIN_DIR)/occupancy --check-arch '$($(1))' 2>&1 | sed 's/^occupancy: //'))$(if $(arch_why),$(error $(1)=$($(1)): $(arch_why))))
 $(call check_arch,ARCH)$(call check_arch,WHATIF)
@@ -200,7 +202,7 @@ $(if $(instructor_only),$(error $(instructor_only): this is the students' copy (
 # ---------------------------------------------------------------------------
 # Host code of the harness (C11). The pure part has no CUDA calls and is what the
 # unit tests link; a step binary adds the runner and its own lab's problem.
-HARNESS_PURE := rng verify csv untrusted cli step_table step_table_make results occupancy resources launches profile
+HARNESS_PURE := rng verify csv untrusted cli step_table step_table_make results occupancy resources launches profile gpu_needs
 # What a step binary adds: the runner, and what it watches of the step's launches (the
 # launch observer, CUPTI loaded at run time: harness/launch_observer.h).
 RUNNER_OBJS = $(call HOST_OBJ,$(HARNESS_PURE) runner launch_watch launch_observer host_row static_report step_identity)
@@ -281,9 +283,9 @@ ALL_TABLE_OBJS := $(BUILD_DIR)/gen/all_step_tables.o $(foreach lab,$(LABS),$(cal
 # The step tables as make variables (harness/step_table_make.h): made, then read, before
 # the rules below that need them (make restarts once the file is new).
 STEP_TABLES_MK := $(BUILD_DIR)/gen/step-tables.mk
-$(BUILD_DIR)/gen/step-tables-mk: $(BUILD_DIR)/host/tools/step_tables_mk.o $(call HOST_OBJ,step_table step_table_make lab_registry) $(ALL_TABLE_OBJS)
+$(BUILD_DIR)/gen/step-tables-mk: $(BUILD_DIR)/host/tools/step_tables_mk.o $(call HOST_OBJ,step_table step_table_make lab_registry gpu_needs occupancy) $(ALL_TABLE_OBJS)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) -o $@.$$$$.tmp $^ && mv -f $@.$$$$.tmp $@
+	$(Q)$(CC) -o $@.$$$$.tmp $^ -lm && mv -f $@.$$$$.tmp $@
 $(STEP_TABLES_MK): $(BUILD_DIR)/gen/step-tables-mk
 	$(Q)$(call atomic_write,$<)
 ifeq ($(filter clean help,$(or $(MAKECMDGOALS),all)),)
@@ -300,12 +302,20 @@ $(FLAGS_STAMP): FORCE
 	$(Q)mkdir -p $(@D)
 	$(Q)echo '$(NVCC) $(NVCCFLAGS) $(NVCC_VERSION)' | cmp -s - $@ || { $(call atomic_write,echo '$(NVCC) $(NVCCFLAGS) $(NVCC_VERSION)'); }
 
-# A step whose own flags (lab.def's third field) name an -arch= is compiled for that
-# architecture instead of ARCH (wgmma and TMA exist on sm_90a alone): ARCH's -arch= is
-# left out of its command line, and its identity names the architecture it was built
-# for, as the occupancy model knows it (sm_90a is an sm_90).
-nvcc_flags_for = $(if $(filter -arch=%,$(1)),$(filter-out -arch=%,$(NVCCFLAGS)),$(NVCCFLAGS))
-arch_for = $(or $(patsubst %a,%,$(patsubst -arch=%,%,$(lastword $(filter -arch=%,$(1))))),$(ARCH))
+# What a step (or row) is compiled for comes from lab.def's needs, the oldest GPU it runs
+# on (step_table.h): ARCH when ARCH's GPU runs it, its own need when that is an exact one
+# (sm_90a: wgmma and TMA), and nothing when ARCH is too old: the step then becomes a
+# skip binary (SKIP_RULES). $(call build_arch_of,LAB,STEM-OR-ROW):
+needs_of = $(lab_needs_$(1)_$(2))
+build_arch_of = $(if $(filter $(lab_archs_$(1)_$(2)),$(ARCH) $(call nvcc_base_arch,$(ARCH))),$(if \
+  $(filter %a,$(call needs_of,$(1),$(2))),$(call needs_of,$(1),$(2)),$(ARCH)))
+# The nvcc flags of a step built for $(2) (empty: ARCH) with its own flags $(1): an -arch=
+# of its own (the explorer's), or an architecture other than ARCH, replaces ARCH's. Its
+# identity names the architecture it was built for as the occupancy model knows it
+# (sm_90a is an sm_90).
+nvcc_flags_for = $(if $(filter -arch=%,$(1)),$(filter-out -arch=%,$(NVCCFLAGS)),$(if \
+  $(filter-out $(ARCH),$(2)),$(filter-out -arch=%,$(NVCCFLAGS)) -arch=$(2),$(NVCCFLAGS)))
+arch_for = $(patsubst %a,%,$(or $(patsubst -arch=%,%,$(lastword $(filter -arch=%,$(1)))),$(2),$(ARCH)))
 
 # ---------------------------------------------------------------------------
 # One binary per step: the step's kernel file + its identity (generated, with the
@@ -313,6 +323,7 @@ arch_for = $(or $(patsubst %a,%,$(patsubst -arch=%,%,$(lastword $(filter -arch=%
 # $(1) tree (labs|solutions)  $(2) lab  $(3) step stem  $(4) binary folder
 # $(5) source file  $(6) extra libraries  $(7) the step's extra nvcc flags
 # $(8) the folder of its objects ($(BUILD_DIR)/<tree>; a graded submission's own)
+# $(9) the architecture it is compiled for (build_arch_of; empty: ARCH)
 define STEP_RULES
 $(8)/$(2)/$(3).flags: FORCE
 	$(Q)mkdir -p $$(@D)
@@ -322,15 +333,15 @@ $(8)/$(2)/$(3).o: $(5) $(FLAGS_STAMP) $(8)/$(2)/$(3).flags $(wildcard $(call lab
 	$$(call say,NVCC,$$<)
 	$(Q)mkdir -p $$(@D)
 	$(Q)tmp='$$@'.$$$$$$$$; \
-	  $(NVCC) $(call nvcc_flags_for,$(7)) -Iharness/labs/$(2) $(7) $(DEPFLAGS) -MT '$$@' -MF "$$$$tmp.d.tmp" \
+	  $(NVCC) $(call nvcc_flags_for,$(7),$(9)) -Iharness/labs/$(2) $(7) $(DEPFLAGS) -MT '$$@' -MF "$$$$tmp.d.tmp" \
 	    --resource-usage -c $$< -o "$$$$tmp.o.tmp" 2> "$$$$tmp.res.tmp"; \
 	  status=$$$$?; grep -v -e '^ptxas info' -e 'bytes stack frame' "$$$$tmp.res.tmp" >&2; \
 	  if [ $$$$status -ne 0 ]; then rm -f "$$$$tmp.d.tmp" "$$$$tmp.o.tmp" "$$$$tmp.res.tmp"; exit $$$$status; fi; \
 	  mv -f "$$$$tmp.res.tmp" '$$(@:.o=.res)' && mv -f "$$$$tmp.d.tmp" '$$(@:.o=.d)' && mv -f "$$$$tmp.o.tmp" '$$@'
 
 $(8)/$(2)/$(3).id.c: $(8)/$(2)/$(3).o harness/embed-step-identity.sh $(FLAGS_STAMP)
-	$(Q)tmp='$$@'.$$$$$$$$.tmp; sh harness/embed-step-identity.sh '$(2)' '$(3)' '$(1)' '$(strip $(call nvcc_flags_for,$(7)) $(7))' \
-	  '$(NVCC_VERSION)' '$(call arch_for,$(7))' $$(<:.o=.res) > "$$$$tmp" && mv -f "$$$$tmp" '$$@' || { rm -f "$$$$tmp"; exit 1; }
+	$(Q)tmp='$$@'.$$$$$$$$.tmp; sh harness/embed-step-identity.sh '$(2)' '$(3)' '$(1)' '$(strip $(call nvcc_flags_for,$(7),$(9)) $(7))' \
+	  '$(NVCC_VERSION)' '$(call arch_for,$(7),$(9))' $$(<:.o=.res) > "$$$$tmp" && mv -f "$$$$tmp" '$$@' || { rm -f "$$$$tmp"; exit 1; }
 
 $(8)/$(2)/$(3).id.o: $(8)/$(2)/$(3).id.c harness/step_identity.h
 	$(Q)tmp='$$@'.$$$$$$$$.tmp; $(CC) $(CFLAGS) -c $$< -o "$$$$tmp" && mv -f "$$$$tmp" '$$@' || { rm -f "$$$$tmp"; exit 1; }
@@ -341,10 +352,27 @@ $(4)/$(2)/$(3): $(8)/$(2)/$(3).o $(8)/$(2)/$(3).id.o $(call lab_objs,$(2)) $(RUN
 	$(Q)tmp='$$@'.$$$$$$$$.tmp; $(NVCC) -arch=$(ARCH) -o "$$$$tmp" $$^ -lm -ldl $(6) $($(2)_LDLIBS) && mv -f "$$$$tmp" '$$@' || { rm -f "$$$$tmp"; exit 1; }
 endef
 
+# A step (or row) that ARCH cannot run: bin/<lab>/<stem> is harness/step_skip.c, which
+# says why in one line and exits 77; none of the step's code is compiled.
+# $(1) lab  $(2) stem or row  $(3) binary folder  $(4) the folder of its objects
+define SKIP_RULES
+$(3)/$(1)/$(2): harness/step_skip.c $(BUILD_DIR)/host/gpu_needs.o $(FLAGS_STAMP) $(wildcard $(call lab_def,$(1)))
+	$$(call say,SKIP,$$@)
+	$(Q)mkdir -p $$(@D) $(4)/$(1)
+	$(Q)tmp='$$@'.$$$$$$$$.tmp; $(CC) $(CFLAGS) '-DSKIP_STEP="$(2)"' '-DSKIP_NEEDS="$(call needs_of,$(1),$(2))"' \
+	  '-DSKIP_BUILT_FOR="$(ARCH)"' -c $$< -o '$(4)/$(1)/$(2).skip.o' \
+	  && $(NVCC) -o "$$$$tmp" '$(4)/$(1)/$(2).skip.o' $(BUILD_DIR)/host/gpu_needs.o && mv -f "$$$$tmp" '$$@' || { rm -f "$$$$tmp"; exit 1; }
+endef
+# STEP_RULES when ARCH runs step (or row) $(3) of lab $(2), SKIP_RULES when not; the
+# arguments are STEP_RULES's first eight.
+define STEP_OR_SKIP_RULES
+$(if $(call build_arch_of,$(2),$(3)),$(call STEP_RULES,$(1),$(2),$(3),$(4),$(5),$(6),$(7),$(8),$(call build_arch_of,$(2),$(3))),$(call SKIP_RULES,$(2),$(3),$(4),$(8)))
+endef
+
 tree_bin = $(if $(filter solutions,$(1)),$(BIN_DIR)/solutions,$(BIN_DIR))
 step_flags = $(call flags_of,$(1),$(2)) $($(1)_NVCCFLAGS) $($(1)_$(2)_NVCCFLAGS)
 $(foreach tree,$(TREES),$(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(lab)),\
-  $(eval $(call STEP_RULES,$(tree),$(lab),$(stem),$(call tree_bin,$(tree)),$(tree)/$(lab)/$(stem).cu,,$(call step_flags,$(lab),$(stem)),$(BUILD_DIR)/$(tree))))))
+  $(eval $(call STEP_OR_SKIP_RULES,$(tree),$(lab),$(stem),$(call tree_bin,$(tree)),$(tree)/$(lab)/$(stem).cu,,$(call step_flags,$(lab),$(stem)),$(BUILD_DIR)/$(tree))))))
 
 # The rows beside each lab's steps (ROW("name", "role", "file", "summary") in its
 # lab.def: a vendor library, the CPU code the lab starts from), each built from
@@ -354,7 +382,7 @@ $(foreach tree,$(TREES),$(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(l
 rows_of = $(lab_rows_$(1))
 row_source = harness/labs/$(1)/$(lab_row_file_$(1)_$(2))
 $(foreach tree,$(TREES),$(foreach lab,$(LABS),$(foreach row,$(call rows_of,$(lab)),\
-  $(eval $(call STEP_RULES,$(tree),$(lab),$(row),$(call tree_bin,$(tree)),$(call row_source,$(lab),$(row)),$($(lab)_$(row)_LIBS),$($(lab)_$(row)_NVCCFLAGS),$(BUILD_DIR)/$(tree))))))
+  $(eval $(call STEP_OR_SKIP_RULES,$(tree),$(lab),$(row),$(call tree_bin,$(tree)),$(call row_source,$(lab),$(row)),$($(lab)_$(row)_LIBS),$($(lab)_$(row)_NVCCFLAGS),$(BUILD_DIR)/$(tree))))))
 row_bins = $(foreach lab,$(LABS),$(foreach row,$(call rows_of,$(lab)),$(call tree_bin,$(1))/$(lab)/$(row)))
 
 # A lab may build more than its step table with STEP_RULES: harness/labs/<lab>/rules.mk
@@ -392,7 +420,7 @@ $(BIN_DIR)/doc-links: $(BUILD_DIR)/host/tools/doc_links.o $(BUILD_DIR)/host/tool
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^
 
-$(BIN_DIR)/lab: $(BUILD_DIR)/host/tools/lab.o $(BUILD_DIR)/host/tools/todo_runs.o $(GRADING_OBJS) $(call HOST_OBJ,step_table lab_registry cli csv untrusted results sass_listing launches profile) $(ALL_TABLE_OBJS)
+$(BIN_DIR)/lab: $(BUILD_DIR)/host/tools/lab.o $(BUILD_DIR)/host/tools/todo_runs.o $(GRADING_OBJS) $(call HOST_OBJ,step_table lab_registry cli csv untrusted results sass_listing launches profile gpu_needs) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@.$$$$.tmp $^ -lm && mv -f $@.$$$$.tmp $@
@@ -409,7 +437,7 @@ $(BIN_DIR)/occupancy-api-check: harness/tools/occupancy_api_check.cu $(call HOST
 	$(Q)mkdir -p $(@D)
 	$(Q)$(NVCC) $(NVCCFLAGS) -o $@ $< $(call HOST_OBJ,occupancy)
 
-$(BIN_DIR)/guide-tables: $(BUILD_DIR)/host/tools/guide_tables.o $(BUILD_DIR)/host/tools/results_tables.o $(BUILD_DIR)/host/tools/profile_tables.o $(BUILD_DIR)/host/tools/text_buffer.o $(BUILD_DIR)/host/tools/markdown_files.o $(BUILD_DIR)/host/tools/table_staleness.o $(call HOST_OBJ,step_table lab_registry csv untrusted results profile launches) $(ALL_TABLE_OBJS)
+$(BIN_DIR)/guide-tables: $(BUILD_DIR)/host/tools/guide_tables.o $(BUILD_DIR)/host/tools/results_tables.o $(BUILD_DIR)/host/tools/profile_tables.o $(BUILD_DIR)/host/tools/gpus_table.o $(BUILD_DIR)/host/tools/text_buffer.o $(BUILD_DIR)/host/tools/markdown_files.o $(BUILD_DIR)/host/tools/table_staleness.o $(call HOST_OBJ,step_table lab_registry csv untrusted results profile launches gpu_needs occupancy) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm
@@ -436,7 +464,7 @@ include plots/plots.mk
 include harness/profile.mk
 
 # ---------------------------------------------------------------------------
-.PHONY: all solutions run report grade grade-all grade-prereqs test deps deps-slurm plots clean help diffs guide-tables handout FORCE
+.PHONY: all solutions run report build-plan grade grade-all grade-prereqs test deps deps-slurm plots clean help diffs guide-tables handout FORCE
 all: $(BINS) $(TOOLS)
 solutions: $(SOLUTION_BINS) $(TOOLS)
 
@@ -460,6 +488,12 @@ run: deps
 WHATIF ?= $(ARCH)
 report: all
 	$(Q)$(BIN_DIR)/lab report --bin-dir $(call tree_bin,$(SRC)) --arch $(WHATIF) '$(LAB)' '$(STEP)'
+
+# One line per step and row of every lab: "LAB NAME ARCH" (what it is compiled for) or
+# "LAB NAME skip needs sm_90a" (a skip binary: SKIP_RULES).
+build-plan:
+	@$(foreach lab,$(LABS),$(foreach name,$(call steps_of,$(lab)) $(call rows_of,$(lab)),\
+	  echo '$(lab) $(name) $(or $(call build_arch_of,$(lab),$(name)),skip needs $(call needs_of,$(lab),$(name)))';))
 
 # Grading (bin/lab grade; INSTRUCTORS.md, "Grading"). Only the step files are
 # taken from a submission: bin/lab copies each into a folder of its own under
@@ -551,7 +585,7 @@ ifneq ($(shell printf '%s\n' '$(GRADE_DIR)' | grep -qx '[A-Za-z0-9_./-]*' || ech
 $(error GRADE_DIR must be a plain path made by bin/lab grade)
 endif
 $(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(lab)),\
-  $(eval $(call STEP_RULES,labs,$(lab),$(stem),$(GRADE_DIR)/bin,$(GRADE_DIR)/src/$(lab)/$(stem).cu,,$(call step_flags,$(lab),$(stem)),$(GRADE_DIR)/obj))))
+  $(eval $(call STEP_OR_SKIP_RULES,labs,$(lab),$(stem),$(GRADE_DIR)/bin,$(GRADE_DIR)/src/$(lab)/$(stem).cu,,$(call step_flags,$(lab),$(stem)),$(GRADE_DIR)/obj))))
 endif
 
 # ---------------------------------------------------------------------------

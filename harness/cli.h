@@ -23,6 +23,9 @@ enum exit_code {
     EXIT_NOT_RECORDED = 4, /* the step ran, but its results file could not be written */
     EXIT_TIME_LIMIT = 5,   /* stopped at --time-limit (make run's limit per step) */
     EXIT_NO_DEVICE = 77,
+    /* skipped too: this GPU (or the architecture built for) is older than the step
+     * needs (lab.def's needs, gpu_needs.h); the step said why in one line */
+    EXIT_GPU_CANNOT_RUN = 77,
 };
 
 struct run_options {

@@ -2,7 +2,7 @@
  *   -DLAB_NAME=<lab> -DLAB_DEF='"labs/<lab>/lab.def"'
  * into step_table_<lab>. lab.def holds three kinds of lines, each read in its own
  * pass: STEP(...) for the steps, CHECK_SIZE(m, n, k) for the sizes every step must
- * get right, ROW("name", "role", "file", "summary") for the rows beside the
+ * get right, ROW("name", "role", "needs", "file", "summary") for the rows beside the
  * steps (a vendor library's, the CPU code the lab starts from), if any; maybe one
  * LABEL_COLUMN("name"), the name of a text column of its results CSV, one
  * RATE_LABEL("unit"), what its gflops column counts when not GFLOP/s, and at most one
@@ -14,16 +14,16 @@
 #define STRING_(x) #x
 #define STRING(x) STRING_(x)
 
-#define STEP(id, name, flags, summary) {id, name, flags, summary},
+#define STEP(id, name, needs, flags, summary) {id, name, needs, flags, summary},
 #define CHECK_SIZE(m, n, k)
-#define ROW(name, role, file, summary)
+#define ROW(...)
 static const struct step_info steps[] = {
 #include LAB_DEF
 };
 #undef STEP
 #undef CHECK_SIZE
 
-#define STEP(id, name, flags, summary)
+#define STEP(...)
 #define CHECK_SIZE(m, n, k) {m, n, k},
 static const struct check_size check_sizes[] = {
 #include LAB_DEF
@@ -33,21 +33,21 @@ static const struct check_size check_sizes[] = {
 #undef ROW
 
 /* The rows, then an empty one: C allows no empty array, and a lab may have no row. */
-#define STEP(id, name, flags, summary)
+#define STEP(...)
 #define CHECK_SIZE(m, n, k)
-#define ROW(name, role, file, summary) {name, role, file, summary},
+#define ROW(name, role, needs, file, summary) {name, role, needs, file, summary},
 static const struct row_info rows[] = {
 #include LAB_DEF
-    {NULL, NULL, NULL, NULL}};
+    {NULL, NULL, NULL, NULL, NULL}};
 #undef STEP
 #undef CHECK_SIZE
 #undef ROW
 
 /* The label column's name, if lab.def has a LABEL_COLUMN line (guarded there by
  * #ifdef LABEL_COLUMN, so the passes above and a lab's own readers skip it). */
-#define STEP(id, name, flags, summary)
+#define STEP(...)
 #define CHECK_SIZE(m, n, k)
-#define ROW(name, role, file, summary)
+#define ROW(...)
 #define LABEL_COLUMN(name) name,
 static const char *const label_columns[] = {
 #include LAB_DEF
@@ -59,9 +59,9 @@ static const char *const label_columns[] = {
 
 /* The rate label, if lab.def has a RATE_LABEL line (guarded there by #ifdef
  * RATE_LABEL, like LABEL_COLUMN), then NULL. */
-#define STEP(id, name, flags, summary)
+#define STEP(...)
 #define CHECK_SIZE(m, n, k)
-#define ROW(name, role, file, summary)
+#define ROW(...)
 #define RATE_LABEL(label) label,
 static const char *const rate_labels[] = {
 #include LAB_DEF
@@ -73,9 +73,9 @@ static const char *const rate_labels[] = {
 
 /* The profile size (guarded in lab.def by #ifdef PROFILE_SIZE, as LABEL_COLUMN is):
  * the last PROFILE_SIZE line wins; none leaves {0, 0, 0, 0}. */
-#define STEP(id, name, flags, summary)
+#define STEP(...)
 #define CHECK_SIZE(m, n, k)
-#define ROW(name, role, file, summary)
+#define ROW(...)
 #define PROFILE_SIZE(m, n, k) {m, n, k, 1},
 static const struct {
     long m, n, k;

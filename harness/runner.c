@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "clock.h"
 #include "cuda_check.h"
+#include "gpu_needs.h"
 #include "host_row.h"
 #include "lab_problem.h"
 #include "launch_watch.h"
@@ -117,6 +118,21 @@ static void open_device(const struct run_options *options, struct device_facts *
     CUDA_CHECK(cudaDriverGetVersion(&d->driver));
     CUDA_CHECK(cudaRuntimeGetVersion(&d->runtime));
     CUDA_CHECK(cudaDeviceGetAttribute(&d->clock_khz, cudaDevAttrClockRate, options->device));
+}
+
+/* A GPU older than the step needs (lab.def's needs): one line and exit 77, before
+ * anything runs (the build leaves such a step out when ARCH is older still: a skip
+ * binary, harness/step_skip.c, says the same). */
+static void skip_if_gpu_cannot_run(int major, int minor)
+{
+    const char *needs = step_table_needs(step_identity.table, step_identity.stem);
+    if (gpu_need_met(needs, major, minor) != 0)
+        return;
+    char why[160];
+    gpu_need_reason(needs, "this GPU is", major, minor, why, sizeof why);
+    if (!gpu_need_skip_note(step_identity.stem, why)) /* bin/lab shows a noted one */
+        fprintf(stderr, "%s: %s\n", program, why);
+    exit(EXIT_GPU_CANNOT_RUN);
 }
 
 static void fill_run_facts(struct run_record *r, const struct device_facts *d,
@@ -595,6 +611,14 @@ int main(int argc, char **argv)
                  table->check_size_count);
         die(EXIT_USAGE, "--check-sizes %s check sizes (bin/lab sizes)", detail);
     }
+    /* The test hook (gpu_needs.h) stands for the GPU in the skip logic. */
+    int pretend_major = 0, pretend_minor = 0;
+    int pretending = gpu_pretend_sm(&pretend_major, &pretend_minor);
+    if (pretending < 0)
+        die(EXIT_USAGE, GPU_PRETEND_SM_VARIABLE "=%s names no architecture (86 or sm_86)",
+            getenv(GPU_PRETEND_SM_VARIABLE));
+    if (pretending)
+        skip_if_gpu_cannot_run(pretend_major, pretend_minor);
     /* A CPU row still runs where there is no GPU, if its lab says how (host_row.h). */
     int devices = 0;
     if (options.check_from == 0 && host_row_possible(lab) &&
@@ -604,6 +628,8 @@ int main(int argc, char **argv)
     }
     struct device_facts device;
     open_device(&options, &device);
+    if (!pretending)
+        skip_if_gpu_cannot_run(device.prop.major, device.prop.minor);
     launch_watch_start(&options, program);
     if (options.check_from > 0)
         return run_check_sizes(lab, &options, &device, marked_todo);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_needs.h"
 #include "occupancy.h"
 #include "resources.h"
 #include "step_identity.h"
@@ -74,6 +75,19 @@ int static_report(const struct run_options *options, const char *program)
         die(program, EXIT_USAGE, "unknown architecture '%s' (try sm_90, sm_80, g80; bin/occupancy --list)",
             arch_name);
     const struct gpu_arch *g80 = arch_find("g80");
+    /* an architecture older than the step needs runs nothing of it: that is the report
+     * (the papers' GPUs, older than any the lab builds for, keep their what-if) */
+    const char *needs = step_table_needs(step_identity.table, step_identity.stem);
+    if (gpu_need_applies(arch->cc_major, arch->cc_minor) &&
+        gpu_need_met(needs, arch->cc_major, arch->cc_minor) == 0) {
+        char why[160];
+        if (options->print_header)
+            printf("Static resource report for %s\n\n", arch->name);
+        printf("%-14s %s\n", step_identity.stem,
+               gpu_need_reason(needs, "the report is for", arch->cc_major, arch->cc_minor, why,
+                               sizeof why));
+        return EXIT_PASS;
+    }
     if (step_entry.kernel == NULL) {
         const char *what = step_entry.host_threads != NULL ? "runs on the CPU" : "is a library call";
         if (options->print_header)

@@ -29,6 +29,16 @@ const struct step_info *step_table_step(const struct step_table *table, const ch
     return NULL;
 }
 
+const char *step_table_needs(const struct step_table *table, const char *name)
+{
+    char stem[128];
+    for (size_t i = 0; i < table->count; ++i)
+        if (strcmp(step_stem(&table->steps[i], stem, sizeof stem), name) == 0)
+            return table->steps[i].needs;
+    const struct row_info *row = step_table_row(table, name);
+    return row != NULL ? row->needs : NULL;
+}
+
 int step_table_index(const struct step_table *table, const struct step_info *step)
 {
     for (size_t i = 0; i < table->count; ++i)

@@ -11,19 +11,28 @@
 extern "C" {
 #endif
 
+/* "needs", the oldest GPU a step (or row) runs on, is the one place that says so: the
+ * build compiles the step only for the architectures in ARCH that can run it (the others
+ * get a binary that says why and exits 77), and make run, make report, make test,
+ * grading and the chapters' tables read it from here (gpu_needs.h). sm_75 (Turing) by
+ * default; sm_80 for cp.async and mma.sync or WMMA in TF32 or BF16; sm_90a, Hopper's
+ * own target, for wgmma, TMA and clusters (its code runs on compute capability 9.0
+ * alone). */
 struct step_info {
     const char *id;          /* "02": the number students type */
     const char *name;        /* "tiled": the file is <id>-<name>.cu */
+    const char *needs;       /* the oldest GPU it runs on: "sm_75", "sm_80", "sm_90a" (below) */
     const char *nvcc_flags;  /* extra flags this step is compiled with ("-use_fast_math") */
     const char *summary;     /* one line: what changed from the previous step */
 };
 
-/* A row beside the steps (ROW("name", "role", "file", "summary") in lab.def): a
- * program of its own, built from harness/labs/<lab>/<file> into bin/<lab>/<name>,
+/* A row beside the steps (ROW("name", "role", "needs", "file", "summary") in lab.def):
+ * a program of its own, built from harness/labs/<lab>/<file> into bin/<lab>/<name>,
  * checked and timed by the same runner as a step, but not one of the lab's kernels. */
 struct row_info {
     const char *name;    /* the binary's name and the CSV's step column */
     const char *role;    /* the CSV's role: one of step_row_roles */
+    const char *needs;   /* the oldest GPU it runs on, as a step's */
     const char *file;    /* its source file, in the lab's folder */
     const char *summary; /* one line: what the row is */
 };
@@ -89,6 +98,9 @@ const char *step_table_previous_name(const struct step_table *table, const char 
                                      size_t len);
 /* 1 when role is one a row may have (step_row_roles). */
 int step_row_role_known(const char *role);
+/* The needs of the step whose stem is name, or of the row called name (the oldest GPU
+ * it runs on), or NULL when the table has neither. */
+const char *step_table_needs(const struct step_table *table, const char *name);
 /* Index of a step within its lab, or -1. */
 int step_table_index(const struct step_table *table, const struct step_info *step);
 

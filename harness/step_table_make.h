@@ -18,11 +18,14 @@ extern "C" {
 /* Writes, for lab L:
  *   lab_steps_L := 01-naive 02-tiled ...          the step stems, in order
  *   lab_flags_L_01-naive := -use_fast_math        each step's own nvcc flags
+ *   lab_needs_L_01-naive := sm_75                 the oldest GPU it runs on, and
+ *   lab_archs_L_01-naive := sm_75 sm_80 ...       every architecture that runs it
  *   lab_rows_L := vendor ...                       the rows beside the steps
  *   lab_row_file_L_vendor := library-vendor.cu    each row's source file
+ *   lab_needs_L_vendor, lab_archs_L_vendor         as a step's
  * Returns 0, or -1 with a one-line reason in why when a field cannot be a make word
  * (a stem, row or file with a space, '$', '#' or '%'; flags with '$', '#' or a
- * line break): then nothing is written. */
+ * line break; needs that names no architecture): then nothing is written. */
 int step_table_write_make(FILE *out, const struct step_table *table, char *why, size_t why_len);
 
 #ifdef __cplusplus

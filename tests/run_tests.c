@@ -4,7 +4,9 @@
  * slurm-wlm and munge installed, or installable) or cuobjdump ($CUOBJDUMP, which make
  * test passes from the Makefile, else on PATH) run only when it is there; otherwise
  * each of their tests is listed as SKIPPED by name and counted apart: a skipped test
- * never counts as passed.
+ * never counts as passed. A GPU case that finds its step cannot run on this GPU, or
+ * was not built for it (the binary exits 77: lab.def's needs), says so (util_skip)
+ * and is listed as SKIPPED with the reason too.
  *
  * No CUDA call is made in this process: the GPU is detected by running
  * bin/gpu-probe in a child, and GPU tests run the step binaries as children.
@@ -455,7 +457,10 @@ int main(void)
     /* Every temporary folder a test makes goes under one folder of this run, removed
      * at the end: a test that fails half-way leaves nothing behind either. */
     char *run_tmp = util_temp_dir("tests");
-    if (run_tmp == NULL || setenv("TMPDIR", run_tmp, 1) != 0) {
+    char skips_path[4096];
+    snprintf(skips_path, sizeof skips_path, "%s/skipped-cases", run_tmp != NULL ? run_tmp : "");
+    if (run_tmp == NULL || setenv("TMPDIR", run_tmp, 1) != 0 ||
+        setenv(UTIL_SKIPS_VARIABLE, skips_path, 1) != 0) {
         fprintf(stderr, "cannot make a temporary folder for the tests\n");
         return 1;
     }
@@ -542,7 +547,28 @@ int main(void)
         }
     }
 
-    if (skipped > 0)
+    /* the cases (and steps within cases) that found their step cannot run on this GPU
+     * or build: util_skip; a whole case counts as skipped, not passed */
+    char *found = util_read_file(skips_path, NULL);
+    size_t found_cases = 0, found_parts = 0;
+    for (char *line = found, *next; line != NULL && *line != '\0'; line = next) {
+        next = strchr(line, '\n');
+        if (next != NULL)
+            *next++ = '\0';
+        int whole = strncmp(line, "case ", 5) == 0;
+        found_cases += whole;
+        found_parts += !whole;
+        size_t used = strlen(skip_report);
+        snprintf(skip_report + used, sizeof skip_report - used, "  SKIPPED %s%s\n",
+                 whole ? "" : "within a case: ", line + 5);
+    }
+    free(found);
+    skipped += found_cases;
+    run -= (int)found_cases;
+    if (found_cases + found_parts > 0)
+        printf("\n%zu case(s) and %zu step(s) within cases SKIPPED: this GPU, or the ARCH "
+               "built for, is older than the step needs\n", found_cases, found_parts);
+    if (skipped > 0 || found_parts > 0)
         printf("\n%s", skip_report);
     util_remove_tree(run_tmp);
     free(run_tmp);

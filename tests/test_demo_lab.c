@@ -451,6 +451,85 @@ START_TEST(steps_still_todo_run_alone_when_the_run_has_options)
 }
 END_TEST
 
+/* Step 02 of the demo lab says it needs sm_80 (its lab.def): a GPU older than that
+ * runs nothing of it. The test hook stands for such a GPU: the binary says why in one
+ * line and exits 77, bin/lab shows a SKIPPED row, counts it apart and exits 0, and the
+ * report on an older architecture gives the same reason instead of resources. */
+static const char *const pretend_turing[] = {"CUDA_VISIBLE_DEVICES=", "LAB_TEST_PRETEND_SM=75", NULL};
+
+START_TEST(a_step_its_gpu_cannot_run_is_skipped_with_the_reason)
+{
+    int code = run_in_tree("bin/solutions/demo/02-shared", pretend_turing, "--n", "300", NULL);
+    ck_assert_msg(code == 77, "exit %d\n%s%s", code, out, err);
+    ck_assert_msg(strstr(err, "02-shared: needs sm_80 (Ampere); this GPU is sm_75\n") != NULL &&
+                      count_lines(err) == 1 && out[0] == '\0', "%s%s", out, err);
+    /* a GPU that could run it is asked for: none here */
+    const char *const pretend_ampere[] = {"CUDA_VISIBLE_DEVICES=", "LAB_TEST_PRETEND_SM=sm_86", NULL};
+    ck_assert_int_eq(run_in_tree("bin/solutions/demo/02-shared", pretend_ampere, NULL), 77);
+    ck_assert_msg(strstr(err, "no NVIDIA driver or GPU found") != NULL, "%s", err);
+    const char *const pretend_nonsense[] = {"LAB_TEST_PRETEND_SM=turing", NULL};
+    ck_assert_int_eq(run_in_tree("bin/solutions/demo/02-shared", pretend_nonsense, NULL), 2);
+    ck_assert_msg(strstr(err, "LAB_TEST_PRETEND_SM=turing names no architecture") != NULL, "%s", err);
+
+    char *run[] = {"bin/lab", "run", "--bin-dir", "bin/solutions", "demo", "02-shared", NULL};
+    code = demo_lab_run(tree, pretend_turing, run, out, sizeof out, err, sizeof err);
+    ck_assert_msg(code == 0, "bin/lab run: exit %d\n%s%s", code, out, err);
+    ck_assert_msg(strstr(out, "\n02-shared            SKIPPED  needs sm_80 (Ampere); this GPU is "
+                              "sm_75\n") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "\n0 step(s) run: 0 passed, 0 still TODO, 0 failed, 0 stopped at the "
+                              "time limit; 1 skipped (the GPU or ARCH is older than they need)\n") != NULL, "%s", out);
+    ck_assert_msg(err[0] == '\0', "the reason said twice: %s", err);
+
+    ck_assert_int_eq(run_in_tree("bin/solutions/demo/02-shared", no_gpu, "--report", "--arch", "sm_75",
+                                 NULL), 0);
+    ck_assert_msg(strstr(out, "\n02-shared      needs sm_80 (Ampere); the report is for sm_75\n") !=
+                      NULL, "%s", out);
+    ck_assert_int_eq(run_in_tree("bin/lab", no_gpu, "report", "--bin-dir", "bin/solutions", "--arch",
+                                 "sm_75", "demo", NULL), 0);
+    ck_assert_msg(strstr(out, "\n02-shared      needs sm_80 (Ampere); the report is for sm_75\n") !=
+                      NULL && strstr(out, "\n01-fill        demo_fill ") != NULL, "%s", out);
+}
+END_TEST
+
+/* make ARCH=sm_75 compiles nothing of step 02: its binary (harness/step_skip.c) says
+ * what it needs and what it was built for in one line, exit 77, whatever it is asked;
+ * its report row says the same; bin/lab shows it SKIPPED. Built into folders of its own
+ * (BUILD_DIR, BIN_DIR), so the tree's other binaries keep their ARCH. */
+START_TEST(make_for_an_older_arch_builds_a_binary_that_says_why)
+{
+    char command[2048], dir[1024];
+    snprintf(command, sizeof command, "%scd '%s' && make -s ARCH=sm_75 BUILD_DIR=build-sm75 "
+             "BIN_DIR=bin-sm75 bin-sm75/solutions/demo/02-shared bin-sm75/solutions/demo/01-fill",
+             UTIL_FRESH_MAKE, in_tree("", dir, sizeof dir));
+    int code = util_run_shell(command, out, sizeof out, err, sizeof err);
+    ck_assert_msg(code == 0, "make ARCH=sm_75: exit %d\n%s%s", code, out, err);
+    ck_assert_int_eq(run_in_tree("bin-sm75/solutions/demo/02-shared", no_gpu, "--n", "300", NULL), 77);
+    ck_assert_msg(strcmp(err, "02-shared: needs sm_80 (Ampere); this build is for sm_75\n") == 0 &&
+                      out[0] == '\0', "%s%s", out, err);
+    const char *const pretend_volta[] = {"LAB_TEST_PRETEND_SM=70", NULL};
+    ck_assert_int_eq(run_in_tree("bin-sm75/solutions/demo/02-shared", pretend_volta, NULL), 77);
+    ck_assert_str_eq(err, "02-shared: needs sm_80 (Ampere); this GPU is sm_70\n");
+    ck_assert_int_eq(run_in_tree("bin-sm75/solutions/demo/02-shared", no_gpu, "--report", "--arch",
+                                 "sm_75", "--no-header", NULL), 0);
+    ck_assert_str_eq(out, "02-shared      needs sm_80 (Ampere); the report is for sm_75\n");
+    /* step 01 needs no more than sm_75: compiled for it */
+    ck_assert_int_eq(run_in_tree("bin-sm75/solutions/demo/01-fill", no_gpu, "--report", NULL), 0);
+    ck_assert_msg(strstr(out, "-arch=sm_75") != NULL && strstr(out, "\n01-fill        demo_fill ") !=
+                      NULL, "%s", out);
+
+    char *run[] = {"bin/lab", "run", "--bin-dir", "bin-sm75/solutions", "demo", "02", NULL};
+    code = demo_lab_run(tree, no_gpu, run, out, sizeof out, err, sizeof err);
+    ck_assert_msg(code == 0, "bin/lab run: exit %d\n%s%s", code, out, err);
+    ck_assert_msg(strstr(out, "\n02-shared            SKIPPED  needs sm_80 (Ampere); this build is "
+                              "for sm_75\n") != NULL && strstr(out, "; 1 skipped (") != NULL,
+                  "%s", out);
+    ck_assert_int_eq(run_in_tree("bin/lab", no_gpu, "report", "--bin-dir", "bin-sm75/solutions",
+                                 "--arch", "sm_75", "demo", NULL), 0);
+    ck_assert_msg(strstr(out, "\n02-shared      needs sm_80 (Ampere); the report is for sm_75\n") !=
+                      NULL, "%s", out);
+}
+END_TEST
+
 Suite *demo_lab_suite(void)
 {
     Suite *s = suite_create("demo_lab");
@@ -468,6 +547,8 @@ Suite *demo_lab_suite(void)
     tcase_add_test(tc, a_fractional_time_limit_is_honoured);
     tcase_add_test(tc, steps_still_todo_run_side_by_side_in_their_places);
     tcase_add_test(tc, steps_still_todo_run_alone_when_the_run_has_options);
+    tcase_add_test(tc, a_step_its_gpu_cannot_run_is_skipped_with_the_reason);
+    tcase_add_test(tc, make_for_an_older_arch_builds_a_binary_that_says_why);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -20,9 +20,9 @@
  * largest (4096^3) is the default speed size and whose smallest with m, n and k all
  * above 1 (17^3) the default compute-sanitizer size. */
 static const struct step_info example_steps[] = {
-    {"01", "fill", "", "the first step"},
-    {"02", "shared", "", "through shared memory"},
-    {"03", "unrolled", "", "unrolled"},
+    {"01", "fill", "sm_75", "", "the first step"},
+    {"02", "shared", "sm_75", "", "through shared memory"},
+    {"03", "unrolled", "sm_75", "", "unrolled"},
 };
 static const struct check_size example_sizes[] = {
     {1, 1, 1}, {17, 17, 17}, {100, 100, 100}, {1, 300, 17}, {4096, 4096, 4096}, {1048560, 2, 3},

@@ -86,11 +86,11 @@ END_TEST
  * baseline for step 01. */
 START_TEST(a_row_compares_with_the_row_its_table_says)
 {
-    static const struct step_info steps[] = {{"01", "fill", "", "the first step"},
-                                             {"02", "shared", "", "the second"}};
-    static const struct row_info cpu_rows[] = {{"cpu-serial", "cpu", "cpu-serial.cu", "the loop"},
-                                               {"cpu-openmp", "cpu", "cpu-openmp.cu", "in parallel"},
-                                               {"vendor", "library", "library-vendor.cu", "target"}};
+    static const struct step_info steps[] = {{"01", "fill", "sm_75", "", "the first step"},
+                                             {"02", "shared", "sm_75", "", "the second"}};
+    static const struct row_info cpu_rows[] = {{"cpu-serial", "cpu", "sm_75", "cpu-serial.cu", "the loop"},
+                                               {"cpu-openmp", "cpu", "sm_75", "cpu-openmp.cu", "in parallel"},
+                                               {"vendor", "library", "sm_75", "library-vendor.cu", "target"}};
     const struct step_table with_cpu = {
         .lab = "with-cpu", .steps = steps, .count = 2, .rows = cpu_rows, .row_count = 3};
     const struct step_table library_only = {
@@ -123,10 +123,10 @@ END_TEST
  * needs them), the rows and their files; a field make would mangle is refused. */
 START_TEST(makefile_reader_gives_stems_and_flags)
 {
-    static const struct step_info steps[] = {{"01", "plain", "", "the first step"},
-                                             {"12", "fast-math", "-use_fast_math -ftz=true", "x"}};
-    static const struct row_info rows[] = {{"cpu-serial", "cpu", "cpu-serial.cu", "the loop"},
-                                           {"vendor", "library", "library-vendor.cu", "target"}};
+    static const struct step_info steps[] = {{"01", "plain", "sm_75", "", "the first step"},
+                                             {"12", "fast-math", "sm_80", "-use_fast_math -ftz=true", "x"}};
+    static const struct row_info rows[] = {{"cpu-serial", "cpu", "sm_75", "cpu-serial.cu", "the loop"},
+                                           {"vendor", "library", "sm_90a", "library-vendor.cu", "target"}};
     struct step_table demo = {.lab = "demo", .steps = steps, .count = 2, .rows = rows, .row_count = 2};
     char *text = NULL, why[256];
     size_t len = 0;
@@ -134,23 +134,36 @@ START_TEST(makefile_reader_gives_stems_and_flags)
     ck_assert_ptr_nonnull(f);
     ck_assert_int_eq(step_table_write_make(f, &demo, why, sizeof why), 0);
     fclose(f);
-    ck_assert_str_eq(text, "lab_steps_demo := 01-plain 12-fast-math\n"
-                           "lab_flags_demo_01-plain := \n"
-                           "lab_flags_demo_12-fast-math := -use_fast_math -ftz=true\n"
-                           "lab_rows_demo := cpu-serial vendor\n"
-                           "lab_row_file_demo_cpu-serial := cpu-serial.cu\n"
-                           "lab_row_file_demo_vendor := library-vendor.cu\n");
+    /* each line, and with each step and row its needs and the architectures that run it
+     * (every one the occupancy model knows from there on; an exact need, its own) */
+    const char *lines[] = {"lab_steps_demo := 01-plain 12-fast-math\n",
+                           "\nlab_flags_demo_01-plain := \nlab_needs_demo_01-plain := sm_75\n"
+                           "lab_archs_demo_01-plain := sm_75 sm_80 sm_86 ",
+                           "\nlab_flags_demo_12-fast-math := -use_fast_math -ftz=true\n"
+                           "lab_needs_demo_12-fast-math := sm_80\n"
+                           "lab_archs_demo_12-fast-math := sm_80 sm_86 sm_87 sm_88 sm_89 sm_90 sm_100 ",
+                           "\nlab_rows_demo := cpu-serial vendor\n",
+                           "\nlab_row_file_demo_cpu-serial := cpu-serial.cu\n"
+                           "lab_needs_demo_cpu-serial := sm_75\nlab_archs_demo_cpu-serial := sm_75 ",
+                           "\nlab_row_file_demo_vendor := library-vendor.cu\n"
+                           "lab_needs_demo_vendor := sm_90a\nlab_archs_demo_vendor := sm_90 sm_90a\n"};
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; ++i)
+        ck_assert_msg(strstr(text, lines[i]) != NULL, "no '%s' in\n%s", lines[i], text);
+    ck_assert_int_eq(count_lines(text), 14);
     free(text);
     /* what make would expand, split or cut is refused, and nothing written */
-    static const struct step_info spaced[] = {{"01", "two words", "", "x"}};
-    static const struct step_info dollar[] = {{"01", "ok", "-DX=$(HOME)", "x"}};
-    static const struct row_info hashed[] = {{"row#1", "cpu", "f.cu", "x"}};
+    static const struct step_info spaced[] = {{"01", "two words", "sm_75", "", "x"}};
+    static const struct step_info dollar[] = {{"01", "ok", "sm_75", "-DX=$(HOME)", "x"}};
+    static const struct row_info hashed[] = {{"row#1", "cpu", "sm_75", "f.cu", "x"}};
+    static const struct step_info unknown[] = {{"01", "ok", "Hopper", "", "x"}};
     const struct step_table bad[] = {{.lab = "demo", .steps = spaced, .count = 1},
                                      {.lab = "demo", .steps = dollar, .count = 1},
                                      {.lab = "demo", .steps = steps, .count = 1, .rows = hashed,
-                                      .row_count = 1}};
-    const char *said[] = {"step '01-two words'", "nvcc flags '-DX=$(HOME)'", "row 'row#1'"};
-    for (size_t i = 0; i < 3; ++i) {
+                                      .row_count = 1},
+                                     {.lab = "demo", .steps = unknown, .count = 1}};
+    const char *said[] = {"step '01-two words'", "nvcc flags '-DX=$(HOME)'", "row 'row#1'",
+                          "needs (sm_75, sm_80, sm_90a...) 'Hopper'"};
+    for (size_t i = 0; i < sizeof said / sizeof said[0]; ++i) {
         text = NULL;
         f = open_memstream(&text, &len);
         ck_assert_int_eq(step_table_write_make(f, &bad[i], why, sizeof why), -1);

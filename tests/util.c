@@ -3,6 +3,7 @@
 #include "csv.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <poll.h>
 #include <stdio.h>
@@ -406,4 +407,33 @@ char *util_make_handout(char *dest, size_t len, char *out, size_t out_len, char 
         return NULL;
     }
     return dir;
+}
+
+int util_step_skipped(int code, const char *err, char *reason, size_t len)
+{
+    const char *line = code == 77 && err != NULL ? strstr(err, ": needs sm_") : NULL;
+    if (line == NULL)
+        return 0;
+    line += 2;
+    size_t n = strcspn(line, "\n");
+    snprintf(reason, len, "%.*s", (int)n, line);
+    return 1;
+}
+
+void util_skip(const char *what, const char *reason, int whole)
+{
+    const char *path = getenv(UTIL_SKIPS_VARIABLE);
+    if (path == NULL || path[0] == '\0')
+        return;
+    /* one write of one line, appended: jobs side by side share the file */
+    char line[1024];
+    int n = snprintf(line, sizeof line, "%s %s: %s\n", whole ? "case" : "part", what, reason);
+    if (n <= 0 || (size_t)n >= sizeof line)
+        return;
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0600);
+    if (fd < 0)
+        return;
+    ssize_t written = write(fd, line, (size_t)n);
+    (void)written;
+    close(fd);
 }

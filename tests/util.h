@@ -28,6 +28,16 @@ int students_copy(void);
 size_t util_case_names(const char *const list[], size_t count, const char **names, size_t max);
 #define UTIL_CASE_NAMES(list, names, max) util_case_names(list, sizeof list / sizeof list[0], names, max)
 
+/* A GPU case that finds its step cannot run here (the binary exited 77 with the line
+ * gpu_needs.h writes, "needs sm_90a (Hopper); this GPU is sm_86": the GPU, or the ARCH
+ * built for, is older than the step needs): 1 and that line in reason, else 0. */
+int util_step_skipped(int code, const char *err, char *reason, size_t len);
+/* Lists what (a case, or a step within one) as SKIPPED for reason in the runner's
+ * report (tests/run_tests.c reads $LAB_TEST_SKIPS at the end). A whole case (whole 1)
+ * is then counted as skipped, not passed; the case returns without asserting more. */
+void util_skip(const char *what, const char *reason, int whole);
+#define UTIL_SKIPS_VARIABLE "LAB_TEST_SKIPS"
+
 /* An environment for run_capture in which a make started by a test sees nothing of
  * the make running the tests (MAKEFLAGS, MFLAGS, MAKELEVEL emptied). */
 extern const char *const util_plain_make_env[];

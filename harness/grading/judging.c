@@ -75,6 +75,8 @@ const char *step_verdict_text(const struct step_result *s)
         return "TODO";
     case VERDICT_REFUSED:
         return "refused: it includes files that are not its own";
+    case VERDICT_NOT_GRADABLE:
+        return s->not_gradable;
     case VERDICT_GRADED:
     default:
         break;

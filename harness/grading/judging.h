@@ -18,9 +18,10 @@ struct check_result {
 };
 
 /* REFUSED: it builds, but includes files that are not its own (submissions.c,
- * includes_allowed) */
+ * includes_allowed); NOT_GRADABLE: the grading GPU is older than the step needs
+ * (lab.def's needs): no check runs, and its points are left out of max */
 enum step_verdict { VERDICT_GRADED, VERDICT_MISSING, VERDICT_COMPILE_ERROR, VERDICT_TODO,
-                    VERDICT_REFUSED };
+                    VERDICT_REFUSED, VERDICT_NOT_GRADABLE };
 struct step_result {
     const struct step_info *step;
     char stem[200]; /* lab/stem */
@@ -32,6 +33,7 @@ struct step_result {
                          (or with compute-sanitizer) */
     int required_failed; /* a required check failed: the step scores 0 */
     int failed_check;    /* ... the first such check (enum grade_check), for the verdict */
+    char not_gradable[256]; /* NOT_GRADABLE: the verdict in words, with the GPU that grades it */
     char counters[1024]; /* its hardware counters beside the reference's (profile.h), or why
                             there are none; "": not measured (no speed run) */
 };

@@ -113,7 +113,8 @@ void measure_references(struct session *sess, const struct student *s)
     }
     size_t count = 0;
     for (size_t i = 0; i < sess->step_count; ++i)
-        if (!sess->references[i].measured && s->results[i].verdict != VERDICT_MISSING)
+        if (!sess->references[i].measured && s->results[i].verdict != VERDICT_MISSING &&
+            s->results[i].verdict != VERDICT_NOT_GRADABLE)
             m[count++].step = i;
     if (count == 0) {
         pool_free(&pool);

@@ -220,9 +220,14 @@ static void probe_gpu(struct session *sess, int no_gpu)
     first_lines(text, 0, 1, line, sizeof line);
     free(text);
     unlink(log);
+    sess->gpu_major = sess->gpu_minor = -1;
     if (o.code == 0) {
         sess->have_gpu = 1;
         snprintf(sess->gpu, sizeof sess->gpu, "%s", line);
+        /* "NAME (compute capability 8.6)": which steps it can grade (gpu_needs.h) */
+        const char *cc = strstr(line, "(compute capability ");
+        if (cc == NULL || sscanf(cc, "(compute capability %d.%d)", &sess->gpu_major, &sess->gpu_minor) != 2)
+            sess->gpu_major = sess->gpu_minor = -1;
     } else {
         snprintf(sess->no_gpu_why, sizeof sess->no_gpu_why, "%s",
                  o.code == 127 ? "bin/gpu-probe is missing (make bin/gpu-probe)"

@@ -188,6 +188,7 @@ struct session {
     int reads_sass;         /* a graded step has a sass or no-sass technique line */
     int have_gpu;
     char gpu[256], no_gpu_why[512];
+    int gpu_major, gpu_minor; /* its compute capability (-1: bin/gpu-probe did not say) */
     char run_dir[256];
     int one_submission;     /* `make grade`: a new row replaces the student's rows */
     char unsaved_dir[300];  /* run_dir-unsaved: the rows the gradebook refused, with their

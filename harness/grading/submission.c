@@ -15,6 +15,7 @@
 #include "csv.h"
 #include "results.h"
 #include "files.h"
+#include "gpu_needs.h"
 #include "references.h"
 #include "report.h"
 #include "submissions.h"
@@ -94,6 +95,22 @@ static void end_at_build(struct step_result *r, struct step_work *w, enum step_v
     WHY(CHECK_BUILD, "%s", build_why);
     say(w, "%s", line);
     w->line_done = 1;
+}
+
+/* A submitted step the grading GPU is older than (lab.def's needs): not gradable here,
+ * its points left out of max (every check n/a), and the verdict names a GPU that grades
+ * it. Without a GPU every step is graded as far as that goes. */
+static void mark_not_gradable(const struct session *sess, struct step_result *r,
+                              const struct step_info *step)
+{
+    if (!sess->have_gpu || sess->gpu_major < 0 || r->verdict == VERDICT_MISSING ||
+        gpu_need_met(step->needs, sess->gpu_major, sess->gpu_minor) != 0)
+        return;
+    char why[160], who[64];
+    gpu_need_reason(step->needs, "this GPU is", sess->gpu_major, sess->gpu_minor, why, sizeof why);
+    snprintf(r->not_gradable, sizeof r->not_gradable, "not gradable on this GPU: %s; %s grades it",
+             why, gpu_need_runs_on(step->needs, who, sizeof who));
+    r->verdict = VERDICT_NOT_GRADABLE;
 }
 
 /* The kernels step g may run: those its source (the copy built, src) defines and those
@@ -203,6 +220,12 @@ static void begin_step(struct session *sess, struct student *s, size_t i)
     double waited = procs_now();
     wait_build(sess, s, i);
     s->phase_s[PHASE_BUILD_WAIT] += procs_now() - waited;
+    if (r->verdict == VERDICT_NOT_GRADABLE) { /* built (a skip binary), never run */
+        set_all(r, CHECK_NOT_APPLICABLE, r->not_gradable);
+        say(w, "%s", r->not_gradable);
+        w->line_done = 1;
+        return;
+    }
     char log[512], buf[800];
     struct step_paths paths;
     step_paths(s, g, &paths);
@@ -422,6 +445,8 @@ void grade_student(struct session *sess, struct student *s)
     memset(sess->work, 0, sess->step_count * sizeof *sess->work);
     sess->lines_printed = 0;
     sess->gpu_lost_at = (size_t)-1;
+    for (size_t i = 0; i < sess->step_count; ++i)
+        mark_not_gradable(sess, &s->results[i], sess->steps[i].step);
     if (sess->have_gpu)
         measure_references(sess, s);
     /* the student's check processes and sanitizer runs, in the student's sandbox */

@@ -58,6 +58,10 @@
  *   <!-- profile-table LAB GPU-DIR [STEP...] -->
  *   ... (generated) ...
  *   <!-- end results-table -->
+ * A GPUs table ("Which steps run on my GPU", from lab.def's needs alone: gpus_table.h):
+ *   <!-- gpus-table LAB -->
+ *   ... (generated) ...
+ *   <!-- end results-table -->
  * Exit status: 0 done / up to date, 1 out of date, 2 bad usage or unreadable data. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -66,6 +70,7 @@
 #include <string.h>
 
 #include "csv.h"
+#include "gpus_table.h"
 #include "lab_registry.h"
 #include "markdown_files.h"
 #include "profile_tables.h"
@@ -78,6 +83,7 @@
 #define PUBLISHED_MARK "<!-- published-speedups-table "
 #define SIZES_MARK "<!-- sizes-table "
 #define PROFILE_MARK "<!-- profile-table "
+#define GPUS_MARK "<!-- gpus-table "
 #define VARIANTS_MARK "<!-- variants-table "
 #define END_MARK "<!-- end results-table -->"
 
@@ -148,18 +154,19 @@ static int one_file(const char *file, int check, const char *results, const char
         }
         text_put(&after, line);
         /* which marker: 0 results-table, 1 published-speedups-table, 2 sizes-table,
-         * 3 profile-table, 4 variants-table */
+         * 3 profile-table, 4 variants-table, 5 gpus-table */
         static const char *const marks[] = {BEGIN_MARK, PUBLISHED_MARK, SIZES_MARK, PROFILE_MARK,
-                                            VARIANTS_MARK};
+                                            VARIANTS_MARK, GPUS_MARK};
         static const char *const usage[] = {
             "<!-- results-table LAB GPU-DIR [MxNxK] -->",
             "<!-- published-speedups-table LAB GPU-DIR FILE.csv COLUMN... -->",
             "<!-- sizes-table LAB GPU-DIR STEP ROW -->",
             "<!-- profile-table LAB GPU-DIR [STEP...] -->",
-            "<!-- variants-table LAB GPU-DIR STEP VAR_ROWS VAR_COLS -->"};
-        static const int least[] = {2, 4, 4, 2, 5}, most[] = {3, 16, 4, 16, 5};
+            "<!-- variants-table LAB GPU-DIR STEP VAR_ROWS VAR_COLS -->",
+            "<!-- gpus-table LAB -->"};
+        static const int least[] = {2, 4, 4, 2, 5, 1}, most[] = {3, 16, 4, 16, 5, 1};
         int kind = -1;
-        for (int k = 0; k < 5 && kind < 0; ++k)
+        for (int k = 0; k < 6 && kind < 0; ++k)
             if (strncmp(line, marks[k], strlen(marks[k])) == 0)
                 kind = k;
         if (kind < 0)
@@ -178,7 +185,9 @@ static int one_file(const char *file, int check, const char *results, const char
         generated.len = 0;
         text_put(&generated, "");
         int failed = 0;
-        if (kind == 3) {
+        if (kind == 5) {
+            failed = make_gpus_table(word[0], &generated, why, sizeof why);
+        } else if (kind == 3) {
             char *table = NULL;
             failed = profile_table(profiles_dir, word[0], word[1], word + 2, words - 2, &table, why,
                                    sizeof why);
@@ -202,7 +211,8 @@ static int one_file(const char *file, int check, const char *results, const char
             fprintf(stderr, "%s:%ld: %s\n", file, lineno, why);
             return 2;
         }
-        if (kind != 2 && kind != 3 && strcmp(word[0], "grading") != 0) { /* a sizes table's steps are in another */
+        /* a sizes table's steps are in another; a GPUs table holds no measurement */
+        if (kind != 2 && kind != 3 && kind != 5 && strcmp(word[0], "grading") != 0) {
             char where[1200];
             snprintf(where, sizeof where, "%s:%ld", file, lineno);
             /* a variants table's rows are values: its one step is the marker's */

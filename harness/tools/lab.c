@@ -31,6 +31,7 @@
 #include "grading/gradebook.h"
 #include "grading/session.h"
 #include "grading/split_merge.h"
+#include "gpu_needs.h"
 #include "lab_registry.h"
 #include "procs.h"
 #include "todo_runs.h"
@@ -266,6 +267,25 @@ static void step_args(char *args[], char *path, int report, const char *arch, in
     args[n] = NULL;
 }
 
+/* The folder of skip notes run_steps made (notes: "" when none), with what is left in
+ * it: a note is taken as its step ends, but a step may be stopped after writing one. */
+static void drop_skip_notes(const char *notes)
+{
+    if (notes[0] == '\0')
+        return;
+    unsetenv(GPU_SKIP_NOTES_VARIABLE);
+    char reason[256];
+    for (const struct step_table *const *it = all_step_tables; *it != NULL; ++it) {
+        char stem[128];
+        for (size_t s = 0; s < (*it)->count; ++s)
+            gpu_need_take_skip_note(notes, step_stem(&(*it)->steps[s], stem, sizeof stem), reason,
+                                    sizeof reason);
+        for (size_t r = 0; r < (*it)->row_count; ++r)
+            gpu_need_take_skip_note(notes, (*it)->rows[r].name, reason, sizeof reason);
+    }
+    rmdir(notes);
+}
+
 /* Runs the selected steps; mode_args are passed to every step binary, after
  * --time-limit (time_limit_s; 0 none), so a step option may override it. */
 static int run_steps(const char *bin_dir, const struct selection *sel, int report, const char *arch,
@@ -278,7 +298,18 @@ static int run_steps(const char *bin_dir, const struct selection *sel, int repor
     strftime(run_id, sizeof run_id, "%Y%m%dT%H%M%SZ", gmtime(&now));
     snprintf(run_id + strlen(run_id), sizeof run_id - strlen(run_id), "-%ld", (long)getpid());
 
-    int worst = 0, ran = 0, passed = 0, todo = 0, failed = 0, stopped = 0;
+    int worst = 0, ran = 0, passed = 0, todo = 0, failed = 0, stopped = 0, skipped = 0;
+    /* A step this GPU cannot run (lab.def's needs) exits 77 as one without a GPU does,
+     * and leaves its reason in this folder (gpu_needs.h): a SKIPPED row, not "no GPU". */
+    char notes[4096];
+    const char *tmp = getenv("TMPDIR");
+    snprintf(notes, sizeof notes, "%s/lab-skips.XXXXXX", tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp");
+    if (report || mkdtemp(notes) == NULL)
+        notes[0] = '\0';
+    else if (setenv(GPU_SKIP_NOTES_VARIABLE, notes, 1) != 0) {
+        drop_skip_notes(notes);
+        notes[0] = '\0';
+    }
     /* Set by the first step that finds no GPU (exit 77): from then on only the CPU
      * rows run (those whose lab can run them on the CPU alone, harness/host_row.h),
      * of this lab and every selected lab after it; then one line says that the steps
@@ -322,6 +353,14 @@ static int run_steps(const char *bin_dir, const struct selection *sel, int repor
             int code = early_runs ? todo_runs_take(&early, s, 1) : -1;
             if (code < 0)
                 code = run_child(args);
+            char reason[256];
+            if (code == EXIT_GPU_CANNOT_RUN && !report &&
+                gpu_need_take_skip_note(notes, names[s], reason, sizeof reason)) {
+                printf("%-20s SKIPPED  %s\n", names[s], reason);
+                fflush(stdout); /* before the next step's own rows */
+                ++skipped; /* neither a failure nor TODO: the exit code stays 0 */
+                continue;
+            }
             if (code == EXIT_NO_DEVICE && !report) {
                 /* the step (or row) said why in one line */
                 if (cpu_row)
@@ -342,6 +381,7 @@ static int run_steps(const char *bin_dir, const struct selection *sel, int repor
             if (code == EXIT_USAGE) { /* the same bad arguments would fail every step */
                 if (early_runs)
                     todo_runs_free(&early);
+                drop_skip_notes(notes);
                 return code;
             }
             if (code != EXIT_TODO && code > worst)
@@ -353,6 +393,7 @@ static int run_steps(const char *bin_dir, const struct selection *sel, int repor
         if (report && !first)
             printf("\n");
     }
+    drop_skip_notes(notes);
     if (no_gpu || (cpu_rows_need_gpu && ran == 0)) {
         char rows[160] = "";
         if (ran > 0)
@@ -366,8 +407,8 @@ static int run_steps(const char *bin_dir, const struct selection *sel, int repor
     }
     if (!report)
         printf("\n%d step(s) run: %d passed, %d still TODO, %d failed, %d stopped at the time "
-               "limit%s\n", ran, passed, todo, failed, stopped,
-               failed || stopped ? " (see the messages above)" : "");
+               "limit%s; %d skipped (the GPU or ARCH is older than they need)\n", ran, passed, todo, failed,
+               stopped, failed || stopped ? " (see the messages above)" : "", skipped);
     return worst;
 }
 

@@ -32,9 +32,9 @@
 #define ATTENTION_FULL_ROWS (1L << 20)
 
 /* ATTENTION_SCORES lines of lab.def: the steps that keep S in device memory. */
-#define STEP(id, name, flags, summary)
+#define STEP(...)
 #define CHECK_SIZE(m, n, k)
-#define ROW(name, role, file, summary)
+#define ROW(...)
 #define ATTENTION_SCORES(id) id,
 static const char *const scores_steps[] = {
 #include "lab.def"

@@ -32,9 +32,9 @@ struct nbody_step_params {
     const char *layout;
 };
 
-#define STEP(id, name, flags, summary)
+#define STEP(...)
 #define CHECK_SIZE(m, n, k)
-#define ROW(name, role, file, summary)
+#define ROW(...)
 #define NBODY_STEP(id, n, factor, layout) {id, n, factor, layout},
 static const struct nbody_step_params step_params[] = {
 #include "lab.def"

@@ -42,9 +42,9 @@ struct reduce_step_params {
     const char *id;
     const char *order; /* "fixed" or "atomic" */
 };
-#define STEP(id, name, flags, summary)
+#define STEP(...)
 #define CHECK_SIZE(m, n, k)
-#define ROW(name, role, file, summary)
+#define ROW(...)
 #define REDUCE_STEP(id, order) {id, order},
 static const struct reduce_step_params step_params[] = {
 #include "lab.def"

@@ -21,9 +21,9 @@ struct sort_step_params {
     const char *what; /* "keys" or "pairs" */
     long default_n;
 };
-#define STEP(id, name, flags, summary)
+#define STEP(...)
 #define CHECK_SIZE(m, n, k)
-#define ROW(name, role, file, summary)
+#define ROW(...)
 #define SORT_STEP(id, what, n) {id, what, n},
 static const struct sort_step_params step_params[] = {
 #include "lab.def"

@@ -153,9 +153,11 @@ static int cmd_configs(int argc, char **argv)
             continue;
         fprintf(mk, "EXPLORER_CONFIGS += %s\nexplorer_flags_%s := %s\nexplorer_source_%s := %s\n",
                 name, name, flags, name, all[i].space->source);
-        /* STEP("001", "paper-t8-...", "flags", "summary"): the runner finds its stem here */
+        /* STEP("001", "paper-t8-...", "sm_75", "flags", "summary"): the runner finds its
+         * stem here (sm_75: the runner asks no more of the GPU, as the configurations are
+         * built for ARCH and checked against it by explorer_config_check) */
         if (steps)
-            fprintf(steps, "STEP(\"%03d\", \"%s\", \"%s\", \"%s\")\n", all[i].number,
+            fprintf(steps, "STEP(\"%03d\", \"%s\", \"sm_75\", \"%s\", \"%s\")\n", all[i].number,
                     strchr(name, '-') + 1, flags, all[i].space->summary);
     }
     if (steps)

@@ -206,9 +206,9 @@ struct params {
     double factor;
     const char *layout;
 };
-#define STEP(id, name, flags, summary)
+#define STEP(...)
 #define CHECK_SIZE(m, n, k)
-#define ROW(name, role, file, summary)
+#define ROW(...)
 #define NBODY_STEP(id, n, factor, layout) {id, n, factor, layout},
 static const struct params params[] = {
 #include "lab.def"

@@ -1,0 +1,205 @@
+/* The oldest GPU each step runs on (lab.def's needs, harness/gpu_needs.h): the rule
+ * itself, that every step of every lab states what its solution's code needs, and
+ * what make builds for each architecture a class may have (make build-plan, which
+ * compiles nothing). The skip binaries, the runner's test hook, bin/lab's SKIPPED rows
+ * and the report's reasons are run in the demo lab's tree (tests/test_demo_lab.c). */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_needs.h"
+#include "lab_registry.h"
+#include "util.h"
+
+START_TEST(needs_name_an_architecture)
+{
+    struct gpu_need need;
+    ck_assert_int_eq(gpu_need_parse("sm_80", &need), 0);
+    ck_assert(need.major == 8 && need.minor == 0 && !need.exact);
+    ck_assert_int_eq(gpu_need_parse("sm_90a", &need), 0);
+    ck_assert(need.major == 9 && need.minor == 0 && need.exact);
+    ck_assert_int_eq(gpu_need_parse("sm_120", &need), 0);
+    ck_assert(need.major == 12 && need.minor == 0);
+    ck_assert_int_eq(gpu_need_parse("86", &need), 0);
+    ck_assert(need.major == 8 && need.minor == 6);
+    const char *bad[] = {"", "sm_", "sm_8", "sm_90b", "sm_90aa", "sm_1000", "sm_075", "Hopper",
+                         "sm_80 ", NULL};
+    for (const char **b = bad; *b != NULL; ++b)
+        ck_assert_msg(gpu_need_parse(*b, &need) == -1, "'%s' taken", *b);
+    ck_assert_int_eq(gpu_need_parse(NULL, &need), -1);
+}
+END_TEST
+
+/* sm_80 runs on every later GPU; sm_90a on compute capability 9.0 alone */
+START_TEST(a_need_is_met_by_later_gpus_an_exact_one_by_its_own)
+{
+    ck_assert_int_eq(gpu_need_met("sm_75", 7, 5), 1);
+    ck_assert_int_eq(gpu_need_met("sm_80", 7, 5), 0);
+    ck_assert_int_eq(gpu_need_met("sm_80", 8, 0), 1);
+    ck_assert_int_eq(gpu_need_met("sm_80", 8, 9), 1);
+    ck_assert_int_eq(gpu_need_met("sm_80", 12, 0), 1);
+    ck_assert_int_eq(gpu_need_met("sm_86", 8, 0), 0);
+    ck_assert_int_eq(gpu_need_met("sm_90a", 9, 0), 1);
+    ck_assert_int_eq(gpu_need_met("sm_90a", 8, 9), 0);
+    ck_assert_int_eq(gpu_need_met("sm_90a", 10, 0), 0);
+    ck_assert_int_eq(gpu_need_met("sm_90a", 12, 0), 0);
+    ck_assert_int_eq(gpu_need_met("nonsense", 9, 0), -1);
+    ck_assert(gpu_need_applies(7, 5) && gpu_need_applies(12, 1));
+    ck_assert(!gpu_need_applies(1, 0) && !gpu_need_applies(7, 0));
+}
+END_TEST
+
+START_TEST(the_reason_is_one_line_naming_both)
+{
+    char why[160], who[64];
+    ck_assert_str_eq(gpu_need_reason("sm_90a", "this GPU is", 8, 6, why, sizeof why),
+                     "needs sm_90a (Hopper); this GPU is sm_86");
+    ck_assert_str_eq(gpu_need_reason("sm_80", "this build is for", 7, 5, why, sizeof why),
+                     "needs sm_80 (Ampere); this build is for sm_75");
+    ck_assert_str_eq(gpu_need_runs_on("sm_90a", who, sizeof who), "an sm_90 GPU (Hopper)");
+    ck_assert_str_eq(gpu_need_runs_on("sm_80", who, sizeof who), "an sm_80 GPU (Ampere) or newer");
+    ck_assert_str_eq(gpu_generation(8, 9), "Ada");
+    ck_assert_str_eq(gpu_generation(7, 5), "Turing");
+}
+END_TEST
+
+/* The test hook: LAB_TEST_PRETEND_SM=86 or =sm_86; anything else is refused */
+START_TEST(the_test_hook_names_an_architecture)
+{
+    int major = 0, minor = 0;
+    unsetenv(GPU_PRETEND_SM_VARIABLE);
+    ck_assert_int_eq(gpu_pretend_sm(&major, &minor), 0);
+    setenv(GPU_PRETEND_SM_VARIABLE, "86", 1);
+    ck_assert_int_eq(gpu_pretend_sm(&major, &minor), 1);
+    ck_assert(major == 8 && minor == 6);
+    setenv(GPU_PRETEND_SM_VARIABLE, "sm_75", 1);
+    ck_assert_int_eq(gpu_pretend_sm(&major, &minor), 1);
+    ck_assert(major == 7 && minor == 5);
+    setenv(GPU_PRETEND_SM_VARIABLE, "sm_90a", 1); /* a GPU is no arch-specific target */
+    ck_assert_int_eq(gpu_pretend_sm(&major, &minor), -1);
+    setenv(GPU_PRETEND_SM_VARIABLE, "turing", 1);
+    ck_assert_int_eq(gpu_pretend_sm(&major, &minor), -1);
+    unsetenv(GPU_PRETEND_SM_VARIABLE);
+}
+END_TEST
+
+/* What a solution's code asks of the GPU, read from the file itself: wgmma, TMA,
+ * setmaxnreg and clusters exist on sm_90a alone; cp.async, mma.sync and WMMA in TF32
+ * or BF16 came with sm_80. The least need its code shows, as a gpu_need string. */
+static const char *need_shown_by(const char *text)
+{
+    static const char *const hopper[] = {"wgmma", "cp.async.bulk", "setmaxnreg", "cluster_sync",
+                                         "barrier.cluster", NULL};
+    static const char *const ampere[] = {"cp.async", "mma.sync", "wmma::", "__pipeline", NULL};
+    for (const char *const *w = hopper; *w != NULL; ++w)
+        if (strstr(text, *w) != NULL)
+            return "sm_90a";
+    for (const char *const *w = ampere; *w != NULL; ++w)
+        if (strstr(text, *w) != NULL)
+            return "sm_80";
+    return "sm_75";
+}
+
+/* Every step and row of every lab names an architecture, and every step needs at
+ * least what its solution's code shows (a step that starts using cp.async without
+ * saying sm_80 fails here); the TF32 lab's Hopper steps say exactly sm_90a. */
+START_TEST(every_step_says_what_its_code_needs)
+{
+    struct gpu_need need;
+    for (const struct step_table *const *it = all_step_tables; *it != NULL; ++it) {
+        const struct step_table *t = *it;
+        for (size_t r = 0; r < t->row_count; ++r)
+            ck_assert_msg(gpu_need_parse(t->rows[r].needs, &need) == 0, "%s %s: needs '%s'",
+                          t->lab, t->rows[r].name, t->rows[r].needs);
+        for (size_t s = 0; s < t->count; ++s) {
+            char stem[128], path[300];
+            step_stem(&t->steps[s], stem, sizeof stem);
+            const char *needs = t->steps[s].needs;
+            ck_assert_msg(gpu_need_parse(needs, &need) == 0, "%s %s: needs '%s'", t->lab, stem,
+                          needs);
+            if (students_copy())
+                continue; /* no solutions/ to read */
+            snprintf(path, sizeof path, "solutions/%s/%s.cu", t->lab, stem);
+            char *text = util_read_file(path, NULL);
+            ck_assert_msg(text != NULL, "cannot read %s", path);
+            const char *shown = need_shown_by(text);
+            free(text);
+            struct gpu_need least;
+            gpu_need_parse(shown, &least);
+            if (least.exact)
+                ck_assert_msg(strcmp(needs, shown) == 0, "%s uses Hopper's own instructions but "
+                              "needs '%s' (sm_90a)", path, needs);
+            else
+                ck_assert_msg(gpu_need_met(shown, need.major, need.minor) == 1,
+                              "%s shows a need of %s but its lab.def line says %s", path, shown,
+                              needs);
+        }
+    }
+}
+END_TEST
+
+/* make build-plan ARCH=X for the architectures a class is likely to have: every step
+ * and row of every lab is built for X (an exact need, sm_90a, as itself) exactly when
+ * X runs it, and otherwise marked as a skip binary that names its need. make parses
+ * the Makefile and compiles nothing. */
+static const char *const class_archs[] = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"};
+static char plan[1 << 16], plan_err[1 << 12];
+
+static void check_plan_line(const char *arch, const char *lab, const char *name,
+                            const char *needs)
+{
+    char line[300], expected[300];
+    snprintf(line, sizeof line, "\n%s %s ", lab, name);
+    const char *at = strstr(plan, line);
+    ck_assert_msg(at != NULL, "ARCH=%s: no line for %s %s in\n%s", arch, lab, name, plan);
+    at += strlen(line);
+    struct gpu_need x;
+    gpu_need_parse(arch, &x);
+    if (gpu_need_met(needs, x.major, x.minor) == 1)
+        snprintf(expected, sizeof expected, "%s\n", strchr(needs, 'a') != NULL ? needs : arch);
+    else
+        snprintf(expected, sizeof expected, "skip needs %s\n", needs);
+    ck_assert_msg(strncmp(at, expected, strlen(expected)) == 0, "ARCH=%s: %s %s is '%.40s', not '%s'",
+                  arch, lab, name, at, expected);
+}
+
+START_TEST(make_builds_or_marks_every_step_for_each_arch)
+{
+    char command[512];
+    snprintf(command, sizeof command, "%sprintf '\\n'; make -s --no-print-directory ARCH=%s "
+             "build-plan", UTIL_FRESH_MAKE, class_archs[_i]);
+    int code = util_run_shell(command, plan, sizeof plan, plan_err, sizeof plan_err);
+    ck_assert_msg(code == 0, "make build-plan ARCH=%s: exit %d\n%s%s", class_archs[_i], code, plan,
+                  plan_err);
+    size_t lines = 0;
+    for (const struct step_table *const *it = all_step_tables; *it != NULL; ++it) {
+        const struct step_table *t = *it;
+        char stem[128];
+        for (size_t s = 0; s < t->count; ++s, ++lines)
+            check_plan_line(class_archs[_i], t->lab,
+                            step_stem(&t->steps[s], stem, sizeof stem), t->steps[s].needs);
+        for (size_t r = 0; r < t->row_count; ++r, ++lines)
+            check_plan_line(class_archs[_i], t->lab, t->rows[r].name, t->rows[r].needs);
+    }
+    ck_assert_int_eq(count_lines(plan), (int)lines + 1); /* and nothing else */
+}
+END_TEST
+
+Suite *gpu_needs_suite(void)
+{
+    Suite *s = suite_create("gpu_needs");
+    TCase *tc = tcase_create("the rule");
+    tcase_add_test(tc, needs_name_an_architecture);
+    tcase_add_test(tc, a_need_is_met_by_later_gpus_an_exact_one_by_its_own);
+    tcase_add_test(tc, the_reason_is_one_line_naming_both);
+    tcase_add_test(tc, the_test_hook_names_an_architecture);
+    tcase_add_test(tc, every_step_says_what_its_code_needs);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("make build-plan");
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, make_builds_or_marks_every_step_for_each_arch, 0,
+                        (int)(sizeof class_archs / sizeof class_archs[0]));
+    suite_add_tcase(s, tc);
+    return s;
+}
