@@ -525,6 +525,54 @@ START_TEST(rows_graded_without_a_gpu_are_graded_again_with_one)
 }
 END_TEST
 
+/* Step 10 of the fake lab needs sm_90a (its lab.def): on a GPU of compute capability
+ * 8.6 it is not gradable. No check of it runs, its points are left out of max rather
+ * than given as zero, and its verdict names the GPU that grades it. The probe is set
+ * back to 9.0 afterwards. */
+START_TEST(a_step_the_gpu_cannot_run_is_not_gradable_and_out_of_max)
+{
+    ck_assert_msg(fake_ready, "the fake GPU tree could not be set up");
+    char probe[1024], command[4096];
+    snprintf(probe, sizeof probe, "%s/tree/bin/gpu-probe", fake_dir);
+    static const char older[] = "#!/bin/sh\necho \"Fake GPU (compute capability 8.6)\"\n";
+    static const char hopper[] = "#!/bin/sh\necho \"Fake GPU (compute capability 9.0)\"\n";
+    FILE *f = fopen(probe, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(older, f);
+    fclose(f);
+    snprintf(command, sizeof command,
+             "d='%s'; cd \"$d/tree\" && GRADE_SANDBOX=off PATH=\"$d/fake:$PATH\" "
+             "FAKE_STEP=\"$d/fake/step.sh\" FAKE_TIMES=\"$d/times-older\" FAKE_SIZES=\"$d/fake/sizes\" "
+             "LAB_COMMIT=fake-commit bin/lab grade --submission \"$d/subs/ada\" --student ada "
+             "--gradebook \"$d/book-older.csv\" --sanitizer \"$d/fake/compute-sanitizer\" demo 10",
+             fake_dir);
+    static char out[1 << 14], err[1 << 14];
+    int code = util_run_shell(command, out, sizeof out, err, sizeof err);
+    f = fopen(probe, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(hopper, f);
+    fclose(f);
+    ck_assert_msg(code == 0, "grade on an sm_86: exit %d\n%s%s", code, out, err);
+    const char *verdict = "not gradable on this GPU: needs sm_90a (Hopper); this GPU is sm_86; an "
+                          "sm_90 GPU (Hopper) grades it";
+    ck_assert_msg(strstr(out, verdict) != NULL, "progress:\n%s", out);
+    char path[1200];
+    snprintf(path, sizeof path, "%s/book-older.reports/ada.txt", fake_dir);
+    char *r = util_read_file(path, NULL);
+    ck_assert_msg(r != NULL, "no report %s\n%s%s", path, out, err);
+    char line[300];
+    snprintf(line, sizeof line, "demo/10-tuned: 0 of 0 (%s)\n", verdict);
+    ck_assert_msg(strstr(r, line) != NULL && strstr(r, "total: 0 of 0\n") != NULL, "%s", r);
+    ck_assert_msg(strstr(r, "demo/10-tuned correct") == NULL, "a check ran:\n%s", r);
+    free(r);
+    struct csv_table t;
+    read_fake_csv("book-older.csv", &t);
+    ck_assert_str_eq(csv_get(&t, 0, "max"), "0");
+    ck_assert_str_eq(csv_get(&t, 0, "gpu"), "Fake GPU (compute capability 8.6)");
+    csv_free(&t);
+}
+END_TEST
+
 void add_grading_fake_gpu_cases(Suite *s)
 {
     TCase *pool = tcase_create("pool");
@@ -538,5 +586,6 @@ void add_grading_fake_gpu_cases(Suite *s)
     tcase_add_test(pool, each_grading_run_records_its_throughput);
     tcase_add_test(pool, every_run_is_timed_in_the_reports_folder);
     tcase_add_test(pool, rows_graded_without_a_gpu_are_graded_again_with_one);
+    tcase_add_test(pool, a_step_the_gpu_cannot_run_is_not_gradable_and_out_of_max);
     suite_add_tcase(s, pool);
 }
