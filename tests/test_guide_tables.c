@@ -135,9 +135,19 @@ START_TEST(guide_tables_list_the_grading_runs)
     char *text;
     ck_assert_int_eq(guide_tables(dir, &text, "--grading", dir, NULL), 0);
     ck_assert_ptr_null(strstr(text, "stale"));
-    const char *old = strstr(text, "| e98b018 | demo (2) | 1 | 3 | 71.5 s | 71 s | - | - | 20 of 20 |");
-    const char *now = strstr(text, "| 9851ca0 | demo (2) | 2 | 8 | 27.6 s | 27.7 s | 15.9 s | 11.2 s | 38 of 40 |");
+    const char *old = strstr(text, "| e98b018 | demo (2) | 1 | 3 | off | 71.5 s | 71 s | - | - | 20 of 20 |");
+    const char *now = strstr(text, "| 9851ca0 | demo (2) | 2 | 8 | off | 27.6 s | 27.7 s | 15.9 s | 11.2 s | 38 of 40 |");
     ck_assert_msg(old != NULL && now != NULL && old < now, "%s", text);
+    free(text);
+    /* a run graded in the sandbox says so; one from before the column was graded without */
+    write_text(dir, "G/throughput.csv",
+               "date,commit,gpu,lab,steps,submissions,grade_concurrency,total_s,reference_s,"
+               "per_submission_s,points,max,build_wait_s,report_s,pool_s,speed_s,sandbox\n"
+               "2026-11-29T01:57:56Z,e58b488,G,demo,2,1,8,53.6,26.8,26.8,20,20,0.0,5.9,9.2,10.9,"
+               "bwrap\n");
+    write_text(dir, "guide.md", "<!-- results-table grading G -->\nstale\n<!-- end results-table -->\n");
+    ck_assert_int_eq(guide_tables(dir, &text, "--grading", dir, NULL), 0);
+    ck_assert_msg(strstr(text, "| e58b488 | demo (2) | 1 | 8 | bwrap | 26.8 s |") != NULL, "%s", text);
     free(text);
     snprintf(missing, sizeof missing, "%s/none", dir);
     ck_assert_int_eq(guide_tables(dir, NULL, "--grading", missing, NULL), 2);

@@ -65,18 +65,23 @@ int make_throughput_table(const char *grading, const char *gpu_dir, struct text 
         snprintf(why, why_len, "%s: %s", path, err[0] ? err : "no such file");
         return -1;
     }
-    text_put(out, "| commit | lab (steps) | submissions | `GRADE_CONCURRENCY` | per submission | "
-             "reference, once | check processes and sanitizers | speed runs | points |\n"
-             "|---|---|---|---|---|---|---|---|---|\n");
+    text_put(out, "| commit | lab (steps) | submissions | `GRADE_CONCURRENCY` | sandbox | "
+             "per submission | reference, once | check processes and sanitizers | speed runs | "
+             "points |\n"
+             "|---|---|---|---|---|---|---|---|---|---|\n");
     for (size_t r = 0; r < t.nrows; ++r) {
         char line[1024], per[32], reference[32], pool[32], speed[32];
         seconds_cell(&t, r, "per_submission_s", per, sizeof per);
         seconds_cell(&t, r, "reference_s", reference, sizeof reference);
         seconds_cell(&t, r, "pool_s", pool, sizeof pool);
         seconds_cell(&t, r, "speed_s", speed, sizeof speed);
-        snprintf(line, sizeof line, "| %.7s | %s (%s) | %s | %s | %s | %s | %s | %s | %s of %s |\n",
+        /* rows from before the column were graded without a sandbox */
+        const char *sandbox = field(&t, r, "sandbox")[0] ? field(&t, r, "sandbox") : "off";
+        snprintf(line, sizeof line,
+                 "| %.7s | %s (%s) | %s | %s | %s | %s | %s | %s | %s | %s of %s |\n",
                  field(&t, r, "commit"), field(&t, r, "lab"), field(&t, r, "steps"),
-                 field(&t, r, "submissions"), field(&t, r, "grade_concurrency"), per, reference,
+                 field(&t, r, "submissions"), field(&t, r, "grade_concurrency"), sandbox, per,
+                 reference,
                  pool, speed, field(&t, r, "points"), field(&t, r, "max"));
         text_put(out, line);
     }
