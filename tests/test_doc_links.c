@@ -2,13 +2,17 @@
  * repository's Markdown files, and each step header's guide line, resolves (this
  * tree), and the checker finds what does not: a missing file, a missing anchor, a
  * step header without its line, while code blocks, URLs and repeated headings'
- * "-1" anchors are read as GitHub reads them. No network. */
+ * "-1" anchors are read as GitHub reads them. No network. GUIDE.md's own
+ * furniture agrees with the tree: its contents list names its sections in their
+ * order, its sample run table has the columns the runner prints, its exit-code table
+ * is in order. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "results.h"
 #include "util.h"
 
 static char out[1 << 16], err[1 << 12];
@@ -77,12 +81,120 @@ START_TEST(doc_links_find_what_does_not_resolve)
 }
 END_TEST
 
+/* GUIDE.md's contents list: a bullet list of links to its "## " sections, each
+ * section once, in the order the sections come. */
+START_TEST(guide_contents_list_every_section_in_order)
+{
+    char *guide = util_read_file("GUIDE.md", NULL);
+    ck_assert_ptr_nonnull(guide);
+    char listed[2048] = "", sections[2048] = "";
+    int in_list = 0, list_done = 0, in_code = 0;
+    for (char *line = strtok(guide, "\n"); line != NULL; line = strtok(NULL, "\n")) {
+        if (strncmp(line, "```", 3) == 0)
+            in_code = !in_code;
+        if (in_code)
+            continue;
+        if (!list_done && strncmp(line, "- [", 3) == 0) {
+            in_list = 1;
+            char *close = strstr(line, "](#");
+            ck_assert_msg(close != NULL, "GUIDE.md contents line without an anchor: %s", line);
+            size_t len = strcspn(close + 3, ")");
+            snprintf(listed + strlen(listed), sizeof listed - strlen(listed), "%.*s ", (int)len,
+                     close + 3);
+        } else if (in_list)
+            list_done = 1;
+        if (strncmp(line, "## ", 3) == 0) {
+            /* the anchor GitHub makes: lowercase, spaces to '-', letters and digits kept */
+            char anchor[256];
+            size_t o = 0;
+            for (const char *c = line + 3; *c != '\0' && o + 1 < sizeof anchor; ++c)
+                if (*c == ' ')
+                    anchor[o++] = '-';
+                else if ((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-')
+                    anchor[o++] = *c;
+                else if (*c >= 'A' && *c <= 'Z')
+                    anchor[o++] = (char)(*c - 'A' + 'a');
+            anchor[o] = '\0';
+            snprintf(sections + strlen(sections), sizeof sections - strlen(sections), "%s ", anchor);
+        }
+    }
+    free(guide);
+    ck_assert_msg(in_list, "GUIDE.md has no contents list");
+    /* the list may name subsections too ("the-loop"): the sections, in order, are
+     * what is left when only the "## " anchors are kept */
+    char kept[2048] = "";
+    for (char *word = strtok(listed, " "); word != NULL; word = strtok(NULL, " ")) {
+        char padded[300];
+        snprintf(padded, sizeof padded, " %s ", word);
+        char all[2100];
+        snprintf(all, sizeof all, " %s", sections);
+        if (strstr(all, padded) != NULL)
+            snprintf(kept + strlen(kept), sizeof kept - strlen(kept), "%s ", word);
+    }
+    ck_assert_msg(strcmp(kept, sections) == 0,
+                  "GUIDE.md's contents list names the sections\n  %s\nbut the sections are\n  %s",
+                  kept, sections);
+}
+END_TEST
+
+/* The sample table of GUIDE.md's "Reading the table" has the runner's header line. */
+START_TEST(guide_sample_table_has_the_runners_columns)
+{
+    char *guide = util_read_file("GUIDE.md", NULL);
+    ck_assert_ptr_nonnull(guide);
+    char *header = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&header, &len);
+    ck_assert_ptr_nonnull(out);
+    results_print_header(out, NULL, 0);
+    ck_assert_int_eq(fclose(out), 0);
+    char *sample = strstr(guide, "\nstep ");
+    int same = sample != NULL && strncmp(sample + 1, header, strlen(header)) == 0;
+    char shown[400] = "(no line starting with \"step \")";
+    if (sample != NULL)
+        snprintf(shown, sizeof shown, "%.*s", (int)strcspn(sample + 1, "\n"), sample + 1);
+    free(guide);
+    ck_assert_msg(same, "GUIDE.md's sample header\n  %s\nis not the runner's\n  %s", shown, header);
+    free(header);
+}
+END_TEST
+
+/* GUIDE.md's table of exit codes lists each code once, in increasing order. */
+START_TEST(guide_exit_codes_in_order)
+{
+    char *guide = util_read_file("GUIDE.md", NULL);
+    ck_assert_ptr_nonnull(guide);
+    char *table = strstr(guide, "**Exit codes**");
+    ck_assert_ptr_nonnull(table);
+    int previous = -1, rows = 0;
+    char order[256] = "";
+    for (char *line = strstr(table, "\n| "); line != NULL && line[1] == '|';
+         line = strchr(line + 1, '\n')) {
+        int code;
+        if (sscanf(line, "\n| %d |", &code) != 1)
+            continue;
+        snprintf(order + strlen(order), sizeof order - strlen(order), "%d ", code);
+        if (code <= previous)
+            previous = 1000;
+        else if (previous != 1000)
+            previous = code;
+        ++rows;
+    }
+    free(guide);
+    ck_assert_int_ge(rows, 5);
+    ck_assert_msg(previous != 1000, "GUIDE.md's exit codes are not in increasing order: %s", order);
+}
+END_TEST
+
 Suite *doc_links_suite(void)
 {
     Suite *s = suite_create("doc_links");
     TCase *tc = tcase_create("links");
     tcase_add_test(tc, doc_links_of_this_tree_resolve);
     tcase_add_test(tc, doc_links_find_what_does_not_resolve);
+    tcase_add_test(tc, guide_contents_list_every_section_in_order);
+    tcase_add_test(tc, guide_sample_table_has_the_runners_columns);
+    tcase_add_test(tc, guide_exit_codes_in_order);
     suite_add_tcase(s, tc);
     return s;
 }
