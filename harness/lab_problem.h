@@ -83,10 +83,9 @@ struct lab_problem {
     enum lab_status (*verify)(void *state, const struct check_options *options,
                               struct verify_report *report, char *why, size_t why_len);
     void (*destroy)(void *state);
-    /* The lab's own columns (at most LAB_MAX_COLUMNS), and their values for one run,
-     * given the median time of one launch (after the checks passed). */
-    const struct lab_column *columns;
-    size_t column_count;
+    /* The values of the lab's own columns (lab.def's COLUMN lines: its step table's
+     * columns, in that order) for one run, given the median time of one launch (after
+     * the checks passed). */
     void (*column_values)(void *state, double median_seconds, double *values);
     /* Optional (NULL: the lab's CPU rows need a GPU, like its steps): the same problem
      * in host memory alone, made with no CUDA call, so a CPU row (lab.def ROW role

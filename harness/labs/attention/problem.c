@@ -347,12 +347,6 @@ static double measured_copy_bandwidth(void)
     return value > 0 ? value : NAN;
 }
 
-static const struct lab_column attention_columns[] = {
-    {"moved_mb", "MB", 1.0, "%.1f"},
-    {"gbps", "GB/s", 1.0, "%.1f"},
-    {"copy_fraction", "ofcopy", 1.0, "%.3f"},
-};
-
 static void attention_column_values(void *opaque, double median_seconds, double *values)
 {
     struct attention_state *s = opaque;
@@ -381,8 +375,6 @@ const struct lab_problem lab_problem = {
     .poison = attention_poison,
     .verify = attention_verify,
     .destroy = attention_destroy,
-    .columns = attention_columns,
-    .column_count = sizeof attention_columns / sizeof attention_columns[0],
     .column_values = attention_column_values,
     .create_on_host = attention_create_on_host,
     .poison_on_host = attention_poison_on_host,

@@ -512,12 +512,6 @@ static enum lab_status nbody_verify(void *opaque, const struct check_options *op
 }
 
 /* The lab's own CSV columns: its headline rate, and the physics check's drifts. */
-static const struct lab_column nbody_columns[] = {
-    {"interactions_per_s", "Ginter/s", 1e-9, "%.1f"},
-    {"energy_drift", "dE/E", 1.0, "%.1e"},
-    {"momentum_drift", "dP", 1.0, "%.1e"},
-};
-
 static void nbody_column_values(void *opaque, double median_seconds, double *values)
 {
     struct nbody_state *s = opaque;
@@ -542,8 +536,6 @@ const struct lab_problem lab_problem = {
     .poison = nbody_poison,
     .verify = nbody_verify,
     .destroy = nbody_destroy,
-    .columns = nbody_columns,
-    .column_count = sizeof nbody_columns / sizeof nbody_columns[0],
     .column_values = nbody_column_values,
     .create_on_host = nbody_create_on_host,
     .poison_on_host = nbody_poison_on_host,

@@ -385,13 +385,6 @@ static double measured_copy_bandwidth(void)
     return value > 0 ? value : NAN;
 }
 
-static const struct lab_column reduce_columns[] = {
-    {"gbps", "GB/s", 1.0, "%.1f"},
-    {"copy_fraction", "ofcopy", 1.0, "%.3f"},
-    {"distinct_sums", "distinct", 1.0, "%.0f"},
-    {"real_rel_err", "relerr", 1.0, "%.1e"},
-};
-
 static void reduce_column_values(void *opaque, double median_seconds, double *values)
 {
     struct reduce_state *s = opaque;
@@ -418,8 +411,6 @@ const struct lab_problem lab_problem = {
     .poison = reduce_poison,
     .verify = reduce_verify,
     .destroy = reduce_destroy,
-    .columns = reduce_columns,
-    .column_count = sizeof reduce_columns / sizeof reduce_columns[0],
     .column_values = reduce_column_values,
     .create_on_host = reduce_create_on_host,
     .poison_on_host = reduce_poison_on_host,

@@ -205,10 +205,6 @@ static enum lab_status scan_verify(void *opaque, const struct check_options *opt
 }
 
 /* The lab's headline rate: bytes that must move (n x 4 read + n x 4 written) per second. */
-static const struct lab_column scan_columns[] = {
-    {"gbps", "GB/s", 1.0, "%.1f"},
-};
-
 static void scan_column_values(void *opaque, double median_seconds, double *values)
 {
     struct scan_state *s = opaque;
@@ -230,8 +226,6 @@ const struct lab_problem lab_problem = {
     .poison = scan_poison,
     .verify = scan_verify,
     .destroy = scan_destroy,
-    .columns = scan_columns,
-    .column_count = sizeof scan_columns / sizeof scan_columns[0],
     .column_values = scan_column_values,
     .create_on_host = scan_create_on_host,
     .poison_on_host = scan_poison_on_host,

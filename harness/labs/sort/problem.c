@@ -322,11 +322,6 @@ static enum lab_status sort_verify(void *opaque, const struct check_options *opt
 /* Gkeys/s, and the GB/s of the four 8-bit passes a 32-bit LSD sort needs at least,
  * each reading and writing every key (and value): 8 n bytes a pass for keys, 16 n for
  * pairs, against the device copy's bandwidth (GUIDE: labs/sort/README.md). */
-static const struct lab_column sort_columns[] = {
-    {"gkeys", "Gkeys/s", 1.0, "%.2f"},
-    {"pass_gbps", "GB/s/pass", 1.0, "%.0f"},
-};
-
 static void sort_column_values(void *opaque, double median_seconds, double *values)
 {
     struct sort_state *s = opaque;
@@ -352,8 +347,6 @@ const struct lab_problem lab_problem = {
     .poison = sort_poison,
     .verify = sort_verify,
     .destroy = sort_destroy,
-    .columns = sort_columns,
-    .column_count = sizeof sort_columns / sizeof sort_columns[0],
     .column_values = sort_column_values,
     .create_on_host = sort_create_on_host,
     .poison_on_host = sort_poison_on_host,

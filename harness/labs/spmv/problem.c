@@ -372,14 +372,6 @@ static enum lab_status spmv_verify(void *opaque, const struct check_options *opt
     return LAB_OK;
 }
 
-static const struct lab_column spmv_columns[] = {
-    {"rows", "rows", 1.0, "%.0f"},
-    {"nnz", "nnz", 1.0, "%.0f"},
-    {"gbps", "GB/s", 1.0, "%.1f"},
-    {"copy_gbps", "copy", 1.0, "%.0f"},
-    {"of_copy", "of copy", 1.0, "%.2f"},
-};
-
 static void spmv_column_values(void *opaque, double median_seconds, double *values)
 {
     struct spmv_state *s = opaque;
@@ -413,8 +405,6 @@ const struct lab_problem lab_problem = {
     .poison = spmv_poison,
     .verify = spmv_verify,
     .destroy = spmv_destroy,
-    .columns = spmv_columns,
-    .column_count = sizeof spmv_columns / sizeof spmv_columns[0],
     .column_values = spmv_column_values,
     .create_on_host = spmv_create_on_host,
     .poison_on_host = spmv_poison_on_host,
