@@ -28,11 +28,11 @@
 #   make explore            the optimization-space explorer (CGO'08; not in the students' copy): metrics
 #                           and the Pareto set, no GPU needed; with a GPU each timed
 #   make deps               install Check and gnuplot when missing (run and test do it too), and
-#                           cuobjdump and nvdisasm from PyPI into .deps/pip for make explore
+#                           cuobjdump and nvdisasm from PyPI into .deps/pip for the explorer
 #                           and grading's sass technique lines
 #   make diffs              the change each solution step makes, as diffs under build/diffs/
-#   make guide-tables       regenerate the documents' tables of recorded results (data/results/, data/grading/,
-#                           data/profiles/)
+#   make guide-tables       regenerate the documents' tables of recorded results (data/results/,
+#                           data/profiles/ and grading's records)
 #   make profile [LAB=] [STEP=] [SRC=]  each step once under Nsight Compute (ncu): its counters in
 #                           data/profiles/<gpu>/<lab>.csv (harness/profile.mk; NCU=/path/to/ncu)
 #   make handout DEST=dir   write the students' repository into dir: no solutions/, no grading tests
@@ -42,16 +42,17 @@
 # Variables: SRC=labs|solutions  LAB=  STEP=  RUN_ARGS="--n 1024" (options for each step)
 #   RUN_TIME_LIMIT=60 (make run stops a step after so many seconds; 0: never)
 #   ARCH=sm_NN (default: this GPU's, else sm_90)  WHATIF=sm_NN  V=1 (show commands)
-#   STUDENT=  SUBMISSION=  SUBMISSIONS=  GRADEBOOK=file.csv  GRADE_JOBS=  GRADE_CONCURRENCY=
-#   THROUGHPUT=file.csv (grading's speed: a row appended per grading run)
-#   GRADE_EXIT_FILE=file (default build/grade.exit): grade and grade-all write the grader's
-#     own exit code there (0, 1, 2, 4, 77), as make exits 2 whenever it fails
-#   GRADE_NO_GPU=1 (grading builds and static checks only, as without a GPU)
-#   SCHEDULER=slurm (grade-all as a Slurm array job: harness/slurm/grade-all.sh), with
-#     GRADE_PARTITION=  GRADE_GRES= (gpu:1)  GRADE_ACCOUNT=  GRADE_TIME= (per task, 1:00:00)
-#     GRADE_BATCH= (submissions per task, 1)  GRADE_CPUS= (per task, 4)  GRADE_SBATCH_ARGS=
-#     (more sbatch options)  GRADE_POLL= (seconds between progress lines, 30)
-#     GRADE_WAIT= (seconds to wait for the job, 0: to the end)
+#   grading's, for make grade and make grade-all:
+#     STUDENT=  SUBMISSION=  SUBMISSIONS=  GRADEBOOK=file.csv  GRADE_JOBS=  GRADE_CONCURRENCY=
+#     THROUGHPUT=file.csv (grading's speed: a row appended per grading run)
+#     GRADE_EXIT_FILE=file (default build/grade.exit): grade and grade-all write the grader's
+#       own exit code there (0, 1, 2, 4, 77), as make exits 2 whenever it fails
+#     GRADE_NO_GPU=1 (grading builds and static checks only, as without a GPU)
+#     SCHEDULER=slurm (grade-all as a Slurm array job: harness/slurm/grade-all.sh), with
+#       GRADE_PARTITION=  GRADE_GRES= (gpu:1)  GRADE_ACCOUNT=  GRADE_TIME= (per task, 1:00:00)
+#       GRADE_BATCH= (submissions per task, 1)  GRADE_CPUS= (per task, 4)  GRADE_SBATCH_ARGS=
+#       (more sbatch options)  GRADE_POLL= (seconds between progress lines, 30)
+#       GRADE_WAIT= (seconds to wait for the job, 0: to the end)
 #   LAB_OFFLINE=1 (make deps installs nothing, says what is missing)
 #   PLOT_SOURCE=labs|solutions  NVCC=  CC=  GNUPLOT=
 #   CHECK_PREFIX=dir (Check unpacked there)  and each lab's own, in harness/labs/<lab>/lab.mk
@@ -677,7 +678,17 @@ deps-cuobjdump:
 clean:
 	rm -rf $(BUILD_DIR) $(BIN_DIR)
 
+# help: the header comment above. In the students' copy without the entries that
+# name a goal it refuses (INSTRUCTOR_GOALS) as "make GOAL" on their first line: an
+# entry is a line indented by at most two spaces and the deeper-indented ones under it.
 help:
-	@awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' Makefile
+	@awk -v refused='$(if $(STUDENTS_COPY),$(INSTRUCTOR_GOALS))' ' \
+	  BEGIN { n = split(refused, goals, " ") } \
+	  NR == 1 { next } !/^#/ { exit } \
+	  { sub(/^# ?/, "") } \
+	  /^ ? ?[^ ]/ { skip = 0; for (w = 1; w < NF; ++w) if ($$w == "make") { \
+	    x = $$(w + 1); sub(/[:,)]$$/, "", x); for (i = 1; i <= n; ++i) { g = goals[i]; \
+	      if (x == g || (g ~ /%$$/ && index(x, substr(g, 1, length(g) - 1)) == 1)) skip = 1 } } } \
+	  !skip { print }' Makefile
 
 -include $(shell find $(BUILD_DIR) -path $(BUILD_DIR)/grade -prune -o -name '*.d' -print 2>/dev/null)
