@@ -5,8 +5,11 @@
  * "-1" anchors are read as GitHub reads them. No network. GUIDE.md's own
  * furniture agrees with the tree: its contents list names its sections in their
  * order, its sample run table has the columns the runner prints, its exit-code table
- * is in order. */
+ * is in order; every document that cites a source links to its entry in
+ * REFERENCES.md, and every entry there is linked. */
 #include <check.h>
+#include <ctype.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,6 +189,76 @@ START_TEST(guide_exit_codes_in_order)
 }
 END_TEST
 
+/* GitHub's anchor of a heading's text, ASCII only (bin/doc-links's rule). */
+static void heading_anchor(const char *text, char *anchor, size_t len)
+{
+    size_t o = 0;
+    for (const char *c = text; *c != '\0' && *c != '\n' && o + 1 < len; ++c)
+        if (*c == ' ')
+            anchor[o++] = '-';
+        else if ((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-' || *c == '_')
+            anchor[o++] = *c;
+        else if (*c >= 'A' && *c <= 'Z')
+            anchor[o++] = (char)(*c - 'A' + 'a');
+    anchor[o] = '\0';
+}
+
+/* One bibliography: a document that cites "the seeds", "the appendix" or a paper by
+ * its venue links to REFERENCES.md, and each entry there (a "### " heading) is
+ * linked from some document. */
+START_TEST(every_citation_links_to_the_references)
+{
+    char *references = util_read_file("REFERENCES.md", NULL);
+    ck_assert_msg(references != NULL, "REFERENCES.md is missing");
+    glob_t docs;
+    ck_assert_int_eq(glob("labs/*/README.md", 0, NULL, &docs), 0);
+    static const char *const top[] = {"README.md", "GUIDE.md", "INSTRUCTORS.md"};
+    static const char *const citations[] = {"the seeds", "the appendix", "PPoPP", "CGO'08"};
+    char unlinked[2048] = "";
+    size_t all_len = 0;
+    char *all = NULL;
+    FILE *joined = open_memstream(&all, &all_len);
+    ck_assert_ptr_nonnull(joined);
+    for (size_t i = 0; i < 3 + docs.gl_pathc; ++i) {
+        const char *path = i < 3 ? top[i] : docs.gl_pathv[i - 3];
+        char *text = util_read_file(path, NULL);
+        if (text == NULL)
+            continue;
+        fputs(text, joined);
+        for (char *c = text; *c != '\0'; ++c)
+            *c = (char)tolower((unsigned char)*c);
+        int cites = 0;
+        for (size_t k = 0; k < sizeof citations / sizeof citations[0]; ++k) {
+            char needle[64];
+            snprintf(needle, sizeof needle, "%s", citations[k]);
+            for (char *c = needle; *c != '\0'; ++c)
+                *c = (char)tolower((unsigned char)*c);
+            cites |= strstr(text, needle) != NULL;
+        }
+        if (cites && strstr(text, "references.md#") == NULL)
+            snprintf(unlinked + strlen(unlinked), sizeof unlinked - strlen(unlinked),
+                     "  %s cites a source and links nowhere in REFERENCES.md\n", path);
+        free(text);
+    }
+    globfree(&docs);
+    ck_assert_int_eq(fclose(joined), 0);
+    size_t entries = 0;
+    for (char *h = strstr(references, "\n### "); h != NULL; h = strstr(h + 1, "\n### ")) {
+        char anchor[256], link[300];
+        heading_anchor(h + 5, anchor, sizeof anchor);
+        snprintf(link, sizeof link, "REFERENCES.md#%s)", anchor);
+        ++entries;
+        if (strstr(all, link) == NULL)
+            snprintf(unlinked + strlen(unlinked), sizeof unlinked - strlen(unlinked),
+                     "  REFERENCES.md's entry #%s: no document links to it\n", anchor);
+    }
+    free(all);
+    free(references);
+    ck_assert_uint_ge(entries, 5);
+    ck_assert_msg(unlinked[0] == '\0', "%s", unlinked);
+}
+END_TEST
+
 Suite *doc_links_suite(void)
 {
     Suite *s = suite_create("doc_links");
@@ -195,6 +268,7 @@ Suite *doc_links_suite(void)
     tcase_add_test(tc, guide_contents_list_every_section_in_order);
     tcase_add_test(tc, guide_sample_table_has_the_runners_columns);
     tcase_add_test(tc, guide_exit_codes_in_order);
+    tcase_add_test(tc, every_citation_links_to_the_references);
     suite_add_tcase(s, tc);
     return s;
 }
