@@ -6,7 +6,8 @@
  * furniture agrees with the tree: its contents list names its sections in their
  * order, its sample run table has the columns the runner prints, its exit-code table
  * is in order; every document that cites a source links to its entry in
- * REFERENCES.md, and every entry there is linked. */
+ * REFERENCES.md, and every entry there is linked; every chapter heads its steps
+ * with "## ". */
 #include <check.h>
 #include <ctype.h>
 #include <glob.h>
@@ -259,6 +260,33 @@ START_TEST(every_citation_links_to_the_references)
 }
 END_TEST
 
+/* Every chapter gives each step (or group of steps) a "## " heading, so that the
+ * chapters' outlines match. */
+START_TEST(chapters_head_each_step_alike)
+{
+    glob_t chapters;
+    ck_assert_int_eq(glob("labs/*/README.md", 0, NULL, &chapters), 0);
+    char wrong[2048] = "";
+    for (size_t i = 0; i < chapters.gl_pathc; ++i) {
+        char *text = util_read_file(chapters.gl_pathv[i], NULL);
+        ck_assert_ptr_nonnull(text);
+        size_t number = 1;
+        for (const char *line = text; *line != '\0'; ++number) {
+            size_t hashes = strspn(line, "#");
+            if (hashes > 0 && line[hashes] == ' ' && strncmp(line + hashes + 1, "Step", 4) == 0 &&
+                hashes != 2)
+                snprintf(wrong + strlen(wrong), sizeof wrong - strlen(wrong), "  %s:%zu: %.*s\n",
+                         chapters.gl_pathv[i], number, (int)strcspn(line, "\n"), line);
+            const char *end = strchr(line, '\n');
+            line = end != NULL ? end + 1 : line + strlen(line);
+        }
+        free(text);
+    }
+    globfree(&chapters);
+    ck_assert_msg(wrong[0] == '\0', "step headings that are not \"## \":\n%s", wrong);
+}
+END_TEST
+
 Suite *doc_links_suite(void)
 {
     Suite *s = suite_create("doc_links");
@@ -269,6 +297,7 @@ Suite *doc_links_suite(void)
     tcase_add_test(tc, guide_sample_table_has_the_runners_columns);
     tcase_add_test(tc, guide_exit_codes_in_order);
     tcase_add_test(tc, every_citation_links_to_the_references);
+    tcase_add_test(tc, chapters_head_each_step_alike);
     suite_add_tcase(s, tc);
     return s;
 }
