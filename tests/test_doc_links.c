@@ -7,7 +7,7 @@
  * order, its sample run table has the columns the runner prints, its exit-code table
  * is in order; every document that cites a source links to its entry in
  * REFERENCES.md, and every entry there is linked; every chapter heads its steps
- * with "## ". */
+ * with "## ", and no document line runs past 800 characters. */
 #include <check.h>
 #include <ctype.h>
 #include <glob.h>
@@ -287,6 +287,33 @@ START_TEST(chapters_head_each_step_alike)
 }
 END_TEST
 
+/* No line of a document (a paragraph's line, a list item, a table row) runs past 800
+ * characters: what needs more is prose, not one cell. */
+START_TEST(documents_have_no_overlong_line)
+{
+    glob_t docs;
+    ck_assert_int_eq(glob("labs/*/README.md", 0, NULL, &docs), 0);
+    static const char *const top[] = {"README.md", "GUIDE.md", "INSTRUCTORS.md", "REFERENCES.md"};
+    char long_lines[2048] = "";
+    for (size_t i = 0; i < 4 + docs.gl_pathc; ++i) {
+        const char *path = i < 4 ? top[i] : docs.gl_pathv[i - 4];
+        char *text = util_read_file(path, NULL);
+        ck_assert_msg(text != NULL, "cannot read %s", path);
+        size_t number = 1;
+        for (const char *line = text; *line != '\0'; ++number) {
+            size_t len = strcspn(line, "\n");
+            if (len > 800)
+                snprintf(long_lines + strlen(long_lines), sizeof long_lines - strlen(long_lines),
+                         "  %s:%zu: %zu characters: %.60s...\n", path, number, len, line);
+            line += len + (line[len] == '\n');
+        }
+        free(text);
+    }
+    globfree(&docs);
+    ck_assert_msg(long_lines[0] == '\0', "lines past 800 characters:\n%s", long_lines);
+}
+END_TEST
+
 Suite *doc_links_suite(void)
 {
     Suite *s = suite_create("doc_links");
@@ -298,6 +325,7 @@ Suite *doc_links_suite(void)
     tcase_add_test(tc, guide_exit_codes_in_order);
     tcase_add_test(tc, every_citation_links_to_the_references);
     tcase_add_test(tc, chapters_head_each_step_alike);
+    tcase_add_test(tc, documents_have_no_overlong_line);
     suite_add_tcase(s, tc);
     return s;
 }
