@@ -298,6 +298,8 @@ START_TEST(documents_have_no_overlong_line)
     for (size_t i = 0; i < 4 + docs.gl_pathc; ++i) {
         const char *path = i < 4 ? top[i] : docs.gl_pathv[i - 4];
         char *text = util_read_file(path, NULL);
+        if (text == NULL && students_copy() && strcmp(path, "INSTRUCTORS.md") == 0)
+            continue; /* the students' copy has none */
         ck_assert_msg(text != NULL, "cannot read %s", path);
         size_t number = 1;
         for (const char *line = text; *line != '\0'; ++number) {
