@@ -88,14 +88,11 @@ TREES := labs $(if $(STUDENTS_COPY),,solutions)
 # out (its kernels are the matmul solutions), lab.mk included, and still refuses them.
 INSTRUCTOR_GOALS := solutions grade grade-all grade-prereqs deps-slurm diffs handout explore explore-%
 
-NVCC ?= nvcc
 ifeq ($(origin CC),default)
 CC := gcc
 endif
-CUDA_HOME ?= $(patsubst %/bin/,%,$(dir $(shell command -v $(NVCC) 2>/dev/null)))
-ifeq ($(CUDA_HOME),)
-$(error nvcc not found: install the CUDA Toolkit and put its bin/ on PATH (or set NVCC=/path/to/nvcc))
-endif
+# NVCC and CUDA_HOME: the CUDA Toolkit in use, and what differs between toolkits
+include harness/toolkit.mk
 # cuobjdump: the CUDA Toolkit's, else the one `make deps` installs from PyPI under
 # .deps/pip (harness/install-cuobjdump.sh); empty when there is none. What it lists
 # (harness/sass-listing.sh) feeds the explorer's instruction counts and grading's
@@ -121,6 +118,9 @@ endif
 
 BUILD_DIR := build
 BIN_DIR := bin
+# Host code includes the toolkit's headers (CFLAGS below), whose structures differ
+# between CUDA 12 and 13 (cudaDeviceProp): another toolkit rebuilds it (rule below).
+TOOLKIT_STAMP := $(BUILD_DIR)/toolkit
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 
 # ARCH= or WHATIF= given on the command line or in the environment must name an
@@ -234,16 +234,16 @@ CUPTI_DIRS := $(subst $(nil) :,:,$(CUDA_HOME)/extras/CUPTI/lib64:$(CUDA_HOME)/li
 $(BUILD_DIR)/host/launch_observer.o: CFLAGS += $(if $(CUPTI_INCLUDE),-isystem $(CUPTI_INCLUDE) \
   -DLAB_CUPTI_DIRS='"$(CUPTI_DIRS)"',-DLAB_NO_CUPTI)
 
-$(BUILD_DIR)/host/%.o: harness/%.c | $(BUILD_DIR)/host/tools
+$(BUILD_DIR)/host/%.o: harness/%.c $(TOOLKIT_STAMP) | $(BUILD_DIR)/host/tools
 	$(call say,CC,$<)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(call atomic_compile,$(CC) $(CFLAGS))
 
-$(BUILD_DIR)/host/tools/%.o: harness/tools/%.c | $(BUILD_DIR)/host/tools
+$(BUILD_DIR)/host/tools/%.o: harness/tools/%.c $(TOOLKIT_STAMP) | $(BUILD_DIR)/host/tools
 	$(call say,CC,$<)
 	$(Q)$(call atomic_compile,$(CC) $(CFLAGS))
 
-$(BUILD_DIR)/host/labs/%.o: harness/labs/%.c
+$(BUILD_DIR)/host/labs/%.o: harness/labs/%.c $(TOOLKIT_STAMP)
 	$(call say,CC,$<)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(call atomic_compile,$(CC) $(CFLAGS) -I$(<D))
@@ -300,6 +300,9 @@ FLAGS_STAMP := $(BUILD_DIR)/nvcc-flags
 $(FLAGS_STAMP): FORCE
 	$(Q)mkdir -p $(@D)
 	$(Q)echo '$(NVCC) $(NVCCFLAGS) $(NVCC_VERSION)' | cmp -s - $@ || { $(call atomic_write,echo '$(NVCC) $(NVCCFLAGS) $(NVCC_VERSION)'); }
+$(TOOLKIT_STAMP): FORCE
+	$(Q)mkdir -p $(@D)
+	$(Q)echo '$(CUDA_HOME) $(NVCC_VERSION)' | cmp -s - $@ || { $(call atomic_write,echo '$(CUDA_HOME) $(NVCC_VERSION)'); }
 
 # A step whose own flags (lab.def's third field) name an -arch= is compiled for that
 # architecture instead of ARCH (wgmma and TMA exist on sm_90a alone): ARCH's -arch= is
@@ -339,7 +342,7 @@ $(8)/$(2)/$(3).id.o: $(8)/$(2)/$(3).id.c harness/step_identity.h
 $(4)/$(2)/$(3): $(8)/$(2)/$(3).o $(8)/$(2)/$(3).id.o $(call lab_objs,$(2)) $(RUNNER_OBJS)
 	$$(call say,LINK,$$@)
 	$(Q)mkdir -p $$(@D)
-	$(Q)tmp='$$@'.$$$$$$$$.tmp; $(NVCC) -arch=$(ARCH) -o "$$$$tmp" $$^ -lm -ldl $(6) $($(2)_LDLIBS) && mv -f "$$$$tmp" '$$@' || { rm -f "$$$$tmp"; exit 1; }
+	$(Q)tmp='$$@'.$$$$$$$$.tmp; $(NVCC) -arch=$(ARCH) -o "$$$$tmp" $$^ $(NVCC_LDFLAGS) -lm -ldl $(6) $($(2)_LDLIBS) && mv -f "$$$$tmp" '$$@' || { rm -f "$$$$tmp"; exit 1; }
 endef
 
 tree_bin = $(if $(filter solutions,$(1)),$(BIN_DIR)/solutions,$(BIN_DIR))
@@ -403,12 +406,12 @@ $(BIN_DIR)/gpu-probe: harness/tools/gpu_probe.c $(call HOST_OBJ,results csv untr
 	$(call say,CC,$<)
 	$(Q)mkdir -p $(@D) $(BUILD_DIR)/host/tools
 	$(Q)$(NVCC) -x cu -arch=$(ARCH) -Iharness -c -o $(BUILD_DIR)/host/tools/gpu_probe.cu.o $<
-	$(Q)$(NVCC) -arch=$(ARCH) -o $@ $(BUILD_DIR)/host/tools/gpu_probe.cu.o $(call HOST_OBJ,results csv untrusted) -lm
+	$(Q)$(NVCC) -arch=$(ARCH) $(NVCC_LDFLAGS) -o $@ $(BUILD_DIR)/host/tools/gpu_probe.cu.o $(call HOST_OBJ,results csv untrusted) -lm
 
 $(BIN_DIR)/occupancy-api-check: harness/tools/occupancy_api_check.cu $(call HOST_OBJ,occupancy) $(FLAGS_STAMP)
 	$(call say,NVCC,$<)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(NVCC) $(NVCCFLAGS) -o $@ $< $(call HOST_OBJ,occupancy)
+	$(Q)$(NVCC) $(NVCCFLAGS) $(NVCC_LDFLAGS) -o $@ $< $(call HOST_OBJ,occupancy)
 
 $(BIN_DIR)/guide-tables: $(BUILD_DIR)/host/tools/guide_tables.o $(BUILD_DIR)/host/tools/results_tables.o $(BUILD_DIR)/host/tools/profile_tables.o $(BUILD_DIR)/host/tools/text_buffer.o $(BUILD_DIR)/host/tools/markdown_files.o $(BUILD_DIR)/host/tools/table_staleness.o $(call HOST_OBJ,step_table lab_registry csv untrusted results profile launches) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
@@ -424,7 +427,7 @@ $(BIN_DIR)/peaks: harness/tools/peaks.cu $(call HOST_OBJ,csv untrusted results) 
 	$(call say,NVCC,$<)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(NVCC) -O3 -std=c++17 $(PEAKS_ARCH_FLAGS) -ftz=true -Iharness -Xcompiler -Wall \
-	  '-DPEAKS_NVCC_VERSION="$(NVCC_VERSION)"' -o $@ $< $(call HOST_OBJ,csv untrusted results) -lm
+	  '-DPEAKS_NVCC_VERSION="$(NVCC_VERSION)"' $(NVCC_LDFLAGS) -o $@ $< $(call HOST_OBJ,csv untrusted results) -lm
 
 .PHONY: peaks
 peaks: $(BIN_DIR)/peaks
@@ -670,7 +673,7 @@ handout:
 # Check and gnuplot from the distribution's packages when they are missing; in the
 # instructor's tree also cuobjdump and nvdisasm from PyPI (the explorer and grading).
 deps: $(if $(STUDENTS_COPY),,deps-cuobjdump)
-	$(Q)LAB_DEPS_SANDBOX=$(if $(STUDENTS_COPY),0,1) sh harness/install-deps.sh
+	$(Q)LAB_DEPS_SANDBOX=$(if $(STUDENTS_COPY),0,1) NVCC='$(NVCC)' sh harness/install-deps.sh
 .PHONY: deps-cuobjdump
 deps-cuobjdump:
 	$(Q)sh harness/install-cuobjdump.sh
