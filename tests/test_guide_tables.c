@@ -4,7 +4,8 @@
  * made-up results of the demo lab, in the demo lab's own tree (tests/demo_lab_tree.h),
  * whose bin/guide-tables knows that lab alone: the newest fullest run, the rows beside
  * the steps, "vs previous", the grading runs, measured factors beside published
- * ones, a step against a row size by size, and a step's build variants as a grid. */
+ * ones, a step against a row size by size, a step's build variants as a grid, and the
+ * ceilings, a sweep and the steps against the ceilings (limits_tables.h). */
 #include <check.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -395,6 +396,105 @@ START_TEST(guide_tables_set_out_a_steps_build_variants)
 }
 END_TEST
 
+/* The tables of what bounds a step (limits_tables.h): the measured ceilings; a sweep
+ * of a step's build variants, fastest first with the failed build last; and a step
+ * against a ceiling beside its profile (what limits it, its DRAM bytes over its time
+ * against the copy), "not profiled" where no profile holds it; a bad mark, an unknown
+ * step or a GPU without peaks.csv is one line and exit 2, the file as it was. */
+START_TEST(guide_tables_set_steps_against_the_ceilings)
+{
+    char dir[700], sweep[800], guide[2400];
+    fresh_inputs("limits", dir, sizeof dir);
+    write_text(dir, "G/demo.csv",
+               HEADER "\n" ROW("new", "01-fill", "step", "4.0", "2", "PASS")
+                   ROW("new", "02-shared", "step", "2.0", "4", "PASS"));
+    const char *const peaks_header =
+        "date,commit,gpu,cc,sms,clock_mhz,driver,runtime,nvcc,quantity,value,unit,median_ms,"
+        "repeats,per_sm_per_clock,method\n";
+    char peaks[1024];
+    snprintf(peaks, sizeof peaks,
+             "%s2026-11-20T10:00:00Z,abc,G,9.0,132,1980,13.0,13.0,13.0,fp32_fma,9,GFLOP/s,1,11,100,old\n"
+             "2026-11-23T10:00:00Z,abc,G,9.0,132,1980,13.0,13.0,13.0,dram_copy,4000,GB/s,1,11,10,a copy\n"
+             "2026-11-23T10:00:00Z,abc,G,9.0,132,1980,13.0,13.0,13.0,fp32_fma,8,GFLOP/s,1,11,120,FMA chains\n",
+             peaks_header);
+    write_text(dir, "G/peaks.csv", peaks);
+    /* 02-shared's profile: memory 70 %, SM 20 %, 2e9 DRAM bytes over 1 ms unprofiled */
+    char profiles[800];
+    snprintf(profiles, sizeof profiles, "%s/prof", dir);
+    ck_assert_int_eq(mkdir(profiles, 0777), 0);
+    snprintf(profiles, sizeof profiles, "%s/prof/G", dir);
+    ck_assert_int_eq(mkdir(profiles, 0777), 0);
+    write_text(profiles, "demo.csv",
+               "date,run_id,commit,gpu,ncu,clock_control,lab,step,source,flags,nvcc,m,n,k,median_ms,"
+               "kernel,launches,duration_ns,dram_pct,dram_bytes,l2_hit_pct,l1_pct,shared_pct,"
+               "bank_conflicts,sm_pct,memory_pct,fma_pct,tensor_pct,occupancy_pct,theoretical_pct,"
+               "instructions,fma_instructions,stall_1,stall_1_ratio,stall_2,stall_2_ratio,limited_by\n"
+               "2026-11-23T11:00:00Z,p1,abc,G,2025.3,base,demo,02-shared,solutions,-O3,13.0,1,"
+               "4096,1,1.0,fill,1,1500000,60,2000000000,50,30,10,0,20,70,5,0,80,100,1000,100,"
+               "long_scoreboard,3.0,wait,1.0,memory\n");
+    snprintf(sweep, sizeof sweep, "%s/sweep.csv", dir);
+    const char *const row = "2026-11-23T10:00:00Z,%s,abc,G,9.0,132,1980,13.0,13.0,13.0,demo,02-shared,step,"
+                            "solutions,-O3 -DA=%s -DB=%s,flushed,64,64,64,1,5,%s,1,1,%s,%s,2048,0,0,"
+                            "256,%s,regs,100,0,%s\n";
+    const char *const rows[][7] = {/* run, A, B, ms, GFLOP/s, regs, verdict */
+                                   {"s1", "1", "2", "3.0", "5", "40", "PASS"},
+                                   {"s2", "2", "4", "1.5", "9", "64", "FAIL"},
+                                   {"s3", "4", "8", "2.0", "7", "72", "PASS"}};
+    char text[4096], line[512];
+    snprintf(text, sizeof text, "%s\n", HEADER);
+    for (size_t i = 0; i < 3; ++i) {
+        snprintf(line, sizeof line, row, rows[i][0], rows[i][1], rows[i][2], rows[i][3], rows[i][4],
+                 rows[i][5], i == 2 ? "3" : "4", rows[i][6]);
+        strcat(text, line);
+    }
+    write_text(dir, "sweep.csv", text);
+    snprintf(guide, sizeof guide,
+             "<!-- peaks-table G -->\n<!-- end results-table -->\n"
+             "<!-- sweep-table demo %s A B -->\nstale\n<!-- end results-table -->\n"
+             "<!-- limits-table demo G gflops fp32_fma 01 02 -->\n<!-- end results-table -->\n",
+             sweep);
+    write_text(dir, "guide.md", guide);
+    char *got;
+    snprintf(profiles, sizeof profiles, "%s/prof", dir);
+    ck_assert_int_eq(guide_tables(dir, NULL, "--check", "--results", dir, "--profiles", profiles, NULL), 1);
+    ck_assert_int_eq(guide_tables(dir, &got, "--results", dir, "--profiles", profiles, NULL), 0);
+    ck_assert_msg(strstr(got, "| `fp32_fma` | 8 GFLOP/s | 120 | FMA chains | 2026-11-23 |\n"
+                              "| `dram_copy` | 4000 GB/s | 10 | a copy | 2026-11-23 |\n\nG (132 SMs at 1980 MHz)") !=
+                          NULL &&
+                      strstr(got, "old") == NULL,
+                  "%s", got);
+    ck_assert_msg(strstr(got, "| `A` | `B` | regs | blocks/SM (limiter) | median ms | GFLOP/s |\n"
+                              "|---|---|---|---|---|---|\n"
+                              "| 4 | 8 | 72 | 3 (regs) | 2.000 | 7.00 |\n"
+                              "| 1 | 2 | 40 | 4 (regs) | 3.000 | 5.00 |\n"
+                              "| 2 | 4 | 64 | 4 (regs) | FAIL | - |\n\n"
+                              "G, 3 builds of 02-shared at 64 x 64 x 64") != NULL &&
+                      strstr(got, "stale") == NULL,
+                  "%s", got);
+    ck_assert_msg(strstr(got, "| 01-fill | 64 x 64 x 64 | 4.000 | 2.00 | 25% | not profiled | - | - | - | - | - |\n"
+                              "| 02-shared | 64 x 64 x 64 | 2.000 | 4.00 | 50% | memory | 20 | 70 | 2000 (50%) | "
+                              "long_scoreboard | 1 x 4096 x 1 |\n") != NULL,
+                  "%s", got);
+    free(got);
+    ck_assert_int_eq(guide_tables(dir, NULL, "--check", "--results", dir, "--profiles", profiles, NULL), 0);
+    const char *const refused[][2] = {
+        {"<!-- limits-table demo G gflops fp32_fma 09 -->\n<!-- end results-table -->\n",
+         "lab demo has no step 09"},
+        {"<!-- limits-table demo G gflops -->\n<!-- end results-table -->\n",
+         "expected <!-- limits-table LAB GPU-DIR COLUMN CEILING STEP... -->"},
+        {"<!-- peaks-table H -->\n<!-- end results-table -->\n", "/H/peaks.csv"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; ++i) {
+        write_text(dir, "guide.md", refused[i][0]);
+        ck_assert_int_eq(guide_tables(dir, &got, "--results", dir, NULL), 2);
+        ck_assert_msg(strstr(err, refused[i][1]) != NULL && strchr(err, '\n') == err + strlen(err) - 1,
+                      "%s", err);
+        ck_assert_str_eq(got, refused[i][0]);
+        free(got);
+    }
+}
+END_TEST
+
 /* A table whose run is older than the code of one of its step files is flagged, in
  * one line on stderr naming the file, without changing the exit status; a change to
  * comments alone (a step header) is not flagged, nor is anything where git cannot
@@ -458,6 +558,7 @@ Suite *guide_tables_suite(void)
     tcase_add_test(tc, guide_tables_compare_a_step_with_a_row_by_size);
     tcase_add_test(tc, guide_tables_set_out_a_steps_build_variants);
     tcase_add_test(tc, guide_tables_flag_a_run_older_than_its_step_files);
+    tcase_add_test(tc, guide_tables_set_steps_against_the_ceilings);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,366 @@
+/* The tables of what bounds a step: limits_tables.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "limits_tables.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csv.h"
+#include "lab_registry.h"
+#include "profile.h"
+#include "results_tables.h"
+#include "step_table.h"
+
+#define PEAKS_MARK "<!-- peaks-table "
+#define SWEEP_MARK "<!-- sweep-table "
+#define LIMITS_MARK "<!-- limits-table "
+#define MAX_WORDS 16
+
+int limits_table_marked(const char *line)
+{
+    return strncmp(line, PEAKS_MARK, strlen(PEAKS_MARK)) == 0 ||
+           strncmp(line, SWEEP_MARK, strlen(SWEEP_MARK)) == 0 ||
+           strncmp(line, LIMITS_MARK, strlen(LIMITS_MARK)) == 0;
+}
+
+/* printf into b; one piece at most 2047 characters (a row of a table) */
+static void add(struct text *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char piece[2048];
+    int n = vsnprintf(piece, sizeof piece, fmt, ap);
+    va_end(ap);
+    if (n >= 0)
+        (void)text_put(b, piece);
+}
+
+static const char *field(const struct csv_table *t, size_t row, const char *name)
+{
+    const char *v = csv_get(t, row, name);
+    return v != NULL ? v : "";
+}
+
+static double number(const struct csv_table *t, size_t row, const char *name)
+{
+    const char *v = csv_get(t, row, name);
+    return v != NULL && *v != '\0' ? strtod(v, NULL) : NAN;
+}
+
+static int passed(const struct csv_table *t, size_t row)
+{
+    return strcmp(field(t, row, "verdict"), "PASS") == 0;
+}
+
+/* A results rate column in units of 10^9 per second, as peaks.csv's G-units are:
+ * a column named *_per_s is per second (interactions_per_s), every other rate
+ * column (gflops, gbps, gkeys, pass_gbps) is in G already. */
+static double giga(const struct csv_table *t, size_t row, const char *column)
+{
+    size_t len = strlen(column);
+    double v = number(t, row, column);
+    return len > 6 && strcmp(column + len - 6, "_per_s") == 0 ? v / 1e9 : v;
+}
+
+/* The heading of a rate column. */
+static const char *column_heading(const struct step_table *steps, const char *column)
+{
+    if (strcmp(column, "gflops") == 0)
+        return steps->rate_label ? steps->rate_label : "GFLOP/s";
+    if (strcmp(column, "gbps") == 0)
+        return "GB/s";
+    if (strcmp(column, "pass_gbps") == 0)
+        return "GB/s (passes)";
+    if (strcmp(column, "interactions_per_s") == 0)
+        return "10^9 interactions/s";
+    if (strcmp(column, "gkeys") == 0)
+        return "Gkeys/s";
+    return column;
+}
+
+/* The newest row of quantity in peaks (-1: none). */
+static long newest_peak(const struct csv_table *peaks, const char *quantity)
+{
+    for (size_t r = peaks->nrows; r-- > 0;)
+        if (strcmp(field(peaks, r, "quantity"), quantity) == 0)
+            return (long)r;
+    return -1;
+}
+
+/* A peaks-table: every quantity's newest row, in the order first recorded. */
+static int peaks_table(const char *results, const char *gpu_dir, struct text *out, char *why,
+                       size_t why_len)
+{
+    char path[1024], err[512];
+    snprintf(path, sizeof path, "%s/%s/peaks.csv", results, gpu_dir);
+    struct csv_table t;
+    if (csv_read_file(path, &t, err, sizeof err) != 0) {
+        snprintf(why, why_len, "%s: %s (make peaks records it)", path, err[0] ? err : "no such file");
+        return -1;
+    }
+    add(out, "| quantity | measured | per SM per clock | how (`bin/peaks`) | recorded |\n"
+             "|---|---|---|---|---|\n");
+    long last = -1;
+    for (size_t r = 0; r < t.nrows; ++r) {
+        const char *q = field(&t, r, "quantity");
+        long newest = newest_peak(&t, q);
+        int first = 1; /* a quantity once, at its first row's place */
+        for (size_t e = 0; e < r && first; ++e)
+            first = strcmp(field(&t, e, "quantity"), q) != 0;
+        if (!first)
+            continue;
+        size_t n = (size_t)newest;
+        add(out, "| `%s` | %s %s | %s | %s | %.10s |\n", q, field(&t, n, "value"), field(&t, n, "unit"),
+            field(&t, n, "per_sm_per_clock"), field(&t, n, "method"), field(&t, n, "date"));
+        last = newest;
+    }
+    if (last < 0) {
+        snprintf(why, why_len, "%s: no rows (make peaks records them)", path);
+        csv_free(&t);
+        return -1;
+    }
+    add(out, "\n%s (%s SMs at %s MHz), each the median of its `repeats` launches, from `%s`; "
+             "`make peaks` records them and `make guide-tables` regenerates this table.\n",
+        field(&t, (size_t)last, "gpu"), field(&t, (size_t)last, "sms"), field(&t, (size_t)last, "clock_mhz"),
+        path);
+    csv_free(&t);
+    return 0;
+}
+
+/* A sweep-table: every row of file, fastest first (failed rows last). */
+static int sweep_table(const char *lab, const char *file, char *const vars[], int nvars,
+                       struct text *out, char *why, size_t why_len)
+{
+    const struct step_table *steps = step_table_find(lab);
+    if (steps == NULL) {
+        snprintf(why, why_len, "unknown lab '%s'", lab);
+        return -1;
+    }
+    struct csv_table t;
+    char err[512];
+    if (csv_read_file(file, &t, err, sizeof err) != 0) {
+        snprintf(why, why_len, "%s: %s", file, err[0] ? err : "no such file");
+        return -1;
+    }
+    if (t.nrows == 0 || t.nrows > 256) {
+        snprintf(why, why_len, "%s: %s", file, t.nrows ? "more than 256 rows" : "no rows");
+        csv_free(&t);
+        return -1;
+    }
+    int per_s = csv_column(&t, "interactions_per_s") >= 0;
+    size_t order[256];
+    for (size_t r = 0; r < t.nrows; ++r) { /* insertion sort by time, a failed row last */
+        size_t at = r;
+        double ms = passed(&t, r) ? number(&t, r, "median_ms") : INFINITY;
+        while (at > 0) {
+            size_t o = order[at - 1];
+            double other = passed(&t, o) ? number(&t, o, "median_ms") : INFINITY;
+            if (!(other > ms))
+                break;
+            order[at] = o;
+            --at;
+        }
+        order[at] = r;
+    }
+    add(out, "|");
+    for (int v = 0; v < nvars; ++v)
+        add(out, " `%s` |", vars[v]);
+    add(out, " regs | blocks/SM (limiter) | median ms | %s |%s\n|",
+        steps->rate_label ? steps->rate_label : "GFLOP/s", per_s ? " 10^9 interactions/s |" : "");
+    for (int v = 0; v < nvars + 4 + per_s; ++v)
+        add(out, "---|");
+    add(out, "\n");
+    const char *step = field(&t, 0, "step");
+    char first[32] = "", last[32] = "";
+    for (size_t i = 0; i < t.nrows; ++i) {
+        size_t r = order[i];
+        if (strcmp(field(&t, r, "step"), step) != 0) {
+            snprintf(why, why_len, "%s: rows of %s and %s; a sweep is of one step", file, step,
+                     field(&t, r, "step"));
+            csv_free(&t);
+            return -1;
+        }
+        add(out, "|");
+        for (int v = 0; v < nvars; ++v) {
+            char value[64];
+            add(out, " %s |", table_flag_define(field(&t, r, "flags"), vars[v], value, sizeof value) ? value : "-");
+        }
+        char rate[32] = "-", inter[48] = "";
+        if (passed(&t, r))
+            table_rate_text(number(&t, r, "gflops"), rate, sizeof rate);
+        if (per_s)
+            snprintf(inter, sizeof inter, " %.1f |", number(&t, r, "interactions_per_s") / 1e9);
+        char ms[32] = "FAIL";
+        if (passed(&t, r))
+            snprintf(ms, sizeof ms, "%.3f", number(&t, r, "median_ms"));
+        add(out, " %s | %s (%s) | %s | %s |%s\n", field(&t, r, "regs"), field(&t, r, "blocks_per_sm"),
+            field(&t, r, "limiter"), ms, rate, passed(&t, r) ? inter : (per_s ? " - |" : ""));
+        const char *date = field(&t, r, "date");
+        if (first[0] == '\0' || strncmp(date, first, 10) < 0)
+            snprintf(first, sizeof first, "%.10s", date);
+        if (strncmp(date, last, 10) > 0)
+            snprintf(last, sizeof last, "%.10s", date);
+    }
+    char size[96];
+    snprintf(size, sizeof size, "%s x %s x %s", field(&t, 0, "m"), field(&t, 0, "n"), field(&t, 0, "k"));
+    add(out, "\n%s, %zu builds of %s at %s (m x n x k), fastest first, recorded %s%s%s (commit %s), "
+             "from `%s`; `make guide-tables` regenerates this table.\n",
+        field(&t, 0, "gpu"), t.nrows, step, size, first, strcmp(first, last) ? " to " : "",
+        strcmp(first, last) ? last : "", field(&t, 0, "commit"), file);
+    csv_free(&t);
+    return 0;
+}
+
+/* The profile's cells of one step: what limits it, SM %, memory %, DRAM GB/s over its
+ * unprofiled time (of the copy), the top stall, the size; "not profiled" when none. */
+static void profile_cells(const struct csv_table *prof, const char *stem, double copy_gbps,
+                          char *cells, size_t len)
+{
+    struct profile_kernel k[64], total;
+    long first = -1, n = prof ? profile_find_step(prof, stem, "solutions", NULL, NULL, k, 64, &first) : 0;
+    if (n <= 0) {
+        snprintf(cells, len, "not profiled | - | - | - | - | -");
+        return;
+    }
+    profile_step_total(k, (size_t)n, &total);
+    const double *v = total.value;
+    double ms = number(prof, (size_t)first, "median_ms");
+    if (isnan(ms)) /* no unprofiled time recorded: ncu's own, at its clocks */
+        ms = v[PC_DURATION_NS] / 1e6;
+    double gbps = v[PC_DRAM_BYTES] / (ms * 1e-3) / 1e9;
+    char dram[64] = "-", stall[64] = "-";
+    if (!isnan(gbps) && gbps > 0) {
+        snprintf(dram, sizeof dram, "%.0f", gbps);
+        if (!isnan(copy_gbps))
+            snprintf(dram + strlen(dram), sizeof dram - strlen(dram), " (%.0f%%)", 100 * gbps / copy_gbps);
+    }
+    int s1, s2;
+    profile_top_stalls(&total, &s1, &s2);
+    if (s1 >= 0)
+        snprintf(stall, sizeof stall, "%s", profile_stall_reasons[s1]);
+    snprintf(cells, len, "%s | %.0f | %.0f | %s | %s | %s x %s x %s",
+             profile_limited_by(v[PC_MEMORY_PCT], v[PC_SM_PCT]), v[PC_SM_PCT], v[PC_MEMORY_PCT], dram, stall,
+             field(prof, (size_t)first, "m"), field(prof, (size_t)first, "n"), field(prof, (size_t)first, "k"));
+}
+
+/* A limits-table: each step's rows of the fullest run against the ceiling, beside its
+ * profile. */
+static int limits(const char *results, const char *profiles, const char *lab, const char *gpu_dir,
+                  const char *column, const char *ceiling, char *const wanted[], int nwanted,
+                  struct text *out, char *why, size_t why_len)
+{
+    const struct step_table *steps;
+    struct csv_table t, peaks, prof;
+    char path[1024], peaks_path[1024], prof_path[1024], err[512];
+    for (int i = 0; i < nwanted; ++i)
+        if (step_table_find(lab) != NULL && step_table_step(step_table_find(lab), wanted[i]) == NULL) {
+            snprintf(why, why_len, "lab %s has no step %s", lab, wanted[i]);
+            return -1;
+        }
+    if (open_results(results, lab, gpu_dir, &steps, &t, path, sizeof path, why, why_len) != 0)
+        return -1;
+    if (csv_column(&t, column) < 0) {
+        snprintf(why, why_len, "%s has no column '%s'", path, column);
+        csv_free(&t);
+        return -1;
+    }
+    const char *run = fullest_run(&t, steps, NULL);
+    if (run == NULL) {
+        snprintf(why, why_len, "%s: no passing run of solutions/%s", path, lab);
+        csv_free(&t);
+        return -1;
+    }
+    snprintf(peaks_path, sizeof peaks_path, "%s/%s/peaks.csv", results, gpu_dir);
+    int have_peaks = csv_read_file(peaks_path, &peaks, err, sizeof err) == 0;
+    long peak = have_peaks ? newest_peak(&peaks, ceiling) : -1;
+    long copy = have_peaks ? newest_peak(&peaks, "dram_copy") : -1;
+    double peak_value = peak >= 0 ? number(&peaks, (size_t)peak, "value") : NAN;
+    double copy_gbps = copy >= 0 ? number(&peaks, (size_t)copy, "value") : NAN;
+    snprintf(prof_path, sizeof prof_path, "%s/%s/%s.csv", profiles, gpu_dir, lab);
+    int have_prof = csv_read_file(prof_path, &prof, err, sizeof err) == 0;
+    add(out, "| step | size | median ms | %s | of `%s` | limited by | SM %% | memory %% | "
+             "DRAM GB/s (of the copy) | top stall | profiled at |\n"
+             "|---|---|---:|---:|---:|---|---:|---:|---:|---|---|\n",
+        column_heading(steps, column), ceiling);
+    size_t shown = 0, last = 0;
+    for (int i = 0; i < nwanted; ++i) {
+        char stem[128];
+        step_stem(step_table_step(steps, wanted[i]), stem, sizeof stem);
+        char cells[512];
+        profile_cells(have_prof ? &prof : NULL, stem, copy_gbps, cells, sizeof cells);
+        for (size_t r = 0; r < t.nrows; ++r) {
+            if (strcmp(field(&t, r, "run_id"), run) != 0 || strcmp(field(&t, r, "step"), stem) != 0)
+                continue;
+            char size[96], rate[32] = "-", share[32] = "-", ms[32] = "FAIL";
+            snprintf(size, sizeof size, "%s x %s x %s", field(&t, r, "m"), field(&t, r, "n"), field(&t, r, "k"));
+            if (passed(&t, r)) {
+                double g = giga(&t, r, column);
+                snprintf(ms, sizeof ms, "%.3f", number(&t, r, "median_ms"));
+                table_rate_text(strcmp(column, "interactions_per_s") == 0 ? g : number(&t, r, column), rate,
+                                sizeof rate);
+                if (!isnan(peak_value) && !isnan(g))
+                    snprintf(share, sizeof share, "%.0f%%", 100 * g / peak_value);
+            }
+            add(out, "| %s | %s | %s | %s | %s | %s |\n", stem, size, ms, rate, share, cells);
+            last = r;
+            ++shown;
+        }
+    }
+    if (shown == 0) {
+        snprintf(why, why_len, "%s: run `%s` has none of the steps named", path, run);
+    } else {
+        add(out, "\n%s, run `%s` of %.10s (commit %s), from `%s`; ", field(&t, last, "gpu"), run,
+            field(&t, last, "date"), field(&t, last, "commit"), path);
+        if (peak >= 0) {
+            add(out, "`%s` %s %s ", ceiling, field(&peaks, (size_t)peak, "value"),
+                field(&peaks, (size_t)peak, "unit"));
+            if (copy >= 0 && copy != peak)
+                add(out, "and `dram_copy` %s GB/s ", field(&peaks, (size_t)copy, "value"));
+            add(out, "measured %.10s (`%s`); ", field(&peaks, (size_t)peak, "date"), peaks_path);
+        }
+        else
+            add(out, "no `%s` in `%s` yet (`make peaks` records it); ", ceiling, peaks_path);
+        add(out, have_prof ? "the profile's columns from `%s`, its DRAM bytes over the step's time "
+                             "at that size without the profiler; "
+                           : "not profiled on this GPU yet (`make profile LAB=%s SRC=solutions`); ",
+            have_prof ? prof_path : lab);
+        add(out, "`make guide-tables` regenerates this table.\n");
+    }
+    csv_free(&t);
+    if (have_peaks)
+        csv_free(&peaks);
+    if (have_prof)
+        csv_free(&prof);
+    return shown == 0 ? -1 : 0;
+}
+
+int limits_table(const char *line, const char *results, const char *profiles, struct text *out,
+                 char *why, size_t why_len)
+{
+    int kind = strncmp(line, PEAKS_MARK, strlen(PEAKS_MARK)) == 0   ? 0
+               : strncmp(line, SWEEP_MARK, strlen(SWEEP_MARK)) == 0 ? 1
+                                                                    : 2;
+    static const char *const marks[] = {PEAKS_MARK, SWEEP_MARK, LIMITS_MARK};
+    static const char *const usage[] = {"<!-- peaks-table GPU-DIR -->", "<!-- sweep-table LAB FILE.csv VAR... -->",
+                                        "<!-- limits-table LAB GPU-DIR COLUMN CEILING STEP... -->"};
+    static const int least[] = {1, 3, 5}, most[] = {1, MAX_WORDS, MAX_WORDS};
+    char words_of[4096], *word[MAX_WORDS + 1];
+    int words = 0;
+    snprintf(words_of, sizeof words_of, "%s", line + strlen(marks[kind]));
+    for (char *w = strtok(words_of, " \t\n"); w != NULL && strcmp(w, "-->") != 0 && words <= MAX_WORDS;
+         w = strtok(NULL, " \t\n"))
+        word[words++] = w;
+    if (words < least[kind] || words > most[kind]) {
+        snprintf(why, why_len, "expected %s", usage[kind]);
+        return 2;
+    }
+    if (kind == 0)
+        return peaks_table(results, word[0], out, why, why_len);
+    if (kind == 1)
+        return sweep_table(word[0], word[1], word + 2, words - 2, out, why, why_len);
+    return limits(results, profiles, word[0], word[1], word[2], word[3], word + 4, words - 4, out, why,
+                  why_len);
+}
