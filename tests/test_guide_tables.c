@@ -451,7 +451,8 @@ START_TEST(guide_tables_set_steps_against_the_ceilings)
     snprintf(guide, sizeof guide,
              "<!-- peaks-table G -->\n<!-- end results-table -->\n"
              "<!-- sweep-table demo %s A B -->\nstale\n<!-- end results-table -->\n"
-             "<!-- limits-table demo G gflops fp32_fma 01 02 -->\n<!-- end results-table -->\n",
+             "<!-- limits-table demo G gflops fp32_fma 01 02 -->\n<!-- end results-table -->\n"
+             "<!-- limits-table demo G gflops fp32_fma 64x64x64 02 -->\n<!-- end results-table -->\n",
              sweep);
     write_text(dir, "guide.md", guide);
     char *got;
@@ -481,7 +482,11 @@ START_TEST(guide_tables_set_steps_against_the_ceilings)
         {"<!-- limits-table demo G gflops fp32_fma 09 -->\n<!-- end results-table -->\n",
          "lab demo has no step 09"},
         {"<!-- limits-table demo G gflops -->\n<!-- end results-table -->\n",
-         "expected <!-- limits-table LAB GPU-DIR COLUMN CEILING STEP... -->"},
+         "expected <!-- limits-table LAB GPU-DIR COLUMN CEILING [MxNxK] STEP... -->"},
+        {"<!-- limits-table demo G gflops fp32_fma 64x64x64 -->\n<!-- end results-table -->\n",
+         "expected <!-- limits-table LAB GPU-DIR COLUMN CEILING [MxNxK] STEP... -->"},
+        {"<!-- limits-table demo G gflops fp32_fma 32x32x32 02 -->\n<!-- end results-table -->\n",
+         "no passing run of solutions/demo at 32x32x32"},
         {"<!-- peaks-table H -->\n<!-- end results-table -->\n", "/H/peaks.csv"},
     };
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; ++i) {

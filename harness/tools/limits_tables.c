@@ -249,8 +249,8 @@ static void profile_cells(const struct csv_table *prof, const char *stem, double
 /* A limits-table: each step's rows of the fullest run against the ceiling, beside its
  * profile. */
 static int limits(const char *results, const char *profiles, const char *lab, const char *gpu_dir,
-                  const char *column, const char *ceiling, char *const wanted[], int nwanted,
-                  struct text *out, char *why, size_t why_len)
+                  const char *column, const char *ceiling, const char *size_wanted,
+                  char *const wanted[], int nwanted, struct text *out, char *why, size_t why_len)
 {
     const struct step_table *steps;
     struct csv_table t, peaks, prof;
@@ -267,9 +267,10 @@ static int limits(const char *results, const char *profiles, const char *lab, co
         csv_free(&t);
         return -1;
     }
-    const char *run = fullest_run(&t, steps, NULL);
+    const char *run = fullest_run(&t, steps, size_wanted);
     if (run == NULL) {
-        snprintf(why, why_len, "%s: no passing run of solutions/%s", path, lab);
+        snprintf(why, why_len, "%s: no passing run of solutions/%s%s%s", path, lab,
+                 size_wanted ? " at " : "", size_wanted ? size_wanted : "");
         csv_free(&t);
         return -1;
     }
@@ -295,6 +296,9 @@ static int limits(const char *results, const char *profiles, const char *lab, co
             if (strcmp(field(&t, r, "run_id"), run) != 0 || strcmp(field(&t, r, "step"), stem) != 0)
                 continue;
             char size[96], rate[32] = "-", share[32] = "-", ms[32] = "FAIL";
+            snprintf(size, sizeof size, "%sx%sx%s", field(&t, r, "m"), field(&t, r, "n"), field(&t, r, "k"));
+            if (size_wanted != NULL && strcmp(size, size_wanted) != 0)
+                continue;
             snprintf(size, sizeof size, "%s x %s x %s", field(&t, r, "m"), field(&t, r, "n"), field(&t, r, "k"));
             if (passed(&t, r)) {
                 double g = giga(&t, r, column);
@@ -345,7 +349,7 @@ int limits_table(const char *line, const char *results, const char *profiles, st
                                                                     : 2;
     static const char *const marks[] = {PEAKS_MARK, SWEEP_MARK, LIMITS_MARK};
     static const char *const usage[] = {"<!-- peaks-table GPU-DIR -->", "<!-- sweep-table LAB FILE.csv VAR... -->",
-                                        "<!-- limits-table LAB GPU-DIR COLUMN CEILING STEP... -->"};
+                                        "<!-- limits-table LAB GPU-DIR COLUMN CEILING [MxNxK] STEP... -->"};
     static const int least[] = {1, 3, 5}, most[] = {1, MAX_WORDS, MAX_WORDS};
     char words_of[4096], *word[MAX_WORDS + 1];
     int words = 0;
@@ -361,6 +365,14 @@ int limits_table(const char *line, const char *results, const char *profiles, st
         return peaks_table(results, word[0], out, why, why_len);
     if (kind == 1)
         return sweep_table(word[0], word[1], word + 2, words - 2, out, why, why_len);
-    return limits(results, profiles, word[0], word[1], word[2], word[3], word + 4, words - 4, out, why,
-                  why_len);
+    /* a size is three numbers joined by x; a step's name never is */
+    long m, n, k;
+    char rest;
+    int sized = sscanf(word[4], "%ldx%ldx%ld%c", &m, &n, &k, &rest) == 3;
+    if (sized && words < 6) {
+        snprintf(why, why_len, "expected %s", usage[kind]);
+        return 2;
+    }
+    return limits(results, profiles, word[0], word[1], word[2], word[3], sized ? word[4] : NULL,
+                  word + 4 + sized, words - 4 - sized, out, why, why_len);
 }
