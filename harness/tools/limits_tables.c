@@ -246,10 +246,11 @@ static void profile_cells(const struct csv_table *prof, const char *stem, double
              field(prof, (size_t)first, "m"), field(prof, (size_t)first, "n"), field(prof, (size_t)first, "k"));
 }
 
-/* A limits-table: each step's rows of the fullest run against the ceiling, beside its
- * profile. */
+/* A limits-table: each step's rows of the fullest run (at each of sizes, when any)
+ * against the ceiling, beside its profile. */
+#define MAX_SIZES 8
 static int limits(const char *results, const char *profiles, const char *lab, const char *gpu_dir,
-                  const char *column, const char *ceiling, const char *size_wanted,
+                  const char *column, const char *ceiling, char *const sizes[], int nsizes,
                   char *const wanted[], int nwanted, struct text *out, char *why, size_t why_len)
 {
     const struct step_table *steps;
@@ -267,12 +268,17 @@ static int limits(const char *results, const char *profiles, const char *lab, co
         csv_free(&t);
         return -1;
     }
-    const char *run = fullest_run(&t, steps, size_wanted);
-    if (run == NULL) {
-        snprintf(why, why_len, "%s: no passing run of solutions/%s%s%s", path, lab,
-                 size_wanted ? " at " : "", size_wanted ? size_wanted : "");
-        csv_free(&t);
-        return -1;
+    const char *runs[MAX_SIZES];
+    int nruns = nsizes > 0 ? nsizes : 1;
+    for (int z = 0; z < nruns; ++z) {
+        const char *size = nsizes > 0 ? sizes[z] : NULL;
+        runs[z] = fullest_run(&t, steps, size);
+        if (runs[z] == NULL) {
+            snprintf(why, why_len, "%s: no passing run of solutions/%s%s%s", path, lab, size ? " at " : "",
+                     size ? size : "");
+            csv_free(&t);
+            return -1;
+        }
     }
     snprintf(peaks_path, sizeof peaks_path, "%s/%s/peaks.csv", results, gpu_dir);
     int have_peaks = csv_read_file(peaks_path, &peaks, err, sizeof err) == 0;
@@ -286,46 +292,61 @@ static int limits(const char *results, const char *profiles, const char *lab, co
              "DRAM GB/s (of the copy) | top stall | profiled at |\n"
              "|---|---|---:|---:|---:|---|---:|---:|---:|---|---|\n",
         column_heading(steps, column), ceiling);
-    size_t shown = 0, last = 0;
+    size_t shown = 0;
+    long last_of[MAX_SIZES];
     for (int i = 0; i < nwanted; ++i) {
         char stem[128];
         step_stem(step_table_step(steps, wanted[i]), stem, sizeof stem);
         char cells[512];
         profile_cells(have_prof ? &prof : NULL, stem, copy_gbps, cells, sizeof cells);
-        for (size_t r = 0; r < t.nrows; ++r) {
-            if (strcmp(field(&t, r, "run_id"), run) != 0 || strcmp(field(&t, r, "step"), stem) != 0)
-                continue;
-            char size[96], rate[32] = "-", share[32] = "-", ms[32] = "FAIL";
-            snprintf(size, sizeof size, "%sx%sx%s", field(&t, r, "m"), field(&t, r, "n"), field(&t, r, "k"));
-            if (size_wanted != NULL && strcmp(size, size_wanted) != 0)
-                continue;
-            snprintf(size, sizeof size, "%s x %s x %s", field(&t, r, "m"), field(&t, r, "n"), field(&t, r, "k"));
-            if (passed(&t, r)) {
-                double g = giga(&t, r, column);
-                snprintf(ms, sizeof ms, "%.3f", number(&t, r, "median_ms"));
-                table_rate_text(strcmp(column, "interactions_per_s") == 0 ? g : number(&t, r, column), rate,
-                                sizeof rate);
-                if (!isnan(peak_value) && !isnan(g))
-                    snprintf(share, sizeof share, "%.0f%%", 100 * g / peak_value);
+        for (int z = 0; z < nruns; ++z) {
+            last_of[z] = i == 0 ? -1 : last_of[z];
+            for (size_t r = 0; r < t.nrows; ++r) {
+                if (strcmp(field(&t, r, "run_id"), runs[z]) != 0 || strcmp(field(&t, r, "step"), stem) != 0)
+                    continue;
+                char size[96], rate[32] = "-", share[32] = "-", ms[32] = "FAIL";
+                snprintf(size, sizeof size, "%sx%sx%s", field(&t, r, "m"), field(&t, r, "n"), field(&t, r, "k"));
+                if (nsizes > 0 && strcmp(size, sizes[z]) != 0)
+                    continue;
+                snprintf(size, sizeof size, "%s x %s x %s", field(&t, r, "m"), field(&t, r, "n"), field(&t, r, "k"));
+                if (passed(&t, r)) {
+                    double g = giga(&t, r, column);
+                    snprintf(ms, sizeof ms, "%.3f", number(&t, r, "median_ms"));
+                    table_rate_text(strcmp(column, "interactions_per_s") == 0 ? g : number(&t, r, column), rate,
+                                    sizeof rate);
+                    if (!isnan(peak_value) && !isnan(g))
+                        snprintf(share, sizeof share, "%.0f%%", 100 * g / peak_value);
+                }
+                add(out, "| %s | %s | %s | %s | %s | %s |\n", stem, size, ms, rate, share, cells);
+                last_of[z] = (long)r;
+                ++shown;
             }
-            add(out, "| %s | %s | %s | %s | %s | %s |\n", stem, size, ms, rate, share, cells);
-            last = r;
-            ++shown;
         }
     }
     if (shown == 0) {
-        snprintf(why, why_len, "%s: run `%s` has none of the steps named", path, run);
+        snprintf(why, why_len, "%s: run `%s` has none of the steps named", path, runs[0]);
     } else {
-        add(out, "\n%s, run `%s` of %.10s (commit %s), from `%s`; ", field(&t, last, "gpu"), run,
-            field(&t, last, "date"), field(&t, last, "commit"), path);
+        add(out, "\n");
+        int said = 0;
+        for (int z = 0; z < nruns; ++z) {
+            int again = 0; /* a run named once, however many sizes it gives */
+            for (int e = 0; e < z && !again; ++e)
+                again = strcmp(runs[e], runs[z]) == 0;
+            if (again || last_of[z] < 0)
+                continue;
+            size_t r = (size_t)last_of[z];
+            add(out, "%s%s run `%s` of %.10s (commit %s)", said ? "" : field(&t, r, "gpu"), said ? "," : ",",
+                runs[z], field(&t, r, "date"), field(&t, r, "commit"));
+            said = 1;
+        }
+        add(out, ", from `%s`; ", path);
         if (peak >= 0) {
             add(out, "`%s` %s %s ", ceiling, field(&peaks, (size_t)peak, "value"),
                 field(&peaks, (size_t)peak, "unit"));
             if (copy >= 0 && copy != peak)
                 add(out, "and `dram_copy` %s GB/s ", field(&peaks, (size_t)copy, "value"));
             add(out, "measured %.10s (`%s`); ", field(&peaks, (size_t)peak, "date"), peaks_path);
-        }
-        else
+        } else
             add(out, "no `%s` in `%s` yet (`make peaks` records it); ", ceiling, peaks_path);
         add(out, have_prof ? "the profile's columns from `%s`, its DRAM bytes over the step's time "
                              "at that size without the profiler; "
@@ -349,7 +370,7 @@ int limits_table(const char *line, const char *results, const char *profiles, st
                                                                     : 2;
     static const char *const marks[] = {PEAKS_MARK, SWEEP_MARK, LIMITS_MARK};
     static const char *const usage[] = {"<!-- peaks-table GPU-DIR -->", "<!-- sweep-table LAB FILE.csv VAR... -->",
-                                        "<!-- limits-table LAB GPU-DIR COLUMN CEILING [MxNxK] STEP... -->"};
+                                        "<!-- limits-table LAB GPU-DIR COLUMN CEILING [MxNxK...] STEP... -->"};
     static const int least[] = {1, 3, 5}, most[] = {1, MAX_WORDS, MAX_WORDS};
     char words_of[4096], *word[MAX_WORDS + 1];
     int words = 0;
@@ -365,14 +386,17 @@ int limits_table(const char *line, const char *results, const char *profiles, st
         return peaks_table(results, word[0], out, why, why_len);
     if (kind == 1)
         return sweep_table(word[0], word[1], word + 2, words - 2, out, why, why_len);
-    /* a size is three numbers joined by x; a step's name never is */
+    /* sizes are three numbers joined by x; a step's name never is */
+    int sized = 0;
     long m, n, k;
     char rest;
-    int sized = sscanf(word[4], "%ldx%ldx%ld%c", &m, &n, &k, &rest) == 3;
-    if (sized && words < 6) {
+    while (4 + sized < words && sized < MAX_SIZES &&
+           sscanf(word[4 + sized], "%ldx%ldx%ld%c", &m, &n, &k, &rest) == 3)
+        ++sized;
+    if (4 + sized == words) {
         snprintf(why, why_len, "expected %s", usage[kind]);
         return 2;
     }
-    return limits(results, profiles, word[0], word[1], word[2], word[3], sized ? word[4] : NULL,
+    return limits(results, profiles, word[0], word[1], word[2], word[3], word + 4, sized,
                   word + 4 + sized, words - 4 - sized, out, why, why_len);
 }

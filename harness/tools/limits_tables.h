@@ -10,9 +10,9 @@
  *     every row of FILE.csv (the runner's rows of one step built with other values of
  *     its build variables, data/sweeps/), fastest first: the value of each -DVAR, the
  *     registers, blocks per SM, time and rate.
- *   <!-- limits-table LAB GPU-DIR COLUMN CEILING [MxNxK] STEP... -->
- *     each STEP's rows in the lab's fullest run (results_tables.h's fullest_run; at
- *     size MxNxK alone when given, the run then the fullest at that size): its
+ *   <!-- limits-table LAB GPU-DIR COLUMN CEILING [MxNxK...] STEP... -->
+ *     each STEP's rows in the lab's fullest run (results_tables.h's fullest_run; with
+ *     sizes, at each size MxNxK the fullest run at that size, its row of that size): its
  *     rate COLUMN (a results column: gflops, gbps, pass_gbps, interactions_per_s) as a
  *     percent of the ceiling CEILING (a quantity of peaks.csv: fp32_fma, rsqrt,
  *     dram_copy, tf32_wgmma), and from its newest profile (PROFILES/GPU-DIR/LAB.csv)
