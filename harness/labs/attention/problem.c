@@ -142,6 +142,17 @@ static double attention_device_bytes(const struct problem_size *size)
     return bytes;
 }
 
+/* Q, K, V and O (2 bytes an element), and the reference of the rows checked: at most
+ * every row, two doubles an element and the row's index. A CPU row with no GPU works
+ * on those host arrays alone. */
+static double attention_host_bytes(const struct problem_size *size, int on_host)
+{
+    (void)on_host;
+    double rows = (double)size->m * (double)size->n;
+    double elements = rows * (double)(size->k % ATTENTION_CAUSAL_K);
+    return 4.0 * 2.0 * elements + 2.0 * 8.0 * elements + 8.0 * rows;
+}
+
 static void attention_destroy(void *opaque)
 {
     struct attention_state *s = opaque;
@@ -370,6 +381,7 @@ const struct lab_problem lab_problem = {
     .flop_count = attention_flop_count,
     .rate_column = "gflops",
     .device_bytes = attention_device_bytes,
+    .host_bytes = attention_host_bytes,
     .create = attention_create,
     .problem = attention_problem_of,
     .poison = attention_poison,

@@ -197,6 +197,14 @@ static double reduce_device_bytes(const struct problem_size *size)
     return 4.0 * (n + n / 63 + 64) + 4.0 * (real + real / 63 + 64) + 512;
 }
 
+/* The inputs (the size's and the real-valued check's floats); a CPU row with no GPU
+ * reads them where they are and has no partial sums. */
+static double reduce_host_bytes(const struct problem_size *size, int on_host)
+{
+    (void)on_host;
+    return 4.0 * ((double)count_of(size) + (double)REDUCE_REAL_N);
+}
+
 /* The inputs in host memory; with on_host nothing else (no CUDA call), otherwise
  * copied to the device buffers too. */
 static enum lab_status create_in(const struct problem_size *size, uint64_t seed, void **out,
@@ -406,6 +414,7 @@ const struct lab_problem lab_problem = {
     .flop_count = reduce_flop_count,
     .rate_column = "gbps",
     .device_bytes = reduce_device_bytes,
+    .host_bytes = reduce_host_bytes,
     .create = reduce_create,
     .problem = reduce_problem_of,
     .poison = reduce_poison,

@@ -69,6 +69,13 @@ static double scan_device_bytes(const struct problem_size *size)
     return scan_moved_bytes(size->n) + (double)SCAN_SCRATCH_BYTES(size->n);
 }
 
+/* The input and the output read back; a CPU row with no GPU scans between those two. */
+static double scan_host_bytes(const struct problem_size *size, int on_host)
+{
+    (void)on_host;
+    return scan_moved_bytes(size->n);
+}
+
 static void scan_destroy(void *opaque)
 {
     struct scan_state *s = opaque;
@@ -221,6 +228,7 @@ const struct lab_problem lab_problem = {
     .flop_count = scan_flop_count,
     .rate_column = "gbps",
     .device_bytes = scan_device_bytes,
+    .host_bytes = scan_host_bytes,
     .create = scan_create,
     .problem = scan_problem_of,
     .poison = scan_poison,

@@ -121,6 +121,15 @@ static double sort_device_bytes(const struct problem_size *size)
            (double)SORT_SCRATCH_BYTES(size->n);
 }
 
+/* The keys made, their reference sort, the output read back and the reference's
+ * second buffer (4 n bytes each), the values 0..n-1 for pairs; a CPU row with no GPU
+ * keeps the device's buffers in host memory too. */
+static double sort_host_bytes(const struct problem_size *size, int on_host)
+{
+    double own = (4.0 + this_step_sorts_pairs()) * sizeof(uint32_t) * (double)size->n;
+    return own + (on_host ? sort_device_bytes(size) : 0.0);
+}
+
 static void sort_destroy(void *opaque)
 {
     struct sort_state *s = opaque;
@@ -342,6 +351,7 @@ const struct lab_problem lab_problem = {
     .flop_count = sort_flop_count,
     .rate_column = "gkeys",
     .device_bytes = sort_device_bytes,
+    .host_bytes = sort_host_bytes,
     .create = sort_create,
     .problem = sort_problem_of,
     .poison = sort_poison,

@@ -52,7 +52,8 @@ static int compare_entries(const void *a, const void *b)
     return 0;
 }
 
-int mtx_read(const char *path, struct csr_matrix *a, char *why, size_t why_len)
+int mtx_read(const char *path, struct csr_matrix *a, mtx_size_check fits, char *why,
+             size_t why_len)
 {
     memset(a, 0, sizeof *a);
     FILE *f = fopen(path, "r");
@@ -66,7 +67,7 @@ int mtx_read(const char *path, struct csr_matrix *a, char *why, size_t why_len)
     int pattern = 0, integer = 0, symmetric = 0, have_size = 0, status = -1;
     struct entry *list = NULL;
     long stored = 0;
-    char reason[160];
+    char reason[320];
 
     if (getline(&line, &cap, f) < 0) {
         fail(why, why_len, path, 1, "empty file: expected the header %%MatrixMarket matrix coordinate ...");
@@ -127,6 +128,10 @@ int mtx_read(const char *path, struct csr_matrix *a, char *why, size_t why_len)
             if ((double)entries * (symmetric ? 2.0 : 1.0) > 2147483647.0) {
                 fail(why, why_len, path, number, "2^31 or more nonzeros: this lab's CSR has 32-bit "
                                                  "indices (CUSPARSE_INDEX_32I)");
+                goto done;
+            }
+            if (fits != NULL && fits(rows, cols, entries * (symmetric ? 2 : 1), reason, sizeof reason) != 0) {
+                fail(why, why_len, path, number, reason);
                 goto done;
             }
             list = malloc((size_t)(entries > 0 ? entries : 1) * (symmetric ? 2 : 1) * sizeof *list);
