@@ -7,10 +7,12 @@
  * order, its sample run table has the columns the runner prints, its exit-code table
  * is in order; every document that cites a source links to its entry in
  * REFERENCES.md, and every entry there is linked; every chapter heads its steps
- * with "## ", and no document line runs past 800 characters. */
+ * with "## ", and no document line runs past 800 characters; no measured number is
+ * typed into the prose, outside the generated tables. */
 #include <check.h>
 #include <ctype.h>
 #include <glob.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -316,6 +318,126 @@ START_TEST(documents_have_no_overlong_line)
 }
 END_TEST
 
+/* The documents' prose types no measured number: a time, a rate, a speedup with
+ * decimals or a register count is written only by bin/guide-tables between its marks
+ * (from the recorded CSVs), or named by the table that holds it. What is not checked:
+ * fenced code, the generated tables, and a line that cites a paper (a link into
+ * REFERENCES.md, or one of the papers' authors and GPUs below), whose figures are the
+ * papers' own. The few typed numbers left are design parameters, the occupancy
+ * calculator's worked examples, or not yet replaced; each is listed, with its file, in
+ * tests/fixtures/typed-numbers.allow, and a listed line that is no longer there must
+ * leave the list, so it only shrinks. */
+static const char *const measured_patterns[] = {
+    "[0-9]+(\\.[0-9]+)? ?(ms|us|ns|\xc2\xb5s)([^A-Za-z0-9_]|$)",          /* a time */
+    "[0-9]+(\\.[0-9]+)? (s|seconds|minutes)([^A-Za-z0-9_/]|$)",            /* a time */
+    "[0-9]+(\\.[0-9]+)? ?(GB/s|TB/s|GFLOP/s|TFLOP/s|Gkeys/s|Gop/s)",       /* a rate */
+    "[0-9]+\\.[0-9]+ ?(x|\xc3\x97)([^A-Za-z0-9]|$)",                      /* a speedup */
+    "[0-9]+ (registers|regs)([^A-Za-z]|$)",                                /* a register count */
+};
+static const char *const papers_words[] = {
+    "REFERENCES.md#", "8800", "G80", "GTX", "Quadro", "C2050", "A100", "K40", "Fermi", "Kepler",
+    "Burtscher", "Harris", "Ryoo", "Johnson", "PPoPP", "CGO", "Adinets", "Merrill", "Garland",
+    "Nickolls", "Satish", "Clovertown"};
+
+/* Each typed measured number of path, as "path: line" lines appended to found. */
+static void typed_numbers(const char *path, regex_t *patterns, size_t npatterns, char **found,
+                          size_t *len)
+{
+    char *text = util_read_file(path, NULL);
+    if (text == NULL)
+        return; /* not in this tree (the students' copy has no INSTRUCTORS.md) */
+    int generated = 0, code = 0;
+    for (char *line = text; *line != '\0';) {
+        size_t n = strcspn(line, "\n");
+        char saved = line[n];
+        line[n] = '\0';
+        int mark = strncmp(line, "<!-- ", 5) == 0 && strstr(line, "-table ") != NULL;
+        if (strncmp(line, "```", 3) == 0)
+            code = !code;
+        else if (strncmp(line, "<!-- end results-table -->", 26) == 0)
+            generated = 0;
+        else if (mark)
+            generated = 1;
+        else if (!generated && !code) {
+            int cited = 0, typed = 0;
+            for (size_t w = 0; w < sizeof papers_words / sizeof papers_words[0] && !cited; ++w)
+                cited = strstr(line, papers_words[w]) != NULL;
+            /* a power of ten ("2.0 × 10^12") is not a speedup: its "× 10^" read as "e" */
+            char plain[4096];
+            snprintf(plain, sizeof plain, "%s", line);
+            for (char *ten; (ten = strstr(plain, " \xc3\x97 10^")) != NULL;)
+                memmove(ten + 1, ten + 7, strlen(ten + 7) + 1), ten[0] = 'e';
+            for (size_t k = 0; k < npatterns && !cited && !typed; ++k)
+                typed = regexec(&patterns[k], plain, 0, NULL, 0) == 0;
+            if (typed) {
+                size_t need = *len + strlen(path) + n + 4;
+                *found = realloc(*found, need + 1);
+                ck_assert_ptr_nonnull(*found);
+                *len += (size_t)sprintf(*found + *len, "%s: %s\n", path, line);
+            }
+        }
+        line[n] = saved;
+        line += n + (saved == '\n');
+    }
+    free(text);
+}
+
+START_TEST(documents_type_no_measured_number)
+{
+    regex_t patterns[sizeof measured_patterns / sizeof measured_patterns[0]];
+    size_t npatterns = sizeof patterns / sizeof patterns[0];
+    for (size_t k = 0; k < npatterns; ++k)
+        ck_assert_int_eq(regcomp(&patterns[k], measured_patterns[k], REG_EXTENDED | REG_NOSUB), 0);
+    glob_t docs;
+    ck_assert_int_eq(glob("labs/*/README.md", 0, NULL, &docs), 0);
+    static const char *const top[] = {"README.md", "GUIDE.md", "INSTRUCTORS.md", "data/grading/README.md"};
+    char *found = calloc(1, 1);
+    size_t len = 0;
+    for (size_t i = 0; i < 4 + docs.gl_pathc; ++i)
+        typed_numbers(i < 4 ? top[i] : docs.gl_pathv[i - 4], patterns, npatterns, &found, &len);
+    globfree(&docs);
+    for (size_t k = 0; k < npatterns; ++k)
+        regfree(&patterns[k]);
+    char *allowed = util_read_file("tests/fixtures/typed-numbers.allow", NULL);
+    ck_assert_msg(allowed != NULL, "cannot read tests/fixtures/typed-numbers.allow");
+    char new_lines[16384] = "", gone[8192] = "";
+    /* each line found must be listed (comment lines of the list start with '#') */
+    for (char *line = found; *line != '\0';) {
+        size_t n = strcspn(line, "\n");
+        char entry[4096];
+        snprintf(entry, sizeof entry, "%.*s", (int)n, line);
+        int listed = 0;
+        for (const char *at = allowed; !listed && (at = strstr(at, entry)) != NULL; at += n)
+            listed = (at == allowed || at[-1] == '\n') && (at[n] == '\n' || at[n] == '\0');
+        if (!listed)
+            snprintf(new_lines + strlen(new_lines), sizeof new_lines - strlen(new_lines), "  %.*s\n",
+                     (int)(n < 200 ? n : 200), line);
+        line += n + (line[n] == '\n');
+    }
+    /* and each listed line must still be found (the students' copy leaves some out) */
+    for (char *line = allowed; *line != '\0' && !students_copy();) {
+        size_t n = strcspn(line, "\n");
+        char entry[2048];
+        snprintf(entry, sizeof entry, "%.*s\n", (int)n, line);
+        if (n > 0 && line[0] != '#' && strstr(found, entry) == NULL)
+            snprintf(gone + strlen(gone), sizeof gone - strlen(gone), "  %.*s\n", (int)(n < 200 ? n : 200),
+                     line);
+        line += n + (line[n] == '\n');
+    }
+    free(allowed);
+    free(found);
+    /* the lines on stderr: Check's message holds a few hundred characters */
+    if (new_lines[0] != '\0')
+        fprintf(stderr, "measured numbers typed into the prose (generate them with "
+                        "bin/guide-tables, or name the table that holds them):\n%s", new_lines);
+    if (gone[0] != '\0')
+        fprintf(stderr, "lines of tests/fixtures/typed-numbers.allow no longer in the documents "
+                        "(remove them from the list):\n%s", gone);
+    ck_assert_msg(new_lines[0] == '\0', "measured numbers typed into the prose (stderr lists them)");
+    ck_assert_msg(gone[0] == '\0', "stale lines in tests/fixtures/typed-numbers.allow (stderr lists them)");
+}
+END_TEST
+
 Suite *doc_links_suite(void)
 {
     Suite *s = suite_create("doc_links");
@@ -328,6 +450,7 @@ Suite *doc_links_suite(void)
     tcase_add_test(tc, every_citation_links_to_the_references);
     tcase_add_test(tc, chapters_head_each_step_alike);
     tcase_add_test(tc, documents_have_no_overlong_line);
+    tcase_add_test(tc, documents_type_no_measured_number);
     suite_add_tcase(s, tc);
     return s;
 }
