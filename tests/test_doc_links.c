@@ -390,11 +390,13 @@ START_TEST(documents_type_no_measured_number)
         ck_assert_int_eq(regcomp(&patterns[k], measured_patterns[k], REG_EXTENDED | REG_NOSUB), 0);
     glob_t docs;
     ck_assert_int_eq(glob("labs/*/README.md", 0, NULL, &docs), 0);
-    static const char *const top[] = {"README.md", "GUIDE.md", "INSTRUCTORS.md", "data/grading/README.md"};
+    static const char *const top[] = {"README.md", "GUIDE.md", "INSTRUCTORS.md", "data/grading/README.md",
+                                      "data/sweeps/README.md"};
+    size_t ntop = sizeof top / sizeof top[0];
     char *found = calloc(1, 1);
     size_t len = 0;
-    for (size_t i = 0; i < 4 + docs.gl_pathc; ++i)
-        typed_numbers(i < 4 ? top[i] : docs.gl_pathv[i - 4], patterns, npatterns, &found, &len);
+    for (size_t i = 0; i < ntop + docs.gl_pathc; ++i)
+        typed_numbers(i < ntop ? top[i] : docs.gl_pathv[i - ntop], patterns, npatterns, &found, &len);
     globfree(&docs);
     for (size_t k = 0; k < npatterns; ++k)
         regfree(&patterns[k]);
