@@ -312,8 +312,9 @@ static int limits(const char *results, const char *profiles, const char *lab, co
                 if (passed(&t, r)) {
                     double g = giga(&t, r, column);
                     snprintf(ms, sizeof ms, "%.3f", number(&t, r, "median_ms"));
-                    table_rate_text(strcmp(column, "interactions_per_s") == 0 ? g : number(&t, r, column), rate,
-                                    sizeof rate);
+                    if (!isnan(g)) /* a row from before the column: "-" */
+                        table_rate_text(strcmp(column, "interactions_per_s") == 0 ? g : number(&t, r, column),
+                                        rate, sizeof rate);
                     if (!isnan(peak_value) && !isnan(g))
                         snprintf(share, sizeof share, "%.0f%%", 100 * g / peak_value);
                 }
