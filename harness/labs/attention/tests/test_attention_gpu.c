@@ -2,9 +2,10 @@
  * tests/test_gpu.c's): --mask causal is k + 1000 and recorded as such, with half the
  * FLOPs; the steps that keep the scores in device memory count their bytes and are
  * refused in one line (exit 2) where the n x n scores cannot fit, while the fused steps
- * run there; and the wrong attention steps of tests/submissions lose the step when
- * graded (the maximum not subtracted, a rescale forgotten, the causal mask off by one,
- * the last partial tile of keys lost; the library call, which does not build, is graded
+ * run there; and the wrong attention steps of tests/submissions lose what they should
+ * when graded (the maximum not subtracted, a rescale forgotten, the causal mask off by
+ * one, the last partial tile of keys lost: the step; the scores in device memory from
+ * step 04 on: the technique point; the library call, which does not build, is graded
  * without a GPU in test_attention.c). Runs only when a GPU is visible; otherwise each
  * case is listed as SKIPPED by name. This process makes no CUDA call: the steps run as
  * children. */
@@ -120,25 +121,32 @@ END_TEST
 /* ------------------------------------------------------------------------- */
 /* The wrong submissions, each graded at its own step by bin/lab grade, all at once
  * (each a child of the fixture, its output in a log beside its gradebook). Each is a
- * solution step with one mistake that only the numbers show: it builds, no sanitizer
- * sees anything, and the check sizes it still gets right are those where the mistake
- * changes nothing (each file's header says why). */
+ * solution step with one mistake that no sanitizer sees: four that only the numbers
+ * show, right at the check sizes where the mistake changes nothing (each file's header
+ * says why), and step 03's three kernels handed in as step 04, right but not fused,
+ * which the rubric's one-kernel line finds in what its speed run launched. */
 struct wrong {
-    const char *student, *step, *stem, *sizes, *why;
+    const char *student, *step, *stem;
+    const char *says; /* in the report: the correct line's count, or the technique's reason */
+    int correct;      /* 1: right numbers, the technique lost (else correct fails: nothing) */
+    const char *why;
 };
 static const struct wrong wrongs[] = {
     {"max-not-subtracted", "02", "02-warp-softmax",
-     "2 of 10 check sizes correct; first failure at 3x17x64",
+     "2 of 10 check sizes correct; first failure at 3x17x64", 0,
      "the row's maximum not subtracted: expf overflows on the spiked queries"},
     {"rescale-forgotten", "05", "05-flash2",
-     "3 of 10 check sizes correct; first failure at 2x77x1064",
+     "3 of 10 check sizes correct; first failure at 2x77x1064", 0,
      "O not rescaled when the running maximum grows"},
     {"off-by-one-edge", "08", "08-causal",
-     "5 of 10 check sizes correct; first failure at 2x1x1128",
+     "5 of 10 check sizes correct; first failure at 2x1x1128", 0,
      "the causal mask off by one: query i does not see key i"},
     {"lost-tail", "07", "07-cp-async",
-     "0 of 10 check sizes correct; first failure at 1x1x64",
+     "0 of 10 check sizes correct; first failure at 1x1x64", 0,
      "the keys of the last, partial tile lost"},
+    {"unfused-scores", "04", "04-fused",
+     "the step launched 3 kernels (scores_kernel, softmax_kernel, pv_kernel); the rubric wants one", 1,
+     "step 03's three kernels as step 04: the scores in device memory"},
 };
 #define WRONGS (sizeof wrongs / sizeof wrongs[0])
 static char *grade_dir;
@@ -219,14 +227,21 @@ START_TEST(wrong_submission_loses_its_step)
         char *log = util_read_file(path, NULL);
         ck_abort_msg("%s (%s): no report (exit %d)\n%s", w->student, w->why, grade_status[_i], log ? log : "");
     }
-    /* it builds and is wrong where the header says, and correct is required: nothing */
     expect_line(report, w, "build", "PASS");
-    expect_line(report, w, "correct", "FAIL 0/4");
-    ck_assert_msg(strstr(report, w->sizes) != NULL, "%s (%s): no '%s' in\n%s", w->student, w->why, w->sizes,
+    ck_assert_msg(strstr(report, w->says) != NULL, "%s (%s): no '%s' in\n%s", w->student, w->why, w->says,
                   report);
     char total[128];
-    snprintf(total, sizeof total, "attention/%s: 0 of 11 (a required check failed (correct)", w->stem);
-    ck_assert_msg(strstr(report, total) != NULL, "%s (%s): no '%s' in\n%s", w->student, w->why, total, report);
+    if (w->correct) { /* right, but not the step's technique: its point lost, never full marks */
+        expect_line(report, w, "correct", "PASS 4/4");
+        expect_line(report, w, "technique", "FAIL 0/1");
+        snprintf(total, sizeof total, "attention/%s: 11 of 11", w->stem);
+        ck_assert_msg(strstr(report, total) == NULL, "%s (%s):\n%s", w->student, w->why, report);
+    } else { /* wrong where the header says, and correct is required: nothing */
+        expect_line(report, w, "correct", "FAIL 0/4");
+        snprintf(total, sizeof total, "attention/%s: 0 of 11 (a required check failed (correct)", w->stem);
+        ck_assert_msg(strstr(report, total) != NULL, "%s (%s): no '%s' in\n%s", w->student, w->why, total,
+                      report);
+    }
     /* a mistake in the numbers alone: no tool sees it (where compute-sanitizer runs) */
     if (strstr(report, "compute-sanitizer was not found") == NULL) {
         expect_line(report, w, "memcheck", "PASS");
