@@ -500,6 +500,52 @@ START_TEST(guide_tables_set_steps_against_the_ceilings)
 }
 END_TEST
 
+/* A pairs-table: a step against another at each size where both passed with the named
+ * L2 policy, each its own newest row whatever run it is in (a failed, flushed or -D
+ * row left out), smallest size first; a size only one of them ran is left out. */
+START_TEST(guide_tables_set_two_steps_side_by_side_across_runs)
+{
+    char dir[700];
+    fresh_inputs("pairs", dir, sizeof dir);
+    const char *const row = "2026-11-2%sT10:00:00Z,%s,abc,G,9.0,132,1980,13.0,13.0,13.0,demo,%s,step,"
+                            "solutions,-O3%s,%s,1,%s,1,1,5,%s,1,1,%s,32,2048,0,0,256,8,threads,100,0,%s\n";
+    const char *const rows[][8] = {
+        /* day, run, step, flags, cache, n, ms, GFLOP/s (verdict PASS unless 9th) */
+        {"1", "a", "01-fill", "", "warm", "2048", "4.0", "10"},
+        {"1", "b", "02-shared", "", "warm", "2048", "2.0", "20"},
+        {"2", "c", "01-fill", "", "warm", "1024", "3.0", "5"},
+        {"2", "d", "02-shared", "", "warm", "1024", "1.0", "15"},
+        {"3", "e", "02-shared", "", "flushed", "1024", "0.5", "30"},
+        {"3", "f", "02-shared", " -DX=1", "warm", "1024", "0.25", "60"},
+        {"3", "g", "01-fill", "", "warm", "4096", "8.0", "10"},
+    };
+    char text[8192], line[512];
+    snprintf(text, sizeof text, "%s\n", HEADER);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
+        snprintf(line, sizeof line, row, rows[i][0], rows[i][1], rows[i][2], rows[i][3], rows[i][4], rows[i][5],
+                 rows[i][6], rows[i][7], "PASS");
+        strcat(text, line);
+    }
+    snprintf(line, sizeof line, row, "4", "h", "02-shared", "", "warm", "2048", "0.1", "99", "FAIL");
+    strcat(text, line);
+    write_text(dir, "G/demo.csv", text);
+    write_text(dir, "guide.md", "<!-- pairs-table demo G warm 01 02 -->\n<!-- end results-table -->\n");
+    char *got;
+    ck_assert_int_eq(guide_tables(dir, &got, "--results", dir, NULL), 0);
+    ck_assert_msg(strstr(got, "|---|---:|---:|---:|---:|---:|---|\n"
+                              "| 1 x 1024 x 1 | 3.0000 | 5.00 | 1.0000 | 15.0 | 3.00x | `c`, `d` |\n"
+                              "| 1 x 2048 x 1 | 4.0000 | 10.0 | 2.0000 | 20.0 | 2.00x | `a`, `b` |\n\n"
+                              "G, each size's newest passing row of 01-fill and of 02-shared with the L2 "
+                              "not flushed before each timed run (not a build variant), recorded 2026-11-21 "
+                              "to 2026-11-22") != NULL,
+                  "%s", got);
+    free(got);
+    write_text(dir, "guide.md", "<!-- pairs-table demo G cold 01 02 -->\n<!-- end results-table -->\n");
+    ck_assert_int_eq(guide_tables(dir, NULL, "--results", dir, NULL), 2);
+    ck_assert_msg(strstr(err, "cache 'cold': warm or flushed") != NULL, "%s", err);
+}
+END_TEST
+
 /* A table whose run is older than the code of one of its step files is flagged, in
  * one line on stderr naming the file, without changing the exit status; a change to
  * comments alone (a step header) is not flagged, nor is anything where git cannot
@@ -564,6 +610,7 @@ Suite *guide_tables_suite(void)
     tcase_add_test(tc, guide_tables_set_out_a_steps_build_variants);
     tcase_add_test(tc, guide_tables_flag_a_run_older_than_its_step_files);
     tcase_add_test(tc, guide_tables_set_steps_against_the_ceilings);
+    tcase_add_test(tc, guide_tables_set_two_steps_side_by_side_across_runs);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -17,13 +17,15 @@
 #define PEAKS_MARK "<!-- peaks-table "
 #define SWEEP_MARK "<!-- sweep-table "
 #define LIMITS_MARK "<!-- limits-table "
+#define PAIRS_MARK "<!-- pairs-table "
 #define MAX_WORDS 16
 
 int limits_table_marked(const char *line)
 {
     return strncmp(line, PEAKS_MARK, strlen(PEAKS_MARK)) == 0 ||
            strncmp(line, SWEEP_MARK, strlen(SWEEP_MARK)) == 0 ||
-           strncmp(line, LIMITS_MARK, strlen(LIMITS_MARK)) == 0;
+           strncmp(line, LIMITS_MARK, strlen(LIMITS_MARK)) == 0 ||
+           strncmp(line, PAIRS_MARK, strlen(PAIRS_MARK)) == 0;
 }
 
 /* printf into b; one piece at most 2047 characters (a row of a table) */
@@ -363,16 +365,101 @@ static int limits(const char *results, const char *profiles, const char *lab, co
     return shown == 0 ? -1 : 0;
 }
 
+/* The newest passing row of step (source solutions, no -D build variant, cache policy
+ * cache) at the size of row r of t; -1 when none. */
+static long newest_plain_row(const struct csv_table *t, const char *step, const char *cache, size_t r)
+{
+    for (size_t q = t->nrows; q-- > 0;)
+        if (strcmp(field(t, q, "step"), step) == 0 && passed(t, q) &&
+            strcmp(field(t, q, "source"), "solutions") == 0 && strcmp(field(t, q, "cache"), cache) == 0 &&
+            strstr(field(t, q, "flags"), "-D") == NULL && strcmp(field(t, q, "m"), field(t, r, "m")) == 0 &&
+            strcmp(field(t, q, "n"), field(t, r, "n")) == 0 && strcmp(field(t, q, "k"), field(t, r, "k")) == 0)
+            return (long)q;
+    return -1;
+}
+
+static double row_size(const struct csv_table *t, size_t r)
+{
+    return number(t, r, "m") * number(t, r, "n") * number(t, r, "k");
+}
+
+/* A pairs-table: step against row at every size where both have a passing row with
+ * the L2 policy cache, each the newest of its own (whatever run), smallest size first. */
+static int pairs_table(const char *results, const char *lab, const char *gpu_dir, const char *cache,
+                       const char *step, const char *row, struct text *out, char *why, size_t why_len)
+{
+    const struct step_table *steps;
+    struct csv_table t;
+    char path[1024];
+    if (strcmp(cache, "warm") != 0 && strcmp(cache, "flushed") != 0) {
+        snprintf(why, why_len, "cache '%s': warm or flushed", cache);
+        return -1;
+    }
+    if (open_results(results, lab, gpu_dir, &steps, &t, path, sizeof path, why, why_len) != 0)
+        return -1;
+    /* a step may be named by its number ("13"); a row beside the steps by its name */
+    char step_stem_buf[128], row_stem_buf[128];
+    const struct step_info *s1 = step_table_step(steps, step), *s2 = step_table_step(steps, row);
+    step = s1 != NULL ? step_stem(s1, step_stem_buf, sizeof step_stem_buf) : step;
+    row = s2 != NULL ? step_stem(s2, row_stem_buf, sizeof row_stem_buf) : row;
+    size_t sizes[256], nsizes = 0; /* a row of step for each size where both ran */
+    for (size_t r = 0; r < t.nrows && nsizes < 256; ++r) {
+        if ((long)r != newest_plain_row(&t, step, cache, r) || newest_plain_row(&t, row, cache, r) < 0)
+            continue;
+        size_t at = nsizes++;
+        while (at > 0 && row_size(&t, sizes[at - 1]) > row_size(&t, r)) {
+            sizes[at] = sizes[at - 1];
+            --at;
+        }
+        sizes[at] = r;
+    }
+    if (nsizes == 0) {
+        snprintf(why, why_len, "%s: no size at which %s and %s both passed (L2 %s)", path, step, row,
+                 strcmp(cache, "warm") == 0 ? "not flushed" : "flushed");
+        csv_free(&t);
+        return -1;
+    }
+    const char *rate = steps->rate_label ? steps->rate_label : "GFLOP/s";
+    add(out, "| size | %s ms | %s %s | %s ms | %s %s | %s over %s | runs (%s, %s) |\n"
+             "|---|---:|---:|---:|---:|---:|---|\n",
+        step, step, rate, row, row, rate, row, step, step, row);
+    char first[16] = "", last[16] = "";
+    for (size_t i = 0; i < nsizes; ++i) {
+        size_t a = sizes[i], b = (size_t)newest_plain_row(&t, row, cache, a);
+        char ra[32], rb[32];
+        table_rate_text(number(&t, a, "gflops"), ra, sizeof ra);
+        table_rate_text(number(&t, b, "gflops"), rb, sizeof rb);
+        add(out, "| %s x %s x %s | %.4f | %s | %.4f | %s | %.2fx | `%s`, `%s` |\n", field(&t, a, "m"),
+            field(&t, a, "n"), field(&t, a, "k"), number(&t, a, "median_ms"), ra, number(&t, b, "median_ms"), rb,
+            number(&t, a, "median_ms") / number(&t, b, "median_ms"), field(&t, a, "run_id"), field(&t, b, "run_id"));
+        for (int e = 0; e < 2; ++e) {
+            const char *date = field(&t, e ? b : a, "date");
+            if (first[0] == '\0' || strncmp(date, first, 10) < 0)
+                snprintf(first, sizeof first, "%.10s", date);
+            if (strncmp(date, last, 10) > 0)
+                snprintf(last, sizeof last, "%.10s", date);
+        }
+    }
+    add(out, "\n%s, each size's newest passing row of %s and of %s with the L2 %s before each timed "
+             "run (not a build variant), recorded %s%s%s, from `%s`; `make guide-tables` regenerates "
+             "this table.\n",
+        field(&t, sizes[0], "gpu"), step, row, strcmp(cache, "warm") == 0 ? "not flushed" : "flushed", first,
+        strcmp(first, last) ? " to " : "", strcmp(first, last) ? last : "", path);
+    csv_free(&t);
+    return 0;
+}
+
 int limits_table(const char *line, const char *results, const char *profiles, struct text *out,
                  char *why, size_t why_len)
 {
-    int kind = strncmp(line, PEAKS_MARK, strlen(PEAKS_MARK)) == 0   ? 0
-               : strncmp(line, SWEEP_MARK, strlen(SWEEP_MARK)) == 0 ? 1
-                                                                    : 2;
-    static const char *const marks[] = {PEAKS_MARK, SWEEP_MARK, LIMITS_MARK};
+    static const char *const marks[] = {PEAKS_MARK, SWEEP_MARK, LIMITS_MARK, PAIRS_MARK};
     static const char *const usage[] = {"<!-- peaks-table GPU-DIR -->", "<!-- sweep-table LAB FILE.csv VAR... -->",
-                                        "<!-- limits-table LAB GPU-DIR COLUMN CEILING [MxNxK...] STEP... -->"};
-    static const int least[] = {1, 3, 5}, most[] = {1, MAX_WORDS, MAX_WORDS};
+                                        "<!-- limits-table LAB GPU-DIR COLUMN CEILING [MxNxK...] STEP... -->",
+                                        "<!-- pairs-table LAB GPU-DIR CACHE STEP ROW -->"};
+    static const int least[] = {1, 3, 5, 5}, most[] = {1, MAX_WORDS, MAX_WORDS, 5};
+    int kind = 0;
+    while (kind < 3 && strncmp(line, marks[kind], strlen(marks[kind])) != 0)
+        ++kind;
     char words_of[4096], *word[MAX_WORDS + 1];
     int words = 0;
     snprintf(words_of, sizeof words_of, "%s", line + strlen(marks[kind]));
@@ -387,6 +474,8 @@ int limits_table(const char *line, const char *results, const char *profiles, st
         return peaks_table(results, word[0], out, why, why_len);
     if (kind == 1)
         return sweep_table(word[0], word[1], word + 2, words - 2, out, why, why_len);
+    if (kind == 3)
+        return pairs_table(results, word[0], word[1], word[2], word[3], word[4], out, why, why_len);
     /* sizes are three numbers joined by x; a step's name never is */
     int sized = 0;
     long m, n, k;

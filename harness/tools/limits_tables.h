@@ -1,6 +1,7 @@
 /* The documents' tables of what bounds a step (bin/guide-tables): the measured
- * ceilings, a step's build variants from a sweep, and the final steps set against the
- * ceilings beside what their profile says limits them. Each is generated between its
+ * ceilings, a step's build variants from a sweep, the final steps set against the
+ * ceilings beside what their profile says limits them, and two steps size by size
+ * across runs (where the GPU is not yet full). Each is generated between its
  * mark and "<!-- end results-table -->":
  *
  *   <!-- peaks-table GPU-DIR -->
@@ -18,6 +19,11 @@
  *     dram_copy, tf32_wgmma), and from its newest profile (PROFILES/GPU-DIR/LAB.csv)
  *     what limits it, the SM and memory throughput, the DRAM bytes over the step's
  *     unprofiled time against the measured copy, and the top stall.
+ *   <!-- pairs-table LAB GPU-DIR CACHE STEP ROW -->
+ *     STEP against ROW (a step or a row beside the steps) at every size where both
+ *     have a passing row with the L2 CACHE (warm or flushed), each the newest of its
+ *     own whatever run it is in (a build variant left out), smallest size first: both
+ *     times and rates, how many times faster ROW is, and the two runs.
  *
  * Where peaks.csv or the profile is not recorded for the GPU, the cells say so and
  * the caption says which make target records it. */
