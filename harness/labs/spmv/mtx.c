@@ -70,7 +70,10 @@ int mtx_read(const char *path, struct csr_matrix *a, mtx_size_check fits, char *
     char reason[320];
 
     if (getline(&line, &cap, f) < 0) {
-        fail(why, why_len, path, 1, "empty file: expected the header %%MatrixMarket matrix coordinate ...");
+        if (ferror(f)) /* a folder opens, and then cannot be read */
+            snprintf(reason, sizeof reason, "cannot read: %s", strerror(errno));
+        fail(why, why_len, path, ferror(f) ? 0 : 1,
+             ferror(f) ? reason : "empty file: expected the header %%MatrixMarket matrix coordinate ...");
         goto done;
     }
     number = 1;
@@ -159,9 +162,14 @@ int mtx_read(const char *path, struct csr_matrix *a, mtx_size_check fits, char *
             char *end;
             errno = 0;
             double v = integer ? (double)strtol(s, &end, 10) : strtod(s, &end);
-            if (end == s || errno != 0 || !isfinite(v) || !blank(end) || fabs(v) > 3.0e38) {
+            if (end == s || errno != 0 || !isfinite(v) || fabs(v) > 3.0e38 ||
+                (*end != '\0' && !isspace((unsigned char)*end))) {
                 fail(why, why_len, path, number, integer ? "expected an integer value after the indices"
                                                          : "expected a finite real value after the indices");
+                goto done;
+            }
+            if (!blank(end)) {
+                fail(why, why_len, path, number, "a field after the value: an entry is 'row column value'");
                 goto done;
             }
             value = (float)v;

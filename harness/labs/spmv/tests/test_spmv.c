@@ -230,6 +230,8 @@ static const struct {
     {"%%MatrixMarket matrix coordinate real general\n3 3 2\n1 0 1.0\n", 3, "column in 1..3"},
     {"%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 abc\n", 3, "finite real value"},
     {"%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 nan\n", 3, "finite real value"},
+    {"%%MatrixMarket matrix coordinate real general\n3 3 1\n1 1 1.0 7\n", 3, "a field after the value"},
+    {"%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 1 2 7\n", 3, "a field after the value"},
     {"%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 1 1.5\n", 3, "integer value"},
     {"%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 1 1.5\n", 3, "pattern"},
     {"%%MatrixMarket matrix coordinate real general\n3 3 3\n1 1 1\n2 2 2\n", 5, "after 2 of the 3"},
@@ -264,12 +266,22 @@ START_TEST(malformed_mtx_is_named_by_line)
 }
 END_TEST
 
-START_TEST(missing_mtx_is_refused)
+START_TEST(missing_mtx_or_a_folder_is_refused)
 {
     struct csr_matrix a;
     char why[512];
     ck_assert_int_eq(mtx_read("no/such/file.mtx", &a, NULL, why, sizeof why), -1);
     ck_assert_ptr_nonnull(strstr(why, "no/such/file.mtx:0: cannot open"));
+    /* a folder opens, but it is no empty file */
+    char *dir = util_temp_dir("spmv-dir.mtx");
+    ck_assert_ptr_nonnull(dir);
+    int status = mtx_read(dir, &a, NULL, why, sizeof why);
+    char want[700];
+    snprintf(want, sizeof want, "%s:0: cannot read: Is a directory", dir);
+    util_remove_tree(dir);
+    free(dir);
+    ck_assert_int_eq(status, -1);
+    ck_assert_str_eq(why, want);
 }
 END_TEST
 
@@ -416,7 +428,7 @@ Suite *spmv_suite(void)
     tcase_add_test(tc, class_names_and_refusals);
     tcase_add_test(tc, tiny_mtx_reads_and_mirrors);
     tcase_add_loop_test(tc, malformed_mtx_is_named_by_line, 0, (int)BAD_FILES);
-    tcase_add_test(tc, missing_mtx_is_refused);
+    tcase_add_test(tc, missing_mtx_or_a_folder_is_refused);
     tcase_add_test(tc, binary_reads_files_and_refuses_in_one_line);
     tcase_add_test(tc, a_matrix_file_too_large_for_memory_is_refused_from_its_size_line);
     tcase_add_test(tc, csv_names_the_matrix);
