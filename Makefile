@@ -30,11 +30,13 @@
 #   make explore            the optimization-space explorer (CGO'08; not in the students' copy): metrics
 #                           and the Pareto set, no GPU needed; with a GPU each timed
 #   make deps               install Check and gnuplot when missing (run and test do it too), and
-#                           cuobjdump and nvdisasm from PyPI into .deps/pip for make explore
+#                           cuobjdump and nvdisasm from PyPI into .deps/pip for the explorer
 #                           and grading's sass technique lines
+#   make deps-cuda12        install CUDA 12.4.1 under .deps/cuda12/toolkit (about 1 GB from Debian's
+#                           and PyPI's packages): make CUDA_HOME=.deps/cuda12/toolkit builds with it
 #   make diffs              the change each solution step makes, as diffs under build/diffs/
-#   make guide-tables       regenerate the documents' tables of recorded results (data/results/, data/grading/,
-#                           data/profiles/)
+#   make guide-tables       regenerate the documents' tables of recorded results (data/results/,
+#                           data/profiles/ and grading's records)
 #   make profile [LAB=] [STEP=] [SRC=]  each step once under Nsight Compute (ncu): its counters in
 #                           data/profiles/<gpu>/<lab>.csv (harness/profile.mk; NCU=/path/to/ncu)
 #   make handout DEST=dir   write the students' repository into dir: no solutions/, no grading tests
@@ -44,16 +46,17 @@
 # Variables: SRC=labs|solutions  LAB=  STEP=  RUN_ARGS="--n 1024" (options for each step)
 #   RUN_TIME_LIMIT=60 (make run stops a step after so many seconds; 0: never)
 #   ARCH=sm_NN (default: this GPU's, else sm_90)  WHATIF=sm_NN  V=1 (show commands)
-#   STUDENT=  SUBMISSION=  SUBMISSIONS=  GRADEBOOK=file.csv  GRADE_JOBS=  GRADE_CONCURRENCY=
-#   THROUGHPUT=file.csv (grading's speed: a row appended per grading run)
-#   GRADE_EXIT_FILE=file (default build/grade.exit): grade and grade-all write the grader's
-#     own exit code there (0, 1, 2, 4, 77), as make exits 2 whenever it fails
-#   GRADE_NO_GPU=1 (grading builds and static checks only, as without a GPU)
-#   SCHEDULER=slurm (grade-all as a Slurm array job: harness/slurm/grade-all.sh), with
-#     GRADE_PARTITION=  GRADE_GRES= (gpu:1)  GRADE_ACCOUNT=  GRADE_TIME= (per task, 1:00:00)
-#     GRADE_BATCH= (submissions per task, 1)  GRADE_CPUS= (per task, 4)  GRADE_SBATCH_ARGS=
-#     (more sbatch options)  GRADE_POLL= (seconds between progress lines, 30)
-#     GRADE_WAIT= (seconds to wait for the job, 0: to the end)
+#   grading's, for make grade and make grade-all:
+#     STUDENT=  SUBMISSION=  SUBMISSIONS=  GRADEBOOK=file.csv  GRADE_JOBS=  GRADE_CONCURRENCY=
+#     THROUGHPUT=file.csv (grading's speed: a row appended per grading run)
+#     GRADE_EXIT_FILE=file (default build/grade.exit): grade and grade-all write the grader's
+#       own exit code there (0, 1, 2, 4, 77), as make exits 2 whenever it fails
+#     GRADE_NO_GPU=1 (grading builds and static checks only, as without a GPU)
+#     SCHEDULER=slurm (grade-all as a Slurm array job: harness/slurm/grade-all.sh), with
+#       GRADE_PARTITION=  GRADE_GRES= (gpu:1)  GRADE_ACCOUNT=  GRADE_TIME= (per task, 1:00:00)
+#       GRADE_BATCH= (submissions per task, 1)  GRADE_CPUS= (per task, 4)  GRADE_SBATCH_ARGS=
+#       (more sbatch options)  GRADE_POLL= (seconds between progress lines, 30)
+#       GRADE_WAIT= (seconds to wait for the job, 0: to the end)
 #   LAB_OFFLINE=1 (make deps installs nothing, says what is missing)
 #   PLOT_SOURCE=labs|solutions  NVCC=  CC=  GNUPLOT=
 #   CHECK_PREFIX=dir (Check unpacked there)  and each lab's own, in harness/labs/<lab>/lab.mk
@@ -89,14 +92,11 @@ TREES := labs $(if $(STUDENTS_COPY),,solutions)
 # out (its kernels are the matmul solutions), lab.mk included, and still refuses them.
 INSTRUCTOR_GOALS := solutions grade grade-all grade-prereqs deps-slurm diffs handout explore explore-%
 
-NVCC ?= nvcc
 ifeq ($(origin CC),default)
 CC := gcc
 endif
-CUDA_HOME ?= $(patsubst %/bin/,%,$(dir $(shell command -v $(NVCC) 2>/dev/null)))
-ifeq ($(CUDA_HOME),)
-$(error nvcc not found: install the CUDA Toolkit and put its bin/ on PATH (or set NVCC=/path/to/nvcc))
-endif
+# NVCC and CUDA_HOME: the CUDA Toolkit in use, and what differs between toolkits
+include harness/toolkit.mk
 # cuobjdump: the CUDA Toolkit's, else the one `make deps` installs from PyPI under
 # .deps/pip (harness/install-cuobjdump.sh); empty when there is none. What it lists
 # (harness/sass-listing.sh) feeds the explorer's instruction counts and grading's
@@ -122,6 +122,9 @@ endif
 
 BUILD_DIR := build
 BIN_DIR := bin
+# Host code includes the toolkit's headers (CFLAGS below), whose structures differ
+# between CUDA 12 and 13 (cudaDeviceProp): another toolkit rebuilds it (rule below).
+TOOLKIT_STAMP := $(BUILD_DIR)/toolkit
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 
 # ARCH= or WHATIF= given on the command line or in the environment must name an
@@ -202,7 +205,7 @@ $(if $(instructor_only),$(error $(instructor_only): this is the students' copy (
 # ---------------------------------------------------------------------------
 # Host code of the harness (C11). The pure part has no CUDA calls and is what the
 # unit tests link; a step binary adds the runner and its own lab's problem.
-HARNESS_PURE := rng verify csv untrusted cli step_table step_table_make results occupancy resources launches profile gpu_needs
+HARNESS_PURE := rng verify csv untrusted cli step_table step_table_make results occupancy resources launches profile memory_fit gpu_needs
 # What a step binary adds: the runner, and what it watches of the step's launches (the
 # launch observer, CUPTI loaded at run time: harness/launch_observer.h).
 RUNNER_OBJS = $(call HOST_OBJ,$(HARNESS_PURE) runner launch_watch launch_observer host_row static_report step_identity)
@@ -235,16 +238,16 @@ CUPTI_DIRS := $(subst $(nil) :,:,$(CUDA_HOME)/extras/CUPTI/lib64:$(CUDA_HOME)/li
 $(BUILD_DIR)/host/launch_observer.o: CFLAGS += $(if $(CUPTI_INCLUDE),-isystem $(CUPTI_INCLUDE) \
   -DLAB_CUPTI_DIRS='"$(CUPTI_DIRS)"',-DLAB_NO_CUPTI)
 
-$(BUILD_DIR)/host/%.o: harness/%.c | $(BUILD_DIR)/host/tools
+$(BUILD_DIR)/host/%.o: harness/%.c $(TOOLKIT_STAMP) | $(BUILD_DIR)/host/tools
 	$(call say,CC,$<)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(call atomic_compile,$(CC) $(CFLAGS))
 
-$(BUILD_DIR)/host/tools/%.o: harness/tools/%.c | $(BUILD_DIR)/host/tools
+$(BUILD_DIR)/host/tools/%.o: harness/tools/%.c $(TOOLKIT_STAMP) | $(BUILD_DIR)/host/tools
 	$(call say,CC,$<)
 	$(Q)$(call atomic_compile,$(CC) $(CFLAGS))
 
-$(BUILD_DIR)/host/labs/%.o: harness/labs/%.c
+$(BUILD_DIR)/host/labs/%.o: harness/labs/%.c $(TOOLKIT_STAMP)
 	$(call say,CC,$<)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(call atomic_compile,$(CC) $(CFLAGS) -I$(<D))
@@ -301,6 +304,9 @@ FLAGS_STAMP := $(BUILD_DIR)/nvcc-flags
 $(FLAGS_STAMP): FORCE
 	$(Q)mkdir -p $(@D)
 	$(Q)echo '$(NVCC) $(NVCCFLAGS) $(NVCC_VERSION)' | cmp -s - $@ || { $(call atomic_write,echo '$(NVCC) $(NVCCFLAGS) $(NVCC_VERSION)'); }
+$(TOOLKIT_STAMP): FORCE
+	$(Q)mkdir -p $(@D)
+	$(Q)echo '$(CUDA_HOME) $(NVCC_VERSION)' | cmp -s - $@ || { $(call atomic_write,echo '$(CUDA_HOME) $(NVCC_VERSION)'); }
 
 # What a step (or row) is compiled for comes from lab.def's needs, the oldest GPU it runs
 # on (step_table.h): ARCH when ARCH's GPU runs it, its own need when that is an exact one
@@ -343,13 +349,15 @@ $(8)/$(2)/$(3).id.c: $(8)/$(2)/$(3).o harness/embed-step-identity.sh $(FLAGS_STA
 	$(Q)tmp='$$@'.$$$$$$$$.tmp; sh harness/embed-step-identity.sh '$(2)' '$(3)' '$(1)' '$(strip $(call nvcc_flags_for,$(7),$(9)) $(7))' \
 	  '$(NVCC_VERSION)' '$(call arch_for,$(7),$(9))' $$(<:.o=.res) > "$$$$tmp" && mv -f "$$$$tmp" '$$@' || { rm -f "$$$$tmp"; exit 1; }
 
+# (the embedded report may pass C99's 4095-character minimum for a string, which gcc
+# does not limit: CUB's radix sort in CUDA 12 compiles ten kernels, 5.6 kB of report)
 $(8)/$(2)/$(3).id.o: $(8)/$(2)/$(3).id.c harness/step_identity.h
-	$(Q)tmp='$$@'.$$$$$$$$.tmp; $(CC) $(CFLAGS) -c $$< -o "$$$$tmp" && mv -f "$$$$tmp" '$$@' || { rm -f "$$$$tmp"; exit 1; }
+	$(Q)tmp='$$@'.$$$$$$$$.tmp; $(CC) $(CFLAGS) -Wno-overlength-strings -c $$< -o "$$$$tmp" && mv -f "$$$$tmp" '$$@' || { rm -f "$$$$tmp"; exit 1; }
 
 $(4)/$(2)/$(3): $(8)/$(2)/$(3).o $(8)/$(2)/$(3).id.o $(call lab_objs,$(2)) $(RUNNER_OBJS)
 	$$(call say,LINK,$$@)
 	$(Q)mkdir -p $$(@D)
-	$(Q)tmp='$$@'.$$$$$$$$.tmp; $(NVCC) -arch=$(ARCH) -o "$$$$tmp" $$^ -lm -ldl $(6) $($(2)_LDLIBS) && mv -f "$$$$tmp" '$$@' || { rm -f "$$$$tmp"; exit 1; }
+	$(Q)tmp='$$@'.$$$$$$$$.tmp; $(NVCC) -arch=$(ARCH) -o "$$$$tmp" $$^ $(NVCC_LDFLAGS) -lm -ldl $(6) $($(2)_LDLIBS) && mv -f "$$$$tmp" '$$@' || { rm -f "$$$$tmp"; exit 1; }
 endef
 
 # A step (or row) that ARCH cannot run: bin/<lab>/<stem> is harness/step_skip.c, which
@@ -430,14 +438,14 @@ $(BIN_DIR)/gpu-probe: harness/tools/gpu_probe.c $(call HOST_OBJ,results csv untr
 	$(call say,CC,$<)
 	$(Q)mkdir -p $(@D) $(BUILD_DIR)/host/tools
 	$(Q)$(NVCC) -x cu -arch=$(ARCH) -Iharness -c -o $(BUILD_DIR)/host/tools/gpu_probe.cu.o $<
-	$(Q)$(NVCC) -arch=$(ARCH) -o $@ $(BUILD_DIR)/host/tools/gpu_probe.cu.o $(call HOST_OBJ,results csv untrusted) -lm
+	$(Q)$(NVCC) -arch=$(ARCH) $(NVCC_LDFLAGS) -o $@ $(BUILD_DIR)/host/tools/gpu_probe.cu.o $(call HOST_OBJ,results csv untrusted) -lm
 
 $(BIN_DIR)/occupancy-api-check: harness/tools/occupancy_api_check.cu $(call HOST_OBJ,occupancy) $(FLAGS_STAMP)
 	$(call say,NVCC,$<)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(NVCC) $(NVCCFLAGS) -o $@ $< $(call HOST_OBJ,occupancy)
+	$(Q)$(NVCC) $(NVCCFLAGS) $(NVCC_LDFLAGS) -o $@ $< $(call HOST_OBJ,occupancy)
 
-$(BIN_DIR)/guide-tables: $(BUILD_DIR)/host/tools/guide_tables.o $(BUILD_DIR)/host/tools/results_tables.o $(BUILD_DIR)/host/tools/profile_tables.o $(BUILD_DIR)/host/tools/gpus_table.o $(BUILD_DIR)/host/tools/text_buffer.o $(BUILD_DIR)/host/tools/markdown_files.o $(BUILD_DIR)/host/tools/table_staleness.o $(call HOST_OBJ,step_table lab_registry csv untrusted results profile launches gpu_needs occupancy) $(ALL_TABLE_OBJS)
+$(BIN_DIR)/guide-tables: $(BUILD_DIR)/host/tools/guide_tables.o $(BUILD_DIR)/host/tools/results_tables.o $(BUILD_DIR)/host/tools/profile_tables.o $(BUILD_DIR)/host/tools/gpus_table.o $(BUILD_DIR)/host/tools/limits_tables.o $(BUILD_DIR)/host/tools/text_buffer.o $(BUILD_DIR)/host/tools/markdown_files.o $(BUILD_DIR)/host/tools/table_staleness.o $(call HOST_OBJ,step_table lab_registry csv untrusted results profile launches gpu_needs occupancy) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm
@@ -451,7 +459,7 @@ $(BIN_DIR)/peaks: harness/tools/peaks.cu $(call HOST_OBJ,csv untrusted results) 
 	$(call say,NVCC,$<)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(NVCC) -O3 -std=c++17 $(PEAKS_ARCH_FLAGS) -ftz=true -Iharness -Xcompiler -Wall \
-	  '-DPEAKS_NVCC_VERSION="$(NVCC_VERSION)"' -o $@ $< $(call HOST_OBJ,csv untrusted results) -lm
+	  '-DPEAKS_NVCC_VERSION="$(NVCC_VERSION)"' $(NVCC_LDFLAGS) -o $@ $< $(call HOST_OBJ,csv untrusted results) -lm
 
 .PHONY: peaks
 peaks: $(BIN_DIR)/peaks
@@ -703,15 +711,30 @@ handout:
 # Check and gnuplot from the distribution's packages when they are missing; in the
 # instructor's tree also cuobjdump and nvdisasm from PyPI (the explorer and grading).
 deps: $(if $(STUDENTS_COPY),,deps-cuobjdump)
-	$(Q)LAB_DEPS_SANDBOX=$(if $(STUDENTS_COPY),0,1) sh harness/install-deps.sh
+	$(Q)LAB_DEPS_SANDBOX=$(if $(STUDENTS_COPY),0,1) NVCC='$(NVCC)' sh harness/install-deps.sh
 .PHONY: deps-cuobjdump
 deps-cuobjdump:
 	$(Q)sh harness/install-cuobjdump.sh
+# CUDA 12.4.1 under .deps/cuda12/toolkit, to build with CUDA 12 beside the system's
+# toolkit (harness/install-cuda12.sh; how to select it: harness/toolkit.mk)
+.PHONY: deps-cuda12
+deps-cuda12:
+	$(Q)sh harness/install-cuda12.sh
 
 clean:
 	rm -rf $(BUILD_DIR) $(BIN_DIR)
 
+# help: the header comment above. In the students' copy without the entries that
+# name a goal it refuses (INSTRUCTOR_GOALS) as "make GOAL" on their first line: an
+# entry is a line indented by at most two spaces and the deeper-indented ones under it.
 help:
-	@awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' Makefile
+	@awk -v refused='$(if $(STUDENTS_COPY),$(INSTRUCTOR_GOALS))' ' \
+	  BEGIN { n = split(refused, goals, " ") } \
+	  NR == 1 { next } !/^#/ { exit } \
+	  { sub(/^# ?/, "") } \
+	  /^ ? ?[^ ]/ { skip = 0; for (w = 1; w < NF; ++w) if ($$w == "make") { \
+	    x = $$(w + 1); sub(/[:,)]$$/, "", x); for (i = 1; i <= n; ++i) { g = goals[i]; \
+	      if (x == g || (g ~ /%$$/ && index(x, substr(g, 1, length(g) - 1)) == 1)) skip = 1 } } } \
+	  !skip { print }' Makefile
 
 -include $(shell find $(BUILD_DIR) -path $(BUILD_DIR)/grade -prune -o -name '*.d' -print 2>/dev/null)

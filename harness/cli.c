@@ -119,6 +119,34 @@ void cli_usage(FILE *out, const char *program, const struct lab_problem *lab)
             lab->quick_help != NULL ? lab->quick_help : "this lab has none", lab->name);
 }
 
+/* What the lab's size help (lab_problem's size_help) says of option name, its lines
+ * joined: "--k K the keys: 1 uniform (default), ..."; "" when it says nothing of it. */
+static void size_help_entry(const struct lab_problem *lab, const char *name, char *buf, size_t len)
+{
+    size_t used = 0, name_len = strlen(name);
+    buf[0] = '\0';
+    int in_entry = 0;
+    for (const char *line = lab->size_help; line != NULL && *line != '\0' && used + 1 < len;) {
+        size_t line_len = strcspn(line, "\n");
+        const char *text = line + strspn(line, " ");
+        int starts = strncmp(text, name, name_len) == 0 && text[name_len] == ' ';
+        int continues = in_entry && (size_t)(text - line) > 2; /* indented past the names */
+        in_entry = starts || continues;
+        if (in_entry) {
+            /* one blank between words: the help's columns are spaces */
+            for (const char *c = text; c < line + line_len && used + 1 < len; ++c)
+                if (*c != ' ' || (used > 0 && buf[used - 1] != ' '))
+                    buf[used++] = *c;
+            if (used + 1 < len && used > 0 && buf[used - 1] != ' ')
+                buf[used++] = ' ';
+            buf[used] = '\0';
+        }
+        line += line_len + (line[line_len] == '\n');
+    }
+    while (used > 0 && buf[used - 1] == ' ')
+        buf[--used] = '\0';
+}
+
 enum cli_result cli_parse(int argc, char **argv, const struct lab_problem *lab, struct run_options *o,
                           char *why, size_t why_len)
 {
@@ -137,11 +165,15 @@ enum cli_result cli_parse(int argc, char **argv, const struct lab_problem *lab, 
         }
 
 #define FLAG(text) (strcmp(name, (text)) == 0)
+/* The value is the next argument, unless that is an option itself ("--keys --n 5": a
+ * value forgotten, not "--n"); a value that starts with "--" goes as --name=--value. */
 #define NEED_VALUE()                                                                               \
     do {                                                                                           \
         if (value == NULL) {                                                                       \
-            if (i + 1 >= argc) {                                                                   \
-                snprintf(why, why_len, "%s needs a value (see --help)", name);                      \
+            if (i + 1 >= argc || strncmp(argv[i + 1], "--", 2) == 0) {                             \
+                snprintf(why, why_len, "%s needs a value%s%s%s (see --help)", name,                \
+                         i + 1 < argc ? ", and the next argument '" : "",                          \
+                         i + 1 < argc ? argv[i + 1] : "", i + 1 < argc ? "' is an option" : "");  \
                 return CLI_ERROR;                                                                  \
             }                                                                                      \
             value = argv[++i];                                                                     \
@@ -164,8 +196,14 @@ enum cli_result cli_parse(int argc, char **argv, const struct lab_problem *lab, 
                 size_t digits = strspn(value + (*value == '-'), "0123456789");
                 if (digits == 0 || value[(*value == '-') + digits] != '\0')
                     BAD_VALUE("not a whole number");
-                if (*value == '-' || strspn(value, "0") == strlen(value))
-                    BAD_VALUE("a size must be at least 1");
+                if (*value == '-' || strspn(value, "0") == strlen(value)) {
+                    /* what the number means is the lab's: say so in its own words */
+                    char entry[400], what[460];
+                    size_help_entry(lab, FLAG("-n") ? "--n" : name, entry, sizeof entry);
+                    snprintf(what, sizeof what, "must be at least 1%s%s%s", entry[0] ? " (" : "",
+                             entry, entry[0] ? ")" : "");
+                    BAD_VALUE(what);
+                }
                 BAD_VALUE("too large (sizes go up to 2147483647, and device memory runs out "
                           "long before)");
             }

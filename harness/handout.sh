@@ -2,8 +2,8 @@
 # make handout DEST=dir: writes the students' repository into dir, a folder that does
 # not exist yet or is empty. It holds every file of this tree that git tracks (with
 # no git: every file but what .gitignore names: build/, bin/, objects), less what
-# tests/handout.exclude lists (solutions/, grading's tests and fixtures...), and the
-# marker .students-copy, by which the Makefile and the tests know it has no
+# tests/handout.exclude lists (solutions/, grading's tests and fixtures...) and the
+# Markdown lines it says are the instructors', and the marker .students-copy, by which the Makefile and the tests know it has no
 # solutions/. The result is a fresh folder: `cd dir && git init`.
 #   handout.sh DEST          (from the root of the instructor's tree)
 #   handout.sh --check DEST  only whether it could: the Makefile asks before it starts
@@ -117,6 +117,15 @@ work=$(mktemp -d "$parent/.handout.XXXXXX") || refuse "cannot write in $parent"
 trap 'rm -rf "$work"' EXIT
 printf '%s' "$keep" | tar -cf - -T - | tar -xf - -C "$work" ||
     refuse "copying the files into $work failed"
+# The lines of its Markdown files marked `<!-- instructors-only -->` (the rule is
+# tests/handout.exclude's): each names what the copy leaves out.
+instructors_only='<!-- instructors-only -->'
+printf '%s' "$keep" | grep '\.md$' | while IFS= read -r path; do
+    if grep -qF "$instructors_only" "$work/$path"; then
+        grep -vF "$instructors_only" "$work/$path" > "$work/$path.tmp" &&
+            mv "$work/$path.tmp" "$work/$path" || refuse "cannot drop the instructors' lines of $path"
+    fi
+done
 for name in $suites_out; do
     sed "/^SUITE($name,/d" "$work/tests/suites.h" > "$work/tests/suites.h.tmp" &&
         mv "$work/tests/suites.h.tmp" "$work/tests/suites.h"

@@ -22,8 +22,9 @@ command -v gnuplot >/dev/null 2>&1 || missing="$missing gnuplot-nox"
 if [ "${LAB_DEPS_SANDBOX:-1}" = 1 ]; then
     command -v bwrap >/dev/null 2>&1 || missing="$missing bubblewrap"
 fi
-command -v nvcc >/dev/null 2>&1 || {
-    echo "error: nvcc not found: install the CUDA Toolkit and put its bin/ on PATH" >&2
+# NVCC: the nvcc make chose (harness/toolkit.mk), which need not be on PATH
+command -v "${NVCC:-nvcc}" >/dev/null 2>&1 || {
+    echo "error: nvcc not found: install the CUDA Toolkit, or point to it with CUDA_HOME=, NVCC= or PATH" >&2
     exit 1
 }
 [ -z "$missing" ] && exit 0

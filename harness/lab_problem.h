@@ -72,6 +72,12 @@ struct lab_problem {
     /* Device memory the problem needs in bytes, checked against what is free before
      * allocating (a double: the largest sizes overflow a size_t). */
     double (*device_bytes)(const struct problem_size *size);
+    /* Host memory the problem needs in bytes: its inputs, the reference and the outputs
+     * read back, and with on_host (a CPU row run where there is no GPU) the buffers that
+     * create_on_host keeps in host memory instead of the device's. Checked against the
+     * host's available memory before anything is allocated (memory_fit.h), as
+     * device_bytes is against the device's. */
+    double (*host_bytes)(const struct problem_size *size, int on_host);
     /* Generates the inputs from seed, allocates and fills device buffers. */
     enum lab_status (*create)(const struct problem_size *size, uint64_t seed, void **state,
                               char *why, size_t why_len);
@@ -83,10 +89,9 @@ struct lab_problem {
     enum lab_status (*verify)(void *state, const struct check_options *options,
                               struct verify_report *report, char *why, size_t why_len);
     void (*destroy)(void *state);
-    /* The lab's own columns (at most LAB_MAX_COLUMNS), and their values for one run,
-     * given the median time of one launch (after the checks passed). */
-    const struct lab_column *columns;
-    size_t column_count;
+    /* The values of the lab's own columns (lab.def's COLUMN lines: its step table's
+     * columns, in that order) for one run, given the median time of one launch (after
+     * the checks passed). */
     void (*column_values)(void *state, double median_seconds, double *values);
     /* Optional (NULL: the lab's CPU rows need a GPU, like its steps): the same problem
      * in host memory alone, made with no CUDA call, so a CPU row (lab.def ROW role

@@ -5,7 +5,8 @@
  * get right, ROW("name", "role", "needs", "file", "summary") for the rows beside the
  * steps (a vendor library's, the CPU code the lab starts from), if any; maybe one
  * LABEL_COLUMN("name"), the name of a text column of its results CSV, one
- * RATE_LABEL("unit"), what its gflops column counts when not GFLOP/s, and at most one
+ * RATE_LABEL("unit"), what its gflops column counts when not GFLOP/s, COLUMN lines (its
+ * results CSV's own numeric columns), and at most one
  * PROFILE_SIZE(m, n, k): the size make profile runs each step at (step_table.h). */
 #include "step_table.h"
 
@@ -89,11 +90,28 @@ static const struct {
 #undef ROW
 #undef PROFILE_SIZE
 
+/* The lab's own columns (guarded in lab.def by #ifdef COLUMN, as LABEL_COLUMN is), then
+ * an empty one: a lab may have none. */
+#define STEP(...)
+#define CHECK_SIZE(m, n, k)
+#define ROW(...)
+#define COLUMN(name, heading, scale, format) {name, heading, scale, format},
+static const struct lab_column columns[] = {
+#include LAB_DEF
+    {NULL, NULL, 0, NULL}};
+#undef STEP
+#undef CHECK_SIZE
+#undef ROW
+#undef COLUMN
+
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+_Static_assert(COUNT_OF(columns) - 1 <= LAB_MAX_COLUMNS, "more COLUMN lines than LAB_MAX_COLUMNS");
 
 const struct step_table JOIN(step_table_, LAB_NAME) = {
     STRING(LAB_NAME), steps, COUNT_OF(steps), rows, COUNT_OF(rows) - 1,
     check_sizes, COUNT_OF(check_sizes), label_columns[0], rate_labels[0],
+    columns, COUNT_OF(columns) - 1,
     {profile_sizes[COUNT_OF(profile_sizes) - 1].m, profile_sizes[COUNT_OF(profile_sizes) - 1].n,
      profile_sizes[COUNT_OF(profile_sizes) - 1].k},
     profile_sizes[COUNT_OF(profile_sizes) - 1].given,

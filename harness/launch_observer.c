@@ -36,6 +36,8 @@ void launch_observer_stop(void) {}
 
 #include <cupti_activity.h>
 #include <dlfcn.h>
+
+#include "cuda_compat.h"
 #include <pthread.h>
 
 #ifndef LAB_CUPTI_DIRS
@@ -71,7 +73,7 @@ static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *ma
     *max_records = 0;
 }
 
-static void keep(const CUpti_ActivityKernel10 *k)
+static void keep(const lab_cupti_kernel_record *k)
 {
     if (kept_count == kept_capacity) {
         size_t more = kept_capacity ? 2 * kept_capacity : 256;
@@ -106,7 +108,7 @@ static void CUPTIAPI buffer_completed(CUcontext context, uint32_t stream, uint8_
     while (valid > 0 && cupti.next_record(buffer, valid, &record) == CUPTI_SUCCESS)
         if (record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL ||
             record->kind == CUPTI_ACTIVITY_KIND_KERNEL)
-            keep((const CUpti_ActivityKernel10 *)record);
+            keep((const lab_cupti_kernel_record *)record);
     pthread_mutex_unlock(&lock);
     free(buffer);
 }

@@ -88,6 +88,27 @@ void results_commit(char *buf, size_t len)
              dirty[0] != '\0' && strcmp(commit, "unknown") != 0 ? "-dirty" : "");
 }
 
+int results_header_mismatch(const struct csv_table *t, const struct step_table *table, char *why,
+                            size_t why_len)
+{
+    size_t lab_count = table != NULL ? table->column_count : 0;
+    int has_label = table != NULL && table->label_column != NULL;
+    size_t expected = results_column_count + lab_count + (size_t)has_label;
+    for (size_t c = 0; c < expected; ++c) {
+        const char *name = c < results_column_count ? results_columns[c]
+                           : c < results_column_count + lab_count
+                               ? table->columns[c - results_column_count].name
+                               : table->label_column;
+        if (c >= t->ncols || strcmp(t->header[c], name) != 0)
+            return snprintf(why, why_len, "column %zu is '%s', not '%s'", c + 1,
+                            c < t->ncols ? t->header[c] : "", name) > 0;
+    }
+    if (table != NULL && t->ncols > expected) /* an unknown lab's own columns: not judged */
+        return snprintf(why, why_len, "column %zu '%s' is not one of lab %s's", expected + 1,
+                        t->header[expected], table->lab) > 0;
+    return 0;
+}
+
 int results_append(const char *path, const struct run_record *r, char *err, size_t err_len)
 {
     char numbers[22 + LAB_MAX_COLUMNS][FIELD_LEN];

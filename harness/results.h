@@ -7,22 +7,12 @@
 #include <stdio.h>
 
 #include "csv.h"
+#include "step_table.h" /* struct lab_column, LAB_MAX_COLUMNS */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* A number a lab reports for each run beyond the common columns (a rate of its own,
- * a conservation error): a numeric column of that lab's results
- * CSV, after the common ones, and a column of the run table. */
-struct lab_column {
-    const char *name;     /* the CSV column: "interactions_per_s" */
-    const char *heading;  /* the table's heading: "Ginter/s" */
-    double table_scale;   /* the table shows value * table_scale (1e-9 for "G") */
-    const char *format;   /* printf format for the table's cell: "%8.1f" */
-};
-
-#define LAB_MAX_COLUMNS 8
 
 struct run_record {
     /* the run and the machine */
@@ -89,6 +79,13 @@ void results_cpu_line(char *buf, size_t len);
  * repeats, min_ms, max_ms and median_ms (the mean of the middle two for an even count).
  * The runner's timing and a CPU row run with no GPU both summarize through it. */
 void results_set_times(struct run_record *record, double *times_ms, int count);
+
+/* Why a results CSV's header is not its lab's, in why (as "column 36 is 'matrx', not
+ * 'matrix'"); 0 when it is. A lab's header is the common columns, then its lab.def's
+ * COLUMN names and its LABEL_COLUMN, in that order, exactly as results_append writes
+ * it; table NULL (a lab this program does not know) checks the common columns alone. */
+int results_header_mismatch(const struct csv_table *t, const struct step_table *table, char *why,
+                            size_t why_len);
 
 /* Appends the record to the CSV at path (atomically; see csv.h); the header is the
  * common columns, then the record's lab columns. */

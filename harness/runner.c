@@ -18,6 +18,7 @@
 #include "host_row.h"
 #include "lab_problem.h"
 #include "launch_watch.h"
+#include "memory_fit.h"
 #include "occupancy.h"
 #include "resources.h"
 #include "static_report.h"
@@ -406,7 +407,7 @@ static int run_at_size(const struct lab_problem *lab, const struct run_options *
     struct run_record record;
     memset(&record, 0, sizeof record);
     fill_run_facts(&record, device, options);
-    results_set_lab_columns(&record, lab->columns, lab->column_count);
+    results_set_lab_columns(&record, step_identity.table->columns, step_identity.table->column_count);
     char label[sizeof record.label] = "";
     if (lab->label != NULL)
         lab->label(&options->size, label, sizeof label);
@@ -427,18 +428,19 @@ static int run_at_size(const struct lab_problem *lab, const struct run_options *
                step_identity.source, (unsigned long long)options->seed, record.commit,
                options->warm_cache ? "not flushed (--warm-cache)" : "flushed",
                options->check.quick ? "; --quick: correctness at this size only" : "");
-        results_print_header(stdout, lab->columns, lab->column_count);
+        results_print_header(stdout, step_identity.table->columns, step_identity.table->column_count);
         fflush(stdout);
     }
 
+    /* the device's memory before create (the host's was checked before any CUDA call) */
     size_t free_bytes = 0, total_bytes = 0;
     CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    double need = lab->device_bytes(&options->size);
-    if (need > (double)free_bytes) {
-        fprintf(stderr, "%s: size %s needs %.3g GB of device memory; %s has %.2f GB free of %.2f GB\n",
-                program, size_text, need / 1e9, record.gpu, free_bytes / 1e9, total_bytes / 1e9);
+    struct memory_room room = {NAN, (double)free_bytes, (double)total_bytes, record.gpu};
+    if (memory_fit_lab(lab, &options->size, 0, &room, why, sizeof why) != 0) {
+        fprintf(stderr, "%s: size %s %s\n", program, size_text, why);
         return EXIT_USAGE;
     }
+    double need = lab->device_bytes(&options->size);
     /* Large problems take seconds to generate and copy: say what is going on. */
     int show_progress = isatty(STDERR_FILENO);
     if (show_progress && need > (double)(1u << 30))
@@ -621,11 +623,23 @@ int main(int argc, char **argv)
         skip_if_gpu_cannot_run(pretend_major, pretend_minor);
     /* A CPU row still runs where there is no GPU, if its lab says how (host_row.h). */
     int devices = 0;
-    if (options.check_from == 0 && host_row_possible(lab) &&
-        (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)) {
+    int on_host = options.check_from == 0 && host_row_possible(lab) &&
+                  (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0);
+    if (on_host)
         (void)cudaGetLastError();
-        return host_row_run(lab, &options, program);
+    /* The host's memory, before anything is allocated (memory_fit.h); the check sizes
+     * are small. The device's is checked in run_at_size, once it is open. */
+    if (options.check_from == 0) {
+        struct memory_room room = {memory_host_available(), NAN, NAN, NULL};
+        char size_text[64], line[600];
+        lab->format_size(&options.size, size_text, sizeof size_text);
+        if (memory_fit_lab(lab, &options.size, on_host, &room, why, sizeof why) != 0) {
+            snprintf(line, sizeof line, "size %s %s", size_text, why);
+            die(EXIT_USAGE, "%s", line);
+        }
     }
+    if (on_host)
+        return host_row_run(lab, &options, program);
     struct device_facts device;
     open_device(&options, &device);
     if (!pretending)

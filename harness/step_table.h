@@ -45,6 +45,18 @@ struct row_info {
  * A step's own results have role "step". NULL-terminated. */
 extern const char *const step_row_roles[];
 
+/* A number a lab reports for each run beyond the common columns (a rate of its own,
+ * a conservation error): a numeric column of that lab's results CSV, after the common
+ * ones, and a column of the run table. lab.def's COLUMN lines list them, once. */
+struct lab_column {
+    const char *name;     /* the CSV column: "interactions_per_s" */
+    const char *heading;  /* the table's heading: "Ginter/s" */
+    double table_scale;   /* the table shows value * table_scale (1e-9 for "G") */
+    const char *format;   /* printf format for the table's cell: "%8.1f" */
+};
+
+#define LAB_MAX_COLUMNS 8
+
 /* A problem size every step must get right: the grading and the GPU tests run each
  * step at each of them (the lab says what m, n and k mean; a lab may use only n). */
 struct check_size {
@@ -68,6 +80,11 @@ struct step_table {
     /* What the CSV's gflops column counts, for tables: lab.def's RATE_LABEL line
      * ("Gkeys/s"), NULL for GFLOP/s. */
     const char *rate_label;
+    /* The lab's own numeric columns (lab.def's COLUMN lines, at most LAB_MAX_COLUMNS), in
+     * the CSV's order: the runner records them (lab_problem's column_values fills them),
+     * and with them and label_column a results CSV's whole header is known. */
+    const struct lab_column *columns;
+    size_t column_count;
     /* The size `make profile` runs every step at under Nsight Compute (lab.def's
      * PROFILE_SIZE(m, n, k); a 0 leaves that dimension at the step's default): large
      * enough to fill the GPU, small enough that the whole lab profiles in minutes.

@@ -19,8 +19,9 @@
 # harness's CSV reader, says `file:line: reason` for each row it skips and leaves
 # the sound rows in build/plots/<lab>.csv (and the folders that have any in
 # <lab>.dirs); the scripts read only those, and data/published/*.csv as they are.
-# A file it cannot read as a results CSV at all (not one with no rows) is named in
-# <lab>.unreadable (peaks.unreadable), which keeps the lab's figures (below).
+# A file it cannot read as a results CSV at all (not one with no rows: its header not
+# its lab's, every column of it) stops make plots there, with that file's line and exit
+# status 2, before any figure is drawn or removed.
 # Result folders are never make targets or make wildcards: their names may hold
 # blanks or quotes, so shell loops and gnuplot's -c arguments carry them.
 # Every figure is redrawn on every call: the PNGs are committed, so their
@@ -107,34 +108,28 @@ PLOT_SH = failed=0; \
     else paste -s -d '|' "$$1"; fi; }
 
 .PHONY: plots plots-check
-# After every lab's figures: the ones no data drew this time go (PNG and SVG), except
-# in a lab with a results file bin/results-check could not read (PLOT_WORK/<lab>.unreadable:
-# a file that cannot be read is not a file with no data): its figures are all kept,
-# and make plots fails, repeating each such file's `file:line: reason`.
+# After every lab's figures: the ones no data drew this time go (PNG and SVG). (A
+# results file that could not be read never gets here: plots-check stops first.)
 plots: $(PLOT_LAB_TARGETS)
 	$(Q)for lab in $(patsubst plots-%,%,$(PLOT_LAB_TARGETS)); do dir='$(PLOT_FIGURES)'/$$lab; gone=; \
-	  if [ -s '$(PLOT_WORK)'/$$lab.unreadable ]; then \
-	    echo "plots: every figure of $$dir kept, as a results file of $$lab could not be read" >&2; continue; fi; \
 	  for fig in "$$dir"/*.png; do [ -f "$$fig" ] || continue; \
 	    grep -Fxq -e "$$fig" '$(PLOT_KEPT)' 2>/dev/null && continue; name=$$(basename "$$fig" .png); \
 	    rm -f "$$fig" "$$dir/slides/$$name.svg"; gone="$$gone $$name.png"; done; \
 	  for svg in "$$dir"/slides/*.svg; do [ -f "$$svg" ] || continue; name=$$(basename "$$svg" .svg); \
 	    [ -f "$$dir/$$name.png" ] && continue; rm -f "$$svg"; gone="$$gone slides/$$name.svg"; done; \
 	  [ -z "$$gone" ] || echo "plots: removed from $$dir, as no data draws them now:$$gone"; \
-	done; \
-	set -- '$(PLOT_WORK)'/*.unreadable; [ -e "$$1" ] || exit 0; \
-	echo "plots: these results files could not be read; fix them and run make plots again:" >&2; \
-	cat "$$@" >&2; exit 1
+	done
 
-# Before any figure: gnuplot is there, and every results CSV is checked.
+# Before any figure: gnuplot is there, and every results CSV is checked; a file that
+# could not be read (results-check's status 3: its line says why) stops here, exit 2.
 plots-check: $(RESULTS_CHECK) $(GUIDE_TABLES)
 	$(Q)command -v $(GNUPLOT) >/dev/null 2>&1 || \
 	  { echo "plots: $(GNUPLOT) not found: 'make deps' installs it (gnuplot-nox)" >&2; exit 1; }
-	$(Q)mkdir -p '$(PLOT_WORK)' && rm -f '$(PLOT_WORK)'/*.csv '$(PLOT_WORK)'/*.dirs '$(PLOT_WORK)'/*.unreadable '$(PLOT_KEPT)'
+	$(Q)mkdir -p '$(PLOT_WORK)' && rm -f '$(PLOT_WORK)'/*.csv '$(PLOT_WORK)'/*.dirs '$(PLOT_KEPT)'
 	$(Q)set -- '$(PLOT_RESULTS)'/*/*.csv; \
 	  if [ ! -e "$$1" ]; then echo "plots: no results in $(PLOT_RESULTS)/<gpu>/<lab>.csv yet: published figures only"; exit 0; fi; \
 	  status=0; $(RESULTS_CHECK) --out '$(PLOT_WORK)' "$$@" || status=$$?; \
-	  [ $$status -eq 0 ] || [ $$status -eq 1 ] || [ $$status -eq 3 ]
+	  [ $$status -eq 0 ] || [ $$status -eq 1 ] || exit 2
 
 # (every lab's step table: which step a row is compared with, for the vs_previous columns)
 $(RESULTS_CHECK): $(BUILD_DIR)/host/tools/results_check.o \

@@ -25,7 +25,9 @@ static enum lab_status stand_in_resolve_size(struct problem_size *s, char *why, 
 
 static const struct lab_problem test_lab = {
     .name = "stand-in",
-    .size_help = "  --n N\n",
+    .size_help = "  --n N              N elements\n"
+                 "  --k K              the stand-in's kind: 1 plain, 2 fancy,\n"
+                 "                     3 odd\n",
     .resolve_size = stand_in_resolve_size,
 };
 
@@ -154,6 +156,10 @@ static const struct {
     {{"--n", "1e12"}, "not a whole number"},
     {{"--m", "13", "--n=1"}, "refuses m = 13"},
     {{"--n"}, "needs a value"},
+    /* a number that is not a size is not called one: the lab's help says what it is */
+    {{"--k", "0"}, "--k '0': must be at least 1 (--k K the stand-in's kind: 1 plain, 2 fancy, 3 odd)"},
+    /* a value left out does not take the next option for it */
+    {{"--run-id", "--n", "5"}, "--run-id needs a value, and the next argument '--n' is an option"},
     {{"--bogus"}, "unknown option"},
     {{"--repeats", "0"}, "count"},
     {{"--min-time", "-1"}, "seconds"},
@@ -222,6 +228,10 @@ START_TEST(a_labs_own_option_reaches_the_lab)
     cli_defaults(&o);
     ck_assert_int_eq(cli_parse(2, missing, &with, &o, why, sizeof why), CLI_ERROR);
     ck_assert_ptr_nonnull(strstr(why, "--input needs a value"));
+    char *swallowed[] = {"step", "--input", "--n", "5", NULL};
+    cli_defaults(&o);
+    ck_assert_int_eq(cli_parse(4, swallowed, &with, &o, why, sizeof why), CLI_ERROR);
+    ck_assert_str_eq(why, "--input needs a value, and the next argument '--n' is an option (see --help)");
     cli_defaults(&o);
     ck_assert_int_eq(cli_parse(3, good, &test_lab, &o, why, sizeof why), CLI_ERROR);
     ck_assert_ptr_nonnull(strstr(why, "unknown option '--input'"));

@@ -380,20 +380,10 @@ END_TEST
  * are TODO side by side before the lab's timed rows and steps, and shows each one's
  * output at its own place in the table with its exit code counted as TODO. Fake step
  * binaries stand in for the GPU: each TODO one waits (up to 20 s) for the other to
- * have started, and says ALONE if it never does, as one after the other it would. */
-static const char fake_step[] =
-    "#!/bin/sh\n"
-    "me=${0##*/}; dir=${0%/*}\n"
-    "case \"$*\" in *--is-todo*) case $me in 0*) exit 3;; esac; exit 0;; esac\n"
-    "case $me in 0*)\n"
-    "  touch \"$dir/$me.started\"; other=01-fill; [ $me = 01-fill ] && other=02-shared\n"
-    "  i=0; while [ ! -e \"$dir/$other.started\" ] && [ $i -lt ${FAKE_WAIT:-200} ]; do sleep 0.1; i=$((i+1)); done\n"
-    "  [ -e \"$dir/$other.started\" ] || echo ALONE\n"
-    "  echo \"$me row TODO\"; echo \"$me: TODO: the kernel\" >&2; exit 3;;\n"
-    "esac\n"
-    "echo \"$me row PASS\"\n";
+ * have started, and says ALONE if it never does, as one after the other it would
+ * (tests/fixtures/fake-steps/todo-step.sh). */
 
-/* bin/lab run of the fake steps above (run: extra words after the lab's name), into
+/* bin/lab run of the fake steps (run: extra words after the lab's name), into
  * out and err; the fake binaries removed again. */
 static int run_fake_steps(char *const extra[], const char *const env[])
 {
@@ -402,6 +392,10 @@ static int run_fake_steps(char *const extra[], const char *const env[])
     mkdir(bin, 0777);
     snprintf(path, sizeof path, "%s/demo", bin);
     mkdir(path, 0777);
+    char fixture[600];
+    char *fake_step = util_read_file(fixture_path("fake-steps/todo-step.sh", fixture,
+                                                  sizeof fixture), NULL);
+    ck_assert_ptr_nonnull(fake_step);
     const char *names[] = {"01-fill", "02-shared", "cpu-fill", "cpu-fill-reverse"};
     for (size_t i = 0; i < 4; ++i) {
         snprintf(path, sizeof path, "%s/demo/%s", bin, names[i]);
@@ -411,6 +405,7 @@ static int run_fake_steps(char *const extra[], const char *const env[])
         fclose(f);
         chmod(path, 0755);
     }
+    free(fake_step);
     char *run[16] = {"bin/lab", "run", "--bin-dir", bin, "demo"};
     for (size_t i = 0; extra != NULL && extra[i] != NULL && i + 6 < 16; ++i)
         run[5 + i] = extra[i];

@@ -2,13 +2,23 @@
  * repository's Markdown files, and each step header's guide line, resolves (this
  * tree), and the checker finds what does not: a missing file, a missing anchor, a
  * step header without its line, while code blocks, URLs and repeated headings'
- * "-1" anchors are read as GitHub reads them. No network. */
+ * "-1" anchors are read as GitHub reads them. No network. GUIDE.md's own
+ * furniture agrees with the tree: its contents list names its sections in their
+ * order, its sample run table has the columns the runner prints, its exit-code table
+ * is in order; every document that cites a source links to its entry in
+ * REFERENCES.md, and every entry there is linked; every chapter heads its steps
+ * with "## ", and no document line runs past 800 characters; no measured number is
+ * typed into the prose, outside the generated tables. */
 #include <check.h>
+#include <ctype.h>
+#include <glob.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "results.h"
 #include "util.h"
 
 static char out[1 << 16], err[1 << 12];
@@ -77,12 +87,372 @@ START_TEST(doc_links_find_what_does_not_resolve)
 }
 END_TEST
 
+/* GUIDE.md's contents list: a bullet list of links to its "## " sections, each
+ * section once, in the order the sections come. */
+START_TEST(guide_contents_list_every_section_in_order)
+{
+    char *guide = util_read_file("GUIDE.md", NULL);
+    ck_assert_ptr_nonnull(guide);
+    char listed[2048] = "", sections[2048] = "";
+    int in_list = 0, list_done = 0, in_code = 0;
+    for (char *line = strtok(guide, "\n"); line != NULL; line = strtok(NULL, "\n")) {
+        if (strncmp(line, "```", 3) == 0)
+            in_code = !in_code;
+        if (in_code)
+            continue;
+        if (!list_done && strncmp(line, "- [", 3) == 0) {
+            in_list = 1;
+            char *close = strstr(line, "](#");
+            ck_assert_msg(close != NULL, "GUIDE.md contents line without an anchor: %s", line);
+            size_t len = strcspn(close + 3, ")");
+            snprintf(listed + strlen(listed), sizeof listed - strlen(listed), "%.*s ", (int)len,
+                     close + 3);
+        } else if (in_list)
+            list_done = 1;
+        if (strncmp(line, "## ", 3) == 0) {
+            /* the anchor GitHub makes: lowercase, spaces to '-', letters and digits kept */
+            char anchor[256];
+            size_t o = 0;
+            for (const char *c = line + 3; *c != '\0' && o + 1 < sizeof anchor; ++c)
+                if (*c == ' ')
+                    anchor[o++] = '-';
+                else if ((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-')
+                    anchor[o++] = *c;
+                else if (*c >= 'A' && *c <= 'Z')
+                    anchor[o++] = (char)(*c - 'A' + 'a');
+            anchor[o] = '\0';
+            snprintf(sections + strlen(sections), sizeof sections - strlen(sections), "%s ", anchor);
+        }
+    }
+    free(guide);
+    ck_assert_msg(in_list, "GUIDE.md has no contents list");
+    /* the list may name subsections too ("the-loop"): the sections, in order, are
+     * what is left when only the "## " anchors are kept */
+    char kept[2048] = "";
+    for (char *word = strtok(listed, " "); word != NULL; word = strtok(NULL, " ")) {
+        char padded[300];
+        snprintf(padded, sizeof padded, " %s ", word);
+        char all[2100];
+        snprintf(all, sizeof all, " %s", sections);
+        if (strstr(all, padded) != NULL)
+            snprintf(kept + strlen(kept), sizeof kept - strlen(kept), "%s ", word);
+    }
+    ck_assert_msg(strcmp(kept, sections) == 0,
+                  "GUIDE.md's contents list names the sections\n  %s\nbut the sections are\n  %s",
+                  kept, sections);
+}
+END_TEST
+
+/* The sample table of GUIDE.md's "Reading the table" has the runner's header line. */
+START_TEST(guide_sample_table_has_the_runners_columns)
+{
+    char *guide = util_read_file("GUIDE.md", NULL);
+    ck_assert_ptr_nonnull(guide);
+    char *header = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&header, &len);
+    ck_assert_ptr_nonnull(out);
+    results_print_header(out, NULL, 0);
+    ck_assert_int_eq(fclose(out), 0);
+    char *sample = strstr(guide, "\nstep ");
+    int same = sample != NULL && strncmp(sample + 1, header, strlen(header)) == 0;
+    char shown[400] = "(no line starting with \"step \")";
+    if (sample != NULL)
+        snprintf(shown, sizeof shown, "%.*s", (int)strcspn(sample + 1, "\n"), sample + 1);
+    free(guide);
+    ck_assert_msg(same, "GUIDE.md's sample header\n  %s\nis not the runner's\n  %s", shown, header);
+    free(header);
+}
+END_TEST
+
+/* GUIDE.md's table of exit codes lists each code once, in increasing order. */
+START_TEST(guide_exit_codes_in_order)
+{
+    char *guide = util_read_file("GUIDE.md", NULL);
+    ck_assert_ptr_nonnull(guide);
+    char *table = strstr(guide, "**Exit codes**");
+    ck_assert_ptr_nonnull(table);
+    int previous = -1, rows = 0;
+    char order[256] = "";
+    for (char *line = strstr(table, "\n| "); line != NULL && line[1] == '|';
+         line = strchr(line + 1, '\n')) {
+        int code;
+        if (sscanf(line, "\n| %d |", &code) != 1)
+            continue;
+        snprintf(order + strlen(order), sizeof order - strlen(order), "%d ", code);
+        if (code <= previous)
+            previous = 1000;
+        else if (previous != 1000)
+            previous = code;
+        ++rows;
+    }
+    free(guide);
+    ck_assert_int_ge(rows, 5);
+    ck_assert_msg(previous != 1000, "GUIDE.md's exit codes are not in increasing order: %s", order);
+}
+END_TEST
+
+/* GitHub's anchor of a heading's text, ASCII only (bin/doc-links's rule). */
+static void heading_anchor(const char *text, char *anchor, size_t len)
+{
+    size_t o = 0;
+    for (const char *c = text; *c != '\0' && *c != '\n' && o + 1 < len; ++c)
+        if (*c == ' ')
+            anchor[o++] = '-';
+        else if ((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-' || *c == '_')
+            anchor[o++] = *c;
+        else if (*c >= 'A' && *c <= 'Z')
+            anchor[o++] = (char)(*c - 'A' + 'a');
+    anchor[o] = '\0';
+}
+
+/* One bibliography: a document that cites "the seeds", "the appendix" or a paper by
+ * its venue links to REFERENCES.md, and each entry there (a "### " heading) is
+ * linked from some document. */
+START_TEST(every_citation_links_to_the_references)
+{
+    char *references = util_read_file("REFERENCES.md", NULL);
+    ck_assert_msg(references != NULL, "REFERENCES.md is missing");
+    glob_t docs;
+    ck_assert_int_eq(glob("labs/*/README.md", 0, NULL, &docs), 0);
+    static const char *const top[] = {"README.md", "GUIDE.md", "INSTRUCTORS.md"};
+    static const char *const citations[] = {"the seeds", "the appendix", "PPoPP", "CGO'08"};
+    char unlinked[2048] = "";
+    size_t all_len = 0;
+    char *all = NULL;
+    FILE *joined = open_memstream(&all, &all_len);
+    ck_assert_ptr_nonnull(joined);
+    for (size_t i = 0; i < 3 + docs.gl_pathc; ++i) {
+        const char *path = i < 3 ? top[i] : docs.gl_pathv[i - 3];
+        char *text = util_read_file(path, NULL);
+        if (text == NULL)
+            continue;
+        fputs(text, joined);
+        for (char *c = text; *c != '\0'; ++c)
+            *c = (char)tolower((unsigned char)*c);
+        int cites = 0;
+        for (size_t k = 0; k < sizeof citations / sizeof citations[0]; ++k) {
+            char needle[64];
+            snprintf(needle, sizeof needle, "%s", citations[k]);
+            for (char *c = needle; *c != '\0'; ++c)
+                *c = (char)tolower((unsigned char)*c);
+            cites |= strstr(text, needle) != NULL;
+        }
+        if (cites && strstr(text, "references.md#") == NULL)
+            snprintf(unlinked + strlen(unlinked), sizeof unlinked - strlen(unlinked),
+                     "  %s cites a source and links nowhere in REFERENCES.md\n", path);
+        free(text);
+    }
+    globfree(&docs);
+    ck_assert_int_eq(fclose(joined), 0);
+    size_t entries = 0;
+    for (char *h = strstr(references, "\n### "); h != NULL; h = strstr(h + 1, "\n### ")) {
+        char anchor[256], link[300];
+        heading_anchor(h + 5, anchor, sizeof anchor);
+        snprintf(link, sizeof link, "REFERENCES.md#%s)", anchor);
+        ++entries;
+        if (strstr(all, link) == NULL)
+            snprintf(unlinked + strlen(unlinked), sizeof unlinked - strlen(unlinked),
+                     "  REFERENCES.md's entry #%s: no document links to it\n", anchor);
+    }
+    free(all);
+    free(references);
+    ck_assert_uint_ge(entries, 5);
+    ck_assert_msg(unlinked[0] == '\0', "%s", unlinked);
+}
+END_TEST
+
+/* Every chapter gives each step (or group of steps) a "## " heading, so that the
+ * chapters' outlines match. */
+START_TEST(chapters_head_each_step_alike)
+{
+    glob_t chapters;
+    ck_assert_int_eq(glob("labs/*/README.md", 0, NULL, &chapters), 0);
+    char wrong[2048] = "";
+    for (size_t i = 0; i < chapters.gl_pathc; ++i) {
+        char *text = util_read_file(chapters.gl_pathv[i], NULL);
+        ck_assert_ptr_nonnull(text);
+        size_t number = 1;
+        for (const char *line = text; *line != '\0'; ++number) {
+            size_t hashes = strspn(line, "#");
+            if (hashes > 0 && line[hashes] == ' ' && strncmp(line + hashes + 1, "Step", 4) == 0 &&
+                hashes != 2)
+                snprintf(wrong + strlen(wrong), sizeof wrong - strlen(wrong), "  %s:%zu: %.*s\n",
+                         chapters.gl_pathv[i], number, (int)strcspn(line, "\n"), line);
+            const char *end = strchr(line, '\n');
+            line = end != NULL ? end + 1 : line + strlen(line);
+        }
+        free(text);
+    }
+    globfree(&chapters);
+    ck_assert_msg(wrong[0] == '\0', "step headings that are not \"## \":\n%s", wrong);
+}
+END_TEST
+
+/* No line of a document (a paragraph's line, a list item, a table row) runs past 800
+ * characters: what needs more is prose, not one cell. */
+START_TEST(documents_have_no_overlong_line)
+{
+    glob_t docs;
+    ck_assert_int_eq(glob("labs/*/README.md", 0, NULL, &docs), 0);
+    static const char *const top[] = {"README.md", "GUIDE.md", "INSTRUCTORS.md", "REFERENCES.md"};
+    char long_lines[2048] = "";
+    for (size_t i = 0; i < 4 + docs.gl_pathc; ++i) {
+        const char *path = i < 4 ? top[i] : docs.gl_pathv[i - 4];
+        char *text = util_read_file(path, NULL);
+        if (text == NULL && students_copy() && strcmp(path, "INSTRUCTORS.md") == 0)
+            continue; /* the students' copy has none */
+        ck_assert_msg(text != NULL, "cannot read %s", path);
+        size_t number = 1;
+        for (const char *line = text; *line != '\0'; ++number) {
+            size_t len = strcspn(line, "\n");
+            if (len > 800)
+                snprintf(long_lines + strlen(long_lines), sizeof long_lines - strlen(long_lines),
+                         "  %s:%zu: %zu characters: %.60s...\n", path, number, len, line);
+            line += len + (line[len] == '\n');
+        }
+        free(text);
+    }
+    globfree(&docs);
+    ck_assert_msg(long_lines[0] == '\0', "lines past 800 characters:\n%s", long_lines);
+}
+END_TEST
+
+/* The documents' prose types no measured number: a time, a rate, a speedup with
+ * decimals or a register count is written only by bin/guide-tables between its marks
+ * (from the recorded CSVs), or named by the table that holds it. What is not checked:
+ * fenced code, the generated tables, and a line that cites a paper (a link into
+ * REFERENCES.md, or one of the papers' authors and GPUs below), whose figures are the
+ * papers' own. The few typed numbers left are design parameters, the occupancy
+ * calculator's worked examples, or not yet replaced; each is listed, with its file, in
+ * tests/fixtures/typed-numbers.allow, and a listed line that is no longer there must
+ * leave the list, so it only shrinks. */
+static const char *const measured_patterns[] = {
+    "[0-9]+(\\.[0-9]+)? ?(ms|us|ns|\xc2\xb5s)([^A-Za-z0-9_]|$)",          /* a time */
+    "[0-9]+(\\.[0-9]+)? (s|seconds|minutes)([^A-Za-z0-9_/]|$)",            /* a time */
+    "[0-9]+(\\.[0-9]+)? ?(GB/s|TB/s|GFLOP/s|TFLOP/s|Gkeys/s|Gop/s)",       /* a rate */
+    "[0-9]+\\.[0-9]+ ?(x|\xc3\x97)([^A-Za-z0-9]|$)",                      /* a speedup */
+    "[0-9]+ (registers|regs)([^A-Za-z]|$)",                                /* a register count */
+};
+static const char *const papers_words[] = {
+    "REFERENCES.md#", "8800", "G80", "GTX", "Quadro", "C2050", "A100", "K40", "Fermi", "Kepler",
+    "Burtscher", "Harris", "Ryoo", "Johnson", "PPoPP", "CGO", "Adinets", "Merrill", "Garland",
+    "Nickolls", "Satish", "Clovertown"};
+
+/* Each typed measured number of path, as "path: line" lines appended to found. */
+static void typed_numbers(const char *path, regex_t *patterns, size_t npatterns, char **found,
+                          size_t *len)
+{
+    char *text = util_read_file(path, NULL);
+    if (text == NULL)
+        return; /* not in this tree (the students' copy has no INSTRUCTORS.md) */
+    int generated = 0, code = 0;
+    for (char *line = text; *line != '\0';) {
+        size_t n = strcspn(line, "\n");
+        char saved = line[n];
+        line[n] = '\0';
+        int mark = strncmp(line, "<!-- ", 5) == 0 && strstr(line, "-table ") != NULL;
+        if (strncmp(line, "```", 3) == 0)
+            code = !code;
+        else if (strncmp(line, "<!-- end results-table -->", 26) == 0)
+            generated = 0;
+        else if (mark)
+            generated = 1;
+        else if (!generated && !code) {
+            int cited = 0, typed = 0;
+            for (size_t w = 0; w < sizeof papers_words / sizeof papers_words[0] && !cited; ++w)
+                cited = strstr(line, papers_words[w]) != NULL;
+            /* a power of ten ("2.0 × 10^12") is not a speedup: its "× 10^" read as "e" */
+            char plain[4096];
+            snprintf(plain, sizeof plain, "%s", line);
+            for (char *ten; (ten = strstr(plain, " \xc3\x97 10^")) != NULL;)
+                memmove(ten + 1, ten + 7, strlen(ten + 7) + 1), ten[0] = 'e';
+            for (size_t k = 0; k < npatterns && !cited && !typed; ++k)
+                typed = regexec(&patterns[k], plain, 0, NULL, 0) == 0;
+            if (typed) {
+                size_t need = *len + strlen(path) + n + 4;
+                *found = realloc(*found, need + 1);
+                ck_assert_ptr_nonnull(*found);
+                *len += (size_t)sprintf(*found + *len, "%s: %s\n", path, line);
+            }
+        }
+        line[n] = saved;
+        line += n + (saved == '\n');
+    }
+    free(text);
+}
+
+START_TEST(documents_type_no_measured_number)
+{
+    regex_t patterns[sizeof measured_patterns / sizeof measured_patterns[0]];
+    size_t npatterns = sizeof patterns / sizeof patterns[0];
+    for (size_t k = 0; k < npatterns; ++k)
+        ck_assert_int_eq(regcomp(&patterns[k], measured_patterns[k], REG_EXTENDED | REG_NOSUB), 0);
+    glob_t docs;
+    ck_assert_int_eq(glob("labs/*/README.md", 0, NULL, &docs), 0);
+    static const char *const top[] = {"README.md", "GUIDE.md", "INSTRUCTORS.md", "data/grading/README.md",
+                                      "data/sweeps/README.md"};
+    size_t ntop = sizeof top / sizeof top[0];
+    char *found = calloc(1, 1);
+    size_t len = 0;
+    for (size_t i = 0; i < ntop + docs.gl_pathc; ++i)
+        typed_numbers(i < ntop ? top[i] : docs.gl_pathv[i - ntop], patterns, npatterns, &found, &len);
+    globfree(&docs);
+    for (size_t k = 0; k < npatterns; ++k)
+        regfree(&patterns[k]);
+    char *allowed = util_read_file("tests/fixtures/typed-numbers.allow", NULL);
+    ck_assert_msg(allowed != NULL, "cannot read tests/fixtures/typed-numbers.allow");
+    char new_lines[16384] = "", gone[8192] = "";
+    /* each line found must be listed (comment lines of the list start with '#') */
+    for (char *line = found; *line != '\0';) {
+        size_t n = strcspn(line, "\n");
+        char entry[4096];
+        snprintf(entry, sizeof entry, "%.*s", (int)n, line);
+        int listed = 0;
+        for (const char *at = allowed; !listed && (at = strstr(at, entry)) != NULL; at += n)
+            listed = (at == allowed || at[-1] == '\n') && (at[n] == '\n' || at[n] == '\0');
+        if (!listed)
+            snprintf(new_lines + strlen(new_lines), sizeof new_lines - strlen(new_lines), "  %.*s\n",
+                     (int)(n < 200 ? n : 200), line);
+        line += n + (line[n] == '\n');
+    }
+    /* and each listed line must still be found (the students' copy leaves some out) */
+    for (char *line = allowed; *line != '\0' && !students_copy();) {
+        size_t n = strcspn(line, "\n");
+        char entry[2048];
+        snprintf(entry, sizeof entry, "%.*s\n", (int)n, line);
+        if (n > 0 && line[0] != '#' && strstr(found, entry) == NULL)
+            snprintf(gone + strlen(gone), sizeof gone - strlen(gone), "  %.*s\n", (int)(n < 200 ? n : 200),
+                     line);
+        line += n + (line[n] == '\n');
+    }
+    free(allowed);
+    free(found);
+    /* the lines on stderr: Check's message holds a few hundred characters */
+    if (new_lines[0] != '\0')
+        fprintf(stderr, "measured numbers typed into the prose (generate them with "
+                        "bin/guide-tables, or name the table that holds them):\n%s", new_lines);
+    if (gone[0] != '\0')
+        fprintf(stderr, "lines of tests/fixtures/typed-numbers.allow no longer in the documents "
+                        "(remove them from the list):\n%s", gone);
+    ck_assert_msg(new_lines[0] == '\0', "measured numbers typed into the prose (stderr lists them)");
+    ck_assert_msg(gone[0] == '\0', "stale lines in tests/fixtures/typed-numbers.allow (stderr lists them)");
+}
+END_TEST
+
 Suite *doc_links_suite(void)
 {
     Suite *s = suite_create("doc_links");
     TCase *tc = tcase_create("links");
     tcase_add_test(tc, doc_links_of_this_tree_resolve);
     tcase_add_test(tc, doc_links_find_what_does_not_resolve);
+    tcase_add_test(tc, guide_contents_list_every_section_in_order);
+    tcase_add_test(tc, guide_sample_table_has_the_runners_columns);
+    tcase_add_test(tc, guide_exit_codes_in_order);
+    tcase_add_test(tc, every_citation_links_to_the_references);
+    tcase_add_test(tc, chapters_head_each_step_alike);
+    tcase_add_test(tc, documents_have_no_overlong_line);
+    tcase_add_test(tc, documents_type_no_measured_number);
     suite_add_tcase(s, tc);
     return s;
 }

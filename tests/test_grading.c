@@ -13,6 +13,7 @@
 
 #include "grading/report.h"
 #include "lab_registry.h"
+#include "launches.h"
 #include "grading_tests.h"
 #include "util.h"
 
@@ -296,6 +297,54 @@ START_TEST(techniques_are_judged_from_resources_and_speed)
 }
 END_TEST
 
+/* one-kernel: judged from the distinct kernels the speed run launched (its launch log),
+ * without a GPU here: one passes, several fail naming them, none to read (no speed
+ * run, no CUPTI) leaves the technique not run; judged once. */
+START_TEST(one_kernel_is_judged_from_what_the_speed_run_launched)
+{
+    struct rubric r;
+    rubric_defaults(&r, example());
+    char why[256];
+    ck_assert_int_eq(rubric_parse(&r, "technique 02 one-kernel\n", example(), why, sizeof why), 0);
+    ck_assert_int_eq(r.techniques[0].kind, TECH_ONE_KERNEL);
+    const struct step_info *s02 = step_table_step(example(), "02");
+    struct step_resources res = {1, 40, 2048, 0, 0, "fused"};
+    struct launch_kernel ran[3] = {{.name = "_Z5fusedPfi", .launches = 20},
+                                   {.name = "_Z14softmax_kernelPfli", .launches = 20},
+                                   {.name = "_Z9pv_kernelPKfPfi", .launches = 20}};
+    struct technique_verdict v;
+    struct check_result k = {CHECK_NOT_RUN, 0, ""};
+    technique_judge_static(&r, s02, "02-shared", &res, &v);
+    ck_assert_int_eq(v.needs_launches, 1);
+    technique_judge_launches(&v, ran, 1);
+    technique_judge_launches(&v, NULL, -1); /* after the log: changes nothing */
+    ck_assert_int_eq(technique_result(&v, &res, 1, &k), 1);
+    ck_assert_int_eq(k.state, CHECK_PASS);
+    /* three kernels a launch: the scores passed through device memory */
+    technique_judge_static(&r, s02, "02-shared", &res, &v);
+    technique_judge_launches(&v, ran, 3);
+    k.state = CHECK_NOT_RUN;
+    technique_result(&v, &res, 1, &k);
+    ck_assert_int_eq(k.state, CHECK_FAIL);
+    ck_assert_msg(strstr(k.why, "the step launched 3 kernels (fused, softmax_kernel, pv_kernel); "
+                                "the rubric wants one") != NULL,
+                  "%s", k.why);
+    /* no launch log: not run, never passed */
+    technique_judge_static(&r, s02, "02-shared", &res, &v);
+    technique_judge_launches(&v, NULL, -1);
+    k.state = CHECK_NOT_RUN;
+    ck_assert_int_eq(technique_result(&v, &res, 1, &k), 0);
+    ck_assert_int_eq(k.state, CHECK_NOT_RUN);
+    ck_assert_ptr_nonnull(strstr(k.why, "not run: the kernels its speed run launched could not be seen"));
+    /* without a GPU */
+    technique_judge_static(&r, s02, "02-shared", &res, &v);
+    k.state = CHECK_NOT_RUN;
+    technique_result(&v, &res, 0, &k);
+    ck_assert_int_eq(k.state, CHECK_NOT_RUN);
+    ck_assert_str_eq(k.why, "not run: the kernels it launches need a GPU to be seen");
+}
+END_TEST
+
 START_TEST(safe_names_are_plain_and_distinct)
 {
     char a[80], b[80], c[80];
@@ -468,6 +517,7 @@ Suite *grading_suite(void)
     tcase_add_test(rules, rubric_technique_lines_select_steps);
     tcase_add_test(rules, points_follow_the_rubric);
     tcase_add_test(rules, techniques_are_judged_from_resources_and_speed);
+    tcase_add_test(rules, one_kernel_is_judged_from_what_the_speed_run_launched);
     tcase_add_test(rules, safe_names_are_plain_and_distinct);
     tcase_add_test(rules, steps_not_submitted_are_one_line);
     suite_add_tcase(s, rules);

@@ -178,11 +178,14 @@ START_TEST(row_that_cannot_be_written_is_kept_where_the_summary_says)
     char book[1200], reports[1200], wrapper[1300], path_env[8192], break_env[1300];
     snprintf(book, sizeof book, "%s/book.csv", tmp);
     snprintf(reports, sizeof reports, "%s/book.reports", tmp);
-    /* make as grading calls it (the real one, next on PATH), but its first call (the
-     * harness, before any student) turns the reports folder into a file */
-    put(tmp, "bin/make", "#!/bin/sh\nfor a; do [ \"$a\" = grade-prereqs ] && "
-                         "{ rm -rf \"$BREAK\"; : > \"$BREAK\"; }; done\n"
-                         "PATH=${PATH#*:} exec make \"$@\"\n");
+    /* make as grading calls it, but its first call turns the reports folder into a
+     * file (tests/fixtures/grading-records/make-breaks-reports.sh) */
+    char fixture[600];
+    char *breaking_make = util_read_file(
+        fixture_path("grading-records/make-breaks-reports.sh", fixture, sizeof fixture), NULL);
+    ck_assert_ptr_nonnull(breaking_make);
+    put(tmp, "bin/make", breaking_make);
+    free(breaking_make);
     snprintf(wrapper, sizeof wrapper, "%s/bin/make", tmp);
     ck_assert_int_eq(chmod(wrapper, 0755), 0);
     snprintf(path_env, sizeof path_env, "PATH=%s/bin:%s", tmp, getenv("PATH"));

@@ -4,7 +4,8 @@
  * made-up results of the demo lab, in the demo lab's own tree (tests/demo_lab_tree.h),
  * whose bin/guide-tables knows that lab alone: the newest fullest run, the rows beside
  * the steps, "vs previous", the grading runs, measured factors beside published
- * ones, a step against a row size by size, and a step's build variants as a grid. */
+ * ones, a step against a row size by size, a step's build variants as a grid, and the
+ * ceilings, a sweep and the steps against the ceilings (limits_tables.h). */
 #include <check.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -135,9 +136,19 @@ START_TEST(guide_tables_list_the_grading_runs)
     char *text;
     ck_assert_int_eq(guide_tables(dir, &text, "--grading", dir, NULL), 0);
     ck_assert_ptr_null(strstr(text, "stale"));
-    const char *old = strstr(text, "| e98b018 | demo (2) | 1 | 3 | 71.5 s | 71 s | - | - | 20 of 20 |");
-    const char *now = strstr(text, "| 9851ca0 | demo (2) | 2 | 8 | 27.6 s | 27.7 s | 15.9 s | 11.2 s | 38 of 40 |");
+    const char *old = strstr(text, "| e98b018 | demo (2) | 1 | 3 | off | 71.5 s | 71 s | - | - | 20 of 20 |");
+    const char *now = strstr(text, "| 9851ca0 | demo (2) | 2 | 8 | off | 27.6 s | 27.7 s | 15.9 s | 11.2 s | 38 of 40 |");
     ck_assert_msg(old != NULL && now != NULL && old < now, "%s", text);
+    free(text);
+    /* a run graded in the sandbox says so; one from before the column was graded without */
+    write_text(dir, "G/throughput.csv",
+               "date,commit,gpu,lab,steps,submissions,grade_concurrency,total_s,reference_s,"
+               "per_submission_s,points,max,build_wait_s,report_s,pool_s,speed_s,sandbox\n"
+               "2026-11-29T01:57:56Z,e58b488,G,demo,2,1,8,53.6,26.8,26.8,20,20,0.0,5.9,9.2,10.9,"
+               "bwrap\n");
+    write_text(dir, "guide.md", "<!-- results-table grading G -->\nstale\n<!-- end results-table -->\n");
+    ck_assert_int_eq(guide_tables(dir, &text, "--grading", dir, NULL), 0);
+    ck_assert_msg(strstr(text, "| e58b488 | demo (2) | 1 | 8 | bwrap | 26.8 s |") != NULL, "%s", text);
     free(text);
     snprintf(missing, sizeof missing, "%s/none", dir);
     ck_assert_int_eq(guide_tables(dir, NULL, "--grading", missing, NULL), 2);
@@ -385,6 +396,156 @@ START_TEST(guide_tables_set_out_a_steps_build_variants)
 }
 END_TEST
 
+/* The tables of what bounds a step (limits_tables.h): the measured ceilings; a sweep
+ * of a step's build variants, fastest first with the failed build last; and a step
+ * against a ceiling beside its profile (what limits it, its DRAM bytes over its time
+ * against the copy), "not profiled" where no profile holds it; a bad mark, an unknown
+ * step or a GPU without peaks.csv is one line and exit 2, the file as it was. */
+START_TEST(guide_tables_set_steps_against_the_ceilings)
+{
+    char dir[700], sweep[800], guide[2400];
+    fresh_inputs("limits", dir, sizeof dir);
+    write_text(dir, "G/demo.csv",
+               HEADER "\n" ROW("new", "01-fill", "step", "4.0", "2", "PASS")
+                   ROW("new", "02-shared", "step", "2.0", "4", "PASS"));
+    const char *const peaks_header =
+        "date,commit,gpu,cc,sms,clock_mhz,driver,runtime,nvcc,quantity,value,unit,median_ms,"
+        "repeats,per_sm_per_clock,method\n";
+    char peaks[1024];
+    snprintf(peaks, sizeof peaks,
+             "%s2026-11-20T10:00:00Z,abc,G,9.0,132,1980,13.0,13.0,13.0,fp32_fma,9,GFLOP/s,1,11,100,old\n"
+             "2026-11-23T10:00:00Z,abc,G,9.0,132,1980,13.0,13.0,13.0,dram_copy,4000,GB/s,1,11,10,a copy\n"
+             "2026-11-23T10:00:00Z,abc,G,9.0,132,1980,13.0,13.0,13.0,fp32_fma,8,GFLOP/s,1,11,120,FMA chains\n",
+             peaks_header);
+    write_text(dir, "G/peaks.csv", peaks);
+    /* 02-shared's profile: memory 70 %, SM 20 %, 2e9 DRAM bytes over 1 ms unprofiled */
+    char profiles[800];
+    snprintf(profiles, sizeof profiles, "%s/prof", dir);
+    ck_assert_int_eq(mkdir(profiles, 0777), 0);
+    snprintf(profiles, sizeof profiles, "%s/prof/G", dir);
+    ck_assert_int_eq(mkdir(profiles, 0777), 0);
+    write_text(profiles, "demo.csv",
+               "date,run_id,commit,gpu,ncu,clock_control,lab,step,source,flags,nvcc,m,n,k,median_ms,"
+               "kernel,launches,duration_ns,dram_pct,dram_bytes,l2_hit_pct,l1_pct,shared_pct,"
+               "bank_conflicts,sm_pct,memory_pct,fma_pct,tensor_pct,occupancy_pct,theoretical_pct,"
+               "instructions,fma_instructions,stall_1,stall_1_ratio,stall_2,stall_2_ratio,limited_by\n"
+               "2026-11-23T11:00:00Z,p1,abc,G,2025.3,base,demo,02-shared,solutions,-O3,13.0,1,"
+               "4096,1,1.0,fill,1,1500000,60,2000000000,50,30,10,0,20,70,5,0,80,100,1000,100,"
+               "long_scoreboard,3.0,wait,1.0,memory\n");
+    snprintf(sweep, sizeof sweep, "%s/sweep.csv", dir);
+    const char *const row = "2026-11-23T10:00:00Z,%s,abc,G,9.0,132,1980,13.0,13.0,13.0,demo,02-shared,step,"
+                            "solutions,-O3 -DA=%s -DB=%s,flushed,64,64,64,1,5,%s,1,1,%s,%s,2048,0,0,"
+                            "256,%s,regs,100,0,%s\n";
+    const char *const rows[][7] = {/* run, A, B, ms, GFLOP/s, regs, verdict */
+                                   {"s1", "1", "2", "3.0", "5", "40", "PASS"},
+                                   {"s2", "2", "4", "1.5", "9", "64", "FAIL"},
+                                   {"s3", "4", "8", "2.0", "7", "72", "PASS"}};
+    char text[4096], line[512];
+    snprintf(text, sizeof text, "%s\n", HEADER);
+    for (size_t i = 0; i < 3; ++i) {
+        snprintf(line, sizeof line, row, rows[i][0], rows[i][1], rows[i][2], rows[i][3], rows[i][4],
+                 rows[i][5], i == 2 ? "3" : "4", rows[i][6]);
+        strcat(text, line);
+    }
+    write_text(dir, "sweep.csv", text);
+    snprintf(guide, sizeof guide,
+             "<!-- peaks-table G -->\n<!-- end results-table -->\n"
+             "<!-- sweep-table demo %s A B -->\nstale\n<!-- end results-table -->\n"
+             "<!-- limits-table demo G gflops fp32_fma 01 02 -->\n<!-- end results-table -->\n"
+             "<!-- limits-table demo G gflops fp32_fma 64x64x64 02 -->\n<!-- end results-table -->\n",
+             sweep);
+    write_text(dir, "guide.md", guide);
+    char *got;
+    snprintf(profiles, sizeof profiles, "%s/prof", dir);
+    ck_assert_int_eq(guide_tables(dir, NULL, "--check", "--results", dir, "--profiles", profiles, NULL), 1);
+    ck_assert_int_eq(guide_tables(dir, &got, "--results", dir, "--profiles", profiles, NULL), 0);
+    ck_assert_msg(strstr(got, "| `fp32_fma` | 8 GFLOP/s | 120 | FMA chains | 2026-11-23 |\n"
+                              "| `dram_copy` | 4000 GB/s | 10 | a copy | 2026-11-23 |\n\nG (132 SMs at 1980 MHz)") !=
+                          NULL &&
+                      strstr(got, "old") == NULL,
+                  "%s", got);
+    ck_assert_msg(strstr(got, "| `A` | `B` | regs | blocks/SM (limiter) | median ms | GFLOP/s |\n"
+                              "|---|---|---|---|---|---|\n"
+                              "| 4 | 8 | 72 | 3 (regs) | 2.000 | 7.00 |\n"
+                              "| 1 | 2 | 40 | 4 (regs) | 3.000 | 5.00 |\n"
+                              "| 2 | 4 | 64 | 4 (regs) | FAIL | - |\n\n"
+                              "G, 3 builds of 02-shared at 64 x 64 x 64") != NULL &&
+                      strstr(got, "stale") == NULL,
+                  "%s", got);
+    ck_assert_msg(strstr(got, "| 01-fill | 64 x 64 x 64 | 4.000 | 2.00 | 25% | not profiled | - | - | - | - | - |\n"
+                              "| 02-shared | 64 x 64 x 64 | 2.000 | 4.00 | 50% | memory | 20 | 70 | 2000 (50%) | "
+                              "long_scoreboard | 1 x 4096 x 1 |\n") != NULL,
+                  "%s", got);
+    free(got);
+    ck_assert_int_eq(guide_tables(dir, NULL, "--check", "--results", dir, "--profiles", profiles, NULL), 0);
+    const char *const refused[][2] = {
+        {"<!-- limits-table demo G gflops fp32_fma 09 -->\n<!-- end results-table -->\n",
+         "lab demo has no step 09"},
+        {"<!-- limits-table demo G gflops -->\n<!-- end results-table -->\n",
+         "expected <!-- limits-table LAB GPU-DIR COLUMN CEILING [MxNxK...] STEP... -->"},
+        {"<!-- limits-table demo G gflops fp32_fma 64x64x64 -->\n<!-- end results-table -->\n",
+         "expected <!-- limits-table LAB GPU-DIR COLUMN CEILING [MxNxK...] STEP... -->"},
+        {"<!-- limits-table demo G gflops fp32_fma 32x32x32 02 -->\n<!-- end results-table -->\n",
+         "no passing run of solutions/demo at 32x32x32"},
+        {"<!-- peaks-table H -->\n<!-- end results-table -->\n", "/H/peaks.csv"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; ++i) {
+        write_text(dir, "guide.md", refused[i][0]);
+        ck_assert_int_eq(guide_tables(dir, &got, "--results", dir, NULL), 2);
+        ck_assert_msg(strstr(err, refused[i][1]) != NULL && strchr(err, '\n') == err + strlen(err) - 1,
+                      "%s", err);
+        ck_assert_str_eq(got, refused[i][0]);
+        free(got);
+    }
+}
+END_TEST
+
+/* A pairs-table: a step against another at each size where both passed with the named
+ * L2 policy, each its own newest row whatever run it is in (a failed, flushed or -D
+ * row left out), smallest size first; a size only one of them ran is left out. */
+START_TEST(guide_tables_set_two_steps_side_by_side_across_runs)
+{
+    char dir[700];
+    fresh_inputs("pairs", dir, sizeof dir);
+    const char *const row = "2026-11-2%sT10:00:00Z,%s,abc,G,9.0,132,1980,13.0,13.0,13.0,demo,%s,step,"
+                            "solutions,-O3%s,%s,1,%s,1,1,5,%s,1,1,%s,32,2048,0,0,256,8,threads,100,0,%s\n";
+    const char *const rows[][8] = {
+        /* day, run, step, flags, cache, n, ms, GFLOP/s (verdict PASS unless 9th) */
+        {"1", "a", "01-fill", "", "warm", "2048", "4.0", "10"},
+        {"1", "b", "02-shared", "", "warm", "2048", "2.0", "20"},
+        {"2", "c", "01-fill", "", "warm", "1024", "3.0", "5"},
+        {"2", "d", "02-shared", "", "warm", "1024", "1.0", "15"},
+        {"3", "e", "02-shared", "", "flushed", "1024", "0.5", "30"},
+        {"3", "f", "02-shared", " -DX=1", "warm", "1024", "0.25", "60"},
+        {"3", "g", "01-fill", "", "warm", "4096", "8.0", "10"},
+    };
+    char text[8192], line[512];
+    snprintf(text, sizeof text, "%s\n", HEADER);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
+        snprintf(line, sizeof line, row, rows[i][0], rows[i][1], rows[i][2], rows[i][3], rows[i][4], rows[i][5],
+                 rows[i][6], rows[i][7], "PASS");
+        strcat(text, line);
+    }
+    snprintf(line, sizeof line, row, "4", "h", "02-shared", "", "warm", "2048", "0.1", "99", "FAIL");
+    strcat(text, line);
+    write_text(dir, "G/demo.csv", text);
+    write_text(dir, "guide.md", "<!-- pairs-table demo G warm 01 02 -->\n<!-- end results-table -->\n");
+    char *got;
+    ck_assert_int_eq(guide_tables(dir, &got, "--results", dir, NULL), 0);
+    ck_assert_msg(strstr(got, "|---|---:|---:|---:|---:|---:|---|\n"
+                              "| 1 x 1024 x 1 | 3.0000 | 5.00 | 1.0000 | 15.0 | 3.00x | `c`, `d` |\n"
+                              "| 1 x 2048 x 1 | 4.0000 | 10.0 | 2.0000 | 20.0 | 2.00x | `a`, `b` |\n\n"
+                              "G, each size's newest passing row of 01-fill and of 02-shared with the L2 "
+                              "not flushed before each timed run (not a build variant), recorded 2026-11-21 "
+                              "to 2026-11-22") != NULL,
+                  "%s", got);
+    free(got);
+    write_text(dir, "guide.md", "<!-- pairs-table demo G cold 01 02 -->\n<!-- end results-table -->\n");
+    ck_assert_int_eq(guide_tables(dir, NULL, "--results", dir, NULL), 2);
+    ck_assert_msg(strstr(err, "cache 'cold': warm or flushed") != NULL, "%s", err);
+}
+END_TEST
+
 /* A table whose run is older than the code of one of its step files is flagged, in
  * one line on stderr naming the file, without changing the exit status; a change to
  * comments alone (a step header) is not flagged, nor is anything where git cannot
@@ -448,6 +609,8 @@ Suite *guide_tables_suite(void)
     tcase_add_test(tc, guide_tables_compare_a_step_with_a_row_by_size);
     tcase_add_test(tc, guide_tables_set_out_a_steps_build_variants);
     tcase_add_test(tc, guide_tables_flag_a_run_older_than_its_step_files);
+    tcase_add_test(tc, guide_tables_set_steps_against_the_ceilings);
+    tcase_add_test(tc, guide_tables_set_two_steps_side_by_side_across_runs);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -2,10 +2,13 @@
  * checked there: nothing tests/handout.exclude names is in it (no solutions/, no
  * grading tests or submissions, no INSTRUCTORS.md) while GUIDE.md and every
  * lab's chapter (labs/<lab>/README.md) are, its suites.h lists no suite it left out, what needs
- * the solutions is refused in one line. What the students' first commands do in it,
+ * the solutions is refused in one line, and nothing the students read (their
+ * documents, labs/, make help) names a path it left out or a goal it refuses. What
+ * the students' first commands do in it,
  * built from nothing, is tests/test_handout_long.c's. This suite is the instructor's:
  * the handout leaves it out. */
 #include <check.h>
+#include <ctype.h>
 #include <glob.h>
 #include <fnmatch.h>
 #include <ftw.h>
@@ -210,6 +213,131 @@ START_TEST(handout_refuses_what_needs_the_solutions)
 }
 END_TEST
 
+/* ---- nothing in the copy sends a student to what it lacks ---------------------- */
+
+static char scan_patterns[64][256];
+static size_t scan_pattern_count;
+static char scan_found[8192];
+static size_t scan_hits;
+
+static void note_hit(const char *where, size_t line, const char *what)
+{
+    if (scan_hits++ < 30)
+        snprintf(scan_found + strlen(scan_found), sizeof scan_found - strlen(scan_found),
+                 "  %s:%zu: %s\n", where, line, what);
+}
+
+/* Whether the goal is named as "make GOAL" at text (GOAL a whole word; "explore-%"
+ * any goal it begins). */
+static int names_goal(const char *text, const char *goal)
+{
+    size_t len = strcspn(goal, " %");
+    int prefix = goal[len] == '%';
+    for (const char *at = strstr(text, "make "); at != NULL; at = strstr(at + 1, "make ")) {
+        if (at > text && (isalnum((unsigned char)at[-1]) || at[-1] == '-' || at[-1] == '_'))
+            continue;
+        const char *word = at + 5;
+        char next = word[len];
+        if (strncmp(word, goal, len) == 0 &&
+            (prefix || !(isalnum((unsigned char)next) || next == '-' || next == '_')))
+            return 1;
+    }
+    return 0;
+}
+
+/* Each line of text: a path-like word (letters, digits and ./_-*<>) any of whose
+ * tails after a '/' (or itself) the exclude list names, and each refused goal named
+ * as "make GOAL". */
+static void scan_text(const char *where, char *text)
+{
+    size_t number = 0;
+    for (char *line = text, *end; line != NULL && *line != '\0'; line = end) {
+        end = strchr(line, '\n');
+        if (end != NULL)
+            *end++ = '\0';
+        ++number;
+        for (size_t g = 0; g < sizeof refused / sizeof refused[0]; ++g) {
+            char goal[64];
+            snprintf(goal, sizeof goal, "%.*s", (int)strcspn(refused[g], " "), refused[g]);
+            if (strstr(refused[g], "SRC=") == NULL && names_goal(line, goal)) { /* run is refused with SRC= only */
+                char what[128];
+                snprintf(what, sizeof what, "make %s, a goal the copy refuses", goal);
+                note_hit(where, number, what);
+            }
+        }
+        for (char *c = line; *c != '\0';) {
+            size_t n = strspn(c, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789./_-*<>");
+            if (n == 0) {
+                ++c;
+                continue;
+            }
+            char word[512];
+            snprintf(word, sizeof word, "%.*s", (int)n, c);
+            c += n;
+            int named = 0;
+            for (const char *tail = word; tail != NULL && !named;
+                 tail = strchr(tail, '/') != NULL ? strchr(tail, '/') + 1 : NULL)
+                for (size_t i = 0; i < scan_pattern_count && *tail != '\0' && !named; ++i)
+                    if (fnmatch(scan_patterns[i], tail, 0) == 0) {
+                        char what[700];
+                        snprintf(what, sizeof what, "%s (handout.exclude: %s)", word, scan_patterns[i]);
+                        note_hit(where, number, what);
+                        named = 1;
+                    }
+        }
+    }
+}
+
+static size_t scan_root_len;
+
+/* nftw callback: the students' documents (every Markdown file but the tests'
+ * fixtures) and everything under labs/. */
+static int scan_file(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st;
+    const char *rel = path + scan_root_len;
+    if (type == FTW_D && ftw->level == 1 &&
+        (strcmp(rel, "build") == 0 || strcmp(rel, "bin") == 0 || rel[0] == '.'))
+        return FTW_SKIP_SUBTREE;
+    if (type != FTW_F)
+        return FTW_CONTINUE;
+    size_t len = strlen(rel);
+    int markdown = len > 3 && strcmp(rel + len - 3, ".md") == 0 &&
+                   strncmp(rel, "tests/fixtures/", 15) != 0;
+    if (markdown || strncmp(rel, "labs/", 5) == 0) {
+        char *text = util_read_file(path, NULL);
+        if (text != NULL)
+            scan_text(rel, text);
+        else
+            note_hit(rel, 0, "unreadable");
+        free(text);
+    }
+    return FTW_CONTINUE;
+}
+
+START_TEST(handout_names_nothing_it_leaves_out)
+{
+    scan_pattern_count = exclude_patterns(scan_patterns, 64);
+    scan_found[0] = '\0';
+    scan_hits = 0;
+    char dest[512];
+    char *dir = make_handout(dest, sizeof dest);
+    int help = shell(FRESH_MAKE "cd \"$1\" && make -s --no-print-directory help", dest);
+    char *help_text = strdup(out);
+    scan_root_len = strlen(dest) + 1;
+    int walked = nftw(dest, scan_file, 16, FTW_PHYS | FTW_ACTIONRETVAL);
+    ck_assert_int_eq(util_remove_tree(dir), 0);
+    free(dir);
+    ck_assert_int_eq(walked, 0);
+    ck_assert_msg(help == 0 && help_text != NULL && strstr(help_text, "make run") != NULL,
+                  "make help in the copy: exit %d", help);
+    scan_text("make help", help_text);
+    free(help_text);
+    ck_assert_msg(scan_hits == 0, "the students' copy names %zu thing(s) it does not have:\n%s",
+                  scan_hits, scan_found);
+}
+END_TEST
+
 Suite *handout_suite(void)
 {
     Suite *s = suite_create("handout");
@@ -218,6 +346,7 @@ Suite *handout_suite(void)
     tcase_add_test(tc, handout_leaves_out_what_the_list_names);
     tcase_add_test(tc, handout_refuses_a_bad_dest);
     tcase_add_test(tc, handout_refuses_what_needs_the_solutions);
+    tcase_add_test(tc, handout_names_nothing_it_leaves_out);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -219,15 +219,42 @@ START_TEST(test_old_header_is_named)
 {
     write_file("results/g/demo.csv", "date,run_id,commit,gpu,cc,sms,clock_mhz,driver,runtime,"
                                        "nvcc,lab,step,source,flags\n");
-    /* a file that cannot be read is not one with no data: exit 3, and its line in
-     * out/demo.unreadable, so that make plots keeps the lab's figures and fails */
+    /* a file that cannot be read is not one with no data: exit 3, on which make plots
+     * stops before any figure */
     ck_assert_int_eq(check("results/g/demo.csv", NULL), 3);
     assert_message("results/g/demo.csv",
-                   ":1: column 13 is 'source', not 'role': not a results CSV with the common "
-                   "columns in order: file skipped");
-    const char *listed = read_file("out/demo.unreadable");
-    ck_assert_msg(listed != NULL && strstr(listed, ":1: column 13 is 'source', not 'role'") != NULL &&
-                      count_lines(listed) == 1, "%s", listed ? listed : "(no out/demo.unreadable)");
+                   ":1: column 13 is 'source', not 'role': not the header of a demo results CSV");
+    ck_assert_int_eq(count_lines(err), 1);
+}
+END_TEST
+
+/* A lab this tree knows: its whole header is judged, every column of it (lab.def's
+ * COLUMN and LABEL_COLUMN names after the common ones), not the common ones alone. The
+ * fixtures are committed results with one column of the header damaged. */
+START_TEST(test_a_header_unlike_its_labs_is_refused_at_any_column)
+{
+    static const struct {
+        const char *file, *line;
+    } cases[] = {
+        {"label-misspelled/GPU/spmv.csv",
+         ":1: column 41 is 'matrx', not 'matrix': not the header of a spmv results CSV"},
+        {"verdict-misspelled/GPU/sort.csv",
+         ":1: column 35 is 'verdct', not 'verdict': not the header of a sort results CSV"},
+        {"extra-column/GPU/sort.csv", ":1: column 38 'note' is not one of lab sort's: not the "
+                                      "header of a sort results CSV"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        char relative[256], path[1024], tool[512], out_dir[600], line[1400];
+        snprintf(relative, sizeof relative, "results-check/%s", cases[i].file);
+        fixture_path(relative, path, sizeof path);
+        snprintf(out_dir, sizeof out_dir, "%s/out", temp_dir);
+        mkdir(out_dir, 0777);
+        char *argv[] = {(char *)bin_path("results-check", tool, sizeof tool), "--out", out_dir, path,
+                        NULL};
+        ck_assert_int_eq(run_capture(argv, NULL, out, sizeof out, err, sizeof err), 3);
+        snprintf(line, sizeof line, "%s%s\n", path, cases[i].line);
+        ck_assert_str_eq(err, line);
+    }
 }
 END_TEST
 
@@ -289,6 +316,7 @@ Suite *results_check_suite(void)
     tcase_add_test(rows, test_negative_rate_is_skipped);
     tcase_add_test(rows, test_missing_and_empty_files_get_one_line_each);
     tcase_add_test(rows, test_old_header_is_named);
+    tcase_add_test(rows, test_a_header_unlike_its_labs_is_refused_at_any_column);
     tcase_add_test(rows, test_lab_columns_are_numbers_and_rates_not_negative);
     tcase_add_test(rows, test_quoted_commas_reach_gnuplot_without_commas);
     tcase_add_test(rows, test_peaks_rows_are_checked_by_line);
@@ -412,10 +440,32 @@ START_TEST(test_a_build_variant_is_not_its_step)
 }
 END_TEST
 
+/* make plots over a results file whose header is not its lab's: it stops before any
+ * figure, with the file's one line and exit 2 (make's status for a failed recipe),
+ * and the figures already there stay, every one. */
+START_TEST(test_make_plots_stops_before_any_figure_on_a_damaged_header)
+{
+    char results[1024], figure[1200];
+    fixture_path("results-check/label-misspelled", results, sizeof results);
+    write_file("plots/spmv/gflops-GPU.png", "a committed figure\n");
+    write_file("plots/spmv/slides/gflops-GPU.svg", "<svg/>\n");
+    int code = util_make_plots(NULL, "plots", results, temp_dir, NULL, out, sizeof out, err,
+                               sizeof err);
+    ck_assert_msg(code == 2, "make plots exited %d:\n%s%s", code, out, err);
+    ck_assert_msg(strstr(err, "spmv.csv:1: column 41 is 'matrx', not 'matrix'") != NULL, "%s", err);
+    ck_assert_msg(strstr(out, "PLOT") == NULL && strstr(out, "removed") == NULL, "%s", out);
+    snprintf(figure, sizeof figure, "%s/plots/spmv/gflops-GPU.png", temp_dir);
+    ck_assert_msg(access(figure, F_OK) == 0, "%s was removed:\n%s%s", figure, out, err);
+    snprintf(figure, sizeof figure, "%s/plots/spmv/slides/gflops-GPU.svg", temp_dir);
+    ck_assert_msg(access(figure, F_OK) == 0, "%s was removed:\n%s%s", figure, out, err);
+}
+END_TEST
+
 static const char *const render_case_names[] = {
     "every figure the documents show is drawn by make plots from the committed data, no label over another",
     "two labels of a figure at one place are found overlapping in its SVG",
     "a row built with -D build variables is a variant, not its step",
+    "make plots over a damaged results header stops before any figure, exit 2",
 };
 
 size_t plots_render_case_names(const char **names, size_t max)
@@ -433,6 +483,7 @@ Suite *plots_render_suite(void)
     tcase_add_test(gnuplot, test_every_figure_the_guide_shows_is_drawn_from_committed_data);
     tcase_add_test(gnuplot, test_overlapping_labels_are_found_in_svg);
     tcase_add_test(gnuplot, test_a_build_variant_is_not_its_step);
+    tcase_add_test(gnuplot, test_make_plots_stops_before_any_figure_on_a_damaged_header);
     suite_add_tcase(suite, gnuplot);
     return suite;
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "launches.h"
 #include "sass_listing.h"
 
 void grade_score(const struct rubric *r, struct step_result *s)
@@ -152,6 +153,9 @@ void technique_judge_static(const struct rubric *r, const struct step_info *step
             if (want > v->min_speed)
                 v->min_speed = want;
             break;
+        case TECH_ONE_KERNEL:
+            v->needs_launches = 1;
+            break;
         case TECH_SASS:
         case TECH_NO_SASS: /* technique_judge_sass */
             break;
@@ -257,6 +261,32 @@ void technique_judge_speed(struct technique_verdict *v, double ratio)
     }
 }
 
+void technique_judge_launches(struct technique_verdict *v, const struct launch_kernel *ran,
+                              long count)
+{
+    if (v->needs_launches <= 0)
+        return;
+    if (count < 0 || ran == NULL) {
+        v->needs_launches = -1;
+        return;
+    }
+    v->needs_launches = 0;
+    if (count <= 1)
+        return;
+    char names[400] = "";
+    for (long i = 0; i < count; ++i) {
+        char base[128];
+        launch_kernel_base_name(ran[i].name, base, sizeof base, NULL, 0);
+        append(names, sizeof names, ", ", base);
+    }
+    char line[600];
+    snprintf(line, sizeof line,
+             "the step launched %ld kernels (%s); the rubric wants one (one-kernel: a fused "
+             "step passes nothing between kernels through device memory)",
+             count, names);
+    add_reason(v, line);
+}
+
 double speed_ceiling(const struct csv_table *peaks, const char *quantity, double factor)
 {
     double value = NAN;
@@ -291,6 +321,13 @@ int technique_result(const struct technique_verdict *v, const struct step_resour
         snprintf(k->why, sizeof k->why, "not run: its speed could not be measured");
         return 0;
     }
+    if (v->needs_launches < 0 && !v->failed) {
+        k->state = CHECK_NOT_RUN;
+        snprintf(k->why, sizeof k->why,
+                 "not run: the kernels its speed run launched could not be seen (one-kernel "
+                 "needs the timed run and CUPTI)");
+        return 0;
+    }
     if (v->failed) {
         k->state = CHECK_FAIL;
         int used = snprintf(k->why, sizeof k->why, "%s", v->why);
@@ -302,6 +339,8 @@ int technique_result(const struct technique_verdict *v, const struct step_resour
         snprintf(k->why, sizeof k->why, "not run (no points): %s", v->sass_why);
     } else if (v->needs_speed && !have_gpu) {
         snprintf(k->why, sizeof k->why, "not run: its speed needs a GPU");
+    } else if (v->needs_launches && !have_gpu) {
+        snprintf(k->why, sizeof k->why, "not run: the kernels it launches need a GPU to be seen");
     } else {
         k->state = CHECK_PASS;
         k->fraction = 1;

@@ -66,6 +66,7 @@ struct technique_verdict {
     char why[768];
     int what_ran;        /* failed by what the step runs (technique_fail_what_ran), with or
                             without technique lines in the rubric */
+    int needs_launches;  /* a one-kernel line: 1 until its launch log is read; -1: it cannot be */
 };
 
 /* The static part: every technique line of step (shared-memory, no-spills,
@@ -88,6 +89,14 @@ void technique_judge_sass(const struct rubric *r, const struct step_info *step,
 /* The speed part: ratio (student / reference; NaN when it could not be measured)
  * against the min-speed lines. */
 void technique_judge_speed(struct technique_verdict *v, double ratio);
+struct launch_kernel;
+/* The launch part: the distinct kernels the speed run launched (its launch log,
+ * launches.h; count -1 when there is none: no speed run, no CUPTI) against the
+ * one-kernel lines: more than one kernel fails, naming them; none to read leaves the
+ * lines unjudged (the technique is then not run). Judged once: a later call changes
+ * nothing. */
+void technique_judge_launches(struct technique_verdict *v, const struct launch_kernel *ran,
+                              long count);
 struct csv_table;
 /* The rate the rubric's ceiling allows (rubric.h, `ceiling`): factor x the value of
  * the newest row of quantity in peaks (a peaks.csv, make peaks); NaN when it has none. */

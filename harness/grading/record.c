@@ -224,7 +224,9 @@ int record_throughput(const struct session *sess, const char *path, double wall_
         "date", "commit", "gpu", "lab", "steps", "submissions", "grade_concurrency",
         "total_s", "reference_s", "per_submission_s", "points", "max",
         /* where a submission's time went, per submission, in enum phase's order */
-        "build_wait_s", "report_s", "pool_s", "speed_s"};
+        "build_wait_s", "report_s", "pool_s", "speed_s",
+        /* where the students' code ran: "bwrap" (sandboxing.h) or "off" */
+        "sandbox"};
     enum { COLUMNS = sizeof header / sizeof header[0] };
     double points = 0, max = 0;
     for (size_t si = 0; si < sess->student_count; ++si)
@@ -248,6 +250,7 @@ int record_throughput(const struct session *sess, const char *path, double wall_
     for (int ph = 0; ph < PHASES; ++ph)
         snprintf(v[12 + ph], sizeof v[12 + ph], "%.1f",
                  sess->phase_s[ph] / (double)sess->student_count);
+    snprintf(v[12 + PHASES], sizeof v[12 + PHASES], "%s", grading_sandbox_name(sess));
     const char *values[COLUMNS];
     for (int c = 0; c < COLUMNS; ++c)
         values[c] = v[c];

@@ -88,8 +88,10 @@ static int parse_size(char **words, int count, struct check_size *out)
     return 0;
 }
 
+/* in the order of enum technique_kind */
 static const char *const technique_names[] = {"shared-memory", "no-spills", "no-local-memory",
-                                              "max-registers", "min-speed", "sass", "no-sass"};
+                                              "max-registers", "min-speed", "sass", "no-sass",
+                                              "one-kernel"};
 enum { TECHNIQUE_KINDS = sizeof technique_names / sizeof technique_names[0] };
 
 static int band_order(const void *a, const void *b)
@@ -262,7 +264,8 @@ int rubric_parse(struct rubric *r, const char *text, const struct step_table *la
             if (kind < 0 || nargs != 2 + wants_value + wants_mnemonic ||
                 (wants_value && parse_number(args[2], &value) != 0))
                 BAD("unknown technique '%s' (shared-memory, no-spills, no-local-memory, "
-                    "max-registers N, min-speed RATIO, sass MNEMONIC, no-sass MNEMONIC)",
+                    "max-registers N, min-speed RATIO, sass MNEMONIC, no-sass MNEMONIC, "
+                    "one-kernel)",
                     args[1]);
             /* one entry per step the line selects, so grading reads them step by step */
             for (size_t s = first; s <= last; ++s) {

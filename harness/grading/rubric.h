@@ -28,7 +28,11 @@
  *                             no-local-memory, max-registers N, min-speed RATIO,
  *                             sass MNEMONIC (the SASS of the step's main kernel holds an
  *                             instruction of that opcode: "HMMA", "SHFL", "LDG.128"),
- *                             no-sass MNEMONIC (it holds none); several lines: all count.
+ *                             no-sass MNEMONIC (it holds none), one-kernel (its speed
+ *                             run launched one kernel, the step's own: a fused step,
+ *                             nothing passed between kernels through device memory;
+ *                             judged from the launch log, so it needs a GPU and CUPTI);
+ *                             several lines: all count.
  *                             STEPS: one step (03), a range in the table's order
  *                             (02-13), or * (every step: a new step needs no line for
  *                             the techniques every step shows).
@@ -66,7 +70,7 @@ extern const char *const grade_check_names[GRADE_CHECKS];
 int grade_check_find(const char *name);
 
 enum technique_kind { TECH_SHARED, TECH_NO_SPILLS, TECH_NO_LOCAL, TECH_MAX_REGS, TECH_MIN_SPEED,
-                      TECH_SASS, TECH_NO_SASS };
+                      TECH_SASS, TECH_NO_SASS, TECH_ONE_KERNEL };
 
 #define RUBRIC_MAX 64
 

@@ -173,11 +173,13 @@ static int impossible_speed(const struct session *sess, const struct rubric *rb,
 
 /* What the speed run launched (its launch log; none where CUPTI is missing), judged:
  * 1 when a kernel that is not the step's own ran (no speed points). A decoy (the
- * kernel DEFINE_STEP names did not do the work) fails the technique alone. */
+ * kernel DEFINE_STEP names did not do the work) fails the technique alone, and so do
+ * several kernels where the rubric wants one (one-kernel). */
 static int judge_launches(struct step_work *w, const char *log)
 {
     struct launch_kernel ran[32];
     long n = launch_log_read(log, ran, sizeof ran / sizeof *ran);
+    technique_judge_launches(&w->tech, ran, n);
     if (n <= 0)
         return 0;
     char why[600];
@@ -436,6 +438,7 @@ static void finish_step(struct session *sess, struct student *s, size_t i)
             say(w, ", speed %.2fx", ratio);
     }
     technique_judge_speed(&w->tech, ratio);
+    technique_judge_launches(&w->tech, NULL, -1); /* no speed run: one-kernel unjudged */
     finish_technique(sess, r, w);
 }
 

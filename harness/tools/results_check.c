@@ -9,8 +9,9 @@
  * than flushed/warm, an empty
  * date/run_id/step, a step row not named NN-name, a lab other than the file's, a numeric column that is not a
  * number, a negative rate or time. Every lab column is a number but the lab's label
- * column (LABEL_COLUMN in its lab.def: the problem in words), which is text. A file that is missing, empty, unreadable or
- * whose header lacks the common columns in order gets one line and is skipped.
+ * column (LABEL_COLUMN in its lab.def: the problem in words), which is text. A file that
+ * is missing or empty, or has a header and no rows, gets one line and is skipped: it has
+ * no data.
  *
  * With --out, the sound rows of every file of lab L go to DIR/L.csv (the
  * figures read only these), after a first column results_dir (the file's
@@ -27,11 +28,13 @@
  * name date, gpu, quantity, value and unit; a row is skipped when its field count
  * differs from the header's, its quantity or unit is empty or its value is not a
  * positive number. Its sound rows go to DIR/peaks.csv, after results_dir.
- * A file that exists but cannot be read as a results CSV (unreadable, its header not
- * the common columns, columns unlike another file of its lab; for peaks.csv, a column
- * missing) is not a file with no data: with --out its line is also written to
- * DIR/<lab>.unreadable (DIR/peaks.unreadable), so that make plots keeps the lab's
- * figures instead of removing them as drawn from nothing, and fails.
+ * A file that exists but cannot be read as a results CSV is not a file with no data: its
+ * read failed, or its header is not its lab's (results_header_mismatch: every column,
+ * the common ones, then lab.def's COLUMN and LABEL_COLUMN names; a lab this program does
+ * not know, the common ones alone), or its columns differ from another file of its lab,
+ * or (peaks.csv) a column is missing. It gets one line `file:1: reason` and exit status
+ * 3, on which make plots stops before drawing or removing any figure: a figure no
+ * sound row draws would otherwise be removed as drawn from nothing.
  * A profile file (data/profiles/<gpu-dir>/<lab>.csv, make profile: its header names
  * ncu and kernel) is checked row by row by profile_check_row (profile.h: every column,
  * counters as numbers, percents within 0..100, limited_by the rule's answer, and the
@@ -227,20 +230,6 @@ static struct lab_out *open_lab(struct lab_out *labs, size_t *nlabs, const char 
     return l;
 }
 
-/* Says that path could not be read (line: the file:line reason, without its newline)
- * and, with an output folder, adds the line to out_dir/name.unreadable. */
-static void unreadable(const char *out_dir, const char *name, const char *line)
-{
-    fprintf(stderr, "%s\n", line);
-    if (out_dir == NULL)
-        return;
-    char file[4096];
-    snprintf(file, sizeof file, "%s/%s.unreadable", out_dir, name);
-    FILE *f = fopen(file, "a");
-    if (f == NULL || fprintf(f, "%s\n", line) < 0 || fclose(f) != 0)
-        fprintf(stderr, "results-check: cannot write %s: %s\n", file, strerror(errno));
-}
-
 /* A peaks.csv: checked row by row, its sound rows appended to out_dir/peaks.csv.
  * Returns 0 when every row is sound, 1 otherwise, 2 when the output fails. */
 static int check_peaks(const char *path, const char *dir, const struct csv_table *t,
@@ -250,10 +239,8 @@ static int check_peaks(const char *path, const char *dir, const struct csv_table
     char reason[512];
     for (int c = 0; c < NPEAKS; ++c)
         if ((at[c] = csv_column(t, peaks_columns[c])) < 0) {
-            char line[4600];
-            snprintf(line, sizeof line, "%s:1: no column '%s': not a peaks CSV (bin/peaks "
-                     "writes them): file skipped", path, peaks_columns[c]);
-            unreadable(out_dir, "peaks", line);
+            fprintf(stderr, "%s:1: no column '%s': not a peaks CSV (bin/peaks writes them)\n",
+                    path, peaks_columns[c]);
             return 3;
         }
     if (t->nrows == 0) {
@@ -439,13 +426,10 @@ int main(int argc, char **argv)
             csv_free(&t);
             continue;
         }
-        size_t c = 0;
-        while (why == NULL && c < NCOMMON && c < t.ncols && strcmp(t.header[c], common[c]) == 0)
-            ++c;
-        if (why == NULL && c < NCOMMON) {
-            snprintf(reason, sizeof reason, "1: column %zu is '%s', not '%s': not a results CSV "
-                     "with the common columns in order", c + 1, c < t.ncols ? t.header[c] : "",
-                     common[c]);
+        char mismatch[400];
+        if (why == NULL && results_header_mismatch(&t, step_table_find(lab), mismatch, sizeof mismatch)) {
+            snprintf(reason, sizeof reason, "1: %s: not the header of a %s results CSV", mismatch,
+                     lab);
             why = reason;
         }
         if (why == NULL && t.nrows == 0)
@@ -459,14 +443,12 @@ int main(int argc, char **argv)
             why = reason;
         }
         if (why != NULL) { /* the file as a whole: "file: why" or "file:1: why" */
-            char line[4600];
-            snprintf(line, sizeof line, "%s%s%s: file skipped", path, why == reason ? ":" : ": ", why);
             /* no file, an empty one, or a header alone: no data; anything else unread */
             if (why == reason || (rc != 0 && rc != -1)) {
-                unreadable(out_dir, lab, line);
+                fprintf(stderr, "%s%s%s\n", path, why == reason ? ":" : ": ", why);
                 status = 3;
             } else {
-                fprintf(stderr, "%s\n", line);
+                fprintf(stderr, "%s: %s: file skipped\n", path, why);
                 if (status == 0)
                     status = 1;
             }

@@ -20,7 +20,7 @@ static const char *field(const struct csv_table *t, size_t row, const char *name
 
 /* A rate to three significant figures without an exponent: 41.4 Gkeys/s, not 41 (a
  * sort's rates are tens), and 46012 GFLOP/s as it is. */
-static void rate_text(double rate, char *buf, size_t len)
+void table_rate_text(double rate, char *buf, size_t len)
 {
     snprintf(buf, len, rate >= 99.95 ? "%.0f" : rate >= 9.995 ? "%.1f" : "%.2f", rate);
 }
@@ -65,18 +65,23 @@ int make_throughput_table(const char *grading, const char *gpu_dir, struct text 
         snprintf(why, why_len, "%s: %s", path, err[0] ? err : "no such file");
         return -1;
     }
-    text_put(out, "| commit | lab (steps) | submissions | `GRADE_CONCURRENCY` | per submission | "
-             "reference, once | check processes and sanitizers | speed runs | points |\n"
-             "|---|---|---|---|---|---|---|---|---|\n");
+    text_put(out, "| commit | lab (steps) | submissions | `GRADE_CONCURRENCY` | sandbox | "
+             "per submission | reference, once | check processes and sanitizers | speed runs | "
+             "points |\n"
+             "|---|---|---|---|---|---|---|---|---|---|\n");
     for (size_t r = 0; r < t.nrows; ++r) {
         char line[1024], per[32], reference[32], pool[32], speed[32];
         seconds_cell(&t, r, "per_submission_s", per, sizeof per);
         seconds_cell(&t, r, "reference_s", reference, sizeof reference);
         seconds_cell(&t, r, "pool_s", pool, sizeof pool);
         seconds_cell(&t, r, "speed_s", speed, sizeof speed);
-        snprintf(line, sizeof line, "| %.7s | %s (%s) | %s | %s | %s | %s | %s | %s | %s of %s |\n",
+        /* rows from before the column were graded without a sandbox */
+        const char *sandbox = field(&t, r, "sandbox")[0] ? field(&t, r, "sandbox") : "off";
+        snprintf(line, sizeof line,
+                 "| %.7s | %s (%s) | %s | %s | %s | %s | %s | %s | %s | %s of %s |\n",
                  field(&t, r, "commit"), field(&t, r, "lab"), field(&t, r, "steps"),
-                 field(&t, r, "submissions"), field(&t, r, "grade_concurrency"), per, reference,
+                 field(&t, r, "submissions"), field(&t, r, "grade_concurrency"), sandbox, per,
+                 reference,
                  pool, speed, field(&t, r, "points"), field(&t, r, "max"));
         text_put(out, line);
     }
@@ -234,7 +239,7 @@ int make_table(const char *results, const char *lab, const char *gpu_dir, const 
         /* a FAIL shows no time and no rate */
         char cells[128];
         char rate_cell[32];
-        rate_text(number(&t, r, "gflops"), rate_cell, sizeof rate_cell);
+        table_rate_text(number(&t, r, "gflops"), rate_cell, sizeof rate_cell);
         snprintf(cells, sizeof cells, "%.3f | %s", ms, rate_cell);
         snprintf(label, sizeof label, "%s%s%s%s", field(&t, r, "step"), step ? "" : " (",
                  step ? "" : role, step ? "" : ")");
@@ -445,11 +450,11 @@ int make_sizes_table(const char *results, const char *lab, const char *gpu_dir,
         size_label(&t, q, 0, size, sizeof size);
         if (passed_row(&t, (long)q)) { /* a FAIL shows no time and no rate */
             snprintf(t1, sizeof t1, "%.3f", number(&t, q, "median_ms"));
-            rate_text(number(&t, q, "gflops"), r1, sizeof r1);
+            table_rate_text(number(&t, q, "gflops"), r1, sizeof r1);
         }
         if (passed_row(&t, other)) {
             snprintf(t2, sizeof t2, "%.3f", number(&t, (size_t)other, "median_ms"));
-            rate_text(number(&t, (size_t)other, "gflops"), r2, sizeof r2);
+            table_rate_text(number(&t, (size_t)other, "gflops"), r2, sizeof r2);
         }
         if (passed_row(&t, (long)q) && passed_row(&t, other))
             snprintf(ratio, sizeof ratio, "%.2fx",
@@ -475,7 +480,7 @@ int make_sizes_table(const char *results, const char *lab, const char *gpu_dir,
 
 /* Whether flags (a row's nvcc flags) define name with -Dname=VALUE: 1 with the value
  * (the last such flag's, as nvcc takes it) in value, else 0. */
-static int define_value(const char *flags, const char *name, char *value, size_t len)
+int table_flag_define(const char *flags, const char *name, char *value, size_t len)
 {
     size_t n = strlen(name);
     int found = 0;
@@ -528,8 +533,8 @@ int make_variants_table(const char *results, const char *lab, const char *gpu_di
     long newest = -1;
     for (size_t r = t.nrows; r-- > 0 && newest < 0;)
         if (strcmp(field(&t, r, "step"), step) == 0 && passed_row(&t, (long)r) &&
-            define_value(field(&t, r, "flags"), var_rows, a, sizeof a) &&
-            define_value(field(&t, r, "flags"), var_cols, b, sizeof b))
+            table_flag_define(field(&t, r, "flags"), var_rows, a, sizeof a) &&
+            table_flag_define(field(&t, r, "flags"), var_cols, b, sizeof b))
             newest = (long)r;
     if (newest < 0) {
         snprintf(why, why_len, "%s: no run in which %s passed built with -D%s= and -D%s=", path,
@@ -550,8 +555,8 @@ int make_variants_table(const char *results, const char *lab, const char *gpu_di
                 strcmp(field(&t, r, "m"), field(&t, (size_t)newest, "m")) != 0 ||
                 strcmp(field(&t, r, "n"), field(&t, (size_t)newest, "n")) != 0 ||
                 strcmp(field(&t, r, "k"), field(&t, (size_t)newest, "k")) != 0 ||
-                !define_value(field(&t, r, "flags"), var_rows, a, sizeof a) ||
-                !define_value(field(&t, r, "flags"), var_cols, b, sizeof b))
+                !table_flag_define(field(&t, r, "flags"), var_rows, a, sizeof a) ||
+                !table_flag_define(field(&t, r, "flags"), var_cols, b, sizeof b))
                 continue;
             int i = value_place(rows, &nrows, a), j = value_place(cols, &ncols, b);
             if (i < 0 || j < 0) {
@@ -578,7 +583,7 @@ int make_variants_table(const char *results, const char *lab, const char *gpu_di
             if (cell[i][j] < 0) /* a variant the run did not build */
                 snprintf(text, sizeof text, "-");
             else if (passed_row(&t, cell[i][j]))
-                rate_text(number(&t, (size_t)cell[i][j], "gflops"), text, sizeof text);
+                table_rate_text(number(&t, (size_t)cell[i][j], "gflops"), text, sizeof text);
             else
                 snprintf(text, sizeof text, "FAIL");
             snprintf(line + strlen(line), sizeof line - strlen(line), " %s |", text);

@@ -12,6 +12,14 @@
 #include "lab_registry.h"
 #include "text_buffer.h"
 
+/* A rate to three significant figures without an exponent (41.4, 46012), as every
+ * table of the documents writes one. */
+void table_rate_text(double rate, char *buf, size_t len);
+
+/* Whether flags (a row's nvcc flags) define name with -Dname=VALUE: 1 with the value
+ * (the last such flag's, as nvcc takes it) in value, else 0. */
+int table_flag_define(const char *flags, const char *name, char *value, size_t len);
+
 /* The grading runs recorded in grading/gpu_dir/throughput.csv, oldest first. */
 int make_throughput_table(const char *grading, const char *gpu_dir, struct text *out,
                           char *why, size_t why_len);

@@ -31,7 +31,7 @@
  * This file is step 03's solution with this step's kernel names: it runs and is
  * correct, but it is not this step yet. Make the change the TODO below describes,
  * then delete the STEP_TODO line at the end (until then the runner reports the step
- * as TODO). solutions/attention/04-fused.cu has a complete version.
+ * as TODO). Your instructor has a complete version.
  */
 #include <math.h>
 

@@ -22,7 +22,7 @@
  * This file is step 03's solution with the new kernel names: it runs and is
  * correct, but it is not this step yet. Make the change the TODO below describes,
  * then delete the STEP_TODO line at the end (until then the runner reports the step
- * as TODO). solutions/matmul/04-prefetch.cu has a complete version.
+ * as TODO). Your instructor has a complete version.
  */
 #include "matmul.h"
 #include "step_kernel.h"

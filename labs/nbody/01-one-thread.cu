@@ -11,7 +11,7 @@
  * Run:  make run LAB=nbody STEP=01    (default 2048 bodies; RUN_ARGS="--n 1000" for an awkward size)
  *
  * This file is step 01's solution: it runs and passes as it is. Make the change
- * marked TODO; labs/nbody/README.md and solutions/nbody/ have the rest.
+ * marked TODO; labs/nbody/README.md has the rest.
  */
 #include "nbody.h"
 #include "step_kernel.h"

@@ -9,7 +9,8 @@
  * Why: at 131072 bodies step 14 is 128 blocks, one per SM: 4 of the H100's 132 SMs
  * idle (3%), and 8 warps on each busy SM, 2 per scheduler, too few to keep the
  * issue slots full. With 33 slices the same work is 4224 smaller blocks: 4 resident
- * per SM (64 registers x 256 threads: the register file holds 4), 32 warps each,
+ * per SM (the register file holds 4 blocks of 256 threads at step 14's registers a
+ * thread; make report gives the count), 32 warps each,
  * dealt out to all 132 SMs as they free up.
  * Expect: the registers and the interaction's 13 instructions of step 14; 4 blocks
  *   per SM (registers) instead of 1 in use. On the H100 at 131072 bodies a gain over
@@ -23,7 +24,7 @@
  *
  * This file is step 14's solution (step 16 builds on 14; 15 was the detour for small
  * n): it runs and passes as it is. Make the change marked TODO; labs/nbody/README.md
- * and solutions/nbody/ have the rest.
+ * has the rest.
  */
 #include "nbody.h"
 #include "step_kernel.h"

@@ -1,4 +1,4 @@
-/* Step 03: sequential addressing (Harris's kernel 3; the tree of the seeds'   *** YOUR TURN ***
+/* Step 03: sequential addressing (Harris's kernel 3; the tree of Nickolls and Kirk's   *** YOUR TURN ***
  * appendix B.8, figure B.8.9).
  * Guide: labs/reduce/README.md#steps-01-03--the-tree-in-shared-memory-harris-1-3
  *
@@ -15,7 +15,7 @@
  * This file is step 02's solution with this step's kernel name: it runs and is
  * correct, but it is not this step yet. Make the change the TODO below describes,
  * then delete the STEP_TODO line at the end (until then the runner reports the step
- * as TODO). solutions/reduce/03-sequential.cu has a complete version.
+ * as TODO). Your instructor has a complete version.
  */
 #include "reduce.h"
 #include "step_kernel.h"

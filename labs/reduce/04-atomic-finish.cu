@@ -1,4 +1,4 @@
-/* Step 04: the block sums finished with atomicAdd (the seeds' appendix B.8, figure   *** YOUR TURN ***
+/* Step 04: the block sums finished with atomicAdd (Nickolls and Kirk's figure   *** YOUR TURN ***
  * B.8.9, "CUDA implementation of plus-reduction").
  * Guide: labs/reduce/README.md#step-04--atomic-finish-appendix-b8-figure-b89
  *
@@ -27,7 +27,7 @@
  * This file is step 03's solution with this step's kernel name: it runs and is
  * correct, but it is not this step yet. Make the change the TODO below describes,
  * then delete the STEP_TODO line at the end (until then the runner reports the step
- * as TODO). solutions/reduce/04-atomic-finish.cu has a complete version.
+ * as TODO). Your instructor has a complete version.
  */
 #include "reduce.h"
 #include "step_kernel.h"

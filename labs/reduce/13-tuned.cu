@@ -22,7 +22,7 @@
  * This file is step 12's solution with this step's kernel name: it runs and is
  * correct, but it is not this step yet. Make the change the TODO below describes,
  * then delete the STEP_TODO line at the end (until then the runner reports the step
- * as TODO). solutions/reduce/13-tuned.cu has a complete version.
+ * as TODO). Your instructor has a complete version.
  */
 #include "reduce.h"
 #include "step_kernel.h"

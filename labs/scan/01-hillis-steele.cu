@@ -1,4 +1,4 @@
-/* Step 01 - Hillis-Steele scan in shared memory (the seed's figure B.8.7).
+/* Step 01 - Hillis-Steele scan in shared memory (Nickolls and Kirk's figure B.8.7).
  * Guide: labs/scan/README.md#step-01--hillis-steele
  *
  * What: each block of 256 threads scans a tile of 256 elements, one per thread:

@@ -4,8 +4,8 @@
  * What changed from 07: choices of shape and caching, not new ideas:
  *   - longer tiles: ITEMS = 8 rows of float4 per thread (32 elements, a tile of 8192)
  *     instead of 07's 4, and __launch_bounds__(THREADS, MIN_BLOCKS) with five blocks
- *     of 256 threads a SM (at most 51 registers a thread: 48, and a few bytes spill,
- *     which the sweep found cheaper than shorter tiles); a thread issues all its
+ *     of 256 threads a SM (at most 51 registers a thread, and a few bytes spill, make
+ *     report says how many: the sweep found that cheaper than shorter tiles); a thread issues all its
  *     loads before its first add, so an SM keeps 1280 x 128 bytes of loads in flight,
  *     and a pass has a third of the tiles (and of the look-backs) of a 3072 tile;
  *   - loads with __ldcs and stores with __stcs (cache-streaming: the lines are marked
@@ -29,7 +29,7 @@
  * This file is step 07's solution with the new kernel name: it runs and is
  * correct, but it is not this step yet. Make the change the TODO below describes,
  * then delete the STEP_TODO line at the end (until then the runner reports the step
- * as TODO). solutions/scan/08-tuned.cu has a complete version.
+ * as TODO). Your instructor has a complete version.
  */
 #include "scan.h"
 #include "step_kernel.h"

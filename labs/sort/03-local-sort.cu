@@ -22,7 +22,7 @@
  * This file is step 02's solution with the new kernel name: it runs and is
  * correct, but it is not this step yet. Make the change the TODO below describes,
  * then delete the STEP_TODO line at the end (until then the runner reports the step
- * as TODO). solutions/sort/03-local-sort.cu has a complete version.
+ * as TODO). Your instructor has a complete version.
  */
 #include "count_scan.cuh"
 

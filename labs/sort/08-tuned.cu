@@ -8,8 +8,8 @@
  *     0.6 times 06's tiles and status words to clear, publish and look back over.
  *     Threads 256 and up rank and write keys but own no digit;
  *     __launch_bounds__(THREADS, MIN_BLOCKS), three blocks of 384 by default, budgets
- *     the registers (56 a thread, a few bytes spilled: still the best block count
- *     of a sweep);
+ *     the registers (a few bytes spill, make report says how many: still the best
+ *     block count of a sweep);
  *   - the keys read with __ldcs (streamed, evict first: each is read once a pass and
  *     should not push out the status words and histograms the look-back rereads);
  *   - a warp's peers from eight ballots, one per bit of the digit (nine in the last,
@@ -41,7 +41,7 @@
  * This file is step 07's solution with the new kernel name: it runs and is
  * correct, but it is not this step yet. Make the change the TODO below describes,
  * then delete the STEP_TODO line at the end (until then the runner reports the step
- * as TODO). solutions/sort/08-tuned.cu has a complete version.
+ * as TODO). Your instructor has a complete version.
  */
 #include "sort_common.cuh"
 #include "lookback.cuh"
@@ -177,7 +177,7 @@ __global__ void onesweep_tuned_pass(const unsigned *from, unsigned *to, const un
 /* The scratch: the histograms and the pass counters, then the status words. */
 #define STATUS_OFFSET 8192
 
-/* TODO (step 08). Keys alone again, tuned (solutions/sort/08-tuned.cu's header says why):
+/* TODO (step 08). Keys alone again, tuned (the chapter's step 08 says why):
  *  1. Drop the values (lab.def's SORT_STEP line for 08 says keys).
  *  2. THREADS, ITEMS, MIN_BLOCKS and LOOKBACK_WINDOW overridable by -D (lab.mk:
  *     SORT_THREADS, SORT_ITEMS, SORT_MIN_BLOCKS), THREADS >= 256: threads past the

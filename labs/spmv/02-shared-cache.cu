@@ -1,4 +1,5 @@
-/* Step 02: the seeds' figure B.8.5, the block's slice of x cached in shared memory.   *** YOUR TURN ***
+/* Step 02: the block's slice of x cached in shared memory (Nickolls and Kirk's   *** YOUR TURN ***
+ * figure B.8.5).
  * Guide: labs/spmv/README.md#step-02--shared-cache
  *
  * What changed: each block of 256 rows first copies x[block_begin .. block_end) into
@@ -18,7 +19,7 @@
  * This file is step 01's solution with the new kernel name: it runs and is
  * correct, but it is not this step yet. Make the change the TODO below describes,
  * then delete the STEP_TODO line at the end (until then the runner reports the step
- * as TODO). solutions/spmv/02-shared-cache.cu has a complete version.
+ * as TODO). Your instructor has a complete version.
  */
 #include "spmv.h"
 #include "step_kernel.h"

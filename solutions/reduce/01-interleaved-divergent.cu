@@ -11,7 +11,7 @@
  * Expect: far below the memory's bandwidth. `tid % (2*s) == 0` keeps every second,
  * fourth, eighth... thread busy: each warp stays active while most of its threads
  * idle (divergence), the modulo is slow, and every level waits at a barrier. The
- * seeds' appendix B.8 (figure B.8.9) reaches the same tree with sequential
+ * appendix of Nickolls and Kirk (figure B.8.9) reaches the same tree with sequential
  * addressing; steps 02 and 03 get there.
  * Run:  make run LAB=reduce STEP=01    (bin/reduce/01-interleaved-divergent --n 1000003) */
 #include "reduce.h"

@@ -1,4 +1,4 @@
-/* Step 03: sequential addressing (Harris's kernel 3; the tree of the seeds'
+/* Step 03: sequential addressing (Harris's kernel 3; the tree of Nickolls and Kirk's
  * appendix B.8, figure B.8.9).
  * Guide: labs/reduce/README.md#steps-01-03--the-tree-in-shared-memory-harris-1-3
  *

@@ -1,4 +1,4 @@
-/* Step 04: the block sums finished with atomicAdd (the seeds' appendix B.8, figure
+/* Step 04: the block sums finished with atomicAdd (Nickolls and Kirk's figure
  * B.8.9, "CUDA implementation of plus-reduction").
  * Guide: labs/reduce/README.md#step-04--atomic-finish-appendix-b8-figure-b89
  *

@@ -1,4 +1,4 @@
-/* Step 01 - the seed's split (figures B.8.10 and B.8.11) on a long array.
+/* Step 01 - Nickolls and Kirk's split (figures B.8.10 and B.8.11) on a long array.
  * Guide: labs/sort/README.md#step-01--split
  *
  * What changed: this is the start. The appendix sorts the keys of one block by 32

@@ -8,8 +8,8 @@
  *     0.6 times 06's tiles and status words to clear, publish and look back over.
  *     Threads 256 and up rank and write keys but own no digit;
  *     __launch_bounds__(THREADS, MIN_BLOCKS), three blocks of 384 by default, budgets
- *     the registers (56 a thread, a few bytes spilled: still the best block count
- *     of a sweep);
+ *     the registers (a few bytes spill, make report says how many: still the best
+ *     block count of a sweep);
  *   - the keys read with __ldcs (streamed, evict first: each is read once a pass and
  *     should not push out the status words and histograms the look-back rereads);
  *   - a warp's peers from eight ballots, one per bit of the digit (nine in the last,

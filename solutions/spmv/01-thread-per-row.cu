@@ -1,4 +1,4 @@
-/* Step 01: the seeds' figure B.8.4, one thread per row.
+/* Step 01: Nickolls and Kirk's figure B.8.4, one thread per row.
  * Guide: labs/spmv/README.md#step-01--thread-per-row
  *
  * What changed: the serial loop of figures B.8.2-B.8.3 (the cpu-serial row) moves to

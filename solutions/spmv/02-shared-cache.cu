@@ -1,4 +1,5 @@
-/* Step 02: the seeds' figure B.8.5, the block's slice of x cached in shared memory.
+/* Step 02: the block's slice of x cached in shared memory (Nickolls and Kirk's
+ * figure B.8.5).
  * Guide: labs/spmv/README.md#step-02--shared-cache
  *
  * What changed: each block of 256 rows first copies x[block_begin .. block_end) into

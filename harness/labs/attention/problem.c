@@ -142,6 +142,17 @@ static double attention_device_bytes(const struct problem_size *size)
     return bytes;
 }
 
+/* Q, K, V and O (2 bytes an element), and the reference of the rows checked: at most
+ * every row, two doubles an element and the row's index. A CPU row with no GPU works
+ * on those host arrays alone. */
+static double attention_host_bytes(const struct problem_size *size, int on_host)
+{
+    (void)on_host;
+    double rows = (double)size->m * (double)size->n;
+    double elements = rows * (double)(size->k % ATTENTION_CAUSAL_K);
+    return 4.0 * 2.0 * elements + 2.0 * 8.0 * elements + 8.0 * rows;
+}
+
 static void attention_destroy(void *opaque)
 {
     struct attention_state *s = opaque;
@@ -347,12 +358,6 @@ static double measured_copy_bandwidth(void)
     return value > 0 ? value : NAN;
 }
 
-static const struct lab_column attention_columns[] = {
-    {"moved_mb", "MB", 1.0, "%.1f"},
-    {"gbps", "GB/s", 1.0, "%.1f"},
-    {"copy_fraction", "ofcopy", 1.0, "%.3f"},
-};
-
 static void attention_column_values(void *opaque, double median_seconds, double *values)
 {
     struct attention_state *s = opaque;
@@ -376,13 +381,12 @@ const struct lab_problem lab_problem = {
     .flop_count = attention_flop_count,
     .rate_column = "gflops",
     .device_bytes = attention_device_bytes,
+    .host_bytes = attention_host_bytes,
     .create = attention_create,
     .problem = attention_problem_of,
     .poison = attention_poison,
     .verify = attention_verify,
     .destroy = attention_destroy,
-    .columns = attention_columns,
-    .column_count = sizeof attention_columns / sizeof attention_columns[0],
     .column_values = attention_column_values,
     .create_on_host = attention_create_on_host,
     .poison_on_host = attention_poison_on_host,

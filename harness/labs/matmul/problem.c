@@ -37,6 +37,16 @@
  * of what a check run cost (1 s of CPU of about 2). */
 #define KEPT_REFERENCE_MAX_BYTES (256L << 20)
 
+/* A, B and C in host memory (as on the device), and the reference kept between checks
+ * (at most KEPT_REFERENCE_MAX_BYTES); matmul has no CPU row. */
+static double matmul_host_bytes(const struct problem_size *size, int on_host)
+{
+    (void)on_host;
+    double reference = 2.0 * sizeof(double) * (double)size->m * (double)size->n;
+    return matmul_device_bytes(size) +
+           (reference < (double)KEPT_REFERENCE_MAX_BYTES ? reference : (double)KEPT_REFERENCE_MAX_BYTES);
+}
+
 struct matmul_state {
     struct problem_size size;
     float *host_a, *host_b, *host_c;
@@ -217,6 +227,7 @@ const struct lab_problem lab_problem = {
     .flop_count = matmul_flop_count,
     .rate_column = "gflops",
     .device_bytes = matmul_device_bytes,
+    .host_bytes = matmul_host_bytes,
     .create = matmul_create,
     .problem = matmul_problem_of,
     .poison = matmul_poison,

@@ -20,6 +20,7 @@
 
 #include <cuda.h> /* CUtensorMap and its enums (types only: no libcuda link) */
 #include <cudaTypedefs.h>
+#include "cuda_compat.h" /* lab_driver_entry_point */
 
 #include "matmul.h"
 #include "tf32_common.cuh"
@@ -425,8 +426,8 @@ static inline cudaError_t tf32_tensor_map(CUtensorMap *map, const float *matrix,
     static PFN_cuTensorMapEncodeTiled_v12000 encode;
     if (encode == NULL) {
         cudaDriverEntryPointQueryResult found;
-        cudaError_t status = cudaGetDriverEntryPointByVersion(
-            "cuTensorMapEncodeTiled", (void **)&encode, 12000, cudaEnableDefault, &found);
+        cudaError_t status = lab_driver_entry_point("cuTensorMapEncodeTiled", (void **)&encode, 12000,
+                                                    &found);
         if (status != cudaSuccess || found != cudaDriverEntryPointSuccess) {
             encode = NULL;
             return status != cudaSuccess ? status : cudaErrorNotSupported;

@@ -22,15 +22,11 @@
 #ifndef LAB_NBODY_CPU_ROW_H
 #define LAB_NBODY_CPU_ROW_H
 
-#include <stdlib.h>
-#include <cuda_runtime_api.h>
-
 #include "cpu_forces.h"
+#include "cpu_row_stream.h"
 #include "nbody.h"
 
-/* One launch's work for the host function. Each launch gets its own (freed by the
- * host function), since the runner may enqueue a second launch before the first
- * has run; they share the pinned buffer, which the stream uses in order. */
+/* One launch's work for the host function (harness/cpu_row_stream.h copies it). */
 struct cpu_row_work {
     nbody_cpu_forces_fn forces;
     struct nbody_body *body;
@@ -38,52 +34,27 @@ struct cpu_row_work {
     float epssq, dt;
 };
 
-static void CUDART_CB cpu_row_run(void *data)
+static void cpu_row_loop(void *data)
 {
     struct cpu_row_work *work = (struct cpu_row_work *)data;
     nbody_cpu_leapfrog(work->n, work->epssq, work->dt, work->steps, work->body, work->forces);
-    free(work);
 }
 
-/* The pinned host copy of the bodies, grown when a larger problem comes. */
-static struct nbody_body *cpu_row_bodies;
-static size_t cpu_row_capacity;
+/* The pinned host copy of the bodies, which the stream uses in order. */
+static struct pinned_buffer cpu_row_bodies;
 
 static cudaError_t cpu_row_launch(const struct nbody_problem *p, cudaStream_t stream,
                                   nbody_cpu_forces_fn forces)
 {
-    size_t n = (size_t)p->n, bytes = n * sizeof(struct nbody_body);
-    cudaError_t status = cudaSuccess;
-    if (n > cpu_row_capacity) {
-        /* an earlier launch may still use the old buffer: let it finish (untimed: the
-         * runner's first launch of a size is never timed) */
-        if (cpu_row_bodies != NULL && ((status = cudaDeviceSynchronize()) != cudaSuccess ||
-                                       (status = cudaFreeHost(cpu_row_bodies)) != cudaSuccess))
-            return status;
-        cpu_row_bodies = NULL;
-        cpu_row_capacity = 0;
-        if ((status = cudaMallocHost((void **)&cpu_row_bodies, bytes)) != cudaSuccess)
-            return status;
-        cpu_row_capacity = n;
-    }
-    struct cpu_row_work *work = (struct cpu_row_work *)malloc(sizeof *work);
-    if (work == NULL)
-        return cudaErrorMemoryAllocation;
-    work->forces = forces;
-    work->body = cpu_row_bodies;
-    work->n = p->n;
-    work->steps = p->steps;
-    work->epssq = p->epssq;
-    work->dt = p->dt;
-    status = cudaMemcpyAsync(cpu_row_bodies, p->body, bytes, cudaMemcpyDeviceToHost, stream);
-    if (status == cudaSuccess)
-        status = cudaLaunchHostFunc(stream, cpu_row_run, work);
-    if (status != cudaSuccess) {
-        free(work); /* not enqueued: nobody else will free it */
+    size_t bytes = (size_t)p->n * sizeof(struct nbody_body);
+    cudaError_t status = pinned_buffer_reserve(&cpu_row_bodies, bytes);
+    if (status != cudaSuccess)
         return status;
-    }
-    status = cudaMemcpyAsync(p->body, cpu_row_bodies, bytes, cudaMemcpyHostToDevice, stream);
-    return status != cudaSuccess ? status : cudaGetLastError();
+    struct cpu_row_work work = {forces, (struct nbody_body *)cpu_row_bodies.data, p->n,
+                                p->steps, p->epssq, p->dt};
+    struct cpu_row_copy in = {cpu_row_bodies.data, p->body, bytes};
+    struct cpu_row_copy out = {p->body, cpu_row_bodies.data, bytes};
+    return cpu_row_enqueue(stream, in, cpu_row_loop, &work, sizeof work, out);
 }
 
 /* Where there is no GPU (harness/host_row.h): the same loop on a problem in host

@@ -26,7 +26,7 @@ extern "C" {
 #define NBODY_EPSSQ 0.0025f
 #define NBODY_DEFAULT_N 131072   /* the size of the speed target (Burtscher: 100k) */
 #define NBODY_MAX_N 2147483647L  /* an int; device memory decides long before */
-#define NBODY_FLOPS_PER_INTERACTION 20.0 /* the seeds' count */
+#define NBODY_FLOPS_PER_INTERACTION 20.0 /* the seeds' count (REFERENCES.md) */
 
 /* The physics check: this many bodies (a Plummer cluster with the run's seed; 1000
  * is a multiple of no block size or tile), this many leapfrog steps of NBODY_DT,

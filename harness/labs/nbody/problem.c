@@ -316,6 +316,16 @@ static double nbody_device_bytes(const struct problem_size *size)
     return nbody_bytes(size->n);
 }
 
+/* A body's 7 floats, the upload's AoS and packed copies (14 floats), the accelerations
+ * read back (3) and the check's sample and reference (56 bytes a body at most), for the
+ * bodies and the physics check's; a CPU row with no GPU keeps the device's arrays in
+ * host memory too. */
+static double nbody_host_bytes(const struct problem_size *size, int on_host)
+{
+    double per_body = (7 + 14 + 3) * sizeof(float) + 56.0;
+    return per_body * ((double)size->n + NBODY_PHYSICS_N) + (on_host ? nbody_device_bytes(size) : 0.0);
+}
+
 static enum lab_status create_in(const struct problem_size *size, uint64_t seed, void **out,
                                   int on_host, char *why, size_t why_len)
 {
@@ -512,12 +522,6 @@ static enum lab_status nbody_verify(void *opaque, const struct check_options *op
 }
 
 /* The lab's own CSV columns: its headline rate, and the physics check's drifts. */
-static const struct lab_column nbody_columns[] = {
-    {"interactions_per_s", "Ginter/s", 1e-9, "%.1f"},
-    {"energy_drift", "dE/E", 1.0, "%.1e"},
-    {"momentum_drift", "dP", 1.0, "%.1e"},
-};
-
 static void nbody_column_values(void *opaque, double median_seconds, double *values)
 {
     struct nbody_state *s = opaque;
@@ -537,13 +541,12 @@ const struct lab_problem lab_problem = {
     .flop_count = nbody_flop_count,
     .rate_column = "interactions_per_s",
     .device_bytes = nbody_device_bytes,
+    .host_bytes = nbody_host_bytes,
     .create = nbody_create,
     .problem = nbody_problem_of,
     .poison = nbody_poison,
     .verify = nbody_verify,
     .destroy = nbody_destroy,
-    .columns = nbody_columns,
-    .column_count = sizeof nbody_columns / sizeof nbody_columns[0],
     .column_values = nbody_column_values,
     .create_on_host = nbody_create_on_host,
     .poison_on_host = nbody_poison_on_host,

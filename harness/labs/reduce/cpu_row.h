@@ -11,16 +11,13 @@
 #ifndef LAB_REDUCE_CPU_ROW_H
 #define LAB_REDUCE_CPU_ROW_H
 
-#include <stdlib.h>
-#include <cuda_runtime_api.h>
-
+#include "cpu_row_stream.h"
 #include "cpu_sum.h"
 #include "reduce.h"
 
 typedef float (*reduce_cpu_fn)(const float *x, size_t n);
 
-/* One launch's work (freed by the host function: the runner may enqueue a launch
- * before the one before it has run). */
+/* One launch's work (harness/cpu_row_stream.h copies it for the host function). */
 struct cpu_row_work {
     reduce_cpu_fn sum;
     const float *x;
@@ -28,36 +25,24 @@ struct cpu_row_work {
     float *result;
 };
 
-static void CUDART_CB cpu_row_run(void *data)
+static void cpu_row_loop(void *data)
 {
     struct cpu_row_work *work = (struct cpu_row_work *)data;
     *work->result = work->sum(work->x, work->n);
-    free(work);
 }
 
-static float *cpu_row_result; /* pinned, so the copy after the host function is async */
+static struct pinned_buffer cpu_row_result; /* pinned, so the copy after the loop is async */
 
 static cudaError_t cpu_row_launch(const struct reduce_problem *p, cudaStream_t stream,
                                   reduce_cpu_fn sum)
 {
-    cudaError_t status;
-    if (cpu_row_result == NULL &&
-        (status = cudaMallocHost((void **)&cpu_row_result, sizeof *cpu_row_result)) != cudaSuccess)
+    cudaError_t status = pinned_buffer_reserve(&cpu_row_result, sizeof(float));
+    if (status != cudaSuccess)
         return status;
-    struct cpu_row_work *work = (struct cpu_row_work *)malloc(sizeof *work);
-    if (work == NULL)
-        return cudaErrorMemoryAllocation;
-    work->sum = sum;
-    work->x = p->host_in;
-    work->n = p->n;
-    work->result = cpu_row_result;
-    status = cudaLaunchHostFunc(stream, cpu_row_run, work);
-    if (status != cudaSuccess) {
-        free(work); /* not enqueued: nobody else will free it */
-        return status;
-    }
-    status = cudaMemcpyAsync(p->out, cpu_row_result, sizeof(float), cudaMemcpyHostToDevice, stream);
-    return status != cudaSuccess ? status : cudaGetLastError();
+    struct cpu_row_work work = {sum, p->host_in, p->n, (float *)cpu_row_result.data};
+    struct cpu_row_copy in = {NULL, NULL, 0}; /* the loop reads the lab's host copy */
+    struct cpu_row_copy out = {p->out, cpu_row_result.data, sizeof(float)};
+    return cpu_row_enqueue(stream, in, cpu_row_loop, &work, sizeof work, out);
 }
 
 /* Where there is no GPU (harness/host_row.h): the same loop on a problem in host

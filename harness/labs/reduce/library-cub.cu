@@ -9,11 +9,11 @@
 #include <cstdint>
 #include <cub/device/device_reduce.cuh>
 
+#include "library_scratch.h"
 #include "reduce.h"
 #include "step_kernel.h"
 
-static void *scratch;
-static size_t scratch_bytes;
+static struct library_scratch scratch;
 
 static cudaError_t launch(const void *problem, cudaStream_t stream)
 {
@@ -23,18 +23,9 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     cudaError_t status = cub::DeviceReduce::Sum(nullptr, need, p->in, p->out, n, stream);
     if (status != cudaSuccess)
         return status;
-    if (need > scratch_bytes) {
-        /* an earlier launch may still use the old scratch: let it finish */
-        if (scratch != nullptr && ((status = cudaDeviceSynchronize()) != cudaSuccess ||
-                                   (status = cudaFree(scratch)) != cudaSuccess))
-            return status;
-        scratch = nullptr;
-        scratch_bytes = 0;
-        if ((status = cudaMalloc(&scratch, need)) != cudaSuccess)
-            return status;
-        scratch_bytes = need;
-    }
-    status = cub::DeviceReduce::Sum(scratch, scratch_bytes, p->in, p->out, n, stream);
+    if ((status = library_scratch_reserve(&scratch, need)) != cudaSuccess)
+        return status;
+    status = cub::DeviceReduce::Sum(scratch.data, need, p->in, p->out, n, stream);
     return status != cudaSuccess ? status : cudaGetLastError();
 }
 

@@ -197,6 +197,14 @@ static double reduce_device_bytes(const struct problem_size *size)
     return 4.0 * (n + n / 63 + 64) + 4.0 * (real + real / 63 + 64) + 512;
 }
 
+/* The inputs (the size's and the real-valued check's floats); a CPU row with no GPU
+ * reads them where they are and has no partial sums. */
+static double reduce_host_bytes(const struct problem_size *size, int on_host)
+{
+    (void)on_host;
+    return 4.0 * ((double)count_of(size) + (double)REDUCE_REAL_N);
+}
+
 /* The inputs in host memory; with on_host nothing else (no CUDA call), otherwise
  * copied to the device buffers too. */
 static enum lab_status create_in(const struct problem_size *size, uint64_t seed, void **out,
@@ -385,13 +393,6 @@ static double measured_copy_bandwidth(void)
     return value > 0 ? value : NAN;
 }
 
-static const struct lab_column reduce_columns[] = {
-    {"gbps", "GB/s", 1.0, "%.1f"},
-    {"copy_fraction", "ofcopy", 1.0, "%.3f"},
-    {"distinct_sums", "distinct", 1.0, "%.0f"},
-    {"real_rel_err", "relerr", 1.0, "%.1e"},
-};
-
 static void reduce_column_values(void *opaque, double median_seconds, double *values)
 {
     struct reduce_state *s = opaque;
@@ -413,13 +414,12 @@ const struct lab_problem lab_problem = {
     .flop_count = reduce_flop_count,
     .rate_column = "gbps",
     .device_bytes = reduce_device_bytes,
+    .host_bytes = reduce_host_bytes,
     .create = reduce_create,
     .problem = reduce_problem_of,
     .poison = reduce_poison,
     .verify = reduce_verify,
     .destroy = reduce_destroy,
-    .columns = reduce_columns,
-    .column_count = sizeof reduce_columns / sizeof reduce_columns[0],
     .column_values = reduce_column_values,
     .create_on_host = reduce_create_on_host,
     .poison_on_host = reduce_poison_on_host,

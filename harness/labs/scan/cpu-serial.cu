@@ -10,19 +10,21 @@
  * says what a CPU costs a program whose data live on the GPU, and the loop alone
  * is about half of it (labs/scan/README.md).
  * Run:  make run LAB=scan STEP=cpu-serial    (or bin/scan/cpu-serial --n 1000) */
+#include "cpu_row_stream.h"
 #include "scan.h"
 #include "step_kernel.h"
 
-/* The pinned host buffer, grown when a larger problem comes. */
-static float *host;
-static size_t capacity;
-static long count; /* the runner waits for one launch before it changes the size */
+/* One launch's work (harness/cpu_row_stream.h copies it for the host function). */
+struct serial_scan_work {
+    float *data;
+    long n;
+};
 
-static void CUDART_CB serial_scan(void *unused)
+static void serial_scan(void *data)
 {
-    (void)unused;
-    for (long i = 1; i < count; ++i)
-        host[i] = host[i - 1] + host[i];
+    const struct serial_scan_work *work = (const struct serial_scan_work *)data;
+    for (long i = 1; i < work->n; ++i)
+        work->data[i] = work->data[i - 1] + work->data[i];
 }
 
 static int one_thread(void)
@@ -30,30 +32,19 @@ static int one_thread(void)
     return 1;
 }
 
+static struct pinned_buffer host; /* grown when a larger problem comes */
+
 static cudaError_t launch(const void *problem, cudaStream_t stream)
 {
     const struct scan_problem *p = (const struct scan_problem *)problem;
     size_t bytes = (size_t)p->n * sizeof(float);
-    cudaError_t status = cudaSuccess;
-    if (bytes > capacity) {
-        /* an earlier launch may still use the old buffer: let it finish (untimed: the
-         * runner's first launch of a size is never timed) */
-        if (host != NULL && ((status = cudaDeviceSynchronize()) != cudaSuccess ||
-                             (status = cudaFreeHost(host)) != cudaSuccess))
-            return status;
-        host = NULL;
-        capacity = 0;
-        if ((status = cudaMallocHost((void **)&host, bytes)) != cudaSuccess)
-            return status;
-        capacity = bytes;
-    }
-    count = p->n;
-    status = cudaMemcpyAsync(host, p->in, bytes, cudaMemcpyDeviceToHost, stream);
-    if (status == cudaSuccess)
-        status = cudaLaunchHostFunc(stream, serial_scan, NULL);
-    if (status == cudaSuccess)
-        status = cudaMemcpyAsync(p->out, host, bytes, cudaMemcpyHostToDevice, stream);
-    return status != cudaSuccess ? status : cudaGetLastError();
+    cudaError_t status = pinned_buffer_reserve(&host, bytes);
+    if (status != cudaSuccess)
+        return status;
+    struct serial_scan_work work = {(float *)host.data, p->n};
+    struct cpu_row_copy in = {host.data, p->in, bytes};
+    struct cpu_row_copy out = {p->out, host.data, bytes};
+    return cpu_row_enqueue(stream, in, serial_scan, &work, sizeof work, out);
 }
 
 /* Where there is no GPU (harness/host_row.h): the same loop on a problem in host

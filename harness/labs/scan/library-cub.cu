@@ -10,11 +10,11 @@
  * Run:  make run LAB=scan STEP=cub */
 #include <cub/device/device_scan.cuh>
 
+#include "library_scratch.h"
 #include "scan.h"
 #include "step_kernel.h"
 
-static void *temp;
-static size_t temp_capacity;
+static struct library_scratch temp;
 
 static cudaError_t launch(const void *problem, cudaStream_t stream)
 {
@@ -24,17 +24,9 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     cudaError_t status = cub::DeviceScan::InclusiveSum(NULL, need, p->in, p->out, n, stream);
     if (status != cudaSuccess)
         return status;
-    if (need > temp_capacity) {
-        if (temp != NULL && ((status = cudaDeviceSynchronize()) != cudaSuccess ||
-                             (status = cudaFree(temp)) != cudaSuccess))
-            return status;
-        temp = NULL;
-        temp_capacity = 0;
-        if ((status = cudaMalloc(&temp, need)) != cudaSuccess)
-            return status;
-        temp_capacity = need;
-    }
-    status = cub::DeviceScan::InclusiveSum(temp, need, p->in, p->out, n, stream);
+    if ((status = library_scratch_reserve(&temp, need)) != cudaSuccess)
+        return status;
+    status = cub::DeviceScan::InclusiveSum(temp.data, need, p->in, p->out, n, stream);
     return status != cudaSuccess ? status : cudaGetLastError();
 }
 

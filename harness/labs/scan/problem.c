@@ -69,6 +69,13 @@ static double scan_device_bytes(const struct problem_size *size)
     return scan_moved_bytes(size->n) + (double)SCAN_SCRATCH_BYTES(size->n);
 }
 
+/* The input and the output read back; a CPU row with no GPU scans between those two. */
+static double scan_host_bytes(const struct problem_size *size, int on_host)
+{
+    (void)on_host;
+    return scan_moved_bytes(size->n);
+}
+
 static void scan_destroy(void *opaque)
 {
     struct scan_state *s = opaque;
@@ -205,10 +212,6 @@ static enum lab_status scan_verify(void *opaque, const struct check_options *opt
 }
 
 /* The lab's headline rate: bytes that must move (n x 4 read + n x 4 written) per second. */
-static const struct lab_column scan_columns[] = {
-    {"gbps", "GB/s", 1.0, "%.1f"},
-};
-
 static void scan_column_values(void *opaque, double median_seconds, double *values)
 {
     struct scan_state *s = opaque;
@@ -225,13 +228,12 @@ const struct lab_problem lab_problem = {
     .flop_count = scan_flop_count,
     .rate_column = "gbps",
     .device_bytes = scan_device_bytes,
+    .host_bytes = scan_host_bytes,
     .create = scan_create,
     .problem = scan_problem_of,
     .poison = scan_poison,
     .verify = scan_verify,
     .destroy = scan_destroy,
-    .columns = scan_columns,
-    .column_count = sizeof scan_columns / sizeof scan_columns[0],
     .column_values = scan_column_values,
     .create_on_host = scan_create_on_host,
     .poison_on_host = scan_poison_on_host,

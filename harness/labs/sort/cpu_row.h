@@ -12,68 +12,55 @@
 #define LAB_SORT_CPU_ROW_H
 
 #include <stdint.h>
+#include <stdint.h>
 #include <stdlib.h>
-#include <cuda_runtime_api.h>
 
+#include "cpu_row_stream.h"
 #include "sort.h"
 #include "sort_keys.h"
 
 /* sorts keys[0..n) in place, tmp (n keys) free for its use */
 typedef void (*cpu_sort_fn)(uint32_t *keys, uint32_t *tmp, long n);
 
+/* One launch's work (harness/cpu_row_stream.h copies it for the host function). */
 struct cpu_row_work {
     cpu_sort_fn sort;
     uint32_t *keys, *tmp;
     long n;
 };
 
-static void CUDART_CB cpu_row_run(void *data)
+static void cpu_row_loop(void *data)
 {
     struct cpu_row_work *work = (struct cpu_row_work *)data;
     work->sort(work->keys, work->tmp, work->n);
-    free(work);
 }
 
 /* The pinned host keys and the unpinned scratch, grown when a larger problem comes. */
-static uint32_t *cpu_row_keys, *cpu_row_tmp;
-static size_t cpu_row_capacity;
+static struct pinned_buffer cpu_row_keys;
+static uint32_t *cpu_row_tmp;
+static size_t cpu_row_tmp_keys;
 
 static cudaError_t cpu_row_launch(const struct sort_problem *p, cudaStream_t stream,
                                   cpu_sort_fn sort)
 {
     size_t n = (size_t)p->n, bytes = n * sizeof(uint32_t);
-    cudaError_t status = cudaSuccess;
-    if (n > cpu_row_capacity) {
-        /* an earlier launch may still use the old buffers: let it finish (untimed: the
-         * runner's first launch of a size is never timed) */
-        if (cpu_row_keys != NULL && ((status = cudaDeviceSynchronize()) != cudaSuccess ||
-                                     (status = cudaFreeHost(cpu_row_keys)) != cudaSuccess))
+    cudaError_t status = pinned_buffer_reserve(&cpu_row_keys, bytes);
+    if (status != cudaSuccess)
+        return status;
+    if (n > cpu_row_tmp_keys) {
+        /* the reserve above waited for every earlier launch when the keys grew */
+        if ((status = cudaDeviceSynchronize()) != cudaSuccess)
             return status;
         free(cpu_row_tmp);
-        cpu_row_keys = cpu_row_tmp = NULL;
-        cpu_row_capacity = 0;
-        if ((status = cudaMallocHost((void **)&cpu_row_keys, bytes)) != cudaSuccess)
-            return status;
-        if ((cpu_row_tmp = (uint32_t *)malloc(bytes)) == NULL)
+        cpu_row_tmp_keys = 0;
+        if ((cpu_row_tmp = (uint32_t *)malloc(bytes > 0 ? bytes : 1)) == NULL)
             return cudaErrorMemoryAllocation;
-        cpu_row_capacity = n;
+        cpu_row_tmp_keys = n;
     }
-    struct cpu_row_work *work = (struct cpu_row_work *)malloc(sizeof *work);
-    if (work == NULL)
-        return cudaErrorMemoryAllocation;
-    work->sort = sort;
-    work->keys = cpu_row_keys;
-    work->tmp = cpu_row_tmp;
-    work->n = p->n;
-    status = cudaMemcpyAsync(cpu_row_keys, p->keys_in, bytes, cudaMemcpyDeviceToHost, stream);
-    if (status == cudaSuccess)
-        status = cudaLaunchHostFunc(stream, cpu_row_run, work);
-    if (status != cudaSuccess) {
-        free(work); /* not enqueued: nobody else will free it */
-        return status;
-    }
-    status = cudaMemcpyAsync(p->keys_out, cpu_row_keys, bytes, cudaMemcpyHostToDevice, stream);
-    return status != cudaSuccess ? status : cudaGetLastError();
+    struct cpu_row_work work = {sort, (uint32_t *)cpu_row_keys.data, cpu_row_tmp, p->n};
+    struct cpu_row_copy in = {cpu_row_keys.data, p->keys_in, bytes};
+    struct cpu_row_copy out = {p->keys_out, cpu_row_keys.data, bytes};
+    return cpu_row_enqueue(stream, in, cpu_row_loop, &work, sizeof work, out);
 }
 
 /* Where there is no GPU: the problem's pointers are host memory (keys_alt the tmp). */

@@ -20,9 +20,11 @@
 
 #include <cub/device/device_radix_sort.cuh>
 
-#include "cub_temp.h"
+#include "library_scratch.h"
 #include "sort.h"
 #include "step_kernel.h"
+
+static struct library_scratch cub_temp; /* CUB's temporary storage */
 
 #ifndef SORT_CUB_COUNT
 #define SORT_CUB_COUNT int
@@ -36,9 +38,9 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     cudaError_t status = cub::DeviceRadixSort::SortKeys(NULL, need, p->keys_in, p->keys_out, n,
                                                         0, 32, stream);
     if (status == cudaSuccess)
-        status = cub_temp_reserve(need);
+        status = library_scratch_reserve(&cub_temp, need);
     if (status == cudaSuccess)
-        status = cub::DeviceRadixSort::SortKeys(cub_temp, need, p->keys_in, p->keys_out, n, 0, 32,
+        status = cub::DeviceRadixSort::SortKeys(cub_temp.data, need, p->keys_in, p->keys_out, n, 0, 32,
                                                 stream);
     return status != cudaSuccess ? status : cudaGetLastError();
 }

@@ -13,9 +13,11 @@
 
 #include <cub/device/device_radix_sort.cuh>
 
-#include "cub_temp.h"
+#include "library_scratch.h"
 #include "sort.h"
 #include "step_kernel.h"
+
+static struct library_scratch cub_temp; /* CUB's temporary storage */
 
 #ifndef SORT_CUB_COUNT
 #define SORT_CUB_COUNT int
@@ -30,9 +32,9 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
                                                          p->values_in, p->values_out, n, 0, 32,
                                                          stream);
     if (status == cudaSuccess)
-        status = cub_temp_reserve(need);
+        status = library_scratch_reserve(&cub_temp, need);
     if (status == cudaSuccess)
-        status = cub::DeviceRadixSort::SortPairs(cub_temp, need, p->keys_in, p->keys_out,
+        status = cub::DeviceRadixSort::SortPairs(cub_temp.data, need, p->keys_in, p->keys_out,
                                                  p->values_in, p->values_out, n, 0, 32, stream);
     return status != cudaSuccess ? status : cudaGetLastError();
 }

@@ -121,6 +121,15 @@ static double sort_device_bytes(const struct problem_size *size)
            (double)SORT_SCRATCH_BYTES(size->n);
 }
 
+/* The keys made, their reference sort, the output read back and the reference's
+ * second buffer (4 n bytes each), the values 0..n-1 for pairs; a CPU row with no GPU
+ * keeps the device's buffers in host memory too. */
+static double sort_host_bytes(const struct problem_size *size, int on_host)
+{
+    double own = (4.0 + this_step_sorts_pairs()) * sizeof(uint32_t) * (double)size->n;
+    return own + (on_host ? sort_device_bytes(size) : 0.0);
+}
+
 static void sort_destroy(void *opaque)
 {
     struct sort_state *s = opaque;
@@ -322,11 +331,6 @@ static enum lab_status sort_verify(void *opaque, const struct check_options *opt
 /* Gkeys/s, and the GB/s of the four 8-bit passes a 32-bit LSD sort needs at least,
  * each reading and writing every key (and value): 8 n bytes a pass for keys, 16 n for
  * pairs, against the device copy's bandwidth (GUIDE: labs/sort/README.md). */
-static const struct lab_column sort_columns[] = {
-    {"gkeys", "Gkeys/s", 1.0, "%.2f"},
-    {"pass_gbps", "GB/s/pass", 1.0, "%.0f"},
-};
-
 static void sort_column_values(void *opaque, double median_seconds, double *values)
 {
     struct sort_state *s = opaque;
@@ -347,13 +351,12 @@ const struct lab_problem lab_problem = {
     .flop_count = sort_flop_count,
     .rate_column = "gkeys",
     .device_bytes = sort_device_bytes,
+    .host_bytes = sort_host_bytes,
     .create = sort_create,
     .problem = sort_problem_of,
     .poison = sort_poison,
     .verify = sort_verify,
     .destroy = sort_destroy,
-    .columns = sort_columns,
-    .column_count = sizeof sort_columns / sizeof sort_columns[0],
     .column_values = sort_column_values,
     .create_on_host = sort_create_on_host,
     .poison_on_host = sort_poison_on_host,

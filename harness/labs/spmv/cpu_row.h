@@ -11,62 +11,39 @@
 #ifndef LAB_SPMV_CPU_ROW_H
 #define LAB_SPMV_CPU_ROW_H
 
-#include <stdlib.h>
-#include <cuda_runtime_api.h>
-
+#include "cpu_row_stream.h"
 #include "cpu_spmv.h"
 #include "spmv.h"
 
 typedef void (*spmv_cpu_fn)(int rows, const int *row_ptr, const int *col_idx, const float *values,
                             const float *x, float *y);
 
+/* One launch's work (harness/cpu_row_stream.h copies it for the host function). */
 struct cpu_row_work {
     spmv_cpu_fn loop;
     const struct spmv_problem *p;
     float *y;
 };
 
-/* the pinned y, grown when a larger problem comes */
-static float *cpu_row_y;
-static size_t cpu_row_capacity;
-
-static void CUDART_CB cpu_row_run(void *data)
+static void cpu_row_loop(void *data)
 {
     struct cpu_row_work *work = (struct cpu_row_work *)data;
     const struct spmv_problem *p = work->p;
     work->loop(p->rows, p->host_row_ptr, p->host_col_idx, p->host_values, p->host_x, work->y);
-    free(work);
 }
+
+static struct pinned_buffer cpu_row_y; /* the pinned y, grown when a larger problem comes */
 
 static cudaError_t cpu_row_launch(const struct spmv_problem *p, cudaStream_t stream, spmv_cpu_fn loop)
 {
-    size_t rows = (size_t)p->rows;
-    cudaError_t status;
-    if (rows > cpu_row_capacity) {
-        /* an earlier launch may still use the old buffer: let it finish (untimed: the
-         * runner's first launch of a size is never timed) */
-        if (cpu_row_y != NULL && ((status = cudaDeviceSynchronize()) != cudaSuccess ||
-                                  (status = cudaFreeHost(cpu_row_y)) != cudaSuccess))
-            return status;
-        cpu_row_y = NULL;
-        cpu_row_capacity = 0;
-        if ((status = cudaMallocHost((void **)&cpu_row_y, rows * sizeof(float))) != cudaSuccess)
-            return status;
-        cpu_row_capacity = rows;
-    }
-    struct cpu_row_work *work = (struct cpu_row_work *)malloc(sizeof *work);
-    if (work == NULL)
-        return cudaErrorMemoryAllocation;
-    work->loop = loop;
-    work->p = p;
-    work->y = cpu_row_y;
-    status = cudaLaunchHostFunc(stream, cpu_row_run, work);
-    if (status != cudaSuccess) {
-        free(work); /* not enqueued: nobody else will free it */
+    size_t bytes = (size_t)p->rows * sizeof(float);
+    cudaError_t status = pinned_buffer_reserve(&cpu_row_y, bytes);
+    if (status != cudaSuccess)
         return status;
-    }
-    status = cudaMemcpyAsync(p->y, cpu_row_y, rows * sizeof(float), cudaMemcpyHostToDevice, stream);
-    return status != cudaSuccess ? status : cudaGetLastError();
+    struct cpu_row_work work = {loop, p, (float *)cpu_row_y.data};
+    struct cpu_row_copy in = {NULL, NULL, 0}; /* the matrix and x are in host memory */
+    struct cpu_row_copy out = {p->y, cpu_row_y.data, bytes};
+    return cpu_row_enqueue(stream, in, cpu_row_loop, &work, sizeof work, out);
 }
 
 /* Where there is no GPU (harness/host_row.h): the loop writes the host problem's y. */

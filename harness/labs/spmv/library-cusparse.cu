@@ -11,6 +11,7 @@
 #include <cusparse.h>
 #include <stdio.h>
 
+#include "library_scratch.h"
 #include "spmv.h"
 #include "step_kernel.h"
 
@@ -23,7 +24,7 @@ static struct {
     unsigned long long matrix_id;
     cusparseSpMatDescr_t a;
     cusparseDnVecDescr_t x, y;
-    void *buffer;
+    struct library_scratch buffer; /* kept from one matrix to the next, grown as needed */
 } lib;
 
 static const float alpha = 1.0f, beta = 0.0f;
@@ -42,14 +43,13 @@ static cudaError_t prepare(const struct spmv_problem *p, cudaStream_t stream)
     cudaError_t status;
     if (lib.handle == NULL && (status = check(cusparseCreate(&lib.handle), "cusparseCreate")) != cudaSuccess)
         return status;
-    if (lib.a != NULL) { /* another matrix in the same process */
-        cudaDeviceSynchronize();
-        cusparseDestroySpMat(lib.a);
-        cusparseDestroyDnVec(lib.x);
-        cusparseDestroyDnVec(lib.y);
-        cudaFree(lib.buffer);
+    if (lib.a != NULL) { /* another matrix in the same process: the last one's launches end first */
+        if ((status = cudaDeviceSynchronize()) != cudaSuccess ||
+            (status = check(cusparseDestroySpMat(lib.a), "cusparseDestroySpMat")) != cudaSuccess ||
+            (status = check(cusparseDestroyDnVec(lib.x), "cusparseDestroyDnVec")) != cudaSuccess ||
+            (status = check(cusparseDestroyDnVec(lib.y), "cusparseDestroyDnVec")) != cudaSuccess)
+            return status;
         lib.a = NULL;
-        lib.buffer = NULL;
     }
     size_t bytes = 0;
     if ((status = check(cusparseCreateCsr(&lib.a, p->rows, p->cols, p->nnz, (void *)p->row_ptr, (void *)p->col_idx,
@@ -62,9 +62,9 @@ static cudaError_t prepare(const struct spmv_problem *p, cudaStream_t stream)
         (status = check(cusparseSpMV_bufferSize(lib.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, lib.a, lib.x, &beta,
                                                 lib.y, CUDA_R_32F, SPMV_CUSPARSE_ALG, &bytes),
                         "cusparseSpMV_bufferSize")) != cudaSuccess ||
-        (status = cudaMalloc(&lib.buffer, bytes ? bytes : 4)) != cudaSuccess ||
+        (status = library_scratch_reserve(&lib.buffer, bytes)) != cudaSuccess ||
         (status = check(cusparseSpMV_preprocess(lib.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, lib.a, lib.x, &beta,
-                                                lib.y, CUDA_R_32F, SPMV_CUSPARSE_ALG, lib.buffer),
+                                                lib.y, CUDA_R_32F, SPMV_CUSPARSE_ALG, lib.buffer.data),
                         "cusparseSpMV_preprocess")) != cudaSuccess)
         return status;
     lib.matrix_id = p->matrix_id;
@@ -79,7 +79,7 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
         return status;
     if ((status = check(cusparseSetStream(lib.handle, stream), "cusparseSetStream")) != cudaSuccess ||
         (status = check(cusparseSpMV(lib.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, lib.a, lib.x, &beta, lib.y,
-                                     CUDA_R_32F, SPMV_CUSPARSE_ALG, lib.buffer),
+                                     CUDA_R_32F, SPMV_CUSPARSE_ALG, lib.buffer.data),
                         "cusparseSpMV")) != cudaSuccess)
         return status;
     return cudaGetLastError();

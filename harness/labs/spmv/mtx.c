@@ -52,7 +52,8 @@ static int compare_entries(const void *a, const void *b)
     return 0;
 }
 
-int mtx_read(const char *path, struct csr_matrix *a, char *why, size_t why_len)
+int mtx_read(const char *path, struct csr_matrix *a, mtx_size_check fits, char *why,
+             size_t why_len)
 {
     memset(a, 0, sizeof *a);
     FILE *f = fopen(path, "r");
@@ -66,10 +67,13 @@ int mtx_read(const char *path, struct csr_matrix *a, char *why, size_t why_len)
     int pattern = 0, integer = 0, symmetric = 0, have_size = 0, status = -1;
     struct entry *list = NULL;
     long stored = 0;
-    char reason[160];
+    char reason[320];
 
     if (getline(&line, &cap, f) < 0) {
-        fail(why, why_len, path, 1, "empty file: expected the header %%MatrixMarket matrix coordinate ...");
+        if (ferror(f)) /* a folder opens, and then cannot be read */
+            snprintf(reason, sizeof reason, "cannot read: %s", strerror(errno));
+        fail(why, why_len, path, ferror(f) ? 0 : 1,
+             ferror(f) ? reason : "empty file: expected the header %%MatrixMarket matrix coordinate ...");
         goto done;
     }
     number = 1;
@@ -129,6 +133,10 @@ int mtx_read(const char *path, struct csr_matrix *a, char *why, size_t why_len)
                                                  "indices (CUSPARSE_INDEX_32I)");
                 goto done;
             }
+            if (fits != NULL && fits(rows, cols, entries * (symmetric ? 2 : 1), reason, sizeof reason) != 0) {
+                fail(why, why_len, path, number, reason);
+                goto done;
+            }
             list = malloc((size_t)(entries > 0 ? entries : 1) * (symmetric ? 2 : 1) * sizeof *list);
             if (list == NULL) {
                 fail(why, why_len, path, number, "out of host memory for the entries");
@@ -154,9 +162,14 @@ int mtx_read(const char *path, struct csr_matrix *a, char *why, size_t why_len)
             char *end;
             errno = 0;
             double v = integer ? (double)strtol(s, &end, 10) : strtod(s, &end);
-            if (end == s || errno != 0 || !isfinite(v) || !blank(end) || fabs(v) > 3.0e38) {
+            if (end == s || errno != 0 || !isfinite(v) || fabs(v) > 3.0e38 ||
+                (*end != '\0' && !isspace((unsigned char)*end))) {
                 fail(why, why_len, path, number, integer ? "expected an integer value after the indices"
                                                          : "expected a finite real value after the indices");
+                goto done;
+            }
+            if (!blank(end)) {
+                fail(why, why_len, path, number, "a field after the value: an entry is 'row column value'");
                 goto done;
             }
             value = (float)v;

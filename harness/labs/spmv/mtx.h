@@ -15,10 +15,16 @@
 extern "C" {
 #endif
 
+/* Whether a matrix of rows x cols with nonzeros stored entries can be read and run:
+ * 0, or -1 with a reason in why (the reader puts "path:line: " before it). */
+typedef int (*mtx_size_check)(long rows, long cols, long nonzeros, char *why, size_t why_len);
+
 /* Reads path into a (rows sorted by column, duplicates kept: y sums them); 0 on
  * success, else -1 with "path:line: reason" in why (line 0 when the file cannot be
- * opened or memory runs out) and nothing allocated. */
-int mtx_read(const char *path, struct csr_matrix *a, char *why, size_t why_len);
+ * opened or memory runs out) and nothing allocated. fits (NULL: none) judges the size
+ * line before anything of that size is allocated. */
+int mtx_read(const char *path, struct csr_matrix *a, mtx_size_check fits, char *why,
+             size_t why_len);
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,7 @@
 #include "cuda_check.h"
 #include "lab_problem.h"
 #include "matrices.h"
+#include "memory_fit.h"
 #include "mtx.h"
 #include "spmv.h"
 
@@ -43,6 +44,47 @@ struct spmv_state {
     struct spmv_problem problem;
 };
 
+/* Host bytes of a run on a matrix of rows x cols with nnz nonzeros: the CSR (twice for a
+ * file: read once when the command line is parsed, then copied into the state), the
+ * generator's or the reader's working arrays (16 bytes a row, 24 a nonzero at most:
+ * mtx.c's entry list and its sorted copy), x, y read back, and the comparison's 17 bytes
+ * a row (cpu_spmv.c: the reference, its tolerance, a flag). A CPU row keeps nothing more
+ * in host memory than a step does. */
+static double host_need(double rows, double cols, double nnz, int file)
+{
+    double csr = 4.0 * (rows + 1) + 8.0 * nnz;
+    return (file ? 2.0 : 1.0) * csr + 16.0 * (rows + 1) + 24.0 * nnz + 4.0 * cols + 4.0 * rows +
+           17.0 * (rows + 1);
+}
+
+/* A Matrix Market file's size against the host's memory (memory_fit.h), from its size
+ * line, before the reader allocates anything of that size; a smaller size is said in
+ * rows, at the file's nonzeros. */
+struct file_shape {
+    double cols_per_row, nnz;
+};
+
+static double file_need(const void *context, double rows, int device)
+{
+    const struct file_shape *shape = context;
+    (void)device; /* no device in this check: the runner checks the device's, as any size's */
+    return host_need(rows, rows * shape->cols_per_row, shape->nnz, 1);
+}
+
+/* A smaller size is said in rows, the columns in the file's proportion to them. */
+static int file_fits(long rows, long cols, long nonzeros, char *why, size_t why_len)
+{
+    struct file_shape shape = {(double)cols / (double)rows, (double)nonzeros};
+    struct memory_room room = {memory_host_available(), NAN, NAN, NULL};
+    char verdict[256];
+    if (memory_fit_check(&room, file_need, &shape, (double)rows,
+                         "a matrix of at most %.0f rows fits, at this file's nonzeros",
+                         "no matrix of this file's nonzeros fits", verdict, sizeof verdict) == 0)
+        return 0;
+    snprintf(why, why_len, "a %ld x %ld matrix with %ld nonzeros %s", rows, cols, nonzeros, verdict);
+    return -1;
+}
+
 static int parse_matrix(const char *value, struct problem_size *size, char *why, size_t why_len)
 {
     int m = spmv_class_of(value);
@@ -58,7 +100,7 @@ static int parse_matrix(const char *value, struct problem_size *size, char *why,
     }
     fclose(probe);
     csr_free(&file_matrix);
-    if (mtx_read(value, &file_matrix, why, why_len) != 0)
+    if (mtx_read(value, &file_matrix, file_fits, why, why_len) != 0)
         return -1;
     snprintf(file_path, sizeof file_path, "%s", value);
     size->m = SPMV_FILE;
@@ -150,6 +192,21 @@ static double spmv_device_bytes(const struct problem_size *size)
         spmv_class_shape(size->m, size->n, size->k, &rows, &ignored, why, sizeof why);
     }
     return moved_bytes(rows, rows, nnz) + (double)SPMV_SCRATCH_BYTES(rows, nnz) + 2.0 * COPY_BYTES;
+}
+
+static double spmv_host_bytes(const struct problem_size *size, int on_host)
+{
+    (void)on_host; /* a CPU row reads the host's CSR, as the steps' reference does */
+    double rows, cols, nnz = estimated_nnz(size);
+    if (size->m == SPMV_FILE)
+        rows = file_matrix.rows, cols = file_matrix.cols;
+    else {
+        double ignored;
+        char why[256];
+        spmv_class_shape(size->m, size->n, size->k, &rows, &ignored, why, sizeof why);
+        cols = rows;
+    }
+    return host_need(rows, cols, nnz, size->m == SPMV_FILE);
 }
 
 static void spmv_destroy(void *opaque)
@@ -372,14 +429,6 @@ static enum lab_status spmv_verify(void *opaque, const struct check_options *opt
     return LAB_OK;
 }
 
-static const struct lab_column spmv_columns[] = {
-    {"rows", "rows", 1.0, "%.0f"},
-    {"nnz", "nnz", 1.0, "%.0f"},
-    {"gbps", "GB/s", 1.0, "%.1f"},
-    {"copy_gbps", "copy", 1.0, "%.0f"},
-    {"of_copy", "of copy", 1.0, "%.2f"},
-};
-
 static void spmv_column_values(void *opaque, double median_seconds, double *values)
 {
     struct spmv_state *s = opaque;
@@ -408,13 +457,12 @@ const struct lab_problem lab_problem = {
     .flop_count = spmv_flop_count,
     .rate_column = "gflops",
     .device_bytes = spmv_device_bytes,
+    .host_bytes = spmv_host_bytes,
     .create = spmv_create,
     .problem = spmv_problem_of,
     .poison = spmv_poison,
     .verify = spmv_verify,
     .destroy = spmv_destroy,
-    .columns = spmv_columns,
-    .column_count = sizeof spmv_columns / sizeof spmv_columns[0],
     .column_values = spmv_column_values,
     .create_on_host = spmv_create_on_host,
     .poison_on_host = spmv_poison_on_host,

@@ -4,14 +4,19 @@
  * to BF16 before P V, O rounded to BF16) passes at every check size of lab.def; the
  * same emulation with one mistake fails at every check size where the mistake changes
  * anything: a max not subtracted, a rescale forgotten when the maximum grows, the causal
- * mask off by one, the last tile's keys lost. */
+ * mask off by one, the last tile's keys lost. And the wrong step 03 of tests/submissions
+ * that hands Q K^T to cuBLAS, graded without a GPU: it does not build (the steps link no
+ * cuBLAS) and earns nothing (the other wrong attention steps need a GPU:
+ * test_attention_gpu.c). */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "attention_cpu.h"
 #include "lab_registry.h"
+#include "util.h"
 #include "verify.h"
 
 #define SEED 20080220u
@@ -232,6 +237,35 @@ START_TEST(every_mistake_fails_where_it_matters)
 }
 END_TEST
 
+/* tests/submissions/library-call: step 03 with its Q K^T handed to cuBLAS. The steps'
+ * binaries link no cuBLAS (lab.mk gives it to the cublas row alone), so grading, even
+ * without a GPU, finds a step that does not build and gives it nothing. */
+START_TEST(library_call_is_graded_zero_without_a_gpu)
+{
+    if (students_copy()) /* no solutions to grade against in a student's copy */
+        return;
+    static char out[1 << 16], err[1 << 16];
+    char lab[512], book[700];
+    bin_path("lab", lab, sizeof lab);
+    char *dir = util_temp_dir("attention-library-call");
+    ck_assert_ptr_nonnull(dir);
+    snprintf(book, sizeof book, "%s/book.csv", dir);
+    char *argv[] = {lab, "grade", "--no-gpu", "--submission", "tests/submissions/library-call/labs",
+                    "--student", "library-call", "--gradebook", book, "attention", "03", NULL};
+    int code = run_capture(argv, util_plain_make_env, out, sizeof out, err, sizeof err);
+    char report_path[800];
+    snprintf(report_path, sizeof report_path, "%s/book.reports/library-call.txt", dir);
+    char *report = util_read_file(report_path, NULL);
+    util_remove_tree(dir);
+    free(dir);
+    ck_assert_msg(report != NULL, "no report (exit %d)\n%s%s", code, out, err);
+    ck_assert_msg(strstr(report, "attention/03-tiled build FAIL 0/1  compile error") != NULL, "%s",
+                  report);
+    ck_assert_msg(strstr(report, "total: 0 of ") != NULL, "%s", report);
+    free(report);
+}
+END_TEST
+
 Suite *attention_suite(void)
 {
     Suite *s = suite_create("attention");
@@ -245,6 +279,7 @@ Suite *attention_suite(void)
     int sizes = (int)step_table_find("attention")->check_size_count;
     tcase_add_loop_test(tc, the_tensor_core_arithmetic_passes_every_check_size, 0, sizes);
     tcase_add_loop_test(tc, every_mistake_fails_where_it_matters, 0, sizes);
+    tcase_add_test(tc, library_call_is_graded_zero_without_a_gpu);
     suite_add_tcase(s, tc);
     return s;
 }

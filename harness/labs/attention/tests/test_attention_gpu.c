@@ -2,12 +2,20 @@
  * tests/test_gpu.c's): --mask causal is k + 1000 and recorded as such, with half the
  * FLOPs; the steps that keep the scores in device memory count their bytes and are
  * refused in one line (exit 2) where the n x n scores cannot fit, while the fused steps
- * run there. Runs only when a GPU is visible; otherwise each case is listed as SKIPPED
- * by name. This process makes no CUDA call: the steps run as children. */
+ * run there; and the wrong attention steps of tests/submissions lose what they should
+ * when graded (the maximum not subtracted, a rescale forgotten, the causal mask off by
+ * one, the last partial tile of keys lost: the step; the scores in device memory from
+ * step 04 on: the technique point; the library call, which does not build, is graded
+ * without a GPU in test_attention.c). Runs only when a GPU is visible; otherwise each
+ * case is listed as SKIPPED by name. This process makes no CUDA call: the steps run as
+ * children. */
 #include <check.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -110,15 +118,156 @@ START_TEST(scores_that_cannot_fit_are_refused_only_where_needed)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------- */
+/* The wrong submissions, each graded at its own step by bin/lab grade, all at once
+ * (each a child of the fixture, its output in a log beside its gradebook). Each is a
+ * solution step with one mistake that no sanitizer sees: four that only the numbers
+ * show, right at the check sizes where the mistake changes nothing (each file's header
+ * says why), and step 03's three kernels handed in as step 04, right but not fused,
+ * which the rubric's one-kernel line finds in what its speed run launched. */
+struct wrong {
+    const char *student, *step, *stem;
+    const char *says; /* in the report: the correct line's count, or the technique's reason */
+    int correct;      /* 1: right numbers, the technique lost (else correct fails: nothing) */
+    const char *why;
+};
+static const struct wrong wrongs[] = {
+    {"max-not-subtracted", "02", "02-warp-softmax",
+     "2 of 10 check sizes correct; first failure at 3x17x64", 0,
+     "the row's maximum not subtracted: expf overflows on the spiked queries"},
+    {"rescale-forgotten", "05", "05-flash2",
+     "3 of 10 check sizes correct; first failure at 2x77x1064", 0,
+     "O not rescaled when the running maximum grows"},
+    {"off-by-one-edge", "08", "08-causal",
+     "5 of 10 check sizes correct; first failure at 2x1x1128", 0,
+     "the causal mask off by one: query i does not see key i"},
+    {"lost-tail", "07", "07-cp-async",
+     "0 of 10 check sizes correct; first failure at 1x1x64", 0,
+     "the keys of the last, partial tile lost"},
+    {"unfused-scores", "04", "04-fused",
+     "the step launched 3 kernels (scores_kernel, softmax_kernel, pv_kernel); the rubric wants one", 1,
+     "step 03's three kernels as step 04: the scores in device memory"},
+};
+#define WRONGS (sizeof wrongs / sizeof wrongs[0])
+static char *grade_dir;
+static int grade_status[WRONGS];
+
+static void grade_wrongs(void)
+{
+    grade_dir = util_temp_dir("attention-wrong");
+    if (grade_dir == NULL)
+        return;
+    char lab[512];
+    bin_path("lab", lab, sizeof lab);
+    const char *sanitizer = getenv("COMPUTE_SANITIZER");
+    pid_t pids[WRONGS];
+    for (size_t i = 0; i < WRONGS; ++i) {
+        char submission[256], book[700], log[700];
+        snprintf(submission, sizeof submission, "tests/submissions/%s/labs", wrongs[i].student);
+        snprintf(book, sizeof book, "%s/%s.csv", grade_dir, wrongs[i].student);
+        snprintf(log, sizeof log, "%s/%s.log", grade_dir, wrongs[i].student);
+        char *argv[] = {lab, "grade", "--submission", submission, "--student", (char *)wrongs[i].student,
+                        "--gradebook", book, "--sanitizer", (char *)(sanitizer ? sanitizer : ""),
+                        "attention", (char *)wrongs[i].step, NULL};
+        fflush(NULL);
+        pids[i] = fork();
+        if (pids[i] == 0) {
+            int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (fd >= 0) {
+                dup2(fd, 1);
+                dup2(fd, 2);
+                close(fd);
+            }
+            for (size_t e = 0; util_plain_make_env[e] != NULL; ++e)
+                putenv((char *)util_plain_make_env[e]);
+            execv(lab, argv);
+            _exit(127);
+        }
+    }
+    for (size_t i = 0; i < WRONGS; ++i) {
+        int status = 0;
+        grade_status[i] = pids[i] > 0 && waitpid(pids[i], &status, 0) == pids[i] && WIFEXITED(status)
+                              ? WEXITSTATUS(status)
+                              : -1;
+    }
+}
+
+static void remove_wrongs(void)
+{
+    if (grade_dir != NULL)
+        util_remove_tree(grade_dir);
+    free(grade_dir);
+    grade_dir = NULL;
+}
+
+/* The report's line "  attention/<stem> <check> ..." holds want. */
+static void expect_line(const char *report, const struct wrong *w, const char *check, const char *want)
+{
+    char start[128];
+    snprintf(start, sizeof start, "  attention/%s %s ", w->stem, check);
+    const char *line = strstr(report, start);
+    ck_assert_msg(line != NULL, "%s (%s): no '%s' in\n%s", w->student, w->why, start, report);
+    const char *end = strchr(line + 1, '\n');
+    size_t len = end != NULL ? (size_t)(end - line) : strlen(line);
+    char *text = strndup(line, len);
+    int found = text != NULL && strstr(text, want) != NULL;
+    free(text);
+    ck_assert_msg(found, "%s (%s): '%s' does not say '%s':\n%s", w->student, w->why, start, want, report);
+}
+
+START_TEST(wrong_submission_loses_its_step)
+{
+    const struct wrong *w = &wrongs[_i];
+    ck_assert_ptr_nonnull(grade_dir);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.reports/%s.txt", grade_dir, w->student, w->student);
+    char *report = util_read_file(path, NULL);
+    if (report == NULL) {
+        snprintf(path, sizeof path, "%s/%s.log", grade_dir, w->student);
+        char *log = util_read_file(path, NULL);
+        ck_abort_msg("%s (%s): no report (exit %d)\n%s", w->student, w->why, grade_status[_i], log ? log : "");
+    }
+    expect_line(report, w, "build", "PASS");
+    ck_assert_msg(strstr(report, w->says) != NULL, "%s (%s): no '%s' in\n%s", w->student, w->why, w->says,
+                  report);
+    char total[128];
+    if (w->correct) { /* right, but not the step's technique: its point lost, never full marks */
+        expect_line(report, w, "correct", "PASS 4/4");
+        expect_line(report, w, "technique", "FAIL 0/1");
+        snprintf(total, sizeof total, "attention/%s: 11 of 11", w->stem);
+        ck_assert_msg(strstr(report, total) == NULL, "%s (%s):\n%s", w->student, w->why, report);
+    } else { /* wrong where the header says, and correct is required: nothing */
+        expect_line(report, w, "correct", "FAIL 0/4");
+        snprintf(total, sizeof total, "attention/%s: 0 of 11 (a required check failed (correct)", w->stem);
+        ck_assert_msg(strstr(report, total) != NULL, "%s (%s): no '%s' in\n%s", w->student, w->why, total,
+                      report);
+    }
+    /* a mistake in the numbers alone: no tool sees it (where compute-sanitizer runs) */
+    if (strstr(report, "compute-sanitizer was not found") == NULL) {
+        expect_line(report, w, "memcheck", "PASS");
+        expect_line(report, w, "racecheck", "PASS");
+    }
+    free(report);
+}
+END_TEST
+
 static const char *const cases[] = {
     "solutions/attention/06-mma --mask causal: k 1128, mask causal, half the FLOPs",
     "solutions/attention/03-tiled and 04-fused: the MB column counts the scores only where written",
     "solutions/attention 64x32768x64: 01-standard refused (exit 2), 06-mma passes",
 };
+#define CASES (sizeof cases / sizeof cases[0])
+static char case_name_store[WRONGS][192];
 
 size_t attention_gpu_case_names(const char **names, size_t max)
 {
-    return util_case_names(cases, sizeof cases / sizeof cases[0], names, max);
+    size_t n = util_case_names(cases, CASES, names, max);
+    for (size_t i = 0; i < WRONGS && n < max; ++i) {
+        snprintf(case_name_store[i], sizeof case_name_store[i], "grading tests/submissions/%s at step %s (%s)",
+                 wrongs[i].student, wrongs[i].step, wrongs[i].why);
+        names[n++] = case_name_store[i];
+    }
+    return n;
 }
 
 Suite *attention_gpu_suite(void)
@@ -130,5 +279,10 @@ Suite *attention_gpu_suite(void)
     tcase_add_test(tc, unfused_steps_count_the_scores);
     tcase_add_test(tc, scores_that_cannot_fit_are_refused_only_where_needed);
     suite_add_tcase(s, tc);
+    TCase *wrong = tcase_create("attention's wrong submissions graded");
+    tcase_set_timeout(wrong, 60);
+    tcase_add_unchecked_fixture(wrong, grade_wrongs, remove_wrongs);
+    tcase_add_loop_test(wrong, wrong_submission_loses_its_step, 0, (int)WRONGS);
+    suite_add_tcase(s, wrong);
     return s;
 }

@@ -234,6 +234,37 @@ START_TEST(keys_are_chosen_by_name)
 }
 END_TEST
 
+/* 2^31 - 1 keys on a machine with 1 GiB available (LAB_MEMINFO, a fixture in
+ * /proc/meminfo's form): refused before anything is allocated, in one line that says
+ * what it needs and the most keys that fit; and that many run. The first under a 4 GB
+ * address-space limit, so a run that allocated first fails fast instead of being the
+ * out-of-memory killer's. */
+START_TEST(keys_past_the_hosts_memory_are_refused_saying_what_fits)
+{
+    static char out[1 << 15], err[1 << 15];
+    char path[512], meminfo[512], env[600];
+    bin_path("sort/cpu-radix", path, sizeof path);
+    snprintf(env, sizeof env, "LAB_MEMINFO=%s",
+             fixture_path("meminfo/one-gib-available", meminfo, sizeof meminfo));
+    const char *const extra_env[] = {env, NULL};
+    char *huge[] = {"/bin/sh", "-c", "ulimit -v 4000000 && exec \"$0\" \"$@\"", path, "--n",
+                    "2147483647", "--no-csv", NULL};
+    int code = run_capture(huge, extra_env, out, sizeof out, err, sizeof err);
+    ck_assert_msg(code == 2, "exit %d\n%s%s", code, out, err);
+    ck_assert_int_eq(count_lines(err), 1);
+    const char *fits = strstr(err, "at most --n ");
+    ck_assert_msg(strstr(err, "size 2147483647 uniform needs ") != NULL &&
+                      strstr(err, "GB of host memory; 1.07 GB is available here (MemAvailable)") != NULL &&
+                      fits != NULL, "%s", err);
+    char most[32];
+    snprintf(most, sizeof most, "%ld", strtol(fits + strlen("at most --n "), NULL, 10));
+    ck_assert_msg(atol(most) > 1000 && atol(most) < 2147483647L, "%s", err);
+    char *fitting[] = {path, "--n", most, "--no-csv", "--repeats", "1", "--min-time", "0", NULL};
+    code = run_capture(fitting, extra_env, out, sizeof out, err, sizeof err);
+    ck_assert_msg(code == 0, "--n %s: exit %d\n%s%s", most, code, out, err);
+}
+END_TEST
+
 /* CUB's rows, each call with an int item count and with a 64-bit one (lab.mk builds
  * the -i64 rows with -DSORT_CUB_COUNT=int64_t): all four are library rows, and each
  * binary says in its --report which count it passes, so the flag reached the compiler.
@@ -277,6 +308,7 @@ Suite *sort_suite(void)
     tcase_set_timeout(binaries, 300);
     tcase_add_loop_test(binaries, cpu_rows_run_and_pass, 0, 3);
     tcase_add_test(binaries, keys_are_chosen_by_name);
+    tcase_add_test(binaries, keys_past_the_hosts_memory_are_refused_saying_what_fits);
     tcase_add_test(binaries, cub_rows_with_each_item_count);
     suite_add_tcase(s, binaries);
     return s;

@@ -192,7 +192,7 @@ START_TEST(tiny_mtx_reads_and_mirrors)
 {
     struct csr_matrix a;
     char why[512];
-    ck_assert_msg(mtx_read(tiny(), &a, why, sizeof why) == 0, "%s", why);
+    ck_assert_msg(mtx_read(tiny(), &a, NULL, why, sizeof why) == 0, "%s", why);
     ck_assert_int_eq(a.rows, 5);
     ck_assert_int_eq(a.cols, 5);
     ck_assert_int_eq(a.nnz, 9);
@@ -230,6 +230,8 @@ static const struct {
     {"%%MatrixMarket matrix coordinate real general\n3 3 2\n1 0 1.0\n", 3, "column in 1..3"},
     {"%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 abc\n", 3, "finite real value"},
     {"%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 nan\n", 3, "finite real value"},
+    {"%%MatrixMarket matrix coordinate real general\n3 3 1\n1 1 1.0 7\n", 3, "a field after the value"},
+    {"%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 1 2 7\n", 3, "a field after the value"},
     {"%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 1 1.5\n", 3, "integer value"},
     {"%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 1 1.5\n", 3, "pattern"},
     {"%%MatrixMarket matrix coordinate real general\n3 3 3\n1 1 1\n2 2 2\n", 5, "after 2 of the 3"},
@@ -253,7 +255,7 @@ START_TEST(malformed_mtx_is_named_by_line)
     fputs(bad_files[_i].text, f);
     fclose(f);
     struct csr_matrix a;
-    int status = mtx_read(path, &a, why, sizeof why);
+    int status = mtx_read(path, &a, NULL, why, sizeof why);
     snprintf(want, sizeof want, "%s:%d: ", path, bad_files[_i].line);
     util_remove_tree(dir);
     free(dir);
@@ -264,12 +266,22 @@ START_TEST(malformed_mtx_is_named_by_line)
 }
 END_TEST
 
-START_TEST(missing_mtx_is_refused)
+START_TEST(missing_mtx_or_a_folder_is_refused)
 {
     struct csr_matrix a;
     char why[512];
-    ck_assert_int_eq(mtx_read("no/such/file.mtx", &a, why, sizeof why), -1);
+    ck_assert_int_eq(mtx_read("no/such/file.mtx", &a, NULL, why, sizeof why), -1);
     ck_assert_ptr_nonnull(strstr(why, "no/such/file.mtx:0: cannot open"));
+    /* a folder opens, but it is no empty file */
+    char *dir = util_temp_dir("spmv-dir.mtx");
+    ck_assert_ptr_nonnull(dir);
+    int status = mtx_read(dir, &a, NULL, why, sizeof why);
+    char want[700];
+    snprintf(want, sizeof want, "%s:0: cannot read: Is a directory", dir);
+    util_remove_tree(dir);
+    free(dir);
+    ck_assert_int_eq(status, -1);
+    ck_assert_str_eq(why, want);
 }
 END_TEST
 
@@ -307,6 +319,31 @@ START_TEST(binary_reads_files_and_refuses_in_one_line)
     char *unknown[] = {path, "--matrix", "laplace3d", "--no-csv", NULL};
     code = run_capture(unknown, NULL, out, sizeof out, err, sizeof err);
     ck_assert_msg(code == 2 && strstr(err, "neither a class") != NULL, "exit %d\n%s", code, err);
+}
+END_TEST
+
+/* A file whose size line asks for more host memory than there is (2e9 x 2e9 with 3
+ * nonzeros: 98 GB of row pointers, x, y and the reference) is refused from that line,
+ * before anything of its size is allocated, in one line that says what fits; here with
+ * 1 GiB available (LAB_MEMINFO, a fixture in /proc/meminfo's form), and under a 4 GB
+ * address-space limit, so a reader that allocated first fails fast instead of filling
+ * the machine. */
+START_TEST(a_matrix_file_too_large_for_memory_is_refused_from_its_size_line)
+{
+    char path[512], meminfo[512], env[600];
+    bin_path(students_copy() ? "spmv/cpu-serial" : "solutions/spmv/cpu-serial", path, sizeof path);
+    snprintf(env, sizeof env, "LAB_MEMINFO=%s",
+             fixture_path("meminfo/one-gib-available", meminfo, sizeof meminfo));
+    const char *const extra_env[] = {env, NULL};
+    char *argv[] = {"/bin/sh", "-c", "ulimit -v 4000000 && exec \"$0\" \"$@\"", path, "--matrix",
+                    "harness/labs/spmv/tests/data/huge.mtx", "--no-csv", NULL};
+    int code = run_capture(argv, extra_env, out, sizeof out, err, sizeof err);
+    ck_assert_msg(code == 2, "exit %d\n%s%s", code, out, err);
+    ck_assert_int_eq(count_lines(err), 1);
+    ck_assert_msg(strstr(err, "huge.mtx:2: a 2000000000 x 2000000000 matrix with 3 nonzeros needs ") !=
+                      NULL && strstr(err, "GB of host memory; 1.07 GB is available here") != NULL &&
+                      strstr(err, "rows fits, at this file's nonzeros") != NULL,
+                  "%s", err);
 }
 END_TEST
 
@@ -391,8 +428,9 @@ Suite *spmv_suite(void)
     tcase_add_test(tc, class_names_and_refusals);
     tcase_add_test(tc, tiny_mtx_reads_and_mirrors);
     tcase_add_loop_test(tc, malformed_mtx_is_named_by_line, 0, (int)BAD_FILES);
-    tcase_add_test(tc, missing_mtx_is_refused);
+    tcase_add_test(tc, missing_mtx_or_a_folder_is_refused);
     tcase_add_test(tc, binary_reads_files_and_refuses_in_one_line);
+    tcase_add_test(tc, a_matrix_file_too_large_for_memory_is_refused_from_its_size_line);
     tcase_add_test(tc, csv_names_the_matrix);
     tcase_add_test(tc, library_call_is_graded_zero_without_a_gpu);
     suite_add_tcase(s, tc);

@@ -1,0 +1,101 @@
+#!/bin/sh
+# Installs a CUDA 12.4 toolkit under .deps/cuda12/toolkit (make deps-cuda12), so that
+# the lab can be built and tested with CUDA 12 beside the system's CUDA 13:
+#   make CUDA_HOME=.deps/cuda12/toolkit ...   (harness/toolkit.mk)
+# PyPI's CUDA 12 wheels carry the headers and libraries, but not the compiler: their
+# nvidia-cuda-nvcc-cu12 holds ptxas, the crt headers and libNVVM, no nvcc, cicc,
+# cudafe++, fatbinary or nvlink. Those come from Debian 13's nvidia-cuda-toolkit
+# (NVIDIA's own binaries of CUDA 12.4.1, repackaged; non-free), fetched with apt-get
+# download into a private apt state (the system's sources are not touched) and
+# unpacked, not installed; so does CCCL 2.3.2, the release CUDA 12.4 ships (Debian's
+# libcub-dev, libthrust-dev, libcu++-dev: PyPI's nvidia-cuda-cccl-cu12 12.4.127 lacks
+# every header without an extension, <cuda/std/atomic> and the like). Everything else
+# is the PyPI wheel of the same release, so the tree is one CUDA 12.4.1 in the layout
+# of NVIDIA's installer (bin/, nvvm/, include/, lib64/). About 1.2 GB unpacked.
+#   LAB_OFFLINE=1   do not download; say so and exit 1
+set -eu
+cd "$(dirname "$0")/.."
+root=.deps/cuda12
+home=$root/toolkit
+# (written last: a download cut short is started again)
+[ -f "$root/installed" ] && exit 0
+if [ "${LAB_OFFLINE:-0}" = 1 ]; then
+    echo "error: LAB_OFFLINE=1 and $home has no CUDA 12 toolkit (make deps-cuda12 downloads it)" >&2
+    exit 1
+fi
+pip=""
+for candidate in "python3 -m pip" "pip3" "pip"; do
+    if $candidate --version >/dev/null 2>&1; then pip=$candidate; break; fi
+done
+[ -n "$pip" ] || { echo "error: make deps-cuda12 needs pip (python3-pip) for PyPI's CUDA 12 wheels" >&2; exit 1; }
+
+# The release: the compiler's Debian package and the PyPI wheels of CUDA 12.4.1.
+DEBIAN_SUITE=trixie
+DEBS="nvidia-cuda-toolkit libcub-dev libthrust-dev libcu++-dev"
+WHEELS="nvidia-cuda-nvcc-cu12==12.4.131 nvidia-cuda-runtime-cu12==12.4.127 nvidia-cuda-cupti-cu12==12.4.127 nvidia-cublas-cu12==12.4.5.8 nvidia-cusparse-cu12==12.3.1.170
+  nvidia-nvjitlink-cu12==12.4.127"
+
+rm -rf "$root"
+mkdir -p "$root/apt/lists/partial" "$root/apt/cache/archives/partial" "$root/deb"
+apt_root=$(cd "$root/apt" && pwd)
+printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian %s main non-free\n' \
+    "$DEBIAN_SUITE" > "$apt_root/sources.list"
+: > "$apt_root/status"
+apt_private() {
+    apt-get -q -o Dir::Etc::sourcelist="$apt_root/sources.list" -o Dir::Etc::sourceparts=/nonexistent \
+        -o Dir::State::Lists="$apt_root/lists" -o Dir::Cache="$apt_root/cache" \
+        -o Dir::State::status="$apt_root/status" -o APT::Sandbox::User=root "$@"
+}
+echo "Downloading CUDA 12.4.1's compiler and CCCL (Debian $DEBIAN_SUITE's packages) into $root..."
+apt_private update >"$root/apt.log" 2>&1 || { cat "$root/apt.log" >&2; exit 1; }
+# word splitting is wanted: $DEBS is a list of package names
+(cd "$root/deb" && apt_private download $DEBS) >>"$root/apt.log" 2>&1 || { cat "$root/apt.log" >&2; exit 1; }
+for package in "$root"/deb/*.deb; do dpkg-deb -x "$package" "$root/deb/x"; done
+
+echo "Installing CUDA 12.4.1's headers and libraries from PyPI into $root/pip..."
+# word splitting is wanted: $WHEELS is a list of requirements
+$pip install --quiet --disable-pip-version-check --no-deps --target "$root/pip" $WHEELS \
+    >"$root/pip.log" 2>&1 || { cat "$root/pip.log" >&2; exit 1; }
+
+# The toolkit, in the installer's layout (nvcc finds everything through bin/nvcc.profile).
+deb=$root/deb/x/usr
+mkdir -p "$home/bin/crt" "$home/nvvm/bin" "$home/nvvm/libdevice" "$home/include" "$home/lib64"
+for tool in nvcc cicc; do
+    cp "$deb/lib/nvidia-cuda-toolkit/bin/$tool" "$home/$( [ $tool = cicc ] && echo nvvm/bin || echo bin)/"
+done
+for tool in cudafe++ ptxas fatbinary nvlink bin2c cuobjdump nvdisasm cu++filt nvprune; do
+    cp "$deb/bin/$tool" "$home/bin/"
+done
+cp "$deb"/lib/nvidia-cuda-toolkit/bin/crt/*.stub "$home/bin/crt/"
+cp "$deb"/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc "$home/nvvm/libdevice/"
+cp -R "$deb/lib/nvidia-cuda-toolkit/compute-sanitizer" "$home/"
+cp -R "$deb/include/cub" "$deb/include/thrust" "$deb/include/cuda" "$deb/include/nv" "$home/include/"
+ln -s ../compute-sanitizer/compute-sanitizer "$home/bin/compute-sanitizer"
+cat > "$home/bin/nvcc.profile" <<'EOF'
+TOP              = $(_HERE_)/..
+NVVMIR_LIBRARY_DIR = $(TOP)/nvvm/libdevice
+LD_LIBRARY_PATH += $(TOP)/lib64:
+PATH            += $(TOP)/nvvm/bin:$(_HERE_):
+INCLUDES        +=  "-I$(TOP)/include" $(_SPACE_)
+LIBRARIES        =+ $(_SPACE_) "-L$(TOP)/lib64"
+CUDAFE_FLAGS    +=
+PTXAS_FLAGS     +=
+EOF
+# headers and libraries, moved out of the wheels (the toolkit can be moved or packed
+# whole); a library also under its unversioned name, which the linker's -lcublas takes
+for dir in "$root"/pip/nvidia/*/include; do
+    for entry in "$dir"/*; do
+        case ${entry##*/} in __init__.py | __pycache__) continue ;; esac
+        mv "$entry" "$home/include/"
+    done
+done
+for lib in "$root"/pip/nvidia/*/lib/lib*; do
+    name=${lib##*/}
+    mv "$lib" "$home/lib64/"
+    case $name in *.so.*) ln -sfn "$name" "$home/lib64/${name%%.so.*}.so" ;; esac
+done
+rm -rf "$root/deb" "$root/apt" "$root/pip"
+version=$("$home/bin/nvcc" --version | sed -n 's/.*release \([0-9.]*\),.*/\1/p')
+[ "$version" = 12.4 ] || { echo "error: $home/bin/nvcc is release '$version', not 12.4" >&2; exit 1; }
+echo "$version" > "$root/installed"
+echo "Installed CUDA $version in $home: make CUDA_HOME=$home"
