@@ -45,7 +45,8 @@
 #
 # Variables: SRC=labs|solutions  LAB=  STEP=  RUN_ARGS="--n 1024" (options for each step)
 #   RUN_TIME_LIMIT=60 (make run stops a step after so many seconds; 0: never)
-#   ARCH=sm_NN (default: this GPU's, else sm_90)  WHATIF=sm_NN  V=1 (show commands)
+#   ARCH=sm_NN (default: this GPU's, else sm_90; several: ARCH="sm_80 sm_86 sm_90", one
+#   build for mixed cards)  WHATIF=sm_NN  V=1 (show commands)
 #   grading's, for make grade and make grade-all:
 #     STUDENT=  SUBMISSION=  SUBMISSIONS=  GRADEBOOK=file.csv  GRADE_JOBS=  GRADE_CONCURRENCY=
 #     THROUGHPUT=file.csv (grading's speed: a row appended per grading run)
@@ -103,7 +104,9 @@ include harness/toolkit.mk
 # `sass` technique lines; without it both are SKIPPED, by name.
 CUOBJDUMP ?= $(firstword $(wildcard $(CUDA_HOME)/bin/cuobjdump) $(shell command -v cuobjdump 2>/dev/null) $(wildcard $(CURDIR)/.deps/pip/nvidia/cu*/bin/cuobjdump))
 
-# The architecture of the local GPU when there is one, sm_90 (H100) otherwise.
+# The architecture of the local GPU when there is one, sm_90 (H100) otherwise. ARCH may
+# name several (ARCH="sm_80 sm_86 sm_89 sm_90": one build for a room of mixed cards):
+# each step is then compiled for those of them that run it (build_arch_of below).
 DETECTED_ARCH := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n1 | tr -d ' .\r')
 ARCH ?= $(if $(DETECTED_ARCH),sm_$(DETECTED_ARCH),sm_90)
 # Whether make test runs the long checks that need no GPU (make test-long's; see
@@ -134,7 +137,8 @@ ifneq ($(LAB_ARCH_CHECKED),1)
 check_arch = $(if $(filter command% environment%,$(origin $(1))),$(eval arch_why := $(shell \
   MAKEFLAGS= $(MAKE) -s --no-print-directory LAB_ARCH_CHECKED=1 BIN_DIR=$(BIN_DIR) BUILD_DIR=$(BUILD_DIR) $(BIN_DIR)/occupancy >/dev/null \
   || { echo 'bin/occupancy, which checks it, does not build'; exit; }; \
-  $(BIN_DIR)/occupancy --check-arch '$($(1))' 2>&1 | sed 's/^occupancy: //'))$(if $(arch_why),$(error $(1)=$($(1)): $(arch_why))))
+  for a in $($(1)); do $(BIN_DIR)/occupancy --check-arch "$$a" || break; done 2>&1 | sed 's/^occupancy: //'))$(if \
+  $(arch_why),$(error $(1)=$($(1)): $(arch_why))))
 $(call check_arch,ARCH)$(call check_arch,WHATIF)
 endif
 
@@ -144,8 +148,8 @@ endif
 # make that builds bin/occupancy for the check above builds no CUDA).
 NVCC_GPU_CODES := $(shell $(NVCC) --list-gpu-code 2>/dev/null)
 nvcc_base_arch = $(patsubst compute_%,sm_%,$(patsubst %f,%,$(patsubst %a,%,$(1))))
-ifeq ($(LAB_ARCH_CHECKED)$(filter $(call nvcc_base_arch,$(ARCH)),$(NVCC_GPU_CODES)),)
-$(error ARCH=$(ARCH)$(if $(filter file,$(origin ARCH)), (this GPU's),): nvcc $(NVCC_VERSION) cannot build for it; it builds for $(NVCC_GPU_CODES) (and their sm_NNa variants); WHATIF=$(ARCH) asks the occupancy model about an architecture without building for it)
+ifneq ($(if $(LAB_ARCH_CHECKED),,$(filter-out $(NVCC_GPU_CODES),$(call nvcc_base_arch,$(ARCH)))),)
+$(error ARCH=$(ARCH)$(if $(filter file,$(origin ARCH)), (this GPU's),): nvcc $(NVCC_VERSION) cannot build for $(filter-out $(NVCC_GPU_CODES),$(call nvcc_base_arch,$(ARCH))); it builds for $(NVCC_GPU_CODES) (and their sm_NNa variants); WHATIF=$(ARCH) asks the occupancy model about an architecture without building for it)
 endif
 
 comma := ,
@@ -157,7 +161,11 @@ CHECK_LIBS := $(if $(CHECK_PREFIX),-L$(CHECK_PREFIX)/lib/x86_64-linux-gnu -Wl$(c
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -Wall -Wextra -pedantic -Iharness -I$(CUDA_HOME)/include
 NVCCFLAGS ?= -O3 -lineinfo
-NVCCFLAGS += -std=c++17 -arch=$(ARCH) -Iharness -Xcompiler -Wall
+# $(call arch_flags,ARCHS): nvcc's flags for those architectures: -arch=sm_NN for one
+# (its SASS and PTX), a pair of -gencode (SASS and PTX) for each of several.
+gencode_for = -gencode=arch=compute_$(1),code=sm_$(1) -gencode=arch=compute_$(1),code=compute_$(1)
+arch_flags = $(if $(word 2,$(1)),$(foreach a,$(1),$(call gencode_for,$(patsubst sm_%,%,$(a)))),-arch=$(1))
+NVCCFLAGS += -std=c++17 $(call arch_flags,$(ARCH)) -Iharness -Xcompiler -Wall
 DEPFLAGS = -MMD -MP
 
 # Two makes at once in one tree (a second terminal's `make run`) must not break each
@@ -309,18 +317,21 @@ $(TOOLKIT_STAMP): FORCE
 	$(Q)echo '$(CUDA_HOME) $(NVCC_VERSION)' | cmp -s - $@ || { $(call atomic_write,echo '$(CUDA_HOME) $(NVCC_VERSION)'); }
 
 # What a step (or row) is compiled for comes from lab.def's needs, the oldest GPU it runs
-# on (step_table.h): ARCH when ARCH's GPU runs it, its own need when that is an exact one
-# (sm_90a: wgmma and TMA), and nothing when ARCH is too old: the step then becomes a
-# skip binary (SKIP_RULES). $(call build_arch_of,LAB,STEM-OR-ROW):
+# on (step_table.h): those architectures of ARCH whose GPU runs it, its own need in their
+# place when that is an exact one (sm_90a: wgmma and TMA), and nothing when every one is
+# too old: the step then becomes a skip binary (SKIP_RULES).
+# $(call build_arch_of,LAB,STEM-OR-ROW):
 needs_of = $(lab_needs_$(1)_$(2))
-build_arch_of = $(if $(filter $(lab_archs_$(1)_$(2)),$(ARCH) $(call nvcc_base_arch,$(ARCH))),$(if \
-  $(filter %a,$(call needs_of,$(1),$(2))),$(call needs_of,$(1),$(2)),$(ARCH)))
+build_arch_of = $(strip $(foreach a,$(ARCH),$(if $(filter $(lab_archs_$(1)_$(2)),$(a) $(call \
+  nvcc_base_arch,$(a))),$(if $(filter %a,$(call needs_of,$(1),$(2))),$(call needs_of,$(1),$(2)),$(a)))))
 # The nvcc flags of a step built for $(2) (empty: ARCH) with its own flags $(1): an -arch=
-# of its own (the explorer's), or an architecture other than ARCH, replaces ARCH's. Its
-# identity names the architecture it was built for as the occupancy model knows it
+# of its own (the explorer's), or architectures other than ARCH's, replace ARCH's. Its
+# identity names the architectures it was built for as the occupancy model knows them
 # (sm_90a is an sm_90).
-nvcc_flags_for = $(if $(filter -arch=%,$(1)),$(filter-out -arch=%,$(NVCCFLAGS)),$(if \
-  $(filter-out $(ARCH),$(2)),$(filter-out -arch=%,$(NVCCFLAGS)) -arch=$(2),$(NVCCFLAGS)))
+arch_flag_words := -arch=% -gencode=%
+nvcc_flags_for = $(if $(filter -arch=%,$(1)),$(filter-out $(arch_flag_words),$(NVCCFLAGS)),$(if \
+  $(and $(2),$(filter-out $(ARCH),$(2))$(filter-out $(2),$(ARCH))),$(filter-out \
+  $(arch_flag_words),$(NVCCFLAGS)) $(call arch_flags,$(2)),$(NVCCFLAGS)))
 arch_for = $(patsubst %a,%,$(or $(patsubst -arch=%,%,$(lastword $(filter -arch=%,$(1)))),$(2),$(ARCH)))
 
 # ---------------------------------------------------------------------------
@@ -357,7 +368,7 @@ $(8)/$(2)/$(3).id.o: $(8)/$(2)/$(3).id.c harness/step_identity.h
 $(4)/$(2)/$(3): $(8)/$(2)/$(3).o $(8)/$(2)/$(3).id.o $(call lab_objs,$(2)) $(RUNNER_OBJS)
 	$$(call say,LINK,$$@)
 	$(Q)mkdir -p $$(@D)
-	$(Q)tmp='$$@'.$$$$$$$$.tmp; $(NVCC) -arch=$(ARCH) -o "$$$$tmp" $$^ $(NVCC_LDFLAGS) -lm -ldl $(6) $($(2)_LDLIBS) && mv -f "$$$$tmp" '$$@' || { rm -f "$$$$tmp"; exit 1; }
+	$(Q)tmp='$$@'.$$$$$$$$.tmp; $(NVCC) $(call arch_flags,$(ARCH)) -o "$$$$tmp" $$^ $(NVCC_LDFLAGS) -lm -ldl $(6) $($(2)_LDLIBS) && mv -f "$$$$tmp" '$$@' || { rm -f "$$$$tmp"; exit 1; }
 endef
 
 # A step (or row) that ARCH cannot run: bin/<lab>/<stem> is harness/step_skip.c, which
@@ -369,7 +380,7 @@ $(3)/$(1)/$(2): harness/step_skip.c $(BUILD_DIR)/host/gpu_needs.o $(FLAGS_STAMP)
 	$(Q)mkdir -p $$(@D) $(4)/$(1)
 	$(Q)tmp='$$@'.$$$$$$$$.tmp; $(CC) $(CFLAGS) '-DSKIP_STEP="$(2)"' '-DSKIP_NEEDS="$(call needs_of,$(1),$(2))"' \
 	  '-DSKIP_BUILT_FOR="$(ARCH)"' -c $$< -o '$(4)/$(1)/$(2).skip.o' \
-	  && $(NVCC) -o "$$$$tmp" '$(4)/$(1)/$(2).skip.o' $(BUILD_DIR)/host/gpu_needs.o && mv -f "$$$$tmp" '$$@' || { rm -f "$$$$tmp"; exit 1; }
+	  && $(NVCC) -o "$$$$tmp" '$(4)/$(1)/$(2).skip.o' $(BUILD_DIR)/host/gpu_needs.o $(NVCC_LDFLAGS) && mv -f "$$$$tmp" '$$@' || { rm -f "$$$$tmp"; exit 1; }
 endef
 # STEP_RULES when ARCH runs step (or row) $(3) of lab $(2), SKIP_RULES when not; the
 # arguments are STEP_RULES's first eight.
@@ -437,8 +448,8 @@ $(BIN_DIR)/lab: $(BUILD_DIR)/host/tools/lab.o $(BUILD_DIR)/host/tools/todo_runs.
 $(BIN_DIR)/gpu-probe: harness/tools/gpu_probe.c $(call HOST_OBJ,results csv untrusted)
 	$(call say,CC,$<)
 	$(Q)mkdir -p $(@D) $(BUILD_DIR)/host/tools
-	$(Q)$(NVCC) -x cu -arch=$(ARCH) -Iharness -c -o $(BUILD_DIR)/host/tools/gpu_probe.cu.o $<
-	$(Q)$(NVCC) -arch=$(ARCH) $(NVCC_LDFLAGS) -o $@ $(BUILD_DIR)/host/tools/gpu_probe.cu.o $(call HOST_OBJ,results csv untrusted) -lm
+	$(Q)$(NVCC) -x cu $(call arch_flags,$(ARCH)) -Iharness -c -o $(BUILD_DIR)/host/tools/gpu_probe.cu.o $<
+	$(Q)$(NVCC) $(call arch_flags,$(ARCH)) $(NVCC_LDFLAGS) -o $@ $(BUILD_DIR)/host/tools/gpu_probe.cu.o $(call HOST_OBJ,results csv untrusted) -lm
 
 $(BIN_DIR)/occupancy-api-check: harness/tools/occupancy_api_check.cu $(call HOST_OBJ,occupancy) $(FLAGS_STAMP)
 	$(call say,NVCC,$<)
@@ -454,7 +465,7 @@ $(BIN_DIR)/guide-tables: $(BUILD_DIR)/host/tools/guide_tables.o $(BUILD_DIR)/hos
 # copy, TF32 tensor cores) of this GPU, recorded in data/results/<gpu-dir>/peaks.csv
 # for the figures. ARCH=sm_90 builds it for sm_90a, the H100's own target, so that it
 # measures wgmma too (tf32_wgmma); any other ARCH as it is.
-PEAKS_ARCH_FLAGS = $(if $(filter sm_90 sm_90a,$(ARCH)),-gencode=arch=compute_90a$(comma)code=sm_90a -DPEAKS_WGMMA=1,-arch=$(ARCH))
+PEAKS_ARCH_FLAGS = $(if $(filter-out sm_90 sm_90a,$(ARCH)),$(call arch_flags,$(ARCH)),-gencode=arch=compute_90a$(comma)code=sm_90a -DPEAKS_WGMMA=1)
 $(BIN_DIR)/peaks: harness/tools/peaks.cu $(call HOST_OBJ,csv untrusted results) harness/csv.h harness/results.h harness/cuda_check.h
 	$(call say,NVCC,$<)
 	$(Q)mkdir -p $(@D)
@@ -494,8 +505,11 @@ run: deps
 # WHATIF=sm_75 asks what the steps, as compiled now, would get on another
 # architecture; ARCH=sm_75 recompiles them for it first.
 WHATIF ?= $(ARCH)
+# Several architectures (ARCH="sm_80 sm_86"): a report for each, one after the other.
 report: all
-	$(Q)$(BIN_DIR)/lab report --bin-dir $(call tree_bin,$(SRC)) --arch $(WHATIF) '$(LAB)' '$(STEP)'
+	$(Q)status=0; for arch in $(WHATIF); do $(if $(word 2,$(WHATIF)),echo "== make report for $$arch";) \
+	  $(BIN_DIR)/lab report --bin-dir $(call tree_bin,$(SRC)) --arch "$$arch" '$(LAB)' '$(STEP)' || status=$$?; \
+	done; exit $$status
 
 # One line per step and row of every lab: "LAB NAME ARCH" (what it is compiled for) or
 # "LAB NAME skip needs sm_90a" (a skip binary: SKIP_RULES).

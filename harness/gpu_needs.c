@@ -53,8 +53,8 @@ const char *gpu_generation(int major, int minor)
     return "";
 }
 
-const char *gpu_need_reason(const char *needs, const char *whose, int major, int minor, char *buf,
-                            size_t len)
+const char *gpu_need_reason_text(const char *needs, const char *whose, const char *what, char *buf,
+                                 size_t len)
 {
     struct gpu_need need;
     const char *generation =
@@ -62,8 +62,16 @@ const char *gpu_need_reason(const char *needs, const char *whose, int major, int
     char named[64] = "";
     if (generation[0] != '\0')
         snprintf(named, sizeof named, " (%s)", generation);
-    snprintf(buf, len, "needs %s%s; %s sm_%d%d", needs, named, whose, major, minor);
+    snprintf(buf, len, "needs %s%s; %s %s", needs, named, whose, what);
     return buf;
+}
+
+const char *gpu_need_reason(const char *needs, const char *whose, int major, int minor, char *buf,
+                            size_t len)
+{
+    char what[32];
+    snprintf(what, sizeof what, "sm_%d%d", major, minor);
+    return gpu_need_reason_text(needs, whose, what, buf, len);
 }
 
 const char *gpu_need_runs_on(const char *needs, char *buf, size_t len)

@@ -41,6 +41,10 @@ const char *gpu_generation(int major, int minor);
  * is for"); major.minor is that GPU's or architecture's. Writes into buf. */
 const char *gpu_need_reason(const char *needs, const char *whose, int major, int minor, char *buf,
                             size_t len);
+/* The same with the other side given as text: "this build is for", "sm_75 sm_86" (a
+ * build for several architectures, none of which runs the step). */
+const char *gpu_need_reason_text(const char *needs, const char *whose, const char *what, char *buf,
+                                 size_t len);
 
 /* The GPUs that run what needs asks, in words: "an sm_90 GPU (Hopper)" for an exact
  * need, "an sm_80 GPU (Ampere) or newer" otherwise. Writes into buf. */

@@ -25,15 +25,45 @@ static void die(const char *program, int code, const char *fmt, const char *deta
 /* The kernel's entry in the compiler's report: a C++ mangled name holds the
  * identifier preceded by its length ("_Z11fill_kernel..." for fill_kernel), an extern "C" one is
  * the identifier itself. */
-static const struct kernel_resources *find_kernel(const struct kernel_resources *all, int count,
-                                                  const char *name)
+static int names_kernel(const struct kernel_resources *k, const char *name)
 {
     char mangled[300];
     snprintf(mangled, sizeof mangled, "%zu%s", strlen(name), name);
-    for (int i = 0; i < count; ++i)
-        if (strcmp(all[i].function, name) == 0 || strstr(all[i].function, mangled) != NULL)
-            return &all[i];
-    return NULL;
+    return strcmp(k->function, name) == 0 || strstr(k->function, mangled) != NULL;
+}
+
+/* The compute capability of a report entry's architecture ("sm_86", "sm_90a"), or -1. */
+static int entry_cc(const struct kernel_resources *k)
+{
+    struct gpu_need as;
+    return gpu_need_parse(k->arch, &as) == 0 ? as.major * 10 + as.minor : -1;
+}
+
+/* Built for several architectures (ARCH="sm_80 sm_86"), the report holds each kernel once
+ * for each: the entry of the one a GPU of compute capability cc (major * 10 + minor)
+ * would run, the newest not newer than it; else the first. */
+static const struct kernel_resources *find_kernel(const struct kernel_resources *all, int count,
+                                                  const char *name, int cc)
+{
+    const struct kernel_resources *first = NULL, *best = NULL;
+    for (int i = 0; i < count; ++i) {
+        if (!names_kernel(&all[i], name))
+            continue;
+        if (first == NULL)
+            first = &all[i];
+        int at = entry_cc(&all[i]);
+        if (at >= 0 && at <= cc && (best == NULL || at > entry_cc(best)))
+            best = &all[i];
+    }
+    return best != NULL ? best : first;
+}
+
+/* The last architecture of what the binary was built for ("sm_80 sm_86": sm_86). */
+static const char *newest_built(char *buf, size_t len)
+{
+    const char *last = strrchr(step_identity.arch, ' ');
+    snprintf(buf, len, "%s", last != NULL ? last + 1 : step_identity.arch);
+    return buf;
 }
 
 /* "8 (threads) 100%" for one architecture, or why the block cannot launch there. */
@@ -69,7 +99,8 @@ static void what_if_cell(const struct gpu_arch *arch, const struct occ_input *in
  * (make report prints the header once, then each step's row). */
 int static_report(const struct run_options *options, const char *program)
 {
-    const char *arch_name = options->report_arch ? options->report_arch : step_identity.arch;
+    char built[32];
+    const char *arch_name = options->report_arch ? options->report_arch : newest_built(built, sizeof built);
     const struct gpu_arch *arch = arch_find(arch_name);
     if (arch == NULL)
         die(program, EXIT_USAGE, "unknown architecture '%s' (try sm_90, sm_80, g80; bin/occupancy --list)",
@@ -101,7 +132,8 @@ int static_report(const struct run_options *options, const char *program)
     struct kernel_resources kernels[32];
     int count = resources_parse(step_identity.resource_report, kernels, 32);
     const struct kernel_resources *main_kernel =
-        count > 0 ? find_kernel(kernels, count, step_entry.kernel_name) : NULL;
+        count > 0 ? find_kernel(kernels, count, step_entry.kernel_name,
+                                arch->cc_major * 10 + arch->cc_minor) : NULL;
     if (main_kernel == NULL)
         die(program, EXIT_WRONG, "the compiler's resource report has no entry for kernel %s",
             step_entry.kernel_name);
@@ -135,7 +167,7 @@ int static_report(const struct run_options *options, const char *program)
     if (arch != g80)
         printf("%14s %s\n", "", g80_headroom);
     for (int i = 0; i < count; ++i)
-        if (&kernels[i] != main_kernel)
+        if (&kernels[i] != main_kernel && strcmp(kernels[i].arch, main_kernel->arch) == 0)
             printf("%14s also in this step: %s, %d registers, %zu B shared, %zu B local\n", "",
                    kernels[i].function, kernels[i].registers, kernels[i].shared_bytes,
                    kernels[i].local_bytes);

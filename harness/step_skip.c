@@ -4,11 +4,12 @@
  * (skipped), whatever it is asked:
  *   05-wgmma: needs sm_90a (Hopper); this GPU is sm_86
  * naming the GPU it runs on when that GPU is the reason (or the test hook's), else
- * the architecture it was built for ("this build is for sm_75": make ARCH=sm_75 on a
- * newer GPU). bin/lab learns of the skip through gpu_need_skip_note. Asked for its
- * static report (--report, make report), it gives the same reason as its row, exit 0. The Makefile defines SKIP_STEP (the
- * stem or row name), SKIP_NEEDS and SKIP_BUILT_FOR (ARCH). Plain C and the CUDA
- * runtime: no kernel, so nothing of it is ever timed, reported or graded. */
+ * what it was built for ("this build is for sm_75": make ARCH=sm_75 on a newer GPU).
+ * bin/lab learns of the skip through gpu_need_skip_note. Asked for its static report
+ * (--report, make report), it gives the same reason as its row, exit 0. The Makefile
+ * defines SKIP_STEP (the stem or row name), SKIP_NEEDS and SKIP_BUILT_FOR (ARCH: one
+ * architecture or several, "sm_75 sm_86"). Plain C and the CUDA runtime: no kernel, so
+ * nothing of it is ever timed, reported or graded. */
 #include <stdio.h>
 #include <string.h>
 #include <cuda_runtime_api.h>
@@ -46,27 +47,24 @@ int main(int argc, char **argv)
     if (report) {
         /* the report's architecture when it is the reason, else the build's (WHATIF= an
          * architecture that could run it, or one the lab's rule does not name: g80) */
-        const char *whose = "the report is for";
-        if (report_arch == NULL || gpu_need_parse(report_arch, &arch) != 0 ||
-            gpu_need_met(SKIP_NEEDS, arch.major, arch.minor)) {
-            whose = "this build is for";
-            gpu_need_parse(SKIP_BUILT_FOR, &arch);
-        }
+        if (report_arch != NULL && gpu_need_parse(report_arch, &arch) == 0 &&
+            !gpu_need_met(SKIP_NEEDS, arch.major, arch.minor))
+            gpu_need_reason(SKIP_NEEDS, "the report is for", arch.major, arch.minor, why,
+                            sizeof why);
+        else
+            gpu_need_reason_text(SKIP_NEEDS, "this build is for", SKIP_BUILT_FOR, why, sizeof why);
         if (header)
             printf("Static resource report: %s was not compiled (ARCH=%s)\n\n", SKIP_STEP,
                    SKIP_BUILT_FOR);
-        printf("%-14s %s\n", SKIP_STEP,
-               gpu_need_reason(SKIP_NEEDS, whose, arch.major, arch.minor, why, sizeof why));
+        printf("%-14s %s\n", SKIP_STEP, why);
         return EXIT_PASS;
     }
     /* the GPU, when it is the reason; else the build (a GPU that could run the step,
      * or none) */
-    const char *whose = "this GPU is";
-    if (!this_gpu(&arch.major, &arch.minor) || gpu_need_met(SKIP_NEEDS, arch.major, arch.minor)) {
-        whose = "this build is for";
-        gpu_need_parse(SKIP_BUILT_FOR, &arch);
-    }
-    gpu_need_reason(SKIP_NEEDS, whose, arch.major, arch.minor, why, sizeof why);
+    if (this_gpu(&arch.major, &arch.minor) && !gpu_need_met(SKIP_NEEDS, arch.major, arch.minor))
+        gpu_need_reason(SKIP_NEEDS, "this GPU is", arch.major, arch.minor, why, sizeof why);
+    else
+        gpu_need_reason_text(SKIP_NEEDS, "this build is for", SKIP_BUILT_FOR, why, sizeof why);
     if (!gpu_need_skip_note(SKIP_STEP, why)) /* bin/lab shows a noted one */
         fprintf(stderr, "%s: %s\n", SKIP_STEP, why);
     return EXIT_GPU_CANNOT_RUN;

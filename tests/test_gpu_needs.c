@@ -3,6 +3,7 @@
  * what make builds for each architecture a class may have (make build-plan, which
  * compiles nothing). The skip binaries, the runner's test hook, bin/lab's SKIPPED rows
  * and the report's reasons are run in the demo lab's tree (tests/test_demo_lab.c). */
+#define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,9 @@ START_TEST(the_reason_is_one_line_naming_both)
     ck_assert_str_eq(gpu_need_runs_on("sm_80", who, sizeof who), "an sm_80 GPU (Ampere) or newer");
     ck_assert_str_eq(gpu_generation(8, 9), "Ada");
     ck_assert_str_eq(gpu_generation(7, 5), "Turing");
+    ck_assert_str_eq(gpu_need_reason_text("sm_90a", "this build is for", "sm_75 sm_86", why,
+                                          sizeof why),
+                     "needs sm_90a (Hopper); this build is for sm_75 sm_86");
 }
 END_TEST
 
@@ -81,6 +85,43 @@ START_TEST(the_test_hook_names_an_architecture)
     setenv(GPU_PRETEND_SM_VARIABLE, "turing", 1);
     ck_assert_int_eq(gpu_pretend_sm(&major, &minor), -1);
     unsetenv(GPU_PRETEND_SM_VARIABLE);
+}
+END_TEST
+
+/* make test's side: a GPU case whose binary exits 77 with the reason is listed as
+ * SKIPPED with it (tests/run_tests.c reads what util_skip appends); 77 for want of a GPU,
+ * or another exit, is not a skip of this kind. */
+START_TEST(a_gpu_case_finds_its_step_skipped)
+{
+    char reason[256];
+    ck_assert(util_step_skipped(77, "bin/solutions/matmul_tf32/05-wgmma: needs sm_90a (Hopper); "
+                                    "this GPU is sm_86\n", reason, sizeof reason));
+    ck_assert_str_eq(reason, "needs sm_90a (Hopper); this GPU is sm_86");
+    ck_assert(!util_step_skipped(77, "step: no NVIDIA driver or GPU found\n", reason, sizeof reason));
+    ck_assert(!util_step_skipped(1, "x: needs sm_90a (Hopper); this GPU is sm_86\n", reason,
+                                 sizeof reason));
+    char *dir = util_temp_dir("skips");
+    ck_assert_ptr_nonnull(dir);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/skipped-cases", dir);
+    const char *before = getenv(UTIL_SKIPS_VARIABLE);
+    char *kept = before != NULL ? strdup(before) : NULL;
+    setenv(UTIL_SKIPS_VARIABLE, path, 1);
+    util_skip("solutions/matmul_tf32/05-wgmma", "needs sm_90a (Hopper); this GPU is sm_86", 1);
+    util_skip("matmul_tf32/06-tma", "needs sm_90a (Hopper); this GPU is sm_86", 0);
+    if (kept != NULL)
+        setenv(UTIL_SKIPS_VARIABLE, kept, 1);
+    else
+        unsetenv(UTIL_SKIPS_VARIABLE);
+    free(kept);
+    char *text = util_read_file(path, NULL);
+    ck_assert_msg(text != NULL && strcmp(text, "case solutions/matmul_tf32/05-wgmma: needs sm_90a "
+                                               "(Hopper); this GPU is sm_86\npart matmul_tf32/"
+                                               "06-tma: needs sm_90a (Hopper); this GPU is sm_86\n") == 0,
+                  "%s", text ? text : "no file");
+    free(text);
+    util_remove_tree(dir);
+    free(dir);
 }
 END_TEST
 
@@ -139,11 +180,13 @@ START_TEST(every_step_says_what_its_code_needs)
 }
 END_TEST
 
-/* make build-plan ARCH=X for the architectures a class is likely to have: every step
- * and row of every lab is built for X (an exact need, sm_90a, as itself) exactly when
- * X runs it, and otherwise marked as a skip binary that names its need. make parses
- * the Makefile and compiles nothing. */
-static const char *const class_archs[] = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"};
+/* make build-plan ARCH=X for the architectures a class is likely to have, alone and
+ * together (one build for a room of mixed cards): every step and row of every lab is
+ * built for those of X that run it (an exact need, sm_90a, as itself), and marked as a
+ * skip binary that names its need when none does. make parses the Makefile and compiles
+ * nothing. */
+static const char *const class_archs[] = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90",
+                                          "sm_80 sm_86 sm_89 sm_90", "sm_75 sm_86"};
 static char plan[1 << 16], plan_err[1 << 12];
 
 static void check_plan_line(const char *arch, const char *lab, const char *name,
@@ -154,12 +197,20 @@ static void check_plan_line(const char *arch, const char *lab, const char *name,
     const char *at = strstr(plan, line);
     ck_assert_msg(at != NULL, "ARCH=%s: no line for %s %s in\n%s", arch, lab, name, plan);
     at += strlen(line);
-    struct gpu_need x;
-    gpu_need_parse(arch, &x);
-    if (gpu_need_met(needs, x.major, x.minor) == 1)
-        snprintf(expected, sizeof expected, "%s\n", strchr(needs, 'a') != NULL ? needs : arch);
-    else
-        snprintf(expected, sizeof expected, "skip needs %s\n", needs);
+    /* each architecture of ARCH that runs it, in ARCH's order (an exact need as itself) */
+    char words[64], *save = NULL;
+    expected[0] = '\0';
+    snprintf(words, sizeof words, "%s", arch);
+    for (char *w = strtok_r(words, " ", &save); w != NULL; w = strtok_r(NULL, " ", &save)) {
+        struct gpu_need x;
+        gpu_need_parse(w, &x);
+        if (gpu_need_met(needs, x.major, x.minor) == 1)
+            snprintf(expected + strlen(expected), sizeof expected - strlen(expected), "%s%s",
+                     expected[0] ? " " : "", strchr(needs, 'a') != NULL ? needs : w);
+    }
+    if (expected[0] == '\0')
+        snprintf(expected, sizeof expected, "skip needs %s", needs);
+    strncat(expected, "\n", sizeof expected - strlen(expected) - 1);
     ck_assert_msg(strncmp(at, expected, strlen(expected)) == 0, "ARCH=%s: %s %s is '%.40s', not '%s'",
                   arch, lab, name, at, expected);
 }
@@ -167,7 +218,7 @@ static void check_plan_line(const char *arch, const char *lab, const char *name,
 START_TEST(make_builds_or_marks_every_step_for_each_arch)
 {
     char command[512];
-    snprintf(command, sizeof command, "%sprintf '\\n'; make -s --no-print-directory ARCH=%s "
+    snprintf(command, sizeof command, "%sprintf '\\n'; make -s --no-print-directory ARCH='%s' "
              "build-plan", UTIL_FRESH_MAKE, class_archs[_i]);
     int code = util_run_shell(command, plan, sizeof plan, plan_err, sizeof plan_err);
     ck_assert_msg(code == 0, "make build-plan ARCH=%s: exit %d\n%s%s", class_archs[_i], code, plan,
@@ -194,6 +245,7 @@ Suite *gpu_needs_suite(void)
     tcase_add_test(tc, a_need_is_met_by_later_gpus_an_exact_one_by_its_own);
     tcase_add_test(tc, the_reason_is_one_line_naming_both);
     tcase_add_test(tc, the_test_hook_names_an_architecture);
+    tcase_add_test(tc, a_gpu_case_finds_its_step_skipped);
     tcase_add_test(tc, every_step_says_what_its_code_needs);
     suite_add_tcase(s, tc);
     tc = tcase_create("make build-plan");
