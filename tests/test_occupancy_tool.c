@@ -207,7 +207,7 @@ START_TEST(tool_lists_every_architecture_with_an_example_gpu)
 END_TEST
 
 /* make ARCH=... and make report WHATIF=... stop before building anything when the
- * name is unknown, in one line that names the variable. */
+ * name (or one of several) is unknown, in one line that names the variable. */
 START_TEST(make_checks_arch_and_whatif_first)
 {
     if (access("Makefile", R_OK) != 0 || access("harness/tools/occupancy.c", R_OK) != 0)
@@ -220,7 +220,10 @@ START_TEST(make_checks_arch_and_whatif_first)
         {"ARCH=sm_99 make --no-print-directory -n", "ARCH=sm_99: unknown architecture"},
         /* known to the model but not a target of this nvcc: refused before nvcc fails */
         {"make --no-print-directory -n ARCH=g80", "ARCH=g80: nvcc "},
-        {"make --no-print-directory -n ARCH=sm_70", "cannot build for it"},
+        {"make --no-print-directory -n ARCH=sm_70", "cannot build for sm_70;"},
+        /* several architectures (one build for mixed cards): each is checked, the bad one named */
+        {"make --no-print-directory -n ARCH='sm_80 sm_70'", "ARCH=sm_80 sm_70: nvcc "},
+        {"make --no-print-directory -n ARCH='sm_80 garbage'", "unknown architecture 'garbage'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         int rc = util_run_shell(cases[i][0], out, sizeof out, err, sizeof err);
