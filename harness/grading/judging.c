@@ -319,7 +319,7 @@ int technique_result(const struct technique_verdict *v, const struct step_resour
         snprintf(k->why, sizeof k->why, "not run: its speed could not be measured");
         return 0;
     }
-    if (v->needs_launches < 0 && !v->failed) {
+    if (v->needs_launches != 0 && have_gpu && !v->failed) { /* never read: unjudged */
         k->state = CHECK_NOT_RUN;
         snprintf(k->why, sizeof k->why,
                  "not run: the kernels its speed run launched could not be seen (one-kernel "
