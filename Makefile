@@ -56,7 +56,7 @@
 #       (more sbatch options)  GRADE_POLL= (seconds between progress lines, 30)
 #       GRADE_WAIT= (seconds to wait for the job, 0: to the end)
 #   LAB_OFFLINE=1 (make deps installs nothing, says what is missing)
-#   PLOT_SOURCE=labs|solutions  NVCC=  CC=  GNUPLOT=
+#   PLOT_SOURCE=labs|solutions  NVCC=  CUDA_HOME= (harness/toolkit.mk)  CC=  GNUPLOT=
 #   CHECK_PREFIX=dir (Check unpacked there)  and each lab's own, in harness/labs/<lab>/lab.mk
 
 .DEFAULT_GOAL := all
