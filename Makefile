@@ -236,16 +236,16 @@ CUPTI_DIRS := $(subst $(nil) :,:,$(CUDA_HOME)/extras/CUPTI/lib64:$(CUDA_HOME)/li
 $(BUILD_DIR)/host/launch_observer.o: CFLAGS += $(if $(CUPTI_INCLUDE),-isystem $(CUPTI_INCLUDE) \
   -DLAB_CUPTI_DIRS='"$(CUPTI_DIRS)"',-DLAB_NO_CUPTI)
 
-$(BUILD_DIR)/host/%.o: harness/%.c $(TOOLKIT_STAMP) | $(BUILD_DIR)/host/tools
+$(BUILD_DIR)/host/%.o: harness/%.c | $(BUILD_DIR)/host/tools
 	$(call say,CC,$<)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(call atomic_compile,$(CC) $(CFLAGS))
 
-$(BUILD_DIR)/host/tools/%.o: harness/tools/%.c $(TOOLKIT_STAMP) | $(BUILD_DIR)/host/tools
+$(BUILD_DIR)/host/tools/%.o: harness/tools/%.c | $(BUILD_DIR)/host/tools
 	$(call say,CC,$<)
 	$(Q)$(call atomic_compile,$(CC) $(CFLAGS))
 
-$(BUILD_DIR)/host/labs/%.o: harness/labs/%.c $(TOOLKIT_STAMP)
+$(BUILD_DIR)/host/labs/%.o: harness/labs/%.c
 	$(call say,CC,$<)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(call atomic_compile,$(CC) $(CFLAGS) -I$(<D))
@@ -284,7 +284,8 @@ ALL_TABLE_OBJS := $(BUILD_DIR)/gen/all_step_tables.o $(foreach lab,$(LABS),$(cal
 # The step tables as make variables (harness/step_table_make.h): made, then read, before
 # the rules below that need them (make restarts once the file is new).
 STEP_TABLES_MK := $(BUILD_DIR)/gen/step-tables.mk
-$(BUILD_DIR)/gen/step-tables-mk: $(BUILD_DIR)/host/tools/step_tables_mk.o $(call HOST_OBJ,step_table step_table_make lab_registry) $(ALL_TABLE_OBJS)
+STEP_TABLES_TOOL_OBJS := $(BUILD_DIR)/host/tools/step_tables_mk.o $(call HOST_OBJ,step_table step_table_make lab_registry) $(ALL_TABLE_OBJS)
+$(BUILD_DIR)/gen/step-tables-mk: $(STEP_TABLES_TOOL_OBJS)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@.$$$$.tmp $^ && mv -f $@.$$$$.tmp $@
 $(STEP_TABLES_MK): $(BUILD_DIR)/gen/step-tables-mk
@@ -305,6 +306,13 @@ $(FLAGS_STAMP): FORCE
 $(TOOLKIT_STAMP): FORCE
 	$(Q)mkdir -p $(@D)
 	$(Q)echo '$(CUDA_HOME) $(NVCC_VERSION)' | cmp -s - $@ || { $(call atomic_write,echo '$(CUDA_HOME) $(NVCC_VERSION)'); }
+# Every host object but those of the tool that writes the step tables for make, which
+# include no CUDA header: every make reads those tables, and a make that is only asked
+# which toolkit it would use (make -n, the toolkit tests) must not stamp another.
+TOOLKIT_OBJS := $(filter-out $(STEP_TABLES_TOOL_OBJS),$(sort \
+  $(patsubst harness/%.c,$(BUILD_DIR)/host/%.o,$(wildcard harness/*.c harness/tools/*.c harness/grading/*.c harness/labs/*/*.c)) \
+  $(foreach lab,$(LABS),$(call lab_objs,$(lab)))))
+$(TOOLKIT_OBJS): $(TOOLKIT_STAMP)
 
 # A step whose own flags (lab.def's third field) name an -arch= is compiled for that
 # architecture instead of ARCH (wgmma and TMA exist on sm_90a alone): ARCH's -arch= is
