@@ -59,7 +59,7 @@
 #       (more sbatch options)  GRADE_POLL= (seconds between progress lines, 30)
 #       GRADE_WAIT= (seconds to wait for the job, 0: to the end)
 #   LAB_OFFLINE=1 (make deps installs nothing, says what is missing)
-#   PLOT_SOURCE=labs|solutions  NVCC=  CC=  GNUPLOT=
+#   PLOT_SOURCE=labs|solutions  NVCC=  CUDA_HOME= (harness/toolkit.mk)  CC=  GNUPLOT=
 #   CHECK_PREFIX=dir (Check unpacked there)  and each lab's own, in harness/labs/<lab>/lab.mk
 
 .DEFAULT_GOAL := all
@@ -246,16 +246,16 @@ CUPTI_DIRS := $(subst $(nil) :,:,$(CUDA_HOME)/extras/CUPTI/lib64:$(CUDA_HOME)/li
 $(BUILD_DIR)/host/launch_observer.o: CFLAGS += $(if $(CUPTI_INCLUDE),-isystem $(CUPTI_INCLUDE) \
   -DLAB_CUPTI_DIRS='"$(CUPTI_DIRS)"',-DLAB_NO_CUPTI)
 
-$(BUILD_DIR)/host/%.o: harness/%.c $(TOOLKIT_STAMP) | $(BUILD_DIR)/host/tools
+$(BUILD_DIR)/host/%.o: harness/%.c | $(BUILD_DIR)/host/tools
 	$(call say,CC,$<)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(call atomic_compile,$(CC) $(CFLAGS))
 
-$(BUILD_DIR)/host/tools/%.o: harness/tools/%.c $(TOOLKIT_STAMP) | $(BUILD_DIR)/host/tools
+$(BUILD_DIR)/host/tools/%.o: harness/tools/%.c | $(BUILD_DIR)/host/tools
 	$(call say,CC,$<)
 	$(Q)$(call atomic_compile,$(CC) $(CFLAGS))
 
-$(BUILD_DIR)/host/labs/%.o: harness/labs/%.c $(TOOLKIT_STAMP)
+$(BUILD_DIR)/host/labs/%.o: harness/labs/%.c
 	$(call say,CC,$<)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(call atomic_compile,$(CC) $(CFLAGS) -I$(<D))
@@ -294,7 +294,8 @@ ALL_TABLE_OBJS := $(BUILD_DIR)/gen/all_step_tables.o $(foreach lab,$(LABS),$(cal
 # The step tables as make variables (harness/step_table_make.h): made, then read, before
 # the rules below that need them (make restarts once the file is new).
 STEP_TABLES_MK := $(BUILD_DIR)/gen/step-tables.mk
-$(BUILD_DIR)/gen/step-tables-mk: $(BUILD_DIR)/host/tools/step_tables_mk.o $(call HOST_OBJ,step_table step_table_make lab_registry gpu_needs occupancy) $(ALL_TABLE_OBJS)
+STEP_TABLES_TOOL_OBJS := $(BUILD_DIR)/host/tools/step_tables_mk.o $(call HOST_OBJ,step_table step_table_make lab_registry gpu_needs occupancy) $(ALL_TABLE_OBJS)
+$(BUILD_DIR)/gen/step-tables-mk: $(STEP_TABLES_TOOL_OBJS)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@.$$$$.tmp $^ -lm && mv -f $@.$$$$.tmp $@
 $(STEP_TABLES_MK): $(BUILD_DIR)/gen/step-tables-mk
@@ -315,6 +316,13 @@ $(FLAGS_STAMP): FORCE
 $(TOOLKIT_STAMP): FORCE
 	$(Q)mkdir -p $(@D)
 	$(Q)echo '$(CUDA_HOME) $(NVCC_VERSION)' | cmp -s - $@ || { $(call atomic_write,echo '$(CUDA_HOME) $(NVCC_VERSION)'); }
+# Every host object but those of the tool that writes the step tables for make, which
+# include no CUDA header: every make reads those tables, and a make that is only asked
+# which toolkit it would use (make -n, the toolkit tests) must not stamp another.
+TOOLKIT_OBJS := $(filter-out $(STEP_TABLES_TOOL_OBJS),$(sort \
+  $(patsubst harness/%.c,$(BUILD_DIR)/host/%.o,$(wildcard harness/*.c harness/tools/*.c harness/grading/*.c harness/labs/*/*.c)) \
+  $(foreach lab,$(LABS),$(call lab_objs,$(lab)))))
+$(TOOLKIT_OBJS): $(TOOLKIT_STAMP)
 
 # What a step (or row) is compiled for comes from lab.def's needs, the oldest GPU it runs
 # on (step_table.h): those architectures of ARCH whose GPU runs it, its own need in their
@@ -375,12 +383,13 @@ endef
 # says why in one line and exits 77; none of the step's code is compiled.
 # $(1) lab  $(2) stem or row  $(3) binary folder  $(4) the folder of its objects
 define SKIP_RULES
-$(3)/$(1)/$(2): harness/step_skip.c $(BUILD_DIR)/host/gpu_needs.o $(FLAGS_STAMP) $(wildcard $(call lab_def,$(1)))
+$(3)/$(1)/$(2): harness/step_skip.c $(call HOST_OBJ,gpu_needs step_table) $(call lab_table_obj,$(1)) $(FLAGS_STAMP) $(wildcard $(call lab_def,$(1)))
 	$$(call say,SKIP,$$@)
 	$(Q)mkdir -p $$(@D) $(4)/$(1)
 	$(Q)tmp='$$@'.$$$$$$$$.tmp; $(CC) $(CFLAGS) '-DSKIP_STEP="$(2)"' '-DSKIP_NEEDS="$(call needs_of,$(1),$(2))"' \
-	  '-DSKIP_BUILT_FOR="$(ARCH)"' -c $$< -o '$(4)/$(1)/$(2).skip.o' \
-	  && $(NVCC) -o "$$$$tmp" '$(4)/$(1)/$(2).skip.o' $(BUILD_DIR)/host/gpu_needs.o $(NVCC_LDFLAGS) && mv -f "$$$$tmp" '$$@' || { rm -f "$$$$tmp"; exit 1; }
+	  '-DSKIP_BUILT_FOR="$(ARCH)"' -DSKIP_TABLE=step_table_$(1) -c $$< -o '$(4)/$(1)/$(2).skip.o' \
+	  && $(NVCC) -o "$$$$tmp" '$(4)/$(1)/$(2).skip.o' $(call HOST_OBJ,gpu_needs step_table) $(call lab_table_obj,$(1)) \
+	    $(NVCC_LDFLAGS) && mv -f "$$$$tmp" '$$@' || { rm -f "$$$$tmp"; exit 1; }
 endef
 # STEP_RULES when ARCH runs step (or row) $(3) of lab $(2), SKIP_RULES when not; the
 # arguments are STEP_RULES's first eight.

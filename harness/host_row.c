@@ -80,6 +80,7 @@ int host_row_run(const struct lab_problem *lab, const struct run_options *option
     r.limiter = "-";
     r.threads_per_block = step_entry.host_threads != NULL ? step_entry.host_threads() : 1;
     results_set_lab_columns(&r, step_identity.table->columns, step_identity.table->column_count);
+    r.rate_label = step_identity.table->rate_label;
     char label[sizeof r.label] = "";
     if (lab->label != NULL)
         lab->label(&options->size, label, sizeof label);
@@ -94,7 +95,8 @@ int host_row_run(const struct lab_problem *lab, const struct run_options *option
                "%s\n"
                "lab %s (%s), seed %llu, commit %s\n\n",
                cpu, lab->name, step_identity.source, (unsigned long long)options->seed, r.commit);
-        results_print_header(stdout, step_identity.table->columns, step_identity.table->column_count);
+        results_print_header(stdout, step_identity.table->columns, step_identity.table->column_count,
+                             step_identity.table->rate_label);
         fflush(stdout);
     }
     void *state = NULL;

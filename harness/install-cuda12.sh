@@ -13,12 +13,34 @@
 # is the PyPI wheel of the same release, so the tree is one CUDA 12.4.1 in the layout
 # of NVIDIA's installer (bin/, nvvm/, include/, lib64/). About 1.2 GB unpacked.
 #   LAB_OFFLINE=1   do not download; say so and exit 1
+#   --pack FILE     then also write FILE (xz, about 31 MB): the toolkit less cuBLAS and
+#                   cuSPARSE (850 MB), for a machine without network (a lent GPU) to build
+#                   and run the steps, the CPU rows and the CUB rows with CUDA 12; there,
+#                   `mkdir -p .deps/cuda12 && tar -C .deps/cuda12 -xJf FILE`
 set -eu
+pack=""
+case "${1:-}" in
+--pack) [ $# -eq 2 ] && pack=$(cd "$(dirname "$2")" && pwd)/${2##*/} \
+    || { echo "usage: $0 [--pack FILE.tar.xz]" >&2; exit 2; } ;;
+"") ;;
+*) echo "usage: $0 [--pack FILE.tar.xz]" >&2; exit 2 ;;
+esac
 cd "$(dirname "$0")/.."
 root=.deps/cuda12
 home=$root/toolkit
+pack_toolkit() {
+    [ -n "$pack" ] || return 0
+    # (the links made below are kept as links; every library's real file is in lib64)
+    tar -C "$root" -cf - installed toolkit/bin/nvcc toolkit/bin/nvcc.profile toolkit/bin/crt \
+        toolkit/bin/cudafe++ toolkit/bin/ptxas toolkit/bin/fatbinary toolkit/bin/nvlink \
+        toolkit/bin/bin2c toolkit/bin/cuobjdump toolkit/bin/compute-sanitizer \
+        toolkit/compute-sanitizer toolkit/nvvm toolkit/include toolkit/lib64/libcudart.so.12 \
+        toolkit/lib64/libcudart.so toolkit/lib64/libcupti.so.12 toolkit/lib64/libcupti.so |
+        xz -9 > "$pack"
+    echo "Packed CUDA 12 less cuBLAS and cuSPARSE into $pack ($(du -k "$pack" | cut -f1) kB)"
+}
 # (written last: a download cut short is started again)
-[ -f "$root/installed" ] && exit 0
+if [ -f "$root/installed" ]; then pack_toolkit; exit 0; fi
 if [ "${LAB_OFFLINE:-0}" = 1 ]; then
     echo "error: LAB_OFFLINE=1 and $home has no CUDA 12 toolkit (make deps-cuda12 downloads it)" >&2
     exit 1
@@ -32,8 +54,8 @@ done
 # The release: the compiler's Debian package and the PyPI wheels of CUDA 12.4.1.
 DEBIAN_SUITE=trixie
 DEBS="nvidia-cuda-toolkit libcub-dev libthrust-dev libcu++-dev"
-WHEELS="nvidia-cuda-nvcc-cu12==12.4.131 nvidia-cuda-runtime-cu12==12.4.127 nvidia-cuda-cupti-cu12==12.4.127 nvidia-cublas-cu12==12.4.5.8 nvidia-cusparse-cu12==12.3.1.170
-  nvidia-nvjitlink-cu12==12.4.127"
+WHEELS="nvidia-cuda-nvcc-cu12==12.4.131 nvidia-cuda-runtime-cu12==12.4.127 nvidia-cuda-cupti-cu12==12.4.127
+  nvidia-cublas-cu12==12.4.5.8 nvidia-cusparse-cu12==12.3.1.170 nvidia-nvjitlink-cu12==12.4.127"
 
 rm -rf "$root"
 mkdir -p "$root/apt/lists/partial" "$root/apt/cache/archives/partial" "$root/deb"
@@ -99,3 +121,4 @@ version=$("$home/bin/nvcc" --version | sed -n 's/.*release \([0-9.]*\),.*/\1/p')
 [ "$version" = 12.4 ] || { echo "error: $home/bin/nvcc is release '$version', not 12.4" >&2; exit 1; }
 echo "$version" > "$root/installed"
 echo "Installed CUDA $version in $home: make CUDA_HOME=$home"
+pack_toolkit

@@ -6,7 +6,8 @@
  * steps (a vendor library's, the CPU code the lab starts from), if any; maybe one
  * LABEL_COLUMN("name"), the name of a text column of its results CSV, one
  * RATE_LABEL("unit"), what its gflops column counts when not GFLOP/s, COLUMN lines (its
- * results CSV's own numeric columns), and at most one
+ * results CSV's own numeric columns), VARIANT lines (the steps and rows that compute
+ * a variant of the problem), and at most one
  * PROFILE_SIZE(m, n, k): the size make profile runs each step at (step_table.h). */
 #include "step_table.h"
 
@@ -106,12 +107,26 @@ static const struct lab_column columns[] = {
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
+/* The steps and rows of a variant (guarded in lab.def by #ifdef VARIANT), then an
+ * empty one. */
+#define STEP(...)
+#define CHECK_SIZE(m, n, k)
+#define ROW(...)
+#define VARIANT(name, variant) {name, variant},
+static const struct step_variant variants[] = {
+#include LAB_DEF
+    {NULL, NULL}};
+#undef STEP
+#undef CHECK_SIZE
+#undef ROW
+#undef VARIANT
+
 _Static_assert(COUNT_OF(columns) - 1 <= LAB_MAX_COLUMNS, "more COLUMN lines than LAB_MAX_COLUMNS");
 
 const struct step_table JOIN(step_table_, LAB_NAME) = {
     STRING(LAB_NAME), steps, COUNT_OF(steps), rows, COUNT_OF(rows) - 1,
     check_sizes, COUNT_OF(check_sizes), label_columns[0], rate_labels[0],
-    columns, COUNT_OF(columns) - 1,
+    columns, COUNT_OF(columns) - 1, variants, COUNT_OF(variants) - 1,
     {profile_sizes[COUNT_OF(profile_sizes) - 1].m, profile_sizes[COUNT_OF(profile_sizes) - 1].n,
      profile_sizes[COUNT_OF(profile_sizes) - 1].k},
     profile_sizes[COUNT_OF(profile_sizes) - 1].given,

@@ -300,10 +300,19 @@ void results_vs_previous(const struct csv_table *t, size_t row, const char *prev
     }
 }
 
-void results_print_header(FILE *out, const struct lab_column *columns, size_t column_count)
+/* The GFLOP/s cell ("" and no blank before it where the lab's rate is not FLOP/s). */
+static void put_gflops(FILE *out, const char *rate_label, const char *cell)
 {
-    fprintf(out, "%-20s %-14s %10s %19s %10s %7s %7s %5s %7s %7s %7s %-14s %5s %9s %-5s %-10s",
-            "step", "size", "median ms", "min - max ms", "GFLOP/s", "vs prev", "vs 01", "regs",
+    if (rate_label == NULL)
+        fprintf(out, " %10s", cell);
+}
+
+void results_print_header(FILE *out, const struct lab_column *columns, size_t column_count,
+                          const char *rate_label)
+{
+    fprintf(out, "%-20s %-14s %10s %19s", "step", "size", "median ms", "min - max ms");
+    put_gflops(out, rate_label, "GFLOP/s");
+    fprintf(out, " %7s %7s %5s %7s %7s %7s %-14s %5s %9s %-5s %-10s", "vs prev", "vs 01", "regs",
             "smem B", "local B", "threads", "blocks/SM", "occ%", "max err", "check", "limited by");
     for (size_t c = 0; c < column_count; ++c)
         fprintf(out, " %10s", columns[c].heading);
@@ -348,9 +357,10 @@ void results_print_row(FILE *out, const struct run_record *r, const char *size_t
         snprintf(blocks, sizeof blocks, "%d (%s)", r->blocks_per_sm, r->limiter);
         snprintf(occupancy, sizeof occupancy, "%.0f", r->occupancy_pct);
     }
-    fprintf(out, "%-20s %-14s %10s %19s %10s %7s %7s %5s %7s %7s %7s %-14s %5s %9.2g %-5s %-10s",
-            r->step, size_text, times, range, rate, prev, first, regs, smem, local, threads,
-            blocks, occupancy, r->max_err, r->verdict,
+    fprintf(out, "%-20s %-14s %10s %19s", r->step, size_text, times, range);
+    put_gflops(out, r->rate_label, rate);
+    fprintf(out, " %7s %7s %5s %7s %7s %7s %-14s %5s %9.2g %-5s %-10s", prev, first, regs, smem,
+            local, threads, blocks, occupancy, r->max_err, r->verdict,
             r->limited_by != NULL && r->limited_by[0] != '\0' ? r->limited_by : "-");
     for (size_t c = 0; c < r->lab_column_count; ++c) {
         char cell[32] = "-";

@@ -54,6 +54,10 @@ struct run_record {
     const struct lab_column *lab_columns;
     size_t lab_column_count;
     double lab_values[LAB_MAX_COLUMNS];
+    /* what the gflops column counts when not FLOP/s (the step table's rate_label, NULL:
+     * GFLOP/s): the run table then leaves that column out, the lab's own columns saying
+     * its rate in its unit (sort: Gkeys/s) */
+    const char *rate_label;
     /* the lab's text column (its step table's label_column), after the numeric ones:
      * its name, NULL for none, and its value */
     const char *label_column;
@@ -130,8 +134,10 @@ void results_vs_previous(const struct csv_table *table, size_t row, const char *
                          struct results_previous *out);
 
 /* The run table: a header and one row per step, fixed-width for a terminal; the
- * lab's own columns follow the common ones. */
-void results_print_header(FILE *out, const struct lab_column *columns, size_t column_count);
+ * lab's own columns follow the common ones. A lab whose gflops column counts something
+ * else (rate_label, as a record's: not NULL) has no GFLOP/s column. */
+void results_print_header(FILE *out, const struct lab_column *columns, size_t column_count,
+                          const char *rate_label);
 /* A speedup for a table: "2.50x" to two decimals, below 0.1 to two significant
  * digits ("0.018x": a slowdown of 56), "-" for NAN. */
 void results_format_speedup(double speedup, char *buf, size_t len);

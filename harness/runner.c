@@ -408,6 +408,7 @@ static int run_at_size(const struct lab_problem *lab, const struct run_options *
     memset(&record, 0, sizeof record);
     fill_run_facts(&record, device, options);
     results_set_lab_columns(&record, step_identity.table->columns, step_identity.table->column_count);
+    record.rate_label = table->rate_label;
     char label[sizeof record.label] = "";
     if (lab->label != NULL)
         lab->label(&options->size, label, sizeof label);
@@ -428,7 +429,8 @@ static int run_at_size(const struct lab_problem *lab, const struct run_options *
                step_identity.source, (unsigned long long)options->seed, record.commit,
                options->warm_cache ? "not flushed (--warm-cache)" : "flushed",
                options->check.quick ? "; --quick: correctness at this size only" : "");
-        results_print_header(stdout, step_identity.table->columns, step_identity.table->column_count);
+        results_print_header(stdout, step_identity.table->columns, step_identity.table->column_count,
+                             step_identity.table->rate_label);
         fflush(stdout);
     }
 

@@ -1,4 +1,5 @@
 /* A step's static report: static_report.h. */
+#define _POSIX_C_SOURCE 200809L /* strnlen */
 #include "static_report.h"
 
 #include <stdio.h>
@@ -66,6 +67,44 @@ static const char *newest_built(char *buf, size_t len)
     return buf;
 }
 
+/* libstdc++'s demangler (abi::__cxa_demangle, declared extern "C" there), which every
+ * step binary links already: nvcc links through g++. */
+char *__cxa_demangle(const char *mangled, char *buffer, size_t *length, int *status);
+
+/* A kernel's name as its source writes it, for the report: ptxas prints C++ names
+ * mangled ("_Z10count_onesPKjliPjj"); demangled, less its parameter list and a
+ * template's return type ("count_ones", "onesweep_pass<256, 15>"). An extern "C" name,
+ * or one that does not demangle, as it is. */
+static void readable_kernel_name(const char *function, char *buf, size_t len)
+{
+    int status = -1;
+    char *full = strncmp(function, "_Z", 2) == 0 ? __cxa_demangle(function, NULL, NULL, &status) : NULL;
+    if (full == NULL || status != 0) {
+        size_t n = strnlen(function, len - 1);
+        memcpy(buf, function, n);
+        buf[n] = '\0';
+        free(full);
+        return;
+    }
+    size_t start = 0, end = strlen(full);
+    int depth = 0;
+    for (size_t i = 0; i < end; ++i) {
+        if (full[i] == '<')
+            ++depth;
+        else if (full[i] == '>')
+            --depth;
+        else if (depth == 0 && full[i] == ' ')
+            start = i + 1; /* past "void " */
+        else if (depth == 0 && full[i] == '(')
+            end = i;
+    }
+    snprintf(buf, len, "%.*s", (int)(end - start), full + start);
+    free(full);
+}
+
+/* The kernel column: the longest kernel name a step of this tree gives DEFINE_STEP. */
+enum { KERNEL_COLUMN = 28 };
+
 /* "8 (threads) 100%" for one architecture, or why the block cannot launch there. */
 static void what_if_cell(const struct gpu_arch *arch, const struct occ_input *in, char *cell,
                          size_t cell_len, char *headroom, size_t headroom_len)
@@ -106,6 +145,7 @@ int static_report(const struct run_options *options, const char *program)
         die(program, EXIT_USAGE, "unknown architecture '%s' (try sm_90, sm_80, g80; bin/occupancy --list)",
             arch_name);
     const struct gpu_arch *g80 = arch_find("g80");
+    int width = step_table_name_width(step_identity.table);
     /* an architecture older than the step needs runs nothing of it: that is the report
      * (the papers' GPUs, older than any the lab builds for, keep their what-if) */
     const char *needs = step_table_needs(step_identity.table, step_identity.stem);
@@ -114,7 +154,7 @@ int static_report(const struct run_options *options, const char *program)
         char why[160];
         if (options->print_header)
             printf("Static resource report for %s\n\n", arch->name);
-        printf("%-14s %s\n", step_identity.stem,
+        printf("%-*s %s\n", width, step_identity.stem,
                gpu_need_reason(needs, "the report is for", arch->cc_major, arch->cc_minor, why,
                                sizeof why));
         return EXIT_PASS;
@@ -125,7 +165,7 @@ int static_report(const struct run_options *options, const char *program)
             printf("Static resource report: %s %s; it has no kernel of the lab's to report\n",
                    step_entry.kernel_name, what);
         else
-            printf("%-14s %s: %s, no kernel to report\n", step_identity.stem,
+            printf("%-*s %s: %s, no kernel to report\n", width, step_identity.stem,
                    step_entry.kernel_name, what);
         return EXIT_PASS;
     }
@@ -145,35 +185,38 @@ int static_report(const struct run_options *options, const char *program)
                "%s = %s", arch->name, arch->example_gpu);
         if (arch != g80)
             printf(", %s = %s (the papers' GPU)", g80->name, g80->example_gpu);
-        printf("\n\n%-14s %-16s %5s %7s %7s %7s %7s  %-22s %-22s\n", "step", "kernel", "regs",
-               "smem B", "local B", "spill B", "threads", arch->name, arch == g80 ? "" : g80->name);
+        printf("\n\n%-*s %-*s %5s %7s %7s %7s %7s  %-22s %-22s\n", width, "step", KERNEL_COLUMN,
+               "kernel", "regs", "smem B", "local B", "spill B", "threads", arch->name,
+               arch == g80 ? "" : g80->name);
     }
     struct occ_input in = {(int)step_entry.threads_per_block, main_kernel->registers,
                            main_kernel->shared_bytes + step_entry.dynamic_smem_bytes};
     char cell[64], g80_cell[64], headroom[512], g80_headroom[512];
     what_if_cell(arch, &in, cell, sizeof cell, headroom, sizeof headroom);
     what_if_cell(g80, &in, g80_cell, sizeof g80_cell, g80_headroom, sizeof g80_headroom);
-    printf("%-14s %-16s %5d %7zu %7zu %7zu %7u  %-22s %-22s\n", step_identity.stem,
-           step_entry.kernel_name, main_kernel->registers, in.smem_per_block,
+    printf("%-*s %-*s %5d %7zu %7zu %7zu %7u  %-22s %-22s\n", width, step_identity.stem,
+           KERNEL_COLUMN, step_entry.kernel_name, main_kernel->registers, in.smem_per_block,
            main_kernel->local_bytes, main_kernel->spill_store_bytes, step_entry.threads_per_block,
            cell, arch == g80 ? "" : g80_cell);
     if (step_todo != NULL) {
         const char *code_of = step_size_stem();
-        printf("%14s TODO, not done yet (%s): these are the resources of the code the file holds "
-               "now%s%s\n", "", step_todo, code_of != step_identity.stem ? ", step " : "",
+        printf("%*s TODO, not done yet (%s): these are the resources of the code the file holds "
+               "now%s%s\n", width, "", step_todo, code_of != step_identity.stem ? ", step " : "",
                code_of != step_identity.stem ? code_of : "");
     }
-    printf("%14s %s\n", "", headroom);
+    printf("%*s %s\n", width, "", headroom);
     if (arch != g80)
-        printf("%14s %s\n", "", g80_headroom);
+        printf("%*s %s\n", width, "", g80_headroom);
     for (int i = 0; i < count; ++i)
-        if (&kernels[i] != main_kernel && strcmp(kernels[i].arch, main_kernel->arch) == 0)
-            printf("%14s also in this step: %s, %d registers, %zu B shared, %zu B local\n", "",
-                   kernels[i].function, kernels[i].registers, kernels[i].shared_bytes,
-                   kernels[i].local_bytes);
+        if (&kernels[i] != main_kernel && strcmp(kernels[i].arch, main_kernel->arch) == 0) {
+            char name[256];
+            readable_kernel_name(kernels[i].function, name, sizeof name);
+            printf("%*s also in this step: %s, %d registers, %zu B shared, %zu B local\n", width,
+                   "", name, kernels[i].registers, kernels[i].shared_bytes, kernels[i].local_bytes);
+        }
     const struct step_info *step = step_table_step(step_identity.table, step_identity.stem);
     if (step != NULL && step->nvcc_flags[0] != '\0')
-        printf("%14s compiled with the step's own flags: %s\n", "", step->nvcc_flags);
+        printf("%*s compiled with the step's own flags: %s\n", width, "", step->nvcc_flags);
     return EXIT_PASS;
 }
 

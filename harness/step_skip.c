@@ -7,8 +7,9 @@
  * what it was built for ("this build is for sm_75": make ARCH=sm_75 on a newer GPU).
  * bin/lab learns of the skip through gpu_need_skip_note. Asked for its static report
  * (--report, make report), it gives the same reason as its row, exit 0. The Makefile
- * defines SKIP_STEP (the stem or row name), SKIP_NEEDS and SKIP_BUILT_FOR (ARCH: one
- * architecture or several, "sm_75 sm_86"). Plain C and the CUDA runtime: no kernel, so
+ * defines SKIP_STEP (the stem or row name), SKIP_NEEDS, SKIP_BUILT_FOR (ARCH: one
+ * architecture or several, "sm_75 sm_86") and SKIP_TABLE (its lab's step table, for the
+ * width of the report's step column). Plain C and the CUDA runtime: no kernel, so
  * nothing of it is ever timed, reported or graded. */
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +17,9 @@
 
 #include "cli.h"
 #include "gpu_needs.h"
+#include "step_table.h"
+
+extern const struct step_table SKIP_TABLE;
 
 /* The GPU to compare with: the test hook's, else device 0's. 1 when there is one. */
 static int this_gpu(int *major, int *minor)
@@ -56,7 +60,7 @@ int main(int argc, char **argv)
         if (header)
             printf("Static resource report: %s was not compiled (ARCH=%s)\n\n", SKIP_STEP,
                    SKIP_BUILT_FOR);
-        printf("%-14s %s\n", SKIP_STEP, why);
+        printf("%-*s %s\n", step_table_name_width(&SKIP_TABLE), SKIP_STEP, why);
         return EXIT_PASS;
     }
     /* the GPU, when it is the reason; else the build (a GPU that could run the step,

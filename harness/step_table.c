@@ -39,6 +39,21 @@ const char *step_table_needs(const struct step_table *table, const char *name)
     return row != NULL ? row->needs : NULL;
 }
 
+int step_table_name_width(const struct step_table *table)
+{
+    int width = 4; /* "step" */
+    char stem[128];
+    for (size_t i = 0; table != NULL && i < table->count; ++i) {
+        int n = (int)strlen(step_stem(&table->steps[i], stem, sizeof stem));
+        width = n > width ? n : width;
+    }
+    for (size_t i = 0; table != NULL && i < table->row_count; ++i) {
+        int n = (int)strlen(table->rows[i].name);
+        width = n > width ? n : width;
+    }
+    return width;
+}
+
 int step_table_index(const struct step_table *table, const struct step_info *step)
 {
     for (size_t i = 0; i < table->count; ++i)
@@ -86,16 +101,36 @@ const struct row_info *step_table_previous_row(const struct step_table *table,
     return NULL;
 }
 
+const char *step_table_variant(const struct step_table *table, const char *name)
+{
+    if (table == NULL || name == NULL)
+        return "";
+    const struct step_info *step = step_table_step(table, name);
+    const char *key = step != NULL ? step->id : name; /* a step's line names its id */
+    for (size_t i = 0; i < table->variant_count; ++i)
+        if (strcmp(table->variants[i].name, key) == 0)
+            return table->variants[i].variant;
+    return "";
+}
+
 const char *step_table_previous_name(const struct step_table *table, const char *name, char *buf,
                                      size_t len)
 {
+    const char *variant = step_table_variant(table, name);
     const struct row_info *row = step_table_row(table, name);
     if (row != NULL) {
-        const struct row_info *before = step_table_previous_row(table, row);
+        const struct row_info *before = step_table_previous_row(table, row), *same = before;
+        while (same != NULL && strcmp(step_table_variant(table, same->name), variant) != 0)
+            same = step_table_previous_row(table, same);
+        if (same != NULL)
+            before = same;
         return before != NULL ? before->name : NULL;
     }
     int index = step_table_index(table, step_table_step(table, name));
-    if (index > 0)
+    for (int i = index - 1; i >= 0; --i)
+        if (strcmp(step_table_variant(table, table->steps[i].id), variant) == 0)
+            return step_stem(&table->steps[i], buf, len);
+    if (index > 0) /* the first of its variant: over the step it changed from */
         return step_stem(&table->steps[index - 1], buf, len);
     if (index == 0) {
         const struct row_info *baseline = step_table_baseline(table);

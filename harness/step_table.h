@@ -57,6 +57,14 @@ struct lab_column {
 
 #define LAB_MAX_COLUMNS 8
 
+/* What a step or row computes when it is not the lab's plain problem (lab.def's
+ * VARIANT("07", "pairs") lines: sort's key-value pairs beside its keys alone): a run is
+ * compared with one that does the same work (step_table_previous_name). */
+struct step_variant {
+    const char *name;    /* a step's id or a row's name */
+    const char *variant; /* "pairs" */
+};
+
 /* A problem size every step must get right: the grading and the GPU tests run each
  * step at each of them (the lab says what m, n and k mean; a lab may use only n). */
 struct check_size {
@@ -85,6 +93,10 @@ struct step_table {
      * and with them and label_column a results CSV's whole header is known. */
     const struct lab_column *columns;
     size_t column_count;
+    /* The steps and rows that compute a variant of the problem (VARIANT lines); any
+     * other computes the plain one. */
+    const struct step_variant *variants;
+    size_t variant_count;
     /* The size `make profile` runs every step at under Nsight Compute (lab.def's
      * PROFILE_SIZE(m, n, k); a 0 leaves that dimension at the step's default): large
      * enough to fill the GPU, small enough that the whole lab profiles in minutes.
@@ -104,13 +116,20 @@ const struct row_info *step_table_baseline(const struct step_table *table);
 /* The row of the same role before row in lab.def order, or NULL. */
 const struct row_info *step_table_previous_row(const struct step_table *table,
                                                const struct row_info *row);
+/* The variant a step (its id, stem or name) or row computes: its VARIANT line's, ""
+ * for the plain problem (no line, or a name the table lacks). */
+const char *step_table_variant(const struct step_table *table, const char *name);
 /* What a row of `name` (a step's stem or a row's name) is compared with, its "vs
- * previous": for a step, the step before it in lab.def; for the first step, the lab's
- * baseline (its first cpu row: the code step 01 moves to the GPU); for a row beside
- * the steps, the row of the same role before it (the OpenMP row over the serial one).
- * NULL when there is none (the first cpu row, a library row, a name the table lacks).
- * A step's stem is written into buf. The rows it is measured against are chosen by
- * results_comparable_row (results.h). */
+ * previous", like with like: for a step, the nearest step before it in lab.def that
+ * computes the same variant (sort's 08, keys, over 06, not over 07, pairs), or, for the
+ * first step of a variant, the step just before it (what it changed from: 07's pairs
+ * over 06's keys); for the first step, the lab's baseline (its first cpu row: the code
+ * step 01 moves to the GPU); for a row beside the steps, the row of the same role
+ * before it, of the same variant where there is one (the OpenMP row over the serial
+ * one; CUB's pairs over its keys only as the first pairs row). NULL when there is none
+ * (the first cpu row, a library row, a name the table lacks). A step's stem is written
+ * into buf. The rows it is measured against are chosen by results_comparable_row
+ * (results.h). */
 const char *step_table_previous_name(const struct step_table *table, const char *name, char *buf,
                                      size_t len);
 /* 1 when role is one a row may have (step_row_roles). */
@@ -118,6 +137,11 @@ int step_row_role_known(const char *role);
 /* The needs of the step whose stem is name, or of the row called name (the oldest GPU
  * it runs on), or NULL when the table has neither. */
 const char *step_table_needs(const struct step_table *table, const char *name);
+/* The width of a report's step column: the lab's longest step stem or row name (at
+ * least "step"), so that the rows of every step of a lab line up, whichever binary
+ * prints them (make report runs one binary a step: harness/static_report.c,
+ * harness/step_skip.c). */
+int step_table_name_width(const struct step_table *table);
 /* Index of a step within its lab, or -1. */
 int step_table_index(const struct step_table *table, const struct step_info *step);
 

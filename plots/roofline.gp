@@ -185,7 +185,21 @@ ceiling_hits(f, k, x0, x1, y0, y1) = f > 4 ? 0 : k > 7 ? ceiling_hits(f + 1, 0, 
     segment_hits(f, k, x0, x1, y0, y1) ? 1 : ceiling_hits(f, k + 1, x0, x1, y0, y1)
 free(x0, x1, y0, y1) = x0 >= area_x0 && x1 <= area_x1 && y0 >= area_y0 && y1 <= area_y1 && \
     !hits_box(1, x0, x1, y0, y1) && !hits_point(1, x0, x1, y0, y1) && !ceiling_hits(1, 0, x0, x1, y0, y1)
+# Points drawn on one another (12-raster and 13-tuned of matmul: the same intensity and
+# nearly the same rate) get one label naming them all, at the first; two labels
+# pointing at one dot read as two places.
+array same_as[100]
+do for [i = 1:np] { same_as[i] = 0 }
+do for [i = 2:np] {
+    do for [j = 1:i - 1] {
+        if (same_as[i] == 0 && same_as[j] == 0 && abs(to_u(px[i]) - to_u(px[j])) < dot && \
+            abs(to_v(py[i]) - to_v(py[j])) < dot) {
+            same_as[i] = j; pname[j] = pname[j] . " and " . pname[i]
+        }
+    }
+}
 do for [i = 1:np] {
+    if (same_as[i] > 0) { continue }
     u = to_u(px[i]); v = to_v(py[i]); w = strlen(pname[i]) * char_w + 4
     placed = 0
     do for [k = 0:12] {

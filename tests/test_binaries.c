@@ -269,6 +269,44 @@ START_TEST(static_report_says_todo)
 }
 END_TEST
 
+/* The static report of every step of both trees (make report runs them one after the
+ * other): every kernel named as its source writes it (no C++ mangled "_Z..." name
+ * beside readable ones), and the columns of one lab's rows line up however long a
+ * step's name (sort's 05-upfront-histogram): the regs column of every row ends at the
+ * same place. */
+START_TEST(static_report_names_kernels_readably_in_aligned_columns)
+{
+    static const char *const hide_gpus[] = {"CUDA_VISIBLE_DEVICES=", NULL};
+    const char *trees[] = {"", "solutions/"};
+    for (size_t t = 0; t < (students_copy() ? 1u : 2u); ++t)
+        for (const struct step_table *const *it = all_step_tables, *lab; (lab = *it) != NULL; ++it) {
+            long regs_at = -1;
+            for (size_t s = 0; s < lab->count; ++s) {
+                char stem[128], rel[256], path[256];
+                step_stem(&lab->steps[s], stem, sizeof stem);
+                snprintf(rel, sizeof rel, "%s%s/%s", trees[t], lab->lab, stem);
+                bin_path(rel, path, sizeof path);
+                ck_assert_msg(run_step(path, hide_gpus, "--report", NULL, NULL) == 0, "%s --report", path);
+                ck_assert_msg(strstr(out, "also in this step: _Z") == NULL, "%s --report:\n%s", rel, out);
+                const char *row = strstr(out, "\n");
+                for (; row != NULL && strncmp(row + 1, stem, strlen(stem)) != 0; row = strchr(row + 1, '\n'))
+                    ;
+                ck_assert_msg(row != NULL, "%s --report has no row:\n%s", rel, out);
+                /* where the regs number ends (it is right-aligned), past the kernel's name */
+                const char *kernel = row + 1 + strlen(stem) + strspn(row + 1 + strlen(stem), " ");
+                const char *after = kernel + strcspn(kernel, " ");
+                const char *regs = after + strspn(after, " ");
+                long at = (long)(regs + strcspn(regs, " ") - (row + 1));
+                if (regs_at < 0)
+                    regs_at = at;
+                ck_assert_msg(at == regs_at || *after == '\0',
+                              "%s: its regs column ends at %ld, the lab's first step's at %ld:\n%s",
+                              rel, at, regs_at, out);
+            }
+        }
+}
+END_TEST
+
 /* Names are plain text, and an empty one is refused by name before anything runs
  * (tests/test_grading_demo_lab.c grades for real). */
 START_TEST(grading_refuses_empty_values)
@@ -299,6 +337,7 @@ Suite *binaries_suite(void)
     tcase_add_test(tc, no_gpu_exits_77_with_one_line);
     tcase_add_test(tc, every_cpu_row_runs_without_a_gpu);
     tcase_add_test(tc, static_report_says_todo);
+    tcase_add_test(tc, static_report_names_kernels_readably_in_aligned_columns);
     tcase_add_test(tc, unknown_architecture_in_report);
     tcase_add_test(tc, library_row_variants_name_themselves);
     suite_add_tcase(s, tc);

@@ -168,7 +168,7 @@ START_TEST(a_new_lab_is_one_folder)
                   "bin/lab list:\n%s", out);
     ck_assert_msg(strstr(out, "\n  cpu-fill (cpu) ") != NULL, "bin/lab list:\n%s", out);
     ck_assert_int_eq(run_in_tree("bin/demo/01-fill", NULL, "--report", "--arch", "sm_90", NULL), 0);
-    ck_assert_msg(strstr(out, "01-fill        demo_fill") != NULL, "report:\n%s", out);
+    ck_assert_msg(strstr(out, "01-fill          demo_fill") != NULL, "report:\n%s", out);
     ck_assert_int_eq(run_in_tree("bin/demo/cpu-fill", NULL, "--report", NULL), 0);
     ck_assert_msg(strstr(out, "the fill on one CPU thread runs on the CPU") != NULL, "report:\n%s", out);
     /* and the tree holds no other lab */
@@ -477,12 +477,12 @@ START_TEST(a_step_its_gpu_cannot_run_is_skipped_with_the_reason)
 
     ck_assert_int_eq(run_in_tree("bin/solutions/demo/02-shared", no_gpu, "--report", "--arch", "sm_75",
                                  NULL), 0);
-    ck_assert_msg(strstr(out, "\n02-shared      needs sm_80 (Ampere); the report is for sm_75\n") !=
+    ck_assert_msg(strstr(out, "\n02-shared        needs sm_80 (Ampere); the report is for sm_75\n") !=
                       NULL, "%s", out);
     ck_assert_int_eq(run_in_tree("bin/lab", no_gpu, "report", "--bin-dir", "bin/solutions", "--arch",
                                  "sm_75", "demo", NULL), 0);
-    ck_assert_msg(strstr(out, "\n02-shared      needs sm_80 (Ampere); the report is for sm_75\n") !=
-                      NULL && strstr(out, "\n01-fill        demo_fill ") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "\n02-shared        needs sm_80 (Ampere); the report is for sm_75\n") !=
+                      NULL && strstr(out, "\n01-fill          demo_fill ") != NULL, "%s", out);
 }
 END_TEST
 
@@ -506,10 +506,10 @@ START_TEST(make_for_an_older_arch_builds_a_binary_that_says_why)
     ck_assert_str_eq(err, "02-shared: needs sm_80 (Ampere); this GPU is sm_70\n");
     ck_assert_int_eq(run_in_tree("bin-sm75/solutions/demo/02-shared", no_gpu, "--report", "--arch",
                                  "sm_75", "--no-header", NULL), 0);
-    ck_assert_str_eq(out, "02-shared      needs sm_80 (Ampere); the report is for sm_75\n");
+    ck_assert_str_eq(out, "02-shared        needs sm_80 (Ampere); the report is for sm_75\n");
     /* step 01 needs no more than sm_75: compiled for it */
     ck_assert_int_eq(run_in_tree("bin-sm75/solutions/demo/01-fill", no_gpu, "--report", NULL), 0);
-    ck_assert_msg(strstr(out, "-arch=sm_75") != NULL && strstr(out, "\n01-fill        demo_fill ") !=
+    ck_assert_msg(strstr(out, "-arch=sm_75") != NULL && strstr(out, "\n01-fill          demo_fill ") !=
                       NULL, "%s", out);
 
     char *run[] = {"bin/lab", "run", "--bin-dir", "bin-sm75/solutions", "demo", "02", NULL};
@@ -520,7 +520,7 @@ START_TEST(make_for_an_older_arch_builds_a_binary_that_says_why)
                   "%s", out);
     ck_assert_int_eq(run_in_tree("bin/lab", no_gpu, "report", "--bin-dir", "bin-sm75/solutions",
                                  "--arch", "sm_75", "demo", NULL), 0);
-    ck_assert_msg(strstr(out, "\n02-shared      needs sm_80 (Ampere); the report is for sm_75\n") !=
+    ck_assert_msg(strstr(out, "\n02-shared        needs sm_80 (Ampere); the report is for sm_75\n") !=
                       NULL, "%s", out);
 }
 END_TEST

@@ -152,7 +152,7 @@ START_TEST(guide_sample_table_has_the_runners_columns)
     size_t len = 0;
     FILE *out = open_memstream(&header, &len);
     ck_assert_ptr_nonnull(out);
-    results_print_header(out, NULL, 0);
+    results_print_header(out, NULL, 0, NULL);
     ck_assert_int_eq(fclose(out), 0);
     char *sample = strstr(guide, "\nstep ");
     int same = sample != NULL && strncmp(sample + 1, header, strlen(header)) == 0;

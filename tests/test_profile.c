@@ -399,7 +399,7 @@ START_TEST(run_table_shows_limited_by)
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
-    results_print_header(out, NULL, 0);
+    results_print_header(out, NULL, 0, NULL);
     results_print_row(out, &r, "1000", NAN, NAN);
     r.limited_by = NULL;
     results_print_row(out, &r, "1000", NAN, NAN);

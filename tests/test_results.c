@@ -149,7 +149,7 @@ START_TEST(lab_columns_follow_the_common_ones)
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
-    results_print_header(out, columns, 2);
+    results_print_header(out, columns, 2, NULL);
     results_print_row(out, &r, "131072", NAN, NAN);
     fclose(out);
     ck_assert_ptr_nonnull(strstr(text, "Gelem/s"));
@@ -240,7 +240,7 @@ START_TEST(table_row_shows_limiter_and_speedups)
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
-    results_print_header(out, NULL, 0);
+    results_print_header(out, NULL, 0, NULL);
     results_print_row(out, &r, "4096^3", 2.5, NAN);
     fclose(out);
     ck_assert_ptr_nonnull(strstr(text, "blocks/SM"));
@@ -249,6 +249,32 @@ START_TEST(table_row_shows_limiter_and_speedups)
     ck_assert_ptr_nonnull(strstr(text, "2.50x"));
     ck_assert_ptr_nonnull(strstr(text, "6872.0"));
     ck_assert_ptr_nonnull(strstr(text, "PASS"));
+    free(text);
+}
+END_TEST
+
+/* A lab whose gflops column counts something else (lab.def's RATE_LABEL: sort counts
+ * keys, in a Gkeys/s column of its own) has no GFLOP/s column in its run table: a CPU
+ * row's "0.0" there said nothing true. The columns after it stay aligned. */
+START_TEST(a_lab_whose_rate_is_not_flops_has_no_gflops_column)
+{
+    static const struct lab_column columns[] = {{"gkeys", "Gkeys/s", 1.0, "%.2f"}};
+    struct run_record r = sample_record();
+    results_set_lab_columns(&r, columns, 1);
+    r.lab_values[0] = 0.06;
+    r.rate_label = "Gkeys/s";
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    results_print_header(out, columns, 1, "Gkeys/s");
+    results_print_row(out, &r, "4096^3", 2.5, NAN);
+    fclose(out);
+    ck_assert_msg(strstr(text, "GFLOP/s") == NULL && strstr(text, "6872.0") == NULL, "%s", text);
+    ck_assert_msg(strstr(text, "Gkeys/s") != NULL && strstr(text, "0.06") != NULL, "%s", text);
+    /* the header's and the row's columns line up: "vs prev" above "2.50x" */
+    const char *row = strchr(text, '\n') + 1;
+    ck_assert_int_eq((int)(strstr(text, "vs prev") + strlen("vs prev") - text),
+                     (int)(strstr(row, "2.50x") + strlen("2.50x") - row));
     free(text);
 }
 END_TEST
@@ -368,6 +394,7 @@ Suite *results_suite(void)
     tcase_add_test(tc, cpu_row_shows_its_threads_only);
     tcase_add_test(tc, table_row_shows_limiter_and_speedups);
     tcase_add_test(tc, failed_row_shows_no_time);
+    tcase_add_test(tc, a_lab_whose_rate_is_not_flops_has_no_gflops_column);
     tcase_add_test(tc, timed_runs_are_summarized_by_their_median);
     suite_add_tcase(s, tc);
     return s;

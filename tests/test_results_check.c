@@ -461,11 +461,64 @@ START_TEST(test_make_plots_stops_before_any_figure_on_a_damaged_header)
 }
 END_TEST
 
+/* The y of the first SVG text that holds needle (gnuplot writes each text in a group
+ * translated to its place); -1 when there is none. */
+static double svg_text_y(const char *svg, const char *needle)
+{
+    const char *at = strstr(svg, needle);
+    if (at == NULL)
+        return -1;
+    const char *group = NULL;
+    for (const char *p = svg; (p = strstr(p, "translate(")) != NULL && p < at; ++p)
+        group = p;
+    double x, y;
+    return group != NULL && sscanf(group, "translate(%lf,%lf)", &x, &y) == 2 ? y : -1;
+}
+
+/* A figure's title says on what GPU (its name, not its folder's) and from which run
+ * (the newest row's date), and its legend sits below the title: spmv's gflops and
+ * sort's distributions, drawn from the committed results. And the roofline's points
+ * drawn on one another (matmul's) get one label naming them all. */
+START_TEST(figure_titles_name_the_gpu_and_the_date)
+{
+    int code = util_make_plots(NULL, "plots-spmv", "data/results", temp_dir, NULL, out, sizeof out,
+                               err, sizeof err);
+    ck_assert_msg(code == 0, "make plots-spmv exited %d:\n%s%s", code, out, err);
+    code = util_make_plots(NULL, "plots-sort", "data/results", temp_dir, NULL, out, sizeof out, err,
+                           sizeof err);
+    ck_assert_msg(code == 0, "make plots-sort exited %d:\n%s%s", code, out, err);
+    code = util_make_plots(NULL, "plots-matmul", "data/results", temp_dir, NULL, out, sizeof out,
+                           err, sizeof err);
+    ck_assert_msg(code == 0, "make plots-matmul exited %d:\n%s%s", code, out, err);
+    char path[1200];
+    snprintf(path, sizeof path, "%s/plots/spmv/slides/gflops-NVIDIA-H100-80GB-HBM3.svg", temp_dir);
+    char *svg = util_read_file(path, NULL);
+    ck_assert_msg(svg != NULL, "no %s", path);
+    ck_assert_msg(strstr(svg, "SpMV on NVIDIA H100 80GB HBM3: GFLOP/s") != NULL &&
+                      strstr(svg, "newest row 2026-") != NULL, "%s: its title", path);
+    free(svg);
+    snprintf(path, sizeof path, "%s/plots/sort/slides/distributions-NVIDIA-H100-80GB-HBM3.svg", temp_dir);
+    svg = util_read_file(path, NULL);
+    ck_assert_msg(svg != NULL, "no %s", path);
+    double title = svg_text_y(svg, "Sort: keys per second"), key = svg_text_y(svg, ">uniform<");
+    ck_assert_msg(title >= 0 && key >= 0 && key > title && strstr(svg, "newest row 2026-") != NULL,
+                  "%s: the title at y %g, the key at y %g", path, title, key);
+    free(svg);
+    snprintf(path, sizeof path, "%s/plots/matmul/slides/roofline-NVIDIA-H100-80GB-HBM3.svg", temp_dir);
+    svg = util_read_file(path, NULL);
+    ck_assert_msg(svg != NULL, "no %s", path);
+    ck_assert_msg(strstr(svg, ">12-raster<") == NULL && strstr(svg, " and 12-raster") != NULL,
+                  "%s: 12-raster, drawn on another point, has a label of its own", path);
+    free(svg);
+}
+END_TEST
+
 static const char *const render_case_names[] = {
     "every figure the documents show is drawn by make plots from the committed data, no label over another",
     "two labels of a figure at one place are found overlapping in its SVG",
     "a row built with -D build variables is a variant, not its step",
     "make plots over a damaged results header stops before any figure, exit 2",
+    "figure titles name the GPU and the run's date; points on one another share a label",
 };
 
 size_t plots_render_case_names(const char **names, size_t max)
@@ -484,6 +537,7 @@ Suite *plots_render_suite(void)
     tcase_add_test(gnuplot, test_overlapping_labels_are_found_in_svg);
     tcase_add_test(gnuplot, test_a_build_variant_is_not_its_step);
     tcase_add_test(gnuplot, test_make_plots_stops_before_any_figure_on_a_damaged_header);
+    tcase_add_test(gnuplot, figure_titles_name_the_gpu_and_the_date);
     suite_add_tcase(suite, gnuplot);
     return suite;
 }

@@ -118,6 +118,42 @@ START_TEST(a_row_compares_with_the_row_its_table_says)
 }
 END_TEST
 
+/* Like with like: a step or row of a variant (lab.def's VARIANT lines) is compared with
+ * the nearest before it of the same variant, the first of a variant with the one just
+ * before it. On a made-up table, and on sort's: its 08 (keys) over 06, not over 07
+ * (pairs), 09 (pairs) over 07, CUB's pairs with a 64-bit count over CUB's pairs. */
+START_TEST(a_step_compares_with_one_that_computes_the_same)
+{
+    static const struct step_info steps[] = {{"01", "keys", "sm_75", "", ""},
+                                             {"02", "pairs", "sm_75", "", ""},
+                                             {"03", "tuned", "sm_75", "", ""},
+                                             {"04", "pairs-tuned", "sm_75", "", ""}};
+    static const struct row_info rows[] = {{"lib-keys", "library", "sm_75", "l.cu", ""},
+                                           {"lib-pairs", "library", "sm_75", "l.cu", ""},
+                                           {"lib-keys-2", "library", "sm_75", "l.cu", ""},
+                                           {"lib-pairs-2", "library", "sm_75", "l.cu", ""}};
+    static const struct step_variant variants[] = {
+        {"02", "pairs"}, {"04", "pairs"}, {"lib-pairs", "pairs"}, {"lib-pairs-2", "pairs"}};
+    const struct step_table t = {.lab = "made-up", .steps = steps, .count = 4, .rows = rows,
+                                 .row_count = 4, .variants = variants, .variant_count = 4};
+    char stem[128];
+    ck_assert_str_eq(step_table_variant(&t, "04-pairs-tuned"), "pairs");
+    ck_assert_str_eq(step_table_variant(&t, "03"), "");
+    ck_assert_str_eq(step_table_previous_name(&t, "02-pairs", stem, sizeof stem), "01-keys");
+    ck_assert_str_eq(step_table_previous_name(&t, "03-tuned", stem, sizeof stem), "01-keys");
+    ck_assert_str_eq(step_table_previous_name(&t, "04-pairs-tuned", stem, sizeof stem), "02-pairs");
+    ck_assert_str_eq(step_table_previous_name(&t, "lib-pairs", stem, sizeof stem), "lib-keys");
+    ck_assert_str_eq(step_table_previous_name(&t, "lib-keys-2", stem, sizeof stem), "lib-keys");
+    ck_assert_str_eq(step_table_previous_name(&t, "lib-pairs-2", stem, sizeof stem), "lib-pairs");
+    const struct step_table *sort = step_table_find("sort");
+    ck_assert_ptr_nonnull(sort);
+    ck_assert_str_eq(step_table_previous_name(sort, "08-tuned", stem, sizeof stem), "06-onesweep");
+    ck_assert_str_eq(step_table_previous_name(sort, "09-pairs-tuned", stem, sizeof stem), "07-pairs");
+    ck_assert_str_eq(step_table_previous_name(sort, "07-pairs", stem, sizeof stem), "06-onesweep");
+    ck_assert_str_eq(step_table_previous_name(sort, "cub-pairs-i64", stem, sizeof stem), "cub-pairs");
+}
+END_TEST
+
 /* The Makefile reads the tables as make variables written from the C tables
  * (step_table_make.h): stems in order, a step's own nvcc flags (the fast-math step
  * needs them), the rows and their files; a field make would mangle is refused. */
@@ -196,6 +232,7 @@ Suite *steps_suite(void)
     tcase_add_test(tc, every_step_has_a_lab_file_and_a_solution);
     tcase_add_test(tc, every_row_has_a_role_a_file_and_its_own_name);
     tcase_add_test(tc, a_row_compares_with_the_row_its_table_says);
+    tcase_add_test(tc, a_step_compares_with_one_that_computes_the_same);
     tcase_add_test(tc, makefile_reader_gives_stems_and_flags);
     suite_add_tcase(s, tc);
     return s;

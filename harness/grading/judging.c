@@ -321,11 +321,11 @@ int technique_result(const struct technique_verdict *v, const struct step_resour
         snprintf(k->why, sizeof k->why, "not run: its speed could not be measured");
         return 0;
     }
-    if (v->needs_launches < 0 && !v->failed) {
+    if (v->needs_launches != 0 && have_gpu && !v->failed) { /* never read: unjudged */
         k->state = CHECK_NOT_RUN;
         snprintf(k->why, sizeof k->why,
-                 "not run: the kernels its speed run launched could not be seen (one-kernel "
-                 "needs the timed run and CUPTI)");
+                 "not run: no launch log to judge one-kernel by (the timed run did not run: "
+                 "wrong results, the GPU lost; or it ran without CUPTI)");
         return 0;
     }
     if (v->failed) {

@@ -259,9 +259,15 @@ void read_resources(struct session *sess, const char *who, const struct sandbox 
         const char *other = strstr(line, also);
         if (other != NULL && res->found &&
             others->count < sizeof others->names / sizeof others->names[0]) {
+            /* "NAME, 14 registers, ...": the name is readable C++ and may hold ", " itself
+             * (a template's arguments), so it ends at the ", " before the registers */
             other += sizeof also - 1;
+            const char *end = strstr(other, " registers, ");
+            while (end != NULL && end > other && strncmp(end, ", ", 2) != 0)
+                --end;
             snprintf(others->names[others->count++], sizeof others->names[0], "%.*s",
-                     (int)strcspn(other, ", "), other);
+                     (int)(end != NULL && end > other ? end - other : (long)strcspn(other, ", ")),
+                     other);
         } else if (!res->found &&
                    sscanf(line, "%127s %127s %d %zu %zu %zu %u", first, res->kernel, &res->regs,
                           &res->smem, &res->local, &res->spill, &threads) == 7 &&

@@ -53,6 +53,19 @@ static void set_all(struct step_result *r, enum check_state st, const char *why)
         }
 }
 
+/* The step is still marked STEP_TODO: not attempted, so no check after the build is
+ * run or earns anything; the build's own result stands (it built, as the progress line
+ * says: "builds, TODO"). */
+static void end_as_todo(struct step_result *r, struct step_work *w, const char *line)
+{
+    struct check_result build = r->checks[CHECK_BUILD];
+    r->verdict = VERDICT_TODO;
+    set_all(r, CHECK_NOT_RUN, "the step is still marked STEP_TODO: not attempted");
+    r->checks[CHECK_BUILD] = build;
+    say(w, "%s", line);
+    w->line_done = 1;
+}
+
 /* Correct, the sanitizers and speed not run for want of a GPU; the step is TODO when
  * its source says so (1: its line is done). */
 static int grade_without_gpu(const struct session *sess, struct step_result *r, struct step_work *w,
@@ -66,12 +79,8 @@ static int grade_without_gpu(const struct session *sess, struct step_result *r, 
             r->checks[c].state = CHECK_NOT_RUN;
             WHY(c, "%s", why);
         }
-    if (todo) {
-        r->verdict = VERDICT_TODO;
-        set_all(r, CHECK_NOT_RUN, "the step is still marked STEP_TODO: not attempted");
-        say(w, ", TODO");
-        w->line_done = 1;
-    }
+    if (todo)
+        end_as_todo(r, w, ", TODO");
     return todo;
 }
 
@@ -334,10 +343,7 @@ static void finish_step(struct session *sess, struct student *s, size_t i)
     }
     say(w, ", correct %s", w->marks);
     if (w->todo) {
-        r->verdict = VERDICT_TODO;
-        set_all(r, CHECK_NOT_RUN, "the step is still marked STEP_TODO: not attempted");
-        say(w, "TODO");
-        w->line_done = 1;
+        end_as_todo(r, w, "TODO");
         return;
     }
     for (size_t c = 0; c < w->sizes; ++c)

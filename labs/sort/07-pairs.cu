@@ -1,7 +1,7 @@
 /* Step 07 - key-value pairs: onesweep carrying a 32-bit value with every key.   *** YOUR TURN ***
  * Guide: labs/sort/README.md#step-07--pairs
  *
- * What changed from 06: the step sorts pairs (lab.def's SORT_STEP line says so, and
+ * What changed from 06: the step sorts pairs (lab.def's VARIANT line says so, and
  *   the harness checks that every value is its key's input index and that equal
  *   keys keep their input order). The keys are ranked, looked back and written out
  *   exactly as in 06; the values are read only after that, each from the same place

@@ -178,7 +178,7 @@ __global__ void onesweep_tuned_pass(const unsigned *from, unsigned *to, const un
 #define STATUS_OFFSET 8192
 
 /* TODO (step 08). Keys alone again, tuned (the chapter's step 08 says why):
- *  1. Drop the values (lab.def's SORT_STEP line for 08 says keys).
+ *  1. Drop the values (lab.def has no VARIANT line for 08: keys).
  *  2. THREADS, ITEMS, MIN_BLOCKS and LOOKBACK_WINDOW overridable by -D (lab.mk:
  *     SORT_THREADS, SORT_ITEMS, SORT_MIN_BLOCKS), THREADS >= 256: threads past the
  *     256th rank and write keys but own no digit; __launch_bounds__(THREADS,

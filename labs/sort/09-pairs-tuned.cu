@@ -287,7 +287,7 @@ static cudaError_t sort_passes(const struct sort_problem *p, unsigned tiles, cud
 }
 
 /* TODO (step 09). Pairs on 08's passes, as 07 carries them on 06's:
- *  1. lab.def's SORT_STEP line for 09 says pairs: refuse a problem without values.
+ *  1. lab.def's VARIANT line for 09 says pairs: refuse a problem without values.
  *  2. Read each value right after its key is ranked (values_from, same index).
  *  3. Keep each key's place in the shared tile (its rank plus its digit's start and
  *     its warp's offset) and each output index of the keys' write-out.

@@ -15,16 +15,15 @@
  * index keys with int, so the lab stops there, with one line. */
 #define SORT_MAX_N 2147483647L
 
-/* lab.def's SORT_STEP lines: what a step or row sorts and its default size. */
+/* lab.def's SORT_STEP lines: a step's or row's default size. */
 struct sort_step_params {
     const char *id;
-    const char *what; /* "keys" or "pairs" */
     long default_n;
 };
 #define STEP(...)
 #define CHECK_SIZE(m, n, k)
 #define ROW(...)
-#define SORT_STEP(id, what, n) {id, what, n},
+#define SORT_STEP(id, n) {id, n},
 static const struct sort_step_params step_params[] = {
 #include "lab.def"
 };
@@ -45,15 +44,16 @@ static struct sort_step_params params_of(const char *stem)
         if (strncmp(stem, step_params[i].id, len) == 0 && (stem[len] == '-' || stem[len] == '\0'))
             return step_params[i];
     }
-    struct sort_step_params none = {"", "keys", 1L << 28};
+    struct sort_step_params none = {"", 1L << 28};
     return none;
 }
 
-/* What the code this binary holds sorts: a labs/ step still TODO holds the previous
- * step's code (step_size_stem), so an untouched 07 sorts keys alone, as 06 does. */
+/* What the code this binary holds sorts (lab.def's VARIANT lines: "pairs", else keys):
+ * a labs/ step still TODO holds the previous step's code (step_size_stem), so an
+ * untouched 07 sorts keys alone, as 06 does. */
 static int this_step_sorts_pairs(void)
 {
-    return strcmp(params_of(step_size_stem()).what, "pairs") == 0;
+    return strcmp(step_table_variant(step_identity.table, step_size_stem()), "pairs") == 0;
 }
 
 struct sort_state {

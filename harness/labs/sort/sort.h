@@ -1,5 +1,5 @@
 /* What every sort step receives: the n 32-bit unsigned keys of keys_in, to be left
- * in ascending order in keys_out. A step that sorts pairs (lab.def's SORT_STEP line
+ * in ascending order in keys_out. A step that sorts pairs (lab.def's VARIANT line
  * says "pairs") also moves the 32-bit values of values_in with their keys into
  * values_out, stably: equal keys keep their input order. The harness fills
  * values_in with the original indices 0, 1, ..., n - 1, so the values out say where

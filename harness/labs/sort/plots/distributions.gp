@@ -17,10 +17,11 @@ array when[nstems * nkinds]
 do for [i = 1:nstems * nkinds] { value[i] = NaN; when[i] = -1 }
 stem_index(s) = sum [i = 1:nstems] (word(stems, i) eq s ? i : 0)
 kind_index(k) = sum [i = 1:nkinds] (int(word(kinds, i)) == k ? i : 0)
-gpu_name = ""
+gpu_name = ""; newest_t = -1; newest = ""
 keep(x) = (si = stem_index(strcol("step")), ki = kind_index(int(column("k"))), \
     si > 0 && ki > 0 && strcol("verdict") eq "PASS" ? \
       (t = strptime("%Y-%m-%dT%H:%M:%SZ", strcol("date")), \
+       t > newest_t ? (newest_t = t, newest = strcol("date")) : 0, \
        t >= when[(si - 1) * nkinds + ki] ? (when[(si - 1) * nkinds + ki] = t, \
          value[(si - 1) * nkinds + ki] = column("gkeys"), gpu_name = strcol("gpu")) : 0) : 0, 0)
 mine = 'strcol("results_dir") eq results_dir && (source eq "" || strcol("source") eq source) && column("n") == 268435456'
@@ -61,15 +62,16 @@ do for [si in shown_stems] {
 unset print
 eval png_terminal(1300, 620)
 set output outfile
-set title sprintf("Sort: keys per second at 2^28 keys, by key distribution (%s, %s)", gpu_name, \
-    source ne "" ? source : "labs and solutions")
+set title sprintf("Sort: keys per second at 2^28 keys, by key distribution, on %s\nnewest row %s, %s, the newest passing row of each step and distribution", \
+    gpu_name, date_text(newest), source ne "" ? source : "labs and solutions")
 set ylabel "Gkeys/s (higher is better)"
 set yrange [0:*]
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.85 border rgb "#333333"
 set boxwidth 0.9
-set key outside top center horizontal maxrows 2
+set key inside left top vertical opaque # in the headroom the offsets leave: the title alone above the plot
+set offsets 0, 0, graph 0.25, 0
 set grid ytics lc rgb "#dddddd"
 set xtics rotate by -30
 set datafile missing "?"
@@ -78,4 +80,4 @@ unset datafile columnheaders
 plot for [c = 1:words(shown_kinds)] $bars using (column(c + 1)):xtic(1) \
         title kind_name(int(word(kinds, int(word(shown_kinds, c))))) lc rgb series_colour(c), \
      (onesweep == onesweep ? onesweep : 1/0) with lines dt 2 lw 2 lc rgb published_colour(1) \
-        title sprintf("Onesweep on the A100, uniform keys (Adinets and Merrill 2022): %.1f Gkeys/s", onesweep)
+        title sprintf("Onesweep, A100, uniform (Adinets and Merrill 2022): %.1f Gkeys/s", onesweep)

@@ -1,8 +1,11 @@
 # The sparsity pattern of a small matrix of each generated class, five panels side by
 # side: gnuplot -c patterns.gp points.dat out.png (points from bin/spmv-pattern: one
 # block per class, "class row column").
-data = ARG1; out = ARG2
-if (out[strlen(out)-3:] eq "svg") { set terminal svg size 1500,360 font "sans,12" } else { set terminal pngcairo size 1500,360 font "sans,11" }
+load 'plots/common.gp'   # png_terminal: an SVG for slides when out ends in .svg
+set datafile separator whitespace
+unset datafile columnheaders
+data = ARG1; out = ARG2; outfile = out
+eval png_terminal(1500, 360)
 set output out
 names = "laplace2d stencil27 random powerlaw banded"
 notes = "'5-point, 16x16 grid' '27-point, 6^3 grid' '8 a row, uniform' 'R-MAT graph and its diagonal' 'band of half-width 32'"

@@ -8,7 +8,9 @@
 #                                       measured device-copy line
 # Each figure's table takes, for every step or row and class, the newest passing row of
 # solutions/ at any size of that class, by the CSV's matrix column (make spmv-classes
-# records the default sizes; rows of a class since changed carry another name there).
+# records the default sizes; rows of a class since changed carry another name there);
+# its last line, "# run GPU NAME|DATE", the GPU's name and the newest row's date, for the
+# title.
 PLOT_LAB_TARGETS += plots-spmv
 SPMV_PLOTS := harness/labs/spmv/plots
 
@@ -21,9 +23,10 @@ $(BIN_DIR)/spmv-pattern: $(SPMV_PLOTS)/pattern.c harness/labs/spmv/matrices.c ha
 SPMV_TABLE = awk -F, -v dir="$$dir" -v what="$$what" ' \
   BEGIN { split("laplace2d stencil27 random powerlaw banded", names, " "); for (m = 1; m <= 5; ++m) class[names[m]] = m } \
   NR == 1 { for (i = 1; i <= NF; ++i) col[$$i] = i; next } \
-  { gsub(/[^A-Za-z0-9._+-]/, "-", $$col["gpu"]) } \
+  { folder = $$col["gpu"]; gsub(/[^A-Za-z0-9._+-]/, "-", folder) } \
   $$col["source"] == "solutions" && $$col["verdict"] == "PASS" && ($$col["matrix"] in class) && \
-  $$col["role"] != "cpu" && $$col["gpu"] == dir { \
+  $$col["role"] != "cpu" && folder == dir { \
+    gpu = $$col["gpu"]; if ($$col["date"] > newest) newest = $$col["date"]; \
     key = $$col["step"] SUBSEP class[$$col["matrix"]]; value[key] = $$col[what]; \
     if (!($$col["step"] in seen)) { seen[$$col["step"]] = 1; order[++steps] = $$col["step"] } \
     copy += $$col["copy_gbps"]; copies++ } \
@@ -31,7 +34,8 @@ SPMV_TABLE = awk -F, -v dir="$$dir" -v what="$$what" ' \
     line = "step"; for (m = 1; m <= 5; ++m) if (m in has) line = line " " names[m]; print line " copy"; \
     for (s = 1; s <= steps; ++s) { line = order[s]; \
       for (m = 1; m <= 5; ++m) if (m in has) line = line " " ((order[s], m) in value ? value[order[s], m] : "NaN"); \
-      print line " " (copies ? copy / copies : "NaN") } }'
+      print line " " (copies ? copy / copies : "NaN") } \
+    print "\# run " gpu "|" newest }'
 
 .PHONY: plots-spmv
 plots-spmv: plots-check $(BIN_DIR)/spmv-pattern
