@@ -227,7 +227,11 @@ static void add_macro_uses(struct own_kernels *own, const char *clean,
             for (size_t j = 0; j < macro->param_count && j < arg_count; ++j)
                 if (strcmp(piece, macro->params[j]) == 0)
                     piece = args[j];
-            strncat(kernel, piece, sizeof kernel - strlen(kernel) - 1);
+            /* appended as far as it fits (a longer name is no kernel of ours anyway) */
+            size_t used = strlen(kernel);
+            for (const char *c = piece; *c != '\0' && used + 1 < sizeof kernel; ++c)
+                kernel[used++] = *c;
+            kernel[used] = '\0';
         }
         add_name(own, kernel, strlen(kernel));
     }

@@ -37,10 +37,15 @@ START_TEST(out_of_device_memory)
     /* 300000^3 needs 1.08 TB, more than any GPU holds. Nothing is held to make it
      * fail (an earlier version held all but 4 GB of the device): the GPU suites run
      * side by side (tests/run_tests.c), and the others need their memory. */
-    char step[256];
+    char step[256], fixture[512], env[600];
     bin_path("solutions/matmul/01-naive", step, sizeof step);
-    const struct check_size size = {300000, 300000, 300000};
-    int code = run_sized(step, &size);
+    /* the host's memory said to be 10 TiB (a fixture in /proc/meminfo's form), so that
+     * the device's is what refuses it */
+    snprintf(env, sizeof env, "LAB_MEMINFO=%s",
+             fixture_path("meminfo/ten-tib-available", fixture, sizeof fixture));
+    const char *extra_env[] = {env, NULL};
+    char *argv[] = {step, "--m", "300000", "--n", "300000", "--k", "300000", "--no-csv", NULL};
+    int code = run_capture(argv, extra_env, out, sizeof out, err, sizeof err);
     ck_assert_msg(code == 2, "exit %d\n%s", code, err);
     ck_assert_ptr_nonnull(strstr(err, "GB of device memory"));
     ck_assert_int_eq(count_lines(err), 1);

@@ -107,8 +107,14 @@ START_TEST(too_large_for_the_gpu_is_refused)
 {
     char rel[] = "solutions/reduce/13-tuned", path[512];
     bin_path(rel, path, sizeof path);
+    /* the host's memory said to be 10 TiB (a fixture in /proc/meminfo's form), so that
+     * the device's is what refuses it */
+    char fixture[512], env[600];
+    snprintf(env, sizeof env, "LAB_MEMINFO=%s",
+             fixture_path("meminfo/ten-tib-available", fixture, sizeof fixture));
+    const char *extra_env[] = {env, NULL};
     char *argv[] = {path, "--m", "64", "--n", "1073741824", "--no-csv", NULL};
-    int code = run_capture(argv, NULL, out, sizeof out, err, sizeof err);
+    int code = run_capture(argv, extra_env, out, sizeof out, err, sizeof err);
     ck_assert_msg(code == 2, "exit %d\n%s%s", code, out, err);
     ck_assert_msg(strstr(err, "of device memory") != NULL, "%s", err);
 }
