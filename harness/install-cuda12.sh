@@ -35,7 +35,8 @@ pack_toolkit() {
         toolkit/bin/cudafe++ toolkit/bin/ptxas toolkit/bin/fatbinary toolkit/bin/nvlink \
         toolkit/bin/bin2c toolkit/bin/cuobjdump toolkit/bin/compute-sanitizer \
         toolkit/compute-sanitizer toolkit/nvvm toolkit/include toolkit/lib64/libcudart.so.12 \
-        toolkit/lib64/libcudart.so toolkit/lib64/libcupti.so.12 toolkit/lib64/libcupti.so |
+        toolkit/lib64/libcudart.so toolkit/lib64/libcupti.so.12 toolkit/lib64/libcupti.so \
+        toolkit/lib64/libcudadevrt.a |
         xz -9 > "$pack"
     echo "Packed CUDA 12 less cuBLAS and cuSPARSE into $pack ($(du -k "$pack" | cut -f1) kB)"
 }
@@ -116,6 +117,12 @@ for lib in "$root"/pip/nvidia/*/lib/lib*; do
     mv "$lib" "$home/lib64/"
     case $name in *.so.*) ln -sfn "$name" "$home/lib64/${name%%.so.*}.so" ;; esac
 done
+# CUDA 12's device runtime library (libcudadevrt.a, for relocatable device code) is in
+# none of the packages above, and nvcc names it in every link: an empty archive stands
+# in, as no step is built with -rdc (a step that is fails to link, never links another
+# toolkit's). Without it nvcc took /usr/local/lib's CUDA 13 copy where there was one,
+# and failed to link every binary on the H200, which has none there.
+ar rc "$home/lib64/libcudadevrt.a"
 rm -rf "$root/deb" "$root/apt" "$root/pip"
 version=$("$home/bin/nvcc" --version | sed -n 's/.*release \([0-9.]*\),.*/\1/p')
 [ "$version" = 12.4 ] || { echo "error: $home/bin/nvcc is release '$version', not 12.4" >&2; exit 1; }
