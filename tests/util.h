@@ -42,6 +42,14 @@ void util_skip(const char *what, const char *reason, int whole);
  * the make running the tests (MAKEFLAGS, MFLAGS, MAKELEVEL emptied). */
 extern const char *const util_plain_make_env[];
 
+/* Grades each of n wrong submissions at once, as a lab's GPU suite does in its
+ * unchecked fixture: bin/lab grade of step steps[i] of lab from
+ * tests/submissions/<students[i]>/labs, the gradebook and the output in dir
+ * (<student>.csv, <student>.log), compute-sanitizer from $COMPUTE_SANITIZER. Each
+ * exit code in status[i] (-1: it could not run or did not exit). */
+void util_grade_wrongs_at_once(const char *lab, const char *const students[],
+                               const char *const steps[], size_t n, const char *dir, int status[]);
+
 /* Lines of text (counting a last line without '\n'). */
 int count_lines(const char *text);
 /* Runs a shell command line (/bin/sh -c, for nvcc and make found on PATH) with the

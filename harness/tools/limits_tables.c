@@ -3,7 +3,6 @@
 #include "limits_tables.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,18 +25,6 @@ int limits_table_marked(const char *line)
            strncmp(line, SWEEP_MARK, strlen(SWEEP_MARK)) == 0 ||
            strncmp(line, LIMITS_MARK, strlen(LIMITS_MARK)) == 0 ||
            strncmp(line, PAIRS_MARK, strlen(PAIRS_MARK)) == 0;
-}
-
-/* printf into b; one piece at most 2047 characters (a row of a table) */
-static void add(struct text *b, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char piece[2048];
-    int n = vsnprintf(piece, sizeof piece, fmt, ap);
-    va_end(ap);
-    if (n >= 0)
-        (void)text_put(b, piece);
 }
 
 static const char *field(const struct csv_table *t, size_t row, const char *name)
@@ -103,7 +90,7 @@ static int peaks_table(const char *results, const char *gpu_dir, struct text *ou
         snprintf(why, why_len, "%s: %s (make peaks records it)", path, err[0] ? err : "no such file");
         return -1;
     }
-    add(out, "| quantity | measured | per SM per clock | how (`bin/peaks`) | recorded |\n"
+    text_printf(out, "| quantity | measured | per SM per clock | how (`bin/peaks`) | recorded |\n"
              "|---|---|---|---|---|\n");
     long last = -1;
     for (size_t r = 0; r < t.nrows; ++r) {
@@ -115,7 +102,7 @@ static int peaks_table(const char *results, const char *gpu_dir, struct text *ou
         if (!first)
             continue;
         size_t n = (size_t)newest;
-        add(out, "| `%s` | %s %s | %s | %s | %.10s |\n", q, field(&t, n, "value"), field(&t, n, "unit"),
+        text_printf(out, "| `%s` | %s %s | %s | %s | %.10s |\n", q, field(&t, n, "value"), field(&t, n, "unit"),
             field(&t, n, "per_sm_per_clock"), field(&t, n, "method"), field(&t, n, "date"));
         last = newest;
     }
@@ -124,7 +111,7 @@ static int peaks_table(const char *results, const char *gpu_dir, struct text *ou
         csv_free(&t);
         return -1;
     }
-    add(out, "\n%s (%s SMs at %s MHz), each the median of its `repeats` launches, from `%s`; "
+    text_printf(out, "\n%s (%s SMs at %s MHz), each the median of its `repeats` launches, from `%s`; "
              "`make peaks` records them and `make guide-tables` regenerates this table.\n",
         field(&t, (size_t)last, "gpu"), field(&t, (size_t)last, "sms"), field(&t, (size_t)last, "clock_mhz"),
         path);
@@ -167,14 +154,14 @@ static int sweep_table(const char *lab, const char *file, char *const vars[], in
         }
         order[at] = r;
     }
-    add(out, "|");
+    text_printf(out, "|");
     for (int v = 0; v < nvars; ++v)
-        add(out, " `%s` |", vars[v]);
-    add(out, " regs | blocks/SM (limiter) | median ms | %s |%s\n|",
+        text_printf(out, " `%s` |", vars[v]);
+    text_printf(out, " regs | blocks/SM (limiter) | median ms | %s |%s\n|",
         steps->rate_label ? steps->rate_label : "GFLOP/s", per_s ? " 10^9 interactions/s |" : "");
     for (int v = 0; v < nvars + 4 + per_s; ++v)
-        add(out, "---|");
-    add(out, "\n");
+        text_printf(out, "---|");
+    text_printf(out, "\n");
     const char *step = field(&t, 0, "step");
     char first[32] = "", last[32] = "";
     for (size_t i = 0; i < t.nrows; ++i) {
@@ -185,10 +172,10 @@ static int sweep_table(const char *lab, const char *file, char *const vars[], in
             csv_free(&t);
             return -1;
         }
-        add(out, "|");
+        text_printf(out, "|");
         for (int v = 0; v < nvars; ++v) {
             char value[64];
-            add(out, " %s |", table_flag_define(field(&t, r, "flags"), vars[v], value, sizeof value) ? value : "-");
+            text_printf(out, " %s |", table_flag_define(field(&t, r, "flags"), vars[v], value, sizeof value) ? value : "-");
         }
         char rate[32] = "-", inter[48] = "";
         if (passed(&t, r))
@@ -198,7 +185,7 @@ static int sweep_table(const char *lab, const char *file, char *const vars[], in
         char ms[32] = "FAIL";
         if (passed(&t, r))
             snprintf(ms, sizeof ms, "%.3f", number(&t, r, "median_ms"));
-        add(out, " %s | %s (%s) | %s | %s |%s\n", field(&t, r, "regs"), field(&t, r, "blocks_per_sm"),
+        text_printf(out, " %s | %s (%s) | %s | %s |%s\n", field(&t, r, "regs"), field(&t, r, "blocks_per_sm"),
             field(&t, r, "limiter"), ms, rate, passed(&t, r) ? inter : (per_s ? " - |" : ""));
         const char *date = field(&t, r, "date");
         if (first[0] == '\0' || strncmp(date, first, 10) < 0)
@@ -208,7 +195,7 @@ static int sweep_table(const char *lab, const char *file, char *const vars[], in
     }
     char size[96];
     snprintf(size, sizeof size, "%s x %s x %s", field(&t, 0, "m"), field(&t, 0, "n"), field(&t, 0, "k"));
-    add(out, "\n%s, %zu builds of %s at %s (m x n x k), fastest first, recorded %s%s%s (commit %s), "
+    text_printf(out, "\n%s, %zu builds of %s at %s (m x n x k), fastest first, recorded %s%s%s (commit %s), "
              "from `%s`; `make guide-tables` regenerates this table.\n",
         field(&t, 0, "gpu"), t.nrows, step, size, first, strcmp(first, last) ? " to " : "",
         strcmp(first, last) ? last : "", field(&t, 0, "commit"), file);
@@ -290,7 +277,7 @@ static int limits(const char *results, const char *profiles, const char *lab, co
     double copy_gbps = copy >= 0 ? number(&peaks, (size_t)copy, "value") : NAN;
     snprintf(prof_path, sizeof prof_path, "%s/%s/%s.csv", profiles, gpu_dir, lab);
     int have_prof = csv_read_file(prof_path, &prof, err, sizeof err) == 0;
-    add(out, "| step | size | median ms | %s | of `%s` | limited by | SM %% | memory %% | "
+    text_printf(out, "| step | size | median ms | %s | of `%s` | limited by | SM %% | memory %% | "
              "DRAM GB/s (of the copy) | top stall | profiled at |\n"
              "|---|---|---:|---:|---:|---|---:|---:|---:|---|---|\n",
         column_heading(steps, column), ceiling);
@@ -320,7 +307,7 @@ static int limits(const char *results, const char *profiles, const char *lab, co
                     if (!isnan(peak_value) && !isnan(g))
                         snprintf(share, sizeof share, "%.0f%%", 100 * g / peak_value);
                 }
-                add(out, "| %s | %s | %s | %s | %s | %s |\n", stem, size, ms, rate, share, cells);
+                text_printf(out, "| %s | %s | %s | %s | %s | %s |\n", stem, size, ms, rate, share, cells);
                 last_of[z] = (long)r;
                 ++shown;
             }
@@ -329,7 +316,7 @@ static int limits(const char *results, const char *profiles, const char *lab, co
     if (shown == 0) {
         snprintf(why, why_len, "%s: run `%s` has none of the steps named", path, runs[0]);
     } else {
-        add(out, "\n");
+        text_printf(out, "\n");
         int said = 0;
         for (int z = 0; z < nruns; ++z) {
             int again = 0; /* a run named once, however many sizes it gives */
@@ -338,24 +325,24 @@ static int limits(const char *results, const char *profiles, const char *lab, co
             if (again || last_of[z] < 0)
                 continue;
             size_t r = (size_t)last_of[z];
-            add(out, "%s%s run `%s` of %.10s (commit %s)", said ? "" : field(&t, r, "gpu"), said ? "," : ",",
+            text_printf(out, "%s%s run `%s` of %.10s (commit %s)", said ? "" : field(&t, r, "gpu"), said ? "," : ",",
                 runs[z], field(&t, r, "date"), field(&t, r, "commit"));
             said = 1;
         }
-        add(out, ", from `%s`; ", path);
+        text_printf(out, ", from `%s`; ", path);
         if (peak >= 0) {
-            add(out, "`%s` %s %s ", ceiling, field(&peaks, (size_t)peak, "value"),
+            text_printf(out, "`%s` %s %s ", ceiling, field(&peaks, (size_t)peak, "value"),
                 field(&peaks, (size_t)peak, "unit"));
             if (copy >= 0 && copy != peak)
-                add(out, "and `dram_copy` %s GB/s ", field(&peaks, (size_t)copy, "value"));
-            add(out, "measured %.10s (`%s`); ", field(&peaks, (size_t)peak, "date"), peaks_path);
+                text_printf(out, "and `dram_copy` %s GB/s ", field(&peaks, (size_t)copy, "value"));
+            text_printf(out, "measured %.10s (`%s`); ", field(&peaks, (size_t)peak, "date"), peaks_path);
         } else
-            add(out, "no `%s` in `%s` yet (`make peaks` records it); ", ceiling, peaks_path);
-        add(out, have_prof ? "the profile's columns from `%s`, its DRAM bytes over the step's time "
+            text_printf(out, "no `%s` in `%s` yet (`make peaks` records it); ", ceiling, peaks_path);
+        text_printf(out, have_prof ? "the profile's columns from `%s`, its DRAM bytes over the step's time "
                              "at that size without the profiler; "
                            : "not profiled on this GPU yet (`make profile LAB=%s SRC=solutions`); ",
             have_prof ? prof_path : lab);
-        add(out, "`make guide-tables` regenerates this table.\n");
+        text_printf(out, "`make guide-tables` regenerates this table.\n");
     }
     csv_free(&t);
     if (have_peaks)
@@ -420,7 +407,7 @@ static int pairs_table(const char *results, const char *lab, const char *gpu_dir
         return -1;
     }
     const char *rate = steps->rate_label ? steps->rate_label : "GFLOP/s";
-    add(out, "| size | %s ms | %s %s | %s ms | %s %s | %s over %s | runs (%s, %s) |\n"
+    text_printf(out, "| size | %s ms | %s %s | %s ms | %s %s | %s over %s | runs (%s, %s) |\n"
              "|---|---:|---:|---:|---:|---:|---|\n",
         step, step, rate, row, row, rate, row, step, step, row);
     char first[16] = "", last[16] = "";
@@ -429,7 +416,7 @@ static int pairs_table(const char *results, const char *lab, const char *gpu_dir
         char ra[32], rb[32];
         table_rate_text(number(&t, a, "gflops"), ra, sizeof ra);
         table_rate_text(number(&t, b, "gflops"), rb, sizeof rb);
-        add(out, "| %s x %s x %s | %.4f | %s | %.4f | %s | %.2fx | `%s`, `%s` |\n", field(&t, a, "m"),
+        text_printf(out, "| %s x %s x %s | %.4f | %s | %.4f | %s | %.2fx | `%s`, `%s` |\n", field(&t, a, "m"),
             field(&t, a, "n"), field(&t, a, "k"), number(&t, a, "median_ms"), ra, number(&t, b, "median_ms"), rb,
             number(&t, a, "median_ms") / number(&t, b, "median_ms"), field(&t, a, "run_id"), field(&t, b, "run_id"));
         for (int e = 0; e < 2; ++e) {
@@ -440,7 +427,7 @@ static int pairs_table(const char *results, const char *lab, const char *gpu_dir
                 snprintf(last, sizeof last, "%.10s", date);
         }
     }
-    add(out, "\n%s, each size's newest passing row of %s and of %s with the L2 %s before each timed "
+    text_printf(out, "\n%s, each size's newest passing row of %s and of %s with the L2 %s before each timed "
              "run (not a build variant), recorded %s%s%s, from `%s`; `make guide-tables` regenerates "
              "this table.\n",
         field(&t, sizes[0], "gpu"), step, row, strcmp(cache, "warm") == 0 ? "not flushed" : "flushed", first,

@@ -3,7 +3,6 @@
 #include "profile_tables.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,18 +13,6 @@
 #include "profile.h"
 #include "step_table.h"
 #include "text_buffer.h"
-
-/* printf into b; one piece at most 2047 characters (a row of the table) */
-static void add(struct text *b, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char piece[2048];
-    int n = vsnprintf(piece, sizeof piece, fmt, ap);
-    va_end(ap);
-    if (n >= 0) /* a longer piece is cut at 2047 characters by vsnprintf */
-        (void)text_put(b, piece);
-}
 
 /* A percent cell: one decimal, "-" when not measured. */
 static void pct(char *cell, size_t len, double v)
@@ -69,7 +56,7 @@ int profile_table(const char *profiles, const char *lab, const char *gpu_dir, ch
     int rc = csv_read_file(path, &t, err, sizeof err);
     if (rc == -1) { /* not profiled on this GPU yet: a line that says how, not an error */
         struct text b = {0};
-        add(&b, "\n*Not profiled on this GPU yet: `make profile LAB=%s SRC=solutions` records "
+        text_printf(&b, "\n*Not profiled on this GPU yet: `make profile LAB=%s SRC=solutions` records "
                 "`%s`, then `make guide-tables` fills this table.*\n\n", lab, path);
         *out = b.data;
         return 0;
@@ -80,11 +67,11 @@ int profile_table(const char *profiles, const char *lab, const char *gpu_dir, ch
         return -1;
     }
     struct text b = {0};
-    add(&b, "");
-    add(&b, "| step | limited by | memory % | SM % | DRAM % | DRAM MB | L2 hit % | L1 % | "
+    text_put(&b, "");
+    text_put(&b, "| step | limited by | memory % | SM % | DRAM % | DRAM MB | L2 hit % | L1 % | "
             "shared % | bank conflicts | FMA pipe % | tensor pipe % | occupancy % (of theoretical) "
             "| top stalls (per instruction) | warp inst. (M) | of them FMA pipe % | kernels |\n");
-    add(&b, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---|\n");
+    text_put(&b, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---|\n");
     char first_date[32] = "", last_date[32] = "", ncu[64] = "", clock[32] = "";
     char sizes[256] = "";
     int rows = 0;
@@ -99,7 +86,7 @@ int profile_table(const char *profiles, const char *lab, const char *gpu_dir, ch
         struct profile_kernel k[64], total;
         long first, n = profile_find_step(&t, stem, "solutions", NULL, NULL, k, 64, &first);
         if (n <= 0) {
-            add(&b, "| %s | not profiled | | | | | | | | | | | | | | | |\n", stem);
+            text_printf(&b, "| %s | not profiled | | | | | | | | | | | | | | | |\n", stem);
             continue;
         }
         ++rows;
@@ -139,7 +126,7 @@ int profile_table(const char *profiles, const char *lab, const char *gpu_dir, ch
         if (s2 >= 0)
             snprintf(stalls + strlen(stalls), sizeof stalls - strlen(stalls), " %.1f", total.stall[s2]);
         kernel_names(k, n, kernels, sizeof kernels);
-        add(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.1f (%.1f) | %s | %s | %s | %s |\n",
+        text_printf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.1f (%.1f) | %s | %s | %s | %s |\n",
             stem, profile_limited_by(v[PC_MEMORY_PCT], v[PC_SM_PCT]), c[0], c[1], c[2], c[3], c[4],
             c[5], c[6], c[7], c[8], c[9], v[PC_OCCUPANCY_PCT], v[PC_THEORETICAL_PCT], stalls, c[10],
             c[11], kernels);
@@ -152,7 +139,7 @@ int profile_table(const char *profiles, const char *lab, const char *gpu_dir, ch
         return -1;
     }
     struct text caption = {0};
-    add(&caption, "\n*Nsight Compute %s, clocks %s, caches flushed before each kernel, the "
+    text_printf(&caption, "\n*Nsight Compute %s, clocks %s, caches flushed before each kernel, the "
                   "solutions at %s (m x n x k; 0: the step's default), recorded %.10s%s%.10s in "
                   "`%s`; `make profile` (GUIDE.md, \"What limits a step\").*\n\n",
         ncu, clock, sizes, first_date, strncmp(first_date, last_date, 10) ? " to " : "",

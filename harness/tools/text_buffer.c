@@ -1,6 +1,8 @@
 /* A growing piece of text: text_buffer.h. */
 #include "text_buffer.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,4 +20,14 @@ int text_put(struct text *t, const char *s)
     memcpy(t->data + t->len, s, n + 1);
     t->len += n;
     return 0;
+}
+
+int text_printf(struct text *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char piece[2048];
+    int n = vsnprintf(piece, sizeof piece, fmt, ap);
+    va_end(ap);
+    return n < 0 ? -1 : text_put(t, piece);
 }

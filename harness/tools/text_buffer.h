@@ -13,4 +13,8 @@ struct text {
 /* Appends s: 0, or -1 when out of memory (t unchanged). */
 int text_put(struct text *t, const char *s);
 
+/* Appends printf's fmt, one piece at most 2047 characters (a row of a table: a longer
+ * one is cut there); 0, or -1 when out of memory. */
+int text_printf(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 #endif

@@ -100,39 +100,12 @@ static void grade_wrongs(void)
     grade_dir = util_temp_dir("spmv-wrong");
     if (grade_dir == NULL)
         return;
-    char lab[512];
-    bin_path("lab", lab, sizeof lab);
-    const char *sanitizer = getenv("COMPUTE_SANITIZER");
-    pid_t pids[WRONGS];
+    const char *students[WRONGS], *steps[WRONGS];
     for (size_t i = 0; i < WRONGS; ++i) {
-        char submission[256], book[700], log[700];
-        snprintf(submission, sizeof submission, "tests/submissions/%s/labs", wrongs[i].student);
-        snprintf(book, sizeof book, "%s/%s.csv", grade_dir, wrongs[i].student);
-        snprintf(log, sizeof log, "%s/%s.log", grade_dir, wrongs[i].student);
-        char *argv[] = {lab, "grade", "--submission", submission, "--student", (char *)wrongs[i].student,
-                        "--gradebook", book, "--sanitizer", (char *)(sanitizer ? sanitizer : ""), "spmv",
-                        (char *)wrongs[i].step, NULL};
-        fflush(NULL);
-        pids[i] = fork();
-        if (pids[i] == 0) {
-            int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-            if (fd >= 0) {
-                dup2(fd, 1);
-                dup2(fd, 2);
-                close(fd);
-            }
-            for (size_t e = 0; util_plain_make_env[e] != NULL; ++e)
-                putenv((char *)util_plain_make_env[e]);
-            execv(lab, argv);
-            _exit(127);
-        }
+        students[i] = wrongs[i].student;
+        steps[i] = wrongs[i].step;
     }
-    for (size_t i = 0; i < WRONGS; ++i) {
-        int status = 0;
-        grade_status[i] = pids[i] > 0 && waitpid(pids[i], &status, 0) == pids[i] && WIFEXITED(status)
-                              ? WEXITSTATUS(status)
-                              : -1;
-    }
+    util_grade_wrongs_at_once("spmv", students, steps, WRONGS, grade_dir, grade_status);
 }
 
 static void remove_wrongs(void)
