@@ -102,22 +102,6 @@ void launch_watch_lab_checks(int inside)
     }
 }
 
-/* Drops the records of kernels that started inside the lab's checks; returns how many
- * are left. */
-static size_t without_lab_checks(struct launch_record *records, size_t n)
-{
-    size_t kept = 0;
-    for (size_t i = 0; i < n; ++i) {
-        int lab = 0;
-        for (size_t w = 0; w < watch.lab_count && !lab; ++w)
-            lab = records[i].start_ns >= watch.lab_windows[w].begin_ns &&
-                  records[i].start_ns <= watch.lab_windows[w].end_ns;
-        if (!lab)
-            records[kept++] = records[i];
-    }
-    return kept;
-}
-
 void launch_watch_after(void)
 {
     if (!watch.on || !watch.open)
@@ -166,7 +150,8 @@ int launch_watch_judge(cudaStream_t stream, char *why, size_t why_len)
     long n = launch_observer_take(&records);
     int broke = 0;
     if (n > 0)
-        n = (long)without_lab_checks(records, (size_t)n);
+        n = (long)launch_drop_lab_checks(records, (size_t)n, watch.lab_windows, watch.lab_count,
+                                         watch.stream_known, watch.stream);
     if (n > 0) {
         watch.kernel_count = launch_summarize(records, (size_t)n, watch.kernels, MAX_KERNELS);
         if (watch.stream_known)

@@ -188,6 +188,26 @@ int launch_kernel_base_name(const char *name, char *out, size_t len, char *scope
     return 0;
 }
 
+size_t launch_drop_lab_checks(struct launch_record *records, size_t count,
+                              const struct launch_window *lab_windows, size_t lab_count,
+                              int stream_known, unsigned step_stream)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < count; ++i) {
+        unsigned long long t = records[i].start_ns;
+        int lab = 0;
+        if (!stream_known || records[i].stream != step_stream)
+            for (size_t w = 0; w < lab_count && !lab; ++w) {
+                unsigned long long b = lab_windows[w].begin_ns, e = lab_windows[w].end_ns;
+                lab = t + LAUNCH_CLOCK_SLACK_NS >= b &&
+                      (e == ~0ULL || t <= e + LAUNCH_CLOCK_SLACK_NS);
+            }
+        if (!lab)
+            records[kept++] = records[i];
+    }
+    return kept;
+}
+
 int launch_find_escape(const struct launch_record *records, size_t count,
                        const struct launch_window *windows, size_t window_count, unsigned stream,
                        char *why, size_t why_len)

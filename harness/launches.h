@@ -41,6 +41,18 @@ struct launch_window {
 int launch_kernel_base_name(const char *name, char *out, size_t len, char *scope,
                             size_t scope_len);
 
+/* Drops the records of kernels a lab's own checks launched (in lab_windows, whose
+ * end_ns is ~0 while one is open) and returns how many are left, in order. Those
+ * checks launch the step on a stream of their own, so a kernel is the lab's when it
+ * started inside a lab window widened by LAUNCH_CLOCK_SLACK_NS (a short kernel's GPU
+ * timestamp may lie a few microseconds before the host opened the window: N-body's
+ * physics check at 3 bodies was once taken for the step escaping onto another
+ * stream) and, when the step's stream is known, did not run on it: a kernel on the
+ * step's own stream is always the step's. */
+size_t launch_drop_lab_checks(struct launch_record *records, size_t count,
+                              const struct launch_window *lab_windows, size_t lab_count,
+                              int stream_known, unsigned step_stream);
+
 /* The first rule records break, as one line into why (0 when none): a kernel on
  * another stream than stream (work the harness's events do not time), a kernel that
  * started outside every window or ended after its window (work still running when

@@ -118,6 +118,8 @@ START_TEST(rubric_errors_name_the_line)
         {"speed-size 99 1 2 3\n", "no step '99'"},
         {"speed-size 01 1 0 3\n", "speed-size [STEP] M N K"},
         {"frobnicate 1\n", "unknown setting 'frobnicate'"},
+        {"main-kernel-share 02 1.5\n", "a share from 0 to 1"},
+        {"main-kernel-share 99 0\n", "naming a step"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
         struct rubric r;
@@ -150,6 +152,11 @@ START_TEST(rubric_technique_lines_select_steps)
                       "technique %d: step %s kind %d, expected step %s kind %d", i, r.techniques[i].step,
                       (int)r.techniques[i].kind, want[i], (int)kinds[i]);
     ck_assert_double_eq(r.techniques[5].value, 64);
+    /* main-kernel-share selects steps the same way; the default elsewhere */
+    rubric_defaults(&r, example());
+    ck_assert_msg(rubric_parse(&r, "main-kernel-share 01-02 0\n", example(), why, sizeof why) == 0, "%s", why);
+    ck_assert_double_eq(rubric_main_kernel_share(&r, step_table_step(example(), "02")), 0);
+    ck_assert_double_eq(rubric_main_kernel_share(&r, step_table_step(example(), "03")), RUBRIC_MAIN_KERNEL_SHARE);
     static const char *const bad[] = {"technique 03-02 shared-memory\n", "technique 02-99 no-spills\n",
                                       "technique 02- no-spills\n",       "technique -03 no-spills\n",
                                       "technique ** no-spills\n",        "technique * fast\n"};

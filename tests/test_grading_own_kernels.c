@@ -130,21 +130,25 @@ START_TEST(what_ran_is_judged)
     int foreign = -1;
     /* the kernel DEFINE_STEP names did the work, a helper beside it: fine */
     struct launch_kernel fine[] = {ran("_Z9transposePf", 100), ran("_Z5tiledPf", 900)};
-    ck_assert_int_eq(own_kernels_judge_launches(&own, "tiled", fine, 2, &foreign, why, sizeof why), 0);
+    ck_assert_int_eq(own_kernels_judge_launches(&own, "tiled", RUBRIC_MAIN_KERNEL_SHARE, fine, 2, &foreign, why, sizeof why), 0);
     ck_assert_int_eq(foreign, 0);
     /* a decoy: DEFINE_STEP names tiled, launch runs naive */
     struct launch_kernel decoy[] = {ran("_Z5naivePf", 1000)};
-    ck_assert_int_eq(own_kernels_judge_launches(&own, "tiled", decoy, 1, &foreign, why, sizeof why), 1);
+    ck_assert_int_eq(own_kernels_judge_launches(&own, "tiled", RUBRIC_MAIN_KERNEL_SHARE, decoy, 1, &foreign, why, sizeof why), 1);
     ck_assert_int_eq(foreign, 0);
     ck_assert_ptr_nonnull(strstr(why, "tiled, the kernel DEFINE_STEP names, never ran"));
     ck_assert_ptr_nonnull(strstr(why, "naive"));
     /* ... or runs tiled on a sliver, naive on the rest */
     struct launch_kernel sliver[] = {ran("_Z5tiledPf", 5), ran("_Z5naivePf", 995)};
-    ck_assert_int_eq(own_kernels_judge_launches(&own, "tiled", sliver, 2, &foreign, why, sizeof why), 1);
+    ck_assert_int_eq(own_kernels_judge_launches(&own, "tiled", RUBRIC_MAIN_KERNEL_SHARE, sliver, 2, &foreign, why, sizeof why), 1);
     ck_assert_ptr_nonnull(strstr(why, "did 0% of the GPU time; naive did"));
+    /* a step of several kernels by design (main-kernel-share 0): the sliver is its
+     * lesson's kernel, which need only run */
+    ck_assert_int_eq(own_kernels_judge_launches(&own, "tiled", 0, sliver, 2, &foreign, why, sizeof why), 0);
+    ck_assert_int_eq(own_kernels_judge_launches(&own, "tiled", 0, decoy, 1, &foreign, why, sizeof why), 1);
     /* a library's kernel */
     struct launch_kernel library[] = {ran("_ZN3cub17CUB_300001_SM_9006detail6reduce18DeviceReduceKernelIfEEvPf", 1000)};
-    ck_assert_int_eq(own_kernels_judge_launches(&own, "tiled", library, 1, &foreign, why, sizeof why), 1);
+    ck_assert_int_eq(own_kernels_judge_launches(&own, "tiled", RUBRIC_MAIN_KERNEL_SHARE, library, 1, &foreign, why, sizeof why), 1);
     ck_assert_int_eq(foreign, 1);
     ck_assert_ptr_nonnull(strstr(why, "the step launched cub::CUB_300001_SM_900::detail::reduce::DeviceReduceKernel"));
 }

@@ -86,6 +86,34 @@ START_TEST(escaped_work_is_named)
 }
 END_TEST
 
+/* The lab's checks launch the step on a stream of their own: what starts in their
+ * window (or a clock's slack before it) on another stream than the step's is theirs
+ * and dropped; the step's own stream is always the step's. */
+START_TEST(lab_checks_kernels_are_not_the_steps)
+{
+    const struct launch_window lab[] = {{5000000, 6000000}};
+    struct launch_record r[] = {
+        kernel("_Z4stepPf", 7, 1100000, 1900000),                         /* the step's run */
+        kernel("_Z7advancev", 0, 5000000 - LAUNCH_CLOCK_SLACK_NS / 2, 5100000), /* check, early clock */
+        kernel("_Z4stepPf", 0, 5500000, 5600000),                         /* check */
+        kernel("_Z4stepPf", 7, 5500000, 5600000),                         /* the step's stream */
+        kernel("_Z4stepPf", 0, 6000000 + 2 * LAUNCH_CLOCK_SLACK_NS, 6300000), /* after it */
+    };
+    ck_assert_uint_eq(launch_drop_lab_checks(r, 5, lab, 1, 1, 7), 3);
+    ck_assert_uint_eq(r[0].start_ns, 1100000);
+    ck_assert_uint_eq(r[1].stream, 7);
+    ck_assert_uint_eq(r[1].start_ns, 5500000);
+    ck_assert_uint_eq(r[2].start_ns, 6000000 + 2 * LAUNCH_CLOCK_SLACK_NS);
+    /* a window still open takes everything after it began */
+    const struct launch_window open[] = {{5000000, ~0ULL}};
+    struct launch_record later[] = {kernel("_Z4stepPf", 0, 9000000, 9100000)};
+    ck_assert_uint_eq(launch_drop_lab_checks(later, 1, open, 1, 1, 7), 0);
+    /* no stream id known: by time alone */
+    struct launch_record unknown[] = {kernel("_Z4stepPf", 7, 5500000, 5600000)};
+    ck_assert_uint_eq(launch_drop_lab_checks(unknown, 1, lab, 1, 0, 7), 0);
+}
+END_TEST
+
 START_TEST(kernels_are_summarized_and_logged)
 {
     struct launch_record runs[] = {kernel("_Z9transposePf", 7, 0, 100), kernel("_Z4mainPf", 7, 100, 1100),
@@ -127,6 +155,7 @@ Suite *launches_suite(void)
     tcase_add_test(tc, kernel_names_read_as_written_in_the_source);
     tcase_add_test(tc, escaped_work_is_named);
     tcase_add_test(tc, kernels_are_summarized_and_logged);
+    tcase_add_test(tc, lab_checks_kernels_are_not_the_steps);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -325,7 +325,7 @@ int own_kernels_foreign_in_names(const struct own_kernels *own, char (*names)[25
     return 0;
 }
 
-int own_kernels_judge_launches(const struct own_kernels *own, const char *main,
+int own_kernels_judge_launches(const struct own_kernels *own, const char *main, double main_share,
                                const struct launch_kernel *ran, size_t count, int *foreign,
                                char *why, size_t why_len)
 {
@@ -366,7 +366,7 @@ int own_kernels_judge_launches(const struct own_kernels *own, const char *main,
                  main, biggest);
         return 1;
     }
-    if (total > 0 && (double)of_main < OWN_KERNELS_MAIN_SHARE * (double)total) {
+    if (total > 0 && (double)of_main < main_share * (double)total) {
         snprintf(why, why_len,
                  "%s, the kernel DEFINE_STEP names, did %.0f%% of the GPU time; %s did the "
                  "step's work, and its technique is judged on what ran",

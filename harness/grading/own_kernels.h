@@ -47,11 +47,10 @@ int own_kernels_foreign_in_names(const struct own_kernels *own, char (*names)[25
 
 /* What a run launched (the launch log's kernels), judged: 1 and one line into why when
  * a kernel that ran is not own's (a library's), or when main, the kernel DEFINE_STEP
- * names, did not run or did less than OWN_KERNELS_MAIN_SHARE of the GPU time of the
- * step's kernels (its technique is then not what ran: a decoy); 0 otherwise.
- * foreign (may be NULL) is set when a kernel was not own's. */
-#define OWN_KERNELS_MAIN_SHARE 0.10
-int own_kernels_judge_launches(const struct own_kernels *own, const char *main,
+ * names, did not run or did less than main_share of the GPU time of the step's kernels
+ * (its technique is then not what ran: a decoy; the rubric's main-kernel-share); 0
+ * otherwise. foreign (may be NULL) is set when a kernel was not own's. */
+int own_kernels_judge_launches(const struct own_kernels *own, const char *main, double main_share,
                                const struct launch_kernel *ran, size_t count, int *foreign,
                                char *why, size_t why_len);
 

@@ -201,7 +201,7 @@ int rubric_parse(struct rubric *r, const char *text, const struct step_table *la
         } else if (strcmp(key, "speed-band") == 0) {
             double share;
             if (nargs != 2 || parse_number(args[0], &value) != 0 ||
-                parse_number(args[1], &share) != 0 || share > 1)
+                parse_number(args[1], &share) != 0 || share < 0 || share > 1)
                 BAD("expected 'speed-band RATIO SHARE' with SHARE from 0 to 1");
             if (!bands_given)
                 r->band_count = 0;
@@ -278,9 +278,24 @@ int rubric_parse(struct rubric *r, const char *text, const struct step_table *la
                          sizeof r->techniques[0].mnemonic, "%s", wants_mnemonic ? args[2] : "");
                 r->techniques[r->technique_count++].value = wants_value ? value : 0;
             }
+        } else if (strcmp(key, "main-kernel-share") == 0) {
+            size_t first, last;
+            double share;
+            if (nargs != 2 || step_selection(lab, args[0], &first, &last) != 0 ||
+                parse_number(args[1], &share) != 0 || share < 0 || share > 1)
+                BAD("expected 'main-kernel-share STEPS SHARE' naming a step of lab %s, a range "
+                    "of its steps (01-03) or *, and a share from 0 to 1",
+                    lab ? lab->lab : "?");
+            for (size_t s = first; s <= last; ++s) {
+                if (r->main_share_count >= RUBRIC_MAX)
+                    BAD("more than %d main-kernel-share entries, counted step by step", RUBRIC_MAX);
+                snprintf(r->main_shares[r->main_share_count].step, sizeof r->main_shares[0].step,
+                         "%s", lab->steps[s].id);
+                r->main_shares[r->main_share_count++].share = share;
+            }
         } else {
             BAD("unknown setting '%s' (points, required, speed-band, speed-size, sanitize-size, "
-                "ceiling, time-limit, build-time-limit, technique)",
+                "ceiling, time-limit, build-time-limit, technique, main-kernel-share)",
                 key);
         }
 #undef BAD
@@ -353,6 +368,15 @@ double rubric_speed_share(const struct rubric *r, double ratio)
         if (ratio >= r->bands[b].ratio)
             return r->bands[b].share;
     return 0;
+}
+
+double rubric_main_kernel_share(const struct rubric *r, const struct step_info *step)
+{
+    double share = RUBRIC_MAIN_KERNEL_SHARE;
+    for (int i = 0; i < r->main_share_count; ++i) /* the last line that names it */
+        if (step != NULL && strcmp(r->main_shares[i].step, step->id) == 0)
+            share = r->main_shares[i].share;
+    return share;
 }
 
 int rubric_has_technique(const struct rubric *r, const struct step_info *step)

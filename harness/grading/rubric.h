@@ -38,6 +38,12 @@
  *                             the techniques every step shows).
  *                             The sass lines need cuobjdump (the Makefile's CUOBJDUMP);
  *                             without it the technique check is not run (no points)
+ *   main-kernel-share STEPS SHARE  the share of the speed run's GPU time that the kernel
+ *                             DEFINE_STEP names must take (default
+ *                             RUBRIC_MAIN_KERNEL_SHARE, 0.10); below it the step's technique is judged a decoy's.
+ *                             0 for steps that run several kernels of their own by design,
+ *                             where the lesson's kernel is a sliver of the time (standard
+ *                             attention's softmax beside its two products): it need only run
  *
  * The default: build 1, correct 4, memcheck 1, racecheck 1, synccheck 1, technique 1
  * (steps with a technique line only), speed 2; required build correct memcheck racecheck;
@@ -101,6 +107,11 @@ struct rubric {
         char mnemonic[48]; /* sass, no-sass: the opcode (harness/sass_listing.h) */
     } techniques[RUBRIC_MAX];
     int technique_count;
+    struct {
+        char step[16];
+        double share;
+    } main_shares[RUBRIC_MAX];
+    int main_share_count;
     /* ceiling QUANTITY COLUMN [FACTOR]: a speed run whose COLUMN (its results row's
      * rate) is above FACTOR x this GPU's QUANTITY in data/results/<gpu>/peaks.csv
      * (make peaks) is "impossible speed", no speed points; "" when none */
@@ -123,6 +134,10 @@ double rubric_points(const struct rubric *r, const struct step_info *step, int c
 const struct check_size *rubric_speed_size(const struct rubric *r, const struct step_info *step);
 /* The share of the speed points that speed ratio (student / reference) earns. */
 double rubric_speed_share(const struct rubric *r, double ratio);
+/* The share of its speed run's GPU time that step's named kernel must take
+ * (main-kernel-share, else RUBRIC_MAIN_KERNEL_SHARE). */
+#define RUBRIC_MAIN_KERNEL_SHARE 0.10
+double rubric_main_kernel_share(const struct rubric *r, const struct step_info *step);
 /* 1 when the step has a technique line. */
 int rubric_has_technique(const struct rubric *r, const struct step_info *step);
 /* 1 when the step has a sass or no-sass line: its SASS must be listed to judge it. */

@@ -184,7 +184,7 @@ static int impossible_speed(const struct session *sess, const struct rubric *rb,
  * 1 when a kernel that is not the step's own ran (no speed points). A decoy (the
  * kernel DEFINE_STEP names did not do the work) fails the technique alone, and so do
  * several kernels where the rubric wants one (one-kernel). */
-static int judge_launches(struct step_work *w, const char *log)
+static int judge_launches(struct step_work *w, double main_share, const char *log)
 {
     struct launch_kernel ran[32];
     long n = launch_log_read(log, ran, sizeof ran / sizeof *ran);
@@ -193,7 +193,7 @@ static int judge_launches(struct step_work *w, const char *log)
         return 0;
     char why[600];
     int foreign = 0;
-    if (!own_kernels_judge_launches(&w->own, w->res.kernel, ran, (size_t)n, &foreign, why,
+    if (!own_kernels_judge_launches(&w->own, w->res.kernel, main_share, ran, (size_t)n, &foreign, why,
                                     sizeof why))
         return 0;
     if (foreign) {
@@ -398,7 +398,7 @@ static void finish_step(struct session *sess, struct student *s, size_t i)
         struct outcome o = run_speed(sess, s->name, s->sandbox, g, paths.binary, at, csv, paths.run_log,
                                      launches, limit, &ms);
         s->phase_s[PHASE_SPEED] += procs_now() - started;
-        int foreign_ran = o.code == 0 && judge_launches(w, launches);
+        int foreign_ran = o.code == 0 && judge_launches(w, rubric_main_kernel_share(rb, g->step), launches);
         char impossible[600];
         int too_fast = o.code == 0 && !foreign_ran &&
                        impossible_speed(sess, rb, csv, impossible, sizeof impossible);
