@@ -386,18 +386,18 @@ END_TEST
  * have started, and says ALONE if it never does, as one after the other it would
  * (tests/fixtures/fake-steps/todo-step.sh). */
 
-/* bin/lab run of the fake steps (run: extra words after the lab's name), into
- * out and err; the fake binaries removed again. */
-static int run_fake_steps(char *const extra[], const char *const env[])
+/* bin/lab run of the fake steps (each a copy of tests/fixtures/fake-steps/<fake>; run:
+ * extra words after the lab's name), into out and err; the fake binaries removed again. */
+static int run_fake_steps(const char *fake, char *const extra[], const char *const env[])
 {
     char bin[1200], path[1300];
     snprintf(bin, sizeof bin, "%s/fake-bin", tree);
     mkdir(bin, 0777);
     snprintf(path, sizeof path, "%s/demo", bin);
     mkdir(path, 0777);
-    char fixture[600];
-    char *fake_step = util_read_file(fixture_path("fake-steps/todo-step.sh", fixture,
-                                                  sizeof fixture), NULL);
+    char fixture[600], relative[128];
+    snprintf(relative, sizeof relative, "fake-steps/%s", fake);
+    char *fake_step = util_read_file(fixture_path(relative, fixture, sizeof fixture), NULL);
     ck_assert_ptr_nonnull(fake_step);
     const char *names[] = {"01-fill", "02-shared", "cpu-fill", "cpu-fill-reverse"};
     for (size_t i = 0; i < 4; ++i) {
@@ -419,7 +419,7 @@ static int run_fake_steps(char *const extra[], const char *const env[])
 
 START_TEST(steps_still_todo_run_side_by_side_in_their_places)
 {
-    int code = run_fake_steps(NULL, NULL);
+    int code = run_fake_steps("todo-step.sh", NULL, NULL);
     ck_assert_msg(code == 0, "exit %d\n%s%s", code, out, err);
     ck_assert_msg(strstr(out, "ALONE") == NULL, "the TODO steps ran one after the other:\n%s", out);
     const char *rows[] = {"cpu-fill row PASS", "cpu-fill-reverse row PASS", "01-fill row TODO",
@@ -442,10 +442,37 @@ START_TEST(steps_still_todo_run_alone_when_the_run_has_options)
 {
     char *extra[] = {"--", "--n", "5", NULL};
     const char *const env[] = {"FAKE_WAIT=10", NULL};
-    int code = run_fake_steps(extra, env);
+    int code = run_fake_steps("todo-step.sh", extra, env);
     ck_assert_msg(code == 0, "exit %d\n%s%s", code, out, err);
     ck_assert_msg(strstr(out, "ALONE") != NULL, "the TODO steps ran side by side:\n%s", out);
     ck_assert_msg(strstr(out, "4 step(s) run: 2 passed, 2 still TODO, 0 failed") != NULL, "%s", out);
+}
+END_TEST
+
+/* make run ends a lab's run with each step against the fastest library row the run
+ * recorded at the step's size (vs_library.h), named, in words: fake steps record the
+ * rows of tests/fixtures/vs-library/demo-run.csv (two library rows, each the faster at
+ * one size; a faster one of another run, never taken). */
+START_TEST(make_run_names_the_best_library_row_of_each_size)
+{
+    char fixture[600], rows[700], results[1300];
+    snprintf(rows, sizeof rows, "FAKE_ROWS=%s",
+             fixture_path("vs-library/demo-run.csv", fixture, sizeof fixture));
+    const char *const env[] = {rows, NULL};
+    int code = run_fake_steps("recording-step.sh", NULL, env);
+    ck_assert_int_eq(util_remove_tree(in_tree("data/results/G", results, sizeof results)), 0);
+    ck_assert_msg(code == 0, "exit %d\n%s%s", code, out, err);
+    const char *summary = strstr(out, "\nvs library: each step against the fastest library row "
+                                      "of this run that computes the same, at its size (");
+    ck_assert_msg(summary != NULL, "no vs library summary:\n%s", out);
+    const char *const lines[] = {
+        "\n  01-fill          64³                      0.21x of vendor (takes 4.7 times as long)\n",
+        "\n  01-fill          128³                     0.20x of vendor-64 (takes 5.0 times as long)\n",
+        "\n  02-shared        64³                      0.85x of vendor (15% slower)\n",
+        "\n  02-shared        128³                     1.20x of vendor-64 (20% faster)\n"};
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; ++i)
+        ck_assert_msg(strstr(summary, lines[i]) != NULL, "'%s' not in the summary:\n%s", lines[i], out);
+    ck_assert_msg(strstr(summary, "4 step(s) run: 4 passed") != NULL, "%s", out);
 }
 END_TEST
 
@@ -545,6 +572,7 @@ Suite *demo_lab_suite(void)
     tcase_add_test(tc, a_fractional_time_limit_is_honoured);
     tcase_add_test(tc, steps_still_todo_run_side_by_side_in_their_places);
     tcase_add_test(tc, steps_still_todo_run_alone_when_the_run_has_options);
+    tcase_add_test(tc, make_run_names_the_best_library_row_of_each_size);
     tcase_add_test(tc, a_step_its_gpu_cannot_run_is_skipped_with_the_reason);
     tcase_add_test(tc, make_for_an_older_arch_builds_a_binary_that_says_why);
     suite_add_tcase(s, tc);
