@@ -135,8 +135,11 @@ int vs_library_print_run(FILE *out, const struct csv_table *t, const struct step
                              sizeof words);
         else
             snprintf(words, sizeof words, "-: %s", against.why);
-        fprintf(out, "  %-*s %-24s %s\n", steps != NULL ? step_table_name_width(steps) : 20,
-                field(t, r, "step"), size, words);
+        int shown = 0; /* characters, not bytes: "4096³" pads as five */
+        for (const char *c = size; *c != '\0'; ++c)
+            shown += ((unsigned char)*c & 0xC0) != 0x80;
+        fprintf(out, "  %-*s %s%*s %s\n", steps != NULL ? step_table_name_width(steps) : 20,
+                field(t, r, "step"), size, shown < 24 ? 24 - shown : 0, "", words);
     }
     return listed;
 }

@@ -310,7 +310,9 @@ END_TEST
 /* bin/results-check's vs_previous columns, from which the figures draw each step's
  * speedup, follow the lab's step table (step 02 over 01, step 01 over the baseline
  * CPU row) and compare only comparable rows: a flushed-cache 01 is not compared with a
- * warm-cache CPU row of another run, and says why; 02 is, with 01 of its own run. */
+ * warm-cache CPU row of another run, and says why; 02 is, with 01 of its own run. Its
+ * vs library columns (the figures' library line) name the best library row of the run
+ * for each row of it, the library row itself included, and nothing for the other run. */
 START_TEST(results_check_compares_each_row_with_the_one_its_table_says)
 {
     char dir[1024], csv[1100], out_dir[1100], kept[1200];
@@ -325,7 +327,8 @@ START_TEST(results_check_compares_each_row_with_the_one_its_table_says)
     fputs(RESULTS_HEADER "\n"
           DEMO_ROW(AT("0"), "warm-run", "G", "cpu-fill", "cpu", "warm", "4096", "8.0", "1", "PASS")
           DEMO_ROW(AT("1"), "r2", "G", "01-fill", "step", "flushed", "4096", "4.0", "2", "PASS")
-          DEMO_ROW(AT("2"), "r2", "G", "02-shared", "step", "flushed", "4096", "2.0", "4", "PASS"),
+          DEMO_ROW(AT("2"), "r2", "G", "02-shared", "step", "flushed", "4096", "2.0", "4", "PASS")
+          DEMO_ROW(AT("3"), "r2", "G", "vendor", "library", "flushed", "4096", "1.0", "8", "PASS"),
           f);
 #undef AT
     ck_assert_int_eq(fclose(f), 0);
@@ -334,11 +337,14 @@ START_TEST(results_check_compares_each_row_with_the_one_its_table_says)
     snprintf(kept, sizeof kept, "%s/demo.csv", out_dir);
     char *rows = util_read_file(kept, NULL);
     ck_assert_ptr_nonnull(rows);
-    ck_assert_msg(strstr(rows, ",vs_previous_step,vs_previous_run,vs_previous_why,vs_previous\n") != NULL &&
+    ck_assert_msg(strstr(rows, ",vs_previous_step,vs_previous_run,vs_previous_why,vs_previous,variant,vs_library_step,"
+                              "vs_library\n") != NULL &&
                       strstr(rows, ",cpu-fill,cpu,") != NULL &&
-                      strstr(rows, ",PASS,,,,NaN\n") != NULL && /* the baseline: nothing before it */
-                      strstr(rows, ",PASS,,,no cpu-fill row at this size with the L2 flushed,NaN\n") != NULL &&
-                      strstr(rows, ",PASS,01-fill,r2,,2\n") != NULL,
+                      strstr(rows, ",PASS,,,,NaN,,,NaN\n") != NULL && /* the baseline: nothing before it */
+                      strstr(rows, ",PASS,,,no cpu-fill row at this size with the L2 flushed,NaN,,vendor,"
+                                   "0.25\n") != NULL &&
+                      strstr(rows, ",PASS,01-fill,r2,,2,,vendor,0.5\n") != NULL &&
+                      strstr(rows, ",vendor,library,") != NULL && strstr(rows, ",PASS,,,,NaN,,vendor,1\n") != NULL,
                   "%s", rows);
     free(rows);
 }
@@ -455,11 +461,18 @@ END_TEST
  * one size; a faster one of another run, never taken). */
 START_TEST(make_run_names_the_best_library_row_of_each_size)
 {
-    char fixture[600], rows[700], results[1300];
-    snprintf(rows, sizeof rows, "FAKE_ROWS=%s",
-             fixture_path("vs-library/demo-run.csv", fixture, sizeof fixture));
+    char fixture[600], copy[1300], rows[1400], results[1300];
+    char *text = util_read_file(fixture_path("vs-library/demo-run.csv", fixture, sizeof fixture), NULL);
+    ck_assert_ptr_nonnull(text);
+    FILE *f = fopen(in_tree("fake-rows.csv", copy, sizeof copy), "w"); /* where the fakes find it */
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    ck_assert_int_eq(fclose(f), 0);
+    free(text);
+    snprintf(rows, sizeof rows, "FAKE_ROWS=%s", copy);
     const char *const env[] = {rows, NULL};
     int code = run_fake_steps("recording-step.sh", NULL, env);
+    ck_assert_int_eq(remove(copy), 0);
     ck_assert_int_eq(util_remove_tree(in_tree("data/results/G", results, sizeof results)), 0);
     ck_assert_msg(code == 0, "exit %d\n%s%s", code, out, err);
     const char *summary = strstr(out, "\nvs library: each step against the fastest library row "
