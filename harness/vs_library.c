@@ -73,7 +73,7 @@ void vs_library_words(double speedup, const char *library_row, char *buf, size_t
 {
     char factor[32], how[64];
     results_format_speedup(speedup, factor, sizeof factor);
-    long percent = lround(fabs(speedup - 1.0) * 100.0);
+    long percent = isnan(speedup) ? 0 : lround(fabs(speedup - 1.0) * 100.0);
     if (isnan(speedup))
         snprintf(how, sizeof how, "not measured");
     else if (percent == 0)
