@@ -213,7 +213,7 @@ $(if $(instructor_only),$(error $(instructor_only): this is the students' copy (
 # ---------------------------------------------------------------------------
 # Host code of the harness (C11). The pure part has no CUDA calls and is what the
 # unit tests link; a step binary adds the runner and its own lab's problem.
-HARNESS_PURE := rng verify csv untrusted cli step_table step_table_make results occupancy resources launches profile memory_fit gpu_needs
+HARNESS_PURE := rng verify csv untrusted cli step_table step_table_make results vs_library occupancy resources launches profile memory_fit gpu_needs
 # What a step binary adds: the runner, and what it watches of the step's launches (the
 # launch observer, CUPTI loaded at run time: harness/launch_observer.h).
 RUNNER_OBJS = $(call HOST_OBJ,$(HARNESS_PURE) runner launch_watch launch_observer host_row static_report step_identity)
@@ -448,7 +448,7 @@ $(BIN_DIR)/doc-links: $(BUILD_DIR)/host/tools/doc_links.o $(BUILD_DIR)/host/tool
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^
 
-$(BIN_DIR)/lab: $(BUILD_DIR)/host/tools/lab.o $(BUILD_DIR)/host/tools/todo_runs.o $(GRADING_OBJS) $(call HOST_OBJ,step_table lab_registry cli csv untrusted results sass_listing launches profile gpu_needs) $(ALL_TABLE_OBJS)
+$(BIN_DIR)/lab: $(BUILD_DIR)/host/tools/lab.o $(BUILD_DIR)/host/tools/todo_runs.o $(GRADING_OBJS) $(call HOST_OBJ,step_table lab_registry cli csv untrusted results vs_library sass_listing launches profile gpu_needs) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@.$$$$.tmp $^ -lm && mv -f $@.$$$$.tmp $@
@@ -465,7 +465,7 @@ $(BIN_DIR)/occupancy-api-check: harness/tools/occupancy_api_check.cu $(call HOST
 	$(Q)mkdir -p $(@D)
 	$(Q)$(NVCC) $(NVCCFLAGS) $(NVCC_LDFLAGS) -o $@ $< $(call HOST_OBJ,occupancy)
 
-$(BIN_DIR)/guide-tables: $(BUILD_DIR)/host/tools/guide_tables.o $(BUILD_DIR)/host/tools/results_tables.o $(BUILD_DIR)/host/tools/profile_tables.o $(BUILD_DIR)/host/tools/gpus_table.o $(BUILD_DIR)/host/tools/limits_tables.o $(BUILD_DIR)/host/tools/text_buffer.o $(BUILD_DIR)/host/tools/markdown_files.o $(BUILD_DIR)/host/tools/table_staleness.o $(call HOST_OBJ,step_table lab_registry csv untrusted results profile launches gpu_needs occupancy) $(ALL_TABLE_OBJS)
+$(BIN_DIR)/guide-tables: $(BUILD_DIR)/host/tools/guide_tables.o $(BUILD_DIR)/host/tools/results_tables.o $(BUILD_DIR)/host/tools/profile_tables.o $(BUILD_DIR)/host/tools/gpus_table.o $(BUILD_DIR)/host/tools/limits_tables.o $(BUILD_DIR)/host/tools/text_buffer.o $(BUILD_DIR)/host/tools/markdown_files.o $(BUILD_DIR)/host/tools/table_staleness.o $(call HOST_OBJ,step_table lab_registry csv untrusted results vs_library profile launches gpu_needs occupancy) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm

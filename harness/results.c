@@ -319,6 +319,17 @@ void results_print_header(FILE *out, const struct lab_column *columns, size_t co
     fputc('\n', out);
 }
 
+void results_size_text(const char *m, const char *n, const char *k, int n_alone, char *buf,
+                       size_t len)
+{
+    if (n_alone)
+        snprintf(buf, len, "%s", n);
+    else if (strcmp(m, n) == 0 && strcmp(n, k) == 0)
+        snprintf(buf, len, "%s³", n);
+    else
+        snprintf(buf, len, "%sx%sx%s", m, n, k);
+}
+
 void results_format_speedup(double speedup, char *buf, size_t len)
 {
     if (isnan(speedup))

@@ -138,6 +138,10 @@ void results_vs_previous(const struct csv_table *table, size_t row, const char *
  * else (rate_label, as a record's: not NULL) has no GFLOP/s column. */
 void results_print_header(FILE *out, const struct lab_column *columns, size_t column_count,
                           const char *rate_label);
+/* A size as the tables show it: n alone when n_alone (a lab whose size is one number),
+ * "n³" when m, n and k agree, else "MxNxK". */
+void results_size_text(const char *m, const char *n, const char *k, int n_alone, char *buf,
+                       size_t len);
 /* A speedup for a table: "2.50x" to two decimals, below 0.1 to two significant
  * digits ("0.018x": a slowdown of 56), "-" for NAN. */
 void results_format_speedup(double speedup, char *buf, size_t len);

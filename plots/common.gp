@@ -89,36 +89,24 @@ mine = this_gpus_rows . ' && !is_variant(0)'
 # of the step at the lab's headline size (head_m x head_n x head_k, set by the
 # lab's lab.gp), else the step's newest row at any size (its size is then named).
 # PASS or FAIL alike: a step whose newest result failed is shown as failed. The
-# library row is picked the same way; where a lab has several, its lab.gp names in
-# library_pick the ones that are the same call made in the library's documented ways
-# (CUB's item counts, cuBLAS's and cuBLASLt's choices: "cub-keys cub-keys-i64"), and
-# the target is the fastest of them that passed: each name's row picked as a step's
-# is, then of those at the headline size (else of all) the highest rate. Rows of other
-# roles (the CPU rows, "cpu") never are: a lab draws those in figures of its own.
+# library row is picked the same way among the library at its best: the rows that are
+# the fastest library row of their run at their size (bin/results-check's
+# vs_library_step names the row itself: harness/vs_library.h, the rule the tables
+# follow too) and compute the lab's plain problem (variant "": sort's keys, not its
+# pairs; a lab.gp may set library_variant). Rows of other roles (the CPU rows, "cpu")
+# never are: a lab draws those in figures of its own.
 # usage: stats FILE using (ROW_FILTER ? pick_step(0) : 0) nooutput, then
 #        a row is the step's when column(0) == pick_row[step_number(strcol("step")) + 1].
 array pick_row[100]
 array pick_head[100]
 do for [i = 1:100] { pick_row[i] = -1; pick_head[i] = 0 }
 pick_library = -1; pick_library_head = 0
-if (!exists("library_pick")) library_pick = ""
+if (!exists("library_variant")) library_variant = ""
 at_headline(x) = column("m") == head_m && column("n") == head_n && column("k") == head_k
-# library_pick's candidates, by their place in the list (at most 9): each one's row,
-# whether that is at the headline size, and its rate (-1 for a row that failed)
-array lib_row[9]
-array lib_head[9]
-array lib_rate[9]
-do for [i = 1:9] { lib_row[i] = -1; lib_head[i] = 0; lib_rate[i] = -1 }
-lib_index(name, i) = i > words(library_pick) || i > 9 ? 0 : word(library_pick, i) eq name ? i : lib_index(name, i + 1)
-lib_better(i, b) = lib_row[i] >= 0 && (b == 0 || lib_head[i] > lib_head[b] || (lib_head[i] == lib_head[b] && lib_rate[i] > lib_rate[b]))
-lib_best(i, b) = i > 9 ? b : lib_best(i + 1, lib_better(i, b) ? i : b)
-lib_choose(x) = (lib_b = lib_best(1, 0), pick_library = lib_b > 0 ? lib_row[lib_b] : -1, pick_library_head = lib_b > 0 ? lib_head[lib_b] : 0, 0)
-pick_candidate(i) = (lib_h = at_headline(0), lib_h || !lib_head[i] \
-    ? (lib_row[i] = column(0), lib_head[i] = lib_h, \
-       lib_rate[i] = strcol("verdict") eq "PASS" ? column(rate) * rate_scale : -1, lib_choose(0)) : 0, 0)
+is_target(x) = strcol("role") eq "library" && strcol("vs_library_step") eq strcol("step") \
+    && strcol("variant") eq library_variant
 pick_step(x) = strcol("role") eq "library" \
-    ? (library_pick eq "" ? (h = at_headline(0), h || !pick_library_head ? (pick_library = column(0), pick_library_head = h) : 0, 0) \
-       : (lib_i = lib_index(strcol("step"), 1), lib_i > 0 ? pick_candidate(lib_i) : 0)) \
+    ? (is_target(0) ? (h = at_headline(0), h || !pick_library_head ? (pick_library = column(0), pick_library_head = h) : 0) : 0, 0) \
     : strcol("role") ne "step" ? 0 \
     : (s = step_number(strcol("step")) + 1, h = at_headline(0), \
        h || !pick_head[s] ? (pick_row[s] = column(0), pick_head[s] = h) : 0, 0)

@@ -27,7 +27,9 @@ table_run = ARGC >= 8 ? ARG8 : ""
 stats datafile using (@mine && @in_table_run ? pick_step(0) : 0) nooutput
 picked = '@mine && is_picked(0)'
 
-# Declared intensities: by step number ("01") or by the library row's name.
+# Declared intensities: by step number ("01"), and one line named "library" for every
+# library row (each of the library's ways of making the call, the fastest of which the
+# figure draws, does the same compulsory traffic).
 array design[100]
 do for [i = 1:100] { design[i] = NaN }
 library_design = NaN; library_key = ""
@@ -36,7 +38,7 @@ key_number(t) = digit_value(t[1:1]) >= 0 && digit_value(t[2:2]) >= 0 ? digits_va
 declare(x) = (n = key_number(strcol("step")), design[n >= 0 ? n + 1 : 100] = n >= 0 ? column("flop_per_byte") : NaN, \
     n < 0 ? (library_key = strcol("step"), library_design = column("flop_per_byte")) : 0, 0)
 stats intensity_file using (declare(0)) nooutput
-intensity(x) = strcol("role") eq "library" ? (strcol("step") eq library_key ? library_design : NaN) \
+intensity(x) = strcol("role") eq "library" ? (library_key eq "library" ? library_design : NaN) \
     : design[step_number(strcol("step")) + 1]
 
 gpu_name = ""; run_date = ""; newest_t = -1; cache = ""

@@ -40,8 +40,14 @@ nlibraries = 0
 library_at(name, i) = i > nlibraries ? 0 : library_names[i] eq name ? i : library_at(name, i + 1)
 add_library(x) = strcol("role") ne "library" || library_at(strcol("step"), 1) > 0 || nlibraries == 9 ? 0 \
     : (nlibraries = nlibraries + 1, library_names[nlibraries] = strcol("step"), 0)
-# the lab's candidates for the target first (slots 99, 98, ...), each its own line
-do for [i = 1:(words(library_pick) < 9 ? words(library_pick) : 9)] { nlibraries = i; library_names[i] = word(library_pick, i) }
+# The target first (slot 99, the library colour): the library at its best at the largest
+# size it ran at (common.gp's is_target: the fastest library row of its run there, of the
+# lab's plain problem, by bin/results-check's vs_library_step); the others after it,
+# each its own line.
+target_name = ""; target_n = -1
+stats datafile using (@mine && @in_sweep && is_target(0) && column("n") >= target_n \
+    ? (target_n = column("n"), target_name = strcol("step"), 0) : 0) nooutput
+if (target_name ne "") { nlibraries = 1; library_names[1] = target_name }
 stats datafile using (@mine && @in_sweep ? (add_size(column("n")), add_library(0)) : 0) nooutput
 do for [i = 1:nsizes] {
     do for [j = i + 1:nsizes] {
@@ -62,22 +68,6 @@ put(x) = (k = slot_of(0), slot_name[k + 1] = strcol("role") eq "library" ? strco
     gpu_name = strcol("gpu"), sms = column("sms"), \
     t = strptime("%Y-%m-%dT%H:%M:%SZ", strcol("date")), t > newest_t ? (newest_t = t, run_date = strcol("date")) : 0, 0)
 stats datafile using (@mine && @in_sweep ? put(0) : 0) nooutput
-
-# Of library_pick's candidates (slots 99, 98, ...), the fastest at the largest size
-# that one of them passed at is the target: it takes slot 99, the library colour.
-npick = words(library_pick) < 9 ? words(library_pick) : 9
-best_pick = 0; best_at = 0; best_v = 0
-do for [p = 1:npick] {
-    do for [i = 1:nsizes] {
-        v = val[(100 - p) * 40 + i]
-        if (is_number(v) && v > 0 && (i > best_at || (i == best_at && v > best_v))) { best_pick = p; best_at = i; best_v = v }
-    }
-}
-if (best_pick > 1) {
-    k = 100 - best_pick
-    do for [i = 1:nsizes] { t = val[99 * 40 + i]; val[99 * 40 + i] = val[k * 40 + i]; val[k * 40 + i] = t }
-    t = slot_name[100]; slot_name[100] = slot_name[k + 1]; slot_name[k + 1] = t
-}
 
 # Which slots have two sizes or more; the range of the values.
 array shown[100]

@@ -310,7 +310,9 @@ END_TEST
 /* bin/results-check's vs_previous columns, from which the figures draw each step's
  * speedup, follow the lab's step table (step 02 over 01, step 01 over the baseline
  * CPU row) and compare only comparable rows: a flushed-cache 01 is not compared with a
- * warm-cache CPU row of another run, and says why; 02 is, with 01 of its own run. */
+ * warm-cache CPU row of another run, and says why; 02 is, with 01 of its own run. Its
+ * vs library columns (the figures' library line) name the best library row of the run
+ * for each row of it, the library row itself included, and nothing for the other run. */
 START_TEST(results_check_compares_each_row_with_the_one_its_table_says)
 {
     char dir[1024], csv[1100], out_dir[1100], kept[1200];
@@ -325,7 +327,8 @@ START_TEST(results_check_compares_each_row_with_the_one_its_table_says)
     fputs(RESULTS_HEADER "\n"
           DEMO_ROW(AT("0"), "warm-run", "G", "cpu-fill", "cpu", "warm", "4096", "8.0", "1", "PASS")
           DEMO_ROW(AT("1"), "r2", "G", "01-fill", "step", "flushed", "4096", "4.0", "2", "PASS")
-          DEMO_ROW(AT("2"), "r2", "G", "02-shared", "step", "flushed", "4096", "2.0", "4", "PASS"),
+          DEMO_ROW(AT("2"), "r2", "G", "02-shared", "step", "flushed", "4096", "2.0", "4", "PASS")
+          DEMO_ROW(AT("3"), "r2", "G", "vendor", "library", "flushed", "4096", "1.0", "8", "PASS"),
           f);
 #undef AT
     ck_assert_int_eq(fclose(f), 0);
@@ -334,11 +337,14 @@ START_TEST(results_check_compares_each_row_with_the_one_its_table_says)
     snprintf(kept, sizeof kept, "%s/demo.csv", out_dir);
     char *rows = util_read_file(kept, NULL);
     ck_assert_ptr_nonnull(rows);
-    ck_assert_msg(strstr(rows, ",vs_previous_step,vs_previous_run,vs_previous_why,vs_previous\n") != NULL &&
+    ck_assert_msg(strstr(rows, ",vs_previous_step,vs_previous_run,vs_previous_why,vs_previous,variant,vs_library_step,"
+                              "vs_library\n") != NULL &&
                       strstr(rows, ",cpu-fill,cpu,") != NULL &&
-                      strstr(rows, ",PASS,,,,NaN\n") != NULL && /* the baseline: nothing before it */
-                      strstr(rows, ",PASS,,,no cpu-fill row at this size with the L2 flushed,NaN\n") != NULL &&
-                      strstr(rows, ",PASS,01-fill,r2,,2\n") != NULL,
+                      strstr(rows, ",PASS,,,,NaN,,,NaN\n") != NULL && /* the baseline: nothing before it */
+                      strstr(rows, ",PASS,,,no cpu-fill row at this size with the L2 flushed,NaN,,vendor,"
+                                   "0.25\n") != NULL &&
+                      strstr(rows, ",PASS,01-fill,r2,,2,,vendor,0.5\n") != NULL &&
+                      strstr(rows, ",vendor,library,") != NULL && strstr(rows, ",PASS,,,,NaN,,vendor,1\n") != NULL,
                   "%s", rows);
     free(rows);
 }
@@ -386,18 +392,18 @@ END_TEST
  * have started, and says ALONE if it never does, as one after the other it would
  * (tests/fixtures/fake-steps/todo-step.sh). */
 
-/* bin/lab run of the fake steps (run: extra words after the lab's name), into
- * out and err; the fake binaries removed again. */
-static int run_fake_steps(char *const extra[], const char *const env[])
+/* bin/lab run of the fake steps (each a copy of tests/fixtures/fake-steps/<fake>; run:
+ * extra words after the lab's name), into out and err; the fake binaries removed again. */
+static int run_fake_steps(const char *fake, char *const extra[], const char *const env[])
 {
     char bin[1200], path[1300];
     snprintf(bin, sizeof bin, "%s/fake-bin", tree);
     mkdir(bin, 0777);
     snprintf(path, sizeof path, "%s/demo", bin);
     mkdir(path, 0777);
-    char fixture[600];
-    char *fake_step = util_read_file(fixture_path("fake-steps/todo-step.sh", fixture,
-                                                  sizeof fixture), NULL);
+    char fixture[600], relative[128];
+    snprintf(relative, sizeof relative, "fake-steps/%s", fake);
+    char *fake_step = util_read_file(fixture_path(relative, fixture, sizeof fixture), NULL);
     ck_assert_ptr_nonnull(fake_step);
     const char *names[] = {"01-fill", "02-shared", "cpu-fill", "cpu-fill-reverse"};
     for (size_t i = 0; i < 4; ++i) {
@@ -419,7 +425,7 @@ static int run_fake_steps(char *const extra[], const char *const env[])
 
 START_TEST(steps_still_todo_run_side_by_side_in_their_places)
 {
-    int code = run_fake_steps(NULL, NULL);
+    int code = run_fake_steps("todo-step.sh", NULL, NULL);
     ck_assert_msg(code == 0, "exit %d\n%s%s", code, out, err);
     ck_assert_msg(strstr(out, "ALONE") == NULL, "the TODO steps ran one after the other:\n%s", out);
     const char *rows[] = {"cpu-fill row PASS", "cpu-fill-reverse row PASS", "01-fill row TODO",
@@ -442,10 +448,44 @@ START_TEST(steps_still_todo_run_alone_when_the_run_has_options)
 {
     char *extra[] = {"--", "--n", "5", NULL};
     const char *const env[] = {"FAKE_WAIT=10", NULL};
-    int code = run_fake_steps(extra, env);
+    int code = run_fake_steps("todo-step.sh", extra, env);
     ck_assert_msg(code == 0, "exit %d\n%s%s", code, out, err);
     ck_assert_msg(strstr(out, "ALONE") != NULL, "the TODO steps ran side by side:\n%s", out);
     ck_assert_msg(strstr(out, "4 step(s) run: 2 passed, 2 still TODO, 0 failed") != NULL, "%s", out);
+}
+END_TEST
+
+/* make run ends a lab's run with each step against the fastest library row the run
+ * recorded at the step's size (vs_library.h), named, in words: fake steps record the
+ * rows of tests/fixtures/vs-library/demo-run.csv (two library rows, each the faster at
+ * one size; a faster one of another run, never taken). */
+START_TEST(make_run_names_the_best_library_row_of_each_size)
+{
+    char fixture[600], copy[1300], rows[1400], results[1300];
+    char *text = util_read_file(fixture_path("vs-library/demo-run.csv", fixture, sizeof fixture), NULL);
+    ck_assert_ptr_nonnull(text);
+    FILE *f = fopen(in_tree("fake-rows.csv", copy, sizeof copy), "w"); /* where the fakes find it */
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    ck_assert_int_eq(fclose(f), 0);
+    free(text);
+    snprintf(rows, sizeof rows, "FAKE_ROWS=%s", copy);
+    const char *const env[] = {rows, NULL};
+    int code = run_fake_steps("recording-step.sh", NULL, env);
+    ck_assert_int_eq(remove(copy), 0);
+    ck_assert_int_eq(util_remove_tree(in_tree("data/results/G", results, sizeof results)), 0);
+    ck_assert_msg(code == 0, "exit %d\n%s%s", code, out, err);
+    const char *summary = strstr(out, "\nvs library: each step against the fastest library row "
+                                      "of this run that computes the same, at its size (");
+    ck_assert_msg(summary != NULL, "no vs library summary:\n%s", out);
+    const char *const lines[] = {
+        "\n  01-fill          64³                      0.21x of vendor (takes 4.7 times as long)\n",
+        "\n  01-fill          128³                     0.20x of vendor-64 (takes 5.0 times as long)\n",
+        "\n  02-shared        64³                      0.85x of vendor (15% slower)\n",
+        "\n  02-shared        128³                     1.20x of vendor-64 (20% faster)\n"};
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; ++i)
+        ck_assert_msg(strstr(summary, lines[i]) != NULL, "'%s' not in the summary:\n%s", lines[i], out);
+    ck_assert_msg(strstr(summary, "4 step(s) run: 4 passed") != NULL, "%s", out);
 }
 END_TEST
 
@@ -545,6 +585,7 @@ Suite *demo_lab_suite(void)
     tcase_add_test(tc, a_fractional_time_limit_is_honoured);
     tcase_add_test(tc, steps_still_todo_run_side_by_side_in_their_places);
     tcase_add_test(tc, steps_still_todo_run_alone_when_the_run_has_options);
+    tcase_add_test(tc, make_run_names_the_best_library_row_of_each_size);
     tcase_add_test(tc, a_step_its_gpu_cannot_run_is_skipped_with_the_reason);
     tcase_add_test(tc, make_for_an_older_arch_builds_a_binary_that_says_why);
     suite_add_tcase(s, tc);

@@ -91,7 +91,9 @@ static int guide_tables(const char *dir, char **guide, const char *arg, ...)
     DEMO_ROW("2026-11-23T10:00:00Z", run, "G", step, role, "flushed", "64", median, gflops, verdict)
 
 /* The newest run only, in order, with the speedup over the step before; a row of a
- * library beside the steps is named with its role and compared with nothing. */
+ * library beside the steps is named with its role and compared with nothing before it,
+ * and each row is set against it, in words, in a "vs library" column (the rule's cases:
+ * tests/test_results.c). */
 START_TEST(guide_tables_follow_the_csv)
 {
     char dir[700];
@@ -109,11 +111,12 @@ START_TEST(guide_tables_follow_the_csv)
     ck_assert_int_eq(guide_tables(dir, &text, "--check", "--results", dir, NULL), 0);
     ck_assert_ptr_null(strstr(text, "stale text"));
     ck_assert_ptr_null(strstr(text, "9.000"));
-    ck_assert_msg(strstr(text, "| 01-fill | 64³ | 32 | 1024 | 8 (threads) | 4.000 | 2.00 | - | PASS |") != NULL &&
-                      strstr(text, "| 02-shared | 64³ | 32 | 1024 | 8 (threads) | 2.000 | 4.00 | 2.00x | PASS |") !=
-                          NULL &&
-                      strstr(text, "| vendor (library) | 64³ | - | - | (library) | 1.000 | 8.00 | - | PASS |") !=
-                          NULL &&
+    ck_assert_msg(strstr(text, "| 01-fill | 64³ | 32 | 1024 | 8 (threads) | 4.000 | 2.00 | - | "
+                               "0.25x of vendor (takes 4.0 times as long) | PASS |") != NULL &&
+                      strstr(text, "| 02-shared | 64³ | 32 | 1024 | 8 (threads) | 2.000 | 4.00 | 2.00x | "
+                                   "0.50x of vendor (50% slower) | PASS |") != NULL &&
+                      strstr(text, "| vendor (library) | 64³ | - | - | (library) | 1.000 | 8.00 | - | the target "
+                                   "| PASS |") != NULL &&
                       strstr(text, "end\n") != NULL,
                   "%s", text);
     free(text);
@@ -241,8 +244,8 @@ END_TEST
 
 /* <!-- sizes-table LAB GPU-DIR STEP ROW -->: a step against a row size by size, from
  * the newest run in which both passed at two sizes (the older run is left out), a
- * failed row with no time, a size without the row left out; against ROW "A|B", the
- * faster of the two that passed at each size, named (a failed one never chosen); a
+ * failed row with no time, a size without the row left out; against ROW "library", the
+ * fastest library row that passed at each size, named (a failed one never chosen); a
  * marker without its ROW is refused in one line. */
 START_TEST(guide_tables_compare_a_step_with_a_row_by_size)
 {
@@ -284,7 +287,8 @@ START_TEST(guide_tables_compare_a_step_with_a_row_by_size)
                       strstr(got, "stale") == NULL && strstr(got, "run `new`") != NULL,
                   "%s", got);
     free(got);
-    /* against two library rows: the faster that passed at each size, named */
+    /* against the library (ROW "library"): its fastest row that passed at each size,
+     * named, and the step's speed against it in words (vs_library.h) */
     const char *const more[][9] = {
         {"new", "vendor-64", "library", "64", "64", "64", "0.5", "16", "PASS"},
         {"new", "vendor-64", "library", "3", "5", "7", "0.4", "5", "FAIL"},
@@ -296,14 +300,16 @@ START_TEST(guide_tables_compare_a_step_with_a_row_by_size)
         strcat(text, line);
     }
     write_text(dir, "G/demo.csv", text);
-    write_text(dir, "guide.md", "<!-- sizes-table demo G 02-shared vendor|vendor-64 -->\n"
+    write_text(dir, "guide.md", "<!-- sizes-table demo G 02-shared library -->\n"
                                 "<!-- end results-table -->\n");
     ck_assert_int_eq(guide_tables(dir, &got, "--results", dir, NULL), 0);
-    ck_assert_msg(strstr(got, "| size | 02-shared ms | best library ms |") != NULL &&
-                      strstr(got, "| 02-shared / best library | best library row |") != NULL, "%s", got);
-    ck_assert_msg(strstr(got, "| 64³ | 2.000 | 0.500 | 4.00 | 16.0 | 0.25x | vendor-64 |") != NULL, "%s", got);
-    ck_assert_msg(strstr(got, "| 3x5x7 | 1.000 | 0.500 | 2.00 | 4.00 | 0.50x | vendor |") != NULL, "%s", got);
-    ck_assert_msg(strstr(got, "| 256³ | FAIL | 0.500 | - | 4.00 | - | vendor |") != NULL, "%s", got);
+    ck_assert_msg(strstr(got, "| size | 02-shared ms | best library ms | 02-shared GFLOP/s | "
+                              "best library GFLOP/s | vs library |") != NULL, "%s", got);
+    ck_assert_msg(strstr(got, "| 64³ | 2.000 | 0.500 | 4.00 | 16.0 | 0.25x of vendor-64 (takes 4.0 "
+                              "times as long) |") != NULL, "%s", got);
+    ck_assert_msg(strstr(got, "| 3x5x7 | 1.000 | 0.500 | 2.00 | 4.00 | 0.50x of vendor (50% slower) |") !=
+                      NULL, "%s", got);
+    ck_assert_msg(strstr(got, "| 256³ | FAIL | 0.500 | - | 4.00 | - |") != NULL, "%s", got);
     free(got);
     write_text(dir, "guide.md", "<!-- sizes-table demo G 02-shared -->\n<!-- end results-table -->\n");
     ck_assert_int_eq(guide_tables(dir, NULL, "--results", dir, NULL), 2);

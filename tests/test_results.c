@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lab_registry.h"
 #include "results.h"
 #include "util.h"
+#include "vs_library.h"
 
 static struct run_record sample_record(void)
 {
@@ -380,6 +382,70 @@ START_TEST(timed_runs_are_summarized_by_their_median)
 }
 END_TEST
 
+/* The rows of tests/fixtures/vs-library/<lab>.csv against the best library row: row r's
+ * library row (-1: none) and its cell. */
+static void check_vs_library(const struct csv_table *t, const char *lab, size_t r, long library,
+                             const char *cell)
+{
+    struct vs_library against;
+    vs_library_of_row(t, r, step_table_find(lab), &against);
+    char got[256];
+    vs_library_cell(t, r, step_table_find(lab), got, sizeof got);
+    ck_assert_msg(against.row == library && strcmp(got, cell) == 0,
+                  "%s row %zu: library row %ld, '%s'; wanted row %ld, '%s' (%s)", lab, r + 2,
+                  against.row + 2, got, library + 2, cell, against.why);
+}
+
+/* "vs library" (vs_library.h): the fastest library row that passed in the same run, at
+ * the same size, cache policy, label (spmv's matrix) and variant (sort's keys or
+ * pairs): at one size the int call, at another the 64-bit one, each named; never a
+ * faster row of another run, policy, label or variant, nor one that failed. (Row
+ * numbers below are the file's lines less two: its header and counting from 0.) */
+START_TEST(a_step_is_set_against_the_best_library_row_of_its_size_and_label)
+{
+    char path[600], err[256];
+    struct csv_table t;
+    ck_assert_int_eq(csv_read_file(fixture_path("vs-library/sort.csv", path, sizeof path), &t, err,
+                                   sizeof err), 0);
+    check_vs_library(&t, "sort", 2, 3, "0.80x of cub-keys (20% slower)");
+    check_vs_library(&t, "sort", 7, 9, "0.85x of cub-keys-i64 (15% slower)");
+    check_vs_library(&t, "sort", 10, 11, "1.25x of cub-pairs (25% faster)");
+    check_vs_library(&t, "sort", 8, 9, "0.85x of cub-keys-i64 (15% slower)");
+    check_vs_library(&t, "sort", 9, 9, "the target");
+    check_vs_library(&t, "sort", 13, -1, "-"); /* no library row at 8192 */
+    check_vs_library(&t, "sort", 14, 15, "-"); /* 08 failed at 2048: no speedup */
+    struct vs_library against;
+    vs_library_of_row(&t, 13, step_table_find("sort"), &against);
+    ck_assert_str_eq(against.why, "no library row of this run at this size");
+    vs_library_of_row(&t, 14, step_table_find("sort"), &against);
+    ck_assert_str_eq(against.why, "this row failed");
+    csv_free(&t);
+    ck_assert_int_eq(csv_read_file(fixture_path("vs-library/spmv.csv", path, sizeof path), &t, err,
+                                   sizeof err), 0);
+    check_vs_library(&t, "spmv", 0, 1, "1.20x of cusparse (20% faster)");
+    csv_free(&t);
+}
+END_TEST
+
+/* The words: no arithmetic left to the reader, either way, far or near. */
+START_TEST(vs_library_says_how_much_in_words)
+{
+    const struct {
+        double speedup;
+        const char *words;
+    } cases[] = {
+        {0.85, "0.85x of cub (15% slower)"},     {1.28, "1.28x of cub (28% faster)"},
+        {0.998, "1.00x of cub (level with it)"}, {0.3125, "0.31x of cub (takes 3.2 times as long)"},
+        {2.5, "2.50x of cub (2.5 times as fast)"}, {0.05, "0.05x of cub (takes 20.0 times as long)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        char got[128];
+        vs_library_words(cases[i].speedup, "cub", got, sizeof got);
+        ck_assert_str_eq(got, cases[i].words);
+    }
+}
+END_TEST
+
 Suite *results_suite(void)
 {
     Suite *s = suite_create("results");
@@ -396,6 +462,8 @@ Suite *results_suite(void)
     tcase_add_test(tc, failed_row_shows_no_time);
     tcase_add_test(tc, a_lab_whose_rate_is_not_flops_has_no_gflops_column);
     tcase_add_test(tc, timed_runs_are_summarized_by_their_median);
+    tcase_add_test(tc, a_step_is_set_against_the_best_library_row_of_its_size_and_label);
+    tcase_add_test(tc, vs_library_says_how_much_in_words);
     suite_add_tcase(s, tc);
     return s;
 }

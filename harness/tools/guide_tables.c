@@ -14,7 +14,9 @@
  * and gets between them the newest fullest run of LAB's solutions recorded in
  * DIR/GPU-DIR/LAB.csv (DIR: data/results): the run with the most passing steps (at
  * size MxNxK when given), every row of that run (at that size) in the order recorded,
- * the rows beside the steps (role cpu or library) named with their role. LAB
+ * the rows beside the steps (role cpu or library) named with their role, and, where the
+ * run has a library row, a "vs library" column (vs_library.h: each row against the
+ * fastest library row of the run that computes the same at its size). LAB
  * "grading" is the grading throughput instead: every row of GRADING/GPU-DIR/throughput.csv
  * (GRADING: --grading DIR, default data/grading), one per grading run. "vs
  * previous" is the runner's: the row the step table compares it with
@@ -31,9 +33,10 @@
  *   <!-- end results-table -->
  * from the newest run in which both passed at two sizes or more: each size of that
  * run, in the order recorded, with both times and rates and STEP's speed as a
- * multiple of ROW's. ROW may name several rows joined by '|' (a library's documented
- * ways of making the same call, "cub-keys|cub-keys-i64"): at each size STEP is then
- * set against the fastest of them that passed, which a last column names.
+ * multiple of ROW's. ROW "library" is the library at its best: at each size STEP is
+ * set against the best library row of the run (vs_library.h: the fastest of the
+ * library's documented ways of making the same call that passed, CUB's int and 64-bit
+ * item counts), and the last column names it and says STEP's speed against it in words.
  * A variants table sets out one step's builds with two build variables as a grid:
  *   <!-- variants-table LAB GPU-DIR STEP VAR_ROWS VAR_COLS -->
  *   ... (generated) ...

@@ -35,6 +35,7 @@
 #include "lab_registry.h"
 #include "procs.h"
 #include "todo_runs.h"
+#include "vs_library.h"
 
 static const char *program = "lab";
 
@@ -392,6 +393,11 @@ static int run_steps(const char *bin_dir, const struct selection *sel, int repor
             todo_runs_free(&early);
         if (report && !first)
             printf("\n");
+        if (!report && !no_gpu && !first) { /* each step against the library (vs_library.h) */
+            fflush(stdout);
+            vs_library_print_recorded(stdout, t, run_id, extra_argc, extra_argv);
+            fflush(stdout);
+        }
     }
     drop_skip_notes(notes);
     if (no_gpu || (cpu_rows_need_gpu && ran == 0)) {

@@ -23,7 +23,12 @@
  * results.h computed once: vs_previous_step and vs_previous_run (the step and run of
  * the row it is compared with), vs_previous_why (when there is none, why: "no
  * 14-register-blocking row at this size with the L2 flushed"; empty for a row with
- * nothing to compare with), vs_previous (its speedup over that row, NaN when none).
+ * nothing to compare with), vs_previous (its speedup over that row, NaN when none);
+ * then three for "vs library" (vs_library.h), so that a figure's library line is the
+ * library at its best by the same rule as the tables': variant (lab.def's VARIANT: ""
+ * for the plain problem), vs_library_step (the best library row of the row's run at its
+ * size, label and variant; a library row that names itself is that best) and
+ * vs_library (the speedup over it, NaN when none).
  * A file named peaks.csv is the GPU's measured ceilings (bin/peaks): its header must
  * name date, gpu, quantity, value and unit; a row is skipped when its field count
  * differs from the header's, its quantity or unit is empty or its value is not a
@@ -55,6 +60,7 @@
 #include "profile.h"
 #include "results.h"
 #include "step_table.h"
+#include "vs_library.h"
 
 /* The common columns are the ones the runner writes (results.h). */
 #define common results_columns
@@ -188,6 +194,23 @@ static void put_vs_previous(FILE *out, const struct csv_table *t, size_t r,
     put_field(out, speedup, 1);
 }
 
+/* The "vs library" columns of row r (see the top). */
+static void put_vs_library(FILE *out, const struct csv_table *t, size_t r,
+                           const struct step_table *steps)
+{
+    struct vs_library against;
+    vs_library_of_row(t, r, steps, &against);
+    char speedup[32] = "";
+    if (!isnan(against.speedup))
+        snprintf(speedup, sizeof speedup, "%.6g", against.speedup);
+    fputc(',', out);
+    put_field(out, steps != NULL ? step_table_variant(steps, t->rows[r][11]) : "", 0);
+    fputc(',', out);
+    put_field(out, against.row >= 0 ? t->rows[against.row][11] : "", 0);
+    fputc(',', out); /* last: a number, never empty (gnuplot misreads an empty last field) */
+    put_field(out, speedup, 1);
+}
+
 struct lab_out {
     char name[64];
     FILE *csv, *dirs;
@@ -225,7 +248,8 @@ static struct lab_out *open_lab(struct lab_out *labs, size_t *nlabs, const char 
     }
     join_header(t, l->header, sizeof l->header);
     fprintf(l->csv, "results_dir,%s,%s\n", l->header, /* column names: plain words */
-            "vs_previous_step,vs_previous_run,vs_previous_why,vs_previous");
+            "vs_previous_step,vs_previous_run,vs_previous_why,vs_previous,variant,vs_library_step,"
+            "vs_library");
     ++*nlabs;
     return l;
 }
@@ -473,6 +497,7 @@ int main(int argc, char **argv)
                           k < NCOMMON ? !is_text(t.header[k]) : !is_label(lab, t.header[k]));
             }
             put_vs_previous(l->csv, &t, r, step_table_find(lab));
+            put_vs_library(l->csv, &t, r, step_table_find(lab));
             fputc('\n', l->csv);
             ++kept;
         }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "results.h"
+#include "vs_library.h"
 
 static const char *field(const struct csv_table *t, size_t row, const char *name)
 {
@@ -161,17 +162,11 @@ int open_results(const char *results, const char *lab, const char *gpu_dir,
     return 0;
 }
 
-/* Row r's size as the tables show it: n alone for a lab with one size (one_number),
- * n³ when m, n and k agree, else m x n x k. */
+/* Row r's size as the tables show it (results_size_text): n alone for a lab with one
+ * size (one_number). */
 static void size_label(const struct csv_table *t, size_t r, int one_number, char *size, size_t len)
 {
-    const char *m = field(t, r, "m"), *n = field(t, r, "n"), *k = field(t, r, "k");
-    if (one_number)
-        snprintf(size, len, "%s", n);
-    else if (strcmp(m, n) == 0 && strcmp(n, k) == 0)
-        snprintf(size, len, "%s³", n);
-    else
-        snprintf(size, len, "%sx%sx%s", m, n, k);
+    results_size_text(field(t, r, "m"), field(t, r, "n"), field(t, r, "k"), one_number, size, len);
 }
 
 /* The line under a table: the GPU, run, date, commit and cache of row r, the file. */
@@ -206,12 +201,17 @@ int make_table(const char *results, const char *lab, const char *gpu_dir, const 
                        : gbps                                     ? "gbps"
                                                                   : NULL;
     int has_inter = rate != NULL;
+    /* a "vs library" column where the run has a library row to compare with (vs_library.h) */
+    int has_library = 0;
+    for (size_t r = 0; r < t.nrows; ++r)
+        has_library |= strcmp(field(&t, r, "run_id"), run) == 0 && size_matches(&t, r, size) &&
+                       strcmp(field(&t, r, "role"), "library") == 0;
     char line[2048];
     snprintf(line, sizeof line,
              "| step | size | regs | smem B | blocks/SM (limiter) | median ms | %s | "
-             "%s%svs previous | check |\n|---|---|---|---|---|---|---|---|---|%s\n",
+             "%s%svs previous | %scheck |\n|---|---|---|---|---|---|---|---|---|%s%s\n",
              steps->rate_label ? steps->rate_label : "GFLOP/s", has_inter ? (gbps ? "GB/s" : "Ginter/s") : "", has_inter ? " | " : "",
-             has_inter ? "---|" : "");
+             has_library ? "vs library | " : "", has_inter ? "---|" : "", has_library ? "---|" : "");
     text_put(out, line);
     size_t last = 0;
     for (size_t r = 0; r < t.nrows; ++r) {
@@ -219,7 +219,7 @@ int make_table(const char *results, const char *lab, const char *gpu_dir, const 
             continue;
         const char *role = field(&t, r, "role");
         int step = strcmp(role, "step") == 0, cpu = strcmp(role, "cpu") == 0;
-        char size[64], resources[128], ratio[96], inter[32] = "", label[160];
+        char size[64], resources[128], ratio[96], inter[32] = "", label[160], library[256] = "";
         size_label(&t, r, has_inter, size, sizeof size);
         double ms = number(&t, r, "median_ms");
         int passed = strcmp(field(&t, r, "verdict"), "PASS") == 0;
@@ -234,6 +234,11 @@ int make_table(const char *results, const char *lab, const char *gpu_dir, const 
         else
             snprintf(resources, sizeof resources, "| - | - | (%s) ", role);
         vs_previous_cell(&t, steps, r, run, ratio, sizeof ratio);
+        if (has_library) {
+            vs_library_cell(&t, r, steps, library + 1, sizeof library - 4);
+            library[0] = ' ';
+            strcat(library, " |");
+        }
         if (has_inter)
             snprintf(inter, sizeof inter, "| %.1f ", number(&t, r, rate) / (gbps ? 1.0 : 1e9));
         /* a FAIL shows no time and no rate */
@@ -243,8 +248,8 @@ int make_table(const char *results, const char *lab, const char *gpu_dir, const 
         snprintf(cells, sizeof cells, "%.3f | %s", ms, rate_cell);
         snprintf(label, sizeof label, "%s%s%s%s", field(&t, r, "step"), step ? "" : " (",
                  step ? "" : role, step ? "" : ")");
-        snprintf(line, sizeof line, "| %s | %s %s| %s %s| %s | %s |\n", label, size, resources,
-                 passed ? cells : "- | -", inter, ratio, field(&t, r, "verdict"));
+        snprintf(line, sizeof line, "| %s | %s %s| %s %s| %s |%s %s |\n", label, size, resources,
+                 passed ? cells : "- | -", inter, ratio, library, field(&t, r, "verdict"));
         if (text_put(out, line) != 0)
             break;
         last = r;
@@ -253,6 +258,11 @@ int make_table(const char *results, const char *lab, const char *gpu_dir, const 
     caption(&t, last, run, path, said, sizeof said);
     text_put(out, "\n");
     text_put(out, said);
+    if (has_library)
+        text_printf(out, "; vs library: against the fastest library row of the run that computes "
+                         "the same, at the same size%s%s (its time over the row's)",
+                    steps->label_column != NULL ? " and " : "",
+                    steps->label_column != NULL ? steps->label_column : "");
     text_put(out, "; `make guide-tables` regenerates this table.\n");
     csv_free(&t);
     return 0;
@@ -370,29 +380,21 @@ static int passed_row(const struct csv_table *t, long q)
     return q >= 0 && strcmp(field(t, (size_t)q, "verdict"), "PASS") == 0;
 }
 
-/* The row of size r in run to compare with: row names one row, or several joined by
- * '|' (the library's documented ways of making one call: "cub-keys|cub-keys-i64"),
- * of which the fastest that passed at that size (else the first there, failed), -1
- * when none ran there. */
-static long find_best_row(const struct csv_table *t, const char *run, const char *rows, size_t r)
+/* The row of run to set row q against: the row named `row` at q's size, or, row
+ * "library", the best library row for q (vs_library.h); -1 when there is none. */
+static long compared_row(const struct csv_table *t, const struct step_table *table, const char *run,
+                         const char *row, size_t q)
 {
-    long best = -1;
-    for (const char *p = rows; *p != '\0';) {
-        size_t len = strcspn(p, "|");
-        char name[128];
-        snprintf(name, sizeof name, "%.*s", (int)len, p);
-        long q = find_row(t, run, name, r);
-        if (q >= 0 && (best < 0 || (passed_row(t, q) && (!passed_row(t, best) ||
-                                     number(t, (size_t)q, "median_ms") < number(t, (size_t)best, "median_ms")))))
-            best = q;
-        p += len + (p[len] == '|');
-    }
-    return best;
+    if (strcmp(row, "library") != 0)
+        return find_row(t, run, row, q);
+    struct vs_library against;
+    vs_library_of_row(t, q, table, &against);
+    return against.row;
 }
 
 /* A sizes table (see the top of guide_tables.c): step against row in the newest run where
- * both passed at two sizes or more; against several rows (row "A|B"), the fastest of
- * them at each size, named in a last column. */
+ * both passed at two sizes or more; against row "library", the best library row at each
+ * size, its name and the step's speed against it in words (vs_library.h). */
 int make_sizes_table(const char *results, const char *lab, const char *gpu_dir,
                      const char *step, const char *row, struct text *out, char *why,
                      size_t why_len)
@@ -420,7 +422,7 @@ int make_sizes_table(const char *results, const char *lab, const char *gpu_dir,
         size_t both = 0;
         for (size_t q = 0; q < t.nrows; ++q)
             if (strcmp(field(&t, q, "run_id"), id) == 0 && strcmp(field(&t, q, "step"), step) == 0 &&
-                passed_row(&t, (long)q) && passed_row(&t, find_best_row(&t, id, row, q)))
+                passed_row(&t, (long)q) && passed_row(&t, compared_row(&t, table, id, row, q)))
                 ++both;
         if (both >= 2)
             run = id;
@@ -432,21 +434,25 @@ int make_sizes_table(const char *results, const char *lab, const char *gpu_dir,
         return -1;
     }
     char line[2048];
-    int several = strchr(row, '|') != NULL;
-    const char *shown = several ? "best library" : row;
-    snprintf(line, sizeof line,
-             "| size | %s ms | %s ms | %s %s | %s %s | %s / %s |%s\n"
-             "|---|---|---|---|---|---|%s\n", step, shown, step, rate, shown, rate, step, shown,
-             several ? " best library row |" : "", several ? "---|" : "");
+    int library = strcmp(row, "library") == 0;
+    const char *shown = library ? "best library" : row;
+    if (library)
+        snprintf(line, sizeof line,
+                 "| size | %s ms | %s ms | %s %s | %s %s | vs library |\n"
+                 "|---|---|---|---|---|---|\n", step, shown, step, rate, shown, rate);
+    else
+        snprintf(line, sizeof line,
+                 "| size | %s ms | %s ms | %s %s | %s %s | %s / %s |\n"
+                 "|---|---|---|---|---|---|\n", step, shown, step, rate, shown, rate, step, shown);
     text_put(out, line);
     size_t last = 0;
     for (size_t q = 0; q < t.nrows; ++q) {
         if (strcmp(field(&t, q, "run_id"), run) != 0 || strcmp(field(&t, q, "step"), step) != 0)
             continue;
-        long other = find_best_row(&t, run, row, q);
+        long other = compared_row(&t, table, run, row, q);
         if (other < 0)
             continue;
-        char size[96], t1[32] = "FAIL", t2[32] = "FAIL", r1[32] = "-", r2[32] = "-", ratio[32] = "-";
+        char size[96], t1[32] = "FAIL", t2[32] = "FAIL", r1[32] = "-", r2[32] = "-", ratio[256] = "-";
         size_label(&t, q, 0, size, sizeof size);
         if (passed_row(&t, (long)q)) { /* a FAIL shows no time and no rate */
             snprintf(t1, sizeof t1, "%.3f", number(&t, q, "median_ms"));
@@ -456,15 +462,13 @@ int make_sizes_table(const char *results, const char *lab, const char *gpu_dir,
             snprintf(t2, sizeof t2, "%.3f", number(&t, (size_t)other, "median_ms"));
             table_rate_text(number(&t, (size_t)other, "gflops"), r2, sizeof r2);
         }
-        if (passed_row(&t, (long)q) && passed_row(&t, other))
+        if (library)
+            vs_library_cell(&t, q, table, ratio, sizeof ratio);
+        else if (passed_row(&t, (long)q) && passed_row(&t, other))
             snprintf(ratio, sizeof ratio, "%.2fx",
                      number(&t, (size_t)other, "median_ms") / number(&t, q, "median_ms"));
         snprintf(line, sizeof line, "| %s | %s | %s | %s | %s | %s |", size, t1, t2, r1, r2, ratio);
         text_put(out, line);
-        if (several) {
-            snprintf(line, sizeof line, " %s |", field(&t, (size_t)other, "step"));
-            text_put(out, line);
-        }
         text_put(out, "\n");
         last = q;
     }

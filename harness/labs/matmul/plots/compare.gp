@@ -1,8 +1,8 @@
 # The rate per step on two or more GPUs side by side, one colour per results
 # folder, at the lab's headline size (lab.gp's head_m x head_n x head_k), from the
 # newest run of each with a passing step there; the library as the last group, of
-# each run the fastest of lab.gp's library_pick rows (the target, named under the
-# group). A step that failed gets no bar.
+# each run the library at its best (the fastest library row of the run that passed:
+# common.gp's is_target, named under the group). A step that failed gets no bar.
 #
 #   gnuplot -c harness/labs/matmul/plots/compare.gp LAB.csv OUT.png [SOURCE]
 #
@@ -43,14 +43,12 @@ if (ndirs < 2) {
 # What the bars span, and the library group's place after the last step.
 row_dir = 'dir_index(strcol("results_dir"), 1)'
 in_newest = selected . ' && at_headline(0) && (d = ' . row_dir . ', d > 0 && strcol("run_id") eq newest[d])'
-# of each run's library rows (lab.gp's library_pick, else any) the fastest that passed
+# of each run's library rows the library at its best (common.gp's is_target: the fastest
+# that passed, by bin/results-check's vs_library_step)
 array lib_pick[max_dirs]
-array lib_pick_rate[max_dirs]
-do for [i = 1:max_dirs] { lib_pick[i] = -1; lib_pick_rate[i] = -1 }
-is_candidate(x) = library_pick eq "" || strstrt(" " . library_pick . " ", " " . strcol("step") . " ") > 0
-pick_fastest(d) = strcol("verdict") eq "PASS" && column(rate) > lib_pick_rate[d] \
-    ? (lib_pick[d] = column(0), lib_pick_rate[d] = column(rate), 0) : 0
-stats datafile using (@in_newest && strcol("role") eq "library" && is_candidate(0) ? pick_fastest(d) : 0) nooutput
+do for [i = 1:max_dirs] { lib_pick[i] = -1 }
+take_target(d) = (lib_pick[d] = column(0), 0)
+stats datafile using (@in_newest && is_target(0) ? take_target(d) : 0) nooutput
 in_newest = in_newest . ' && (strcol("role") ne "library" || column(0) == lib_pick[d])'
 first_step = 1e9; last_step = -1e9; low = 1e300; high = 0; library_name = ""
 array tick[100]

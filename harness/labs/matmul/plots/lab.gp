@@ -12,10 +12,9 @@ flops_per_rate = 1                 # GFLOP/s per shown unit (for the roofline)
 head_m = 4096; head_n = 4096; head_k = 4096
 head_size_text = size_text(head_m, head_n, head_k)
 size_of_row(x) = size_text(column("m"), column("n"), column("k"))
-# The library rows, all strict FP32: cuBLAS in pedantic and in default math mode, and
-# cuBLASLt's fastest of its heuristic's candidates; the fastest is the target, the line
-# across the per-step figure (plots/common.gp).
-library_pick = "cublas cublas-default cublaslt"
+# The library line across the per-step figure is the library at its best: of its rows
+# (cuBLAS in pedantic and in default math mode, cuBLASLt's fastest of its heuristic's
+# candidates), the fastest of the run (plots/common.gp's is_target).
 # The measured ceiling the bars are drawn under (bin/peaks, peaks.csv), in the
 # bars' unit: value * peak_factor.
 peak_quantity = "fp32_fma"; peak_factor = 1

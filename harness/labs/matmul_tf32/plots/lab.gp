@@ -11,11 +11,10 @@ flops_per_rate = 1                 # GFLOP/s per shown unit (for the roofline)
 # The headline size: the per-step figures show each step's newest row at this size.
 head_m = 4096; head_n = 4096; head_k = 4096
 head_size_text = size_text(head_m, head_n, head_k)
-# The library rows in TF32, cuBLAS's own choice and cuBLASLt's fastest of its
-# heuristic's candidates: the faster is the target (the line across the per-step
-# figure, the library colour in the sweep); the others, cuBLAS FP32 among them, are
-# drawn in the sweep only, in grey.
-library_pick = "cublas-tf32 cublaslt-tf32"
+# The library line across the per-step figure (the library colour in the sweep) is the
+# library at its best: the fastest of the run's library rows (plots/common.gp's
+# is_target), in practice one of the TF32 calls; the others, cuBLAS FP32 among them,
+# are drawn in the sweep only, in grey.
 size_of_row(x) = size_text(column("m"), column("n"), column("k"))
 # The measured ceiling the bars are drawn under (bin/peaks, peaks.csv), in the
 # bars' unit: value * peak_factor. The TF32 tensor cores' rate, best first: through

@@ -14,9 +14,9 @@ head_size_text = "n=2^28 uniform keys"
 size_of_row(x) = sprintf("n=%d k=%d", column("n"), column("k"))
 # No ceiling in keys/s: the per-pass figure (lab-pass.gp) draws the copy bandwidth.
 peak_quantity = ""; peak_factor = 1
-# The keys-only library rows are the line the steps are drawn against: CUB's SortKeys
-# with an int and with a 64-bit item count, the faster of the two (plots/common.gp)
-library_pick = "cub-keys cub-keys-i64"
+# The library line the steps are drawn against is CUB's keys call at its best: of
+# SortKeys with an int and with a 64-bit item count, the faster (plots/common.gp's
+# is_target: the keys, the plain problem, not the pairs rows' variant).
 peak_title = ""
 special_quantity = ""; special_flops = 0
 big_unit = "Gkeys/s"
