@@ -237,6 +237,40 @@ START_TEST(make_builds_or_marks_every_step_for_each_arch)
 }
 END_TEST
 
+/* make run on a GPU with no recorded ceilings measures them once (make peaks-once,
+ * which make run calls), saying so; a GPU with them, or none, measures nothing. The
+ * GPU and bin/peaks are fakes (tests/fixtures/peaks-once) recording into a temporary
+ * results tree. */
+START_TEST(an_unseen_gpu_gets_its_ceilings_measured_once)
+{
+    char *dir = util_temp_dir("peaks-once");
+    ck_assert_ptr_nonnull(dir);
+    char command[2048], out[4096], err[4096];
+    snprintf(command, sizeof command,
+             "%sfor gpu in New-GPU New-GPU ''; do FAKE_GPU_DIR=$gpu make -s --no-print-directory "
+             "peaks-once GPU_PROBE=tests/fixtures/peaks-once/gpu-probe "
+             "PEAKS_CMD=tests/fixtures/peaks-once/peaks RESULTS_ROOT='%s' || exit; done",
+             UTIL_FRESH_MAKE, dir);
+    int code = util_run_shell(command, out, sizeof out, err, sizeof err);
+    ck_assert_msg(code == 0, "exit %d\n%s%s", code, out, err);
+    /* said once, measured once: the second make run finds its peaks.csv */
+    ck_assert_msg(strstr(out, "this GPU has no measured ceilings yet") != NULL, "%s", out);
+    ck_assert_msg(strstr(strstr(out, "measuring them once") + 1, "measuring them once") == NULL,
+                  "said twice:\n%s", out);
+    char path[4200], runs[64] = "";
+    snprintf(path, sizeof path, "%s/peaks-runs", dir);
+    FILE *f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    size_t got = fread(runs, 1, sizeof runs - 1, f);
+    fclose(f);
+    runs[got] = '\0';
+    ck_assert_str_eq(runs, "run\n");
+    snprintf(command, sizeof command, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(command), 0);
+    free(dir);
+}
+END_TEST
+
 Suite *gpu_needs_suite(void)
 {
     Suite *s = suite_create("gpu_needs");
@@ -252,6 +286,7 @@ Suite *gpu_needs_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, make_builds_or_marks_every_step_for_each_arch, 0,
                         (int)(sizeof class_archs / sizeof class_archs[0]));
+    tcase_add_test(tc, an_unseen_gpu_gets_its_ceilings_measured_once);
     suite_add_tcase(s, tc);
     return s;
 }
