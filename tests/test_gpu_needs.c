@@ -271,6 +271,26 @@ START_TEST(an_unseen_gpu_gets_its_ceilings_measured_once)
 }
 END_TEST
 
+/* ARCH naming a lab room's architectures: the explorer, which explores one, takes the
+ * first and says so in one line, instead of handing its tool a stray word. */
+START_TEST(the_explorer_takes_one_of_several_archs)
+{
+    char command[512];
+    static char out[1 << 16], err[1 << 16];
+    snprintf(command, sizeof command,
+             "%smake -s --no-print-directory explore-configs ARCH='sm_80 sm_90'",
+             UTIL_FRESH_MAKE);
+    int code = util_run_shell(command, out, sizeof out, err, sizeof err);
+    ck_assert_msg(code == 0, "exit %d\n%.1000s", code, err);
+    ck_assert_msg(strstr(out, "make explore: ARCH names 2 architectures and the explorer explores "
+                              "one: sm_80 (EXPLORER_ARCH= picks another)") != NULL,
+                  "%.1000s", out);
+    ck_assert_msg(strstr(out, "001-paper") != NULL &&
+                      (strstr(out, "valid for sm_80") != NULL || strstr(err, "valid for sm_80") != NULL),
+                  "no configuration listed for sm_80:\n%.500s\n%.500s", out, err);
+}
+END_TEST
+
 Suite *gpu_needs_suite(void)
 {
     Suite *s = suite_create("gpu_needs");
@@ -287,6 +307,7 @@ Suite *gpu_needs_suite(void)
     tcase_add_loop_test(tc, make_builds_or_marks_every_step_for_each_arch, 0,
                         (int)(sizeof class_archs / sizeof class_archs[0]));
     tcase_add_test(tc, an_unseen_gpu_gets_its_ceilings_measured_once);
+    tcase_add_test(tc, the_explorer_takes_one_of_several_archs);
     suite_add_tcase(s, tc);
     return s;
 }

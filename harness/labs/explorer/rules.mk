@@ -10,7 +10,15 @@ EXPLORER_PURE_OBJS := $(patsubst harness/labs/%.c,$(BUILD_DIR)/host/labs/%.o,$(f
 EXPLORER_LIST := $(EXPLORER_BUILD)/configs.mk
 EXPLORER_STEPS := $(EXPLORER_BUILD)/steps.def
 EXPLORER_OBJ_DIR := $(BUILD_DIR)/solutions/explorer
-EXPLORER_METRICS = $(EXPLORER_BUILD)/metrics-$(ARCH)-$(EXPLORER_SIZE).csv
+# The explorer explores one architecture, the GPU it times: ARCH's first where ARCH
+# names several for a lab room (EXPLORER_ARCH= picks another), said in one line.
+EXPLORER_ARCH ?= $(firstword $(ARCH))
+ifneq ($(word 2,$(ARCH)),)
+ifneq ($(filter explore explore-%,$(MAKECMDGOALS)),)
+$(info make explore: ARCH names $(words $(ARCH)) architectures and the explorer explores one: $(EXPLORER_ARCH) (EXPLORER_ARCH= picks another))
+endif
+endif
+EXPLORER_METRICS = $(EXPLORER_BUILD)/metrics-$(EXPLORER_ARCH)-$(EXPLORER_SIZE).csv
 
 $(EXPLORER_TOOL): $(BUILD_DIR)/host/labs/explorer/tools/explorer.o $(EXPLORER_PURE_OBJS) \
                   $(call HOST_OBJ,csv untrusted occupancy resources sass_listing)
@@ -25,11 +33,11 @@ $(BIN_DIR)/run-tests: $(EXPLORER_PURE_OBJS)
 EXPLORER_SELECT = $(or $(EXPLORER_ONLY),$(if $(filter test test-after-deps test-long test-long-checks,$(MAKECMDGOALS)),$(EXPLORER_CI_ONLY)))
 $(EXPLORER_BUILD)/configs.args: FORCE
 	$(Q)mkdir -p $(@D)
-	$(Q)echo '$(ARCH) $(EXPLORER_SELECT)' | cmp -s - $@ || { tmp=$@.$$$$.tmp; echo '$(ARCH) $(EXPLORER_SELECT)' > $$tmp && mv -f $$tmp $@; }
+	$(Q)echo '$(EXPLORER_ARCH) $(EXPLORER_SELECT)' | cmp -s - $@ || { tmp=$@.$$$$.tmp; echo '$(EXPLORER_ARCH) $(EXPLORER_SELECT)' > $$tmp && mv -f $$tmp $@; }
 $(EXPLORER_LIST): $(EXPLORER_DIR)/configs.def $(EXPLORER_TOOL) $(EXPLORER_BUILD)/configs.args
 	$(Q)# replaced only when they change: a relinked tool must not rebuild 135 configurations
 	$(Q)mk=$@.$$$$.tmp steps=$(EXPLORER_STEPS).$$$$.tmp; \
-	  $(EXPLORER_TOOL) configs --arch $(ARCH) $(if $(EXPLORER_SELECT),--only $(EXPLORER_SELECT)) \
+	  $(EXPLORER_TOOL) configs --arch $(EXPLORER_ARCH) $(if $(EXPLORER_SELECT),--only $(EXPLORER_SELECT)) \
 	    --make $$mk --steps $$steps || { rm -f $$mk $$steps; exit 1; }; \
 	  { cmp -s $$steps $(EXPLORER_STEPS) && rm -f $$steps || mv -f $$steps $(EXPLORER_STEPS); } && \
 	  { cmp -s $$mk $@ && rm -f $$mk && touch $@ || mv -f $$mk $@; }
@@ -72,7 +80,7 @@ $(EXPLORER_OBJ_DIR)/%.sass: $(EXPLORER_OBJ_DIR)/%.o
 
 .PHONY: explore explore-build explore-binaries explore-metrics explore-configs
 explore-configs: $(EXPLORER_TOOL)
-	$(Q)$(EXPLORER_TOOL) configs --arch $(ARCH)
+	$(Q)$(EXPLORER_TOOL) configs --arch $(EXPLORER_ARCH)
 
 # A configuration that does not compile is reported and left out (-k); the metrics
 # then list it as not built.
@@ -84,7 +92,7 @@ explore-build: $(EXPLORER_LIST)
 # Without cuobjdump (LAB_OFFLINE=1, or no pip) the instruction counts are SKIPPED, each
 # configuration by name, and the rest of the metrics still checked.
 explore-metrics: explore-build
-	$(Q)$(EXPLORER_TOOL) metrics --arch $(ARCH) --size $(EXPLORER_SIZE) \
+	$(Q)$(EXPLORER_TOOL) metrics --arch $(EXPLORER_ARCH) --size $(EXPLORER_SIZE) \
 	  --build-dir $(EXPLORER_OBJ_DIR) $(if $(EXPLORER_SELECT),--only $(EXPLORER_SELECT)) --csv $(EXPLORER_METRICS) \
 	  $(if $(CUOBJDUMP),,--no-sass 'cuobjdump is missing (make deps installs it from PyPI; or CUOBJDUMP=path)')
 
@@ -98,7 +106,7 @@ explore: deps
 .PHONY: explore-after-deps
 explore-after-deps: explore-metrics
 	$(Q)sh $(EXPLORER_DIR)/explore.sh '$(EXPLORER_TOOL)' '$(EXPLORER_METRICS)' '$(EXPLORER_SIZE)' \
-	  '$(ARCH)' '$(EXPLORER_OBJ_DIR)' '$(EXPLORER_NCU)' $(EXPLORER_CONFIGS)
+	  '$(EXPLORER_ARCH)' '$(EXPLORER_OBJ_DIR)' '$(EXPLORER_NCU)' $(EXPLORER_CONFIGS)
 
 # make test-long (and make test without a GPU, or with CI=true: the top Makefile's
 # TEST_LONG): the chosen configurations build and every one gets its metrics; the
