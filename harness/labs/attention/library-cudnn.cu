@@ -434,7 +434,7 @@ static void version_text(size_t version, char *buf, size_t len)
 
 /* g's graph for p's size, the first engine of it that runs, run once on p: the fused
  * graph, then (where it applies) the one-operation SDPA. 0 when one ran, else a
- * refusal in step_launch_refusal naming the first form's reason. */
+ * refusal in step_launch_refusal with the fused graph's reason (heuristics mode A's). */
 static int build_and_run(struct sdpa_plan *g, const struct attention_problem *p)
 {
     static const cudnnBackendHeurMode_t modes[3] = {CUDNN_HEUR_MODE_A, CUDNN_HEUR_MODE_B, CUDNN_HEUR_MODE_FALLBACK};
@@ -451,9 +451,12 @@ static int build_and_run(struct sdpa_plan *g, const struct attention_problem *p)
         cudnnBackendDescriptor_t graph;
         int graph_made = (form == 0 ? composite_graph(g, &graph) : unified_graph(g, &graph)) == 0;
         int mode_that_ran = -1;
-        for (int m = 0; graph_made && mode_that_ran < 0 && m < 3; ++m)
+        for (int m = 0; graph_made && mode_that_ran < 0 && m < 3; ++m) {
             if (try_heuristics(g, graph, modes[m], p, &offered, &engine) == 0)
                 mode_that_ran = m;
+            else if (form == 0 && m == 0) /* mode A's reason: the most telling */
+                snprintf(first_failure, sizeof first_failure, "%s", failure);
+        }
         if (mode_that_ran >= 0) {
             if (!noted)
                 fprintf(stderr, "cudnn: note: cuDNN %s (headers %s), %s, engine %lld of heuristics mode %s\n",
@@ -461,7 +464,7 @@ static int build_and_run(struct sdpa_plan *g, const struct attention_problem *p)
             noted = 1;
             return 0;
         }
-        if (form == 0)
+        if (form == 0 && !graph_made)
             snprintf(first_failure, sizeof first_failure, "%s", failure);
     }
     release(g);
