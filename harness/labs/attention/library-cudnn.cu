@@ -64,14 +64,15 @@ static float scale_value, neg_inf_value;
 /* what went wrong last, for the refusal line */
 static char failure[200];
 
-/* A cuDNN call that failed: its name and cuDNN's reason, kept for the refusal line. */
+/* A cuDNN call that failed (what: its text; the function's name is kept) and cuDNN's
+ * reason, kept for the refusal line. */
 static int cudnn_failed(const char *what, cudnnStatus_t status)
 {
     char last[160] = "";
     cudnnGetLastErrorString(last, sizeof last);
     last[strcspn(last, "\n")] = '\0';
-    snprintf(failure, sizeof failure, "%s: %s%s%s", what, cudnnGetErrorString(status), last[0] ? "; " : "",
-             last);
+    snprintf(failure, sizeof failure, "%.*s: %s%s%s", (int)strcspn(what, "("), what, cudnnGetErrorString(status),
+             last[0] ? "; " : "", last);
     return -1;
 }
 
