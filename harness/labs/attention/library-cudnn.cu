@@ -508,4 +508,9 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     return cudaGetLastError();
 }
 
-DEFINE_LIBRARY("cuDNN's fused SDPA (backend graph API)", launch);
+/* Its report names the cuDNN headers it was built with; the note of a run, the library
+ * it found. */
+#define VERSION_TEXT(x) #x
+#define VERSION_OF(x) VERSION_TEXT(x)
+DEFINE_LIBRARY("cuDNN " VERSION_OF(CUDNN_MAJOR) "." VERSION_OF(CUDNN_MINOR) "." VERSION_OF(CUDNN_PATCHLEVEL)
+               "'s fused SDPA (backend graph API)", launch);
