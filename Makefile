@@ -198,6 +198,9 @@ flags_of = $(lab_flags_$(1)_$(2))
 #   <lab>_NVCCFLAGS          flags for every step of the lab (e.g. from a variable like TILE=)
 #   <lab>_<stem>_NVCCFLAGS   flags for one step, or one row (ROW line) of the lab
 #   <lab>_<row>_LIBS         libraries one row links (matmul_cublas_LIBS := -lcublas)
+#   <lab>_<row>_MISSING      set when a row's library is not installed here, to one line
+#                            "needs LIBRARY: what was looked for and how to name it": the
+#                            row is then a skip binary that says so (SKIP_RULES, exit 77)
 #   <lab>_LDLIBS             libraries the lab's own C files need, linked wherever they
 #                            are: every binary of the lab and the test runner (-lgomp)
 #   INSTRUCTOR_GOALS += goal  a goal of the lab that needs solutions/ (refused in the students' copy)
@@ -379,22 +382,24 @@ $(4)/$(2)/$(3): $(8)/$(2)/$(3).o $(8)/$(2)/$(3).id.o $(call lab_objs,$(2)) $(RUN
 	$(Q)tmp='$$@'.$$$$$$$$.tmp; $(NVCC) $(call arch_flags,$(ARCH)) -o "$$$$tmp" $$^ $(NVCC_LDFLAGS) -lm -ldl $(6) $($(2)_LDLIBS) && mv -f "$$$$tmp" '$$@' || { rm -f "$$$$tmp"; exit 1; }
 endef
 
-# A step (or row) that ARCH cannot run: bin/<lab>/<stem> is harness/step_skip.c, which
-# says why in one line and exits 77; none of the step's code is compiled.
+# A step (or row) that ARCH cannot run, or a row whose library is missing here
+# (<lab>_<row>_MISSING): bin/<lab>/<stem> is harness/step_skip.c, which says why in one
+# line and exits 77; none of the step's code is compiled.
 # $(1) lab  $(2) stem or row  $(3) binary folder  $(4) the folder of its objects
 define SKIP_RULES
 $(3)/$(1)/$(2): harness/step_skip.c $(call HOST_OBJ,gpu_needs step_table) $(call lab_table_obj,$(1)) $(FLAGS_STAMP) $(wildcard $(call lab_def,$(1)))
 	$$(call say,SKIP,$$@)
 	$(Q)mkdir -p $$(@D) $(4)/$(1)
 	$(Q)tmp='$$@'.$$$$$$$$.tmp; $(CC) $(CFLAGS) '-DSKIP_STEP="$(2)"' '-DSKIP_NEEDS="$(call needs_of,$(1),$(2))"' \
+	  $(if $($(1)_$(2)_MISSING),'-DSKIP_MISSING="$($(1)_$(2)_MISSING)"') \
 	  '-DSKIP_BUILT_FOR="$(ARCH)"' -DSKIP_TABLE=step_table_$(1) -c $$< -o '$(4)/$(1)/$(2).skip.o' \
 	  && $(NVCC) -o "$$$$tmp" '$(4)/$(1)/$(2).skip.o' $(call HOST_OBJ,gpu_needs step_table) $(call lab_table_obj,$(1)) \
 	    $(NVCC_LDFLAGS) && mv -f "$$$$tmp" '$$@' || { rm -f "$$$$tmp"; exit 1; }
 endef
-# STEP_RULES when ARCH runs step (or row) $(3) of lab $(2), SKIP_RULES when not; the
-# arguments are STEP_RULES's first eight.
+# STEP_RULES when ARCH runs step (or row) $(3) of lab $(2) and nothing it links is
+# missing, SKIP_RULES when not; the arguments are STEP_RULES's first eight.
 define STEP_OR_SKIP_RULES
-$(if $(call build_arch_of,$(2),$(3)),$(call STEP_RULES,$(1),$(2),$(3),$(4),$(5),$(6),$(7),$(8),$(call build_arch_of,$(2),$(3))),$(call SKIP_RULES,$(2),$(3),$(4),$(8)))
+$(if $(and $(call build_arch_of,$(2),$(3)),$(if $($(2)_$(3)_MISSING),,built)),$(call STEP_RULES,$(1),$(2),$(3),$(4),$(5),$(6),$(7),$(8),$(call build_arch_of,$(2),$(3))),$(call SKIP_RULES,$(2),$(3),$(4),$(8)))
 endef
 
 tree_bin = $(if $(filter solutions,$(1)),$(BIN_DIR)/solutions,$(BIN_DIR))
@@ -536,10 +541,12 @@ report: all
 	done; exit $$status
 
 # One line per step and row of every lab: "LAB NAME ARCH" (what it is compiled for) or
-# "LAB NAME skip needs sm_90a" (a skip binary: SKIP_RULES).
+# "LAB NAME skip needs sm_90a" (a skip binary: SKIP_RULES), "LAB NAME skip needs cuDNN:
+# ..." for a row whose library is missing here (<lab>_<row>_MISSING).
 build-plan:
 	@$(foreach lab,$(LABS),$(foreach name,$(call steps_of,$(lab)) $(call rows_of,$(lab)),\
-	  echo '$(lab) $(name) $(or $(call build_arch_of,$(lab),$(name)),skip needs $(call needs_of,$(lab),$(name)))';))
+	  echo '$(lab) $(name) $(or $(if $($(lab)_$(name)_MISSING),skip $($(lab)_$(name)_MISSING)),$(call \
+	    build_arch_of,$(lab),$(name)),skip needs $(call needs_of,$(lab),$(name)))';))
 
 # Grading (bin/lab grade; INSTRUCTORS.md, "Grading"). Only the step files are
 # taken from a submission: bin/lab copies each into a folder of its own under

@@ -9,7 +9,9 @@
  * (--report, make report), it gives the same reason as its row, exit 0. The Makefile
  * defines SKIP_STEP (the stem or row name), SKIP_NEEDS, SKIP_BUILT_FOR (ARCH: one
  * architecture or several, "sm_75 sm_86") and SKIP_TABLE (its lab's step table, for the
- * width of the report's step column). Plain C and the CUDA runtime: no kernel, so
+ * width of the report's step column); and SKIP_MISSING for a row whose library was not
+ * installed where it was built (lab.mk's <lab>_<row>_MISSING, one line): that line is
+ * then the reason, whatever the GPU. Plain C and the CUDA runtime: no kernel, so
  * nothing of it is ever timed, reported or graded. */
 #include <stdio.h>
 #include <string.h>
@@ -20,6 +22,10 @@
 #include "step_table.h"
 
 extern const struct step_table SKIP_TABLE;
+
+#ifndef SKIP_MISSING
+#define SKIP_MISSING ""
+#endif
 
 /* The GPU to compare with: the test hook's, else device 0's. 1 when there is one. */
 static int this_gpu(int *major, int *minor)
@@ -46,9 +52,11 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--arch") == 0 && i + 1 < argc)
             report_arch = argv[++i];
     }
-    char why[160];
+    char why[256];
     struct gpu_need arch;
-    if (report) {
+    if (SKIP_MISSING[0] != '\0') /* the row's library, whatever the GPU */
+        snprintf(why, sizeof why, "%s", SKIP_MISSING);
+    else if (report) {
         /* the report's architecture when it is the reason, else the build's (WHATIF= an
          * architecture that could run it, or one the lab's rule does not name: g80) */
         if (report_arch != NULL && gpu_need_parse(report_arch, &arch) == 0 &&
@@ -57,18 +65,20 @@ int main(int argc, char **argv)
                             sizeof why);
         else
             gpu_need_reason_text(SKIP_NEEDS, "this build is for", SKIP_BUILT_FOR, why, sizeof why);
+    } else if (this_gpu(&arch.major, &arch.minor) &&
+               !gpu_need_met(SKIP_NEEDS, arch.major, arch.minor))
+        /* the GPU, when it is the reason; else the build (a GPU that could run the
+         * step, or none) */
+        gpu_need_reason(SKIP_NEEDS, "this GPU is", arch.major, arch.minor, why, sizeof why);
+    else
+        gpu_need_reason_text(SKIP_NEEDS, "this build is for", SKIP_BUILT_FOR, why, sizeof why);
+    if (report) {
         if (header)
             printf("Static resource report: %s was not compiled (ARCH=%s)\n\n", SKIP_STEP,
                    SKIP_BUILT_FOR);
         printf("%-*s %s\n", step_table_name_width(&SKIP_TABLE), SKIP_STEP, why);
         return EXIT_PASS;
     }
-    /* the GPU, when it is the reason; else the build (a GPU that could run the step,
-     * or none) */
-    if (this_gpu(&arch.major, &arch.minor) && !gpu_need_met(SKIP_NEEDS, arch.major, arch.minor))
-        gpu_need_reason(SKIP_NEEDS, "this GPU is", arch.major, arch.minor, why, sizeof why);
-    else
-        gpu_need_reason_text(SKIP_NEEDS, "this build is for", SKIP_BUILT_FOR, why, sizeof why);
     if (!gpu_need_skip_note(SKIP_STEP, why)) /* bin/lab shows a noted one */
         fprintf(stderr, "%s: %s\n", SKIP_STEP, why);
     return EXIT_GPU_CANNOT_RUN;

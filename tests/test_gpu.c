@@ -305,6 +305,14 @@ START_TEST(rows_record_their_role)
             snprintf(rel, sizeof rel, "%s/%s", t->lab, t->rows[r].name);
             bin_path(rel, path, sizeof path);
             int code = run_sized(path, &t->check_sizes[t->check_size_count > 4 ? 4 : 0], csv);
+            char reason[256];
+            if (util_step_skipped(code, err, reason, sizeof reason)) {
+                /* a row this GPU cannot run, or whose library is missing here */
+                util_remove_tree(dir);
+                free(dir);
+                util_skip(rel, reason, 0);
+                continue;
+            }
             role[0] = threads[0] = '\0';
             if (code == 0) {
                 csv_field(csv, "role", role, sizeof role);

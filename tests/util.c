@@ -411,7 +411,7 @@ char *util_make_handout(char *dest, size_t len, char *out, size_t out_len, char 
 
 int util_step_skipped(int code, const char *err, char *reason, size_t len)
 {
-    const char *line = code == 77 && err != NULL ? strstr(err, ": needs sm_") : NULL;
+    const char *line = code == 77 && err != NULL ? strstr(err, ": needs ") : NULL;
     if (line == NULL)
         return 0;
     line += 2;

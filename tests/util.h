@@ -30,7 +30,9 @@ size_t util_case_names(const char *const list[], size_t count, const char **name
 
 /* A GPU case that finds its step cannot run here (the binary exited 77 with the line
  * gpu_needs.h writes, "needs sm_90a (Hopper); this GPU is sm_86": the GPU, or the ARCH
- * built for, is older than the step needs): 1 and that line in reason, else 0. */
+ * built for, is older than the step needs; or a row's library was missing where it was
+ * built, "needs cuDNN: ...", lab.mk's <lab>_<row>_MISSING): 1 and that line in reason,
+ * else 0. */
 int util_step_skipped(int code, const char *err, char *reason, size_t len);
 /* Lists what (a case, or a step within one) as SKIPPED for reason in the runner's
  * report (tests/run_tests.c reads $LAB_TEST_SKIPS at the end). A whole case (whole 1)

@@ -7,7 +7,7 @@
  * mask off by one, the last tile's keys lost. And the wrong step 03 of tests/submissions
  * that hands Q K^T to cuBLAS, graded without a GPU: it does not build (the steps link no
  * cuBLAS) and earns nothing (the other wrong attention steps need a GPU:
- * test_attention_gpu.c). */
+ * test_attention_gpu.c). And where cuDNN is missing, the cudnn row is a skip binary. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -266,6 +266,41 @@ START_TEST(library_call_is_graded_zero_without_a_gpu)
 }
 END_TEST
 
+/* A machine without cuDNN (CUDNN_HOME= an empty folder): make builds the target row as a
+ * skip binary, make build-plan says so, and the binary says it in one line and exits 77
+ * (a skip, as make test and bin/lab take it), its report row the same; the rest of the
+ * lab builds as before. Built into folders of its own, so the tree's binaries stay. */
+START_TEST(without_cudnn_the_row_says_so_and_is_skipped)
+{
+    static char out[1 << 16], err[1 << 14];
+    char *dir = util_temp_dir("attention-no-cudnn");
+    ck_assert_ptr_nonnull(dir);
+    char command[4096], binary[1024], reason[256], expected[512];
+    snprintf(command, sizeof command, "%smake -s --no-print-directory CUDNN_HOME='%s' build-plan && "
+             "make -s --no-print-directory CUDNN_HOME='%s' BUILD_DIR='%s/build' BIN_DIR='%s/bin' "
+             "'%s/bin/attention/cudnn'", UTIL_FRESH_MAKE, dir, dir, dir, dir, dir);
+    int code = util_run_shell(command, out, sizeof out, err, sizeof err);
+    snprintf(expected, sizeof expected, "needs cuDNN: no cudnn.h and libcudnn.so under %s when this "
+             "was built (CUDNN_HOME=dir names its folder)", dir);
+    char plan_line[700];
+    snprintf(plan_line, sizeof plan_line, "\nattention cudnn skip %s\n", expected);
+    int planned = code == 0 && strstr(out, plan_line) != NULL && strstr(out, "\nattention cublas sm_") != NULL;
+    snprintf(binary, sizeof binary, "%s/bin/attention/cudnn", dir);
+    char *run[] = {binary, "--n", "77", NULL};
+    int run_code = code == 0 ? run_capture(run, NULL, out, sizeof out, err, sizeof err) : -1;
+    int skipped = util_step_skipped(run_code, err, reason, sizeof reason) && strcmp(reason, expected) == 0 &&
+                  strncmp(err, "cudnn: ", 7) == 0 && strchr(err, '\n') == err + strlen(err) - 1;
+    char *report[] = {binary, "--report", "--no-header", NULL};
+    int report_code = code == 0 ? run_capture(report, NULL, out, sizeof out, err, sizeof err) : -1;
+    int reported = report_code == 0 && strstr(out, expected) != NULL && strncmp(out, "cudnn ", 6) == 0;
+    util_remove_tree(dir);
+    free(dir);
+    ck_assert_msg(code == 0 && planned, "make: exit %d\n%s%s", code, out, err);
+    ck_assert_msg(run_code == 77 && skipped, "the skip binary: exit %d\n%s", run_code, err);
+    ck_assert_msg(reported, "its report: exit %d\n%s%s", report_code, out, err);
+}
+END_TEST
+
 Suite *attention_suite(void)
 {
     Suite *s = suite_create("attention");
@@ -280,6 +315,7 @@ Suite *attention_suite(void)
     tcase_add_loop_test(tc, the_tensor_core_arithmetic_passes_every_check_size, 0, sizes);
     tcase_add_loop_test(tc, every_mistake_fails_where_it_matters, 0, sizes);
     tcase_add_test(tc, library_call_is_graded_zero_without_a_gpu);
+    tcase_add_test(tc, without_cudnn_the_row_says_so_and_is_skipped);
     suite_add_tcase(s, tc);
     return s;
 }
