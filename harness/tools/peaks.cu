@@ -2,7 +2,7 @@
  *
  *   peaks [--device N] [--results DIR] [--no-record]
  *
- * Six microbenchmarks, each timed with CUDA events (2 warm-up launches, then the
+ * Seven microbenchmarks, each timed with CUDA events (2 warm-up launches, then the
  * median of 11 timed launches):
  *   fp32_fma        FP32 fused multiply-adds: 8 independent FMA chains per thread,
  *                   every SM full; counted as 2 flops per FMA (GFLOP/s).
@@ -18,6 +18,9 @@
  *                   accumulator fragments per warp, every operand in registers;
  *                   16 x 8 x 8 multiply-adds, 2 flops each, per instruction (GFLOP/s).
  *                   Compute capability 8.0 and later; skipped, in one line, below.
+ *   bf16_mma        BF16 tensor cores the same way, mma.sync.aligned.m16n8k16 (BF16 in,
+ *                   FP32 accumulate; HMMA.16816.F32.BF16): the attention lab's
+ *                   instruction, 16 x 8 x 16 multiply-adds per instruction (GFLOP/s).
  *   tf32_wgmma      TF32 tensor cores through Hopper's wgmma.mma_async m64n256k8 from
  *                   shared memory (HGMMA.64x256x8.F32.TF32), one group of 4 in flight
  *                   per warpgroup: the instruction the H100 reaches its TF32 peak with,
@@ -135,20 +138,25 @@ __global__ void copy_kernel(float4 *__restrict__ to, const float4 *__restrict__ 
 
 enum { MMA_UNROLL = 4 };
 
-/* CHAINS independent m16n8k8 accumulator fragments per warp, the same A and B
- * fragments (TF32 bit patterns of small numbers, so the sums stay finite) feeding
- * each: nothing but mma.sync in the loop. A GPU below compute capability 8.0 has no
- * TF32 tensor cores: the kernel is empty there and never launched. */
-__global__ void tf32_mma_kernel(float *sink, int iterations)
+/* CHAINS independent accumulator fragments per warp, the same A and B fragments (bit
+ * patterns of small numbers, so the sums stay finite) feeding each: nothing but
+ * mma.sync in the loop. TF32 (BF16 false): m16n8k8, the matmul_tf32 lab's instruction;
+ * BF16: m16n8k16, the attention lab's, two BF16 values to a register. A GPU below
+ * compute capability 8.0 has neither: the kernel is empty there and never launched. */
+template <bool BF16> __global__ void mma_kernel(float *sink, int iterations)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     unsigned a[4], b[2];
 #pragma unroll
-    for (int j = 0; j < 4; ++j)
-        a[j] = __float_as_uint(1e-3f * (threadIdx.x % 7 + j)) & 0xffffe000u;
+    for (int j = 0; j < 4; ++j) {
+        unsigned x = __float_as_uint(1e-3f * (threadIdx.x % 7 + j));
+        a[j] = BF16 ? (x & 0xffff0000u) | (x >> 16) : x & 0xffffe000u;
+    }
 #pragma unroll
-    for (int j = 0; j < 2; ++j)
-        b[j] = __float_as_uint(1e-3f * (threadIdx.x % 5 + j)) & 0xffffe000u;
+    for (int j = 0; j < 2; ++j) {
+        unsigned x = __float_as_uint(1e-3f * (threadIdx.x % 5 + j));
+        b[j] = BF16 ? (x & 0xffff0000u) | (x >> 16) : x & 0xffffe000u;
+    }
     float d[CHAINS][4];
 #pragma unroll
     for (int j = 0; j < CHAINS; ++j)
@@ -157,11 +165,18 @@ __global__ void tf32_mma_kernel(float *sink, int iterations)
 #pragma unroll
         for (int u = 0; u < MMA_UNROLL; ++u) {
 #pragma unroll
-            for (int j = 0; j < CHAINS; ++j)
-                asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
-                             "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
-                             : "+f"(d[j][0]), "+f"(d[j][1]), "+f"(d[j][2]), "+f"(d[j][3])
-                             : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+            for (int j = 0; j < CHAINS; ++j) {
+                if (BF16)
+                    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+                                 "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+                                 : "+f"(d[j][0]), "+f"(d[j][1]), "+f"(d[j][2]), "+f"(d[j][3])
+                                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+                else
+                    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
+                                 "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+                                 : "+f"(d[j][0]), "+f"(d[j][1]), "+f"(d[j][2]), "+f"(d[j][3])
+                                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+            }
         }
     }
     float s = 0.0f;
@@ -443,24 +458,30 @@ int main(int argc, char **argv)
     CUDA_CHECK(cudaFree(from));
     CUDA_CHECK(cudaFree(to));
 
-    /* TF32 tensor cores: mma.sync from registers on every GPU that has them, then
-     * wgmma on the H100's sm_90a (last: the most a kernel can ask of the GPU) */
-    if (prop.major < 8) {
-        printf("  %-15s skipped: compute capability %s has no TF32 tensor cores (8.0 and later)\n",
-               "tf32_mma", m.cc);
-    } else {
+    /* The tensor cores: mma.sync from registers on every GPU that has them, TF32 and
+     * BF16, then wgmma on the H100's sm_90a (last: the most a kernel can ask of the GPU) */
+    for (int bf16 = 0; bf16 <= 1; ++bf16) {
+        const char *name = bf16 ? "bf16_mma" : "tf32_mma";
+        if (prop.major < 8) {
+            printf("  %-15s skipped: compute capability %s has no %s tensor cores (8.0 and "
+                   "later)\n", name, m.cc, bf16 ? "BF16" : "TF32");
+            continue;
+        }
+        void (*kernel)(float *, int) = bf16 ? mma_kernel<true> : mma_kernel<false>;
         int mma_per_sm = 0;
-        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&mma_per_sm, tf32_mma_kernel,
-                                                                 threads, 0));
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&mma_per_sm, kernel, threads, 0));
         const int mma_blocks = 8 * mma_per_sm * m.sm_count, mma_iterations = 1024;
-        t = time_it([&] { tf32_mma_kernel<<<mma_blocks, threads>>>(sink, mma_iterations); });
+        t = time_it([&] { kernel<<<mma_blocks, threads>>>(sink, mma_iterations); });
         double warps = (double)mma_blocks * threads / 32;
-        double flops = warps * mma_iterations * MMA_UNROLL * CHAINS * 16 * 8 * 8 * 2;
-        failed |= record(write ? path : NULL, &m, "tf32_mma", flops / (t.median_ms * 1e-3) / 1e9,
+        double flops = warps * mma_iterations * MMA_UNROLL * CHAINS * 16 * 8 * (bf16 ? 16 : 8) * 2;
+        failed |= record(write ? path : NULL, &m, name, flops / (t.median_ms * 1e-3) / 1e9,
                          "GFLOP/s", &t, flops / 2 / (t.median_ms * 1e-3) * per_clock,
-                         "mma.sync.aligned.m16n8k8 TF32 (HMMA.1688.F32.TF32), 8 independent "
-                         "fragments per warp from registers, 2 flops per multiply-add; "
-                         "per_sm_per_clock counts multiply-adds");
+                         bf16 ? "mma.sync.aligned.m16n8k16 BF16 (HMMA.16816.F32.BF16), 8 "
+                                "independent fragments per warp from registers, 2 flops per "
+                                "multiply-add; per_sm_per_clock counts multiply-adds"
+                              : "mma.sync.aligned.m16n8k8 TF32 (HMMA.1688.F32.TF32), 8 "
+                                "independent fragments per warp from registers, 2 flops per "
+                                "multiply-add; per_sm_per_clock counts multiply-adds");
     }
     if (!PEAKS_WGMMA || prop.major != 9 || prop.minor != 0) {
         printf("  %-15s skipped: %s\n", "tf32_wgmma",
