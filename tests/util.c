@@ -420,6 +420,18 @@ int util_step_skipped(int code, const char *err, char *reason, size_t len)
     return 1;
 }
 
+int util_case_skipped_for(const char *rel)
+{
+    char path[512], out[1024], err[1024], reason[256];
+    bin_path(rel, path, sizeof path);
+    char *argv[] = {path, "--help", NULL};
+    int code = run_capture(argv, NULL, out, sizeof out, err, sizeof err);
+    if (!util_step_skipped(code, err, reason, sizeof reason))
+        return 0;
+    util_skip(rel, reason, 1);
+    return 1;
+}
+
 void util_skip(const char *what, const char *reason, int whole)
 {
     const char *path = getenv(UTIL_SKIPS_VARIABLE);

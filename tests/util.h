@@ -39,6 +39,12 @@ int util_step_skipped(int code, const char *err, char *reason, size_t len);
  * is then counted as skipped, not passed; the case returns without asserting more. */
 void util_skip(const char *what, const char *reason, int whole);
 #define UTIL_SKIPS_VARIABLE "LAB_TEST_SKIPS"
+/* For a GPU case about the binary rel ("solutions/matmul/13-tuned", under the tests'
+ * bin folder): 1 when that binary cannot run here (built as a skip binary for an ARCH
+ * older than it needs, or without its library: it exits 77 with its one line whatever
+ * it is asked), having listed the case as SKIPPED with that line (util_skip, whole);
+ * the case then returns. 0 when it runs. */
+int util_case_skipped_for(const char *rel);
 
 /* An environment for run_capture in which a make started by a test sees nothing of
  * the make running the tests (MAKEFLAGS, MFLAGS, MAKELEVEL emptied). */

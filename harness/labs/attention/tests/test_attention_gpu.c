@@ -55,6 +55,8 @@ static char *last_field(const char *csv, const char *column)
  * the FLOPs of the same size without the mask (the gflops column times the time). */
 START_TEST(mask_causal_is_k_plus_1000)
 {
+    if (util_case_skipped_for("solutions/attention/06-mma")) /* ARCH=sm_75 */
+        return;
     char *dir = util_temp_dir("attention-mask");
     ck_assert_ptr_nonnull(dir);
     char csv[600];
@@ -113,6 +115,8 @@ START_TEST(scores_that_cannot_fit_are_refused_only_where_needed)
     int code = run_attention("01-standard", size, NULL);
     ck_assert_msg(code == 2, "01-standard: exit %d\n%s%s", code, out, err);
     ck_assert_msg(strstr(err, "of device memory") != NULL, "%s", err);
+    if (util_case_skipped_for("solutions/attention/06-mma")) /* ARCH=sm_75 */
+        return;
     code = run_attention("06-mma", size, NULL);
     ck_assert_msg(code == 0, "06-mma: exit %d\n%s%s", code, out, err);
 }
@@ -191,6 +195,10 @@ static void expect_line(const char *report, const struct wrong *w, const char *c
 START_TEST(wrong_submission_loses_its_step)
 {
     const struct wrong *w = &wrongs[_i];
+    char rel[256];
+    snprintf(rel, sizeof rel, "solutions/attention/%s", w->stem);
+    if (util_case_skipped_for(rel)) /* not gradable here: ARCH=sm_75 and steps 06-08 */
+        return;
     ck_assert_ptr_nonnull(grade_dir);
     char path[1024];
     snprintf(path, sizeof path, "%s/%s.reports/%s.txt", grade_dir, w->student, w->student);
