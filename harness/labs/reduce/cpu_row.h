@@ -47,7 +47,7 @@ static cudaError_t cpu_row_launch(const struct reduce_problem *p, cudaStream_t s
 }
 
 /* Where there is no GPU (harness/host_row.h): the same loop on a problem in host
- * memory (the lab's create_on_host), called directly; out is a host float there. */
+ * memory (the lab's create with on_host), called directly; out is a host float there. */
 static int cpu_row_run_on_host(const struct reduce_problem *p, reduce_cpu_fn sum)
 {
     *p->out = sum(p->host_in, p->n);

@@ -49,7 +49,7 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
 }
 
 /* Where there is no GPU (harness/host_row.h): the same loop on a problem in host
- * memory (the lab's create_on_host), called directly. */
+ * memory (the lab's create with on_host), called directly. */
 static int run_on_host(const void *problem)
 {
     const struct scan_problem *p = (const struct scan_problem *)problem;
