@@ -21,9 +21,10 @@ extern "C" {
 
 /* m, n, k as a lab reads them (a lab may use only n). 0 = not given. options: the lab's
  * own options beyond them, an object of the lab's own type that its parse_option made
- * (spmv's Matrix Market file), or NULL; every hook given the size finds it there, and
- * the harness carries it (into the copies it makes to try other sizes, memory_fit.h)
- * without reading it. The CSV records m, n and k alone. */
+ * (spmv's Matrix Market file, attention's causal mask), or NULL; every hook given the
+ * size finds it there, and the harness carries it (into the copies it makes to try
+ * other sizes, memory_fit.h, and to the lab's check sizes) without reading it. The CSV
+ * records m, n and k alone. */
 struct problem_size {
     long m, n, k;
     const void *options;
@@ -124,7 +125,7 @@ struct lab_problem {
      * parsed (before any CUDA call) and may set the size (a lab that takes its
      * inputs' class as m) and the lab's own options (size->options: what the value
      * names beyond m, n and k, such as the file read); 0, or -1 with a one-line reason
-     * (exit 2). The lab's check sizes (lab.def) carry no options. */
+     * (exit 2). They go with the lab's check sizes too (lab.def's m, n and k). */
     const char *option_name;
     int (*parse_option)(const char *value, struct problem_size *size, char *why, size_t why_len);
     /* Optional (NULL: none), with a LABEL_COLUMN line in lab.def: the value of that

@@ -536,7 +536,8 @@ static int run_check_sizes(const struct lab_problem *lab, struct run_options *op
     double began = clock_now_s();
     for (size_t i = (size_t)options->check_from; i <= count; ++i) {
         const struct check_size *at = &table->check_sizes[i - 1];
-        options->size = (struct problem_size){.m = at->m, .n = at->n, .k = at->k};
+        options->size = (struct problem_size){.m = at->m, .n = at->n, .k = at->k,
+                                              .options = options->size.options};
         char why[256];
         if (lab->resolve_size(&options->size, why, sizeof why) != LAB_OK)
             die(EXIT_USAGE, "a check size of the lab is not valid: %s", why);
@@ -602,7 +603,8 @@ int main(int argc, char **argv)
     const struct step_table *own = step_identity.table;
     if (marked_todo && !options.size_given && options.check_from == 0 && own->check_size_count > 0) {
         const struct check_size *at = &own->check_sizes[own->check_size_count > 4 ? 4 : own->check_size_count - 1];
-        options.size = (struct problem_size){.m = at->m, .n = at->n, .k = at->k};
+        options.size = (struct problem_size){.m = at->m, .n = at->n, .k = at->k,
+                                             .options = options.size.options};
         if (lab->resolve_size(&options.size, why, sizeof why) != LAB_OK)
             die(EXIT_USAGE, "a check size of the lab is not valid: %s", why);
         options.untimed = 1;
