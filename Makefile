@@ -219,7 +219,7 @@ $(if $(instructor_only),$(error $(instructor_only): this is the students' copy (
 HARNESS_PURE := rng verify csv untrusted cli step_table step_table_make results vs_library occupancy resources launches profile memory_fit gpu_needs
 # What a step binary adds: the runner, and what it watches of the step's launches (the
 # launch observer, CUPTI loaded at run time: harness/launch_observer.h).
-RUNNER_OBJS = $(call HOST_OBJ,$(HARNESS_PURE) runner launch_watch launch_observer host_row static_report step_identity)
+RUNNER_OBJS = $(call HOST_OBJ,$(HARNESS_PURE) runner lab_problem launch_watch launch_observer host_row static_report step_identity)
 # Grading (harness/grading/, bin/lab grade): the rubric and judging, pure and linked
 # into the unit tests too, and the parts that build, run and record (session.h).
 GRADING_PURE := rubric judging report own_kernels
@@ -277,6 +277,12 @@ DEMO_LAB_DEF := tests/fixtures/demo-lab/harness/labs/demo/lab.def
 $(BUILD_DIR)/tests/demo_step_table.o: harness/lab_step_table.c $(DEMO_LAB_DEF) | $(BUILD_DIR)/tests
 	$(call say,CC,$(DEMO_LAB_DEF))
 	$(Q)$(call compile_step_table,demo,$(CURDIR)/$(DEMO_LAB_DEF))
+# A lab.def with a step that lacks its STEP_PARAMS line, read by the same reader as
+# step_table_params_missing: tests/test_steps.c checks that the build refuses it.
+PARAMS_MISSING_DEF := tests/fixtures/step-params-missing/lab.def
+$(BUILD_DIR)/tests/params_missing_step_table.o: harness/lab_step_table.c $(PARAMS_MISSING_DEF) | $(BUILD_DIR)/tests
+	$(call say,CC,$(PARAMS_MISSING_DEF))
+	$(Q)$(call compile_step_table,params_missing,$(CURDIR)/$(PARAMS_MISSING_DEF))
 
 # Every lab's table, for bin/lab and the tests: generated from the lab folders.
 LAB_REGISTRY := $(BUILD_DIR)/gen/all_step_tables.c
@@ -649,7 +655,8 @@ LAB_TEST_SUITES := $(wildcard harness/labs/*/tests/test_*.c)
 TEST_OBJS := $(patsubst tests/%.c,$(BUILD_DIR)/tests/%.o,$(TEST_SUITES) tests/util.c tests/resource_expectations.c tests/svg_labels.c \
              tests/side_by_side.c tests/job_schedule.c) \
              $(patsubst harness/labs/%.c,$(BUILD_DIR)/tests/labs/%.o,$(LAB_TEST_SUITES)) \
-             $(BUILD_DIR)/tests/run_tests.o $(BUILD_DIR)/tests/demo_step_table.o
+             $(BUILD_DIR)/tests/run_tests.o $(BUILD_DIR)/tests/demo_step_table.o \
+             $(BUILD_DIR)/tests/params_missing_step_table.o
 LAB_PURE_OBJS := $(foreach lab,$(LABS),$(call lab_pure_objs,$(lab)))
 
 $(BUILD_DIR)/tests/%.o: tests/%.c | $(BUILD_DIR)/tests

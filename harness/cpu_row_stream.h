@@ -16,30 +16,7 @@
 #include <string.h>
 #include <cuda_runtime_api.h>
 
-/* Pinned host memory that grows when a larger problem comes. */
-struct pinned_buffer {
-    void *data;
-    size_t bytes;
-};
-
-/* At least bytes of b, pinned. An earlier launch may still be using the old buffer, so
- * growing it waits for the device first (untimed: the runner never times the first
- * launch of a size). */
-static inline cudaError_t pinned_buffer_reserve(struct pinned_buffer *b, size_t bytes)
-{
-    if (bytes <= b->bytes && b->data != NULL)
-        return cudaSuccess;
-    cudaError_t status;
-    if (b->data != NULL && ((status = cudaDeviceSynchronize()) != cudaSuccess ||
-                            (status = cudaFreeHost(b->data)) != cudaSuccess))
-        return status;
-    b->data = NULL;
-    b->bytes = 0;
-    if ((status = cudaMallocHost(&b->data, bytes > 0 ? bytes : 1)) != cudaSuccess)
-        return status;
-    b->bytes = bytes;
-    return cudaSuccess;
-}
+#include "kept_buffer.h" /* the pinned buffers a lab's CPU row keeps */
 
 /* One side of the host function: bytes from src to dst, nothing when bytes is 0. */
 struct cpu_row_copy {

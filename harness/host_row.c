@@ -21,13 +21,13 @@ int host_row_possible(const struct lab_problem *lab)
 {
     const struct row_info *row = step_table_row(step_identity.table, step_identity.stem);
     return row != NULL && strcmp(row->role, "cpu") == 0 && step_entry.run_on_host != NULL &&
-           lab->create_on_host != NULL && lab->poison_on_host != NULL;
+           lab->creates_on_host;
 }
 
 /* One run of the row: poisoned outputs, then its loop; 0, or a one-line reason. */
 static int run_once(const struct lab_problem *lab, void *state, const char *program)
 {
-    lab->poison_on_host(state);
+    lab_poison(lab, state, 1, NULL);
     if (step_entry.run_on_host(lab->problem(state)) != 0) {
         fprintf(stderr, "%s: the CPU row failed to run\n", program);
         return -1;
@@ -101,7 +101,7 @@ int host_row_run(const struct lab_problem *lab, const struct run_options *option
     }
     void *state = NULL;
     char why[256];
-    enum lab_status created = lab->create_on_host(&options->size, options->seed, &state, why, sizeof why);
+    enum lab_status created = lab->create(&options->size, options->seed, 1, &state, why, sizeof why);
     if (created != LAB_OK) {
         fprintf(stderr, "%s: size %s: %s\n", program, size_text, why);
         return created == LAB_BAD_SIZE || created == LAB_OUT_OF_MEMORY ? EXIT_USAGE : EXIT_WRONG;
@@ -120,14 +120,14 @@ int host_row_run(const struct lab_problem *lab, const struct run_options *option
             return EXIT_USAGE;
         }
         while (count < capacity && (count < options->min_repeats || total_s < options->min_seconds)) {
-            lab->poison_on_host(state);
+            lab_poison(lab, state, 1, NULL);
             double began = clock_now_s();
             step_entry.run_on_host(lab->problem(state));
             times_ms[count] = (clock_now_s() - began) * 1e3;
             total_s += times_ms[count++] * 1e-3;
         }
         results_set_times(&r, times_ms, count);
-        r.gflops = lab->flop_count(&options->size) / (r.median_ms * 1e-3) / 1e9;
+        r.gflops = lab->flop_count(&options->size, state) / (r.median_ms * 1e-3) / 1e9;
         free(times_ms);
         /* the last timed run was poisoned first too: check what it wrote */
         passed = check(lab, state, options, &report, "after timing", program);

@@ -1,5 +1,5 @@
 /* A CPU row (lab.def ROW role "cpu": the code a lab starts from, on the CPU) run where
- * there is no GPU at all: the inputs in host memory (the lab's create_on_host), the
+ * there is no GPU at all: the inputs in host memory (the lab's create with on_host), the
  * row's loop called directly (its run_on_host), checked against the same CPU reference
  * and timed with the host's clock. On a machine with a GPU the row runs through the
  * runner's stream like a step, so its time compares with the steps'; without one this

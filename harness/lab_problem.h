@@ -19,9 +19,15 @@
 extern "C" {
 #endif
 
-/* m, n, k as a lab reads them (a lab may use only n). 0 = not given. */
+/* m, n, k as a lab reads them (a lab may use only n). 0 = not given. options: the lab's
+ * own options beyond them, an object of the lab's own type that its parse_option made
+ * (spmv's Matrix Market file, attention's causal mask), or NULL; every hook given the
+ * size finds it there, and the harness carries it (into the copies it makes to try
+ * other sizes, memory_fit.h, and to the lab's check sizes) without reading it. The CSV
+ * records m, n and k alone. */
 struct problem_size {
     long m, n, k;
+    const void *options;
 };
 
 /* How the output is compared with the reference. */
@@ -52,6 +58,16 @@ enum lab_status {
     LAB_CUDA_ERROR,      /* a CUDA call failed (exit 1) */
 };
 
+/* A part of a state's outputs, filled with NaN before every launch (lab_poison): rows
+ * runs of width bytes each, pitch bytes apart (one contiguous run: rows 1, pitch
+ * unused). A NULL start is skipped: a buffer this state does not have. */
+struct lab_output {
+    void *start;
+    size_t width, pitch, rows;
+};
+
+#define LAB_MAX_OUTPUTS 8
+
 struct lab_problem {
     const char *name;
     const char *size_help;       /* for --help: what --m, --n, --k mean here */
@@ -64,9 +80,10 @@ struct lab_problem {
     enum lab_status (*resolve_size)(struct problem_size *size, char *why, size_t why_len);
     /* Formats the size for the table ("4096^3", "1023x1025x999"). */
     void (*format_size)(const struct problem_size *size, char *buf, size_t len);
-    /* Floating-point operations of one launch of the step, as the seeds count them:
-     * the gflops column every lab has. */
-    double (*flop_count)(const struct problem_size *size);
+    /* Floating-point operations of one launch of the step on state, the problem create
+     * made at size (a count may depend on the inputs made: the nonzeros of spmv's random
+     * classes), as the seeds count them: the gflops column every lab has. */
+    double (*flop_count)(const struct problem_size *size, const void *state);
     /* The lab's headline rate, plotted per step: "gflops" or one of its columns. */
     const char *rate_column;
     /* Device memory the problem needs in bytes, checked against what is free before
@@ -74,17 +91,21 @@ struct lab_problem {
     double (*device_bytes)(const struct problem_size *size);
     /* Host memory the problem needs in bytes: its inputs, the reference and the outputs
      * read back, and with on_host (a CPU row run where there is no GPU) the buffers that
-     * create_on_host keeps in host memory instead of the device's. Checked against the
+     * create with on_host keeps in host memory instead of the device's. Checked against the
      * host's available memory before anything is allocated (memory_fit.h), as
      * device_bytes is against the device's. */
     double (*host_bytes)(const struct problem_size *size, int on_host);
-    /* Generates the inputs from seed, allocates and fills device buffers. */
-    enum lab_status (*create)(const struct problem_size *size, uint64_t seed, void **state,
-                              char *why, size_t why_len);
+    /* Generates the inputs from seed, allocates and fills the buffers: the device's, or
+     * with on_host (a CPU row run where there is no GPU, harness/host_row.h; asked only
+     * of a lab with creates_on_host) the host's alone, made with no CUDA call. */
+    enum lab_status (*create)(const struct problem_size *size, uint64_t seed, int on_host,
+                              void **state, char *why, size_t why_len);
     /* The struct the step's launch function reads (the struct the lab's header declares). */
     const void *(*problem)(void *state);
-    /* Fills every output with NaN on stream, so a kernel that writes nothing fails. */
-    cudaError_t (*poison)(void *state, cudaStream_t stream);
+    /* The state's outputs, at most LAB_MAX_OUTPUTS parts, into outputs; returns their
+     * number. lab_poison fills them with NaN before every launch, on the device or in
+     * the host's memory as the state is, so a kernel that writes nothing fails. */
+    size_t (*outputs)(void *state, struct lab_output *outputs);
     /* Copies the outputs back and compares them with the CPU reference. */
     enum lab_status (*verify)(void *state, const struct check_options *options,
                               struct verify_report *report, char *why, size_t why_len);
@@ -93,19 +114,18 @@ struct lab_problem {
      * columns, in that order) for one run, given the median time of one launch (after
      * the checks passed). */
     void (*column_values)(void *state, double median_seconds, double *values);
-    /* Optional (NULL: the lab's CPU rows need a GPU, like its steps): the same problem
-     * in host memory alone, made with no CUDA call, so a CPU row (lab.def ROW role
-     * "cpu") runs where there is no GPU (harness/host_row.h). problem, verify,
-     * column_values and destroy then work on this state as on the device's. */
-    enum lab_status (*create_on_host)(const struct problem_size *size, uint64_t seed, void **state,
-                                      char *why, size_t why_len);
-    /* Fills every output of a host state with NaN. */
-    void (*poison_on_host)(void *state);
+    /* 1: create makes the same problem in host memory alone (on_host), so a CPU row
+     * (lab.def ROW role "cpu") runs where there is no GPU (harness/host_row.h); problem,
+     * outputs, verify, column_values and destroy then work on that state as on the
+     * device's. 0: the lab's CPU rows need a GPU, like its steps. */
+    int creates_on_host;
     /* Optional (NULL: none): one command-line option of the lab's own that takes a
      * value which is not a number, e.g. "--matrix" naming an input class or a file;
      * size_help documents it. parse_option reads the value when the command line is
      * parsed (before any CUDA call) and may set the size (a lab that takes its
-     * inputs' class as m); 0, or -1 with a one-line reason (exit 2). */
+     * inputs' class as m) and the lab's own options (size->options: what the value
+     * names beyond m, n and k, such as the file read); 0, or -1 with a one-line reason
+     * (exit 2). They go with the lab's check sizes too (lab.def's m, n and k). */
     const char *option_name;
     int (*parse_option)(const char *value, struct problem_size *size, char *why, size_t why_len);
     /* Optional (NULL: none), with a LABEL_COLUMN line in lab.def: the value of that
@@ -116,6 +136,13 @@ struct lab_problem {
 
 /* This binary's lab (harness/labs/<lab>/problem.c). */
 extern const struct lab_problem lab_problem;
+
+/* Fills every output of state (lab->outputs) with all bits set, a quiet NaN in each
+ * floating-point format of the labs (and a key no sort input holds): on stream in the
+ * device's memory, or with on_host in the host's. Every lab's poisoning, written once
+ * (harness/lab_problem.c). */
+cudaError_t lab_poison(const struct lab_problem *lab, void *state, int on_host,
+                       cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -7,8 +7,9 @@
  * LABEL_COLUMN("name"), the name of a text column of its results CSV, one
  * RATE_LABEL("unit"), what its gflops column counts when not GFLOP/s, COLUMN lines (its
  * results CSV's own numeric columns), VARIANT lines (the steps and rows that compute
- * a variant of the problem), and at most one
- * PROFILE_SIZE(m, n, k): the size make profile runs each step at (step_table.h). */
+ * a variant of the problem), STEP_PARAMS lines (a lab's own fields per step and row:
+ * one each, or none at all), and at most one PROFILE_SIZE(m, n, k): the size make
+ * profile runs each step at (step_table.h). */
 #include "step_table.h"
 
 #define JOIN_(a, b) a##b
@@ -121,6 +122,21 @@ static const struct step_variant variants[] = {
 #undef ROW
 #undef VARIANT
 
+/* The names of the STEP_PARAMS lines (guarded in lab.def by #ifdef STEP_PARAMS): a lab's
+ * own per-step fields, which its problem.c reads; the build checks that every step
+ * and row has one (step_table_check_params). Then NULL. */
+#define STEP(...)
+#define CHECK_SIZE(m, n, k)
+#define ROW(...)
+#define STEP_PARAMS(name, ...) name,
+static const char *const param_names[] = {
+#include LAB_DEF
+    NULL};
+#undef STEP
+#undef CHECK_SIZE
+#undef ROW
+#undef STEP_PARAMS
+
 _Static_assert(COUNT_OF(columns) - 1 <= LAB_MAX_COLUMNS, "more COLUMN lines than LAB_MAX_COLUMNS");
 
 const struct step_table JOIN(step_table_, LAB_NAME) = {
@@ -130,4 +146,5 @@ const struct step_table JOIN(step_table_, LAB_NAME) = {
     {profile_sizes[COUNT_OF(profile_sizes) - 1].m, profile_sizes[COUNT_OF(profile_sizes) - 1].n,
      profile_sizes[COUNT_OF(profile_sizes) - 1].k},
     profile_sizes[COUNT_OF(profile_sizes) - 1].given,
+    param_names, COUNT_OF(param_names) - 1,
 };

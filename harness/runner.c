@@ -236,7 +236,7 @@ static void launch_step(const struct lab_problem *lab, void *state, cudaStream_t
 /* Poisons the outputs, then launches: a step that writes nothing cannot pass. */
 static void launch_once(const struct lab_problem *lab, void *state, cudaStream_t stream)
 {
-    CUDA_CHECK(lab->poison(state, stream));
+    CUDA_CHECK(lab_poison(lab, state, 0, stream));
     launch_step(lab, state, stream);
 }
 
@@ -324,7 +324,7 @@ static void time_step(const struct lab_problem *lab, void *state, const struct r
     int count = 0;
     while (count < options->max_repeats &&
            (count < options->min_repeats || total_s < options->min_seconds)) {
-        CUDA_CHECK(lab->poison(state, stream)); /* outside the timed interval */
+        CUDA_CHECK(lab_poison(lab, state, 0, stream)); /* outside the timed interval */
         l2_flush(&flush, count, stream);
         CUDA_CHECK(cudaEventRecord(start, stream));
         launch_step(lab, state, stream);
@@ -344,7 +344,7 @@ static void time_step(const struct lab_problem *lab, void *state, const struct r
     if (show_progress && last_progress != began)
         fprintf(stderr, "\r%60s\r", "");
     results_set_times(r, times_ms, count);
-    r->gflops = lab->flop_count(&options->size) / (r->median_ms * 1e-3) / 1e9;
+    r->gflops = lab->flop_count(&options->size, state) / (r->median_ms * 1e-3) / 1e9;
     free(times_ms);
     if (flush.buffer != NULL)
         CUDA_CHECK(cudaFree(flush.buffer));
@@ -448,7 +448,7 @@ static int run_at_size(const struct lab_problem *lab, const struct run_options *
     if (show_progress && need > (double)(1u << 30))
         fprintf(stderr, "  %s: preparing %.1f GB of inputs...\r", step_identity.stem, need / 1e9);
     void *state = NULL;
-    enum lab_status created = lab->create(&options->size, options->seed, &state, why, sizeof why);
+    enum lab_status created = lab->create(&options->size, options->seed, 0, &state, why, sizeof why);
     if (created != LAB_OK) {
         fprintf(stderr, "%s: size %s: %s\n", program, size_text, why);
         return created == LAB_CUDA_ERROR ? EXIT_WRONG : EXIT_USAGE;
@@ -536,7 +536,8 @@ static int run_check_sizes(const struct lab_problem *lab, struct run_options *op
     double began = clock_now_s();
     for (size_t i = (size_t)options->check_from; i <= count; ++i) {
         const struct check_size *at = &table->check_sizes[i - 1];
-        options->size = (struct problem_size){.m = at->m, .n = at->n, .k = at->k};
+        options->size = (struct problem_size){.m = at->m, .n = at->n, .k = at->k,
+                                              .options = options->size.options};
         char why[256];
         if (lab->resolve_size(&options->size, why, sizeof why) != LAB_OK)
             die(EXIT_USAGE, "a check size of the lab is not valid: %s", why);
@@ -602,7 +603,8 @@ int main(int argc, char **argv)
     const struct step_table *own = step_identity.table;
     if (marked_todo && !options.size_given && options.check_from == 0 && own->check_size_count > 0) {
         const struct check_size *at = &own->check_sizes[own->check_size_count > 4 ? 4 : own->check_size_count - 1];
-        options.size = (struct problem_size){.m = at->m, .n = at->n, .k = at->k};
+        options.size = (struct problem_size){.m = at->m, .n = at->n, .k = at->k,
+                                             .options = options.size.options};
         if (lab->resolve_size(&options.size, why, sizeof why) != LAB_OK)
             die(EXIT_USAGE, "a check size of the lab is not valid: %s", why);
         options.untimed = 1;

@@ -2,6 +2,8 @@
  * which step's code its file holds. Its own file, so that the runner and the static
  * report both call it and neither calls the other. */
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "step_identity.h"
 #include "step_table.h"
@@ -17,4 +19,17 @@ const char *step_size_stem(void)
     if (step_todo == NULL || index < 1)
         return step_identity.stem;
     return step_stem(&table->steps[index - 1], previous, sizeof previous);
+}
+
+size_t step_params_index(const char *stem, size_t count)
+{
+    const struct step_table *table = step_identity.table;
+    int index = step_table_params_index(table, stem);
+    if (index < 0 || count != table->param_count) {
+        fprintf(stderr, "%s: harness/labs/%s/lab.def gives %s no STEP_PARAMS line (%zu lines "
+                "read, %zu in the step table): rebuild with make\n", step_identity.stem,
+                step_identity.lab, stem, count, table->param_count);
+        exit(1);
+    }
+    return (size_t)index;
 }

@@ -32,6 +32,13 @@ extern const struct step_identity step_identity;
  * not timed: runner.c.) Defined in step_identity.c. */
 const char *step_size_stem(void);
 
+/* The index, in lab.def order, of the STEP_PARAMS line (step_table.h) of stem, a step of
+ * this binary's lab (step_identity.stem or step_size_stem()), in the lab's own array of
+ * those lines, count long (problem.c reads the same lines into it). The build made sure
+ * there is one (step_table_check_params): a binary whose table says otherwise says so in
+ * one line and exits 1, never falling back to a default. */
+size_t step_params_index(const char *stem, size_t count);
+
 #ifdef __cplusplus
 }
 #endif

@@ -28,7 +28,7 @@ struct step_kernel {
      * threads column instead of threads per block. NULL for everything else. */
     int (*host_threads)(void);
     /* A CPU row that can also run with no GPU at all: its loop, called directly on a
-     * problem whose pointers are host memory (the lab's create_on_host); 0 when it ran.
+     * problem whose pointers are host memory (the lab's create with on_host); 0 when it ran.
      * NULL for everything else. */
     int (*run_on_host)(const void *problem);
 };
@@ -70,7 +70,7 @@ extern char step_launch_refusal[256];
         NULL, description, 0, 0, (launch_fn), (threads_fn), NULL}
 
 /* The same, for a CPU row that also runs where there is no GPU: run_on_host_fn is its
- * loop on a host problem (lab_problem's create_on_host), called directly. */
+ * loop on a host problem (lab_problem's create with on_host), called directly. */
 #define DEFINE_CPU_ROW_ANYWHERE(description, threads_fn, launch_fn, run_on_host_fn)   \
     extern "C" const struct step_kernel STEP_ENTRY = {                                \
         NULL, description, 0, 0, (launch_fn), (threads_fn), (run_on_host_fn)}

@@ -138,3 +138,63 @@ const char *step_table_previous_name(const struct step_table *table, const char 
     }
     return NULL;
 }
+
+/* The name a step's or row's STEP_PARAMS line gives: a step's id, a row's name. */
+static const char *params_key(const struct step_table *table, const char *name)
+{
+    if (step_table_row(table, name) != NULL)
+        return name;
+    const struct step_info *step = step_table_step(table, name);
+    return step != NULL ? step->id : NULL;
+}
+
+/* How many STEP_PARAMS lines name key; the first one's index in *first. */
+static size_t params_lines(const struct step_table *table, const char *key, int *first)
+{
+    size_t found = 0;
+    *first = -1;
+    for (size_t i = 0; i < table->param_count; ++i)
+        if (strcmp(table->param_names[i], key) == 0 && found++ == 0)
+            *first = (int)i;
+    return found;
+}
+
+int step_table_params_index(const struct step_table *table, const char *name)
+{
+    const char *key = table != NULL && name != NULL ? params_key(table, name) : NULL;
+    int first = -1;
+    if (key != NULL)
+        params_lines(table, key, &first);
+    return first;
+}
+
+int step_table_check_params(const struct step_table *table, char *why, size_t why_len)
+{
+    if (table->param_count == 0)
+        return 0;
+    char stem[128];
+    int first;
+    for (size_t i = 0; i < table->count + table->row_count; ++i) {
+        int is_step = i < table->count;
+        const char *key = is_step ? table->steps[i].id : table->rows[i - table->count].name;
+        const char *shown = is_step ? step_stem(&table->steps[i], stem, sizeof stem) : key;
+        size_t lines = params_lines(table, key, &first);
+        if (lines != 1) {
+            snprintf(why, why_len, "harness/labs/%s/lab.def: %s %s has %s STEP_PARAMS(\"%s\", ...) "
+                     "line (the lab's other steps and rows have theirs; INSTRUCTORS.md, "
+                     "\"Adding a step or a lab\")", table->lab, is_step ? "step" : "row", shown,
+                     lines == 0 ? "no" : "more than one", key);
+            return -1;
+        }
+    }
+    for (size_t i = 0; i < table->param_count; ++i) {
+        const char *name = table->param_names[i];
+        const struct step_info *step = step_table_step(table, name);
+        if (step_table_row(table, name) == NULL && (step == NULL || strcmp(step->id, name) != 0)) {
+            snprintf(why, why_len, "harness/labs/%s/lab.def: STEP_PARAMS(\"%s\", ...) names no "
+                     "step's id and no row", table->lab, name);
+            return -1;
+        }
+    }
+    return 0;
+}

@@ -103,6 +103,14 @@ struct step_table {
      * has_profile_size 0: the lab declares none (make profile refuses it). */
     struct check_size profile_size;
     int has_profile_size;
+    /* The names of lab.def's STEP_PARAMS lines, in lab.def order (none: param_count 0):
+     * a lab's own per-step line, STEP_PARAMS("id", ...), whose fields after the step's
+     * id (or the row's name) the lab's problem.c reads into an array of its own, in the
+     * same order (sort: the default number of keys). A lab with any has one for every
+     * step and row, and none for anything else: the build refuses a lab.def that
+     * breaks that (step_table_write_make), so no step falls back to a default. */
+    const char *const *param_names;
+    size_t param_count;
 };
 
 /* Accepts "02", "2", "02-tiled" or "tiled". Returns NULL when no step matches. */
@@ -142,6 +150,13 @@ const char *step_table_needs(const struct step_table *table, const char *name);
  * prints them (make report runs one binary a step: harness/static_report.c,
  * harness/step_skip.c). */
 int step_table_name_width(const struct step_table *table);
+/* The index of the STEP_PARAMS line of a step (its stem "NN-name" or id) or row (its
+ * name) in lab.def order, or -1 when it has none. */
+int step_table_params_index(const struct step_table *table, const char *name);
+/* 0 when every step and row of the table has exactly one STEP_PARAMS line and every line
+ * names one of them (or the lab has none), else -1 with one line in why naming the lab's
+ * lab.def, the step or row, and the line. */
+int step_table_check_params(const struct step_table *table, char *why, size_t why_len);
 /* Index of a step within its lab, or -1. */
 int step_table_index(const struct step_table *table, const struct step_info *step);
 

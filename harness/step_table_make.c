@@ -44,6 +44,8 @@ static void write_needs(FILE *out, const char *lab, const char *name, const char
 int step_table_write_make(FILE *out, const struct step_table *t, char *why, size_t why_len)
 {
     char stem[128];
+    if (step_table_check_params(t, why, why_len) != 0)
+        return -1;
     for (size_t i = 0; i < t->count; ++i) {
         step_stem(&t->steps[i], stem, sizeof stem);
         if (!plain_word(stem))

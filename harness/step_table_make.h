@@ -25,7 +25,9 @@ extern "C" {
  *   lab_needs_L_vendor, lab_archs_L_vendor         as a step's
  * Returns 0, or -1 with a one-line reason in why when a field cannot be a make word
  * (a stem, row or file with a space, '$', '#' or '%'; flags with '$', '#' or a
- * line break; needs that names no architecture): then nothing is written. */
+ * line break; needs that names no architecture), or when a lab with STEP_PARAMS lines
+ * lacks one for a step or row (step_table_check_params): then nothing is written, and
+ * the build stops there. */
 int step_table_write_make(FILE *out, const struct step_table *table, char *why, size_t why_len);
 
 #ifdef __cplusplus

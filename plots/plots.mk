@@ -73,6 +73,11 @@ include $(wildcard harness/labs/*/plots/plots.mk)
 #       folder in PLOT_TABLE_FILES shows (bin/guide-tables --table-run; empty when none),
 #       which the steps figure and the roofline draw, so that a figure and the table
 #       beside it show the same rows. The loop over folders is written here once.
+#   normalized [PUBLISHED PEAK CITATION]  after lab_figures, in its variables: the
+#       lab's GPUs (gpu_list), each as a share of its own peak (its lab.gp says which),
+#       in one figure, out/normalized.png (plots/normalized.gp); drawn for two GPUs or
+#       more, or, given a published GPU's rows, its peak and their citation, for any
+#       number beside that GPU (when its file is there: need).
 #   figure_name TEXT  TEXT with every character but [A-Za-z0-9._+-] as '_'.
 PLOT_SH = failed=0; \
   draw() { fig=$$1; script=$$2; data=$$3; shift 3; mkdir -p "$${fig%/*}"; \
@@ -103,6 +108,10 @@ PLOT_SH = failed=0; \
         *) "$$figure" ;; \
       esac; done; \
     done < '$(PLOT_WORK)'/$$plot_lab.dirs; return 0; }; \
+  normalized() { gpus=$$(gpu_list '$(PLOT_WORK)'/$$plot_lab.dirs); \
+    if [ -n "$${1:-}" ]; then need "$$1" "$$out/normalized.png" || return 0; \
+    else case "$$gpus" in *'|'*) ;; *) return 0 ;; esac; fi; \
+    draw "$$out/normalized.png" plots/normalized.gp "$$rows" '$(PLOT_SOURCE)' "$$lab" "$$peaks" "$$gpus" "$$@"; }; \
   figure_name() { printf '%s' "$$1" | tr -c 'A-Za-z0-9._+-' '_'; }; \
   gpu_list() { if [ -n '$(strip $(GPUS))' ]; then printf '%s' '$(strip $(GPUS))' | tr ' ' '|'; \
     else paste -s -d '|' "$$1"; fi; }

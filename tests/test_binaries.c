@@ -127,7 +127,7 @@ START_TEST(no_gpu_exits_77_with_one_line)
 END_TEST
 
 /* Every lab's CPU rows (lab.def ROW role "cpu": C code on the CPU) run, are checked
- * and pass where there is no GPU (harness/host_row.h: the lab's create_on_host and
+ * and pass where there is no GPU (harness/host_row.h: the lab's create with on_host and
  * the row's DEFINE_CPU_ROW_ANYWHERE), at the lab's first check size; make run
  * without a GPU runs them all before it says that the steps need one. */
 START_TEST(every_cpu_row_runs_without_a_gpu)

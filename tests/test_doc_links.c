@@ -324,9 +324,11 @@ END_TEST
  * fenced code, the generated tables, and a line that cites a paper (a link into
  * REFERENCES.md, or one of the papers' authors and GPUs below), whose figures are the
  * papers' own. The few typed numbers left are design parameters, the occupancy
- * calculator's worked examples, or not yet replaced; each is listed, with its file, in
- * tests/fixtures/typed-numbers.allow, and a listed line that is no longer there must
- * leave the list, so it only shrinks. */
+ * calculator's worked examples, or not yet replaced; each line of them is listed in
+ * tests/fixtures/typed-numbers.allow by its file, its typed numbers in order and a few
+ * of its words (so rewording the rest of the line keeps it listed, and a number added
+ * to it does not), and an entry that names no line any more must leave the list, so it
+ * only shrinks. */
 static const char *const measured_patterns[] = {
     "[0-9]+(\\.[0-9]+)? ?(ms|us|ns|\xc2\xb5s)([^A-Za-z0-9_]|$)",          /* a time */
     "[0-9]+(\\.[0-9]+)? (s|seconds|minutes)([^A-Za-z0-9_/]|$)",            /* a time */
@@ -339,9 +341,56 @@ static const char *const papers_words[] = {
     "Burtscher", "Harris", "Ryoo", "Johnson", "PPoPP", "CGO", "Adinets", "Merrill", "Garland",
     "Nickolls", "Satish", "Clovertown"};
 
-/* Each typed measured number of path, as "path: line" lines appended to found. */
-static void typed_numbers(const char *path, regex_t *patterns, size_t npatterns, char **found,
-                          size_t *len)
+/* A line of prose with typed measured numbers: its file, the numbers in the order they
+ * appear ("0.25 s, 1.96x"), the line itself, and the first number's place in it. */
+struct typed_line {
+    char *path, *numbers, *line;
+    size_t first;
+};
+
+/* The typed numbers of line, in order, into out as "0.25 s, 1.96x" ("" for none): every
+ * match of every pattern, less what ends it (the character after a unit, a point). *first
+ * is where the first one starts. */
+static void numbers_of(const char *line, regex_t *patterns, size_t npatterns, char *out,
+                       size_t out_len, size_t *first)
+{
+    struct {
+        size_t start, end;
+    } hits[64];
+    size_t count = 0;
+    for (size_t k = 0; k < npatterns; ++k) {
+        for (size_t at = 0; count < 64 && line[at] != '\0';) {
+            regmatch_t m;
+            if (regexec(&patterns[k], line + at, 1, &m, at > 0 ? REG_NOTBOL : 0) != 0)
+                break;
+            size_t start = at + (size_t)m.rm_so, end = at + (size_t)m.rm_eo;
+            at = end > start ? end : start + 1;
+            while (end > start && strchr(" \t.,;:!?)]}|*`'\"(-", line[end - 1]) != NULL)
+                --end;
+            size_t i = 0;
+            while (i < count && hits[i].start != start)
+                ++i;
+            if (i == count) /* two patterns on one number count it once */
+                hits[count].start = start, hits[count++].end = end;
+        }
+    }
+    for (size_t i = 1; i < count; ++i) /* in the line's order */
+        for (size_t j = i; j > 0 && hits[j].start < hits[j - 1].start; --j) {
+            size_t start = hits[j].start, end = hits[j].end;
+            hits[j] = hits[j - 1];
+            hits[j - 1].start = start, hits[j - 1].end = end;
+        }
+    out[0] = '\0';
+    for (size_t i = 0, used = 0; i < count && used < out_len; ++i)
+        used += (size_t)snprintf(out + used, out_len - used, "%s%.*s", i > 0 ? ", " : "",
+                                 (int)(hits[i].end - hits[i].start), line + hits[i].start);
+    *first = count > 0 ? hits[0].start : 0;
+}
+
+/* Each line of path's prose with typed measured numbers, appended to found (count of
+ * them). */
+static void typed_numbers(const char *path, regex_t *patterns, size_t npatterns,
+                          struct typed_line **found, size_t *count)
 {
     char *text = util_read_file(path, NULL);
     if (text == NULL)
@@ -359,21 +408,22 @@ static void typed_numbers(const char *path, regex_t *patterns, size_t npatterns,
         else if (mark)
             generated = 1;
         else if (!generated && !code) {
-            int cited = 0, typed = 0;
+            int cited = 0;
             for (size_t w = 0; w < sizeof papers_words / sizeof papers_words[0] && !cited; ++w)
                 cited = strstr(line, papers_words[w]) != NULL;
             /* a power of ten ("2.0 × 10^12") is not a speedup: its "× 10^" read as "e" */
-            char plain[4096];
+            char plain[4096], numbers[1024];
             snprintf(plain, sizeof plain, "%s", line);
             for (char *ten; (ten = strstr(plain, " \xc3\x97 10^")) != NULL;)
                 memmove(ten + 1, ten + 7, strlen(ten + 7) + 1), ten[0] = 'e';
-            for (size_t k = 0; k < npatterns && !cited && !typed; ++k)
-                typed = regexec(&patterns[k], plain, 0, NULL, 0) == 0;
-            if (typed) {
-                size_t need = *len + strlen(path) + n + 4;
-                *found = realloc(*found, need + 1);
+            size_t first = 0;
+            if (!cited)
+                numbers_of(plain, patterns, npatterns, numbers, sizeof numbers, &first);
+            if (!cited && numbers[0] != '\0') {
+                *found = realloc(*found, (*count + 1) * sizeof **found);
                 ck_assert_ptr_nonnull(*found);
-                *len += (size_t)sprintf(*found + *len, "%s: %s\n", path, line);
+                (*found)[(*count)++] = (struct typed_line){strdup(path), strdup(numbers),
+                                                           strdup(plain), first};
             }
         }
         line[n] = saved;
@@ -382,61 +432,104 @@ static void typed_numbers(const char *path, regex_t *patterns, size_t npatterns,
     free(text);
 }
 
+/* An entry of tests/fixtures/typed-numbers.allow: "PATH: NUMBERS | CONTEXT", the
+ * numbers as numbers_of writes them and a few words of the same line. */
+struct allowed_line {
+    char path[256], numbers[1024], context[256];
+    int used;
+};
+
+/* How a new line could be listed: its numbers and the words just before its first one
+ * (or, at the line's start, just after it). */
+static void suggest_entry(const struct typed_line *t, char *out, size_t out_len)
+{
+    size_t from = t->first > 32 ? t->first - 32 : 0, to = t->first;
+    while (from > 0 && from < to && t->line[from - 1] != ' ')
+        ++from;
+    if (to - from < 8) /* the number opens the line: the words after it */
+        from = t->first, to = strlen(t->line) < t->first + 40 ? strlen(t->line) : t->first + 40;
+    while (to > from && t->line[to - 1] == ' ')
+        --to;
+    snprintf(out, out_len, "%s: %s | %.*s", t->path, t->numbers, (int)(to - from), t->line + from);
+}
+
 START_TEST(documents_type_no_measured_number)
 {
     regex_t patterns[sizeof measured_patterns / sizeof measured_patterns[0]];
     size_t npatterns = sizeof patterns / sizeof patterns[0];
     for (size_t k = 0; k < npatterns; ++k)
-        ck_assert_int_eq(regcomp(&patterns[k], measured_patterns[k], REG_EXTENDED | REG_NOSUB), 0);
+        ck_assert_int_eq(regcomp(&patterns[k], measured_patterns[k], REG_EXTENDED), 0);
     glob_t docs;
     ck_assert_int_eq(glob("labs/*/README.md", 0, NULL, &docs), 0);
     static const char *const top[] = {"README.md", "GUIDE.md", "INSTRUCTORS.md", "data/grading/README.md",
                                       "data/sweeps/README.md"};
     size_t ntop = sizeof top / sizeof top[0];
-    char *found = calloc(1, 1);
-    size_t len = 0;
+    struct typed_line *found = NULL;
+    size_t found_count = 0;
     for (size_t i = 0; i < ntop + docs.gl_pathc; ++i)
-        typed_numbers(i < ntop ? top[i] : docs.gl_pathv[i - ntop], patterns, npatterns, &found, &len);
+        typed_numbers(i < ntop ? top[i] : docs.gl_pathv[i - ntop], patterns, npatterns, &found,
+                      &found_count);
     globfree(&docs);
     for (size_t k = 0; k < npatterns; ++k)
         regfree(&patterns[k]);
-    char *allowed = util_read_file("tests/fixtures/typed-numbers.allow", NULL);
-    ck_assert_msg(allowed != NULL, "cannot read tests/fixtures/typed-numbers.allow");
-    char new_lines[16384] = "", gone[8192] = "";
-    /* each line found must be listed (comment lines of the list start with '#') */
-    for (char *line = found; *line != '\0';) {
-        size_t n = strcspn(line, "\n");
-        char entry[4096];
-        snprintf(entry, sizeof entry, "%.*s", (int)n, line);
-        int listed = 0;
-        for (const char *at = allowed; !listed && (at = strstr(at, entry)) != NULL; at += n)
-            listed = (at == allowed || at[-1] == '\n') && (at[n] == '\n' || at[n] == '\0');
-        if (!listed)
-            snprintf(new_lines + strlen(new_lines), sizeof new_lines - strlen(new_lines), "  %.*s\n",
-                     (int)(n < 200 ? n : 200), line);
-        line += n + (line[n] == '\n');
-    }
-    /* and each listed line must still be found (the students' copy leaves some out) */
-    for (char *line = allowed; *line != '\0' && !students_copy();) {
+    char *text = util_read_file("tests/fixtures/typed-numbers.allow", NULL);
+    ck_assert_msg(text != NULL, "cannot read tests/fixtures/typed-numbers.allow");
+    /* the entries (comment lines of the list start with '#') */
+    static struct allowed_line allowed[256];
+    size_t allowed_count = 0;
+    for (char *line = text; *line != '\0';) {
         size_t n = strcspn(line, "\n");
         char entry[2048];
-        snprintf(entry, sizeof entry, "%.*s\n", (int)n, line);
-        if (n > 0 && line[0] != '#' && strstr(found, entry) == NULL)
-            snprintf(gone + strlen(gone), sizeof gone - strlen(gone), "  %.*s\n", (int)(n < 200 ? n : 200),
-                     line);
+        snprintf(entry, sizeof entry, "%.*s", (int)n, line);
         line += n + (line[n] == '\n');
+        if (n == 0 || entry[0] == '#')
+            continue;
+        char *colon = strstr(entry, ": "), *bar = colon != NULL ? strstr(colon, " | ") : NULL;
+        ck_assert_msg(bar != NULL && bar[3] != '\0' && allowed_count < 256,
+                      "tests/fixtures/typed-numbers.allow: '%s' is not PATH: NUMBERS | CONTEXT", entry);
+        struct allowed_line *a = &allowed[allowed_count++];
+        snprintf(a->path, sizeof a->path, "%.*s", (int)(colon - entry), entry);
+        snprintf(a->numbers, sizeof a->numbers, "%.*s", (int)(bar - colon - 2), colon + 2);
+        snprintf(a->context, sizeof a->context, "%s", bar + 3);
+        a->used = 0;
     }
-    free(allowed);
+    free(text);
+    /* each line found must be listed: its file, exactly its numbers, and the entry's
+     * words in it */
+    char new_lines[16384] = "", gone[8192] = "";
+    for (size_t i = 0; i < found_count; ++i) {
+        const struct typed_line *t = &found[i];
+        int listed = 0;
+        for (size_t a = 0; a < allowed_count; ++a)
+            if (strcmp(allowed[a].path, t->path) == 0 &&
+                strcmp(allowed[a].numbers, t->numbers) == 0 &&
+                strstr(t->line, allowed[a].context) != NULL)
+                listed = allowed[a].used = 1;
+        if (!listed) {
+            char entry[1024];
+            suggest_entry(t, entry, sizeof entry);
+            snprintf(new_lines + strlen(new_lines), sizeof new_lines - strlen(new_lines),
+                     "  %.300s\n", entry);
+        }
+    }
+    /* and each entry must still name a line (the students' copy leaves some out) */
+    for (size_t a = 0; a < allowed_count && !students_copy(); ++a)
+        if (!allowed[a].used)
+            snprintf(gone + strlen(gone), sizeof gone - strlen(gone), "  %.200s: %.300s | %.200s\n",
+                     allowed[a].path, allowed[a].numbers, allowed[a].context);
+    for (size_t i = 0; i < found_count; ++i)
+        free(found[i].path), free(found[i].numbers), free(found[i].line);
     free(found);
     /* the lines on stderr: Check's message holds a few hundred characters */
     if (new_lines[0] != '\0')
         fprintf(stderr, "measured numbers typed into the prose (generate them with "
                         "bin/guide-tables, or name the table that holds them):\n%s", new_lines);
     if (gone[0] != '\0')
-        fprintf(stderr, "lines of tests/fixtures/typed-numbers.allow no longer in the documents "
-                        "(remove them from the list):\n%s", gone);
+        fprintf(stderr, "entries of tests/fixtures/typed-numbers.allow that name no line of the "
+                        "documents (remove them from the list):\n%s", gone);
     ck_assert_msg(new_lines[0] == '\0', "measured numbers typed into the prose (stderr lists them)");
-    ck_assert_msg(gone[0] == '\0', "stale lines in tests/fixtures/typed-numbers.allow (stderr lists them)");
+    ck_assert_msg(gone[0] == '\0',
+                  "stale entries in tests/fixtures/typed-numbers.allow (stderr lists them)");
 }
 END_TEST
 

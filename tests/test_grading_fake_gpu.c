@@ -541,10 +541,9 @@ START_TEST(a_step_the_gpu_cannot_run_is_not_gradable_and_out_of_max)
     fputs(older, f);
     fclose(f);
     snprintf(command, sizeof command,
-             "d='%s'; cd \"$d/tree\" && GRADE_SANDBOX=off PATH=\"$d/fake:$PATH\" "
-             "FAKE_STEP=\"$d/fake/step.sh\" FAKE_TIMES=\"$d/times-older\" FAKE_SIZES=\"$d/fake/sizes\" "
-             "LAB_COMMIT=fake-commit bin/lab grade --submission \"$d/subs/ada\" --student ada "
-             "--gradebook \"$d/book-older.csv\" --sanitizer \"$d/fake/compute-sanitizer\" demo 10",
+             "d='%s'; . " FAKE_GPU "/env.sh && fake_gpu_env \"$d/fake\" \"$d/times-older\" && "
+             "cd \"$d/tree\" && LAB_COMMIT=fake-commit bin/lab grade --submission \"$d/subs/ada\" "
+             "--student ada --gradebook \"$d/book-older.csv\" --sanitizer \"$d/fake/compute-sanitizer\" demo 10",
              fake_dir);
     static char out[1 << 14], err[1 << 14];
     int code = util_run_shell(command, out, sizeof out, err, sizeof err);

@@ -224,6 +224,54 @@ START_TEST(makefile_reader_gives_stems_and_flags)
 }
 END_TEST
 
+/* tests/fixtures/step-params-missing/lab.def, read by the same reader as every lab's:
+ * its step 02 lacks the STEP_PARAMS line its step 01 and its row have. */
+extern const struct step_table step_table_params_missing;
+
+/* A lab with STEP_PARAMS lines (sort's default sizes, reduce's promises) needs one for
+ * every step and row: a step added without its line stops the build (make reads the
+ * tables through step_table_write_make, and stops when it refuses one) with one line
+ * naming the lab, the step and the line; a step whose problem.c fell back to a
+ * default instead would run at the wrong size, or be held to the wrong promise. */
+START_TEST(a_step_without_its_params_line_stops_the_build)
+{
+    const struct step_table *t = &step_table_params_missing;
+    ck_assert_uint_eq(t->param_count, 2); /* the reader took the fixture's lines */
+    char *text = NULL, why[512];
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(step_table_write_make(f, t, why, sizeof why), -1);
+    fclose(f);
+    ck_assert_str_eq(text, ""); /* nothing make could include */
+    free(text);
+    ck_assert_msg(strstr(why, "harness/labs/params_missing/lab.def: step 02-second has no "
+                              "STEP_PARAMS(\"02\", ...) line") == why && strchr(why, '\n') == NULL,
+                  "%s", why);
+    /* the lines there are found by stem, id or row name, in lab.def order */
+    ck_assert_int_eq(step_table_params_index(t, "01-first"), 0);
+    ck_assert_int_eq(step_table_params_index(t, "01"), 0);
+    ck_assert_int_eq(step_table_params_index(t, "cpu-serial"), 1);
+    ck_assert_int_eq(step_table_params_index(t, "02-second"), -1);
+    /* a second line for one step, or a line for a step that is not there, is refused too */
+    static const char *const twice[] = {"01", "02", "cpu-serial", "02"};
+    static const char *const stray[] = {"01", "02", "cpu-serial", "03"};
+    struct step_table bad = *t;
+    bad.param_names = twice;
+    bad.param_count = 4;
+    ck_assert_int_eq(step_table_check_params(&bad, why, sizeof why), -1);
+    ck_assert_msg(strstr(why, "step 02-second has more than one STEP_PARAMS(\"02\"") != NULL,
+                  "%s", why);
+    bad.param_names = stray;
+    ck_assert_int_eq(step_table_check_params(&bad, why, sizeof why), -1);
+    ck_assert_msg(strstr(why, "STEP_PARAMS(\"03\", ...) names no step's id and no row") != NULL,
+                  "%s", why);
+    /* and every lab of the tree passes: each of its steps and rows has its line */
+    for (const struct step_table *const *it = all_step_tables; *it != NULL; ++it)
+        ck_assert_msg(step_table_check_params(*it, why, sizeof why) == 0, "%s", why);
+}
+END_TEST
+
 Suite *steps_suite(void)
 {
     Suite *s = suite_create("steps");
@@ -234,6 +282,7 @@ Suite *steps_suite(void)
     tcase_add_test(tc, a_row_compares_with_the_row_its_table_says);
     tcase_add_test(tc, a_step_compares_with_one_that_computes_the_same);
     tcase_add_test(tc, makefile_reader_gives_stems_and_flags);
+    tcase_add_test(tc, a_step_without_its_params_line_stops_the_build);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -37,7 +37,7 @@
 #include <cudnn.h>
 
 #include "attention.h"
-#include "library_scratch.h"
+#include "kept_buffer.h"
 #include "step_kernel.h"
 
 /* The tensors in memory (and the scalars passed by value) by unique id; virtual ones
@@ -59,7 +59,7 @@ struct sdpa_plan {
 
 static cudnnHandle_t handle;
 static struct sdpa_plan cached;
-static struct library_scratch workspace;
+static struct kept_buffer workspace; /* on the device */
 static float scale_value, neg_inf_value;
 /* what went wrong last, for the refusal line */
 static char failure[200];
@@ -357,7 +357,7 @@ static int try_config(struct sdpa_plan *g, cudnnBackendDescriptor_t config, cons
     int64_t bytes = 0, got = 0;
     CUDNN_TRY(cudnnBackendGetAttribute(plan, CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, CUDNN_TYPE_INT64, 1, &got,
                                        &bytes));
-    cudaError_t status = library_scratch_reserve(&workspace, (size_t)bytes);
+    cudaError_t status = kept_buffer_reserve(&workspace, (size_t)bytes);
     if (status != cudaSuccess) {
         (void)cudaGetLastError();
         snprintf(failure, sizeof failure, "its workspace of %lld bytes: %s", (long long)bytes,

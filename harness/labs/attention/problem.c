@@ -44,8 +44,9 @@ static const char *const scores_steps[] = {
 #undef CHECK_SIZE
 #undef STEP
 
-/* --mask causal: the command line's way to ask for k + 1000. */
-static int mask_causal;
+/* --mask causal, the command line's way to ask for k + 1000: the lab's own option
+ * (problem_size.options) points here; --mask none, the default, leaves it NULL. */
+static const char causal_mask[] = "causal";
 
 /* Whether the code of this binary's file (a labs/ step still TODO holds the previous
  * step's) writes the scores to device memory. */
@@ -76,11 +77,10 @@ struct attention_state {
 
 static int parse_mask(const char *value, struct problem_size *size, char *why, size_t why_len)
 {
-    (void)size;
     if (strcmp(value, "causal") == 0)
-        mask_causal = 1;
+        size->options = causal_mask;
     else if (strcmp(value, "none") == 0)
-        mask_causal = 0;
+        size->options = NULL;
     else {
         snprintf(why, why_len, "--mask '%s': none or causal", value);
         return -1;
@@ -97,7 +97,7 @@ static enum lab_status attention_resolve_size(struct problem_size *size, char *w
         size->n = cpu ? ATTENTION_CPU_DEFAULT_N : ATTENTION_DEFAULT_N;
     if (size->k == 0)
         size->k = ATTENTION_DEFAULT_D;
-    if (mask_causal && size->k < ATTENTION_CAUSAL_K)
+    if (size->options == causal_mask && size->k < ATTENTION_CAUSAL_K)
         size->k += ATTENTION_CAUSAL_K;
     long d = size->k % ATTENTION_CAUSAL_K, mask = size->k / ATTENTION_CAUSAL_K;
     if ((d != 64 && d != 128) || mask > 1) {
@@ -127,8 +127,9 @@ static void attention_label(const struct problem_size *size, char *buf, size_t l
     snprintf(buf, len, "%s", size->k >= ATTENTION_CAUSAL_K ? "causal" : "none");
 }
 
-static double attention_flop_count(const struct problem_size *size)
+static double attention_flop_count(const struct problem_size *size, const void *state)
 {
+    (void)state; /* the size says it */
     return attention_flops(size->m, size->n, size->k % ATTENTION_CAUSAL_K,
                            size->k >= ATTENTION_CAUSAL_K);
 }
@@ -184,8 +185,8 @@ static enum lab_status device_alloc(void **ptr, size_t bytes, const char *what, 
     return status == cudaErrorMemoryAllocation ? LAB_OUT_OF_MEMORY : LAB_CUDA_ERROR;
 }
 
-static enum lab_status create_in(const struct problem_size *size, uint64_t seed, void **out,
-                                 int on_host, char *why, size_t why_len)
+static enum lab_status attention_create(const struct problem_size *size, uint64_t seed, int on_host,
+                                        void **out, char *why, size_t why_len)
 {
     struct attention_state *s = calloc(1, sizeof *s);
     if (s == NULL) {
@@ -248,34 +249,17 @@ static enum lab_status create_in(const struct problem_size *size, uint64_t seed,
     return LAB_OK;
 }
 
-static enum lab_status attention_create(const struct problem_size *size, uint64_t seed, void **out,
-                                        char *why, size_t why_len)
-{
-    return create_in(size, seed, out, 0, why, why_len);
-}
-
-static enum lab_status attention_create_on_host(const struct problem_size *size, uint64_t seed,
-                                                void **out, char *why, size_t why_len)
-{
-    return create_in(size, seed, out, 1, why, why_len);
-}
-
 static const void *attention_problem_of(void *opaque)
 {
     return &((struct attention_state *)opaque)->problem;
 }
 
 /* 0xFFFF is a BF16 NaN */
-static cudaError_t attention_poison(void *opaque, cudaStream_t stream)
+static size_t attention_outputs(void *opaque, struct lab_output *outputs)
 {
     struct attention_state *s = opaque;
-    return cudaMemsetAsync(s->dev_o, 0xFF, (size_t)s->bh * s->n * s->d * 2, stream);
-}
-
-static void attention_poison_on_host(void *opaque)
-{
-    struct attention_state *s = opaque;
-    memset(s->o, 0xFF, (size_t)s->bh * s->n * s->d * 2);
+    outputs[0] = (struct lab_output){s->problem.o, (size_t)s->bh * s->n * s->d * 2, 0, 1};
+    return 1;
 }
 
 /* Chooses the rows to check and computes their reference (once per state). */
@@ -384,12 +368,11 @@ const struct lab_problem lab_problem = {
     .host_bytes = attention_host_bytes,
     .create = attention_create,
     .problem = attention_problem_of,
-    .poison = attention_poison,
+    .outputs = attention_outputs,
     .verify = attention_verify,
     .destroy = attention_destroy,
     .column_values = attention_column_values,
-    .create_on_host = attention_create_on_host,
-    .poison_on_host = attention_poison_on_host,
+    .creates_on_host = 1,
     .option_name = "--mask",
     .parse_option = parse_mask,
     .label = attention_label,

@@ -30,7 +30,7 @@ double matmul_reference_element(const float *a, const float *b, long n, long k, 
 void matmul_reference_row(const float *a, const float *b, long n, long k, long row, double *out,
                           double *abs_out);
 
-double matmul_flop_count(const struct problem_size *size);
+double matmul_flop_count(const struct problem_size *size, const void *state);
 double matmul_device_bytes(const struct problem_size *size);
 void matmul_format_size(const struct problem_size *size, char *buf, size_t len);
 

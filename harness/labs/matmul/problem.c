@@ -86,9 +86,11 @@ static enum lab_status device_alloc(float **ptr, size_t count, const char *name,
     return status == cudaErrorMemoryAllocation ? LAB_OUT_OF_MEMORY : LAB_CUDA_ERROR;
 }
 
-static enum lab_status matmul_create(const struct problem_size *size, uint64_t seed, void **out,
-                                     char *why, size_t why_len)
+/* On the device alone: matmul has no CPU row (creates_on_host 0), so on_host is never 1. */
+static enum lab_status matmul_create(const struct problem_size *size, uint64_t seed, int on_host,
+                                     void **out, char *why, size_t why_len)
 {
+    (void)on_host;
     struct matmul_state *s = calloc(1, sizeof *s);
     if (s == NULL) {
         snprintf(why, why_len, "out of host memory");
@@ -131,12 +133,13 @@ static const void *matmul_problem_of(void *opaque)
     return &((struct matmul_state *)opaque)->problem;
 }
 
-static cudaError_t matmul_poison(void *opaque, cudaStream_t stream)
+/* C: all bits set is a quiet NaN in IEEE single precision */
+static size_t matmul_outputs(void *opaque, struct lab_output *outputs)
 {
     struct matmul_state *s = opaque;
-    /* all bits set is a quiet NaN in IEEE single precision */
-    return cudaMemsetAsync(s->dev_c, 0xFF,
-                           (size_t)s->size.m * (size_t)s->size.n * sizeof(float), stream);
+    size_t bytes = (size_t)s->size.m * (size_t)s->size.n * sizeof(float);
+    outputs[0] = (struct lab_output){s->dev_c, bytes, 0, 1};
+    return 1;
 }
 
 static enum lab_status matmul_verify(void *opaque, const struct check_options *options,
@@ -230,7 +233,7 @@ const struct lab_problem lab_problem = {
     .host_bytes = matmul_host_bytes,
     .create = matmul_create,
     .problem = matmul_problem_of,
-    .poison = matmul_poison,
+    .outputs = matmul_outputs,
     .verify = matmul_verify,
     .destroy = matmul_destroy,
 };

@@ -41,13 +41,13 @@ static void cpu_row_loop(void *data)
 }
 
 /* The pinned host copy of the bodies, which the stream uses in order. */
-static struct pinned_buffer cpu_row_bodies;
+static struct kept_buffer cpu_row_bodies = {KEPT_PINNED_HOST, NULL, 0};
 
 static cudaError_t cpu_row_launch(const struct nbody_problem *p, cudaStream_t stream,
                                   nbody_cpu_forces_fn forces)
 {
     size_t bytes = (size_t)p->n * sizeof(struct nbody_body);
-    cudaError_t status = pinned_buffer_reserve(&cpu_row_bodies, bytes);
+    cudaError_t status = kept_buffer_reserve(&cpu_row_bodies, bytes);
     if (status != cudaSuccess)
         return status;
     struct cpu_row_work work = {forces, (struct nbody_body *)cpu_row_bodies.data, p->n,

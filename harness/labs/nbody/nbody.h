@@ -8,7 +8,7 @@
  *  - structure of arrays (steps 03-12): mass[i], posx[i], ... accx[i];
  *  - packed (steps 13-15): posm[i] = (x, y, z, mass) as one float4, velocities and
  *    accelerations in the arrays above.
- * The step table says which layout each step writes (NBODY_STEP in lab.def). */
+ * The step table says which layout each step writes (STEP_PARAMS in lab.def). */
 #ifndef LAB_NBODY_H
 #define LAB_NBODY_H
 

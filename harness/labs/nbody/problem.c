@@ -35,27 +35,20 @@ struct nbody_step_params {
 #define STEP(...)
 #define CHECK_SIZE(m, n, k)
 #define ROW(...)
-#define NBODY_STEP(id, n, factor, layout) {id, n, factor, layout},
+#define STEP_PARAMS(id, n, factor, layout) {id, n, factor, layout},
 static const struct nbody_step_params step_params[] = {
 #include "lab.def"
 };
-#undef NBODY_STEP
+#undef STEP_PARAMS
 #undef ROW
 #undef CHECK_SIZE
 #undef STEP
 
-/* A stem's line of NBODY_STEP: a step's by its id (the stem is "NN-name"), a row's by
- * its whole name; a safe default otherwise. */
+/* A stem's line of STEP_PARAMS: a step's (its stem "NN-name") or a row's (its name);
+ * every one has one (step_params_index). */
 static struct nbody_step_params params_of(const char *stem)
 {
-    for (size_t i = 0; i < sizeof step_params / sizeof step_params[0]; ++i) {
-        size_t len = strlen(step_params[i].id);
-        if (strncmp(stem, step_params[i].id, len) == 0 &&
-            (stem[len] == '-' || stem[len] == '\0'))
-            return step_params[i];
-    }
-    struct nbody_step_params none = {"", NBODY_DEFAULT_N, 32, "soa"};
-    return none;
+    return step_params[step_params_index(stem, sizeof step_params / sizeof step_params[0])];
 }
 
 /* This binary's line: its layout and tolerance are its own; its default size, and the
@@ -82,7 +75,7 @@ static enum nbody_layout layout_of(const char *name)
 #define NBODY_ARRAYS 12 /* float4, AoS, then the 10 SoA arrays */
 struct nbody_device {
     long n;
-    int on_host; /* host memory: a CPU row run with no GPU (create_on_host) */
+    int on_host; /* host memory: a CPU row run with no GPU (create with on_host) */
     void *arrays[NBODY_ARRAYS];
     struct nbody_problem problem;
 };
@@ -306,8 +299,9 @@ static void nbody_format_size(const struct problem_size *size, char *buf, size_t
     snprintf(buf, len, "%ld", size->n);
 }
 
-static double nbody_flop_count(const struct problem_size *size)
+static double nbody_flop_count(const struct problem_size *size, const void *state)
 {
+    (void)state; /* the size says it */
     return nbody_flops(size->n);
 }
 
@@ -326,8 +320,8 @@ static double nbody_host_bytes(const struct problem_size *size, int on_host)
     return per_body * ((double)size->n + NBODY_PHYSICS_N) + (on_host ? nbody_device_bytes(size) : 0.0);
 }
 
-static enum lab_status create_in(const struct problem_size *size, uint64_t seed, void **out,
-                                  int on_host, char *why, size_t why_len)
+static enum lab_status nbody_create(const struct problem_size *size, uint64_t seed, int on_host,
+                                    void **out, char *why, size_t why_len)
 {
     struct nbody_state *s = calloc(1, sizeof *s);
     if (s == NULL) {
@@ -356,50 +350,24 @@ static enum lab_status create_in(const struct problem_size *size, uint64_t seed,
     return LAB_OK;
 }
 
-static enum lab_status nbody_create(const struct problem_size *size, uint64_t seed, void **out,
-                                    char *why, size_t why_len)
-{
-    return create_in(size, seed, out, 0, why, why_len);
-}
-
-static enum lab_status nbody_create_on_host(const struct problem_size *size, uint64_t seed,
-                                            void **out, char *why, size_t why_len)
-{
-    return create_in(size, seed, out, 1, why, why_len);
-}
-
 static const void *nbody_problem_of(void *opaque)
 {
     return &((struct nbody_state *)opaque)->dev.problem;
 }
 
-/* NaN (all bits set) into every acceleration of every layout. */
-static cudaError_t nbody_poison(void *opaque, cudaStream_t stream)
+/* NaN (all bits set) into every acceleration of every layout: the AoS bodies' three
+ * (12 bytes in each struct), then the SoA and float4 layouts' arrays. */
+static size_t nbody_outputs(void *opaque, struct lab_output *outputs)
 {
     struct nbody_state *s = opaque;
     const struct nbody_problem *p = &s->dev.problem;
     size_t n = (size_t)s->n;
-    cudaError_t status = cudaMemset2DAsync(&p->body[0].accx, sizeof(struct nbody_body), 0xFF,
-                                           3 * sizeof(float), n, stream);
-    float *acc[] = {p->accx, p->accy, p->accz};
-    for (size_t f = 0; status == cudaSuccess && f < 3; ++f)
-        status = cudaMemsetAsync(acc[f], 0xFF, n * sizeof(float), stream);
-    return status;
-}
-
-/* The same NaN, in a host state's arrays. */
-static void nbody_poison_on_host(void *opaque)
-{
-    struct nbody_state *s = opaque;
-    const struct nbody_problem *p = &s->dev.problem;
-    for (long i = 0; i < s->n; ++i) {
-        memset(&p->body[i].accx, 0xFF, sizeof p->body[i].accx);
-        memset(&p->body[i].accy, 0xFF, sizeof p->body[i].accy);
-        memset(&p->body[i].accz, 0xFF, sizeof p->body[i].accz);
-    }
+    outputs[0] = (struct lab_output){&p->body[0].accx, 3 * sizeof(float), sizeof(struct nbody_body),
+                                     n};
     float *acc[] = {p->accx, p->accy, p->accz};
     for (size_t f = 0; f < 3; ++f)
-        memset(acc[f], 0xFF, (size_t)s->n * sizeof(float));
+        outputs[1 + f] = (struct lab_output){acc[f], n * sizeof(float), 0, 1};
+    return 4;
 }
 
 /* With --quick (check_options.quick): the physics check's leapfrog takes this many
@@ -544,10 +512,9 @@ const struct lab_problem lab_problem = {
     .host_bytes = nbody_host_bytes,
     .create = nbody_create,
     .problem = nbody_problem_of,
-    .poison = nbody_poison,
+    .outputs = nbody_outputs,
     .verify = nbody_verify,
     .destroy = nbody_destroy,
     .column_values = nbody_column_values,
-    .create_on_host = nbody_create_on_host,
-    .poison_on_host = nbody_poison_on_host,
+    .creates_on_host = 1,
 };

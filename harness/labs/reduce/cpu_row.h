@@ -31,12 +31,13 @@ static void cpu_row_loop(void *data)
     *work->result = work->sum(work->x, work->n);
 }
 
-static struct pinned_buffer cpu_row_result; /* pinned, so the copy after the loop is async */
+/* pinned, so the copy after the loop is async */
+static struct kept_buffer cpu_row_result = {KEPT_PINNED_HOST, NULL, 0};
 
 static cudaError_t cpu_row_launch(const struct reduce_problem *p, cudaStream_t stream,
                                   reduce_cpu_fn sum)
 {
-    cudaError_t status = pinned_buffer_reserve(&cpu_row_result, sizeof(float));
+    cudaError_t status = kept_buffer_reserve(&cpu_row_result, sizeof(float));
     if (status != cudaSuccess)
         return status;
     struct cpu_row_work work = {sum, p->host_in, p->n, (float *)cpu_row_result.data};
@@ -46,7 +47,7 @@ static cudaError_t cpu_row_launch(const struct reduce_problem *p, cudaStream_t s
 }
 
 /* Where there is no GPU (harness/host_row.h): the same loop on a problem in host
- * memory (the lab's create_on_host), called directly; out is a host float there. */
+ * memory (the lab's create with on_host), called directly; out is a host float there. */
 static int cpu_row_run_on_host(const struct reduce_problem *p, reduce_cpu_fn sum)
 {
     *p->out = sum(p->host_in, p->n);

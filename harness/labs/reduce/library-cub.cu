@@ -9,11 +9,11 @@
 #include <cstdint>
 #include <cub/device/device_reduce.cuh>
 
-#include "library_scratch.h"
+#include "kept_buffer.h"
 #include "reduce.h"
 #include "step_kernel.h"
 
-static struct library_scratch scratch;
+static struct kept_buffer scratch;
 
 static cudaError_t launch(const void *problem, cudaStream_t stream)
 {
@@ -23,7 +23,7 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     cudaError_t status = cub::DeviceReduce::Sum(nullptr, need, p->in, p->out, n, stream);
     if (status != cudaSuccess)
         return status;
-    if ((status = library_scratch_reserve(&scratch, need)) != cudaSuccess)
+    if ((status = kept_buffer_reserve(&scratch, need)) != cudaSuccess)
         return status;
     status = cub::DeviceReduce::Sum(scratch.data, need, p->in, p->out, n, stream);
     return status != cudaSuccess ? status : cudaGetLastError();

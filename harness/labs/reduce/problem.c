@@ -15,7 +15,7 @@
  * step at the size asked already runs all its kernels): the step runs REDUCE_DETERMINISM_RUNS times on REDUCE_REAL_N floats
  * uniform in [0.5, 1), whose sums do round. Every result must lie within
  * verify_tolerance's 2 sqrt(n) u sum|x_i| of the compensated double sum, and a step
- * that lab.def's REDUCE_STEP line says is "fixed" must give the same bits every run;
+ * that lab.def's STEP_PARAMS line says is "fixed" must give the same bits every run;
  * the distinct_sums column says how many different results the runs gave (an
  * "atomic" step may give several), real_rel_err the largest relative error. */
 #include <math.h>
@@ -37,7 +37,7 @@ extern const struct step_kernel STEP_ENTRY;
 #define REDUCE_REAL_N ((size_t)(1 << 22) + 3)
 #define REDUCE_DETERMINISM_RUNS 8
 
-/* REDUCE_STEP lines of lab.def: each step's promise about its result's bits. */
+/* STEP_PARAMS lines of lab.def: each step's promise about its result's bits. */
 struct reduce_step_params {
     const char *id;
     const char *order; /* "fixed" or "atomic" */
@@ -45,26 +45,20 @@ struct reduce_step_params {
 #define STEP(...)
 #define CHECK_SIZE(m, n, k)
 #define ROW(...)
-#define REDUCE_STEP(id, order) {id, order},
+#define STEP_PARAMS(id, order) {id, order},
 static const struct reduce_step_params step_params[] = {
 #include "lab.def"
 };
-#undef REDUCE_STEP
+#undef STEP_PARAMS
 #undef ROW
 #undef CHECK_SIZE
 #undef STEP
 
-/* This binary's order: a step's by its id (the stem is "NN-name"), a row's by its
- * name; "atomic" (promising nothing) when it has no line. */
+/* This binary's order: its step's or row's line (every one has one: step_params_index). */
 static const char *order_of_this_step(void)
 {
-    for (size_t i = 0; i < sizeof step_params / sizeof step_params[0]; ++i) {
-        size_t len = strlen(step_params[i].id);
-        if (strncmp(step_identity.stem, step_params[i].id, len) == 0 &&
-            (step_identity.stem[len] == '-' || step_identity.stem[len] == '\0'))
-            return step_params[i].order;
-    }
-    return "atomic";
+    return step_params[step_params_index(step_identity.stem,
+                                         sizeof step_params / sizeof step_params[0])].order;
 }
 
 /* One problem's buffers: the input and its host copy, the sum, the scratch. */
@@ -72,7 +66,7 @@ struct reduce_buffers {
     float *host;
     float *dev_in;
     void *dev_work; /* out, counter, then the partial sums, in one allocation */
-    float host_out; /* out, for a CPU row with no GPU (create_on_host) */
+    float host_out; /* out, for a CPU row with no GPU (create with on_host) */
     struct reduce_problem problem;
 };
 
@@ -85,7 +79,7 @@ struct reduce_state {
     double real_want, real_abs_sum;
     int checked, passed;
     double distinct, rel_err;
-    int on_host; /* host memory alone: a CPU row run with no GPU (create_on_host) */
+    int on_host; /* host memory alone: a CPU row run with no GPU (create with on_host) */
 };
 
 static void buffers_free(struct reduce_buffers *b)
@@ -186,8 +180,9 @@ static size_t count_of(const struct problem_size *size)
 }
 
 /* n - 1 additions: the gflops column every lab has (tiny here: the rate is gbps) */
-static double reduce_flop_count(const struct problem_size *size)
+static double reduce_flop_count(const struct problem_size *size, const void *state)
 {
+    (void)state; /* the size says it */
     return (double)count_of(size) - 1.0;
 }
 
@@ -207,8 +202,8 @@ static double reduce_host_bytes(const struct problem_size *size, int on_host)
 
 /* The inputs in host memory; with on_host nothing else (no CUDA call), otherwise
  * copied to the device buffers too. */
-static enum lab_status create_in(const struct problem_size *size, uint64_t seed, void **out,
-                                 int on_host, char *why, size_t why_len)
+static enum lab_status reduce_create(const struct problem_size *size, uint64_t seed, int on_host,
+                                     void **out, char *why, size_t why_len)
 {
     struct reduce_state *s = calloc(1, sizeof *s);
     if (s == NULL) {
@@ -241,34 +236,17 @@ static enum lab_status create_in(const struct problem_size *size, uint64_t seed,
     return LAB_OK;
 }
 
-static enum lab_status reduce_create(const struct problem_size *size, uint64_t seed, void **out,
-                                     char *why, size_t why_len)
-{
-    return create_in(size, seed, out, 0, why, why_len);
-}
-
-static enum lab_status reduce_create_on_host(const struct problem_size *size, uint64_t seed,
-                                             void **out, char *why, size_t why_len)
-{
-    return create_in(size, seed, out, 1, why, why_len);
-}
-
 static const void *reduce_problem_of(void *opaque)
 {
     return &((struct reduce_state *)opaque)->main.problem;
 }
 
 /* all bits set is a quiet NaN */
-static cudaError_t reduce_poison(void *opaque, cudaStream_t stream)
+static size_t reduce_outputs(void *opaque, struct lab_output *outputs)
 {
     struct reduce_state *s = opaque;
-    return cudaMemsetAsync(s->main.problem.out, 0xFF, sizeof(float), stream);
-}
-
-static void reduce_poison_on_host(void *opaque)
-{
-    struct reduce_state *s = opaque;
-    memset(s->main.problem.out, 0xFF, sizeof(float));
+    outputs[0] = (struct lab_output){s->main.problem.out, sizeof(float), 0, 1};
+    return 1;
 }
 
 /* One run of this binary's step (or CPU row, called directly where there is no GPU)
@@ -417,10 +395,9 @@ const struct lab_problem lab_problem = {
     .host_bytes = reduce_host_bytes,
     .create = reduce_create,
     .problem = reduce_problem_of,
-    .poison = reduce_poison,
+    .outputs = reduce_outputs,
     .verify = reduce_verify,
     .destroy = reduce_destroy,
     .column_values = reduce_column_values,
-    .create_on_host = reduce_create_on_host,
-    .poison_on_host = reduce_poison_on_host,
+    .creates_on_host = 1,
 };

@@ -32,13 +32,14 @@ static int one_thread(void)
     return 1;
 }
 
-static struct pinned_buffer host; /* grown when a larger problem comes */
+/* grown when a larger problem comes */
+static struct kept_buffer host = {KEPT_PINNED_HOST, NULL, 0};
 
 static cudaError_t launch(const void *problem, cudaStream_t stream)
 {
     const struct scan_problem *p = (const struct scan_problem *)problem;
     size_t bytes = (size_t)p->n * sizeof(float);
-    cudaError_t status = pinned_buffer_reserve(&host, bytes);
+    cudaError_t status = kept_buffer_reserve(&host, bytes);
     if (status != cudaSuccess)
         return status;
     struct serial_scan_work work = {(float *)host.data, p->n};
@@ -48,7 +49,7 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
 }
 
 /* Where there is no GPU (harness/host_row.h): the same loop on a problem in host
- * memory (the lab's create_on_host), called directly. */
+ * memory (the lab's create with on_host), called directly. */
 static int run_on_host(const void *problem)
 {
     const struct scan_problem *p = (const struct scan_problem *)problem;

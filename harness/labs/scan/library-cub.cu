@@ -10,11 +10,11 @@
  * Run:  make run LAB=scan STEP=cub */
 #include <cub/device/device_scan.cuh>
 
-#include "library_scratch.h"
+#include "kept_buffer.h"
 #include "scan.h"
 #include "step_kernel.h"
 
-static struct library_scratch temp;
+static struct kept_buffer temp;
 
 static cudaError_t launch(const void *problem, cudaStream_t stream)
 {
@@ -24,7 +24,7 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     cudaError_t status = cub::DeviceScan::InclusiveSum(NULL, need, p->in, p->out, n, stream);
     if (status != cudaSuccess)
         return status;
-    if ((status = library_scratch_reserve(&temp, need)) != cudaSuccess)
+    if ((status = kept_buffer_reserve(&temp, need)) != cudaSuccess)
         return status;
     status = cub::DeviceScan::InclusiveSum(temp.data, need, p->in, p->out, n, stream);
     return status != cudaSuccess ? status : cudaGetLastError();

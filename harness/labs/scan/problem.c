@@ -25,7 +25,7 @@ struct scan_state {
     float *host_in, *host_out;
     int exact; /* the inputs' span is at most SCAN_EXACT_SPAN: every order is exact */
     double span;
-    int on_host; /* host memory alone: a CPU row run with no GPU (create_on_host) */
+    int on_host; /* host memory alone: a CPU row run with no GPU (create with on_host) */
     struct scan_problem problem;
 };
 
@@ -53,8 +53,9 @@ static void scan_format_size(const struct problem_size *size, char *buf, size_t 
 }
 
 /* n - 1 additions, as the serial loop of figure B.8.6 counts them. */
-static double scan_flop_count(const struct problem_size *size)
+static double scan_flop_count(const struct problem_size *size, const void *state)
 {
+    (void)state; /* the size says it */
     return size->n > 1 ? (double)(size->n - 1) : 1.0;
 }
 
@@ -105,8 +106,8 @@ static enum lab_status device_alloc(void **where, size_t bytes, const char *what
 
 /* The inputs in host memory; with on_host the problem is there too (out is host_out,
  * no scratch: a CPU row needs none) and nothing calls CUDA, otherwise on the device. */
-static enum lab_status create_in(const struct problem_size *size, uint64_t seed, void **out,
-                                 int on_host, char *why, size_t why_len)
+static enum lab_status scan_create(const struct problem_size *size, uint64_t seed, int on_host,
+                                   void **out, char *why, size_t why_len)
 {
     struct scan_state *s = calloc(1, sizeof *s);
     if (s == NULL) {
@@ -155,38 +156,19 @@ static enum lab_status create_in(const struct problem_size *size, uint64_t seed,
     return LAB_OK;
 }
 
-static enum lab_status scan_create(const struct problem_size *size, uint64_t seed, void **out,
-                                   char *why, size_t why_len)
-{
-    return create_in(size, seed, out, 0, why, why_len);
-}
-
-static enum lab_status scan_create_on_host(const struct problem_size *size, uint64_t seed,
-                                           void **out, char *why, size_t why_len)
-{
-    return create_in(size, seed, out, 1, why, why_len);
-}
-
 static const void *scan_problem_of(void *opaque)
 {
     return &((struct scan_state *)opaque)->problem;
 }
 
-/* NaN into every output, and 0xFF bytes into the scratch: a step that writes
- * nothing, or trusts what an earlier run left in its scratch, fails. */
-static cudaError_t scan_poison(void *opaque, cudaStream_t stream)
+/* NaN into every output, and 0xFF bytes into the scratch (none on the host): a step
+ * that writes nothing, or trusts what an earlier run left in its scratch, fails. */
+static size_t scan_outputs(void *opaque, struct lab_output *outputs)
 {
     struct scan_state *s = opaque;
-    cudaError_t status = cudaMemsetAsync(s->problem.out, 0xFF, (size_t)s->n * sizeof(float), stream);
-    if (status == cudaSuccess)
-        status = cudaMemsetAsync(s->problem.scratch, 0xFF, s->problem.scratch_bytes, stream);
-    return status;
-}
-
-static void scan_poison_on_host(void *opaque)
-{
-    struct scan_state *s = opaque;
-    memset(s->problem.out, 0xFF, (size_t)s->n * sizeof(float));
+    outputs[0] = (struct lab_output){s->problem.out, (size_t)s->n * sizeof(float), 0, 1};
+    outputs[1] = (struct lab_output){s->problem.scratch, s->problem.scratch_bytes, 0, 1};
+    return 2;
 }
 
 /* Every element, whatever the check mode: the reference is a running sum, as cheap
@@ -231,10 +213,9 @@ const struct lab_problem lab_problem = {
     .host_bytes = scan_host_bytes,
     .create = scan_create,
     .problem = scan_problem_of,
-    .poison = scan_poison,
+    .outputs = scan_outputs,
     .verify = scan_verify,
     .destroy = scan_destroy,
     .column_values = scan_column_values,
-    .create_on_host = scan_create_on_host,
-    .poison_on_host = scan_poison_on_host,
+    .creates_on_host = 1,
 };

@@ -36,7 +36,7 @@ static void cpu_row_loop(void *data)
 }
 
 /* The pinned host keys and the unpinned scratch, grown when a larger problem comes. */
-static struct pinned_buffer cpu_row_keys;
+static struct kept_buffer cpu_row_keys = {KEPT_PINNED_HOST, NULL, 0};
 static uint32_t *cpu_row_tmp;
 static size_t cpu_row_tmp_keys;
 
@@ -44,7 +44,7 @@ static cudaError_t cpu_row_launch(const struct sort_problem *p, cudaStream_t str
                                   cpu_sort_fn sort)
 {
     size_t n = (size_t)p->n, bytes = n * sizeof(uint32_t);
-    cudaError_t status = pinned_buffer_reserve(&cpu_row_keys, bytes);
+    cudaError_t status = kept_buffer_reserve(&cpu_row_keys, bytes);
     if (status != cudaSuccess)
         return status;
     if (n > cpu_row_tmp_keys) {

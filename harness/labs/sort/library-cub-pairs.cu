@@ -13,11 +13,11 @@
 
 #include <cub/device/device_radix_sort.cuh>
 
-#include "library_scratch.h"
+#include "kept_buffer.h"
 #include "sort.h"
 #include "step_kernel.h"
 
-static struct library_scratch cub_temp; /* CUB's temporary storage */
+static struct kept_buffer cub_temp; /* CUB's temporary storage */
 
 #ifndef SORT_CUB_COUNT
 #define SORT_CUB_COUNT int
@@ -32,7 +32,7 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
                                                          p->values_in, p->values_out, n, 0, 32,
                                                          stream);
     if (status == cudaSuccess)
-        status = library_scratch_reserve(&cub_temp, need);
+        status = kept_buffer_reserve(&cub_temp, need);
     if (status == cudaSuccess)
         status = cub::DeviceRadixSort::SortPairs(cub_temp.data, need, p->keys_in, p->keys_out,
                                                  p->values_in, p->values_out, n, 0, 32, stream);

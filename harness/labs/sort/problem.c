@@ -15,7 +15,7 @@
  * index keys with int, so the lab stops there, with one line. */
 #define SORT_MAX_N 2147483647L
 
-/* lab.def's SORT_STEP lines: a step's or row's default size. */
+/* lab.def's STEP_PARAMS lines: a step's or row's default size. */
 struct sort_step_params {
     const char *id;
     long default_n;
@@ -23,29 +23,20 @@ struct sort_step_params {
 #define STEP(...)
 #define CHECK_SIZE(m, n, k)
 #define ROW(...)
-#define SORT_STEP(id, n) {id, n},
+#define STEP_PARAMS(id, n) {id, n},
 static const struct sort_step_params step_params[] = {
 #include "lab.def"
 };
-#undef SORT_STEP
+#undef STEP_PARAMS
 #undef ROW
 #undef CHECK_SIZE
 #undef STEP
 
-/* A stem's line: a row's by its whole name (cub-keys-i64 is not cub-keys), a step's
- * by its id ("NN-name"). */
+/* A stem's line: a step's (its stem "NN-name") or a row's (its name); every one has
+ * one (step_params_index). */
 static struct sort_step_params params_of(const char *stem)
 {
-    for (size_t i = 0; i < sizeof step_params / sizeof step_params[0]; ++i)
-        if (strcmp(stem, step_params[i].id) == 0)
-            return step_params[i];
-    for (size_t i = 0; i < sizeof step_params / sizeof step_params[0]; ++i) {
-        size_t len = strlen(step_params[i].id);
-        if (strncmp(stem, step_params[i].id, len) == 0 && (stem[len] == '-' || stem[len] == '\0'))
-            return step_params[i];
-    }
-    struct sort_step_params none = {"", 1L << 28};
-    return none;
+    return step_params[step_params_index(stem, sizeof step_params / sizeof step_params[0])];
 }
 
 /* What the code this binary holds sorts (lab.def's VARIANT lines: "pairs", else keys):
@@ -104,8 +95,9 @@ static void sort_format_size(const struct problem_size *size, char *buf, size_t 
 }
 
 /* One key placed per key: the gflops column every lab has reads as Gkeys/s. */
-static double sort_flop_count(const struct problem_size *size)
+static double sort_flop_count(const struct problem_size *size, const void *state)
 {
+    (void)state; /* the size says it */
     return (double)size->n;
 }
 
@@ -187,8 +179,8 @@ static enum lab_status upload(struct sort_state *s, void *to, const void *from, 
     return LAB_CUDA_ERROR;
 }
 
-static enum lab_status create_in(const struct problem_size *size, uint64_t seed, void **out,
-                                 int on_host, char *why, size_t why_len)
+static enum lab_status sort_create(const struct problem_size *size, uint64_t seed, int on_host,
+                                   void **out, char *why, size_t why_len)
 {
     struct sort_state *s = calloc(1, sizeof *s);
     if (s == NULL) {
@@ -248,47 +240,25 @@ static enum lab_status create_in(const struct problem_size *size, uint64_t seed,
     return LAB_OK;
 }
 
-static enum lab_status sort_create(const struct problem_size *size, uint64_t seed, void **out,
-                                   char *why, size_t why_len)
-{
-    return create_in(size, seed, out, 0, why, why_len);
-}
-
-static enum lab_status sort_create_on_host(const struct problem_size *size, uint64_t seed,
-                                           void **out, char *why, size_t why_len)
-{
-    return create_in(size, seed, out, 1, why, why_len);
-}
-
 static const void *sort_problem_of(void *opaque)
 {
     return &((struct sort_state *)opaque)->problem;
 }
 
 /* All ones into every output (a sorted sequence, but no permutation of these keys:
- * problem.c's all-equal key is never all ones) and into the scratch, so a step that
- * writes nothing, or trusts what an earlier run left in its scratch, fails. */
-static cudaError_t sort_poison(void *opaque, cudaStream_t stream)
+ * problem.c's all-equal key is never all ones; the values' buffers only where the step
+ * sorts pairs) and into the scratch, so a step that writes nothing, or trusts what an
+ * earlier run left in its scratch, fails. */
+static size_t sort_outputs(void *opaque, struct lab_output *outputs)
 {
     struct sort_state *s = opaque;
     struct sort_problem *p = &s->problem;
     size_t bytes = (size_t)s->n * sizeof(uint32_t);
-    void *outputs[] = {p->keys_out, p->keys_alt, p->values_out, p->values_alt};
-    cudaError_t status = cudaSuccess;
-    for (size_t i = 0; i < 4 && status == cudaSuccess; ++i)
-        if (outputs[i] != NULL)
-            status = cudaMemsetAsync(outputs[i], 0xFF, bytes, stream);
-    if (status == cudaSuccess)
-        status = cudaMemsetAsync(p->scratch, 0xFF, p->scratch_bytes, stream);
-    return status;
-}
-
-static void sort_poison_on_host(void *opaque)
-{
-    struct sort_state *s = opaque;
-    struct sort_problem *p = &s->problem;
-    memset(p->keys_out, 0xFF, (size_t)s->n * sizeof(uint32_t));
-    memset(p->keys_alt, 0xFF, (size_t)s->n * sizeof(uint32_t));
+    void *keys_and_values[] = {p->keys_out, p->keys_alt, p->values_out, p->values_alt};
+    for (size_t i = 0; i < 4; ++i)
+        outputs[i] = (struct lab_output){keys_and_values[i], bytes, 0, 1};
+    outputs[4] = (struct lab_output){p->scratch, p->scratch_bytes, 0, 1};
+    return 5;
 }
 
 static enum lab_status download(struct sort_state *s, void *to, const void *from, char *why,
@@ -354,12 +324,11 @@ const struct lab_problem lab_problem = {
     .host_bytes = sort_host_bytes,
     .create = sort_create,
     .problem = sort_problem_of,
-    .poison = sort_poison,
+    .outputs = sort_outputs,
     .verify = sort_verify,
     .destroy = sort_destroy,
     .column_values = sort_column_values,
-    .create_on_host = sort_create_on_host,
-    .poison_on_host = sort_poison_on_host,
+    .creates_on_host = 1,
     .option_name = "--keys",
     .parse_option = parse_keys,
 };

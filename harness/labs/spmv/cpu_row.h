@@ -32,12 +32,13 @@ static void cpu_row_loop(void *data)
     work->loop(p->rows, p->host_row_ptr, p->host_col_idx, p->host_values, p->host_x, work->y);
 }
 
-static struct pinned_buffer cpu_row_y; /* the pinned y, grown when a larger problem comes */
+/* the pinned y, grown when a larger problem comes */
+static struct kept_buffer cpu_row_y = {KEPT_PINNED_HOST, NULL, 0};
 
 static cudaError_t cpu_row_launch(const struct spmv_problem *p, cudaStream_t stream, spmv_cpu_fn loop)
 {
     size_t bytes = (size_t)p->rows * sizeof(float);
-    cudaError_t status = pinned_buffer_reserve(&cpu_row_y, bytes);
+    cudaError_t status = kept_buffer_reserve(&cpu_row_y, bytes);
     if (status != cudaSuccess)
         return status;
     struct cpu_row_work work = {loop, p, (float *)cpu_row_y.data};

@@ -11,7 +11,7 @@
 #include <cusparse.h>
 #include <stdio.h>
 
-#include "library_scratch.h"
+#include "kept_buffer.h"
 #include "spmv.h"
 #include "step_kernel.h"
 
@@ -24,7 +24,7 @@ static struct {
     unsigned long long matrix_id;
     cusparseSpMatDescr_t a;
     cusparseDnVecDescr_t x, y;
-    struct library_scratch buffer; /* kept from one matrix to the next, grown as needed */
+    struct kept_buffer buffer; /* kept from one matrix to the next, grown as needed */
 } lib;
 
 static const float alpha = 1.0f, beta = 0.0f;
@@ -62,7 +62,7 @@ static cudaError_t prepare(const struct spmv_problem *p, cudaStream_t stream)
         (status = check(cusparseSpMV_bufferSize(lib.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, lib.a, lib.x, &beta,
                                                 lib.y, CUDA_R_32F, SPMV_CUSPARSE_ALG, &bytes),
                         "cusparseSpMV_bufferSize")) != cudaSuccess ||
-        (status = library_scratch_reserve(&lib.buffer, bytes)) != cudaSuccess ||
+        (status = kept_buffer_reserve(&lib.buffer, bytes)) != cudaSuccess ||
         (status = check(cusparseSpMV_preprocess(lib.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, lib.a, lib.x, &beta,
                                                 lib.y, CUDA_R_32F, SPMV_CUSPARSE_ALG, lib.buffer.data),
                         "cusparseSpMV_preprocess")) != cudaSuccess)

@@ -16,14 +16,24 @@
 #include "mtx.h"
 #include "spmv.h"
 
-/* --matrix file.mtx: read once, when the command line is parsed (a malformed file
- * stops the run before any CUDA call), and copied into each state made from it. */
-static struct csr_matrix file_matrix;
-static char file_path[512];
-/* The nonzeros of the matrix made last: flop_count takes a size, and a generated
- * class's exact count is known only once it is made (the runner asks after create). */
-static long made_nnz = -1;
-static struct problem_size made_size;
+/* The lab's own options (lab_problem.h: problem_size.options) for --matrix FILE.mtx:
+ * the file, read once when the command line is parsed (a malformed file stops the run
+ * before any CUDA call) and copied into each state made from it. The size's m is then
+ * SPMV_FILE, its n the rows and its k the nonzeros, as the CSV records them. --matrix
+ * CLASS needs none: it is --m, the class's number. */
+struct spmv_file {
+    char path[512];
+    const char *name; /* path without its folder: the table's size and the CSV's matrix */
+    struct csr_matrix matrix;
+};
+
+/* The file a size's matrix is read from, or NULL for a generated class. */
+static const struct spmv_file *file_of(const struct problem_size *size)
+{
+    return size->m == SPMV_FILE ? size->options : NULL;
+}
+
+/* Each matrix made gets a number of its own (spmv_problem's matrix_id). */
 static unsigned long long matrix_count;
 
 /* The bytes of y = A x that must move: values and column indices (8 per nonzero), the
@@ -85,6 +95,15 @@ static int file_fits(long rows, long cols, long nonzeros, char *why, size_t why_
     return -1;
 }
 
+static void spmv_file_free(const struct spmv_file *file)
+{
+    if (file == NULL)
+        return;
+    struct spmv_file *own = (struct spmv_file *)file; /* made by parse_matrix alone */
+    csr_free(&own->matrix);
+    free(own);
+}
+
 static int parse_matrix(const char *value, struct problem_size *size, char *why, size_t why_len)
 {
     int m = spmv_class_of(value);
@@ -99,13 +118,23 @@ static int parse_matrix(const char *value, struct problem_size *size, char *why,
         return -1;
     }
     fclose(probe);
-    csr_free(&file_matrix);
-    if (mtx_read(value, &file_matrix, file_fits, why, why_len) != 0)
+    struct spmv_file *file = calloc(1, sizeof *file);
+    if (file == NULL) {
+        snprintf(why, why_len, "--matrix '%s': out of host memory", value);
         return -1;
-    snprintf(file_path, sizeof file_path, "%s", value);
+    }
+    if (mtx_read(value, &file->matrix, file_fits, why, why_len) != 0) {
+        spmv_file_free(file);
+        return -1;
+    }
+    snprintf(file->path, sizeof file->path, "%s", value);
+    const char *slash = strrchr(file->path, '/');
+    file->name = slash != NULL ? slash + 1 : file->path;
+    spmv_file_free(size->options); /* a --matrix given before this one */
+    size->options = file;
     size->m = SPMV_FILE;
-    size->n = file_matrix.rows;
-    size->k = file_matrix.nnz;
+    size->n = file->matrix.rows;
+    size->k = file->matrix.nnz;
     return 0;
 }
 
@@ -113,13 +142,14 @@ static enum lab_status spmv_resolve_size(struct problem_size *size, char *why, s
 {
     if (size->m == 0)
         size->m = SPMV_LAPLACE2D;
+    const struct spmv_file *file = file_of(size);
     if (size->m == SPMV_FILE) {
-        if (file_path[0] == '\0') {
+        if (file == NULL) {
             snprintf(why, why_len, "--m 8 is a Matrix Market file: give it with --matrix file.mtx");
             return LAB_BAD_SIZE;
         }
-        size->n = file_matrix.rows;
-        size->k = file_matrix.nnz;
+        size->n = file->matrix.rows;
+        size->k = file->matrix.nnz;
         return LAB_OK;
     }
     spmv_class_defaults(size->m, &size->n, &size->k);
@@ -138,9 +168,9 @@ static enum lab_status spmv_resolve_size(struct problem_size *size, char *why, s
 
 static void spmv_format_size(const struct problem_size *size, char *buf, size_t len)
 {
-    if (size->m == SPMV_FILE) {
-        const char *slash = strrchr(file_path, '/');
-        snprintf(buf, len, "%.40s", slash != NULL ? slash + 1 : file_path);
+    const struct spmv_file *file = file_of(size);
+    if (file != NULL) {
+        snprintf(buf, len, "%.40s", file->name);
     } else if (size->m == SPMV_LAPLACE2D || size->m == SPMV_STENCIL27) {
         snprintf(buf, len, "%s %ld^%d", spmv_class_name(size->m), size->n, size->m == SPMV_LAPLACE2D ? 2 : 3);
     } else {
@@ -151,62 +181,56 @@ static void spmv_format_size(const struct problem_size *size, char *buf, size_t 
 /* The CSV's matrix column: the class's name, or the file's (without its folder). */
 static void spmv_label(const struct problem_size *size, char *buf, size_t len)
 {
-    if (size->m == SPMV_FILE) {
-        const char *slash = strrchr(file_path, '/');
-        snprintf(buf, len, "%s", slash != NULL ? slash + 1 : file_path);
+    const struct spmv_file *file = file_of(size);
+    if (file != NULL) {
+        snprintf(buf, len, "%s", file->name);
     } else {
         const char *name = spmv_class_name(size->m);
         snprintf(buf, len, "%s", name != NULL ? name : "");
     }
 }
 
-static double estimated_nnz(const struct problem_size *size)
+/* The rows and nonzeros of the matrix of size, before it is made (for the memory it
+ * needs): a file's, or a class's shape (spmv_class_shape; a random class's nonzeros
+ * are known exactly once made). */
+static void matrix_shape(const struct problem_size *size, double *rows, double *cols, double *nnz)
 {
-    if (made_nnz >= 0 && made_size.m == size->m && made_size.n == size->n && made_size.k == size->k)
-        return (double)made_nnz;
-    if (size->m == SPMV_FILE)
-        return (double)file_matrix.nnz;
-    double rows = 0, nnz = 0;
+    const struct spmv_file *file = file_of(size);
+    if (file != NULL) {
+        *rows = file->matrix.rows, *cols = file->matrix.cols, *nnz = (double)file->matrix.nnz;
+        return;
+    }
     char why[256];
-    spmv_class_shape(size->m, size->n, size->k, &rows, &nnz, why, sizeof why);
-    return nnz;
+    *rows = 0, *nnz = 0;
+    spmv_class_shape(size->m, size->n, size->k, rows, nnz, why, sizeof why);
+    *cols = *rows;
 }
 
-/* two per nonzero, a multiply and an add, as the seeds' multiply_row does them */
-static double spmv_flop_count(const struct problem_size *size)
+/* two per nonzero of the matrix made, a multiply and an add, as the seeds'
+ * multiply_row does them */
+static double spmv_flop_count(const struct problem_size *size, const void *state)
 {
-    double nnz = estimated_nnz(size);
-    return nnz > 0 ? 2.0 * nnz : 1.0;
+    (void)size; /* the matrix made says it exactly */
+    const struct spmv_state *s = state;
+    return s->problem.nnz > 0 ? 2.0 * s->problem.nnz : 1.0;
 }
 
 /* the matrix, x, y, the scratch, and the 2 x 256 MiB of the copy measurement */
 #define COPY_BYTES ((size_t)256 << 20)
 static double spmv_device_bytes(const struct problem_size *size)
 {
-    double rows, nnz = estimated_nnz(size);
-    if (size->m == SPMV_FILE)
-        rows = file_matrix.rows > file_matrix.cols ? file_matrix.rows : file_matrix.cols;
-    else {
-        double ignored;
-        char why[256];
-        spmv_class_shape(size->m, size->n, size->k, &rows, &ignored, why, sizeof why);
-    }
+    double rows, cols, nnz;
+    matrix_shape(size, &rows, &cols, &nnz);
+    rows = rows > cols ? rows : cols;
     return moved_bytes(rows, rows, nnz) + (double)SPMV_SCRATCH_BYTES(rows, nnz) + 2.0 * COPY_BYTES;
 }
 
 static double spmv_host_bytes(const struct problem_size *size, int on_host)
 {
     (void)on_host; /* a CPU row reads the host's CSR, as the steps' reference does */
-    double rows, cols, nnz = estimated_nnz(size);
-    if (size->m == SPMV_FILE)
-        rows = file_matrix.rows, cols = file_matrix.cols;
-    else {
-        double ignored;
-        char why[256];
-        spmv_class_shape(size->m, size->n, size->k, &rows, &ignored, why, sizeof why);
-        cols = rows;
-    }
-    return host_need(rows, cols, nnz, size->m == SPMV_FILE);
+    double rows, cols, nnz;
+    matrix_shape(size, &rows, &cols, &nnz);
+    return host_need(rows, cols, nnz, file_of(size) != NULL);
 }
 
 static void spmv_destroy(void *opaque)
@@ -236,8 +260,9 @@ static enum lab_status make_host(const struct problem_size *size, uint64_t seed,
         snprintf(why, why_len, "out of host memory");
         return LAB_OUT_OF_MEMORY;
     }
-    if (size->m == SPMV_FILE) {
-        struct csr_matrix *f = &file_matrix;
+    const struct spmv_file *file = file_of(size);
+    if (file != NULL) {
+        const struct csr_matrix *f = &file->matrix;
         s->a = (struct csr_matrix){f->rows, f->cols, f->nnz, malloc(((size_t)f->rows + 1) * sizeof(int)),
                                    malloc((size_t)(f->nnz ? f->nnz : 1) * sizeof(int)),
                                    malloc((size_t)(f->nnz ? f->nnz : 1) * sizeof(float))};
@@ -280,8 +305,6 @@ static enum lab_status make_host(const struct problem_size *size, uint64_t seed,
     p->host_col_idx = s->a.col_idx;
     p->host_values = s->a.values;
     p->host_x = s->host_x;
-    made_nnz = s->a.nnz;
-    made_size = *size;
     *out = s;
     return LAB_OK;
 }
@@ -332,13 +355,27 @@ static enum lab_status measure_copy(double *gbps, char *why, size_t why_len)
     return status;
 }
 
-static enum lab_status spmv_create(const struct problem_size *size, uint64_t seed, void **out, char *why,
-                                   size_t why_len)
+/* The matrix and x in host memory, then on the device; with on_host (a CPU row run with
+ * no GPU, harness/host_row.h) the device pointers are the host's. */
+static enum lab_status spmv_create(const struct problem_size *size, uint64_t seed, int on_host,
+                                   void **out, char *why, size_t why_len)
 {
     struct spmv_state *s;
     enum lab_status status = make_host(size, seed, &s, why, why_len);
     if (status != LAB_OK)
         return status;
+    if (on_host) {
+        s->on_host = 1;
+        s->copy_gbps = NAN;
+        struct spmv_problem *p = &s->problem;
+        p->row_ptr = p->host_row_ptr;
+        p->col_idx = p->host_col_idx;
+        p->values = p->host_values;
+        p->x = p->host_x;
+        p->y = s->host_out; /* the CPU rows' loops write it directly */
+        *out = s;
+        return LAB_OK;
+    }
     if ((status = measure_copy(&s->copy_gbps, why, why_len)) != LAB_OK) {
         spmv_destroy(s);
         return status;
@@ -368,46 +405,19 @@ static enum lab_status spmv_create(const struct problem_size *size, uint64_t see
     return LAB_OK;
 }
 
-/* With no GPU (a CPU row, harness/host_row.h): the device pointers are the host's. */
-static enum lab_status spmv_create_on_host(const struct problem_size *size, uint64_t seed, void **out,
-                                           char *why, size_t why_len)
-{
-    struct spmv_state *s;
-    enum lab_status status = make_host(size, seed, &s, why, why_len);
-    if (status != LAB_OK)
-        return status;
-    s->on_host = 1;
-    s->copy_gbps = NAN;
-    struct spmv_problem *p = &s->problem;
-    p->row_ptr = p->host_row_ptr;
-    p->col_idx = p->host_col_idx;
-    p->values = p->host_values;
-    p->x = p->host_x;
-    p->y = s->host_out; /* the CPU rows' loops write it directly */
-    *out = s;
-    return LAB_OK;
-}
-
 static const void *spmv_problem_of(void *opaque)
 {
     return &((struct spmv_state *)opaque)->problem;
 }
 
-/* NaN into y and 0xFF bytes into the scratch: a step that skips a row, or trusts what
- * an earlier run left in its scratch, fails. */
-static cudaError_t spmv_poison(void *opaque, cudaStream_t stream)
+/* NaN into y and 0xFF bytes into the scratch (none on the host): a step that skips a
+ * row, or trusts what an earlier run left in its scratch, fails. */
+static size_t spmv_outputs(void *opaque, struct lab_output *outputs)
 {
     struct spmv_state *s = opaque;
-    cudaError_t status = cudaMemsetAsync(s->problem.y, 0xFF, (size_t)s->problem.rows * sizeof(float), stream);
-    if (status == cudaSuccess)
-        status = cudaMemsetAsync(s->problem.scratch, 0xFF, s->problem.scratch_bytes, stream);
-    return status;
-}
-
-static void spmv_poison_on_host(void *opaque)
-{
-    struct spmv_state *s = opaque;
-    memset(s->host_out, 0xFF, (size_t)s->problem.rows * sizeof(float));
+    outputs[0] = (struct lab_output){s->problem.y, (size_t)s->problem.rows * sizeof(float), 0, 1};
+    outputs[1] = (struct lab_output){s->problem.scratch, s->problem.scratch_bytes, 0, 1};
+    return 2;
 }
 
 /* Every row, whatever the check mode: the reference costs what one SpMV costs. */
@@ -460,12 +470,11 @@ const struct lab_problem lab_problem = {
     .host_bytes = spmv_host_bytes,
     .create = spmv_create,
     .problem = spmv_problem_of,
-    .poison = spmv_poison,
+    .outputs = spmv_outputs,
     .verify = spmv_verify,
     .destroy = spmv_destroy,
     .column_values = spmv_column_values,
-    .create_on_host = spmv_create_on_host,
-    .poison_on_host = spmv_poison_on_host,
+    .creates_on_host = 1,
     .option_name = "--matrix",
     .parse_option = parse_matrix,
     .label = spmv_label,

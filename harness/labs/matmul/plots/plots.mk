@@ -29,10 +29,7 @@ plots-matmul: plots-check
 	  if need '$(MATMUL_PUBLISHED)' "$$out/8800gtx.png"; then \
 	    draw "$$out/8800gtx.png" $(MATMUL_PLOTS)/vs-8800gtx.gp '' '' '' '$(MATMUL_PUBLISHED)' "$$stems"; fi; \
 	  if lab_figures matmul steps roofline speedups sizes tiles vs_8800gtx; then \
-	    if need '$(MATMUL_PUBLISHED)' "$$out/normalized.png"; then \
-	      draw "$$out/normalized.png" plots/normalized.gp "$$rows" '$(PLOT_SOURCE)' "$$lab" "$$peaks" \
-	        "$$(gpu_list '$(PLOT_WORK)/matmul.dirs')" '$(MATMUL_PUBLISHED)' $(MATMUL_8800GTX_PEAK) \
-	        "Ryoo et al. PPoPP 2008"; fi; \
+	    normalized '$(MATMUL_PUBLISHED)' $(MATMUL_8800GTX_PEAK) "Ryoo et al. PPoPP 2008"; \
 	    if [ $$(wc -l < '$(PLOT_WORK)/matmul.dirs') -ge 2 ]; then \
 	      draw "$$out/compare.png" $(MATMUL_PLOTS)/compare.gp "$$rows" '$(PLOT_SOURCE)'; fi; \
 	  fi; \

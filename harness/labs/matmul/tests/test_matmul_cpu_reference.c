@@ -100,42 +100,42 @@ END_TEST
 START_TEST(size_rules)
 {
     char why[256];
-    struct problem_size s = {0, 0, 0};
+    struct problem_size s = {0, 0, 0, NULL};
     ck_assert_int_eq(matmul_resolve_size(&s, why, sizeof why), LAB_OK);
     ck_assert_int_eq(s.m, 4096);
     ck_assert_int_eq(s.k, 4096);
-    s = (struct problem_size){0, 17, 0};
+    s = (struct problem_size){0, 17, 0, NULL};
     ck_assert_int_eq(matmul_resolve_size(&s, why, sizeof why), LAB_OK);
     ck_assert_int_eq(s.m, 17);
     ck_assert_int_eq(s.k, 17);
     /* more than 2^31 elements per matrix is fine: memory decides, on the GPU */
-    s = (struct problem_size){60000, 60000, 60000};
+    s = (struct problem_size){60000, 60000, 60000, NULL};
     ck_assert_int_eq(matmul_resolve_size(&s, why, sizeof why), LAB_OK);
-    s = (struct problem_size){1, 1, 2147483647L};
+    s = (struct problem_size){1, 1, 2147483647L, NULL};
     ck_assert_int_eq(matmul_resolve_size(&s, why, sizeof why), LAB_OK);
-    s = (struct problem_size){1, 1, 3000000000L};
+    s = (struct problem_size){1, 1, 3000000000L, NULL};
     ck_assert_int_eq(matmul_resolve_size(&s, why, sizeof why), LAB_BAD_SIZE);
     ck_assert_ptr_nonnull(strstr(why, "at most 2147483647"));
     /* the grid's limits are each step's to check at launch, not the lab's */
-    s = (struct problem_size){2147483647L, 1, 1};
+    s = (struct problem_size){2147483647L, 1, 1, NULL};
     ck_assert_int_eq(matmul_resolve_size(&s, why, sizeof why), LAB_OK);
-    s = (struct problem_size){-1, 5, 5};
+    s = (struct problem_size){-1, 5, 5, NULL};
     ck_assert_int_eq(matmul_resolve_size(&s, why, sizeof why), LAB_BAD_SIZE);
 }
 END_TEST
 
 START_TEST(flops_bytes_and_size_text)
 {
-    struct problem_size s = {1023, 1025, 999};
-    ck_assert_double_eq(matmul_flop_count(&s), 2.0 * 1023 * 1025 * 999);
+    struct problem_size s = {1023, 1025, 999, NULL};
+    ck_assert_double_eq(matmul_flop_count(&s, NULL), 2.0 * 1023 * 1025 * 999);
     ck_assert_double_eq(matmul_device_bytes(&s), 4.0 * (1023.0 * 999 + 999.0 * 1025 + 1023.0 * 1025));
     /* three matrices of 2^31 - 1 squared floats: more bytes than a size_t counts */
-    struct problem_size huge = {2147483647L, 2147483647L, 2147483647L};
+    struct problem_size huge = {2147483647L, 2147483647L, 2147483647L, NULL};
     ck_assert(matmul_device_bytes(&huge) > 5e19);
     char text[64];
     matmul_format_size(&s, text, sizeof text);
     ck_assert_str_eq(text, "1023x1025x999");
-    s = (struct problem_size){4096, 4096, 4096};
+    s = (struct problem_size){4096, 4096, 4096, NULL};
     matmul_format_size(&s, text, sizeof text);
     ck_assert_str_eq(text, "4096^3");
 }

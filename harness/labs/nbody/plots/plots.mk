@@ -24,9 +24,7 @@ plots-nbody: plots-check
 	  if need '$(NBODY_PUBLISHED)' "$$out/burtscher-speedups.png"; then \
 	    draw "$$out/burtscher-speedups.png" $(NBODY_PLOTS)/burtscher.gp '$(NBODY_PUBLISHED)'; fi; \
 	  if lab_figures nbody steps roofline speedups sizes vs_cpu; then \
-	    gpus=$$(gpu_list '$(PLOT_WORK)/nbody.dirs'); \
-	    case "$$gpus" in *'|'*) \
-	      draw "$$out/normalized.png" plots/normalized.gp "$$rows" '$(PLOT_SOURCE)' "$$lab" "$$peaks" "$$gpus";; esac; \
+	    normalized; \
 	  else echo "plots: no N-body results in $(PLOT_RESULTS)/<gpu>/nbody.csv yet: only Burtscher's published figure"; \
 	  fi; \
 	  exit $$failed

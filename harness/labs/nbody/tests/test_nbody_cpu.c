@@ -197,7 +197,7 @@ START_TEST(leapfrog_passes_the_physics_check)
 }
 END_TEST
 
-/* The rows' line of the step table's NBODY_STEP: step 01's default size, so that
+/* The rows' line of the step table's STEP_PARAMS: step 01's default size, so that
  * step 01 and the CPU compare at the same size; steps 01-04's tolerance (IEEE
  * 1.0f / sqrtf); and the layout step 01 writes (struct Body). */
 struct params {
@@ -209,11 +209,11 @@ struct params {
 #define STEP(...)
 #define CHECK_SIZE(m, n, k)
 #define ROW(...)
-#define NBODY_STEP(id, n, factor, layout) {id, n, factor, layout},
+#define STEP_PARAMS(id, n, factor, layout) {id, n, factor, layout},
 static const struct params params[] = {
 #include "lab.def"
 };
-#undef NBODY_STEP
+#undef STEP_PARAMS
 #undef ROW
 #undef CHECK_SIZE
 #undef STEP
@@ -233,7 +233,7 @@ START_TEST(rows_run_at_step_01s_size_tolerance_and_layout)
     const char *rows[] = {"cpu-serial", "cpu-openmp"};
     for (size_t r = 0; r < 2; ++r) {
         const struct params *row = params_of(rows[r]);
-        ck_assert_msg(row != NULL, "no NBODY_STEP line for %s", rows[r]);
+        ck_assert_msg(row != NULL, "no STEP_PARAMS line for %s", rows[r]);
         ck_assert_int_eq(row->n, first->n);
         ck_assert_double_eq(row->factor, 8);
         ck_assert_str_eq(row->layout, "aos");

@@ -1,5 +1,5 @@
 /* The reduction lab's own GPU cases: the determinism check holds each step to what
- * lab.def's REDUCE_STEP line promises ("fixed": the same bits in every run, recorded
+ * lab.def's STEP_PARAMS line promises ("fixed": the same bits in every run, recorded
  * as distinct_sums 1; "atomic": within the bound, any number of distinct sums);
  * --quick leaves the check's columns empty; a size larger than the GPU's memory is
  * refused in one line with exit 2. Every step at every check size is
@@ -16,18 +16,18 @@
 
 static char out[1 << 16], err[1 << 16];
 
-/* The REDUCE_STEP lines of lab.def, by id or row name. */
+/* The STEP_PARAMS lines of lab.def, by id or row name. */
 struct promise {
     const char *id, *order;
 };
 #define STEP(...)
 #define CHECK_SIZE(m, n, k)
 #define ROW(...)
-#define REDUCE_STEP(id, order) {id, order},
+#define STEP_PARAMS(id, order) {id, order},
 static const struct promise promises[] = {
 #include "lab.def"
 };
-#undef REDUCE_STEP
+#undef STEP_PARAMS
 #undef ROW
 #undef CHECK_SIZE
 #undef STEP

@@ -13,9 +13,7 @@ SCAN_PLOTS := harness/labs/scan/plots
 plots-scan: plots-check
 	$(Q)$(PLOT_SH); \
 	  if lab_figures scan steps roofline sizes; then \
-	    gpus=$$(gpu_list '$(PLOT_WORK)/scan.dirs'); \
-	    case "$$gpus" in *'|'*) \
-	      draw "$$out/normalized.png" plots/normalized.gp "$$rows" '$(PLOT_SOURCE)' "$$lab" "$$peaks" "$$gpus";; esac; \
+	    normalized; \
 	  else echo "plots: no scan results in $(PLOT_RESULTS)/<gpu>/scan.csv yet"; \
 	  fi; \
 	  exit $$failed

@@ -39,16 +39,13 @@ SPMV_TABLE = awk -F, -v dir="$$dir" -v what="$$what" ' \
 
 .PHONY: plots-spmv
 plots-spmv: plots-check $(BIN_DIR)/spmv-pattern
-	$(Q)$(PLOT_SH); out='$(PLOT_FIGURES)/spmv'; rows='$(PLOT_WORK)/spmv.csv'; \
+	$(Q)$(PLOT_SH); out='$(PLOT_FIGURES)/spmv'; \
 	  $(BIN_DIR)/spmv-pattern > '$(PLOT_WORK)/spmv-pattern.dat' && \
 	    draw "$$out/patterns.png" $(SPMV_PLOTS)/patterns.gp '$(PLOT_WORK)/spmv-pattern.dat'; \
-	  if [ -s '$(PLOT_WORK)/spmv.dirs' ]; then \
-	    while IFS= read -r dir; do name=$$(figure_name "$$dir"); \
-	      for what in gflops gbps; do table='$(PLOT_WORK)'/spmv-$$what-$$name.dat; \
-	        $(SPMV_TABLE) "$$rows" > "$$table"; \
-	        fig=$$([ $$what = gflops ] && echo gflops || echo bandwidth); \
-	        draw "$$out/$$fig-$$name.png" $(SPMV_PLOTS)/classes.gp "$$table" "$$dir" "$$what"; \
-	      done; \
-	    done < '$(PLOT_WORK)/spmv.dirs'; \
-	  fi; \
+	  classes() { for what in gflops gbps; do table='$(PLOT_WORK)'/spmv-$$what-$$name.dat; \
+	      $(SPMV_TABLE) "$$rows" > "$$table"; \
+	      fig=$$([ $$what = gflops ] && echo gflops || echo bandwidth); \
+	      draw "$$out/$$fig-$$name.png" $(SPMV_PLOTS)/classes.gp "$$table" "$$dir" "$$what"; \
+	    done; }; \
+	  lab_figures spmv classes || true; \
 	  exit $$failed
