@@ -1,0 +1,414 @@
+/* Step 09 - wgmma: both products on Hopper's warpgroup MMA, wgmma.mma_async (sm_90a).
+ * Guide: labs/attention/README.md#step-09--wgmma
+ *
+ * What changed from step 08: the tensor-core instruction, and with it who owns a row.
+ * A warpgroup (4 warps, 128 threads) owns 64 query rows and issues one
+ * wgmma.mma_async.m64n64k16 where each of its warps issued eight mma.sync m16n8k16; a
+ * block is two warpgroups, 128 query rows, which share each K and V tile.
+ *   S = Q K^T reads both operands from shared memory through matrix descriptors: Q's
+ * tile (copied once, at the start) is wgmma's A, K's tile its B. Both are "K-major"
+ * (each row holds consecutive elements of the head dimension, the products' K side), as
+ * they lie in device memory. The tiles are stored in slabs of 64 columns (128 bytes a
+ * row) with the 128-byte swizzle the descriptor's layout type 1 reads: the 16-byte
+ * chunk c of row r sits at chunk c ^ (r % 8), so the 8 rows of a core matrix fall on
+ * different banks; each slab starts on 1024 bytes. A k16 step is 32 bytes along the
+ * row: the descriptor's start address moves, nothing else.
+ *   The scores land in wgmma's accumulator layout: thread (warp w of the warpgroup,
+ * lane 4g + t) holds rows 16w + g and 16w + g + 8, register 4j + i being key
+ * 8j + 2t + (i % 2) of row 16w + g + 8 (i / 2): per warp the layout of step 08's
+ * mma.sync, so the softmax (a row in the four lanes of a quad) is step 08's.
+ *   O += P V takes P from registers (wgmma's A operand may be registers: the form
+ * CUTLASS calls RS): the A fragment of a k16 block is the mma.sync one, rows
+ * 16w + g (+ 8), keys 2t (+ 1) and 2t + 8 (+ 1), so two adjacent 8-key blocks of the
+ * accumulator, converted to BF16 pairs, are one fragment, as in step 06. V's tile is
+ * the B operand, and it is not K-major: its rows are keys, the product's K side, each
+ * row holding consecutive columns of O (the N side). wgmma reads such "MN-major" B
+ * tiles for 16-bit types with its transpose flag (imm-trans-b = 1), from the same
+ * swizzled slabs of 64 columns: 8 keys of 128 bytes form a 1024-byte swizzle atom, the
+ * next 8 keys are 1024 bytes on. One instruction per slab (N = 64) keeps each
+ * instruction inside one atom across N.
+ *   wgmma is asynchronous: wgmma.fence orders the threads' writes of the accumulators
+ * and of P before the instructions read them, commit_group closes a batch and
+ * wait_group 0 waits for it (the registers must stay untouched until then). K and V
+ * still arrive by cp.async, double-buffered as in step 07; each thread fences its
+ * copies into the async proxy (fence.proxy.async) before the barrier, since wgmma reads
+ * shared memory through that proxy. TMA is step 10's.
+ *   Causal: as step 08, at the warpgroup's grain (a warpgroup whose 64 rows all come
+ * before a tile skips it; only tiles across its diagonal or the end are masked).
+ * Why: on Hopper mma.sync cannot keep the tensor cores busy; only wgmma, issued per
+ *   warpgroup and fed from shared memory by the hardware, reaches their rate
+ *   (FlashAttention-3, Shah et al. 2024, whose kernel is built on it).
+ * Expect: well above step 08 at d = 128 and long sequences. The products still wait
+ *   for each other and for the softmax (wait_group 0 after each), and the loads come
+ *   from the same warps: FlashAttention-3's ping-pong of two warpgroups, its producer
+ *   warpgroup loading with TMA, and the softmax overlapped with the next products are
+ *   what separate this step from the 740 TFLOP/s its paper reports on the H100. In the
+ *   SASS: HGMMA.64x64x16.F32.BF16 (both forms), LDGSTS for the copies.
+ * Run:  make run LAB=attention STEP=09
+ */
+#include <math.h>
+#include <stdint.h>
+
+#include "attention.h"
+#include "step_kernel.h"
+
+#define WARPGROUPS 2
+#define THREADS (128 * WARPGROUPS)
+#define BR (64 * WARPGROUPS) /* query rows per block: 64 per warpgroup */
+#define BC 64                /* keys per tile */
+#define ROW_BYTES 128        /* a slab's row: 64 BF16 columns */
+#define SWIZZLE_ATOM 1024    /* 8 rows of 128 bytes: the 128-byte swizzle's period */
+
+/* nvcc -arch=sm_90a also embeds PTX; compiled for anything but sm_90a's features
+ * wgmma does not exist, and the kernel's body is left out (the runner refuses any GPU
+ * but compute capability 9.0 before the launch: lab.def's needs). */
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define ATTENTION_NO_WGMMA 1
+#endif
+
+__device__ __forceinline__ uint32_t shared_address(const void *p)
+{
+    return (uint32_t)__cvta_generic_to_shared(p);
+}
+
+/* Starts copying rows [row0, row0 + ROWS) of a head's n x D matrix into shared memory
+ * at dst (1024-byte aligned), in D / 64 slabs of ROWS rows of 64 columns, swizzled:
+ * 16-byte chunk c of a slab's row r at chunk c ^ (r % 8). cp.async of 16 bytes each;
+ * rows past n are zero-filled (source size 0, the head's first row as a harmless
+ * address). */
+template <int D, int ROWS>
+__device__ __forceinline__ void copy_tile(uint32_t dst, const __nv_bfloat16 *src, int row0, int n)
+{
+    const int chunks = D / 8; /* 16-byte chunks per row of the matrix */
+    for (int at = threadIdx.x; at < ROWS * chunks; at += THREADS) {
+        int r = at / chunks, c = at % chunks;
+        int inside = row0 + r < n;
+        const __nv_bfloat16 *from = src + (inside ? (long)(row0 + r) * D + c * 8 : 0);
+        uint32_t to = dst + (c / 8) * ROWS * ROW_BYTES + r * ROW_BYTES + (((c % 8) ^ (r % 8)) * 16);
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(to), "l"(from),
+                     "r"(inside ? 16 : 0));
+    }
+}
+
+__device__ __forceinline__ void copy_commit(void)
+{
+    asm volatile("cp.async.commit_group;\n" ::);
+}
+
+/* Waits until at most `pending` committed groups of this thread are still in flight. */
+template <int pending>
+__device__ __forceinline__ void copy_wait(void)
+{
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(pending) : "memory");
+}
+
+/* Makes this thread's cp.async writes to shared memory visible to the async proxy
+ * that wgmma reads through. */
+__device__ __forceinline__ void fence_proxy_async(void)
+{
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+__device__ __forceinline__ unsigned pack_bf16(float lo, float hi)
+{
+    __nv_bfloat162 x = __floats2bfloat162_rn(lo, hi);
+    return *reinterpret_cast<unsigned *>(&x);
+}
+
+/* A shared-memory matrix descriptor for a tile in the 128-byte swizzle (layout type 1
+ * in bits 62-63): start address, leading byte offset (bits 16-29), stride byte offset
+ * (bits 32-45), each in 16-byte units. Of the two offsets, one is the step between
+ * groups of 8 rows (the swizzle's 1024-byte atoms) along the tile, the other the step
+ * between atoms across the instruction's 128-byte rows, which no tile here has: a
+ * K-major k16 step is 32 bytes of one row, and V is read one 64-column slab (N = 64)
+ * per instruction. For a K-major tile (Q, K) the stride offset is the atom step and the
+ * leading offset is unused (16 bytes, by convention); for an MN-major one (V) the two
+ * roles swap places in the PTX ISA's and CUTLASS's descriptions of the transposed
+ * layouts, so V's descriptor gives both the atom step: the unused one does not matter. */
+__device__ __forceinline__ uint64_t smem_descriptor(uint32_t address, uint32_t leading_bytes)
+{
+    return (uint64_t)((address & 0x3FFFF) >> 4) | ((uint64_t)(leading_bytes >> 4) << 16) |
+           ((uint64_t)(SWIZZLE_ATOM >> 4) << 32) | ((uint64_t)1 << 62);
+}
+#define K_MAJOR_LEADING 16
+#define MN_MAJOR_LEADING SWIZZLE_ATOM
+
+__device__ __forceinline__ void wgmma_fence(void)
+{
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+}
+
+__device__ __forceinline__ void wgmma_commit(void)
+{
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+
+__device__ __forceinline__ void wgmma_wait_all(void)
+{
+    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+}
+
+/* Keeps registers that an asynchronous wgmma writes (the accumulators) or reads (P)
+ * where they are until this point: after wgmma_wait_all, nothing touches them before
+ * the instructions are done. */
+template <int count>
+__device__ __forceinline__ void registers_keep(float (&r)[count])
+{
+#pragma unroll
+    for (int i = 0; i < count; ++i)
+        asm volatile("" : "+f"(r[i])::"memory");
+}
+
+__device__ __forceinline__ void registers_keep(unsigned (&r)[4])
+{
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+        asm volatile("" : "+r"(r[i])::"memory");
+}
+
+#define WGMMA_D32_REGS                                                                  \
+    "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, " \
+    "%18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}"
+#define WGMMA_D32_OUTS                                                                         \
+    "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),        \
+        "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), \
+        "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]),          \
+        "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]),          \
+        "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+
+/* D (64 x 64, FP32: 32 registers a thread) += A (64 x 16) B (16 x 64), BF16, both from
+ * shared memory, both K-major (imm-trans-a = imm-trans-b = 0). */
+__device__ __forceinline__ void wgmma_64x64x16_ss(float (&d)[32], uint64_t a_desc, uint64_t b_desc)
+{
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "setp.ne.b32 p, %34, 0;\n" /* scale-d: accumulate into d */
+                 "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 " WGMMA_D32_REGS
+                 ", %32, %33, p, 1, 1, 0, 0;\n"
+                 "}\n"
+                 : WGMMA_D32_OUTS
+                 : "l"(a_desc), "l"(b_desc), "r"(1));
+}
+
+/* D (64 x 64, FP32) += A (64 x 16, BF16, from registers: thread (warp w, lane 4g + t)
+ * holds rows 16w + g and 16w + g + 8, columns 2t, 2t + 1 in a[0] and a[1], 2t + 8,
+ * 2t + 9 in a[2] and a[3], the lower column in the lower half) B (16 x 64, BF16, from
+ * shared memory, MN-major: imm-trans-b = 1). */
+__device__ __forceinline__ void wgmma_64x64x16_rs(float (&d)[32], const unsigned (&a)[4], uint64_t b_desc)
+{
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "setp.ne.b32 p, %37, 0;\n" /* scale-d: accumulate into d */
+                 "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 " WGMMA_D32_REGS
+                 ", {%32, %33, %34, %35}, %36, p, 1, 1, 1;\n"
+                 "}\n"
+                 : WGMMA_D32_OUTS
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b_desc), "r"(1));
+}
+
+template <int D>
+__device__ __forceinline__ void wgmma_forward(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
+                                              const __nv_bfloat16 *v, __nv_bfloat16 *o, int n,
+                                              int causal, float scale)
+{
+#ifdef ATTENTION_NO_WGMMA
+    __trap();
+#else
+    const int SLABS = D / 64;
+    const uint32_t K_BYTES = SLABS * BC * ROW_BYTES; /* one tile of K (or V) */
+    extern __shared__ __align__(16) unsigned char smem[];
+    /* Q's tile, then two stages of K's tile and V's tile, each on 1024 bytes */
+    const uint32_t q_tile = (shared_address(smem) + SWIZZLE_ATOM - 1) & ~(uint32_t)(SWIZZLE_ATOM - 1);
+    const uint32_t stages = q_tile + SLABS * BR * ROW_BYTES;
+    int lane = threadIdx.x % 32, warp = (threadIdx.x / 32) % 4, warpgroup = threadIdx.x / 128;
+    int g = lane / 4, t = lane % 4; /* the accumulator's row group and pair */
+    int tile_i = causal ? (int)gridDim.x - 1 - (int)blockIdx.x : (int)blockIdx.x; /* longest first */
+    int w0 = tile_i * BR + warpgroup * 64;      /* the warpgroup's first query row */
+    int end = causal ? min(n, tile_i * BR + BR) : n; /* the keys any row of the block sees */
+    int row_a = w0 + warp * 16 + g, row_b = row_a + 8; /* the two query rows this thread holds */
+    long head = (long)blockIdx.y * n * D;
+    q += head, k += head, v += head, o += head;
+    const float scale_log2 = scale * 1.4426950408889634f; /* exp(x) = exp2(x log2 e) */
+
+    float acc[SLABS][32]; /* O: 64 x D, a 64 x 64 accumulator per slab of columns */
+#pragma unroll
+    for (int x = 0; x < SLABS; ++x)
+#pragma unroll
+        for (int i = 0; i < 32; ++i)
+            acc[x][i] = 0.0f;
+    float m_a = -INFINITY, m_b = -INFINITY, l_a = 0.0f, l_b = 0.0f; /* per thread: partial sums */
+
+    copy_tile<D, BR>(q_tile, q, tile_i * BR, n); /* Q's tile with K's and V's first */
+    copy_tile<D, BC>(stages, k, 0, n);
+    copy_tile<D, BC>(stages + K_BYTES, v, 0, n);
+    copy_commit();
+    for (int j0 = 0, stage = 0; j0 < end; j0 += BC, stage ^= 1) {
+        if (j0 + BC < end) { /* the next tile into the other stage, then wait for this one */
+            uint32_t next = stages + (stage ^ 1) * 2 * K_BYTES;
+            copy_tile<D, BC>(next, k, j0 + BC, n);
+            copy_tile<D, BC>(next + K_BYTES, v, j0 + BC, n);
+            copy_commit();
+            copy_wait<1>();
+        } else {
+            copy_wait<0>();
+        }
+        fence_proxy_async(); /* this thread's copies, visible to wgmma */
+        __syncthreads();     /* every thread's */
+        const uint32_t ks = stages + stage * 2 * K_BYTES, vs = ks + K_BYTES;
+        if (!causal || j0 <= w0 + 63) { /* else every row of this warpgroup is before the tile */
+            /* S = Q K^T: D / 16 steps of k16, 4 per slab, 32 bytes apart */
+            float s[32];
+#pragma unroll
+            for (int i = 0; i < 32; ++i)
+                s[i] = 0.0f;
+            wgmma_fence();
+#pragma unroll
+            for (int kk = 0; kk < D / 16; ++kk) {
+                uint32_t in_slab = (kk % 4) * 32;
+                uint64_t a = smem_descriptor(q_tile + (kk / 4) * BR * ROW_BYTES + warpgroup * 64 * ROW_BYTES +
+                                                 in_slab, K_MAJOR_LEADING);
+                uint64_t b = smem_descriptor(ks + (kk / 4) * BC * ROW_BYTES + in_slab, K_MAJOR_LEADING);
+                wgmma_64x64x16_ss(s, a, b);
+            }
+            wgmma_commit();
+            wgmma_wait_all();
+            registers_keep(s);
+            /* mask (a tile across the diagonal or the end), scale (log2 units), the maxima */
+            bool edge = j0 + BC > n || (causal && j0 + BC - 1 > w0);
+            float tile_a = -INFINITY, tile_b = -INFINITY;
+#pragma unroll
+            for (int nb = 0; nb < BC / 8; ++nb)
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {
+                    int j = j0 + nb * 8 + 2 * t + (e & 1), i = e < 2 ? row_a : row_b;
+                    float x = !edge || (j < n && !(causal && j > i)) ? s[4 * nb + e] * scale_log2 : -INFINITY;
+                    s[4 * nb + e] = x;
+                    if (e < 2)
+                        tile_a = fmaxf(tile_a, x);
+                    else
+                        tile_b = fmaxf(tile_b, x);
+                }
+#pragma unroll
+            for (int offset = 1; offset < 4; offset <<= 1) { /* the quad holding the row */
+                tile_a = fmaxf(tile_a, __shfl_xor_sync(0xffffffffu, tile_a, offset));
+                tile_b = fmaxf(tile_b, __shfl_xor_sync(0xffffffffu, tile_b, offset));
+            }
+            float new_a = fmaxf(m_a, tile_a), new_b = fmaxf(m_b, tile_b); /* finite: key 0 */
+            float alpha_a = exp2f(m_a - new_a), alpha_b = exp2f(m_b - new_b);
+            m_a = new_a, m_b = new_b;
+            l_a *= alpha_a, l_b *= alpha_b;
+#pragma unroll
+            for (int x = 0; x < SLABS; ++x)
+#pragma unroll
+                for (int j = 0; j < 8; ++j) {
+                    acc[x][4 * j] *= alpha_a, acc[x][4 * j + 1] *= alpha_a;
+                    acc[x][4 * j + 2] *= alpha_b, acc[x][4 * j + 3] *= alpha_b;
+                }
+            /* P = exp2(s - m), as BF16 A fragments: keys 16 kb .. 16 kb + 15 */
+            unsigned pa[BC / 16][4];
+#pragma unroll
+            for (int kb = 0; kb < BC / 16; ++kb) {
+                float p[2][4];
+#pragma unroll
+                for (int h = 0; h < 2; ++h)
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) {
+                        p[h][e] = exp2f(s[4 * (2 * kb + h) + e] - (e < 2 ? m_a : m_b));
+                        if (e < 2)
+                            l_a += p[h][e];
+                        else
+                            l_b += p[h][e];
+                    }
+                pa[kb][0] = pack_bf16(p[0][0], p[0][1]);
+                pa[kb][1] = pack_bf16(p[0][2], p[0][3]);
+                pa[kb][2] = pack_bf16(p[1][0], p[1][1]);
+                pa[kb][3] = pack_bf16(p[1][2], p[1][3]);
+            }
+            /* O += P V: per slab of 64 columns, BC / 16 steps of k16 (16 keys: 2048 bytes) */
+            wgmma_fence();
+#pragma unroll
+            for (int x = 0; x < SLABS; ++x)
+#pragma unroll
+                for (int kb = 0; kb < BC / 16; ++kb)
+                    wgmma_64x64x16_rs(acc[x], pa[kb],
+                                      smem_descriptor(vs + x * BC * ROW_BYTES + kb * 16 * ROW_BYTES,
+                                                      MN_MAJOR_LEADING));
+            wgmma_commit();
+            wgmma_wait_all();
+#pragma unroll
+            for (int x = 0; x < SLABS; ++x)
+                registers_keep(acc[x]);
+#pragma unroll
+            for (int kb = 0; kb < BC / 16; ++kb)
+                registers_keep(pa[kb]);
+        }
+        __syncthreads(); /* this stage is refilled by the next iteration's copies */
+    }
+    /* the rows' sums: the quad's four partial sums */
+#pragma unroll
+    for (int offset = 1; offset < 4; offset <<= 1) {
+        l_a += __shfl_xor_sync(0xffffffffu, l_a, offset);
+        l_b += __shfl_xor_sync(0xffffffffu, l_b, offset);
+    }
+    float inv_a = 1.0f / l_a, inv_b = 1.0f / l_b;
+    unsigned *o32 = reinterpret_cast<unsigned *>(o);
+#pragma unroll
+    for (int x = 0; x < SLABS; ++x)
+#pragma unroll
+        for (int j = 0; j < 8; ++j) {
+            int c = x * 64 + j * 8 + 2 * t;
+            if (row_a < n)
+                o32[((long)row_a * D + c) / 2] = pack_bf16(acc[x][4 * j] * inv_a, acc[x][4 * j + 1] * inv_a);
+            if (row_b < n)
+                o32[((long)row_b * D + c) / 2] = pack_bf16(acc[x][4 * j + 2] * inv_b, acc[x][4 * j + 3] * inv_b);
+        }
+#endif
+}
+
+/* One kernel per head dimension (the report names the d = 128 one). */
+__global__ void __launch_bounds__(THREADS)
+wgmma_d64(const __nv_bfloat16 *q, const __nv_bfloat16 *k, const __nv_bfloat16 *v, __nv_bfloat16 *o,
+          int n, int causal, float scale)
+{
+    wgmma_forward<64>(q, k, v, o, n, causal, scale);
+}
+
+__global__ void __launch_bounds__(THREADS)
+wgmma_d128(const __nv_bfloat16 *q, const __nv_bfloat16 *k, const __nv_bfloat16 *v, __nv_bfloat16 *o,
+           int n, int causal, float scale)
+{
+    wgmma_forward<128>(q, k, v, o, n, causal, scale);
+}
+
+/* Q's tile of BR rows, two stages of K's and V's tiles of BC rows, D * 2 bytes a row,
+ * and up to 1023 bytes to put the first on 1024. */
+#define SMEM_BYTES(D) (((BR + 2 * 2 * BC) * (D) * 2) + SWIZZLE_ATOM)
+
+static cudaError_t launch(const void *problem, cudaStream_t stream)
+{
+    const struct attention_problem *p = (const struct attention_problem *)problem;
+    dim3 grid((p->n + BR - 1) / BR, (unsigned)p->bh);
+    cudaError_t status = step_check_grid(grid);
+    if (status != cudaSuccess)
+        return status;
+    /* Both head dims' kernels opt in, whichever launches: the runner reports the d128
+     * kernel's occupancy (the one DEFINE_STEP names), and that needs its opt-in too. */
+    status = cudaFuncSetAttribute(wgmma_d64, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_BYTES(64));
+    if (status == cudaSuccess)
+        status = cudaFuncSetAttribute(wgmma_d128, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      SMEM_BYTES(128));
+    if (status != cudaSuccess)
+        return status;
+    if (p->d == 64) {
+        wgmma_d64<<<grid, THREADS, SMEM_BYTES(64), stream>>>(attention_bf16(p->q), attention_bf16(p->k),
+                                                             attention_bf16(p->v), attention_bf16_out(p->o),
+                                                             p->n, p->causal, p->scale);
+    } else {
+        wgmma_d128<<<grid, THREADS, SMEM_BYTES(128), stream>>>(attention_bf16(p->q), attention_bf16(p->k),
+                                                               attention_bf16(p->v), attention_bf16_out(p->o),
+                                                               p->n, p->causal, p->scale);
+    }
+    return cudaGetLastError();
+}
+
+DEFINE_STEP(wgmma_d128, THREADS, SMEM_BYTES(128), launch);
