@@ -12,7 +12,6 @@ struct job_need {
     double gpu_gb; /* device memory it holds at most, GB; 0: little */
     int tools;     /* it needs a tool the runner looked for (gnuplot, cuobjdump, Slurm) */
     int alone;     /* it times the GPU (grading's speed points): no other GPU job beside it */
-    double expected_s; /* how long it took when last measured (tests/job-times.txt); 0: unknown */
 };
 
 struct job_limits {
@@ -39,20 +38,12 @@ void job_load_add(struct job_load *load, const struct job_need *need, int sign);
  * beside it: on the H100, grading's own solution, timed while eleven other GPU jobs
  * ran, scored 0.18x its reference's speed. */
 
-/* The order jobs are started in, lowest first: the jobs that need the GPU alone (before
- * the others take it), then the other GPU jobs, then those needing a tool, then the
- * rest. Within a rank the longest expected first, so that a run does not end on a
- * long job started late (make test on the H200: sort_gpu, 205 s, started 83 s in and
- * ended the run's GPU work); among equals, jobs holding GPU memory (which queue on the
- * budget) first, then the order given. */
+/* The order jobs are started in, lowest first (stable within a rank): the jobs that
+ * need the GPU alone (before the others take it), those that hold GPU memory, which queue on the budget, then the other GPU jobs, then those
+ * needing a tool, then the rest. */
 int job_start_rank(const struct job_need *need);
 
-/* order[0..n) := 0..n-1 in the order above. */
+/* order[0..n) := 0..n-1 sorted by job_start_rank of needs, stable. */
 void job_start_order(const struct job_need *needs, size_t n, size_t *order);
-
-/* The seconds tests/job-times.txt's text gives the job labelled label ("sort_gpu",
- * "grading_gpu, case solutions", "scan_gpu (its other cases)"), 0 when it has no such
- * line. Each line is "SECONDS LABEL"; '#' starts a comment line. */
-double job_expected_seconds(const char *times, const char *label);
 
 #endif

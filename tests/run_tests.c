@@ -220,7 +220,7 @@ static size_t make_jobs(const struct suite_entry *const *suites_in, size_t count
     size_t n = 0;
     for (size_t i = 0; i < count && n < max; ++i) {
         const struct suite_entry *s = suites_in[i];
-        struct job_need whole = {s->needs == GPU, 0, s->needs != GPU && s->needs != NOTHING, 0, 0};
+        struct job_need whole = {s->needs == GPU, 0, s->needs != GPU && s->needs != NOTHING, 0};
         struct side_by_side_case cases[256];
         size_t parts = side_by_side_cases(s->name, cases, sizeof cases / sizeof cases[0]);
         for (size_t c = 0; c < parts && n < max; ++c) {
@@ -297,15 +297,8 @@ static int run_side_by_side(const struct test_job *jobs, size_t n,
 {
     size_t order[1024];
     struct job_need needs[1024];
-    /* how long each job took when last measured: the longest start first */
-    char *times = util_read_file("tests/job-times.txt", NULL);
-    for (size_t i = 0; i < n; ++i) {
-        char label[600];
-        job_label(&jobs[i], label, sizeof label);
+    for (size_t i = 0; i < n; ++i)
         needs[i] = jobs[i].need;
-        needs[i].expected_s = times != NULL ? job_expected_seconds(times, label) : 0;
-    }
-    free(times);
     job_start_order(needs, n, order);
     pid_t pids[1024] = {0};
     double started[1024] = {0}, run_began = clock_now_s();

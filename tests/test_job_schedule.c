@@ -20,7 +20,7 @@ static const struct job_limits limits = {4, 2, 68};
 
 START_TEST(counts_are_limits)
 {
-    struct job_need cpu = {0, 0, 0, 0, 0}, gpu = {1, 0, 0, 0, 0};
+    struct job_need cpu = {0, 0, 0, 0}, gpu = {1, 0, 0, 0};
     struct job_load load = {0};
     for (int i = 0; i < 2; ++i) {
         ck_assert(job_may_start(&gpu, &load, &limits));
@@ -43,7 +43,7 @@ END_TEST
 START_TEST(declared_memory_stays_within_the_budget)
 {
     struct job_limits many = {16, 10, 68};
-    struct job_need scan = {1, 18, 0, 0, 0}, matmul = {1, 11, 0, 0, 0}, small = {1, 0, 0, 0, 0};
+    struct job_need scan = {1, 18, 0, 0}, matmul = {1, 11, 0, 0}, small = {1, 0, 0, 0};
     struct job_load load = {0};
     for (int i = 0; i < 3; ++i) {
         ck_assert(job_may_start(&scan, &load, &many));
@@ -70,7 +70,7 @@ END_TEST
 START_TEST(a_case_past_the_budget_runs_alone)
 {
     struct job_limits small_gpu = {16, 10, 12.8};
-    struct job_need scan = {1, 18, 0, 0, 0}, matmul = {1, 11, 0, 0, 0};
+    struct job_need scan = {1, 18, 0, 0}, matmul = {1, 11, 0, 0};
     struct job_load load = {0};
     ck_assert(job_may_start(&scan, &load, &small_gpu));
     job_load_add(&load, &scan, +1);
@@ -89,7 +89,7 @@ END_TEST
 START_TEST(memory_holders_start_first_then_gpu_then_tools)
 {
     const struct job_need needs[] = {
-        {0, 0, 0, 0, 0}, {1, 0, 0, 0, 0}, {0, 0, 1, 0, 0}, {1, 18, 0, 0, 0}, {0, 0, 0, 0, 0}, {1, 11, 0, 0, 0}, {1, 0, 0, 0, 0},
+        {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 0, 1, 0}, {1, 18, 0, 0}, {0, 0, 0, 0}, {1, 11, 0, 0}, {1, 0, 0, 0},
     };
     size_t order[7];
     job_start_order(needs, 7, order);
@@ -99,41 +99,12 @@ START_TEST(memory_holders_start_first_then_gpu_then_tools)
 }
 END_TEST
 
-/* Within a rank the longest expected job starts first (a GPU job of 205 s started 83 s
- * into make test on the H200 ended the run); a job's time is read by its exact label
- * from a file of "SECONDS LABEL" lines (tests/fixtures/job-times.txt). */
-START_TEST(the_longest_jobs_start_first)
-{
-    char *times = util_read_file("tests/fixtures/job-times.txt", NULL);
-    ck_assert_ptr_nonnull(times);
-    ck_assert_double_eq(job_expected_seconds(times, "sort_gpu"), 205);
-    ck_assert_double_eq(job_expected_seconds(times, "grading_gpu, case solutions"), 45);
-    ck_assert_double_eq(job_expected_seconds(times, "scan_gpu (its other cases)"), 33);
-    ck_assert_double_eq(job_expected_seconds(times, "scan_gpu"), 0);  /* a label whole */
-    ck_assert_double_eq(job_expected_seconds(times, "sort"), 0);
-    ck_assert_double_eq(job_expected_seconds(times, "a comment line with a number"), 0);
-    ck_assert_double_eq(job_expected_seconds("", "sort_gpu"), 0);
-    const struct job_need needs[] = {
-        {1, 0, 0, 0, 30}, {1, 18, 0, 0, 0}, {1, 0, 0, 0, job_expected_seconds(times, "sort_gpu")},
-        {0, 0, 0, 0, 300}, {1, 0, 0, 1, 0}, {1, 11, 0, 0, 30},
-    };
-    free(times);
-    size_t order[6];
-    job_start_order(needs, 6, order);
-    /* alone first; then the GPU jobs longest first (a memory holder first among equals);
-     * the CPU job last, however long */
-    const size_t want[6] = {4, 2, 5, 0, 1, 3};
-    for (size_t i = 0; i < 6; ++i)
-        ck_assert_msg(order[i] == want[i], "position %zu: job %zu, expected %zu", i, order[i], want[i]);
-}
-END_TEST
-
 /* A case that times the GPU has it alone: it waits for the GPU jobs running, none
  * starts beside it, CPU jobs still do; it is started first. */
 START_TEST(a_timing_case_has_the_gpu_alone)
 {
-    struct job_need timed = {1, 0, 0, 1, 0}, gpu = {1, 0, 0, 0, 0}, scan = {1, 18, 0, 0, 0},
-                    cpu = {0, 0, 0, 0, 0};
+    struct job_need timed = {1, 0, 0, 1}, gpu = {1, 0, 0, 0}, scan = {1, 18, 0, 0},
+                    cpu = {0, 0, 0, 0};
     struct job_load load = {0};
     job_load_add(&load, &gpu, +1);
     ck_assert(!job_may_start(&timed, &load, &limits));
@@ -255,7 +226,6 @@ Suite *job_schedule_suite(void)
     tcase_add_test(tc, declared_memory_stays_within_the_budget);
     tcase_add_test(tc, a_case_past_the_budget_runs_alone);
     tcase_add_test(tc, memory_holders_start_first_then_gpu_then_tools);
-    tcase_add_test(tc, the_longest_jobs_start_first);
     tcase_add_test(tc, a_timing_case_has_the_gpu_alone);
     suite_add_tcase(s, tc);
     tc = tcase_create("a stopped run");
