@@ -350,7 +350,10 @@ Suite *binaries_suite(void)
 {
     Suite *s = suite_create("binaries");
     TCase *tc = tcase_create("steps");
-    tcase_set_timeout(tc, 60);
+    /* a case starts every step and row binary, over a hundred, each loading the CUDA
+     * runtime and its libraries (cuBLAS, cuDNN): in make test on the H200, beside
+     * every other suite, no_gpu_exits_77_with_one_line ran past 60 s */
+    tcase_set_timeout(tc, 180);
     tcase_add_test(tc, help_on_every_step);
     tcase_add_loop_test(tc, bad_arguments_exit_2_with_one_line, 0,
                         (int)(sizeof bad_args / sizeof bad_args[0]));
