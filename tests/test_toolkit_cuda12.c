@@ -71,8 +71,13 @@ START_TEST(hardest_steps_build_with_cuda_12)
         char *argv[] = {path, (char *)"--report", NULL};
         code = run_capture(argv, NULL, report, sizeof report, report_err, sizeof report_err);
         ck_assert_msg(code == 0, "%s --report: exit %d, %s", path, code, report_err);
+        /* a library row whose library this toolkit lacks (cuDNN beside CUDA 13 only) is a
+         * skip binary that says so, as it would be on a student's machine; a step skipped
+         * for its architecture would be a failure here */
+        int library_missing = strstr(report, "was not compiled") != NULL &&
+                              strstr(report, " needs ") != NULL && strstr(report, " needs sm_") == NULL;
         ck_assert_msg(strstr(report, "Static resource report: nvcc 12.4.") != NULL ||
-                          strstr(report, "is a library call") != NULL,
+                          strstr(report, "is a library call") != NULL || library_missing,
                       "%s:\n%s", path, report);
     }
 }
