@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "grading/report.h"
+#include "grading/judging.h"
 #include "lab_registry.h"
 #include "launches.h"
 #include "grading_tests.h"
@@ -165,6 +166,26 @@ START_TEST(rubric_technique_lines_select_steps)
         ck_assert_int_eq(rubric_parse(&r, bad[i], example(), why, sizeof why), -1);
         ck_assert_msg(strstr(why, "line 1") != NULL, "'%s' -> '%s'", bad[i], why);
     }
+}
+END_TEST
+
+/* A check process's status lines count only while they follow on from its first size:
+ * a later process (from size 6) reading the status file its step's first process left
+ * (sizes 1 to 5) has ended none of its own sizes, and a line still being written (no
+ * newline yet) is not an ended size. */
+START_TEST(a_later_check_process_counts_only_its_own_status_lines)
+{
+    char *first = util_read_file("tests/fixtures/check-status/first-process.status", NULL);
+    char *later = util_read_file("tests/fixtures/check-status/later-process.status", NULL);
+    ck_assert_ptr_nonnull(first);
+    ck_assert_ptr_nonnull(later);
+    ck_assert_uint_eq(checks_status_ended(first, 0), 5);
+    ck_assert_uint_eq(checks_status_ended(first, 5), 0); /* the earlier process's lines */
+    ck_assert_uint_eq(checks_status_ended(later, 5), 2); /* size 8 still being written */
+    ck_assert_uint_eq(checks_status_ended(later, 0), 0);
+    ck_assert_uint_eq(checks_status_ended(NULL, 5), 0);
+    free(first);
+    free(later);
 }
 END_TEST
 
@@ -527,6 +548,7 @@ Suite *grading_suite(void)
     tcase_add_test(rules, rubric_file_parses_and_overrides);
     tcase_add_test(rules, rubric_errors_name_the_line);
     tcase_add_test(rules, rubric_technique_lines_select_steps);
+    tcase_add_test(rules, a_later_check_process_counts_only_its_own_status_lines);
     tcase_add_test(rules, points_follow_the_rubric);
     tcase_add_test(rules, techniques_are_judged_from_resources_and_speed);
     tcase_add_test(rules, one_kernel_is_judged_from_what_the_speed_run_launched);

@@ -190,9 +190,7 @@ void watch_check_processes(struct session *sess)
         char path[600];
         snprintf(path, sizeof path, "%sstatus", run->logs);
         char *text = read_text(path, 1 << 16);
-        size_t ended = 0;
-        for (const char *p = text; p != NULL && *p != '\0'; ++p)
-            ended += *p == '\n';
+        size_t ended = checks_status_ended(text, run->from);
         free(text);
         if (w->watched != run || ended != w->watched_ended) {
             if (w->watched != run)

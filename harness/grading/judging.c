@@ -354,3 +354,16 @@ int technique_result(const struct technique_verdict *v, const struct step_resour
     }
     return 1;
 }
+
+size_t checks_status_ended(const char *status, size_t from)
+{
+    size_t ended = 0;
+    for (const char *line = status; line != NULL && *line != '\0';) {
+        unsigned long i;
+        if (sscanf(line, "%lu", &i) != 1 || i != from + ended + 1 || strchr(line, '\n') == NULL)
+            break; /* not this process's, or a line still being written */
+        ++ended;
+        line = strchr(line, '\n') + 1;
+    }
+    return ended;
+}

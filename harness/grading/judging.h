@@ -111,4 +111,14 @@ void technique_fail_what_ran(struct technique_verdict *v, const char *reason);
 int technique_result(const struct technique_verdict *v, const struct step_resources *res,
                      int have_gpu, struct check_result *k);
 
+/* How many sizes a check process that began at size from (0-based) has ended, by the
+ * status text it has written so far (NULL: none yet): its lines "<size> <code> <s>",
+ * counted while they follow on from from + 1. A later process of the step writes the
+ * same status file as the one before it, so until it has truncated that file the
+ * lines there are the earlier process's (from 1) and are none of its own: counted as
+ * its, they gave its first size the limit of a process with every size decided (the
+ * rubric's slack), and it was killed there (make test on the H200: partial-write's
+ * 1x300x17 "T"). */
+size_t checks_status_ended(const char *status, size_t from);
+
 #endif
