@@ -105,7 +105,7 @@ set xrange [first_step - 0.6 : last_step + 0.6]
 set xtics ()
 do for [s = first_step : last_step] { if (tick[s + 1] ne "") { set xtics add (tick[s + 1] s) } }
 if (groups > 8) { set xtics rotate by 30 right font ",9" }
-set key top left opaque box lc rgb "#bbbbbb"
+set key top left Left reverse opaque box lc rgb "#bbbbbb"   # text after its sample, clear of the axis numbers
 set bmargin 6
 bar = 0.8 / nseries
 pos(s, i) = s + (i - (nseries + 1) / 2.0) * bar

@@ -202,7 +202,9 @@ do for [i = 2:np] {
 }
 do for [i = 1:np] {
     if (same_as[i] > 0) { continue }
-    u = to_u(px[i]); v = to_v(py[i]); w = strlen(pname[i]) * char_w + 4
+    # char_w is the terminal's average: an SVG's sans labels run about a tenth wider
+    # (reduce's H200 label, judged free on the left, ran over the axis' "1 TFLOP/s")
+    u = to_u(px[i]); v = to_v(py[i]); w = strlen(pname[i]) * char_w * 1.15 + 4
     placed = 0
     do for [k = 0:12] {
         if (!placed) {
@@ -224,10 +226,14 @@ do for [i = 1:np] {
             }
         }
     }
-    if (!placed && podd[i]) {   # nowhere free: level with the point on its side
+    # nowhere free: level with the point on its side, unless that side runs out of the
+    # plot (over the axis' numbers: reduce's one point near the left edge of the H200's)
+    left_fits = u - gap - w >= area_x0; right_fits = u + gap + w <= area_x1
+    go_left = podd[i] ? (left_fits || !right_fits) : (!right_fits && left_fits)
+    if (!placed && go_left) {
         set label 100 + i pname[i] at first px[i], first py[i] offset -1, 0 right font ",9" front
     }
-    if (!placed && !podd[i]) {
+    if (!placed && !go_left) {
         set label 100 + i pname[i] at first px[i], first py[i] offset 1, 0 left font ",9" front
     }
 }
