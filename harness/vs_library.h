@@ -4,9 +4,9 @@
  * a row is compared with the fastest library row (role "library", lab.def's ROW lines)
  * measured in the same run (run_id), on the same GPU, of the same lab, at the same size
  * (m, n and k), with the same cache policy, the same value of the lab's label column
- * (lab.def's LABEL_COLUMN: spmv's matrix, attention's mask) and computing the same
- * variant (lab.def's VARIANT lines: sort's keys against CUB's keys calls, its pairs
- * against the pairs calls), that passed. A library offers several ways to make one
+ * (lab.def's LABEL_COLUMN: a matrix's name, a mask) and computing the same variant
+ * (lab.def's VARIANT lines: a keys-only step against the library's keys-only calls, a
+ * key-value step against its key-value calls), that passed. A library offers several ways to make one
  * call (CUB's item-count type, cuSPARSE's algorithms, cuBLAS against cuBLASLt): each is
  * a library row of its own, and the fastest of them in that run is the target. Pure C. */
 #ifndef LAB_VS_LIBRARY_H

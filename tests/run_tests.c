@@ -473,8 +473,10 @@ int main(void)
     int jobs = jobs_from_env("LAB_TEST_JOBS", default_jobs());
     int gpu_jobs = jobs_from_env("LAB_TEST_GPU_JOBS", 12);
     double gpu_gb = gpu_budget_gb(have_gpu);
-    if (jobs < 0 || gpu_jobs < 0 || gpu_gb < 0)
+    if (jobs < 0 || gpu_jobs < 0 || gpu_gb < 0) {
+        util_remove_tree(run_tmp); /* said in one line; nothing left in /tmp */
         return 2;
+    }
     static const struct suite_entry *selected[256];
     size_t selected_count = 0;
     /* every skipped case by name: several hundred lines on a machine with no GPU */
@@ -501,6 +503,7 @@ int main(void)
         size_t count = s->case_names(names, sizeof names / sizeof names[0]);
         if (count == sizeof names / sizeof names[0]) {
             fprintf(stderr, "suite %s has more cases than the runner can name\n", s->name);
+            util_remove_tree(run_tmp);
             return 1;
         }
         const char *why = s->needs == GPU         ? gpu_why
