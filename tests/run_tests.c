@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -347,7 +348,8 @@ static int run_side_by_side(const struct test_job *jobs, size_t n,
                 ++next;
         }
         int status;
-        pid_t ended = stop_signal ? -1 : wait(&status);
+        struct rusage usage; /* the job's CPU time, its reaped children's included */
+        pid_t ended = stop_signal ? -1 : wait4(-1, &status, 0, &usage);
         if (stop_signal) {
             for (size_t i = 0; i < n; ++i)
                 if (pids[i] > 0)
@@ -387,8 +389,13 @@ static int run_side_by_side(const struct test_job *jobs, size_t n,
             } else {
                 printf("%.*s", (int)(counts - text + 1), text);
             }
-            printf("(suite %s: %.0f s, ended %.0f s into the run)\n", label,
-                   clock_now_s() - started[i], clock_now_s() - run_began);
+            /* CPU seconds beside the wall's: a job far below its wall time waited (for
+             * the GPU, or for CPUs the others held) */
+            printf("(suite %s: %.0f s, %.0f s of CPU, ended %.0f s into the run)\n", label,
+                   clock_now_s() - started[i],
+                   usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
+                       (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6,
+                   clock_now_s() - run_began);
             fflush(stdout);
             free(text);
             remove(log);
