@@ -28,6 +28,11 @@ enum exit_code {
     EXIT_GPU_CANNOT_RUN = 77,
 };
 
+/* --check-logs' status line of a size after which the check process stopped though its
+ * result was only wrong (the device not healthy after it): "i exit-code seconds stop".
+ * Without it, a wrong size's process went on to the next (runner.c, run_check_sizes). */
+#define CHECK_STATUS_STOP "stop"
+
 struct run_options {
     struct problem_size size;
     int min_repeats;          /* timed runs at least this many ... */

@@ -511,14 +511,28 @@ static int run_at_size(const struct lab_problem *lab, const struct run_options *
     return passed ? EXIT_PASS : EXIT_WRONG;
 }
 
+/* After a wrong result, before the next check size: nothing of the step's left
+ * running and no sticky error (work that escaped its stream may still be writing). */
+static int device_idle_and_healthy(void)
+{
+    if (cudaDeviceSynchronize() != cudaSuccess)
+        return 0;
+    return cudaGetLastError() == cudaSuccess;
+}
+
 /* --check-sizes FROM: the lab's check sizes FROM.. one after another on the one
- * device (one process start for all of them: grading's check runs), stopping at the
- * first that does not pass, with its exit code. The lab's extra checks (--quick
- * leaves them out) run at the last size only, unless --quick. With --check-logs
- * PREFIX each size's messages go to PREFIX<i>.log, and PREFIXstatus gets a line
- * "i exit-code seconds-since-start" as each size ends: a size that ends the process
- * (a crash, a CUDA error, a kill at a time limit) has no line, and the process's exit
- * says how it ended. */
+ * device (one process start for all of them: grading's check runs). A wrong result
+ * goes on to the next size, once the device is found idle and healthy: a step wrong
+ * at every size costs one process start, not nine (each start is a CUDA context, a
+ * launch observer and the inputs' reference, most of a small size's time). Anything
+ * else that does not pass (a size that cannot run, TODO) stops there with its exit
+ * code, and so does a wrong size after which the device is not healthy (work left
+ * running, a sticky error): its status line ends in "stop". The exit code is the
+ * first failure's. The lab's extra checks (--quick leaves them out) run at the last
+ * size only, unless --quick. With --check-logs PREFIX each size's messages go to
+ * PREFIX<i>.log, and PREFIXstatus gets a line "i exit-code seconds-since-start" as
+ * each size ends: a size that ends the process (a crash, a CUDA error, a kill at a
+ * time limit) has no line, and the process's exit says how it ended. */
 static int run_check_sizes(const struct lab_problem *lab, struct run_options *options,
                            const struct device_facts *device, int marked_todo)
 {
@@ -533,6 +547,7 @@ static int run_check_sizes(const struct lab_problem *lab, struct run_options *op
             die(EXIT_USAGE, "--check-logs: cannot write %s", path);
     }
     int quick_everywhere = options->check.quick;
+    int first_failure = EXIT_PASS;
     double began = clock_now_s();
     for (size_t i = (size_t)options->check_from; i <= count; ++i) {
         const struct check_size *at = &table->check_sizes[i - 1];
@@ -551,19 +566,20 @@ static int run_check_sizes(const struct lab_problem *lab, struct run_options *op
         int code = run_at_size(lab, options, device, marked_todo,
                                options->print_header && i == (size_t)options->check_from);
         fflush(stdout);
+        int goes_on = code == EXIT_PASS || (code == EXIT_WRONG && device_idle_and_healthy());
         if (status != NULL) {
-            fprintf(status, "%zu %d %.3f\n", i, code, clock_now_s() - began);
+            fprintf(status, "%zu %d %.3f%s\n", i, code, clock_now_s() - began,
+                    goes_on ? "" : " " CHECK_STATUS_STOP);
             fflush(status);
         }
-        if (code != EXIT_PASS) {
-            if (status != NULL)
-                fclose(status);
-            return code;
-        }
+        if (first_failure == EXIT_PASS)
+            first_failure = code;
+        if (!goes_on)
+            break;
     }
     if (status != NULL)
         fclose(status);
-    return EXIT_PASS;
+    return first_failure;
 }
 
 int main(int argc, char **argv)

@@ -189,6 +189,42 @@ START_TEST(a_later_check_process_counts_only_its_own_status_lines)
 }
 END_TEST
 
+/* What a check process decided, from its status lines: a wrong size goes on to the
+ * next (4 sizes read, the wrong ones with exit 1); a wrong size whose line says "stop"
+ * ends the process there (the next process starts at size 3); so does any other
+ * failure; a later process counts from its own first size. */
+static size_t read_fixture(const char *fixture, size_t from, size_t sizes, int codes[],
+                           int *stopped, int *any_wrong)
+{
+    char path[256];
+    snprintf(path, sizeof path, "tests/fixtures/check-status/%s.status", fixture);
+    char *text = util_read_file(path, NULL);
+    ck_assert_ptr_nonnull(text);
+    double seconds[16];
+    size_t c = checks_status_read(text, from, sizes, codes, seconds, stopped, any_wrong);
+    free(text);
+    return c;
+}
+
+START_TEST(a_check_process_goes_on_past_a_wrong_size)
+{
+    int codes[16], stopped, wrong;
+    ck_assert_uint_eq(read_fixture("wrong-went-on", 0, 4, codes, &stopped, &wrong), 4);
+    ck_assert(!stopped && wrong);
+    ck_assert(codes[0] == 0 && codes[1] == 1 && codes[2] == 1 && codes[3] == 0);
+    ck_assert_uint_eq(read_fixture("wrong-went-on", 0, 9, codes, &stopped, &wrong), 4);
+    ck_assert(!stopped); /* ended during size 5: parse_checks gives it the exit code */
+    ck_assert_uint_eq(read_fixture("wrong-then-stopped", 0, 4, codes, &stopped, &wrong), 2);
+    ck_assert(stopped && wrong && codes[1] == 1);
+    ck_assert_uint_eq(read_fixture("cannot-run-size", 0, 4, codes, &stopped, &wrong), 2);
+    ck_assert(stopped && !wrong && codes[1] == 2);
+    ck_assert_uint_eq(read_fixture("first-process", 0, 9, codes, &stopped, &wrong), 5);
+    ck_assert(!stopped && wrong);
+    ck_assert_uint_eq(read_fixture("later-process", 5, 9, codes, &stopped, &wrong), 8);
+    ck_assert_uint_eq(read_fixture("later-process", 0, 9, codes, &stopped, &wrong), 0);
+}
+END_TEST
+
 static void all_checks(struct step_result *s, enum check_state st, double fraction)
 {
     memset(s, 0, sizeof *s);
@@ -549,6 +585,7 @@ Suite *grading_suite(void)
     tcase_add_test(rules, rubric_errors_name_the_line);
     tcase_add_test(rules, rubric_technique_lines_select_steps);
     tcase_add_test(rules, a_later_check_process_counts_only_its_own_status_lines);
+    tcase_add_test(rules, a_check_process_goes_on_past_a_wrong_size);
     tcase_add_test(rules, points_follow_the_rubric);
     tcase_add_test(rules, techniques_are_judged_from_resources_and_speed);
     tcase_add_test(rules, one_kernel_is_judged_from_what_the_speed_run_launched);

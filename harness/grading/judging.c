@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "launches.h"
 #include "sass_listing.h"
 
@@ -366,4 +367,30 @@ size_t checks_status_ended(const char *status, size_t from)
         line = strchr(line, '\n') + 1;
     }
     return ended;
+}
+
+size_t checks_status_read(const char *status, size_t from, size_t sizes, int codes[],
+                          double seconds[], int *stopped, int *any_wrong)
+{
+    size_t c = from;
+    *stopped = *any_wrong = 0;
+    for (const char *line = status; line != NULL && *line != '\0' && c < sizes;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end != NULL ? (size_t)(end - line) : strlen(line);
+        unsigned long i;
+        int code;
+        double t;
+        if (sscanf(line, "%lu %d %lf", &i, &code, &t) != 3 || i != c + 1)
+            break;
+        codes[c] = code;
+        seconds[c++] = t;
+        *any_wrong |= code == EXIT_WRONG;
+        const char *stop = strstr(line, " " CHECK_STATUS_STOP);
+        if (code != 0 && (code != EXIT_WRONG || (stop != NULL && stop < line + len))) {
+            *stopped = 1;
+            break;
+        }
+        line = end != NULL ? end + 1 : NULL;
+    }
+    return c;
 }

@@ -121,4 +121,14 @@ int technique_result(const struct technique_verdict *v, const struct step_resour
  * 1x300x17 "T"). */
 size_t checks_status_ended(const char *status, size_t from);
 
+/* A check process's status text once it has ended, read from its first size (0-based
+ * from) for at most `sizes` sizes: each size's exit code and seconds since the
+ * process's start (codes[c], seconds[c] for c from `from`). A wrong result (exit 1)
+ * goes on to the next size unless its line ends in "stop" (CHECK_STATUS_STOP); any
+ * other failure ends the process. Returns the index after the last size read;
+ * *stopped says the process stopped at that last one, *any_wrong that a size was
+ * wrong. */
+size_t checks_status_read(const char *status, size_t from, size_t sizes, int codes[],
+                          double seconds[], int *stopped, int *any_wrong);
+
 #endif

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "csv.h"
 #include "files.h"
+#include "judging.h"
 
 /* --no-observe: compute-sanitizer is the tool attached, and CUPTI serves one */
 char *const untimed_quick[] = {UNTIMED_OPTIONS, "--quick", "--no-observe", NULL};
@@ -101,30 +102,25 @@ size_t parse_checks(const struct step_run *run, size_t sizes, struct size_verdic
     char path[600];
     snprintf(path, sizeof path, "%sstatus", run->logs);
     char *text = read_text(path, 1 << 16);
-    size_t c = run->from;
-    double before = 0;
-    for (char *line = text ? strtok(text, "\n") : NULL; line != NULL && c < sizes;
-         line = strtok(NULL, "\n")) {
-        unsigned long i;
-        int code;
-        double t;
-        if (sscanf(line, "%lu %d %lf", &i, &code, &t) != 3 || i != c + 1)
-            break;
-        at[c++] = (struct size_verdict){SIZE_ENDED, code, 0, 0, t - before, run};
-        before = t;
-        if (code != 0)
-            break;
-    }
+    int codes[MAX_CHECK_SIZES], stopped, any_wrong;
+    double seconds[MAX_CHECK_SIZES];
+    if (sizes > MAX_CHECK_SIZES)
+        sizes = MAX_CHECK_SIZES;
+    size_t c = checks_status_read(text, run->from, sizes, codes, seconds, &stopped, &any_wrong);
     free(text);
+    double before = 0;
+    for (size_t i = run->from; i < c; before = seconds[i++])
+        at[i] = (struct size_verdict){SIZE_ENDED, codes[i], 0, 0, seconds[i] - before, run};
     const struct proc_outcome *o = &run->p.outcome;
-    int stopped = c > run->from && at[c - 1].code != 0;
     if (!stopped && c < sizes) /* it ended during size c; exit 0 there is no pass */
         at[c++] = (struct size_verdict){SIZE_ENDED, o->code != 0 ? o->code : EXIT_WRONG,
                                         o->timed_out, o->code == 0, o->wall_s - before, run};
-    else if (!stopped && o->code != 0 && !o->timed_out && c > run->from)
-        at[c - 1].code = o->code; /* every size passed, then it failed (not a kill at the
+    else if (!stopped && o->code != 0 && !o->timed_out && c > run->from &&
+             !(any_wrong && o->code == EXIT_WRONG))
+        at[c - 1].code = o->code; /* every size decided, then it failed (not a kill at the
                                      limit of its exit, watch_check_processes: every size
-                                     was decided by then) */
+                                     was decided by then; nor the exit code of its wrong
+                                     sizes) */
     return c - run->from;
 }
 

@@ -86,7 +86,8 @@ extern char *const untimed_quick[];
  * of them, which was most of a check run's time), untimed, nothing recorded. Size c's
  * messages go to dir/stem.check-<c+1>.log and a line per size ended to
  * dir/stem.check-status (--check-logs); the process's own to dir/stem.checks.log, or
- * dir/stem.checks-from-<from+1>.log. It stops at the first size that does not pass:
+ * dir/stem.checks-from-<from+1>.log. A wrong result goes on to the next size; it stops
+ * at a size that ends otherwise (a crash, a hang, a CUDA error, a size it cannot run):
  * parse_checks reads what it decided, and run_later_checks starts the next process
  * from the size after, so every size is judged as if each had a process of its own. */
 void check_process(struct step_run *run, const char *binary, const char *dir,
@@ -105,7 +106,8 @@ struct size_verdict {
 /* Reads check process run of a lab with `sizes` check sizes, once it has ended: each
  * size it ended, from its status, and the size it ended during (a crash, a kill at its
  * limit, an exit without the size's line), from its exit. Returns how many sizes it
- * decided, at[run->from] on; the last of them is the one that did not pass, if any. */
+ * decided, at[run->from] on: past its wrong sizes, up to the size it stopped at, if
+ * any (a line ending in CHECK_STATUS_STOP, or any failure but a wrong result). */
 size_t parse_checks(const struct step_run *run, size_t sizes, struct size_verdict at[]);
 /* Where check size c's messages are: its own log, or, when the process ended before
  * it wrote one, the process's. */
