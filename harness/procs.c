@@ -181,6 +181,12 @@ static void cancel(struct proc *p)
     p->state = PROC_CANCELLED;
 }
 
+void procs_stop(struct proc *p)
+{
+    if (p->state == PROC_RUNNING)
+        cancel(p);
+}
+
 /* Cancels the processes after i of i's series; returns how many of them were running. */
 static int cancel_rest_of_series(struct proc *const procs[], size_t n, size_t i)
 {

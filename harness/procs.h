@@ -64,6 +64,10 @@ double procs_now(void);
 void procs_start(struct proc *p);
 int procs_poll(struct proc *p);
 
+/* A running p stopped now, with its group, and reaped (a helper whose work is done):
+ * PROC_CANCELLED, no outcome. Anything else is left as it is. */
+void procs_stop(struct proc *p);
+
 /* One process to its end (or its limit), waiting for it: its outcome's code. */
 int procs_run_one(struct proc *p);
 

@@ -14,8 +14,9 @@
  * Suites run side by side, each in a process of its own, its output shown whole when
  * it ends: up to LAB_TEST_JOBS at once (default: one per CPU, at most 16; one on a
  * machine of 2 or 3 CPUs, where the suites run one after the other as Check runs
- * them), of which up to LAB_TEST_GPU_JOBS (default 12) need the GPU. A suite's long
- * cases made with side_by_side_tcase (side_by_side.h: every solution step past 2^31
+ * them), of which up to LAB_TEST_GPU_JOBS (default: one per 3 GB of half the GPU's
+ * memory, at most all of them) need the GPU. A suite's long cases made with
+ * side_by_side_tcase (side_by_side.h: every solution step past 2^31
  * elements, a class graded) are jobs of their own, the rest of the suite one more;
  * those that declare device memory hold at most LAB_TEST_GPU_GB of it at once
  * (default half the GPU's). Every job is self-contained (its own temporary
@@ -406,13 +407,27 @@ static int run_side_by_side(const struct test_job *jobs, size_t n,
     return 0;
 }
 
+/* The GPU's memory in GB (10^9 bytes; bin/gpu-probe --memory-gb), 0 when unknown. */
+static double gpu_memory_gb(int have_gpu)
+{
+    if (!have_gpu)
+        return 0;
+    char probe[512], out[256] = "";
+    char *argv[] = {(char *)bin_path("gpu-probe", probe, sizeof probe), "--memory-gb", NULL};
+    double gb = 0;
+    if (run_capture(argv, NULL, out, sizeof out, NULL, 0) == 0 && sscanf(out, "%lf", &gb) == 1 &&
+        gb > 0)
+        return gb;
+    return 0;
+}
+
 /* The device memory the side-by-side cases may hold at once, GB: LAB_TEST_GPU_GB, else
- * half the GPU's (bin/gpu-probe --memory-gb; the rest is for the GPU jobs that declare
- * none: a grading job's eight runs at once, half a GB each, and gpu_steps' parts, two
- * or three of which may each hold reduce's largest check size, 8.6 GB; with two
- * thirds, a TF32 step found no 4 MB free on the H100, 2026-11-27), else 0 (one such
- * case at a time); -1 (said) when LAB_TEST_GPU_GB is not a number. */
-static double gpu_budget_gb(int have_gpu)
+ * half the GPU's (the rest is for the GPU jobs that declare none: a grading job's eight
+ * runs at once, half a GB each, and gpu_steps' parts, two or three of which may each
+ * hold reduce's largest check size, 8.6 GB; with two thirds, a TF32 step found no 4 MB
+ * free on the H100, 2026-11-27), else 0 (one such case at a time); -1 (said) when
+ * LAB_TEST_GPU_GB is not a number. */
+static double gpu_budget_gb(double memory_gb)
 {
     const char *text = getenv("LAB_TEST_GPU_GB");
     if (text != NULL && text[0] != '\0') {
@@ -425,15 +440,21 @@ static double gpu_budget_gb(int have_gpu)
         }
         return gb;
     }
-    if (!have_gpu)
-        return 0;
-    char probe[512], out[256] = "";
-    char *argv[] = {(char *)bin_path("gpu-probe", probe, sizeof probe), "--memory-gb", NULL};
-    double gb = 0;
-    if (run_capture(argv, NULL, out, sizeof out, NULL, 0) == 0 && sscanf(out, "%lf", &gb) == 1 &&
-        gb > 0)
-        return gb / 2;
-    return 0;
+    return memory_gb / 2;
+}
+
+/* How many jobs may use the GPU at once, by default: one per 3 GB of the half of its
+ * memory the declaring cases leave (a grading job holds up to 4 GB, most others under
+ * one), at least one and at most jobs: 16 on an H200 or H100. Most GPU jobs are a
+ * chain of short processes that leave the GPU idle between them: with 12 on the H200,
+ * the GPU was busy a third of the time and the last 180 s of make test ran 12 jobs
+ * on 16 CPUs (2026-11-29). */
+static int default_gpu_jobs(double memory_gb, int jobs)
+{
+    int by_memory = (int)(memory_gb / 2 / 3);
+    if (memory_gb <= 0)
+        return jobs;
+    return by_memory < 1 ? 1 : by_memory > jobs ? jobs : by_memory;
 }
 
 int main(void)
@@ -478,8 +499,9 @@ int main(void)
     SRunner *runner = NULL;
     size_t skipped = 0;
     int jobs = jobs_from_env("LAB_TEST_JOBS", default_jobs());
-    int gpu_jobs = jobs_from_env("LAB_TEST_GPU_JOBS", 12);
-    double gpu_gb = gpu_budget_gb(have_gpu);
+    double memory_gb = gpu_memory_gb(have_gpu);
+    int gpu_jobs = jobs_from_env("LAB_TEST_GPU_JOBS", default_gpu_jobs(memory_gb, jobs));
+    double gpu_gb = gpu_budget_gb(memory_gb);
     if (jobs < 0 || gpu_jobs < 0 || gpu_gb < 0) {
         util_remove_tree(run_tmp); /* said in one line; nothing left in /tmp */
         return 2;

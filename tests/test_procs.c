@@ -262,6 +262,45 @@ START_TEST(ending_the_batch_kills_later_runs)
 }
 END_TEST
 
+/* A helper stopped when its work is done (bin/lab run's GPU holder): it and the
+ * process it started are gone at once, reaped, and the proc says it was stopped. */
+START_TEST(a_helper_is_stopped_with_its_group)
+{
+    char *dir = util_temp_dir("procs");
+    ck_assert_ptr_nonnull(dir);
+    char out[700];
+    snprintf(out, sizeof out, "%s/child.pid", dir);
+    char *argv[] = {"sh", "-c", "sleep 60 & echo $!; sleep 60", NULL};
+    struct proc p = {.argv = argv, .out_path = out};
+    procs_start(&p);
+    ck_assert_int_eq(p.state, PROC_RUNNING);
+    long child = 0;
+    for (int tries = 0; tries < 50 && child == 0; ++tries) {
+        usleep(20000);
+        char *text = util_read_file(out, NULL);
+        if (text != NULL)
+            child = strtol(text, NULL, 10);
+        free(text);
+    }
+    double began = procs_now();
+    procs_stop(&p);
+    double took = procs_now() - began;
+    util_remove_tree(dir);
+    free(dir);
+    ck_assert_double_lt(took, 1);
+    ck_assert_int_eq(p.state, PROC_CANCELLED);
+    ck_assert(child > 0);
+    ck_assert_msg(gone(p.pid), "the helper %ld is still there", (long)p.pid);
+    /* the process it started, too (killed with its group; give the kernel a moment) */
+    for (int tries = 0; tries < 50 && !gone((pid_t)child); ++tries)
+        usleep(20000);
+    ck_assert_msg(gone((pid_t)child), "its child %ld is still there", child);
+    struct proc never = {.argv = argv};
+    procs_stop(&never); /* never started: left as it was */
+    ck_assert_int_eq(never.state, PROC_WAITING);
+}
+END_TEST
+
 START_TEST(a_command_that_cannot_start_is_127)
 {
     char *dir = util_temp_dir("procs");
@@ -518,6 +557,7 @@ Suite *procs_suite(void)
     tcase_add_test(tc, results_in_order_and_a_hang_ends_the_batch);
     tcase_add_test(tc, ending_the_batch_kills_later_runs);
     tcase_add_test(tc, a_command_that_cannot_start_is_127);
+    tcase_add_test(tc, a_helper_is_stopped_with_its_group);
     tcase_add_test(tc, runs_of_several_steps_share_one_pool_up_to_its_limit);
     tcase_add_test(tc, a_hung_or_crashed_run_fails_alone_in_the_pool);
     tcase_add_test(tc, a_slot_is_read_through_no_link);

@@ -17,6 +17,7 @@
 #include "demo_lab_tree.h"
 #include "grading/judging.h"
 #include "lab_registry.h"
+#include "side_by_side.h"
 #include "util.h"
 
 #define SASS_RUBRIC "tests/fixtures/sass/demo-lab"
@@ -85,7 +86,29 @@ static enum check_state judge(const char *tree, const struct step_table *lab, co
     return k.state;
 }
 
+/* _i: the lab's index in all_step_tables; each lab a job of its own (one job for all
+ * of them was make test's longest on the H200, 201 s) */
 START_TEST(solutions_show_their_sass)
+{
+    const struct step_table *lab = all_step_tables[_i];
+    struct rubric rubric;
+    char from[256], why[1024];
+    ck_assert_msg(rubric_load(&rubric, ".", lab, from, sizeof from, why, sizeof why) == 0, "%s",
+                  why);
+    for (size_t s = 0; s < lab->count; ++s) {
+        const struct step_info *step = &lab->steps[s];
+        if (!rubric_reads_sass(&rubric, step))
+            continue;
+        enum check_state state = judge(NULL, lab, step->id, NULL, why, sizeof why);
+        ck_assert_msg(state == CHECK_PASS, "%s", why);
+        ck_assert_msg(strstr(why, "in its SASS: ") != NULL, "%s", why);
+    }
+}
+END_TEST
+
+/* Every lab's rubric reads the SASS of some steps: matmul_tf32 01-08, matmul 08-13,
+ * N-body 05 and 13-16, reduce 09-13, scan 04-08, ... */
+START_TEST(rubrics_read_the_sass_of_the_steps)
 {
     int judged = 0;
     for (const struct step_table *const *it = all_step_tables; *it != NULL; ++it) {
@@ -93,17 +116,9 @@ START_TEST(solutions_show_their_sass)
         char from[256], why[1024];
         ck_assert_msg(rubric_load(&rubric, ".", *it, from, sizeof from, why, sizeof why) == 0,
                       "%s", why);
-        for (size_t s = 0; s < (*it)->count; ++s) {
-            const struct step_info *step = &(*it)->steps[s];
-            if (!rubric_reads_sass(&rubric, step))
-                continue;
-            enum check_state state = judge(NULL, *it, step->id, NULL, why, sizeof why);
-            ck_assert_msg(state == CHECK_PASS, "%s", why);
-            ck_assert_msg(strstr(why, "in its SASS: ") != NULL, "%s", why);
-            ++judged;
-        }
+        for (size_t s = 0; s < (*it)->count; ++s)
+            judged += rubric_reads_sass(&rubric, &(*it)->steps[s]);
     }
-    /* matmul_tf32 01-08, matmul 08-13, N-body 05 and 13-16, reduce 09-13, scan 04-08 */
     ck_assert_int_ge(judged, 29);
 }
 END_TEST
@@ -230,7 +245,8 @@ START_TEST(grading_reads_the_sass_of_each_built_step)
 END_TEST
 
 static const char *const names[] = {
-    "solutions_show_their_sass",
+    "rubrics_read_the_sass_of_the_steps",
+    "solutions_show_their_sass (a job per lab)",
     "the_demo_labs_sass_rubric_holds_on_its_built_steps",
     "a_built_binary_without_the_instruction_fails",
     "grading_reads_the_sass_of_each_built_step",
@@ -244,19 +260,26 @@ size_t techniques_sass_case_names(const char **out_names, size_t max)
     return n;
 }
 
+#define MAX_SASS_LABS 32
+static char lab_case_names[MAX_SASS_LABS][64];
+
 Suite *techniques_sass_suite(void)
 {
     Suite *s = suite_create("techniques_sass");
-    TCase *tc = tcase_create("solutions");
-    tcase_set_timeout(tc, 300);
-    tcase_add_test(tc, solutions_show_their_sass);
+    TCase *tc = tcase_create("rubrics");
+    tcase_add_test(tc, rubrics_read_the_sass_of_the_steps);
     suite_add_tcase(s, tc);
-    TCase *demo = tcase_create("the demo lab");
+    for (size_t i = 0; all_step_tables[i] != NULL && i < MAX_SASS_LABS; ++i) {
+        snprintf(lab_case_names[i], sizeof lab_case_names[i], "solutions of %s",
+                 all_step_tables[i]->lab);
+        tc = side_by_side_tcase(s, "techniques_sass", lab_case_names[i], 300, 0);
+        tcase_add_loop_test(tc, solutions_show_their_sass, (int)i, (int)i + 1);
+    }
+    TCase *demo = side_by_side_tcase(s, "techniques_sass", "the demo lab", 300, 0);
     tcase_add_unchecked_fixture(demo, make_sass_tree, remove_sass_tree);
     tcase_set_timeout(demo, 300); /* a copy of the harness, submissions built with nvcc */
     tcase_add_test(demo, the_demo_labs_sass_rubric_holds_on_its_built_steps);
     tcase_add_test(demo, a_built_binary_without_the_instruction_fails);
     tcase_add_test(demo, grading_reads_the_sass_of_each_built_step);
-    suite_add_tcase(s, demo);
     return s;
 }

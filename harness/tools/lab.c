@@ -287,6 +287,31 @@ static void drop_skip_notes(const char *notes)
     rmdir(notes);
 }
 
+/* A CUDA context held open beside the steps' runs (bin/gpu-probe --hold, the
+ * sibling of this program): each step binary's CUDA start then finds the driver
+ * awake, 0.015 s instead of 0.25 s on the H200, where a fresh clone's make run starts
+ * over a hundred of them. Where it cannot start (no GPU, no gpu-probe) nothing
+ * changes but that time. */
+static struct proc gpu_holder;
+
+static void hold_gpu_open(void)
+{
+    static char path[4096];
+    static char *argv[] = {path, "--hold", NULL};
+    ssize_t len = readlink("/proc/self/exe", path, sizeof path - 16);
+    if (len <= 0)
+        return;
+    path[len] = '\0';
+    char *slash = strrchr(path, '/');
+    if (slash == NULL)
+        return;
+    strcpy(slash + 1, "gpu-probe");
+    if (access(path, X_OK) != 0)
+        return;
+    gpu_holder = (struct proc){.argv = argv, .quiet_stdout = 1};
+    procs_start(&gpu_holder);
+}
+
 /* Runs the selected steps; mode_args are passed to every step binary, after
  * --time-limit (time_limit_s; 0 none), so a step option may override it. */
 static int run_steps(const char *bin_dir, const struct selection *sel, int report, const char *arch,
@@ -554,8 +579,12 @@ int main(int argc, char **argv)
         return list(&sel);
     if (strcmp(command, "sizes") == 0)
         return sizes(&sel);
-    if (strcmp(command, "run") == 0)
-        return run_steps(bin_dir, &sel, 0, NULL, time_limit_s, extra_argc, extra_argv);
+    if (strcmp(command, "run") == 0) {
+        hold_gpu_open();
+        int code = run_steps(bin_dir, &sel, 0, NULL, time_limit_s, extra_argc, extra_argv);
+        procs_stop(&gpu_holder);
+        return code;
+    }
     if (strcmp(command, "report") == 0)
         return run_steps(bin_dir, &sel, 1, arch, 0, 0, NULL);
     if (sel.row != NULL && strncmp(command, "grade", 5) == 0)
