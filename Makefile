@@ -5,10 +5,10 @@
 #   make run                the main job: run every step, print the tables, record the CSV
 #   make run LAB=matmul STEP=02   one step (STEP=02 alone works when one lab has step 02)
 #   make test               unit tests, static checks and (with a GPU) every solution step
-#   make test-long          the long checks that need no GPU: the occupancy cross-check and
-#                           the handout's own make test (make test runs them too where no
-#                           GPU is visible, or with CI=true; on a GPU machine it lists
-#                           them as SKIPPED)
+#   make test-long          the long checks: the occupancy cross-check, the handout's own
+#                           make test and (with a GPU) each solution step past 2^31
+#                           elements (make test runs them too where no GPU is visible,
+#                           or with CI=true; on a GPU machine it lists them as SKIPPED)
 #   make report ARCH=sm_90  static resources and blocks per SM of every step, no GPU needed
 #                           (WHATIF=sm_75: the same binaries judged on another architecture)
 #   make build-plan         what make builds for ARCH: each step's architecture, or "skip" and
@@ -708,7 +708,10 @@ RESOURCE_FILES = $(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(lab)),$(
 # explorer's metrics of its configurations, harness/labs/explorer/rules.mk) take
 # minutes of CPU before the first test, and the LONG suites (tests/suites.h: the
 # handout built from nothing and its own make test) minutes beside the GPU cases.
-# `make test-long` runs them; `make test` runs
+# So do the long GPU checks (tests/side_by_side.h: each solution step past 2^31
+# elements, a minute and 10 GB of the GPU each), which alone would take make test past
+# 5 minutes on the H200: make test lists them as SKIPPED where a GPU is visible.
+# `make test-long` runs them all; `make test` runs
 # them too where no GPU is visible (nvidia-smi finds none) or CI=true, so CI (.ci/run,
 # on a machine without a GPU) keeps them, and leaves them out on a GPU machine, whose
 # `make test` runs the GPU cases at once (tests/run_tests.c runs suites, and their long
@@ -719,7 +722,8 @@ RESOURCE_FILES = $(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(lab)),$(
 test: deps
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) test-after-deps
 test-long: deps
-	$(Q)$(MAKE) --no-print-directory -j$(NPROC) test-long-checks $(BIN_DIR)/run-tests
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) test-long-checks $(BIN_DIR)/run-tests \
+	  $(if $(DETECTED_ARCH),$(SOLUTION_BINS) $(BIN_DIR)/gpu-probe)
 	$(Q)MAKEFLAGS="$$(printf '%s' "$$MAKEFLAGS" | sed 's/--jobserver-[a-z]*=[^ ]*//g')" LAB_TEST_LONG=only \
 	  LAB_BIN_DIR='$(BIN_DIR)' $(BIN_DIR)/run-tests
 .PHONY: test-after-deps test-long test-long-checks

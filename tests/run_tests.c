@@ -14,9 +14,8 @@
  * Suites run side by side, each in a process of its own, its output shown whole when
  * it ends: up to LAB_TEST_JOBS at once (default: one per CPU, at most 16; one on a
  * machine of 2 or 3 CPUs, where the suites run one after the other as Check runs
- * them), of which up to LAB_TEST_GPU_JOBS (default: one per 3 GB of half the GPU's
- * memory, at most all of them) need the GPU. A suite's long cases made with
- * side_by_side_tcase (side_by_side.h: every solution step past 2^31
+ * them), of which up to LAB_TEST_GPU_JOBS (default 12) need the GPU. A suite's long
+ * cases made with side_by_side_tcase (side_by_side.h: every solution step past 2^31
  * elements, a class graded) are jobs of their own, the rest of the suite one more;
  * those that declare device memory hold at most LAB_TEST_GPU_GB of it at once
  * (default half the GPU's). Every job is self-contained (its own temporary
@@ -212,11 +211,21 @@ struct test_job {
     struct job_need need;
 };
 
+/* Which cases run: LONG_GPU_LEFT_OUT (make test on a GPU): all but the long GPU checks
+ * (side_by_side.h); LONG_GPU_TOO (make test where the LONG suites run, CI or no GPU):
+ * all; LONG_GPU_ONLY (make test-long): of the GPU suites, the long GPU checks alone. */
+enum long_gpu { LONG_GPU_LEFT_OUT, LONG_GPU_TOO, LONG_GPU_ONLY };
+
+static int is_long_gpu(const struct side_by_side_case *c)
+{
+    return c->gpu_gb > 0;
+}
+
 /* The jobs of the selected suites: a suite with side-by-side cases (side_by_side.h)
- * is each of them (but those CK_RUN_CASE leaves out) and its rest, any other suite
- * one job. Returns how many, at most max. */
+ * is each of them (but those CK_RUN_CASE or long leaves out) and its rest, any other
+ * suite one job. Returns how many, at most max. */
 static size_t make_jobs(const struct suite_entry *const *suites_in, size_t count,
-                        struct test_job *jobs, size_t max)
+                        enum long_gpu long_gpu, struct test_job *jobs, size_t max)
 {
     const char *only_case = getenv("CK_RUN_CASE");
     size_t n = 0;
@@ -225,18 +234,48 @@ static size_t make_jobs(const struct suite_entry *const *suites_in, size_t count
         struct job_need whole = {s->needs == GPU, 0, s->needs != GPU && s->needs != NOTHING, 0};
         struct side_by_side_case cases[256];
         size_t parts = side_by_side_cases(s->name, cases, sizeof cases / sizeof cases[0]);
+        int only_long_cases = long_gpu == LONG_GPU_ONLY && s->needs == GPU;
         for (size_t c = 0; c < parts && n < max; ++c) {
             if (only_case != NULL && only_case[0] != '\0' && strcmp(only_case, cases[c].name) != 0)
+                continue;
+            if (is_long_gpu(&cases[c]) ? long_gpu == LONG_GPU_LEFT_OUT : only_long_cases)
                 continue;
             struct job_need need = whole;
             need.gpu_gb = whole.gpu && cases[c].gpu_gb > 0 ? cases[c].gpu_gb : 0;
             need.alone = whole.gpu && cases[c].gpu_gb == SIDE_BY_SIDE_GPU_ALONE;
             jobs[n++] = (struct test_job){s, cases[c].name, 0, need};
         }
-        if (n < max)
+        if (n < max && !only_long_cases)
             jobs[n++] = (struct test_job){s, NULL, parts > 0, whole};
     }
     return n;
+}
+
+/* The long GPU checks that make test leaves out, each listed by name into report;
+ * how many. */
+static size_t list_long_gpu_left_out(const struct suite_entry *const *suites_in, size_t count,
+                                     char *report, size_t len)
+{
+    const char *only_case = getenv("CK_RUN_CASE");
+    size_t listed = 0;
+    for (size_t i = 0; i < count; ++i) {
+        struct side_by_side_case cases[256];
+        size_t parts = side_by_side_cases(suites_in[i]->name, cases, sizeof cases / sizeof cases[0]);
+        for (size_t c = 0; c < parts; ++c) {
+            if (!is_long_gpu(&cases[c]) || (only_case != NULL && only_case[0] != '\0' &&
+                                            strcmp(only_case, cases[c].name) != 0))
+                continue;
+            size_t used = strlen(report);
+            if (listed++ == 0)
+                snprintf(report + used, len - used,
+                         "SKIPPED the long GPU checks (each solution step past 2^31 elements, "
+                         "10 GB of the GPU and a minute each): make test-long runs them\n");
+            used = strlen(report);
+            snprintf(report + used, len - used, "  SKIPPED %s: %s\n", suites_in[i]->name,
+                     cases[c].name);
+        }
+    }
+    return listed;
 }
 
 /* In the child: runs the job's cases, as Check's CK_ENV output, and its counts. */
@@ -443,19 +482,12 @@ static double gpu_budget_gb(double memory_gb)
     return memory_gb / 2;
 }
 
-/* How many jobs may use the GPU at once, by default: one per 3 GB of the half of its
- * memory the declaring cases leave (a grading job holds up to 4 GB, most others under
- * one), at least one and at most jobs: 16 on an H200 or H100. Most GPU jobs are a
- * chain of short processes that leave the GPU idle between them: with 12 on the H200,
- * the GPU was busy a third of the time and the last 180 s of make test ran 12 jobs
- * on 16 CPUs (2026-11-29). */
-static int default_gpu_jobs(double memory_gb, int jobs)
-{
-    int by_memory = (int)(memory_gb / 2 / 3);
-    if (memory_gb <= 0)
-        return jobs;
-    return by_memory < 1 ? 1 : by_memory > jobs ? jobs : by_memory;
-}
+/* How many jobs may use the GPU at once, by default. Most GPU jobs are a chain of short
+ * processes, and the GPU was busy a third of the time with 12 of them on the H200; but
+ * with 16, every job ran longer and make test ended later (330 s and not done, against
+ * 341 s with 12, 2026-11-29): the processes' CUDA starts, allocations and copies, not
+ * the kernels, are what they queue for. */
+#define DEFAULT_GPU_JOBS 12
 
 int main(void)
 {
@@ -500,7 +532,7 @@ int main(void)
     size_t skipped = 0;
     int jobs = jobs_from_env("LAB_TEST_JOBS", default_jobs());
     double memory_gb = gpu_memory_gb(have_gpu);
-    int gpu_jobs = jobs_from_env("LAB_TEST_GPU_JOBS", default_gpu_jobs(memory_gb, jobs));
+    int gpu_jobs = jobs_from_env("LAB_TEST_GPU_JOBS", DEFAULT_GPU_JOBS);
     double gpu_gb = gpu_budget_gb(memory_gb);
     if (jobs < 0 || gpu_jobs < 0 || gpu_gb < 0) {
         util_remove_tree(run_tmp); /* said in one line; nothing left in /tmp */
@@ -512,7 +544,7 @@ int main(void)
     static char skip_report[1 << 20];
     for (size_t i = 0; i < sizeof suites / sizeof suites[0]; ++i) {
         const struct suite_entry *s = &suites[i];
-        if (only_long && s->needs != LONG)
+        if (only_long && s->needs != LONG && !(s->needs == GPU && have_gpu))
             continue; /* make test-long: neither run nor listed */
         int available = s->needs == NOTHING || (s->needs == GPU && have_gpu) ||
                         (s->needs == GNUPLOT && have_gnuplot) ||
@@ -550,16 +582,22 @@ int main(void)
         }
         skipped += count;
     }
+    enum long_gpu long_gpu = only_long ? LONG_GPU_ONLY : have_long ? LONG_GPU_TOO : LONG_GPU_LEFT_OUT;
+    if (long_gpu == LONG_GPU_LEFT_OUT)
+        skipped += list_long_gpu_left_out(selected, selected_count, skip_report, sizeof skip_report);
     static struct test_job job_list[1024];
-    size_t job_count = make_jobs(selected, selected_count, job_list,
+    size_t job_count = make_jobs(selected, selected_count, long_gpu, job_list,
                                  sizeof job_list / sizeof job_list[0]);
     int run = 0, failed = 0;
     if (runner == NULL) {
         /* no suite to run here (make test-long in the students' copy, which has no
          * LONG suite): nothing run, nothing failed */
-    } else if (jobs <= 1 || job_count <= 1) {
+    } else if ((jobs <= 1 || job_count <= 1) && long_gpu != LONG_GPU_ONLY) {
+        /* one after the other, as Check runs them (make test-long always goes by its
+         * jobs: of a GPU suite it runs some cases only) */
         srunner_set_fork_status(runner, CK_FORK);
-        srunner_run_all(runner, CK_ENV);
+        srunner_run_tagged(runner, NULL, NULL, NULL,
+                           long_gpu == LONG_GPU_LEFT_OUT ? SIDE_BY_SIDE_LONG_TAG : NULL, CK_ENV);
         run = srunner_ntests_run(runner);
         failed = srunner_ntests_failed(runner);
         srunner_free(runner);

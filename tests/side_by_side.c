@@ -14,7 +14,7 @@ TCase *side_by_side_tcase(Suite *s, const char *suite, const char *name, int tim
 {
     TCase *tc = tcase_create(name);
     tcase_set_timeout(tc, timeout_s);
-    tcase_set_tags(tc, SIDE_BY_SIDE_TAG);
+    tcase_set_tags(tc, gpu_gb > 0 ? SIDE_BY_SIDE_TAG " " SIDE_BY_SIDE_LONG_TAG : SIDE_BY_SIDE_TAG);
     suite_add_tcase(s, tc);
     for (size_t i = 0; i < registered_count; ++i)
         if (strcmp(registered[i].suite, suite) == 0 && strcmp(registered[i].name, name) == 0)

@@ -13,6 +13,11 @@
 #include <stddef.h>
 
 #define SIDE_BY_SIDE_TAG "side-by-side"
+/* A case that declares device memory (every solution step past 2^31 elements: minutes
+ * of copies and CPU references, 10 GB of the GPU each) is a long GPU check: make test
+ * lists it SKIPPED by name and make test-long runs it (tests/run_tests.c), so that make
+ * test stays within minutes on a GPU. It carries this tag too. */
+#define SIDE_BY_SIDE_LONG_TAG "long-gpu"
 
 /* A test case of suite (its name as given to suite_create) named name, added to s,
  * with Check's timeout in seconds, holding up to gpu_gb GB (10^9 bytes) of device

@@ -1,7 +1,9 @@
 #!/bin/sh
 # The checks a kernel change owes before it is done, on a machine with a GPU:
-#   tests       make test with the GPU cases required (LAB_REQUIRE_GPU=1); SUITES="gpu
-#               matmul_gpu" runs those Check suites alone (CK_RUN_SUITE), one by one
+#   tests       make test, then make test-long (each solution step past 2^31 elements,
+#               the students' copy built and tested), with the GPU cases required
+#               (LAB_REQUIRE_GPU=1); SUITES="gpu matmul_gpu" runs make test's cases
+#               of those Check suites alone (CK_RUN_SUITE), one by one
 #   occupancy   the occupancy model against cudaOccupancyMaxActiveBlocksPerMultiprocessor
 #   sanitizers  compute-sanitizer (memcheck, racecheck, synccheck, initcheck) on every
 #               solution step at its lab's fifth check size (not a multiple of any tile)
@@ -77,12 +79,14 @@ for part in $parts; do
                 fi
             done
         else
-            step "make test (GPU required)"
-            if CK_TAP_LOG_FILE_NAME="$LOG_DIR/test.tap" LAB_REQUIRE_GPU=1 make -j"$JOBS" test >"$LOG_DIR/test.log" 2>&1; then
-                tail -n 3 "$LOG_DIR/test.log"
-            else
-                grep -E ":[FE]:" "$LOG_DIR/test.log" | head -40; tail -n 3 "$LOG_DIR/test.log"; failed=1
-            fi
+            for target in test test-long; do
+                step "make $target (GPU required)"
+                if CK_TAP_LOG_FILE_NAME="$LOG_DIR/$target.tap" LAB_REQUIRE_GPU=1 make -j"$JOBS" $target >"$LOG_DIR/$target.log" 2>&1; then
+                    tail -n 3 "$LOG_DIR/$target.log"
+                else
+                    grep -E ":[FE]:" "$LOG_DIR/$target.log" | head -40; tail -n 3 "$LOG_DIR/$target.log"; failed=1
+                fi
+            done
         fi ;;
     occupancy)
         step "occupancy model against cudaOccupancyMaxActiveBlocksPerMultiprocessor"
