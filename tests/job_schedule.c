@@ -43,3 +43,15 @@ void job_start_order(const struct job_need *needs, size_t n, size_t *order)
             if (job_start_rank(&needs[i]) == rank)
                 order[k++] = i;
 }
+
+int job_case_runs(int case_is_long, int suite_needs_gpu, enum long_gpu policy)
+{
+    if (case_is_long)
+        return policy != LONG_GPU_LEFT_OUT;
+    return !(policy == LONG_GPU_ONLY && suite_needs_gpu);
+}
+
+int job_rest_runs(int suite_needs_gpu, enum long_gpu policy)
+{
+    return !(policy == LONG_GPU_ONLY && suite_needs_gpu);
+}

@@ -38,6 +38,18 @@ void job_load_add(struct job_load *load, const struct job_need *need, int sign);
  * beside it: on the H100, grading's own solution, timed while eleven other GPU jobs
  * ran, scored 0.18x its reference's speed. */
 
+/* Which cases a run takes: LONG_GPU_LEFT_OUT (make test on a GPU): all but the long GPU
+ * checks (side_by_side.h: the cases that declare device memory); LONG_GPU_TOO (make
+ * test where the LONG suites run, CI or no GPU): all; LONG_GPU_ONLY (make test-long):
+ * of the GPU suites, the long GPU checks alone. */
+enum long_gpu { LONG_GPU_LEFT_OUT, LONG_GPU_TOO, LONG_GPU_ONLY };
+
+/* Whether a side-by-side case (case_is_long: it declares device memory) of a suite
+ * (suite_needs_gpu) is a job of a run under policy; job_rest_runs: whether the rest of
+ * such a suite (its cases that are not side by side) is. */
+int job_case_runs(int case_is_long, int suite_needs_gpu, enum long_gpu policy);
+int job_rest_runs(int suite_needs_gpu, enum long_gpu policy);
+
 /* The order jobs are started in, lowest first (stable within a rank): the jobs that
  * need the GPU alone (before the others take it), those that hold GPU memory, which queue on the budget, then the other GPU jobs, then those
  * needing a tool, then the rest. */

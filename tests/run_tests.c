@@ -211,11 +211,6 @@ struct test_job {
     struct job_need need;
 };
 
-/* Which cases run: LONG_GPU_LEFT_OUT (make test on a GPU): all but the long GPU checks
- * (side_by_side.h); LONG_GPU_TOO (make test where the LONG suites run, CI or no GPU):
- * all; LONG_GPU_ONLY (make test-long): of the GPU suites, the long GPU checks alone. */
-enum long_gpu { LONG_GPU_LEFT_OUT, LONG_GPU_TOO, LONG_GPU_ONLY };
-
 static int is_long_gpu(const struct side_by_side_case *c)
 {
     return c->gpu_gb > 0;
@@ -234,18 +229,17 @@ static size_t make_jobs(const struct suite_entry *const *suites_in, size_t count
         struct job_need whole = {s->needs == GPU, 0, s->needs != GPU && s->needs != NOTHING, 0};
         struct side_by_side_case cases[256];
         size_t parts = side_by_side_cases(s->name, cases, sizeof cases / sizeof cases[0]);
-        int only_long_cases = long_gpu == LONG_GPU_ONLY && s->needs == GPU;
         for (size_t c = 0; c < parts && n < max; ++c) {
             if (only_case != NULL && only_case[0] != '\0' && strcmp(only_case, cases[c].name) != 0)
                 continue;
-            if (is_long_gpu(&cases[c]) ? long_gpu == LONG_GPU_LEFT_OUT : only_long_cases)
+            if (!job_case_runs(is_long_gpu(&cases[c]), s->needs == GPU, long_gpu))
                 continue;
             struct job_need need = whole;
             need.gpu_gb = whole.gpu && cases[c].gpu_gb > 0 ? cases[c].gpu_gb : 0;
             need.alone = whole.gpu && cases[c].gpu_gb == SIDE_BY_SIDE_GPU_ALONE;
             jobs[n++] = (struct test_job){s, cases[c].name, 0, need};
         }
-        if (n < max && !only_long_cases)
+        if (n < max && job_rest_runs(s->needs == GPU, long_gpu))
             jobs[n++] = (struct test_job){s, NULL, parts > 0, whole};
     }
     return n;

@@ -219,37 +219,25 @@ START_TEST(long_checks_are_skipped_by_name_or_run_alone)
 END_TEST
 
 /* The long GPU checks (tests/side_by_side.h: the cases that declare device memory,
- * each solution step past 2^31 elements), where a GPU is visible (a fake probe here):
- * make test lists each by name as SKIPPED and runs none; make test-long
- * (LAB_TEST_LONG=only) starts them and nothing else of their suite (the one asked for
- * here runs, and fails, as the fake folder has no solution binary). */
+ * each solution step past 2^31 elements): make test on a GPU leaves them out (the
+ * runner lists each SKIPPED by name) and runs the rest; make test-long runs them and,
+ * of a GPU suite, nothing else, but every case of a suite that needs no GPU (the LONG
+ * suites); where the LONG suites run (CI, no GPU), everything runs. */
 START_TEST(long_gpu_checks_are_left_to_make_test_long)
 {
-    char runner[512];
-    bin_path("run-tests", runner, sizeof runner);
-    char *argv[] = {runner, NULL};
-    static char out[1 << 20], err[1 << 16];
-    const char *const make_test[] = {"LAB_TEST_LONG=", "LAB_BIN_DIR=tests/fixtures/fake-gpu-probe",
-                                     "CK_RUN_SUITE=scan_gpu",
-                                     "CK_RUN_CASE=scan past 2^31 elements: cub",
-                                     "LAB_TEST_JOBS=2", NULL};
-    int code = run_capture(argv, make_test, out, sizeof out, err, sizeof err);
-    ck_assert_msg(code == 0, "runner exited %d\n%s%s", code, out, err);
-    ck_assert_msg(strstr(out, "SKIPPED the long GPU checks") != NULL &&
-                      strstr(out, "  SKIPPED scan_gpu: scan past 2^31 elements: cub\n") != NULL &&
-                      strstr(out, "  SKIPPED scan_gpu: scan past 2^31 elements: 08") == NULL &&
-                      strstr(out, "\ntests: 0 passed, 0 failed, ") != NULL,
-                  "%s", out);
-    const char *const make_test_long[] = {"LAB_TEST_LONG=only",
-                                          "LAB_BIN_DIR=tests/fixtures/fake-gpu-probe",
-                                          "CK_RUN_SUITE=scan_gpu",
-                                          "CK_RUN_CASE=scan past 2^31 elements: cub",
-                                          "LAB_TEST_JOBS=2", NULL};
-    code = run_capture(argv, make_test_long, out, sizeof out, err, sizeof err);
-    ck_assert_msg(code == 1 && strstr(out, "Running 1 jobs") != NULL &&
-                      strstr(out, "(suite scan_gpu, case scan past 2^31 elements: cub: ") != NULL &&
-                      strstr(out, "SKIPPED") == NULL,
-                  "runner exited %d\n%s%s", code, out, err);
+    /* make test on a GPU */
+    ck_assert(!job_case_runs(1, 1, LONG_GPU_LEFT_OUT));
+    ck_assert(job_case_runs(0, 1, LONG_GPU_LEFT_OUT));
+    ck_assert(job_rest_runs(1, LONG_GPU_LEFT_OUT));
+    /* make test-long */
+    ck_assert(job_case_runs(1, 1, LONG_GPU_ONLY));
+    ck_assert(!job_case_runs(0, 1, LONG_GPU_ONLY));
+    ck_assert(!job_rest_runs(1, LONG_GPU_ONLY));
+    ck_assert(job_case_runs(0, 0, LONG_GPU_ONLY));
+    ck_assert(job_rest_runs(0, LONG_GPU_ONLY));
+    /* CI, or no GPU */
+    ck_assert(job_case_runs(1, 1, LONG_GPU_TOO) && job_case_runs(0, 1, LONG_GPU_TOO));
+    ck_assert(job_rest_runs(1, LONG_GPU_TOO));
 }
 END_TEST
 
@@ -262,12 +250,12 @@ Suite *job_schedule_suite(void)
     tcase_add_test(tc, a_case_past_the_budget_runs_alone);
     tcase_add_test(tc, memory_holders_start_first_then_gpu_then_tools);
     tcase_add_test(tc, a_timing_case_has_the_gpu_alone);
+    tcase_add_test(tc, long_gpu_checks_are_left_to_make_test_long);
     suite_add_tcase(s, tc);
     tc = tcase_create("a stopped run");
     tcase_set_timeout(tc, 60); /* a runner of its own, started and stopped */
     tcase_add_test(tc, a_run_stopped_by_a_signal_leaves_no_temporary_folder);
     tcase_add_test(tc, long_checks_are_skipped_by_name_or_run_alone);
-    tcase_add_test(tc, long_gpu_checks_are_left_to_make_test_long);
     suite_add_tcase(s, tc);
     return s;
 }
