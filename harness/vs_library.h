@@ -7,7 +7,7 @@
  * (lab.def's LABEL_COLUMN: a matrix's name, a mask) and computing the same variant
  * (lab.def's VARIANT lines: a keys-only step against the library's keys-only calls, a
  * key-value step against its key-value calls), that passed. A library offers several ways to make one
- * call (CUB's item-count type, cuSPARSE's algorithms, cuBLAS against cuBLASLt): each is
+ * call (an item count's type, an algorithm's choice, one API against another): each is
  * a library row of its own, and the fastest of them in that run is the target. Pure C. */
 #ifndef LAB_VS_LIBRARY_H
 #define LAB_VS_LIBRARY_H
@@ -38,9 +38,8 @@ void vs_library_of_row(const struct csv_table *table, size_t row, const struct s
                        struct vs_library *out);
 
 /* A speedup over a library row in words, so that no reader does arithmetic:
- * "0.85x of cub-keys-i64 (15% slower)", "1.28x of cusparse (28% faster)", "1.00x of cub
- * (level with it)", "0.31x of cublas (takes 3.2 times as long)", "2.50x of cub (2.5
- * times as fast)". */
+ * "0.85x of ROW (15% slower)", "1.28x of ROW (28% faster)", "1.00x of ROW (level with
+ * it)", "0.31x of ROW (takes 3.2 times as long)", "2.50x of ROW (2.5 times as fast)". */
 void vs_library_words(double speedup, const char *library_row, char *buf, size_t len);
 
 /* The cell of a table for row `row`: its words, "the target" for the best library row
