@@ -437,6 +437,13 @@ START_TEST(steps_still_todo_run_side_by_side_in_their_places)
         at = row;
     }
     ck_assert_msg(strstr(out, "4 step(s) run: 2 passed, 2 still TODO, 0 failed") != NULL, "%s", out);
+    /* the seconds of each lab and of the whole run, for a long run's reader */
+    double lab_s = -1, all_s = -1;
+    const char *lab_line = strstr(out, "\n(lab demo: "), *all = strstr(out, "need); ");
+    ck_assert_msg(lab_line != NULL && sscanf(lab_line, "\n(lab demo: %lf s)", &lab_s) == 1 &&
+                      all != NULL && sscanf(all, "need); %lf s", &all_s) == 1 && lab_s >= 0 &&
+                      all_s >= lab_s - 1,
+                  "%s", out);
     ck_assert_msg(strstr(err, "01-fill: TODO: the kernel") != NULL &&
                       strstr(err, "02-shared: TODO: the kernel") != NULL, "%s", err);
 }
@@ -515,7 +522,7 @@ START_TEST(a_step_its_gpu_cannot_run_is_skipped_with_the_reason)
     ck_assert_msg(strstr(out, "\n02-shared            SKIPPED  needs sm_80 (Ampere); this GPU is "
                               "sm_75\n") != NULL, "%s", out);
     ck_assert_msg(strstr(out, "\n0 step(s) run: 0 passed, 0 still TODO, 0 failed, 0 stopped at the "
-                              "time limit; 1 skipped (the GPU or ARCH is older than they need)\n") != NULL, "%s", out);
+                              "time limit; 1 skipped (the GPU or ARCH is older than they need); ") != NULL, "%s", out);
     ck_assert_msg(err[0] == '\0', "the reason said twice: %s", err);
 
     ck_assert_int_eq(run_in_tree("bin/solutions/demo/02-shared", no_gpu, "--report", "--arch", "sm_75",

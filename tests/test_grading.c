@@ -117,7 +117,8 @@ START_TEST(rubric_errors_name_the_line)
         {"time-limit 0.5 1\n", "FACTOR at least 1"},
         {"sanitize-size 1 2\n", "sanitize-size M N K"},
         {"speed-size 99 1 2 3\n", "no step '99'"},
-        {"speed-size 01 1 0 3\n", "speed-size [STEP] M N K"},
+        {"speed-size 01 1 0 3\n", "speed-size [STEPS] M N K"},
+        {"points 03-01 correct 2\n", "no step '03-01'"},
         {"frobnicate 1\n", "unknown setting 'frobnicate'"},
         {"main-kernel-share 02 1.5\n", "a share from 0 to 1"},
         {"main-kernel-share 99 0\n", "naming a step"},
@@ -158,6 +159,21 @@ START_TEST(rubric_technique_lines_select_steps)
     ck_assert_msg(rubric_parse(&r, "main-kernel-share 01-02 0\n", example(), why, sizeof why) == 0, "%s", why);
     ck_assert_double_eq(rubric_main_kernel_share(&r, step_table_step(example(), "02")), 0);
     ck_assert_double_eq(rubric_main_kernel_share(&r, step_table_step(example(), "03")), RUBRIC_MAIN_KERNEL_SHARE);
+    /* and so do points and speed-size, the last line naming a step winning */
+    rubric_defaults(&r, example());
+    ck_assert_msg(rubric_parse(&r, "points * correct 2\npoints 02-03 technique 5\npoints 03 correct 7\n"
+                                   "speed-size 01-02 64 64 64\nspeed-size 02 8 8 8\n",
+                               example(), why, sizeof why) == 0,
+                  "%s", why);
+    const struct step_info *e01 = step_table_step(example(), "01"), *e02 = step_table_step(example(), "02"),
+                           *e03 = step_table_step(example(), "03");
+    ck_assert_double_eq(rubric_points(&r, e01, CHECK_CORRECT), 2);
+    ck_assert_double_eq(rubric_points(&r, e03, CHECK_CORRECT), 7);
+    ck_assert_double_eq(rubric_points(&r, e01, CHECK_TECHNIQUE), r.points[CHECK_TECHNIQUE]);
+    ck_assert_double_eq(rubric_points(&r, e02, CHECK_TECHNIQUE), 5);
+    ck_assert_int_eq(rubric_speed_size(&r, e01)->m, 64);
+    ck_assert_int_eq(rubric_speed_size(&r, e02)->m, 8);
+    ck_assert_int_eq(rubric_speed_size(&r, e03)->m, r.speed_size.m);
     static const char *const bad[] = {"technique 03-02 shared-memory\n", "technique 02-99 no-spills\n",
                                       "technique 02- no-spills\n",       "technique -03 no-spills\n",
                                       "technique ** no-spills\n",        "technique * fast\n"};

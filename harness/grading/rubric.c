@@ -130,6 +130,34 @@ static int step_selection(const struct step_table *lab, const char *spec, size_t
     return 0;
 }
 
+/* One setting for each of the steps first..last of lab; -1 when the table is full. */
+static int add_step_settings(struct rubric *r, const struct step_table *lab, size_t first,
+                             size_t last, struct step_setting setting)
+{
+    for (size_t s = first; s <= last; ++s) {
+        if (r->step_setting_count >= RUBRIC_MAX_STEP_SETTINGS)
+            return -1;
+        snprintf(setting.step, sizeof setting.step, "%s", lab->steps[s].id);
+        r->step_settings[r->step_setting_count++] = setting;
+    }
+    return 0;
+}
+
+/* The setting of that kind (and check, for points) the last line naming step made;
+ * NULL when none did. */
+static const struct step_setting *step_setting_of(const struct rubric *r,
+                                                  enum step_setting_kind kind,
+                                                  const struct step_info *step, int check)
+{
+    for (int i = r->step_setting_count - 1; step != NULL && i >= 0; --i) {
+        const struct step_setting *x = &r->step_settings[i];
+        if (x->kind == kind && (kind != STEP_POINTS || x->check == check) &&
+            strcmp(x->step, step->id) == 0)
+            return x;
+    }
+    return NULL;
+}
+
 int rubric_parse(struct rubric *r, const char *text, const struct step_table *lab, char *why,
                  size_t why_len)
 {
@@ -160,7 +188,6 @@ int rubric_parse(struct rubric *r, const char *text, const struct step_table *la
         char **args = words + 1;
         int nargs = count - 1;
         double value;
-        const struct step_info *step = NULL;
 #define BAD(...)                                                                                   \
     do {                                                                                           \
         int used_ = snprintf(why, why_len, "line %d: ", line_no);                                  \
@@ -169,27 +196,23 @@ int rubric_parse(struct rubric *r, const char *text, const struct step_table *la
         return -1;                                                                                 \
     } while (0)
         if (strcmp(key, "points") == 0) {
-            if (nargs == 3) {
-                step = lab ? step_table_step(lab, args[0]) : NULL;
-                if (step == NULL)
-                    BAD("no step '%s' in lab %s", args[0], lab ? lab->lab : "?");
-                ++args;
-                --nargs;
-            }
+            size_t first = 0, last = 0;
+            int for_steps = nargs == 3;
+            if (for_steps && step_selection(lab, args[0], &first, &last) != 0)
+                BAD("no step '%s' in lab %s (one step, a range 02-05 or *)", args[0],
+                    lab ? lab->lab : "?");
+            args += for_steps;
+            nargs -= for_steps;
             int check = nargs == 2 ? grade_check_find(args[0]) : -1;
             if (nargs != 2 || check < 0 || parse_number(args[1], &value) != 0)
-                BAD("expected 'points [STEP] CHECK N' with CHECK one of build correct memcheck "
+                BAD("expected 'points [STEPS] CHECK N' with CHECK one of build correct memcheck "
                     "racecheck synccheck technique speed");
-            if (step == NULL) {
+            if (!for_steps)
                 r->points[check] = value;
-            } else {
-                if (r->step_point_count >= RUBRIC_MAX)
-                    BAD("more than %d per-step points lines", RUBRIC_MAX);
-                snprintf(r->step_points[r->step_point_count].step, sizeof r->step_points[0].step,
-                         "%s", step->id);
-                r->step_points[r->step_point_count].check = check;
-                r->step_points[r->step_point_count++].points = value;
-            }
+            else if (add_step_settings(r, lab, first, last,
+                                       (struct step_setting){.kind = STEP_POINTS, .check = check,
+                                                             .value = value}) != 0)
+                BAD("more than %d per-step settings, counted step by step", RUBRIC_MAX_STEP_SETTINGS);
         } else if (strcmp(key, "required") == 0) {
             memset(r->required, 0, sizeof r->required);
             for (int i = 0; i < nargs; ++i) {
@@ -211,21 +234,20 @@ int rubric_parse(struct rubric *r, const char *text, const struct step_table *la
             r->bands[r->band_count].ratio = value;
             r->bands[r->band_count++].share = share;
         } else if (strcmp(key, "speed-size") == 0 && nargs == 4) {
-            step = lab ? step_table_step(lab, args[0]) : NULL;
-            if (step == NULL)
-                BAD("no step '%s' in lab %s", args[0], lab ? lab->lab : "?");
-            if (r->step_speed_size_count >= RUBRIC_MAX)
-                BAD("more than %d per-step speed-size lines", RUBRIC_MAX);
+            size_t first = 0, last = 0;
+            if (step_selection(lab, args[0], &first, &last) != 0)
+                BAD("no step '%s' in lab %s (one step, a range 02-05 or *)", args[0],
+                    lab ? lab->lab : "?");
             struct check_size size;
             if (parse_size(args + 1, 3, &size) != 0)
-                BAD("expected 'speed-size [STEP] M N K', each at least 1");
-            snprintf(r->step_speed_sizes[r->step_speed_size_count].step,
-                     sizeof r->step_speed_sizes[0].step, "%s", step->id);
-            r->step_speed_sizes[r->step_speed_size_count++].size = size;
+                BAD("expected 'speed-size [STEPS] M N K', each at least 1");
+            if (add_step_settings(r, lab, first, last,
+                                  (struct step_setting){.kind = STEP_SPEED_SIZE, .size = size}) != 0)
+                BAD("more than %d per-step settings, counted step by step", RUBRIC_MAX_STEP_SETTINGS);
         } else if (strcmp(key, "speed-size") == 0 || strcmp(key, "sanitize-size") == 0) {
             if (parse_size(args, nargs, key[1] == 'p' ? &r->speed_size : &r->sanitize_size) != 0)
                 BAD("expected '%s%s M N K', each at least 1", key,
-                    key[1] == 'p' ? " [STEP]" : "");
+                    key[1] == 'p' ? " [STEPS]" : "");
         } else if (strcmp(key, "ceiling") == 0) {
             if (nargs < 2 || nargs > 3 || strlen(args[0]) >= sizeof r->ceiling_quantity ||
                 strlen(args[1]) >= sizeof r->ceiling_column ||
@@ -286,13 +308,9 @@ int rubric_parse(struct rubric *r, const char *text, const struct step_table *la
                 BAD("expected 'main-kernel-share STEPS SHARE' naming a step of lab %s, a range "
                     "of its steps (01-03) or *, and a share from 0 to 1",
                     lab ? lab->lab : "?");
-            for (size_t s = first; s <= last; ++s) {
-                if (r->main_share_count >= RUBRIC_MAX)
-                    BAD("more than %d main-kernel-share entries, counted step by step", RUBRIC_MAX);
-                snprintf(r->main_shares[r->main_share_count].step, sizeof r->main_shares[0].step,
-                         "%s", lab->steps[s].id);
-                r->main_shares[r->main_share_count++].share = share;
-            }
+            if (add_step_settings(r, lab, first, last,
+                                  (struct step_setting){.kind = STEP_MAIN_SHARE, .value = share}) != 0)
+                BAD("more than %d per-step settings, counted step by step", RUBRIC_MAX_STEP_SETTINGS);
         } else {
             BAD("unknown setting '%s' (points, required, speed-band, speed-size, sanitize-size, "
                 "ceiling, time-limit, build-time-limit, technique, main-kernel-share)",
@@ -347,19 +365,14 @@ int rubric_load(struct rubric *r, const char *root, const struct step_table *lab
 
 double rubric_points(const struct rubric *r, const struct step_info *step, int check)
 {
-    for (int i = r->step_point_count - 1; i >= 0; --i)
-        if (step != NULL && r->step_points[i].check == check &&
-            strcmp(r->step_points[i].step, step->id) == 0)
-            return r->step_points[i].points;
-    return r->points[check];
+    const struct step_setting *x = step_setting_of(r, STEP_POINTS, step, check);
+    return x != NULL ? x->value : r->points[check];
 }
 
 const struct check_size *rubric_speed_size(const struct rubric *r, const struct step_info *step)
 {
-    for (int i = r->step_speed_size_count - 1; i >= 0; --i)
-        if (step != NULL && strcmp(r->step_speed_sizes[i].step, step->id) == 0)
-            return &r->step_speed_sizes[i].size;
-    return &r->speed_size;
+    const struct step_setting *x = step_setting_of(r, STEP_SPEED_SIZE, step, 0);
+    return x != NULL ? &x->size : &r->speed_size;
 }
 
 double rubric_speed_share(const struct rubric *r, double ratio)
@@ -372,11 +385,8 @@ double rubric_speed_share(const struct rubric *r, double ratio)
 
 double rubric_main_kernel_share(const struct rubric *r, const struct step_info *step)
 {
-    double share = RUBRIC_MAIN_KERNEL_SHARE;
-    for (int i = 0; i < r->main_share_count; ++i) /* the last line that names it */
-        if (step != NULL && strcmp(r->main_shares[i].step, step->id) == 0)
-            share = r->main_shares[i].share;
-    return share;
+    const struct step_setting *x = step_setting_of(r, STEP_MAIN_SHARE, step, 0);
+    return x != NULL ? x->value : RUBRIC_MAIN_KERNEL_SHARE;
 }
 
 int rubric_has_technique(const struct rubric *r, const struct step_info *step)

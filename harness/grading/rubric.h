@@ -79,26 +79,31 @@ enum technique_kind { TECH_SHARED, TECH_NO_SPILLS, TECH_NO_LOCAL, TECH_MAX_REGS,
                       TECH_SASS, TECH_NO_SASS, TECH_ONE_KERNEL };
 
 #define RUBRIC_MAX 64
+/* per-step settings, counted step by step ("*" in a lab of 16 steps is 16) */
+#define RUBRIC_MAX_STEP_SETTINGS 256
+
+/* What a rubric line may set for some steps alone (STEPS: one step, a range 02-05 or
+ * *), the last line that names a step winning: `points STEPS CHECK N`, `speed-size
+ * STEPS M N K`, `main-kernel-share STEPS SHARE`. */
+enum step_setting_kind { STEP_POINTS, STEP_SPEED_SIZE, STEP_MAIN_SHARE };
+struct step_setting {
+    char step[16];
+    enum step_setting_kind kind;
+    int check;                  /* STEP_POINTS: which check */
+    double value;               /* STEP_POINTS: points; STEP_MAIN_SHARE: the share */
+    struct check_size size;     /* STEP_SPEED_SIZE */
+};
 
 struct rubric {
     double points[GRADE_CHECKS];
     int required[GRADE_CHECKS];
-    struct {
-        char step[16];
-        int check;
-        double points;
-    } step_points[RUBRIC_MAX];
-    int step_point_count;
+    struct step_setting step_settings[RUBRIC_MAX_STEP_SETTINGS];
+    int step_setting_count;
     struct {
         double ratio, share;
     } bands[16];
     int band_count;      /* sorted, best ratio first */
     struct check_size speed_size, sanitize_size;
-    struct {
-        char step[16];
-        struct check_size size;
-    } step_speed_sizes[RUBRIC_MAX];
-    int step_speed_size_count;
     double time_factor, time_slack_s, build_time_s;
     struct {
         char step[16];
@@ -107,11 +112,6 @@ struct rubric {
         char mnemonic[48]; /* sass, no-sass: the opcode (harness/sass_listing.h) */
     } techniques[RUBRIC_MAX];
     int technique_count;
-    struct {
-        char step[16];
-        double share;
-    } main_shares[RUBRIC_MAX];
-    int main_share_count;
     /* ceiling QUANTITY COLUMN [FACTOR]: a speed run whose COLUMN (its results row's
      * rate) is above FACTOR x this GPU's QUANTITY in data/results/<gpu>/peaks.csv
      * (make peaks) is "impossible speed", no speed points; "" when none */

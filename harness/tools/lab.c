@@ -325,6 +325,7 @@ static int run_steps(const char *bin_dir, const struct selection *sel, int repor
     snprintf(run_id + strlen(run_id), sizeof run_id - strlen(run_id), "-%ld", (long)getpid());
 
     int worst = 0, ran = 0, passed = 0, todo = 0, failed = 0, stopped = 0, skipped = 0;
+    double run_began = procs_now();
     /* A step this GPU cannot run (lab.def's needs) exits 77 as one without a GPU does,
      * and leaves its reason in this folder (gpu_needs.h): a SKIPPED row, not "no GPU". */
     char notes[4096];
@@ -346,6 +347,7 @@ static int run_steps(const char *bin_dir, const struct selection *sel, int repor
         if (sel->lab != NULL && sel->lab != t)
             continue;
         int first = 1;
+        double lab_began = procs_now();
         static char names[512][128];
         size_t count = run_order(t, sel, report, names, sizeof names / sizeof names[0]);
         /* the steps still TODO first, side by side (todo_runs.h), unless no GPU was found
@@ -421,6 +423,8 @@ static int run_steps(const char *bin_dir, const struct selection *sel, int repor
         if (!report && !no_gpu && !first) { /* each step against the library (vs_library.h) */
             fflush(stdout);
             vs_library_print_recorded(stdout, t, run_id, extra_argc, extra_argv);
+            /* where a long run's minutes went, lab by lab */
+            printf("(lab %s: %.0f s)\n", t->lab, procs_now() - lab_began);
             fflush(stdout);
         }
     }
@@ -438,8 +442,9 @@ static int run_steps(const char *bin_dir, const struct selection *sel, int repor
     }
     if (!report)
         printf("\n%d step(s) run: %d passed, %d still TODO, %d failed, %d stopped at the time "
-               "limit%s; %d skipped (the GPU or ARCH is older than they need)\n", ran, passed, todo, failed,
-               stopped, failed || stopped ? " (see the messages above)" : "", skipped);
+               "limit%s; %d skipped (the GPU or ARCH is older than they need); %.0f s\n", ran,
+               passed, todo, failed, stopped, failed || stopped ? " (see the messages above)" : "",
+               skipped, procs_now() - run_began);
     return worst;
 }
 
