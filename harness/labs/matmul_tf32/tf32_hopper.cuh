@@ -1,6 +1,8 @@
 /* What the Hopper steps (05 wgmma onwards, compiled for sm_90a) share that is not
  * their lesson: the operands made K-major once per launch, the wgmma instructions
- * and descriptors, mbarriers and TMA. CUDA C, included by those step files.
+ * and descriptors, and the tensor maps of the TMA steps (06 onwards; mbarriers, TMA
+ * loads and the encoder are harness/hopper_tma.cuh's, which the attention lab shares).
+ * CUDA C, included by those step files.
  *
  * Operands. wgmma with TF32 reads both A and B K-major from shared memory (the
  * transposing forms exist for 16-bit types only): each row of a tile holds
@@ -18,9 +20,7 @@
 #ifndef LAB_MATMUL_TF32_HOPPER_CUH
 #define LAB_MATMUL_TF32_HOPPER_CUH
 
-#include <cuda.h> /* CUtensorMap and its enums (types only: no libcuda link) */
-#include <cudaTypedefs.h>
-#include "cuda_compat.h" /* lab_driver_entry_point */
+#include "hopper_tma.cuh" /* mbarriers, TMA, tensor maps */
 
 #include "matmul.h"
 #include "tf32_common.cuh"
@@ -315,58 +315,7 @@ static __device__ __forceinline__ void wgmma_store_tile(const struct matmul_prob
         }
 }
 
-/* ---- mbarriers and TMA ------------------------------------------------------------ */
-
-static __device__ __forceinline__ void mbarrier_init(uint64_t *bar, unsigned count)
-{
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(shared_address(bar)),
-                 "r"(count));
-}
-
-/* Makes the initialized barriers visible to the other threads and to TMA. */
-static __device__ __forceinline__ void mbarrier_init_fence(void)
-{
-    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-}
-
-/* One arrival that also announces `bytes` of TMA transactions to come. */
-static __device__ __forceinline__ void mbarrier_expect_bytes(uint64_t *bar, unsigned bytes)
-{
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(
-                     shared_address(bar)),
-                 "r"(bytes)
-                 : "memory");
-}
-
-static __device__ __forceinline__ void mbarrier_arrive(uint64_t *bar)
-{
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(shared_address(bar))
-                 : "memory");
-}
-
-/* Waits until the barrier's phase with this parity has completed. */
-static __device__ __forceinline__ void mbarrier_wait(uint64_t *bar, unsigned parity)
-{
-    asm volatile("{\n"
-                 ".reg .pred done;\n"
-                 "wait:\n"
-                 "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
-                 "@!done bra wait;\n"
-                 "}\n" ::"r"(shared_address(bar)),
-                 "r"(parity)
-                 : "memory");
-}
-
-/* TMA: copies the box at (x = k, y = row) of the tensor map into shared memory and
- * signals its bytes on bar; what lies outside the matrix arrives as zeros. */
-static __device__ __forceinline__ void tma_load_2d(void *dst, const CUtensorMap *map, int x, int y,
-                                                   uint64_t *bar)
-{
-    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
-                 "[%0], [%1, {%2, %3}], [%4];\n" ::"r"(shared_address(dst)),
-                 "l"(map), "r"(x), "r"(y), "r"(shared_address(bar))
-                 : "memory");
-}
+/* mbarriers, TMA loads and the tensor-map encoder: harness/hopper_tma.cuh. */
 
 /* ---- thread-block clusters (step 10) -------------------------------------------- */
 
@@ -423,31 +372,13 @@ static __device__ __forceinline__ void tma_load_2d_multicast(void *dst, const CU
 static inline cudaError_t tf32_tensor_map(CUtensorMap *map, const float *matrix, int rows, int kp,
                                    int box_rows)
 {
-    static PFN_cuTensorMapEncodeTiled_v12000 encode;
-    if (encode == NULL) {
-        cudaDriverEntryPointQueryResult found;
-        cudaError_t status = lab_driver_entry_point("cuTensorMapEncodeTiled", (void **)&encode, 12000,
-                                                    &found);
-        if (status != cudaSuccess || found != cudaDriverEntryPointSuccess) {
-            encode = NULL;
-            return status != cudaSuccess ? status : cudaErrorNotSupported;
-        }
-    }
     cuuint64_t dims[2] = {(cuuint64_t)kp, (cuuint64_t)rows};
     cuuint64_t strides[1] = {(cuuint64_t)kp * sizeof(float)};
     cuuint32_t box[2] = {TF32_SLICE_FLOATS, (cuuint32_t)box_rows};
-    cuuint32_t element_strides[2] = {1, 1};
-    CUresult result = encode(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, (void *)matrix, dims, strides,
-                             box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                             CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    if (result != CUDA_SUCCESS) {
-        char why[sizeof step_launch_refusal];
-        snprintf(why, sizeof why, "cuTensorMapEncodeTiled refused a %d x %d matrix (error %d)",
-                 rows, kp, (int)result);
-        return step_refuse_launch(why);
-    }
-    return cudaSuccess;
+    char what[64];
+    snprintf(what, sizeof what, "a %d x %d matrix", rows, kp);
+    return hopper_tensor_map(map, what, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, matrix, dims, strides,
+                             box);
 }
 
 /* The A and Bt tensor maps of one launch, remade only when the operands change. */
