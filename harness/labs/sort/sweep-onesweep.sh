@@ -87,27 +87,42 @@ done
 [ "$mode" = build ] && exit 0
 
 # The check sizes of each build that takes another code path than the default's (a
-# shape change takes the same one); a build that sorts wrongly is not timed.
+# shape change takes the same one), four processes at a time on the GPU (checks, not
+# timings); a build that sorts wrongly is not timed.
 echo
+checked=
 for name in $names; do
     case "$(flags_of "$name")" in
-    *EARLY_COUNTS* | *DIGIT_ASM* | *STATUS_PER_PASS* | *STREAMING_LOADS* | *HISTOGRAM*) ;;
-    *) continue ;;
+    *EARLY_COUNTS* | *DIGIT_ASM* | *STATUS_PER_PASS* | *STREAMING_LOADS* | *HISTOGRAM*) checked="$checked $name" ;;
     esac
-    printf 'check sizes of %s: ' "$name"
-    "$(bin_of "$name")" --check-sizes 1 >"$variants/$name.checks" 2>&1
-    code=$?
-    if [ $code -eq 77 ]; then
+done
+rm -f "$variants"/*.checks "$variants"/*.checks-exit "$variants/failed-checks"
+running=0
+for name in $checked; do
+    (
+        "$(bin_of "$name")" --check-sizes 1 >"$variants/$name.checks" 2>&1
+        echo $? >"$variants/$name.checks-exit"
+    ) &
+    running=$((running + 1))
+    if [ $running -ge 4 ]; then
+        wait
+        running=0
+    fi
+done
+wait
+for name in $checked; do
+    code=$(cat "$variants/$name.checks-exit")
+    if [ "$code" = 77 ]; then
         echo "no GPU: the builds and their resources above are all this sweep can show here"
         exit 0
     fi
-    if [ $code -ne 0 ]; then
-        echo "FAILED (exit $code):"
+    if [ "$code" = 0 ]; then
+        echo "check sizes of $name: PASS"
+    else
+        echo "check sizes of $name: FAILED (exit $code):"
         cat "$variants/$name.checks"
         echo "$name" >>"$variants/failed-checks"
         status=1
-    else
-        echo PASS
     fi
 done
 
