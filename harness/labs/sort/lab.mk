@@ -35,7 +35,7 @@ SORT_SWEEP_SIZES ?= 16777216 268435456
 SORT_SWEEP_OUT ?= $(BUILD_DIR)/sweeps/sort-onesweep
 INSTRUCTOR_GOALS += sweep-onesweep
 .PHONY: sweep-onesweep
-sweep-onesweep: $(BIN_DIR)/solutions/sort/cub-keys-i64
+sweep-onesweep: $(BIN_DIR)/solutions/sort/cub-keys-i64 $(BIN_DIR)/lab
 	$(Q)sh harness/labs/sort/sweep-onesweep.sh '$(MAKE)' '$(BUILD_DIR)/variants/sort-onesweep' \
-	  '$(SORT_SWEEP_OUT)' '$(BIN_DIR)/solutions/sort/cub-keys-i64' '$(SORT_SWEEP_SIZES)' \
-	  $(if $(SORT_SWEEP_BUILD_ONLY),build)
+	  '$(SORT_SWEEP_OUT)' '$(BIN_DIR)/solutions/sort/cub-keys-i64' '$(BIN_DIR)/lab' \
+	  '$(SORT_SWEEP_SIZES)' $(if $(SORT_SWEEP_BUILD_ONLY),build)

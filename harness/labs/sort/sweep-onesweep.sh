@@ -5,15 +5,14 @@
 # each build's check sizes where it changes the code's path, and each build timed at
 # every size of SIZES (uniform keys, one process per build and size, L2 flushed),
 # with CUB's SortKeys with a 64-bit count (row cub-keys-i64) timed before and after
-# the builds at each size. The rows go to OUT: sort-08-n<N>.csv for the builds (the
-# flags column names each build's -D values; data/sweeps/README.md says where a
-# recorded sweep goes) and sort-cub-keys-i64.csv for CUB; a table of each build
-# against the faster CUB time at each size ends the output.
-#   sweep-onesweep.sh MAKE VARIANT_DIR OUT CUB_BIN "SIZES" [build]
+# the builds at each size. The rows, CUB's and the builds' (the flags column names
+# each build's -D values), go to OUT/sort-onesweep.csv under one run id; bin/lab
+# vs-library then sets each build against the faster CUB row at its size.
+#   sweep-onesweep.sh MAKE VARIANT_DIR OUT CUB_BIN LAB_BIN "SIZES" [build]
 # With "build" last it builds every variant and stops (no GPU needed). Exits 1 when a
 # build fails, a check fails or a run fails; 0 without a GPU after the builds.
 set -u
-make_cmd=$1 variants=$2 out=$3 cub=$4 sizes=$5 mode=${6:-run}
+make_cmd=$1 variants=$2 out=$3 cub=$4 lab=$5 sizes=$6 mode=${7:-run}
 stem=08-tuned
 
 # name|-D flags: the default first, then one change at a time, then CUB's choices
@@ -129,10 +128,11 @@ done
 mkdir -p "$out" || exit 1
 run_id="sweep-onesweep-$(date -u +%Y%m%dT%H%M%SZ)-$$"
 echo
-echo "Run $run_id: rows in $out/sort-$stem-n<N>.csv and $out/sort-cub-keys-i64.csv"
-timed() { # label binary n csv: one process, one timed row
+csv="$out/sort-onesweep.csv"
+echo "Run $run_id: rows in $csv"
+timed() { # label binary n: one process, one timed row
     printf '%-20s n=%-10s ' "$1" "$3"
-    "$2" --n "$3" --run-id "$run_id" --csv "$4" --no-header
+    "$2" --n "$3" --run-id "$run_id" --csv "$csv" --no-header
     code=$?
     if [ $code -eq 77 ]; then
         echo "(no GPU)"
@@ -141,32 +141,15 @@ timed() { # label binary n csv: one process, one timed row
     [ $code -eq 0 ] || status=$code
 }
 for n in $sizes; do
-    timed cub-keys-i64 "$cub" "$n" "$out/sort-cub-keys-i64.csv"
+    timed cub-keys-i64 "$cub" "$n"
     for name in $names; do
         grep -qx "$name" "$variants/failed-checks" 2>/dev/null && continue
-        timed "$name" "$(bin_of "$name")" "$n" "$out/sort-$stem-n$n.csv"
+        timed "$name" "$(bin_of "$name")" "$n"
     done
-    timed cub-keys-i64 "$cub" "$n" "$out/sort-cub-keys-i64.csv"
+    timed cub-keys-i64 "$cub" "$n"
 done
 
-# Each build against the faster of CUB's two runs at its size, from this run's rows
-# (the CSV's columns by name: flags, n, median_ms, verdict).
-echo
-echo "Each build's time against CUB's SortKeys with a 64-bit count (the faster of its two runs), run $run_id:"
-for n in $sizes; do
-    awk -F, -v run="$run_id" -v stem="$stem" '
-        FNR == 1 { for (c = 1; c <= NF; ++c) col[$c] = c; next }
-        $col["run_id"] != run || $col["verdict"] != "PASS" { next }
-        $col["n"] != n { next }
-        FILENAME ~ /cub-keys-i64/ { if (cub == "" || $col["median_ms"] + 0 < cub + 0) cub = $col["median_ms"]; next }
-        { ms[++rows] = $col["median_ms"]; flags[rows] = $col["flags"] }
-        END {
-            if (cub == "") { print "  no passing CUB row at this size"; exit }
-            printf "  n=%s: cub-keys-i64 %.3f ms\n", n, cub
-            for (r = 1; r <= rows; ++r) {
-                d = flags[r]; gsub(/-O3 -lineinfo -std=c\+\+17 -arch=[^ ]* -Iharness -Xcompiler -Wall ?/, "", d)
-                printf "    %.3f ms  %.3fx of CUB  %s\n", ms[r], cub / ms[r], d == "" ? "(default)" : d
-            }
-        }' n="$n" "$out/sort-cub-keys-i64.csv" "$out/sort-$stem-n$n.csv"
-done
+# Each build against the faster of CUB's runs at its size, by the one vs-library rule
+# (harness/vs_library.h), each named by its -D values.
+"$lab" vs-library sort -- --csv "$csv" --run-id "$run_id" || status=1
 exit $status
