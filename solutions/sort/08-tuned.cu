@@ -15,7 +15,8 @@
  *   - a warp's peers from eight ballots, one per bit of the digit (nine in the last,
  *     partial tile, where digit 256 marks a missing key), instead of
  *     __match_any_sync (BALLOT_MATCH=0 to compare), and the digits recomputed from the
- *     keys instead of kept in registers;
+ *     keys instead of kept in registers (which nvcc 13 undoes, keeping them and
+ *     spilling: -DDIGIT_ASM=1 stops it);
  *   - a tile's order of work: its counts published (AGGREGATE) as soon as the ranking
  *     ends, then its scan and its scatter into shared memory, and only then the
  *     look-back, which reads LOOKBACK_WINDOW predecessors at once: the tiles before
@@ -36,7 +37,9 @@
  *   tile's counts are published before any key is ranked and a key's rank is its place
  *   in the tile: no ranks kept in registers), -DSTREAMING_LOADS=0 (plain loads of the
  *   keys, as CUB's), -DSTATUS_PER_PASS=1 (one pass's status words, cleared before each
- *   pass, as CUB's, instead of all four passes' at once), -DHISTOGRAM_THREADS,
+ *   pass, as CUB's, instead of all four passes' at once), -DDIGIT_ASM=1 (each digit
+ *   extracted by a volatile bfe, which the compiler cannot keep live between loops:
+ *   most of the spill goes), -DHISTOGRAM_THREADS,
  *   -DHISTOGRAM_UNROLL and -DHISTOGRAM_BLOCKS for the upfront histogram.
  *   harness/labs/sort/sweep-onesweep.sh (make sweep-onesweep) times a grid of them
  *   beside CUB.
