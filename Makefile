@@ -27,6 +27,8 @@
 #   make plots GPUS="A B"   also draw those results folders side by side, each against its own peak
 #   make sweep-tiles        matmul step 02 at tiles 4..32: blocks per SM here and on the 8800 GTX,
 #                           then (with a GPU) each run at 4096^3 and recorded (PPoPP'08 Figure 4)
+#   make sweep-onesweep     sort step 08 built with CUB's onesweep choices (tile, ranking order, loads,
+#                           status words, histogram), then (with a GPU) each timed beside CUB's SortKeys
 #   make explore            the optimization-space explorer (CGO'08; not in the students' copy): metrics
 #                           and the Pareto set, no GPU needed; with a GPU each timed
 #   make deps               install Check and gnuplot when missing (run and test do it too), and

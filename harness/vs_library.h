@@ -49,7 +49,8 @@ void vs_library_cell(const struct csv_table *table, size_t row, const struct ste
 
 /* make run's summary of one lab's run: each step row of run `run_id` in table (in the
  * order recorded), its size and label, and its words against the best library row of
- * the run, under one line that says what it is. Nothing when the run recorded no
+ * the run, then the -D words of its nvcc flags when it is a build variant (a sweep's
+ * builds of one step), under one line that says what it is. Nothing when the run recorded no
  * library row. Returns the number of steps listed. */
 int vs_library_print_run(FILE *out, const struct csv_table *table, const struct step_table *steps,
                          const char *run_id);

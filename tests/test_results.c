@@ -446,6 +446,32 @@ START_TEST(vs_library_says_how_much_in_words)
 }
 END_TEST
 
+/* make run's summary of a run (vs_library_print_run), and bin/lab vs-library's: a
+ * sweep's builds of one step each against the faster library row of the run, each
+ * named by the -D words of its flags (tests/fixtures/vs-library/sort-sweep.csv: CUB
+ * twice, the default build and one with two -D's; a row of another run left out). */
+START_TEST(a_sweeps_builds_are_named_by_their_defines_against_the_library)
+{
+    char path[600], err[256], text[2048];
+    struct csv_table t;
+    ck_assert_int_eq(csv_read_file(fixture_path("vs-library/sort-sweep.csv", path, sizeof path), &t,
+                                   err, sizeof err), 0);
+    FILE *out = tmpfile();
+    ck_assert_ptr_nonnull(out);
+    ck_assert_int_eq(vs_library_print_run(out, &t, step_table_find("sort"), "sweep"), 2);
+    rewind(out);
+    size_t len = fread(text, 1, sizeof text - 1, out);
+    text[len] = '\0';
+    fclose(out);
+    csv_free(&t);
+    const char *plain = strstr(text, "0.80x of cub-keys-i64 (20% slower)\n");
+    const char *built = strstr(text, "1.25x of cub-keys-i64 (25% faster)  -DITEMS=19 -DEARLY_COUNTS=1\n");
+    ck_assert_msg(plain != NULL && built != NULL && plain < built, "got:\n%s", text);
+    ck_assert_msg(strstr(text, "SORT_CUB_COUNT") == NULL && strstr(text, "-DITEMS=20") == NULL,
+                  "a library row or another run's row listed:\n%s", text);
+}
+END_TEST
+
 Suite *results_suite(void)
 {
     Suite *s = suite_create("results");
@@ -464,6 +490,7 @@ Suite *results_suite(void)
     tcase_add_test(tc, timed_runs_are_summarized_by_their_median);
     tcase_add_test(tc, a_step_is_set_against_the_best_library_row_of_its_size_and_label);
     tcase_add_test(tc, vs_library_says_how_much_in_words);
+    tcase_add_test(tc, a_sweeps_builds_are_named_by_their_defines_against_the_library);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -14,6 +14,8 @@
  *   lab grade-split --submissions DIR --gradebook CSV --batch N --out DIR [LAB [STEP]]
  *   lab grade-merge --gradebook CSV --part DIR... [--not-graded REASON] [LAB [STEP]]
  *   lab gradebook [LAB [STEP]]                      the default gradebook of a selection
+ *   lab vs-library LAB -- --csv CSV --run-id ID     each step row of that run against its
+ *                                                   best library row (vs_library.h)
  *                                                   a class graded in parts (a Slurm
  *                                                   array job: harness/slurm/)
  *
@@ -467,6 +469,9 @@ int main(int argc, char **argv)
                 "       %s grade-merge --gradebook CSV --part DIR... [--not-graded REASON]\n"
                 "             [LAB [STEP]]\n"
                 "       %s gradebook [LAB [STEP]]   the default gradebook of that selection\n"
+                "       %s vs-library LAB -- --csv CSV --run-id ID   each step row of that run\n"
+                "             against its best library row (make run's summary, for rows\n"
+                "             recorded without it: a sweep's builds)\n"
                 "       (run --time-limit S: each step stopped after S seconds, default %g, 0 none;\n"
                 "       --no-gpu: builds and static checks only, as on a machine without one;\n"
                 "       --concurrency N: check-size and compute-sanitizer runs of all the steps\n"
@@ -476,7 +481,7 @@ int main(int argc, char **argv)
                 "       --cuobjdump PATH: for the rubrics' sass lines, default $CUOBJDUMP or\n"
                 "       on PATH; without it those steps' technique check is not run)\n",
                 program, program, program, program, program, program, program, program,
-                program, RUN_DEFAULT_TIME_LIMIT_S, GRADE_DEFAULT_CONCURRENCY);
+                program, program, RUN_DEFAULT_TIME_LIMIT_S, GRADE_DEFAULT_CONCURRENCY);
         return argc < 2 ? EXIT_USAGE : 0;
     }
     const char *command = argv[1];
@@ -592,6 +597,20 @@ int main(int argc, char **argv)
     }
     if (strcmp(command, "report") == 0)
         return run_steps(bin_dir, &sel, 1, arch, 0, 0, NULL);
+    if (strcmp(command, "vs-library") == 0) {
+        int csv = 0, run = 0;
+        for (int a = 0; a + 1 < extra_argc; ++a) {
+            csv |= strcmp(extra_argv[a], "--csv") == 0;
+            run |= strcmp(extra_argv[a], "--run-id") == 0;
+        }
+        if (sel.lab == NULL || sel.step != NULL || sel.row != NULL || !csv || !run)
+            return usage_error("%s", "vs-library takes a lab, then -- --csv CSV --run-id ID");
+        if (vs_library_print_recorded(stdout, sel.lab, "", extra_argc, extra_argv) > 0)
+            return 0;
+        fprintf(stderr, "%s: no step row of that run beside a library row of it in that file\n",
+                program);
+        return EXIT_WRONG;
+    }
     if (sel.row != NULL && strncmp(command, "grade", 5) == 0)
         return usage_error("'%s' is a row beside the steps, not a step: grading takes steps",
                            sel.row->name);
@@ -637,6 +656,6 @@ int main(int argc, char **argv)
         return split ? grade_split(&request, batch, out_dir)
                      : grade_merge(&request, parts, part_count, reason);
     }
-    return usage_error("unknown command '%s' (list, sizes, run, report, grade, grade-all, "
-                       "grade-split, grade-merge or gradebook)", command);
+    return usage_error("unknown command '%s' (list, sizes, run, report, vs-library, grade, "
+                       "grade-all, grade-split, grade-merge or gradebook)", command);
 }

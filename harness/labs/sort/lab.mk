@@ -26,3 +26,16 @@ sort_09-pairs-tuned_NVCCFLAGS = $(sort_tile_flags)
 # says why that is a row of its own); the flag is what the CSV's flags column names.
 sort_cub-keys-i64_NVCCFLAGS := -DSORT_CUB_COUNT=int64_t
 sort_cub-pairs-i64_NVCCFLAGS := -DSORT_CUB_COUNT=int64_t
+
+# make sweep-onesweep: step 08 built with a grid of -D values near CUB's onesweep on
+# sm_90, each build timed at SORT_SWEEP_SIZES beside CUB's SortKeys with a 64-bit count
+# (harness/labs/sort/sweep-onesweep.sh says how); the rows go to SORT_SWEEP_OUT.
+# SORT_SWEEP_BUILD_ONLY=1 builds the grid and reports its resources, no GPU needed.
+SORT_SWEEP_SIZES ?= 16777216 268435456
+SORT_SWEEP_OUT ?= $(BUILD_DIR)/sweeps/sort-onesweep
+INSTRUCTOR_GOALS += sweep-onesweep
+.PHONY: sweep-onesweep
+sweep-onesweep: $(BIN_DIR)/solutions/sort/cub-keys-i64 $(BIN_DIR)/lab
+	$(Q)sh harness/labs/sort/sweep-onesweep.sh '$(MAKE)' '$(BUILD_DIR)/variants/sort-onesweep' \
+	  '$(SORT_SWEEP_OUT)' '$(BIN_DIR)/solutions/sort/cub-keys-i64' '$(BIN_DIR)/lab' \
+	  '$(SORT_SWEEP_SIZES)' $(if $(SORT_SWEEP_BUILD_ONLY),build)
