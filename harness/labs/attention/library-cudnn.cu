@@ -22,13 +22,16 @@
  * for all of it (CUDNN_BACKEND_OPERATION_SDPA_FWD_DESCRIPTOR), tried when no engine
  * takes the graph.
  *
- * A size's first launch builds the graph and asks the heuristics for engine
- * configurations (mode A, then B, then the fallback list) and runs the first one that
- * finalizes and executes; the plan is kept for the launches that follow, which are
- * cudnnBackendExecute alone, as a framework caches it (the runner never times a size's
- * first launch). When none runs, the launch refuses the size in one line with cuDNN's
- * own reason (exit 2). The first plan that runs prints one note: cuDNN's version (the
- * library's, cudnnGetVersion) and the engine.
+ * A size's first launch builds the graph, asks the heuristics for engine configurations
+ * (mode A; mode B, then the fallback list, only when none of A's runs) and times every
+ * one that finalizes and runs (harness/fastest_candidate.h: a warm-up, then runs between
+ * events with L2 flushed), as the frontend's autotune does: cuDNN's best user does not
+ * take the heuristics' first choice on trust. The fastest plan is kept for the launches
+ * that follow, which are cudnnBackendExecute alone, as a framework caches it (the runner
+ * never times a size's first launch); the other plans, their configurations and the
+ * workspace only they needed are freed. When none runs, the launch refuses the size in
+ * one line with cuDNN's own reason (exit 2). The first size tuned prints one note:
+ * cuDNN's version (the library's, cudnnGetVersion), the engine kept and how many ran.
  * Run:  make run LAB=attention STEP=cudnn */
 #include <math.h>
 #include <stdio.h>
@@ -344,8 +347,8 @@ static int bind(struct sdpa_plan *g, const struct attention_problem *p)
     return 0;
 }
 
-/* The plans one heuristics mode's configurations finalize into, each with the workspace
- * it needs, while they are timed. */
+/* The configurations one heuristics mode offers and the plans they finalize into (NULL
+ * where one does not), with the workspace each needs, while they are timed. */
 struct candidates {
     int64_t count;
     cudnnBackendDescriptor_t *configs, *plans;
@@ -354,37 +357,34 @@ struct candidates {
 
 static void drop_candidates(struct candidates *c)
 {
-    for (int64_t i = 0; i < c->count; ++i) {
+    for (int64_t i = 0; c->plans != NULL && i < c->count; ++i)
         if (c->plans[i] != NULL)
             cudnnBackendDestroyDescriptor(c->plans[i]);
+    for (int64_t i = 0; c->configs != NULL && i < c->count; ++i)
         if (c->configs[i] != NULL)
             cudnnBackendDestroyDescriptor(c->configs[i]);
-    }
     free(c->configs), free(c->plans), free(c->workspace_bytes);
     memset(c, 0, sizeof *c);
 }
 
-/* config's plan, finalized, into *plan (NULL when it does not finalize), and the
+/* config's plan, finalized, into *plan (left NULL when it cannot be made), and the
  * workspace it needs. 0 when it finalized. */
 static int finalize_plan(cudnnBackendDescriptor_t config, cudnnBackendDescriptor_t *plan, int64_t *bytes)
 {
     cudnnBackendDescriptor_t created;
     int64_t got = 0;
-    *plan = NULL;
-    *bytes = 0;
     CUDNN_TRY(cudnnBackendCreateDescriptor(CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &created));
-    *plan = created; /* destroyed by the caller, finalized or not */
-    CUDNN_TRY(cudnnBackendSetAttribute(*plan, CUDNN_ATTR_EXECUTION_PLAN_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle));
-    CUDNN_TRY(cudnnBackendSetAttribute(*plan, CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG,
+    *plan = created; /* destroyed with the candidates, finalized or not */
+    CUDNN_TRY(cudnnBackendSetAttribute(created, CUDNN_ATTR_EXECUTION_PLAN_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle));
+    CUDNN_TRY(cudnnBackendSetAttribute(created, CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG,
                                        CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &config));
-    CUDNN_TRY(cudnnBackendFinalize(*plan));
-    CUDNN_TRY(cudnnBackendGetAttribute(*plan, CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, CUDNN_TYPE_INT64, 1, &got,
+    CUDNN_TRY(cudnnBackendFinalize(created));
+    CUDNN_TRY(cudnnBackendGetAttribute(created, CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, CUDNN_TYPE_INT64, 1, &got,
                                        bytes));
     return 0;
 }
 
-/* Reserves the device workspace (grown as needed, never shrunk by it): 0, or the
- * reason in failure. */
+/* At least bytes of device workspace (kept_buffer.h): 0, or the reason in failure. */
 static int reserve_workspace(int64_t bytes)
 {
     cudaError_t status = kept_buffer_reserve(&workspace, (size_t)bytes);
@@ -396,8 +396,8 @@ static int reserve_workspace(int64_t bytes)
     return -1;
 }
 
-/* Candidate plan i run once with g's variant pack, on the step's stream (the handle's);
- * fastest_candidate's run. */
+/* fastest_candidate's run: candidate i's plan, where it finalized, run once with g's
+ * variant pack on the step's stream (cudnnSetStream gave it to the handle). */
 struct timed_plans {
     const struct candidates *c;
     const struct sdpa_plan *g;
@@ -406,7 +406,9 @@ struct timed_plans {
 static cudaError_t run_candidate(void *context, int i, cudaStream_t stream)
 {
     const struct timed_plans *t = (const struct timed_plans *)context;
-    (void)stream; /* cudnnSetStream gave the handle this stream */
+    (void)stream;
+    if (t->c->plans[i] == NULL)
+        return cudaErrorNotSupported; /* it did not finalize: failure already says why */
     cudnnStatus_t status = cudnnBackendExecute(handle, t->c->plans[i], t->g->pack);
     if (status == CUDNN_STATUS_SUCCESS)
         return cudaSuccess;
@@ -415,11 +417,11 @@ static cudaError_t run_candidate(void *context, int i, cudaStream_t stream)
 }
 
 /* Every configuration heuristics mode offers for graph that finalizes and runs, timed
- * on p (fastest_candidate.h); the fastest becomes g's plan and config, with a variant
- * pack for p and its workspace, and every other plan and configuration is destroyed.
- * Their number goes into *offered, and how many ran into *timed. 0 when one ran; -1
- * when none did (the last one's reason in failure); a CUDA error of the timing itself
- * in *cuda_error. */
+ * on p (fastest_candidate.h), as the frontend's autotune does; the fastest becomes g's
+ * plan and config, with a variant pack for p and the workspace it needs, and every
+ * other plan and configuration is destroyed. Their number goes into *offered, and how
+ * many ran into *timed. 0 when one ran; -1 when none did (the last one's reason in
+ * failure); a CUDA error of the timing itself also in *cuda_error. */
 static int tune_heuristics(struct sdpa_plan *g, cudnnBackendDescriptor_t graph, cudnnBackendHeurMode_t mode,
                            const struct attention_problem *p, cudaStream_t stream, int64_t *offered, int *timed,
                            cudaError_t *cuda_error)
@@ -430,54 +432,43 @@ static int tune_heuristics(struct sdpa_plan *g, cudnnBackendDescriptor_t graph, 
                                        CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &graph));
     CUDNN_TRY(cudnnBackendSetAttribute(heuristics, CUDNN_ATTR_ENGINEHEUR_MODE, CUDNN_TYPE_HEUR_MODE, 1, &mode));
     CUDNN_TRY(cudnnBackendFinalize(heuristics));
-    int64_t count = 0;
+    int64_t count = 0, returned = 0;
     CUDNN_TRY(cudnnBackendGetAttribute(heuristics, CUDNN_ATTR_ENGINEHEUR_RESULTS, CUDNN_TYPE_BACKEND_DESCRIPTOR, 0,
                                        &count, NULL));
     *offered += count;
     if (count == 0)
         return cudnn_failed("the heuristics", CUDNN_STATUS_NOT_SUPPORTED);
     struct candidates c = {0, NULL, NULL, NULL};
-    cudnnBackendDescriptor_t *configs = (cudnnBackendDescriptor_t *)calloc((size_t)count, sizeof *configs);
     c.configs = (cudnnBackendDescriptor_t *)calloc((size_t)count, sizeof *c.configs);
     c.plans = (cudnnBackendDescriptor_t *)calloc((size_t)count, sizeof *c.plans);
     c.workspace_bytes = (int64_t *)calloc((size_t)count, sizeof *c.workspace_bytes);
-    if (configs == NULL || c.configs == NULL || c.plans == NULL || c.workspace_bytes == NULL) {
-        free(configs);
+    if (c.configs == NULL || c.plans == NULL || c.workspace_bytes == NULL) {
         drop_candidates(&c);
         snprintf(failure, sizeof failure, "out of host memory");
         return -1;
     }
-    int64_t made = 0, returned = 0;
-    while (made < count && cudnnBackendCreateDescriptor(CUDNN_BACKEND_ENGINECFG_DESCRIPTOR, &configs[made]) ==
-                               CUDNN_STATUS_SUCCESS)
-        ++made;
+    while (c.count < count && cudnnBackendCreateDescriptor(CUDNN_BACKEND_ENGINECFG_DESCRIPTOR,
+                                                           &c.configs[c.count]) == CUDNN_STATUS_SUCCESS)
+        ++c.count;
     cudnnStatus_t status = cudnnBackendGetAttribute(heuristics, CUDNN_ATTR_ENGINEHEUR_RESULTS,
-                                                    CUDNN_TYPE_BACKEND_DESCRIPTOR, made, &returned, configs);
+                                                    CUDNN_TYPE_BACKEND_DESCRIPTOR, c.count, &returned, c.configs);
     if (status != CUDNN_STATUS_SUCCESS)
-        cudnn_failed("the heuristics' results", status);
-    /* the plans that finalize and whose workspace can be had, which take their configs */
-    for (int64_t i = 0; status == CUDNN_STATUS_SUCCESS && i < returned; ++i) {
-        cudnnBackendDescriptor_t plan;
-        int64_t bytes;
-        if (finalize_plan(configs[i], &plan, &bytes) != 0 || reserve_workspace(bytes) != 0) {
-            if (plan != NULL)
-                cudnnBackendDestroyDescriptor(plan);
-            continue;
-        }
-        c.plans[c.count] = plan;
-        c.workspace_bytes[c.count] = bytes;
-        c.configs[c.count++] = configs[i];
-        configs[i] = NULL;
-    }
-    for (int64_t i = 0; i < made; ++i)
-        if (configs[i] != NULL)
-            cudnnBackendDestroyDescriptor(configs[i]);
-    free(configs);
-    /* one variant pack for them all: the workspace is now as large as the largest needs */
+        returned = 0, cudnn_failed("the heuristics' results", status);
+    int finalized = 0;
+    int64_t largest = 0; /* the workspace the plans that finalized need, at most */
+    for (int64_t i = 0; i < returned; ++i)
+        if (finalize_plan(c.configs[i], &c.plans[i], &c.workspace_bytes[i]) == 0 &&
+            reserve_workspace(c.workspace_bytes[i]) == 0) {
+            ++finalized;
+            largest = c.workspace_bytes[i] > largest ? c.workspace_bytes[i] : largest;
+        } else if (c.plans[i] != NULL)
+            cudnnBackendDestroyDescriptor(c.plans[i]), c.plans[i] = NULL;
+    /* one variant pack for them all, with the largest workspace (reserved again: a plan
+     * whose workspace could not be had may have left none) */
     struct candidate_choice choice = {-1, 0, 0.0f};
     struct timed_plans t = {&c, g};
-    if (c.count > 0 && bind(g, p) == 0 &&
-        (*cuda_error = fastest_candidate((int)c.count, run_candidate, &t, stream, &choice)) != cudaSuccess)
+    if (finalized > 0 && reserve_workspace(largest) == 0 && bind(g, p) == 0 &&
+        (*cuda_error = fastest_candidate((int)returned, run_candidate, &t, stream, &choice)) != cudaSuccess)
         snprintf(failure, sizeof failure, "timing its engines: %s", cudaGetErrorString(*cuda_error));
     *timed = choice.timed;
     if (choice.fastest < 0 || *cuda_error != cudaSuccess) {
@@ -488,14 +479,15 @@ static int tune_heuristics(struct sdpa_plan *g, cudnnBackendDescriptor_t graph, 
     c.plans[choice.fastest] = c.configs[choice.fastest] = NULL;
     int64_t kept_bytes = c.workspace_bytes[choice.fastest];
     drop_candidates(&c);
-    /* the workspace only the others needed given back */
-    if (workspace.bytes > (size_t)kept_bytes) {
-        if ((*cuda_error = kept_buffer_release(&workspace)) != cudaSuccess) {
+    /* the workspace only the others needed is given back */
+    if (workspace.bytes > (size_t)kept_bytes &&
+        ((*cuda_error = kept_buffer_release(&workspace)) != cudaSuccess || reserve_workspace(kept_bytes) != 0 ||
+         bind(g, p) != 0)) {
+        if (*cuda_error != cudaSuccess)
             snprintf(failure, sizeof failure, "the workspace: %s", cudaGetErrorString(*cuda_error));
-            return -1;
-        }
-        TRY(reserve_workspace(kept_bytes));
-        TRY(bind(g, p));
+        cudnnBackendDestroyDescriptor(g->plan), cudnnBackendDestroyDescriptor(g->config);
+        g->plan = g->config = NULL;
+        return -1;
     }
     return 0;
 }
@@ -614,4 +606,4 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
 #define VERSION_TEXT(x) #x
 #define VERSION_OF(x) VERSION_TEXT(x)
 DEFINE_LIBRARY("cuDNN " VERSION_OF(CUDNN_MAJOR) "." VERSION_OF(CUDNN_MINOR) "." VERSION_OF(CUDNN_PATCHLEVEL)
-               "'s fused SDPA (backend graph API)", launch);
+               "'s fused SDPA (backend graph API), fastest of the heuristics' engines", launch);
