@@ -24,23 +24,33 @@ struct kept_buffer {
     size_t bytes;
 };
 
-/* At least bytes of b, in its place. An earlier launch may still be using the old
- * buffer, so growing it waits for the device first (untimed: the runner never times
- * the first launch of a size). */
+/* Gives b's memory back, after the device is done with it (an earlier launch may still
+ * be using it): before b grows, and where a row reserved more than it keeps (the
+ * workspace of candidates it timed and dropped) and reserves again. */
+static inline cudaError_t kept_buffer_release(struct kept_buffer *b)
+{
+    cudaError_t status;
+    if (b->data == NULL)
+        return cudaSuccess;
+    if ((status = cudaDeviceSynchronize()) != cudaSuccess)
+        return status;
+    if ((status = b->place == KEPT_PINNED_HOST ? cudaFreeHost(b->data) : cudaFree(b->data)) != cudaSuccess)
+        return status;
+    b->data = NULL;
+    b->bytes = 0;
+    return cudaSuccess;
+}
+
+/* At least bytes of b, in its place. Growing it waits for the device first (untimed:
+ * the runner never times the first launch of a size). */
 static inline cudaError_t kept_buffer_reserve(struct kept_buffer *b, size_t bytes)
 {
     if (bytes <= b->bytes && b->data != NULL)
         return cudaSuccess;
     int pinned = b->place == KEPT_PINNED_HOST;
-    cudaError_t status;
-    if (b->data != NULL) {
-        if ((status = cudaDeviceSynchronize()) != cudaSuccess)
-            return status;
-        if ((status = pinned ? cudaFreeHost(b->data) : cudaFree(b->data)) != cudaSuccess)
-            return status;
-    }
-    b->data = NULL;
-    b->bytes = 0;
+    cudaError_t status = kept_buffer_release(b);
+    if (status != cudaSuccess)
+        return status;
     size_t asked = bytes > 0 ? bytes : 1;
     status = pinned ? cudaMallocHost(&b->data, asked) : cudaMalloc(&b->data, asked);
     if (status != cudaSuccess)

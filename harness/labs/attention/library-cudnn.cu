@@ -22,13 +22,16 @@
  * for all of it (CUDNN_BACKEND_OPERATION_SDPA_FWD_DESCRIPTOR), tried when no engine
  * takes the graph.
  *
- * A size's first launch builds the graph and asks the heuristics for engine
- * configurations (mode A, then B, then the fallback list) and runs the first one that
- * finalizes and executes; the plan is kept for the launches that follow, which are
- * cudnnBackendExecute alone, as a framework caches it (the runner never times a size's
- * first launch). When none runs, the launch refuses the size in one line with cuDNN's
- * own reason (exit 2). The first plan that runs prints one note: cuDNN's version (the
- * library's, cudnnGetVersion) and the engine.
+ * A size's first launch builds the graph, asks the heuristics for engine configurations
+ * (mode A; mode B, then the fallback list, only when none of A's runs) and times every
+ * one that finalizes and runs (harness/fastest_candidate.h: a warm-up, then runs between
+ * events with L2 flushed), as the frontend's autotune does: cuDNN's best user does not
+ * take the heuristics' first choice on trust. The fastest plan is kept for the launches
+ * that follow, which are cudnnBackendExecute alone, as a framework caches it (the runner
+ * never times a size's first launch); the other plans, their configurations and the
+ * workspace only they needed are freed. When none runs, the launch refuses the size in
+ * one line with cuDNN's own reason (exit 2). The first size tuned prints one note:
+ * cuDNN's version (the library's, cudnnGetVersion), the engine kept and how many ran.
  * Run:  make run LAB=attention STEP=cudnn */
 #include <math.h>
 #include <stdio.h>
@@ -37,6 +40,7 @@
 #include <cudnn.h>
 
 #include "attention.h"
+#include "fastest_candidate.h"
 #include "kept_buffer.h"
 #include "step_kernel.h"
 
@@ -343,36 +347,84 @@ static int bind(struct sdpa_plan *g, const struct attention_problem *p)
     return 0;
 }
 
-/* One engine configuration: its plan finalized, its workspace reserved, and run once on
- * p (this launch's work). 0 when it ran; the plan is then g's. */
-static int try_config(struct sdpa_plan *g, cudnnBackendDescriptor_t config, const struct attention_problem *p)
+/* The configurations one heuristics mode offers and the plans they finalize into (NULL
+ * where one does not), with the workspace each needs, while they are timed. */
+struct candidates {
+    int64_t count;
+    cudnnBackendDescriptor_t *configs, *plans;
+    int64_t *workspace_bytes;
+};
+
+static void drop_candidates(struct candidates *c)
 {
-    cudnnBackendDescriptor_t plan;
-    CUDNN_TRY(cudnnBackendCreateDescriptor(CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan));
-    g->plan = plan; /* released with g from here on */
-    CUDNN_TRY(cudnnBackendSetAttribute(plan, CUDNN_ATTR_EXECUTION_PLAN_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle));
-    CUDNN_TRY(cudnnBackendSetAttribute(plan, CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, CUDNN_TYPE_BACKEND_DESCRIPTOR,
-                                       1, &config));
-    CUDNN_TRY(cudnnBackendFinalize(plan));
-    int64_t bytes = 0, got = 0;
-    CUDNN_TRY(cudnnBackendGetAttribute(plan, CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, CUDNN_TYPE_INT64, 1, &got,
-                                       &bytes));
-    cudaError_t status = kept_buffer_reserve(&workspace, (size_t)bytes);
-    if (status != cudaSuccess) {
-        (void)cudaGetLastError();
-        snprintf(failure, sizeof failure, "its workspace of %lld bytes: %s", (long long)bytes,
-                 cudaGetErrorString(status));
-        return -1;
-    }
-    TRY(bind(g, p));
-    CUDNN_TRY(cudnnBackendExecute(handle, plan, g->pack));
+    for (int64_t i = 0; c->plans != NULL && i < c->count; ++i)
+        if (c->plans[i] != NULL)
+            cudnnBackendDestroyDescriptor(c->plans[i]);
+    for (int64_t i = 0; c->configs != NULL && i < c->count; ++i)
+        if (c->configs[i] != NULL)
+            cudnnBackendDestroyDescriptor(c->configs[i]);
+    free(c->configs), free(c->plans), free(c->workspace_bytes);
+    memset(c, 0, sizeof *c);
+}
+
+/* config's plan, finalized, into *plan (left NULL when it cannot be made), and the
+ * workspace it needs. 0 when it finalized. */
+static int finalize_plan(cudnnBackendDescriptor_t config, cudnnBackendDescriptor_t *plan, int64_t *bytes)
+{
+    cudnnBackendDescriptor_t created;
+    int64_t got = 0;
+    CUDNN_TRY(cudnnBackendCreateDescriptor(CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &created));
+    *plan = created; /* destroyed with the candidates, finalized or not */
+    CUDNN_TRY(cudnnBackendSetAttribute(created, CUDNN_ATTR_EXECUTION_PLAN_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle));
+    CUDNN_TRY(cudnnBackendSetAttribute(created, CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG,
+                                       CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &config));
+    CUDNN_TRY(cudnnBackendFinalize(created));
+    CUDNN_TRY(cudnnBackendGetAttribute(created, CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, CUDNN_TYPE_INT64, 1, &got,
+                                       bytes));
     return 0;
 }
 
-/* The configurations heuristics mode offers for graph, each tried until one runs.
- * Their number goes into *offered. 0 when one ran. */
-static int try_heuristics(struct sdpa_plan *g, cudnnBackendDescriptor_t graph, cudnnBackendHeurMode_t mode,
-                          const struct attention_problem *p, int64_t *offered, int64_t *engine)
+/* At least bytes of device workspace (kept_buffer.h): 0, or the reason in failure. */
+static int reserve_workspace(int64_t bytes)
+{
+    cudaError_t status = kept_buffer_reserve(&workspace, (size_t)bytes);
+    if (status == cudaSuccess)
+        return 0;
+    (void)cudaGetLastError();
+    snprintf(failure, sizeof failure, "its workspace of %lld bytes: %s", (long long)bytes,
+             cudaGetErrorString(status));
+    return -1;
+}
+
+/* fastest_candidate's run: candidate i's plan, where it finalized, run once with g's
+ * variant pack on the step's stream (cudnnSetStream gave it to the handle). */
+struct timed_plans {
+    const struct candidates *c;
+    const struct sdpa_plan *g;
+};
+
+static cudaError_t run_candidate(void *context, int i, cudaStream_t stream)
+{
+    const struct timed_plans *t = (const struct timed_plans *)context;
+    (void)stream;
+    if (t->c->plans[i] == NULL)
+        return cudaErrorNotSupported; /* it did not finalize: failure already says why */
+    cudnnStatus_t status = cudnnBackendExecute(handle, t->c->plans[i], t->g->pack);
+    if (status == CUDNN_STATUS_SUCCESS)
+        return cudaSuccess;
+    cudnn_failed("cudnnBackendExecute", status);
+    return cudaErrorNotSupported;
+}
+
+/* Every configuration heuristics mode offers for graph that finalizes and runs, timed
+ * on p (fastest_candidate.h), as the frontend's autotune does; the fastest becomes g's
+ * plan and config, with a variant pack for p and the workspace it needs, and every
+ * other plan and configuration is destroyed. Their number goes into *offered, and how
+ * many ran into *timed. 0 when one ran; -1 when none did (the last one's reason in
+ * failure); a CUDA error of the timing itself also in *cuda_error. */
+static int tune_heuristics(struct sdpa_plan *g, cudnnBackendDescriptor_t graph, cudnnBackendHeurMode_t mode,
+                           const struct attention_problem *p, cudaStream_t stream, int64_t *offered, int *timed,
+                           cudaError_t *cuda_error)
 {
     cudnnBackendDescriptor_t heuristics;
     TRY(make(g, CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, &heuristics));
@@ -380,51 +432,78 @@ static int try_heuristics(struct sdpa_plan *g, cudnnBackendDescriptor_t graph, c
                                        CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &graph));
     CUDNN_TRY(cudnnBackendSetAttribute(heuristics, CUDNN_ATTR_ENGINEHEUR_MODE, CUDNN_TYPE_HEUR_MODE, 1, &mode));
     CUDNN_TRY(cudnnBackendFinalize(heuristics));
-    int64_t count = 0;
+    int64_t count = 0, returned = 0;
     CUDNN_TRY(cudnnBackendGetAttribute(heuristics, CUDNN_ATTR_ENGINEHEUR_RESULTS, CUDNN_TYPE_BACKEND_DESCRIPTOR, 0,
                                        &count, NULL));
     *offered += count;
     if (count == 0)
         return cudnn_failed("the heuristics", CUDNN_STATUS_NOT_SUPPORTED);
-    cudnnBackendDescriptor_t *configs = (cudnnBackendDescriptor_t *)calloc((size_t)count, sizeof *configs);
-    if (configs == NULL) {
+    struct candidates c = {0, NULL, NULL, NULL};
+    c.configs = (cudnnBackendDescriptor_t *)calloc((size_t)count, sizeof *c.configs);
+    c.plans = (cudnnBackendDescriptor_t *)calloc((size_t)count, sizeof *c.plans);
+    c.workspace_bytes = (int64_t *)calloc((size_t)count, sizeof *c.workspace_bytes);
+    if (c.configs == NULL || c.plans == NULL || c.workspace_bytes == NULL) {
+        drop_candidates(&c);
         snprintf(failure, sizeof failure, "out of host memory");
         return -1;
     }
-    int64_t made = 0, returned = 0;
-    int ran = -1;
-    while (made < count && cudnnBackendCreateDescriptor(CUDNN_BACKEND_ENGINECFG_DESCRIPTOR, &configs[made]) ==
-                               CUDNN_STATUS_SUCCESS)
-        ++made;
+    while (c.count < count && cudnnBackendCreateDescriptor(CUDNN_BACKEND_ENGINECFG_DESCRIPTOR,
+                                                           &c.configs[c.count]) == CUDNN_STATUS_SUCCESS)
+        ++c.count;
     cudnnStatus_t status = cudnnBackendGetAttribute(heuristics, CUDNN_ATTR_ENGINEHEUR_RESULTS,
-                                                    CUDNN_TYPE_BACKEND_DESCRIPTOR, made, &returned, configs);
+                                                    CUDNN_TYPE_BACKEND_DESCRIPTOR, c.count, &returned, c.configs);
     if (status != CUDNN_STATUS_SUCCESS)
-        cudnn_failed("the heuristics' results", status);
-    for (int64_t i = 0; status == CUDNN_STATUS_SUCCESS && i < returned && ran != 0; ++i) {
-        if ((ran = try_config(g, configs[i], p)) != 0) {
-            if (g->plan != NULL)
-                cudnnBackendDestroyDescriptor(g->plan);
-            g->plan = NULL;
-            continue;
-        }
-        g->config = configs[i]; /* kept with its plan */
-        configs[i] = NULL;
-        /* which engine, for the note (its global index, as cuDNN's logs name it) */
-        cudnnBackendDescriptor_t chosen;
-        int64_t got = 0;
-        *engine = -1;
-        if (cudnnBackendCreateDescriptor(CUDNN_BACKEND_ENGINE_DESCRIPTOR, &chosen) == CUDNN_STATUS_SUCCESS) {
-            if (cudnnBackendGetAttribute(g->config, CUDNN_ATTR_ENGINECFG_ENGINE, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1,
-                                         &got, &chosen) == CUDNN_STATUS_SUCCESS)
-                cudnnBackendGetAttribute(chosen, CUDNN_ATTR_ENGINE_GLOBAL_INDEX, CUDNN_TYPE_INT64, 1, &got, engine);
-            cudnnBackendDestroyDescriptor(chosen);
-        }
+        returned = 0, cudnn_failed("the heuristics' results", status);
+    int finalized = 0;
+    int64_t largest = 0; /* the workspace the plans that finalized need, at most */
+    for (int64_t i = 0; i < returned; ++i)
+        if (finalize_plan(c.configs[i], &c.plans[i], &c.workspace_bytes[i]) == 0 &&
+            reserve_workspace(c.workspace_bytes[i]) == 0) {
+            ++finalized;
+            largest = c.workspace_bytes[i] > largest ? c.workspace_bytes[i] : largest;
+        } else if (c.plans[i] != NULL)
+            cudnnBackendDestroyDescriptor(c.plans[i]), c.plans[i] = NULL;
+    /* one variant pack for them all, with the largest workspace (reserved again: a plan
+     * whose workspace could not be had may have left none) */
+    struct candidate_choice choice = {-1, 0, 0.0f};
+    struct timed_plans t = {&c, g};
+    if (finalized > 0 && reserve_workspace(largest) == 0 && bind(g, p) == 0 &&
+        (*cuda_error = fastest_candidate((int)returned, run_candidate, &t, stream, &choice)) != cudaSuccess)
+        snprintf(failure, sizeof failure, "timing its engines: %s", cudaGetErrorString(*cuda_error));
+    *timed = choice.timed;
+    if (choice.fastest < 0 || *cuda_error != cudaSuccess) {
+        drop_candidates(&c);
+        return -1;
     }
-    for (int64_t i = 0; i < made; ++i)
-        if (configs[i] != NULL)
-            cudnnBackendDestroyDescriptor(configs[i]);
-    free(configs);
-    return ran;
+    g->plan = c.plans[choice.fastest], g->config = c.configs[choice.fastest]; /* kept, released with g */
+    c.plans[choice.fastest] = c.configs[choice.fastest] = NULL;
+    int64_t kept_bytes = c.workspace_bytes[choice.fastest];
+    drop_candidates(&c);
+    /* the workspace only the others needed is given back */
+    if (workspace.bytes > (size_t)kept_bytes &&
+        ((*cuda_error = kept_buffer_release(&workspace)) != cudaSuccess || reserve_workspace(kept_bytes) != 0 ||
+         bind(g, p) != 0)) {
+        if (*cuda_error != cudaSuccess)
+            snprintf(failure, sizeof failure, "the workspace: %s", cudaGetErrorString(*cuda_error));
+        cudnnBackendDestroyDescriptor(g->plan), cudnnBackendDestroyDescriptor(g->config);
+        g->plan = g->config = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* The global index of g's engine, as cuDNN's logs name it (-1 when it cannot say). */
+static int64_t engine_index(const struct sdpa_plan *g)
+{
+    cudnnBackendDescriptor_t engine;
+    int64_t got = 0, index = -1;
+    if (cudnnBackendCreateDescriptor(CUDNN_BACKEND_ENGINE_DESCRIPTOR, &engine) != CUDNN_STATUS_SUCCESS)
+        return -1;
+    if (cudnnBackendGetAttribute(g->config, CUDNN_ATTR_ENGINECFG_ENGINE, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &got,
+                                 &engine) == CUDNN_STATUS_SUCCESS)
+        cudnnBackendGetAttribute(engine, CUDNN_ATTR_ENGINE_GLOBAL_INDEX, CUDNN_TYPE_INT64, 1, &got, &index);
+    cudnnBackendDestroyDescriptor(engine);
+    return index;
 }
 
 /* cuDNN's version number as it writes it: 91400 is 9.14.0. */
@@ -433,17 +512,23 @@ static void version_text(size_t version, char *buf, size_t len)
     snprintf(buf, len, "%zu.%zu.%zu", version / 10000, version % 10000 / 100, version % 100);
 }
 
-/* g's graph for p's size, the first engine of it that runs, run once on p: the fused
- * graph, then (where it applies) the one-operation SDPA. 0 when one ran, else a
- * refusal in step_launch_refusal with the fused graph's reason (heuristics mode A's). */
-static int build_and_run(struct sdpa_plan *g, const struct attention_problem *p)
+/* g's graph for p's size and its fastest engine, timed on p in stream (tune_heuristics):
+ * the fused graph, then (where it applies) the one-operation SDPA; heuristics mode A's
+ * configurations, then B's, then the fallback list's, until one runs. cudaSuccess when
+ * one ran; else a refusal in step_launch_refusal with the fused graph's reason
+ * (heuristics mode A's), or a CUDA error of the timing itself. */
+static cudaError_t build_and_tune(struct sdpa_plan *g, const struct attention_problem *p, cudaStream_t stream)
 {
     static const cudnnBackendHeurMode_t modes[3] = {CUDNN_HEUR_MODE_A, CUDNN_HEUR_MODE_B, CUDNN_HEUR_MODE_FALLBACK};
     static const char *const mode_names[3] = {"A", "B", "fallback"};
     static const char *const forms[2] = {"the fused graph", "the one-operation SDPA"};
     static int noted;
     char version[32], built[32], first_failure[sizeof failure] = "";
-    int64_t offered = 0, engine = -1;
+    int64_t offered = 0;
+    int timed = 0;
+    cudaError_t cuda_error = cudaStreamSynchronize(stream); /* the last size's runs, before its plan goes */
+    if (cuda_error != cudaSuccess)
+        return cuda_error;
     version_text(cudnnGetVersion(), version, sizeof version);
     version_text(CUDNN_VERSION, built, sizeof built);
     for (int form = 0; form < (unified_applies(p) ? 2 : 1); ++form) {
@@ -453,17 +538,22 @@ static int build_and_run(struct sdpa_plan *g, const struct attention_problem *p)
         int graph_made = (form == 0 ? composite_graph(g, &graph) : unified_graph(g, &graph)) == 0;
         int mode_that_ran = -1;
         for (int m = 0; graph_made && mode_that_ran < 0 && m < 3; ++m) {
-            if (try_heuristics(g, graph, modes[m], p, &offered, &engine) == 0)
+            if (tune_heuristics(g, graph, modes[m], p, stream, &offered, &timed, &cuda_error) == 0)
                 mode_that_ran = m;
-            else if (form == 0 && m == 0) /* mode A's reason: the most telling */
+            else if (cuda_error != cudaSuccess) {
+                release(g);
+                fprintf(stderr, "error: %s\n", failure);
+                return cuda_error;
+            } else if (form == 0 && m == 0) /* mode A's reason: the most telling */
                 snprintf(first_failure, sizeof first_failure, "%s", failure);
         }
         if (mode_that_ran >= 0) {
             if (!noted)
-                fprintf(stderr, "cudnn: note: cuDNN %s (headers %s), %s, engine %lld of heuristics mode %s\n",
-                        version, built, forms[form], (long long)engine, mode_names[mode_that_ran]);
+                fprintf(stderr, "cudnn: note: cuDNN %s (headers %s), %s, engine %lld (fastest of %d timed) of "
+                        "heuristics mode %s\n", version, built, forms[form], (long long)engine_index(g), timed,
+                        mode_names[mode_that_ran]);
             noted = 1;
-            return 0;
+            return cudaSuccess;
         }
         if (form == 0 && !graph_made)
             snprintf(first_failure, sizeof first_failure, "%s", failure);
@@ -472,14 +562,16 @@ static int build_and_run(struct sdpa_plan *g, const struct attention_problem *p)
     char why[sizeof step_launch_refusal];
     snprintf(why, sizeof why, "cuDNN %s runs no engine for this attention (n %d, d %d%s; %lld configurations "
              "offered): %s", version, p->n, p->d, p->causal ? ", causal" : "", (long long)offered, first_failure);
-    step_refuse_launch(why);
-    return -1;
+    return step_refuse_launch(why);
 }
 
+/* A size's first launch tunes (the runner never times it); every launch, that one too,
+ * is then one cudnnBackendExecute of the kept plan on this launch's buffers. */
 static cudaError_t launch(const void *problem, cudaStream_t stream)
 {
     const struct attention_problem *p = (const struct attention_problem *)problem;
     cudnnStatus_t status;
+    cudaError_t tuned;
     if (handle == NULL && (status = cudnnCreate(&handle)) != CUDNN_STATUS_SUCCESS) {
         handle = NULL;
         char why[sizeof step_launch_refusal];
@@ -494,8 +586,9 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     /* the frontend's masked value: cuDNN before 9.10 wants the lowest float there */
     neg_inf_value = cudnnGetVersion() >= 91000 ? -INFINITY : -3.402823466e38f;
     struct sdpa_plan *g = &cached;
-    if (g->plan == NULL || g->bh != p->bh || g->n != p->n || g->d != p->d || g->causal != p->causal)
-        return build_and_run(g, p) == 0 ? cudaGetLastError() : cudaErrorInvalidConfiguration;
+    if ((g->plan == NULL || g->bh != p->bh || g->n != p->n || g->d != p->d || g->causal != p->causal) &&
+        (tuned = build_and_tune(g, p, stream)) != cudaSuccess)
+        return tuned;
     if ((g->q != p->q || g->k != p->k || g->v != p->v || g->o != p->o) && bind(g, p) != 0) {
         fprintf(stderr, "error: %s\n", failure);
         return cudaErrorUnknown;
@@ -513,4 +606,4 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
 #define VERSION_TEXT(x) #x
 #define VERSION_OF(x) VERSION_TEXT(x)
 DEFINE_LIBRARY("cuDNN " VERSION_OF(CUDNN_MAJOR) "." VERSION_OF(CUDNN_MINOR) "." VERSION_OF(CUDNN_PATCHLEVEL)
-               "'s fused SDPA (backend graph API)", launch);
+               "'s fused SDPA (backend graph API), fastest of the heuristics' engines", launch);

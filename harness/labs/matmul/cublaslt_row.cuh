@@ -4,9 +4,10 @@
  * the first algorithm of cuBLAS's own heuristic for the shape; here, at the first
  * launch of a shape (the runner never times it), cublasLtMatmulAlgoGetHeuristic is
  * asked for its best LT_CANDIDATES algorithms with a 32 MiB workspace (what cuBLAS
- * itself gives a Hopper GPU), each is timed LT_TRIALS times with the L2 flushed
- * before each run, as the runner times, and the fastest by its median is kept; every
- * launch after it is one cublasLtMatmul with that algorithm.
+ * itself gives a Hopper GPU), each is timed as the runner times (harness/
+ * fastest_candidate.h: a warm-up, then runs with L2 flushed before each) and the
+ * fastest by its median is kept; every launch after it is one cublasLtMatmul with that
+ * algorithm.
  *
  * The includer defines LT_COMPUTE (the cublasComputeType_t) and LT_ROW_NAME.
  * Column-major as library-cublas.cu: C^T = B^T A^T, the operands swapped, no copies. */
@@ -17,13 +18,13 @@
 #include <stdlib.h>
 #include <cublasLt.h>
 
+#include "fastest_candidate.h"
 #include "matmul.h"
 #include "step_kernel.h"
 
 #ifndef LT_CANDIDATES
 #define LT_CANDIDATES 8
 #endif
-#define LT_TRIALS 3
 #define LT_WORKSPACE_BYTES ((size_t)32 << 20)
 
 static struct {
@@ -66,37 +67,18 @@ static cudaError_t lt_release_shape(void)
     return status;
 }
 
-static int lt_compare_ms(const void *x, const void *y)
-{
-    float a = *(const float *)x, b = *(const float *)y;
-    return (a > b) - (a < b);
-}
+/* The heuristic's candidates for one problem, as fastest_candidate runs them. */
+struct lt_candidates {
+    const struct matmul_problem *p;
+    const cublasLtMatmulHeuristicResult_t *found;
+};
 
-/* Times one candidate: its median of LT_TRIALS runs, each after an L2 flush; a
- * candidate that fails to run is skipped (FLT_MAX), as a tuner would. */
-static cudaError_t lt_time(const struct matmul_problem *p, const cublasLtMatmulAlgo_t *algo,
-                           void *flush, size_t flush_bytes, cudaEvent_t start, cudaEvent_t stop,
-                           cudaStream_t stream, float *median_ms)
+static cudaError_t lt_run_candidate(void *context, int i, cudaStream_t stream)
 {
-    float ms[LT_TRIALS];
-    cudaError_t status;
-    *median_ms = 3.0e38f;
-    if (lt_multiply(p, algo, stream) != cudaSuccess) { /* the warm-up run */
-        (void)cudaGetLastError();
-        return cudaSuccess;
-    }
-    for (int t = 0; t < LT_TRIALS; ++t) {
-        if ((flush != NULL && (status = cudaMemsetAsync(flush, t, flush_bytes, stream)) != cudaSuccess) ||
-            (status = cudaEventRecord(start, stream)) != cudaSuccess ||
-            (status = lt_multiply(p, algo, stream)) != cudaSuccess ||
-            (status = cudaEventRecord(stop, stream)) != cudaSuccess ||
-            (status = cudaEventSynchronize(stop)) != cudaSuccess ||
-            (status = cudaEventElapsedTime(&ms[t], start, stop)) != cudaSuccess)
-            return status;
-    }
-    qsort(ms, LT_TRIALS, sizeof ms[0], lt_compare_ms);
-    *median_ms = ms[LT_TRIALS / 2];
-    return cudaSuccess;
+    const struct lt_candidates *c = (const struct lt_candidates *)context;
+    if (c->found[i].state != CUBLAS_STATUS_SUCCESS)
+        return cudaErrorNotSupported;
+    return lt_multiply(c->p, &c->found[i].algo, stream);
 }
 
 /* The first launch of a shape: the layouts, the heuristic's candidates, each timed. */
@@ -145,41 +127,15 @@ static cudaError_t lt_prepare(const struct matmul_problem *p, cudaStream_t strea
         return cudaErrorNotSupported;
     }
 
-    /* one candidate needs no timing; several are timed as the runner times */
-    int best = 0;
-    if (count > 1) {
-        int device = 0, l2_bytes = 0;
-        void *flush = NULL;
-        size_t flush_bytes = 0;
-        cudaEvent_t start = NULL, stop = NULL;
-        float best_ms = 3.0e38f;
-        if ((status = cudaGetDevice(&device)) == cudaSuccess &&
-            (status = cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device)) == cudaSuccess &&
-            (flush_bytes = 2 * (size_t)l2_bytes) > 0)
-            status = cudaMalloc(&flush, flush_bytes);
-        if (status == cudaSuccess && (status = cudaEventCreate(&start)) == cudaSuccess)
-            status = cudaEventCreate(&stop);
-        for (int i = 0; i < count && status == cudaSuccess; ++i) {
-            float ms = 0.0f;
-            if (found[i].state != CUBLAS_STATUS_SUCCESS)
-                continue;
-            status = lt_time(p, &found[i].algo, flush, flush_bytes, start, stop, stream, &ms);
-            if (status == cudaSuccess && ms < best_ms) {
-                best_ms = ms;
-                best = i;
-            }
-        }
-        cudaError_t freed = cudaSuccess;
-        if (start != NULL && (freed = cudaEventDestroy(start)) != cudaSuccess && status == cudaSuccess)
-            status = freed;
-        if (stop != NULL && (freed = cudaEventDestroy(stop)) != cudaSuccess && status == cudaSuccess)
-            status = freed;
-        if (flush != NULL && (freed = cudaFree(flush)) != cudaSuccess && status == cudaSuccess)
-            status = freed;
-        if (status != cudaSuccess)
-            return status;
+    struct lt_candidates candidates = {p, found};
+    struct candidate_choice choice;
+    if ((status = fastest_candidate(count, lt_run_candidate, &candidates, stream, &choice)) != cudaSuccess)
+        return status;
+    if (choice.fastest < 0) {
+        fprintf(stderr, "cuBLASLt: none of the %d algorithms for %d x %d x %d ran\n", count, p->m, p->n, p->k);
+        return cudaErrorNotSupported;
     }
-    lt.algo = found[best].algo;
+    lt.algo = found[choice.fastest].algo;
     lt.shape = *p;
     lt.ready = 1;
     return cudaSuccess;

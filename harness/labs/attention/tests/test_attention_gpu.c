@@ -6,7 +6,8 @@
  * when graded (the maximum not subtracted, a rescale forgotten, the causal mask off by
  * one, the last partial tile of keys lost: the step; the scores in device memory from
  * step 04 on: the technique point; the library call, which does not build, is graded
- * without a GPU in test_attention.c). Runs only when a GPU is visible; otherwise each
+ * without a GPU in test_attention.c); and the cudnn row keeps the fastest engine it
+ * timed and names it. Runs only when a GPU is visible; otherwise each
  * case is listed as SKIPPED by name. This process makes no CUDA call: the steps run as
  * children. */
 #include <check.h>
@@ -119,6 +120,31 @@ START_TEST(scores_that_cannot_fit_are_refused_only_where_needed)
         return;
     code = run_attention("06-mma", size, NULL);
     ck_assert_msg(code == 0, "06-mma: exit %d\n%s%s", code, out, err);
+}
+END_TEST
+
+/* The cudnn row is cuDNN at its best: at a size's first launch it times every engine
+ * configuration the heuristics offer that runs and keeps the fastest, and its note
+ * says which and of how many (at least one, or the size would have been refused); the
+ * kept plan passes, causal and not. */
+START_TEST(cudnn_keeps_the_fastest_engine_it_timed)
+{
+    if (util_case_skipped_for("solutions/attention/cudnn")) /* no cuDNN here, or ARCH=sm_75 */
+        return;
+    char *causal[] = {"--m", "2", "--n", "1000", "--k", "128", "--mask", "causal", NULL};
+    char *none[] = {"--m", "2", "--n", "1000", "--k", "128", NULL};
+    char **sizes[] = {none, causal};
+    for (int s = 0; s < 2; ++s) {
+        int code = run_attention("cudnn", sizes[s], NULL);
+        ck_assert_msg(code == 0, "cudnn%s: exit %d\n%s%s", s ? " causal" : "", code, out, err);
+        const char *note = strstr(err, "cudnn: note: ");
+        const char *engine = note != NULL ? strstr(note, ", engine ") : NULL;
+        long index = -2, timed = 0;
+        int parsed = engine != NULL && sscanf(engine, ", engine %ld (fastest of %ld timed) of heuristics mode ",
+                                               &index, &timed) == 2;
+        ck_assert_msg(parsed && index >= 0 && timed >= 1, "cudnn%s: no 'engine N (fastest of M timed)' note in\n%s",
+                      s ? " causal" : "", err);
+    }
 }
 END_TEST
 
@@ -236,6 +262,7 @@ static const char *const cases[] = {
     "solutions/attention/06-mma --mask causal: k 1128, mask causal, half the FLOPs",
     "solutions/attention/03-tiled and 04-fused: the MB column counts the scores only where written",
     "solutions/attention 64x32768x64: 01-standard refused (exit 2), 06-mma passes",
+    "solutions/attention/cudnn: the fastest of the engines it timed kept and named, causal and not",
 };
 #define CASES (sizeof cases / sizeof cases[0])
 static char case_name_store[WRONGS][192];
@@ -259,6 +286,7 @@ Suite *attention_gpu_suite(void)
     tcase_add_test(tc, mask_causal_is_k_plus_1000);
     tcase_add_test(tc, unfused_steps_count_the_scores);
     tcase_add_test(tc, scores_that_cannot_fit_are_refused_only_where_needed);
+    tcase_add_test(tc, cudnn_keeps_the_fastest_engine_it_timed);
     suite_add_tcase(s, tc);
     TCase *wrong = tcase_create("attention's wrong submissions graded");
     tcase_set_timeout(wrong, 60);
