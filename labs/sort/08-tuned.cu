@@ -15,7 +15,8 @@
  *   - a warp's peers from eight ballots, one per bit of the digit (nine in the last,
  *     partial tile, where digit 256 marks a missing key), instead of
  *     __match_any_sync (BALLOT_MATCH=0 to compare), and the digits recomputed from the
- *     keys instead of kept in registers;
+ *     keys instead of kept in registers (which nvcc 13 undoes, keeping them and
+ *     spilling: -DDIGIT_ASM=1 stops it);
  *   - a tile's order of work: its counts published (AGGREGATE) as soon as the ranking
  *     ends, then its scan and its scatter into shared memory, and only then the
  *     look-back, which reads LOOKBACK_WINDOW predecessors at once: the tiles before
@@ -27,9 +28,21 @@
  *     output minus where it starts in the tile) to each key's place in the tile;
  *   - the upfront histogram reads 16-byte vectors of four keys, four loads in flight
  *     per thread.
- *   THREADS, ITEMS, MIN_BLOCKS and LOOKBACK_WINDOW are build variables: make run
- *   LAB=sort STEP=08 SORT_THREADS=256 SORT_ITEMS=16 SORT_MIN_BLOCKS=4 tries another
- *   shape (lab.mk; the CSV's flags column records it).
+ * Build variables, each a -D flag with today's value as its default (the CSV's flags
+ *   column records those set): -DTHREADS=384, -DITEMS=18, -DMIN_BLOCKS=3 (make run
+ *   LAB=sort STEP=08 SORT_THREADS=256 SORT_ITEMS=16 SORT_MIN_BLOCKS=4 sets these three,
+ *   lab.mk), -DLOOKBACK_WINDOW=4, -DBALLOT_MATCH=1, and the ones that compare with what
+ *   CUB's onesweep does (labs/sort/README.md, "What CUB does on sm_90"):
+ *   -DEARLY_COUNTS=1 (each warp counts its digits with shared atomics first, so the
+ *   tile's counts are published before any key is ranked and a key's rank is its place
+ *   in the tile: no ranks kept in registers), -DSTREAMING_LOADS=0 (plain loads of the
+ *   keys, as CUB's), -DSTATUS_PER_PASS=1 (one pass's status words, cleared before each
+ *   pass, as CUB's, instead of all four passes' at once), -DDIGIT_ASM=1 (each digit
+ *   extracted by a volatile bfe, which the compiler cannot keep live between loops:
+ *   most of the spill goes), -DHISTOGRAM_THREADS,
+ *   -DHISTOGRAM_UNROLL and -DHISTOGRAM_BLOCKS for the upfront histogram.
+ *   harness/labs/sort/sweep-onesweep.sh (make sweep-onesweep) times a grid of them
+ *   beside CUB.
  * Why: 06 is not limited by its memory traffic alone: its ranking, the waits of its
  *   look-back and its barriers take time that longer tiles, fewer status words and a
  *   look-back that starts later (and so waits less) hide.

@@ -39,6 +39,18 @@
 #ifndef BALLOT_MATCH
 #define BALLOT_MATCH 1
 #endif
+#ifndef EARLY_COUNTS
+#define EARLY_COUNTS 0 /* 1: count the tile's digits before ranking (CUB's order) */
+#endif
+#ifndef STREAMING_LOADS
+#define STREAMING_LOADS 1 /* 0: plain loads of the keys (CUB's) */
+#endif
+#ifndef DIGIT_ASM
+#define DIGIT_ASM 0 /* 1: digits extracted by a volatile bfe, never kept across loops */
+#endif
+#ifndef STATUS_PER_PASS
+#define STATUS_PER_PASS 0 /* 1: one pass's status words, cleared before each pass (CUB's) */
+#endif
 #define WARPS (THREADS / 32)
 #define TILE (ITEMS * THREADS)
 #define WARP_KEYS (32 * ITEMS)
@@ -47,8 +59,27 @@
 #define PASSES (32 / BITS)
 #define BUCKETS (RADIX + 1) /* bucket RADIX: the last tile's missing keys */
 static_assert(THREADS >= RADIX && THREADS % 32 == 0, "a thread per digit value, whole warps");
+#ifndef HISTOGRAM_THREADS
 #define HISTOGRAM_THREADS 256
+#endif
+#ifndef HISTOGRAM_UNROLL
 #define HISTOGRAM_UNROLL 4 /* 16-byte loads in flight per thread */
+#endif
+#ifndef HISTOGRAM_BLOCKS
+#define HISTOGRAM_BLOCKS 1024 /* at most; fewer when the keys are fewer */
+#endif
+static_assert(HISTOGRAM_THREADS % 32 == 0 && HISTOGRAM_THREADS <= 1024, "whole warps, one block");
+
+/* A key of this pass: streamed (evict first: each is read once a pass and should not
+ * push out the status words and histograms the look-back rereads), or a plain load. */
+__device__ __forceinline__ unsigned load_key(const unsigned *at)
+{
+#if STREAMING_LOADS
+    return __ldcs(at);
+#else
+    return *at;
+#endif
+}
 
 /* Every digit of every key into histograms[pass][digit] (cleared by the launch):
  * four keys per 16-byte load, HISTOGRAM_UNROLL loads in flight per thread. */
@@ -91,6 +122,20 @@ upfront_histogram(const unsigned *keys, long n, bool aligned, unsigned *histogra
             atomicAdd(&histograms[i], (&local[0][0])[i]);
 }
 
+/* The digit of key at this pass. DIGIT_ASM=1 extracts it with a volatile bfe, which
+ * the compiler cannot share between loops: each loop recomputes it from the key
+ * instead of keeping ITEMS digits live in registers beside the keys. */
+__device__ __forceinline__ unsigned digit_of(unsigned key, int shift)
+{
+#if DIGIT_ASM
+    unsigned digit;
+    asm volatile("bfe.u32 %0, %1, %2, 8;" : "=r"(digit) : "r"(key), "r"(shift));
+    return digit;
+#else
+    return (key >> shift) & (RADIX - 1);
+#endif
+}
+
 /* block p: histograms[p][*] to where each digit starts (an exclusive scan) */
 __global__ void scan_histograms(unsigned *histograms)
 {
@@ -119,6 +164,61 @@ __device__ __forceinline__ unsigned peers_of(unsigned digit)
 #endif
 }
 
+/* EARLY_COUNTS=1: CUB's order of a tile's ranking (BlockRadixRankMatchEarlyCounts).
+ * Each warp first counts its keys' digits, a shared atomic per key; thread d < RADIX
+ * adds up the warps' counts of digit d and publishes the tile's count at once, before
+ * any key is ranked (the tiles after this one wait less); the block's scan of the
+ * counts then turns each warp's count into where its keys of that digit start in the
+ * tile, so ranking a key gives its place in the tile and it goes there at once: no
+ * ranks held in registers. It costs an atomic per key and a barrier. */
+template <bool FULL, typename Word>
+__device__ __forceinline__ void early_counts_rank(const unsigned (&key)[ITEMS], int shift, Word *status,
+                                                  long tile_index, unsigned valid, unsigned *tile,
+                                                  unsigned (*warp_count)[BUCKETS], unsigned *work,
+                                                  unsigned *count, unsigned *start)
+{
+    unsigned t = threadIdx.x, lane = t % 32, warp = t / 32;
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+        unsigned j = warp * WARP_KEYS + r * 32 + lane;
+        atomicAdd(&warp_count[warp][FULL || j < valid ? digit_of(key[r], shift) : RADIX], 1u);
+    }
+    __syncthreads();
+    *count = 0;
+    if (t < RADIX) {
+#pragma unroll
+        for (int w = 0; w < WARPS; ++w) {
+            unsigned c = warp_count[w][t];
+            warp_count[w][t] = *count;
+            *count += c;
+        }
+        lookback_publish(&status[tile_index * RADIX + t],
+                         tile_index == 0 ? LOOKBACK_PREFIX : LOOKBACK_AGGREGATE, *count);
+    }
+    unsigned total;
+    *start = block_exclusive_scan<THREADS>(*count, &total, work);
+    if (t < RADIX) {
+#pragma unroll
+        for (int w = 0; w < WARPS; ++w)
+            warp_count[w][t] += *start; /* where warp w's keys of digit t start in the tile */
+    }
+    __syncthreads();
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+        unsigned j = warp * WARP_KEYS + r * 32 + lane;
+        bool present = FULL || j < valid;
+        unsigned digit = present ? digit_of(key[r], shift) : RADIX;
+        unsigned peers = peers_of<FULL ? BITS : BITS + 1>(digit);
+        unsigned before = warp_count[warp][digit];
+        __syncwarp();
+        if (lane == __ffs(peers) - 1)
+            warp_count[warp][digit] = before + __popc(peers);
+        __syncwarp();
+        if (present)
+            tile[before + __popc(peers & lanemask_lt())] = key[r];
+    }
+}
+
 /* One pass over one tile (FULL: all TILE keys there), the status words of type Word. */
 template <bool FULL, typename Word>
 __device__ __forceinline__ void onesweep_tile(const unsigned *from, unsigned *to, long n, int shift,
@@ -130,17 +230,23 @@ __device__ __forceinline__ void onesweep_tile(const unsigned *from, unsigned *to
     unsigned t = threadIdx.x, lane = t % 32, warp = t / 32;
     long begin = tile_index * TILE;
     unsigned valid = FULL ? TILE : (unsigned)(n - begin);
-    unsigned key[ITEMS], rank[ITEMS];
+    unsigned key[ITEMS];
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
         unsigned j = warp * WARP_KEYS + r * 32 + lane;
-        key[r] = FULL || j < valid ? __ldcs(from + begin + j) : 0;
+        key[r] = FULL || j < valid ? load_key(from + begin + j) : 0;
     }
+#if EARLY_COUNTS
+    unsigned count, start;
+    early_counts_rank<FULL>(key, shift, status, tile_index, valid, tile, warp_count, work, &count,
+                            &start);
+#else
     /* rank: a key's place among the keys of its digit in its warp, in input order */
+    unsigned rank[ITEMS];
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
         unsigned j = warp * WARP_KEYS + r * 32 + lane;
-        unsigned digit = FULL || j < valid ? (key[r] >> shift) & (RADIX - 1) : RADIX;
+        unsigned digit = FULL || j < valid ? digit_of(key[r], shift) : RADIX;
         unsigned peers = peers_of<FULL ? BITS : BITS + 1>(digit);
         unsigned before = warp_count[warp][digit];
         __syncwarp();
@@ -173,10 +279,11 @@ __device__ __forceinline__ void onesweep_tile(const unsigned *from, unsigned *to
     for (int r = 0; r < ITEMS; ++r) {
         unsigned j = warp * WARP_KEYS + r * 32 + lane;
         if (FULL || j < valid) {
-            unsigned digit = (key[r] >> shift) & (RADIX - 1);
+            unsigned digit = digit_of(key[r], shift);
             tile[warp_count[WARPS][digit] + warp_count[warp][digit] + rank[r]] = key[r];
         }
     }
+#endif
     if (t < RADIX) {
         unsigned exclusive = 0;
         if (tile_index > 0) {
@@ -191,7 +298,7 @@ __device__ __forceinline__ void onesweep_tile(const unsigned *from, unsigned *to
         unsigned j = r * THREADS + t;
         if (FULL || j < valid) {
             unsigned k = tile[j];
-            to[delta[(k >> shift) & (RADIX - 1)] + j] = k;
+            to[delta[digit_of(k, shift)] + j] = k;
         }
     }
 }
@@ -230,7 +337,7 @@ onesweep_pairs_tuned_pass(const unsigned *from, unsigned *to, long n, int shift,
 }
 
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
-onesweep_tuned_pass_wide(const unsigned *from, unsigned *to, long n, int shift,
+onesweep_pairs_tuned_pass_wide(const unsigned *from, unsigned *to, long n, int shift,
                          const unsigned *digit_start, unsigned long long *status, unsigned *ticket)
 {
     onesweep_pass<unsigned long long>(from, to, n, shift, digit_start, status, ticket);
@@ -247,7 +354,7 @@ static void pass_kernel(const unsigned *from, unsigned *to, long n, int shift,
                         const unsigned *digit_start, unsigned long long *status, unsigned *ticket,
                         unsigned tiles, cudaStream_t stream)
 {
-    onesweep_tuned_pass_wide<<<tiles, THREADS, 0, stream>>>(from, to, n, shift, digit_start,
+    onesweep_pairs_tuned_pass_wide<<<tiles, THREADS, 0, stream>>>(from, to, n, shift, digit_start,
                                                             status, ticket);
 }
 
@@ -258,7 +365,9 @@ template <typename Word>
 static cudaError_t sort_passes(const struct sort_problem *p, unsigned tiles, cudaStream_t stream)
 {
     size_t status_words = (size_t)tiles * RADIX;
-    size_t clear = STATUS_OFFSET + PASSES * status_words * sizeof(Word);
+    /* STATUS_PER_PASS: one pass's words, reused (and cleared again) by every pass */
+    size_t word_sets = STATUS_PER_PASS ? 1 : PASSES;
+    size_t clear = STATUS_OFFSET + word_sets * status_words * sizeof(Word);
     if (clear > p->scratch_bytes)
         return step_refuse_launch("the scratch buffer is too small for the tile status words");
     unsigned *histograms = (unsigned *)p->scratch;   /* [PASSES][RADIX] */
@@ -269,7 +378,7 @@ static cudaError_t sort_passes(const struct sort_problem *p, unsigned tiles, cud
         return status;
     long per_block = (long)HISTOGRAM_THREADS * 4 * HISTOGRAM_UNROLL;
     long wanted = (p->n + per_block - 1) / per_block;
-    unsigned blocks = wanted < 1024 ? (unsigned)wanted : 1024;
+    unsigned blocks = wanted < HISTOGRAM_BLOCKS ? (unsigned)wanted : HISTOGRAM_BLOCKS;
     bool aligned = (uintptr_t)p->keys_in % sizeof(uint4) == 0;
     upfront_histogram<<<blocks, HISTOGRAM_THREADS, 0, stream>>>(p->keys_in, p->n, aligned, histograms);
     if ((status = cudaGetLastError()) != cudaSuccess)
@@ -279,8 +388,12 @@ static cudaError_t sort_passes(const struct sort_problem *p, unsigned tiles, cud
         return status;
     for (int pass = 0; pass < PASSES && status == cudaSuccess; ++pass) {
         struct pass_buffers b = pass_buffers_of(p, pass, PASSES);
-        pass_kernel(b.keys_from, b.keys_to, p->n, pass * BITS, histograms + pass * RADIX,
-                    words + pass * status_words, tickets + pass, tiles, stream);
+        Word *pass_words = words + (STATUS_PER_PASS ? 0 : pass * status_words);
+        if (STATUS_PER_PASS && pass > 0 &&
+            (status = cudaMemsetAsync(pass_words, 0, status_words * sizeof(Word), stream)) != cudaSuccess)
+            break;
+        pass_kernel(b.keys_from, b.keys_to, p->n, pass * BITS, histograms + pass * RADIX, pass_words,
+                    tickets + pass, tiles, stream);
         status = cudaGetLastError();
     }
     return status;
