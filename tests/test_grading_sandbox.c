@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "demo_lab_tree.h"
@@ -114,6 +115,45 @@ START_TEST(without_bwrap_grading_refuses)
 }
 END_TEST
 
+/* A CUDA Toolkit under /tmp, given as CUDA_HOME=, which the sandbox's own /tmp would
+ * hide: the students' builds still find it (a CUDA 12 toolkit unpacked in /tmp on the
+ * H200 failed every build in the sandbox with "CUDA_HOME=... has no bin/nvcc",
+ * 2026-11-29). The toolkit here is a folder of links to the real one's entries. */
+START_TEST(toolkit_under_tmp_builds_in_the_sandbox)
+{
+    char *targets[] = {"bin/lab", NULL};
+    char out[1 << 14], err[8192];
+    char *t = demo_lab_make_tree(targets, out, sizeof out);
+    ck_assert_msg(t != NULL, "%s", out);
+    char toolkit[] = "/tmp/lab-toolkit-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(toolkit));
+    chmod(toolkit, 0755); /* graded as root in CI: the student's user must reach it */
+    char quiet[256];
+    int linked = util_shell_with_arg(
+        "nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc); "
+        "real=$(dirname \"$(dirname \"$(readlink -f \"$nvcc\")\")\") && "
+        "for e in \"$real\"/*; do ln -s \"$e\" \"$1/\" || exit 1; done",
+        toolkit, out, sizeof out, quiet, sizeof quiet);
+    char home[64];
+    snprintf(home, sizeof home, "CUDA_HOME=%s", toolkit);
+    const char *env[] = {home, "MAKEFLAGS=", NULL};
+    char *argv[] = {"bin/lab", "grade", "--no-gpu", "--submission", "solutions", "--gradebook",
+                    "book.csv", "demo", "01", NULL};
+    /* --no-gpu: exit 77, the checks that need a GPU not run (GUIDE.md) */
+    int code = linked == 0 ? demo_lab_run(t, env, argv, out, sizeof out, err, sizeof err) : -1;
+    char report[4400];
+    snprintf(report, sizeof report, "%s/book.reports/solutions.txt", t);
+    char *text = util_read_file(report, NULL);
+    util_remove_tree(toolkit);
+    demo_lab_remove_tree(&t);
+    ck_assert_msg(linked == 0, "could not link a toolkit into %s: %s", toolkit, quiet);
+    ck_assert_msg(code == 77 && text != NULL && strstr(text, "demo/01-fill build PASS") != NULL &&
+                      strstr(text, "has no bin/nvcc") == NULL,
+                  "exit %d\n%s%s\n%s", code, out, err, text ? text : "(no report)");
+    free(text);
+}
+END_TEST
+
 Suite *grading_sandbox_suite(void)
 {
     Suite *s = suite_create("grading_sandbox");
@@ -127,6 +167,10 @@ Suite *grading_sandbox_suite(void)
     tc = tcase_create("no sandbox");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, without_bwrap_grading_refuses);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("toolkit");
+    tcase_set_timeout(tc, 300); /* a copy of the harness, one build with nvcc */
+    tcase_add_test(tc, toolkit_under_tmp_builds_in_the_sandbox);
     suite_add_tcase(s, tc);
     return s;
 }

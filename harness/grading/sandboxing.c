@@ -12,6 +12,7 @@
 
 #include "files.h"
 #include "gradebook.h"
+#include "procs.h"
 #include "runs.h"
 #include "untrusted.h"
 
@@ -25,6 +26,34 @@ static int within(const char *path, const char *dir)
 {
     size_t n = strlen(dir);
     return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/' || n == 1);
+}
+
+/* The value the makes that grading starts will see for variable name (harness/
+ * toolkit.mk reads NVCC and CUDA_HOME): given on the command line of the make that
+ * started grading (kept in sess->makeflags as "VAR=value" words), else in the
+ * environment; "" when neither. */
+static void given_to_make(const struct session *sess, const char *name, char *value, size_t len)
+{
+    value[0] = '\0';
+    const char *env = getenv(name);
+    if (env != NULL)
+        snprintf(value, len, "%s", env);
+    size_t n = strlen(name);
+    for (const char *w = sess->have_makeflags ? sess->makeflags : ""; *w != '\0';) {
+        const char *end = strchr(w, ' ');
+        size_t wlen = end != NULL ? (size_t)(end - w) : strlen(w);
+        if (wlen > n && strncmp(w, name, n) == 0 && w[n] == '=')
+            snprintf(value, len, "%.*s", (int)(wlen - n - 1), w + n + 1);
+        w += wlen;
+        while (*w == ' ')
+            ++w;
+    }
+}
+
+static int is_folder(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 /* Hides path unless the tree lies within it (the instructor's gradebook next to the
@@ -138,12 +167,19 @@ int grading_sandbox_begin(struct session *sess, const struct grade_request *q, c
         rc |= hide(sess, dir);
     }
     rc |= hide(sess, q->throughput);
-    /* the tools the grader runs in it (compute-sanitizer, cuobjdump, ncu): each one's
-     * installation (the folder above its bin/), in case it lies under /tmp */
-    const char *tools[] = {sess->sanitizer, sess->cuobjdump, sess->ncu};
+    /* the tools the grader runs in it (compute-sanitizer, cuobjdump, ncu) and the nvcc
+     * that builds the students' code: each one's installation (the folder above its
+     * bin/), in case it lies under /tmp (a CUDA 12 toolkit unpacked there: on the H200
+     * every build in the sandbox failed with "CUDA_HOME=... has no bin/nvcc") */
+    char nvcc_given[PATH_MAX] = "", home_given[PATH_MAX] = "";
+    given_to_make(sess, "NVCC", nvcc_given, sizeof nvcc_given);
+    given_to_make(sess, "CUDA_HOME", home_given, sizeof home_given);
+    if (nvcc_given[0] == '\0' && home_given[0] == '\0') /* toolkit.mk's: PATH's, else /usr/local */
+        procs_find_program("nvcc", "/usr/local/cuda/bin", nvcc_given, sizeof nvcc_given);
+    const char *tools[] = {sess->sanitizer, sess->cuobjdump, sess->ncu, nvcc_given};
     for (size_t i = 0; i < sizeof tools / sizeof tools[0]; ++i) {
         char up[PATH_MAX];
-        if (tools[i] == NULL || realpath(tools[i], up) == NULL)
+        if (tools[i] == NULL || tools[i][0] == '\0' || realpath(tools[i], up) == NULL)
             continue;
         for (int level = 0; level < 2; ++level) { /* tool -> bin/ -> its installation */
             char *slash = strrchr(up, '/');
@@ -152,8 +188,11 @@ int grading_sandbox_begin(struct session *sess, const struct grade_request *q, c
         }
         rc |= sandbox_show(sess->sandbox_base, up);
     }
+    if (home_given[0] != '\0' && is_folder(home_given))
+        rc |= sandbox_show(sess->sandbox_base, home_given);
     if (rc != 0) {
-        snprintf(why, why_len, "more than %d paths to hide", SANDBOX_MAX_HIDDEN);
+        snprintf(why, why_len, "more than %d paths to hide or %d to show", SANDBOX_MAX_HIDDEN,
+                 SANDBOX_MAX_SHOWN);
         return -1;
     }
     return probe(sess, why, why_len);
