@@ -509,6 +509,36 @@ END_TEST
 /* A pairs-table: a step against another at each size where both passed with the named
  * L2 policy, each its own newest row whatever run it is in (a failed, flushed or -D
  * row left out), smallest size first; a size only one of them ran is left out. */
+/* A sweep that timed its library beside the builds (tests/fixtures/sweep-table/): the
+ * library's rows are no builds; the fastest of them is the bar of a "vs" column, the
+ * library's time over each build's; builds at two sizes beside a library are refused,
+ * a ratio being of one size. */
+START_TEST(guide_tables_set_a_sweep_against_its_library)
+{
+    char fixture[4096], dir[900], guide[4400];
+    ck_assert_ptr_nonnull(realpath("tests/fixtures/sweep-table/with-library.csv", fixture));
+    snprintf(dir, sizeof dir, "%s/sweep-lib", tree);
+    ck_assert_int_eq(mkdir(dir, 0777), 0);
+    snprintf(guide, sizeof guide, "<!-- sweep-table demo %s A -->\n<!-- end results-table -->\n", fixture);
+    write_text(dir, "guide.md", guide);
+    char *got;
+    ck_assert_int_eq(guide_tables(dir, &got, NULL), 0);
+    ck_assert_msg(strstr(got, "| `A` | regs | blocks/SM (limiter) | median ms | GFLOP/s | vs lib |\n"
+                              "|---|---|---|---|---|---|\n"
+                              "| 1 | 40 | 4 (regs) | 2.000 | 4.00 | 0.50x |\n"
+                              "| 2 | 40 | 4 (regs) | 4.000 | 2.00 | 0.25x |\n\n"
+                              "G, 2 builds of 02-shared at 1 x 64 x 1") != NULL &&
+                      strstr(got, "the bar is the fastest of its lib rows in the same run (1.000 ms)") != NULL,
+                  "%s", got);
+    free(got);
+    ck_assert_ptr_nonnull(realpath("tests/fixtures/sweep-table/library-two-sizes.csv", fixture));
+    snprintf(guide, sizeof guide, "<!-- sweep-table demo %s A -->\n<!-- end results-table -->\n", fixture);
+    write_text(dir, "guide.md", guide);
+    ck_assert_int_eq(guide_tables(dir, NULL, NULL), 2);
+    ck_assert_msg(strstr(err, "a sweep-table is of one size") != NULL, "%s%s", out, err);
+}
+END_TEST
+
 START_TEST(guide_tables_set_two_steps_side_by_side_across_runs)
 {
     char dir[700];
@@ -617,6 +647,7 @@ Suite *guide_tables_suite(void)
     tcase_add_test(tc, guide_tables_flag_a_run_older_than_its_step_files);
     tcase_add_test(tc, guide_tables_set_steps_against_the_ceilings);
     tcase_add_test(tc, guide_tables_set_two_steps_side_by_side_across_runs);
+    tcase_add_test(tc, guide_tables_set_a_sweep_against_its_library);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -119,7 +119,10 @@ static int peaks_table(const char *results, const char *gpu_dir, struct text *ou
     return 0;
 }
 
-/* A sweep-table: every row of file, fastest first (failed rows last). */
+/* A sweep-table: every build's row of file, fastest first (failed rows last). Rows of
+ * role "library" (a sweep that timed its library beside the builds) are not builds:
+ * the fastest of them is the bar, a column "vs LIBRARY" sets each build against it
+ * (the library's time over the build's, as bin/lab vs-library does). */
 static int sweep_table(const char *lab, const char *file, char *const vars[], int nvars,
                        struct text *out, char *why, size_t why_len)
 {
@@ -140,9 +143,16 @@ static int sweep_table(const char *lab, const char *file, char *const vars[], in
         return -1;
     }
     int per_s = csv_column(&t, "interactions_per_s") >= 0;
-    size_t order[256];
-    for (size_t r = 0; r < t.nrows; ++r) { /* insertion sort by time, a failed row last */
-        size_t at = r;
+    size_t order[256], builds = 0;
+    long library = -1; /* the fastest passing library row */
+    for (size_t r = 0; r < t.nrows; ++r) {
+        if (strcmp(field(&t, r, "role"), "library") == 0) {
+            if (passed(&t, r) && (library < 0 || number(&t, r, "median_ms") <
+                                                     number(&t, (size_t)library, "median_ms")))
+                library = (long)r;
+            continue;
+        }
+        size_t at = builds++; /* insertion sort by time, a failed row last */
         double ms = passed(&t, r) ? number(&t, r, "median_ms") : INFINITY;
         while (at > 0) {
             size_t o = order[at - 1];
@@ -154,21 +164,42 @@ static int sweep_table(const char *lab, const char *file, char *const vars[], in
         }
         order[at] = r;
     }
+    if (builds == 0) {
+        snprintf(why, why_len, "%s: no builds of a step, only library rows", file);
+        csv_free(&t);
+        return -1;
+    }
+    int vs = library >= 0;
+    const char *lib_name = vs ? field(&t, (size_t)library, "step") : "";
+    double lib_ms = vs ? number(&t, (size_t)library, "median_ms") : 0;
     text_printf(out, "|");
     for (int v = 0; v < nvars; ++v)
         text_printf(out, " `%s` |", vars[v]);
-    text_printf(out, " regs | blocks/SM (limiter) | median ms | %s |%s\n|",
-        steps->rate_label ? steps->rate_label : "GFLOP/s", per_s ? " 10^9 interactions/s |" : "");
-    for (int v = 0; v < nvars + 4 + per_s; ++v)
+    text_printf(out, " regs | blocks/SM (limiter) | median ms | %s |%s", steps->rate_label ? steps->rate_label : "GFLOP/s",
+        per_s ? " 10^9 interactions/s |" : "");
+    if (vs)
+        text_printf(out, " vs %s |", lib_name);
+    text_printf(out, "\n|");
+    for (int v = 0; v < nvars + 4 + per_s + vs; ++v)
         text_printf(out, "---|");
     text_printf(out, "\n");
-    const char *step = field(&t, 0, "step");
+    size_t first_build = order[0];
+    const char *step = field(&t, first_build, "step");
+    const char *size_m = field(&t, first_build, "m"), *size_n = field(&t, first_build, "n"),
+               *size_k = field(&t, first_build, "k");
     char first[32] = "", last[32] = "";
-    for (size_t i = 0; i < t.nrows; ++i) {
+    for (size_t i = 0; i < builds; ++i) {
         size_t r = order[i];
         if (strcmp(field(&t, r, "step"), step) != 0) {
             snprintf(why, why_len, "%s: rows of %s and %s; a sweep is of one step", file, step,
                      field(&t, r, "step"));
+            csv_free(&t);
+            return -1;
+        }
+        if (vs && (strcmp(field(&t, r, "m"), size_m) != 0 || strcmp(field(&t, r, "n"), size_n) != 0 ||
+                   strcmp(field(&t, r, "k"), size_k) != 0)) {
+            snprintf(why, why_len, "%s: builds at more than one size beside its library rows; "
+                     "a sweep-table is of one size", file);
             csv_free(&t);
             return -1;
         }
@@ -185,8 +216,13 @@ static int sweep_table(const char *lab, const char *file, char *const vars[], in
         char ms[32] = "FAIL";
         if (passed(&t, r))
             snprintf(ms, sizeof ms, "%.3f", number(&t, r, "median_ms"));
-        text_printf(out, " %s | %s (%s) | %s | %s |%s\n", field(&t, r, "regs"), field(&t, r, "blocks_per_sm"),
+        text_printf(out, " %s | %s (%s) | %s | %s |%s", field(&t, r, "regs"), field(&t, r, "blocks_per_sm"),
             field(&t, r, "limiter"), ms, rate, passed(&t, r) ? inter : (per_s ? " - |" : ""));
+        if (vs && passed(&t, r))
+            text_printf(out, " %.2fx |", lib_ms / number(&t, r, "median_ms"));
+        else if (vs)
+            text_printf(out, " - |");
+        text_printf(out, "\n");
         const char *date = field(&t, r, "date");
         if (first[0] == '\0' || strncmp(date, first, 10) < 0)
             snprintf(first, sizeof first, "%.10s", date);
@@ -194,11 +230,13 @@ static int sweep_table(const char *lab, const char *file, char *const vars[], in
             snprintf(last, sizeof last, "%.10s", date);
     }
     char size[96];
-    snprintf(size, sizeof size, "%s x %s x %s", field(&t, 0, "m"), field(&t, 0, "n"), field(&t, 0, "k"));
+    snprintf(size, sizeof size, "%s x %s x %s", size_m, size_n, size_k);
     text_printf(out, "\n%s, %zu builds of %s at %s (m x n x k), fastest first, recorded %s%s%s (commit %s), "
-             "from `%s`; `make guide-tables` regenerates this table.\n",
-        field(&t, 0, "gpu"), t.nrows, step, size, first, strcmp(first, last) ? " to " : "",
-        strcmp(first, last) ? last : "", field(&t, 0, "commit"), file);
+             "from `%s`", field(&t, first_build, "gpu"), builds, step, size, first, strcmp(first, last) ? " to " : "",
+        strcmp(first, last) ? last : "", field(&t, first_build, "commit"), file);
+    if (vs)
+        text_printf(out, "; the bar is the fastest of its %s rows in the same run (%.3f ms)", lib_name, lib_ms);
+    text_printf(out, "; `make guide-tables` regenerates this table.\n");
     csv_free(&t);
     return 0;
 }
