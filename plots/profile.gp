@@ -25,8 +25,11 @@ count = 0; last = 0
 array tick[100]
 array limit[100]
 do for [i = 1:100] { tick[i] = ""; limit[i] = "" }
+gpu_name = results_dir; newest = ""
+newer(day) = (strlen(newest) == 0 || strptime("%Y-%m-%d", day) > strptime("%Y-%m-%d", newest)) ? day : newest
 see(x) = (i = int(column("index")), count = count + 1, last = i > last ? i : last, \
-    tick[i] = two_line_name(strcol("step")), limit[i] = strcol("limited_by"), 0)
+    tick[i] = two_line_name(strcol("step")), limit[i] = strcol("limited_by"), \
+    gpu_name = strcol("gpu"), newest = newer(strcol("date")), 0)
 stats datafile using (@rows_of ? see(0) : 0) nooutput
 if (count == 0 && source eq "") {
     source = "labs"
@@ -40,8 +43,8 @@ width = 180 + (for_slides(0) ? 115 : 100) * last
 eval png_terminal(width < 900 ? 900 : width, 720)
 set output outfile
 set datafile missing "NaN"
-set multiplot layout 2,1 title sprintf("%s on %s (%s): what limits each step, measured by ncu", \
-    lab_name, results_dir, source eq "" ? "solutions" : source) font ",13"
+set multiplot layout 2,1 title sprintf("%s on %s (%s): what limits each step, measured by ncu, newest profile %s", \
+    lab_name, gpu_name, source eq "" ? "solutions" : source, newest) font ",13"
 set xrange [0.4:last + 0.6]
 set xtics 1 scale 0
 set format x ""

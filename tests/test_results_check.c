@@ -504,6 +504,16 @@ START_TEST(figure_titles_name_the_gpu_and_the_date)
     ck_assert_msg(title >= 0 && key >= 0 && key > title && strstr(svg, "newest row 2026-") != NULL,
                   "%s: the title at y %g, the key at y %g", path, title, key);
     free(svg);
+    /* the profile figure: the GPU's name, not its folder's, and the profiling's day */
+    code = util_make_plots(NULL, "plots-profiles", "data/results", temp_dir, NULL, out, sizeof out,
+                           err, sizeof err);
+    ck_assert_msg(code == 0, "make plots-profiles exited %d:\n%s%s", code, out, err);
+    snprintf(path, sizeof path, "%s/plots/matmul/slides/profile-NVIDIA-H100-80GB-HBM3.svg", temp_dir);
+    svg = util_read_file(path, NULL);
+    ck_assert_msg(svg != NULL, "no %s", path);
+    ck_assert_msg(strstr(svg, "matmul on NVIDIA H100 80GB HBM3 (solutions)") != NULL &&
+                      strstr(svg, "newest profile 2026-") != NULL, "%s: its title", path);
+    free(svg);
     snprintf(path, sizeof path, "%s/plots/matmul/slides/roofline-NVIDIA-H100-80GB-HBM3.svg", temp_dir);
     svg = util_read_file(path, NULL);
     ck_assert_msg(svg != NULL, "no %s", path);

@@ -362,7 +362,7 @@ static int check_profile(const char *path, const char *dir, const char *lab,
     }
     if (ftell(out) == 0)
         fputs("results_dir,step,source,index,median_ms,speed_vs_first,duration_us,memory_pct,"
-              "sm_pct,dram_pct,shared_pct,fma_pct,tensor_pct,limited_by\n", out);
+              "sm_pct,dram_pct,shared_pct,fma_pct,tensor_pct,limited_by,gpu,date\n", out);
     /* the lab's results beside its profiles: data/results/<gpu>/<lab>.csv */
     char results_file[4096];
     const char *at = strstr(path, "profiles/");
@@ -398,10 +398,13 @@ static int check_profile(const char *path, const char *dir, const char *lab,
             }
             double speed = work > 0 && first_work > 0 ? (work / ms) / (first_work / first_ms)
                            : strcmp(size, first_size) == 0 ? first_ms / ms : NAN;
-            fprintf(out, "%s,%s,%s,%zu,%s,%.6g,%.6g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%s\n", dir, stem,
+            /* the GPU's name and the profiling's day, for the figure's title */
+            fprintf(out, "%s,%s,%s,%zu,%s,%.6g,%.6g,%.4g,%.4g,%.4g,%.4g,%.4g,%.4g,%s,", dir, stem,
                     sources[s], i + 1, median[0] ? median : "NaN", speed, v[PC_DURATION_NS] / 1e3,
                     v[PC_MEMORY_PCT], v[PC_SM_PCT], v[PC_DRAM_PCT], v[PC_SHARED_PCT], v[PC_FMA_PCT],
                     v[PC_TENSOR_PCT], profile_limited_by(v[PC_MEMORY_PCT], v[PC_SM_PCT]));
+            put_field(out, csv_get(t, (size_t)first, "gpu"), 0);
+            fprintf(out, ",%.10s\n", csv_get(t, (size_t)first, "date"));
         }
     }
     if (known != NULL)
