@@ -175,6 +175,14 @@ static int wanted(const char *name)
     return 1;
 }
 
+/* Whether Check's CK_RUN_CASE leaves the case named name in (a side-by-side case,
+ * side_by_side.h, which the runner makes a job of its own or lists as left out). */
+static int case_selected(const char *name)
+{
+    const char *only = getenv("CK_RUN_CASE");
+    return only == NULL || only[0] == '\0' || strcmp(only, name) == 0;
+}
+
 /* In the child that runs one job: Check's log files (when asked for) get the suite's
  * name and the job's number, so that jobs side by side never write one file. */
 static void own_log_files(const char *suite, size_t job)
@@ -222,7 +230,6 @@ static int is_long_gpu(const struct side_by_side_case *c)
 static size_t make_jobs(const struct suite_entry *const *suites_in, size_t count,
                         enum long_gpu long_gpu, struct test_job *jobs, size_t max)
 {
-    const char *only_case = getenv("CK_RUN_CASE");
     size_t n = 0;
     for (size_t i = 0; i < count && n < max; ++i) {
         const struct suite_entry *s = suites_in[i];
@@ -230,7 +237,7 @@ static size_t make_jobs(const struct suite_entry *const *suites_in, size_t count
         struct side_by_side_case cases[256];
         size_t parts = side_by_side_cases(s->name, cases, sizeof cases / sizeof cases[0]);
         for (size_t c = 0; c < parts && n < max; ++c) {
-            if (only_case != NULL && only_case[0] != '\0' && strcmp(only_case, cases[c].name) != 0)
+            if (!case_selected(cases[c].name))
                 continue;
             if (!job_case_runs(is_long_gpu(&cases[c]), s->needs == GPU, long_gpu))
                 continue;
@@ -250,14 +257,12 @@ static size_t make_jobs(const struct suite_entry *const *suites_in, size_t count
 static size_t list_long_gpu_left_out(const struct suite_entry *const *suites_in, size_t count,
                                      char *report, size_t len)
 {
-    const char *only_case = getenv("CK_RUN_CASE");
     size_t listed = 0;
     for (size_t i = 0; i < count; ++i) {
         struct side_by_side_case cases[256];
         size_t parts = side_by_side_cases(suites_in[i]->name, cases, sizeof cases / sizeof cases[0]);
         for (size_t c = 0; c < parts; ++c) {
-            if (!is_long_gpu(&cases[c]) || (only_case != NULL && only_case[0] != '\0' &&
-                                            strcmp(only_case, cases[c].name) != 0))
+            if (!is_long_gpu(&cases[c]) || !case_selected(cases[c].name))
                 continue;
             size_t used = strlen(report);
             if (listed++ == 0)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lab_registry.h"
+#include "side_by_side.h"
 #include "util.h"
 
 static char out[65536], err[65536];
@@ -350,20 +351,28 @@ Suite *binaries_suite(void)
 {
     Suite *s = suite_create("binaries");
     TCase *tc = tcase_create("steps");
-    /* a case starts every step and row binary, over a hundred, each loading the CUDA
+    /* a test starts every step and row binary, over two hundred, each loading the CUDA
      * runtime and its libraries (cuBLAS, cuDNN): in make test on the H200, beside
      * every other suite, no_gpu_exits_77_with_one_line ran past 60 s */
     tcase_set_timeout(tc, 180);
     tcase_add_test(tc, help_on_every_step);
     tcase_add_loop_test(tc, bad_arguments_exit_2_with_one_line, 0,
                         (int)(sizeof bad_args / sizeof bad_args[0]));
-    tcase_add_test(tc, no_gpu_exits_77_with_one_line);
-    tcase_add_test(tc, every_cpu_row_runs_without_a_gpu);
     tcase_add_test(tc, static_report_says_todo);
     tcase_add_test(tc, static_report_names_kernels_readably_in_aligned_columns);
     tcase_add_test(tc, unknown_architecture_in_report);
     tcase_add_test(tc, library_row_variants_name_themselves);
     suite_add_tcase(s, tc);
+    /* Every binary started with no GPU visible (CUDA_VISIBLE_DEVICES=), which is most
+     * of the suite's time, runs as a job of its own beside the rest of the suite (and,
+     * this suite needing no GPU, as a CPU job: tests/run_tests.c). In the 180 s of the
+     * steps case, no_gpu_exits_77_with_one_line ran out of time in make test on the
+     * H200, beside 15 other jobs (2026-11-29): the whole suite, one job then, took
+     * 219 s, of which 43 s of CPU; the rest was waiting on the other jobs, which grows
+     * with them. 600 s leaves room for near three times that. */
+    tc = side_by_side_tcase(s, "binaries", "every binary without a GPU", 600, 0);
+    tcase_add_test(tc, no_gpu_exits_77_with_one_line);
+    tcase_add_test(tc, every_cpu_row_runs_without_a_gpu);
     tc = tcase_create("front door");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, front_door_lists_and_rejects);

@@ -185,23 +185,42 @@ START_TEST(rubric_technique_lines_select_steps)
 }
 END_TEST
 
+/* Reads tests/fixtures/check-status/<fixture>.status as checks_status_read does for
+ * a check process that is still running or has ended. */
+static size_t read_fixture(const char *fixture, enum check_process_state process, size_t from,
+                           size_t sizes, int codes[], int *stopped, int *any_wrong)
+{
+    char path[256];
+    snprintf(path, sizeof path, "tests/fixtures/check-status/%s.status", fixture);
+    char *text = util_read_file(path, NULL);
+    ck_assert_ptr_nonnull(text);
+    double seconds[16];
+    size_t c = checks_status_read(text, process, from, sizes, codes, seconds, stopped, any_wrong);
+    free(text);
+    return c;
+}
+
 /* A check process's status lines count only while they follow on from its first size:
  * a later process (from size 6) reading the status file its step's first process left
- * (sizes 1 to 5) has ended none of its own sizes, and a line still being written (no
- * newline yet) is not an ended size. */
+ * (sizes 1 to 5) has ended none of its own sizes. Its last line without a newline
+ * ("8 0 3.2"): while it runs, a line still being written, not an ended size; once it
+ * has ended, the line it got to. */
 START_TEST(a_later_check_process_counts_only_its_own_status_lines)
 {
-    char *first = util_read_file("tests/fixtures/check-status/first-process.status", NULL);
-    char *later = util_read_file("tests/fixtures/check-status/later-process.status", NULL);
-    ck_assert_ptr_nonnull(first);
-    ck_assert_ptr_nonnull(later);
-    ck_assert_uint_eq(checks_status_ended(first, 0), 5);
-    ck_assert_uint_eq(checks_status_ended(first, 5), 0); /* the earlier process's lines */
-    ck_assert_uint_eq(checks_status_ended(later, 5), 2); /* size 8 still being written */
-    ck_assert_uint_eq(checks_status_ended(later, 0), 0);
-    ck_assert_uint_eq(checks_status_ended(NULL, 5), 0);
-    free(first);
-    free(later);
+    int codes[16], stopped, wrong;
+    const enum check_process_state running = CHECK_PROCESS_RUNNING, ended = CHECK_PROCESS_ENDED;
+    ck_assert_uint_eq(read_fixture("first-process", running, 0, 9, codes, &stopped, &wrong), 5);
+    /* the earlier process's lines */
+    ck_assert_uint_eq(read_fixture("first-process", running, 5, 9, codes, &stopped, &wrong), 5);
+    /* size 8 still being written */
+    ck_assert_uint_eq(read_fixture("later-process", running, 5, 9, codes, &stopped, &wrong), 7);
+    ck_assert(codes[5] == 0 && codes[6] == 0);
+    ck_assert_uint_eq(read_fixture("later-process", running, 0, 9, codes, &stopped, &wrong), 0);
+    ck_assert_uint_eq(read_fixture("later-process", ended, 5, 9, codes, &stopped, &wrong), 8);
+    double seconds[16];
+    ck_assert_uint_eq(checks_status_read(NULL, running, 5, 9, codes, seconds, &stopped, &wrong),
+                      5);
+    ck_assert_uint_eq(checks_status_read(NULL, ended, 5, 9, codes, seconds, &stopped, &wrong), 5);
 }
 END_TEST
 
@@ -209,35 +228,23 @@ END_TEST
  * next (4 sizes read, the wrong ones with exit 1); a wrong size whose line says "stop"
  * ends the process there (the next process starts at size 3); so does any other
  * failure; a later process counts from its own first size. */
-static size_t read_fixture(const char *fixture, size_t from, size_t sizes, int codes[],
-                           int *stopped, int *any_wrong)
-{
-    char path[256];
-    snprintf(path, sizeof path, "tests/fixtures/check-status/%s.status", fixture);
-    char *text = util_read_file(path, NULL);
-    ck_assert_ptr_nonnull(text);
-    double seconds[16];
-    size_t c = checks_status_read(text, from, sizes, codes, seconds, stopped, any_wrong);
-    free(text);
-    return c;
-}
-
 START_TEST(a_check_process_goes_on_past_a_wrong_size)
 {
     int codes[16], stopped, wrong;
-    ck_assert_uint_eq(read_fixture("wrong-went-on", 0, 4, codes, &stopped, &wrong), 4);
+    const enum check_process_state ended = CHECK_PROCESS_ENDED;
+    ck_assert_uint_eq(read_fixture("wrong-went-on", ended, 0, 4, codes, &stopped, &wrong), 4);
     ck_assert(!stopped && wrong);
     ck_assert(codes[0] == 0 && codes[1] == 1 && codes[2] == 1 && codes[3] == 0);
-    ck_assert_uint_eq(read_fixture("wrong-went-on", 0, 9, codes, &stopped, &wrong), 4);
+    ck_assert_uint_eq(read_fixture("wrong-went-on", ended, 0, 9, codes, &stopped, &wrong), 4);
     ck_assert(!stopped); /* ended during size 5: parse_checks gives it the exit code */
-    ck_assert_uint_eq(read_fixture("wrong-then-stopped", 0, 4, codes, &stopped, &wrong), 2);
+    ck_assert_uint_eq(read_fixture("wrong-then-stopped", ended, 0, 4, codes, &stopped, &wrong), 2);
     ck_assert(stopped && wrong && codes[1] == 1);
-    ck_assert_uint_eq(read_fixture("cannot-run-size", 0, 4, codes, &stopped, &wrong), 2);
+    ck_assert_uint_eq(read_fixture("cannot-run-size", ended, 0, 4, codes, &stopped, &wrong), 2);
     ck_assert(stopped && !wrong && codes[1] == 2);
-    ck_assert_uint_eq(read_fixture("first-process", 0, 9, codes, &stopped, &wrong), 5);
+    ck_assert_uint_eq(read_fixture("first-process", ended, 0, 9, codes, &stopped, &wrong), 5);
     ck_assert(!stopped && wrong);
-    ck_assert_uint_eq(read_fixture("later-process", 5, 9, codes, &stopped, &wrong), 8);
-    ck_assert_uint_eq(read_fixture("later-process", 0, 9, codes, &stopped, &wrong), 0);
+    ck_assert_uint_eq(read_fixture("later-process", ended, 5, 9, codes, &stopped, &wrong), 8);
+    ck_assert_uint_eq(read_fixture("later-process", ended, 0, 9, codes, &stopped, &wrong), 0);
 }
 END_TEST
 

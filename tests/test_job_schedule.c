@@ -218,6 +218,26 @@ START_TEST(long_checks_are_skipped_by_name_or_run_alone)
 }
 END_TEST
 
+/* CK_RUN_CASE leaves out the side-by-side cases it does not name, as it does the
+ * others: asked for a case the binaries suite does not have, the runner starts no job
+ * for its side-by-side case (every binary without a GPU, minutes) and runs nothing. */
+START_TEST(a_side_by_side_case_not_named_by_ck_run_case_is_left_out)
+{
+    char runner[512];
+    bin_path("run-tests", runner, sizeof runner);
+    char *argv[] = {runner, NULL};
+    static char out[1 << 20], err[1 << 16];
+    const char *const env[] = {"CK_RUN_SUITE=binaries", "CK_RUN_CASE=no such case",
+                               "LAB_TEST_JOBS=2", NULL};
+    int code = run_capture(argv, env, out, sizeof out, err, sizeof err);
+    size_t len = strlen(out);
+    const char *tail = out + (len > 3000 ? len - 3000 : 0); /* within Check's message */
+    ck_assert_msg(code == 0 && strstr(out, "tests: 0 passed, 0 failed") != NULL &&
+                      strstr(out, "every binary without a GPU") == NULL,
+                  "runner exited %d\n...%s%.1000s", code, tail, err);
+}
+END_TEST
+
 /* The long GPU checks (tests/side_by_side.h: the cases that declare device memory,
  * each solution step past 2^31 elements): make test on a GPU leaves them out (the
  * runner lists each SKIPPED by name) and runs the rest; make test-long runs them and,
@@ -256,6 +276,7 @@ Suite *job_schedule_suite(void)
     tcase_set_timeout(tc, 60); /* a runner of its own, started and stopped */
     tcase_add_test(tc, a_run_stopped_by_a_signal_leaves_no_temporary_folder);
     tcase_add_test(tc, long_checks_are_skipped_by_name_or_run_alone);
+    tcase_add_test(tc, a_side_by_side_case_not_named_by_ck_run_case_is_left_out);
     suite_add_tcase(s, tc);
     return s;
 }

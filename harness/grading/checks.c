@@ -190,7 +190,11 @@ void watch_check_processes(struct session *sess)
         char path[600];
         snprintf(path, sizeof path, "%sstatus", run->logs);
         char *text = read_text(path, 1 << 16);
-        size_t ended = checks_status_ended(text, run->from);
+        int codes[MAX_CHECK_SIZES], stopped, any_wrong;
+        double seconds[MAX_CHECK_SIZES];
+        size_t ended = checks_status_read(text, CHECK_PROCESS_RUNNING, run->from, w->sizes,
+                                          codes, seconds, &stopped, &any_wrong) -
+                       run->from;
         free(text);
         if (w->watched != run || ended != w->watched_ended) {
             if (w->watched != run)

@@ -356,32 +356,22 @@ int technique_result(const struct technique_verdict *v, const struct step_resour
     return 1;
 }
 
-size_t checks_status_ended(const char *status, size_t from)
-{
-    size_t ended = 0;
-    for (const char *line = status; line != NULL && *line != '\0';) {
-        unsigned long i;
-        if (sscanf(line, "%lu", &i) != 1 || i != from + ended + 1 || strchr(line, '\n') == NULL)
-            break; /* not this process's, or a line still being written */
-        ++ended;
-        line = strchr(line, '\n') + 1;
-    }
-    return ended;
-}
-
-size_t checks_status_read(const char *status, size_t from, size_t sizes, int codes[],
-                          double seconds[], int *stopped, int *any_wrong)
+size_t checks_status_read(const char *status, enum check_process_state process, size_t from,
+                          size_t sizes, int codes[], double seconds[], int *stopped,
+                          int *any_wrong)
 {
     size_t c = from;
     *stopped = *any_wrong = 0;
     for (const char *line = status; line != NULL && *line != '\0' && c < sizes;) {
         const char *end = strchr(line, '\n');
+        if (end == NULL && process == CHECK_PROCESS_RUNNING)
+            break; /* a line still being written */
         size_t len = end != NULL ? (size_t)(end - line) : strlen(line);
         unsigned long i;
         int code;
         double t;
         if (sscanf(line, "%lu %d %lf", &i, &code, &t) != 3 || i != c + 1)
-            break;
+            break; /* not this process's (an earlier one's, before it truncated the file) */
         codes[c] = code;
         seconds[c++] = t;
         *any_wrong |= code == EXIT_WRONG;

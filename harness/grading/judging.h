@@ -111,24 +111,28 @@ void technique_fail_what_ran(struct technique_verdict *v, const char *reason);
 int technique_result(const struct technique_verdict *v, const struct step_resources *res,
                      int have_gpu, struct check_result *k);
 
-/* How many sizes a check process that began at size from (0-based) has ended, by the
- * status text it has written so far (NULL: none yet): its lines "<size> <code> <s>",
- * counted while they follow on from from + 1. A later process of the step writes the
- * same status file as the one before it, so until it has truncated that file the
- * lines there are the earlier process's (from 1) and are none of its own: counted as
- * its, they gave its first size the limit of a process with every size decided (the
+/* Whose status text checks_status_read reads: a process still running may be in the
+ * middle of its last line, so a line without its newline is not yet an ended size; an
+ * ended process's last line is all it wrote, and counts when it reads whole. */
+enum check_process_state { CHECK_PROCESS_RUNNING, CHECK_PROCESS_ENDED };
+
+/* A check process's status text (NULL: none yet), its lines "<size> <code> <s>[ stop]",
+ * read from its first size (0-based from) for at most `sizes` sizes while they follow
+ * on from from + 1: each size's exit code and seconds since the process's start
+ * (codes[c], seconds[c] for c from `from`). A wrong result (exit 1) goes on to the next
+ * size unless its line ends in "stop" (CHECK_STATUS_STOP); any other failure ends the
+ * process. Returns the index after the last size read (from + the sizes it has ended);
+ * *stopped says the process stopped at that last one, *any_wrong that a size was wrong.
+ * Read while the process runs (watch_check_processes) and once it has ended
+ * (parse_checks).
+ * Lines must follow on from from + 1 because a later process of the step writes the
+ * same status file as the one before it, so until it has truncated that file the lines
+ * there are the earlier process's (from 1) and are none of its own: counted as its,
+ * they gave its first size the limit of a process with every size decided (the
  * rubric's slack), and it was killed there (make test on the H200: partial-write's
  * 1x300x17 "T"). */
-size_t checks_status_ended(const char *status, size_t from);
-
-/* A check process's status text once it has ended, read from its first size (0-based
- * from) for at most `sizes` sizes: each size's exit code and seconds since the
- * process's start (codes[c], seconds[c] for c from `from`). A wrong result (exit 1)
- * goes on to the next size unless its line ends in "stop" (CHECK_STATUS_STOP); any
- * other failure ends the process. Returns the index after the last size read;
- * *stopped says the process stopped at that last one, *any_wrong that a size was
- * wrong. */
-size_t checks_status_read(const char *status, size_t from, size_t sizes, int codes[],
-                          double seconds[], int *stopped, int *any_wrong);
+size_t checks_status_read(const char *status, enum check_process_state process, size_t from,
+                          size_t sizes, int codes[], double seconds[], int *stopped,
+                          int *any_wrong);
 
 #endif

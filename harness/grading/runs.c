@@ -106,7 +106,8 @@ size_t parse_checks(const struct step_run *run, size_t sizes, struct size_verdic
     double seconds[MAX_CHECK_SIZES];
     if (sizes > MAX_CHECK_SIZES)
         sizes = MAX_CHECK_SIZES;
-    size_t c = checks_status_read(text, run->from, sizes, codes, seconds, &stopped, &any_wrong);
+    size_t c = checks_status_read(text, CHECK_PROCESS_ENDED, run->from, sizes, codes,
+                                  seconds, &stopped, &any_wrong);
     free(text);
     double before = 0;
     for (size_t i = run->from; i < c; before = seconds[i++])
