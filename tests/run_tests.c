@@ -179,8 +179,8 @@ static int wanted(const char *name)
  * side_by_side.h, which the runner makes a job of its own or lists as left out). */
 static int case_selected(const char *name)
 {
-    const char *only = getenv("CK_RUN_CASE");
-    return only == NULL || only[0] == '\0' || strcmp(only, name) == 0;
+    const char *only = getenv("CK_RUN_CASE"); /* (never empty: main) */
+    return only == NULL || strcmp(only, name) == 0;
 }
 
 /* In the child that runs one job: Check's log files (when asked for) get the suite's
@@ -490,6 +490,12 @@ static double gpu_budget_gb(double memory_gb)
 
 int main(void)
 {
+    /* an empty CK_RUN_CASE selects nothing but names no case either: as unset, for this
+     * runner (case_selected) and Check alike (a test's runner in a runner clears the
+     * one around it so) */
+    const char *run_case = getenv("CK_RUN_CASE");
+    if (run_case != NULL && run_case[0] == '\0')
+        unsetenv("CK_RUN_CASE");
     char gpu_why[1024], gnuplot_why[256], cuobjdump_why[4200];
     int have_gpu = gpu_visible(gpu_why, sizeof gpu_why);
     int have_gnuplot = gnuplot_present(gnuplot_why, sizeof gnuplot_why);
