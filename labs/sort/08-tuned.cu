@@ -39,8 +39,13 @@
  *   keys, as CUB's), -DSTATUS_PER_PASS=1 (one pass's status words, cleared before each
  *   pass, as CUB's, instead of all four passes' at once), -DDIGIT_ASM=1 (each digit
  *   extracted by a volatile bfe, which the compiler cannot keep live between loops:
- *   most of the spill goes), -DHISTOGRAM_THREADS,
- *   -DHISTOGRAM_UNROLL and -DHISTOGRAM_BLOCKS for the upfront histogram.
+ *   most of the spill goes), -DBALLOT_PTX=1 (each digit bit's ballot written as
+ *   CUB writes it, in PTX: the bit's predicate votes and inverts the ballot where it
+ *   is false, where the C form tests each bit twice and selects; the ranking takes
+ *   about a third fewer instructions), -DKEY_POINTER=1 (a thread's keys read at
+ *   constant offsets from one pointer, as CUB reads them, instead of a 64-bit index
+ *   sum per key), -DHISTOGRAM_THREADS, -DHISTOGRAM_UNROLL and -DHISTOGRAM_BLOCKS for
+ *   the upfront histogram.
  *   harness/labs/sort/sweep-onesweep.sh times a grid of them beside CUB.
  * Why: 06 is not limited by its memory traffic alone: its ranking, the waits of its
  *   look-back and its barriers take time that longer tiles, fewer status words and a

@@ -51,6 +51,12 @@
 #ifndef STATUS_PER_PASS
 #define STATUS_PER_PASS 0 /* 1: one pass's status words, cleared before each pass (CUB's) */
 #endif
+#ifndef BALLOT_PTX
+#define BALLOT_PTX 0 /* 1: each digit bit's ballot in CUB's PTX (with BALLOT_MATCH=1) */
+#endif
+#ifndef KEY_POINTER
+#define KEY_POINTER 0 /* 1: a thread's keys read through one pointer (CUB's) */
+#endif
 #define WARPS (THREADS / 32)
 #define TILE (ITEMS * THREADS)
 #define WARP_KEYS (32 * ITEMS)
@@ -151,7 +157,26 @@ __global__ void scan_histograms(unsigned *histograms)
 template <int DIGIT_BITS>
 __device__ __forceinline__ unsigned peers_of(unsigned digit)
 {
-#if BALLOT_MATCH
+#if BALLOT_MATCH && BALLOT_PTX
+    /* CUB's form (cub/util_ptx.cuh:461-468): the bit's predicate votes, and the lanes
+     * whose bit is 0 invert the ballot under that same predicate. The compiler then
+     * tests the bits with one R2P for seven of them, where the C form below tests each
+     * bit twice (once to vote, once to choose) and selects. */
+    unsigned peers = FULL_MASK;
+#pragma unroll
+    for (int b = 0; b < DIGIT_BITS; ++b) {
+        unsigned agree;
+        asm("{\n\t.reg .pred p;\n\t"
+            "and.b32 %0, %1, %2;\n\t"
+            "setp.ne.u32 p, %0, 0;\n\t"
+            "vote.sync.ballot.b32 %0, p, 0xffffffff;\n\t"
+            "@!p not.b32 %0, %0;\n\t}"
+            : "=r"(agree)
+            : "r"(digit), "r"(1u << b));
+        peers &= agree;
+    }
+    return peers;
+#elif BALLOT_MATCH
     unsigned peers = FULL_MASK;
 #pragma unroll
     for (int b = 0; b < DIGIT_BITS; ++b) {
@@ -231,11 +256,22 @@ __device__ __forceinline__ void onesweep_tile(const unsigned *from, unsigned *to
     long begin = tile_index * TILE;
     unsigned valid = FULL ? TILE : (unsigned)(n - begin);
     unsigned key[ITEMS];
+#if KEY_POINTER
+    /* one 64-bit address per thread, its keys at constant offsets from it (CUB's
+     * LoadDirectWarpStriped, cub/block/block_load.cuh:479): one instruction per key */
+    const unsigned *mine = from + begin + (warp * WARP_KEYS + lane);
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+        unsigned j = warp * WARP_KEYS + r * 32 + lane;
+        key[r] = FULL || j < valid ? load_key(mine + r * 32) : 0;
+    }
+#else
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
         unsigned j = warp * WARP_KEYS + r * 32 + lane;
         key[r] = FULL || j < valid ? load_key(from + begin + j) : 0;
     }
+#endif
 #if EARLY_COUNTS
     unsigned count, start;
     early_counts_rank<FULL>(key, shift, status, tile_index, valid, tile, warp_count, work, &count,

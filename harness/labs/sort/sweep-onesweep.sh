@@ -15,32 +15,35 @@ set -u
 make_cmd=$1 variants=$2 out=$3 cub=$4 lab=$5 sizes=$6 mode=${7:-run}
 stem=08-tuned
 
-# name|-D flags: the default first, then one change at a time, then CUB's choices
-# together. CUB on sm_90 for 32-bit keys: 384 threads of 19 keys with a 64-bit count
-# (20 with an int one), warp histograms before ranking, plain loads, one pass's status
-# words, a one-at-a-time look-back, a histogram of 128 threads over every SM.
+# name|-D flags: the default first, then one change at a time, then combinations. CUB
+# on sm_90 for 32-bit keys: 384 threads of 19 keys with a 64-bit count (20 with an int
+# one), warp histograms before ranking, plain loads through one pointer per thread, one
+# ballot per digit bit in PTX, one pass's status words. The rows of the sweep recorded
+# on the H200 (2026-11-29) that helped at neither size are gone (the look-back window,
+# the histogram's shape, STATUS_PER_PASS alone, 19 keys alone or with DIGIT_ASM, 20
+# with DIGIT_ASM, early counts with 16); their variables stay in 08.
 grid='default|
 items16|-DITEMS=16
 items17|-DITEMS=17
-items19|-DITEMS=19
 items20|-DITEMS=20
 items20-2blocks|-DITEMS=20 -DMIN_BLOCKS=2
 digit-asm|-DDIGIT_ASM=1
-digit-asm-items19|-DDIGIT_ASM=1 -DITEMS=19
-digit-asm-items20|-DDIGIT_ASM=1 -DITEMS=20
 early|-DEARLY_COUNTS=1
 early-asm|-DEARLY_COUNTS=1 -DDIGIT_ASM=1
-early-asm-items16|-DEARLY_COUNTS=1 -DDIGIT_ASM=1 -DITEMS=16
 early-asm-items19|-DEARLY_COUNTS=1 -DDIGIT_ASM=1 -DITEMS=19
 early-asm-items20|-DEARLY_COUNTS=1 -DDIGIT_ASM=1 -DITEMS=20
 plain-loads|-DSTREAMING_LOADS=0
-status-per-pass|-DSTATUS_PER_PASS=1
-window1|-DLOOKBACK_WINDOW=1
-window8|-DLOOKBACK_WINDOW=8
-histogram-128x2112|-DHISTOGRAM_THREADS=128 -DHISTOGRAM_BLOCKS=2112
-histogram-2048|-DHISTOGRAM_BLOCKS=2048
-cub-like|-DITEMS=19 -DEARLY_COUNTS=1 -DDIGIT_ASM=1 -DSTREAMING_LOADS=0 -DSTATUS_PER_PASS=1 -DLOOKBACK_WINDOW=1
-cub-like-window4|-DITEMS=19 -DEARLY_COUNTS=1 -DDIGIT_ASM=1 -DSTREAMING_LOADS=0 -DSTATUS_PER_PASS=1'
+cub-like-window4|-DITEMS=19 -DEARLY_COUNTS=1 -DDIGIT_ASM=1 -DSTREAMING_LOADS=0 -DSTATUS_PER_PASS=1
+ballot-ptx|-DBALLOT_PTX=1
+key-pointer|-DKEY_POINTER=1
+ptx-ptr|-DBALLOT_PTX=1 -DKEY_POINTER=1
+ptx-ptr-plain|-DBALLOT_PTX=1 -DKEY_POINTER=1 -DSTREAMING_LOADS=0
+ptx-ptr-items17|-DBALLOT_PTX=1 -DKEY_POINTER=1 -DITEMS=17
+ptx-ptr-items19|-DBALLOT_PTX=1 -DKEY_POINTER=1 -DITEMS=19
+ptx-ptr-asm|-DBALLOT_PTX=1 -DKEY_POINTER=1 -DDIGIT_ASM=1
+ptx-ptr-early19|-DBALLOT_PTX=1 -DKEY_POINTER=1 -DEARLY_COUNTS=1 -DDIGIT_ASM=1 -DITEMS=19
+ptx-ptr-e19-plain|-DBALLOT_PTX=1 -DKEY_POINTER=1 -DEARLY_COUNTS=1 -DDIGIT_ASM=1 -DITEMS=19 -DSTREAMING_LOADS=0
+cub-like-ptx|-DBALLOT_PTX=1 -DKEY_POINTER=1 -DITEMS=19 -DEARLY_COUNTS=1 -DDIGIT_ASM=1 -DSTREAMING_LOADS=0 -DSTATUS_PER_PASS=1'
 
 names=$(printf '%s\n' "$grid" | cut -d'|' -f1)
 flags_of() { printf '%s\n' "$grid" | sed -n "s/^$1|//p"; }
@@ -92,7 +95,8 @@ echo
 checked=
 for name in $names; do
     case "$(flags_of "$name")" in
-    *EARLY_COUNTS* | *DIGIT_ASM* | *STATUS_PER_PASS* | *STREAMING_LOADS* | *HISTOGRAM*) checked="$checked $name" ;;
+    *EARLY_COUNTS* | *DIGIT_ASM* | *STATUS_PER_PASS* | *STREAMING_LOADS* | *HISTOGRAM* | *BALLOT_PTX* | *KEY_POINTER*)
+        checked="$checked $name" ;;
     esac
 done
 rm -f "$variants"/*.checks "$variants"/*.checks-exit "$variants/failed-checks"
