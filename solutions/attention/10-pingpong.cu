@@ -40,7 +40,10 @@
  *   figure) with exactly these moves: TMA, warp specialization, ping-pong scheduling
  *   (and the softmax overlapped with the next products within a warpgroup, its
  *   intra-warpgroup pipelining, which this step leaves out).
- * Expect: faster than step 09 at d = 128 and long sequences; one block per SM (384
+ * Expect: by FA3's account, faster than step 09 at d = 128 and long sequences; as
+ *   written, not yet: ptxas serializes its wgmma (the build shows warning C7520, and
+ *   the SASS has a WARPGROUP.DEPBAR after every HGMMA), so no two products are in
+ *   flight together (the chapter's step 10 says what to try). One block per SM (384
  *   threads; registers reported at the launch bound, 168, since the split is made at
  *   run time). In the SASS: UTMALDG.3D (the TMA loads), SYNCS (the mbarriers),
  *   USETMAXREG, BAR.SYNC and BAR.ARV (the turns), HGMMA.64x64x16.F32.BF16 in both
