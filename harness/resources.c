@@ -387,3 +387,40 @@ int resources_parse(const char *text, struct kernel_resources *out, int max)
     commit(&ps);
     return ps.found > 0 ? ps.stored : -1;
 }
+
+int resources_performance_losses(const char *text, struct ptxas_loss *out, int max)
+{
+    static const char marker[] = ") Potential Performance Loss: ", in_function[] = " in the function '";
+    int found = 0;
+    for (const char *p = text; p != NULL && *p != '\0';) {
+        size_t n = strcspn(p, "\r\n");
+        struct span line = {p, n};
+        size_t at = span_find(line, marker);
+        if (span_starts_with(line, "ptxas") && at != SIZE_MAX) {
+            size_t open = at;
+            while (open > 0 && p[open] != '(')
+                --open;
+            const char *message = p + at + sizeof marker - 1;
+            size_t message_len = n - (size_t)(message - p);
+            struct span rest = {message, message_len};
+            size_t fn = span_find(rest, in_function);
+            struct ptxas_loss loss = {{0}, {0}, {0}};
+            if (p[open] == '(')
+                snprintf(loss.code, sizeof loss.code, "%.*s", (int)(at - open - 1), p + open + 1);
+            snprintf(loss.message, sizeof loss.message, "%.*s",
+                     (int)(fn != SIZE_MAX ? fn : message_len), message);
+            if (fn != SIZE_MAX) {
+                const char *name = message + fn + sizeof in_function - 1;
+                size_t name_len = strcspn(name, "'\r\n");
+                snprintf(loss.function, sizeof loss.function, "%.*s", (int)name_len, name);
+            }
+            if (out != NULL && found < max)
+                out[found] = loss;
+            ++found;
+        }
+        p += n;
+        if (*p != '\0')
+            ++p;
+    }
+    return found;
+}

@@ -26,6 +26,18 @@ struct kernel_resources {
  * out[0..max-1], or -1 when the text holds none. */
 int resources_parse(const char *text, struct kernel_resources *out, int max);
 
+/* A "Potential Performance Loss" that ptxas reported (e.g. C7520: wgmma.mma_async
+ * instructions serialized, every product waiting for the one before). */
+struct ptxas_loss {
+    char code[16];      /* "C7520" */
+    char message[512];  /* what ptxas says, without the function */
+    char function[256]; /* the mangled function it names ("" when none) */
+};
+
+/* The performance losses ptxas reports in text, in order, at most max stored in out;
+ * returns how many were found. */
+int resources_performance_losses(const char *text, struct ptxas_loss *out, int max);
+
 #ifdef __cplusplus
 }
 #endif

@@ -214,6 +214,21 @@ int static_report(const struct run_options *options, const char *program)
             printf("%*s also in this step: %s, %d registers, %zu B shared, %zu B local\n", width,
                    "", name, kernels[i].registers, kernels[i].shared_bytes, kernels[i].local_bytes);
         }
+    /* what ptxas said costs speed (C7520: the wgmma serialized), once per message and
+     * kernel, for this report's architecture's kernels alone */
+    struct ptxas_loss losses[16];
+    int nloss = resources_performance_losses(step_identity.resource_report, losses, 16);
+    for (int i = 0; i < nloss && i < 16; ++i) {
+        char name[256] = "";
+        for (int k = 0; k < count; ++k)
+            if (strcmp(kernels[k].function, losses[i].function) == 0 &&
+                strcmp(kernels[k].arch, main_kernel->arch) == 0)
+                readable_kernel_name(losses[i].function, name, sizeof name);
+        if (losses[i].function[0] != '\0' && name[0] == '\0')
+            continue; /* another architecture's kernel, or none the report knows */
+        printf("%*s ptxas warns (%s): %s%s%s\n", width, "", losses[i].code, losses[i].message,
+               name[0] ? ", in " : "", name);
+    }
     const struct step_info *step = step_table_step(step_identity.table, step_identity.stem);
     if (step != NULL && step->nvcc_flags[0] != '\0')
         printf("%*s compiled with the step's own flags: %s\n", width, "", step->nvcc_flags);

@@ -472,6 +472,35 @@ START_TEST(reports_of_this_build)
 }
 END_TEST
 
+/* ptxas's "Potential Performance Loss" lines (tests/fixtures/ptxas-loss/): each one's
+ * code, message and function, in order; a report without one has none, and the
+ * kernels' resources read as before. */
+START_TEST(performance_losses_are_read_with_their_kernel)
+{
+    char path[1024];
+    fixture_path("ptxas-loss/wgmma-serialized.res", path, sizeof path);
+    char *text = util_read_file(path, NULL);
+    ck_assert_msg(text != NULL, "cannot read %s", path);
+    struct ptxas_loss losses[4];
+    ck_assert_int_eq(resources_performance_losses(text, losses, 4), 2);
+    ck_assert_str_eq(losses[0].code, "C7520");
+    ck_assert_str_eq(losses[0].message,
+                     "wgmma.mma_async instructions are serialized due to program dependence on "
+                     "compiler-inserted WG.AR in divergent path");
+    ck_assert_str_eq(losses[0].function, "_Z13pingpong_d12814CUtensorMap_stS_S_P13__nv_bfloat16iif");
+    ck_assert_str_eq(losses[1].function, "_Z12pingpong_d6414CUtensorMap_stS_S_P13__nv_bfloat16iif");
+    /* counted past max, stored up to it */
+    ck_assert_int_eq(resources_performance_losses(text, losses, 1), 2);
+    struct kernel_resources k[4];
+    ck_assert_int_eq(resources_parse(text, k, 4), 2);
+    free(text);
+    text = load_report(fixture_names[0]);
+    ck_assert_int_eq(resources_performance_losses(text, losses, 4), 0);
+    free(text);
+    ck_assert_int_eq(resources_performance_losses(NULL, losses, 4), 0);
+}
+END_TEST
+
 Suite *resources_suite(void)
 {
     if (fixture_count == 0 && fixture_list_error[0] == '\0')
@@ -483,6 +512,7 @@ Suite *resources_suite(void)
     tcase_add_loop_test(fixtures, fixture_reads_the_same_with_crlf_and_lone_cr, 0, fixture_count);
     tcase_add_loop_test(fixtures, fixture_cut_anywhere_gives_whole_kernels_only, 0, fixture_count);
     tcase_add_test(fixtures, malformed_expectations_are_refused);
+    tcase_add_test(fixtures, performance_losses_are_read_with_their_kernel);
     suite_add_tcase(s, fixtures);
 
     TCase *robust = tcase_create("robustness");
