@@ -1,10 +1,10 @@
 /* \brief A library row's autotuning: the fastest of the ways a library offers to make
  * one call, timed at a size's first launch.
  *
- * A library's heuristic ranks its candidates (cuBLASLt's algorithms, cuDNN's engine
- * configurations) by a model, and its first choice is not always the fastest for the
- * size at hand; its most careful user times them and keeps the fastest (cuBLASLt's
- * samples, cudnn-frontend's autotune). A row does that at a size's first launch, which
+ * A library's heuristic ranks its candidates (a GEMM library's algorithms, a graph
+ * library's engine configurations) by a model, and its first choice is not always the
+ * fastest for the size at hand; its most careful user times them and keeps the fastest
+ * (as the libraries' own samples and autotuners do). A row does that at a size's first launch, which
  * the runner never times: each candidate runs once (its warm-up; one that fails to run
  * is skipped, as a tuner skips it), then FASTEST_CANDIDATE_TRIALS times on the row's
  * stream between a pair of events, with L2 flushed before each run as the runner
