@@ -186,10 +186,28 @@ static int same_long(const char *text, long value)
     return text != NULL && strtol(text, NULL, 10) == value;
 }
 
+void results_build_defines(const char *flags, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (const char *word = flags; *word != '\0';) {
+        size_t n = strcspn(word, " ");
+        if (n > 2 && strncmp(word, "-D", 2) == 0 && used + n + 2 <= len) {
+            snprintf(buf + used, len - used, "%s%.*s", used > 0 ? " " : "", (int)n, word);
+            used = strlen(buf);
+        }
+        word += n + strspn(word + n, " ");
+    }
+}
+
 /* A row built with a build variable (-DNAME=...) is a variant of its step. */
 static int is_variant(const char *flags)
 {
-    return flags != NULL && (strncmp(flags, "-D", 2) == 0 || strstr(flags, " -D") != NULL);
+    char defines[512];
+    if (flags == NULL)
+        return 0;
+    results_build_defines(flags, defines, sizeof defines);
+    return defines[0] != '\0';
 }
 
 static double row_median(const struct csv_table *t, size_t row)

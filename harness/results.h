@@ -104,6 +104,10 @@ void results_commit(char *buf, size_t len);
 
 /* A folder name for a GPU: "NVIDIA H100 80GB HBM3" -> "NVIDIA-H100-80GB-HBM3". */
 void results_gpu_dir(const char *gpu_name, char *buf, size_t len);
+/* The -DNAME=VALUE words of a row's nvcc flags, space-separated: what makes the row a
+ * build variant of its step (make run SORT_ITEMS=16, a sweep's builds); "" for none. */
+void results_build_defines(const char *flags, char *buf, size_t len);
+
 
 /* Comparing recorded results: the one rule every "vs previous" follows (the runner's
  * table, the documents' tables through bin/guide-tables, the speedups figures through the

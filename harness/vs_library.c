@@ -102,22 +102,6 @@ void vs_library_cell(const struct csv_table *t, size_t row, const struct step_ta
         vs_library_words(against.speedup, field(t, (size_t)against.row, "step"), buf, len);
 }
 
-/* The -DNAME=VALUE words of a row's nvcc flags, space-separated: what makes the row a
- * build variant of its step (make run SORT_ITEMS=16, a sweep's builds); "" for none. */
-static void build_defines(const char *flags, char *buf, size_t len)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (const char *word = flags; *word != '\0';) {
-        size_t n = strcspn(word, " ");
-        if (n > 2 && strncmp(word, "-D", 2) == 0 && used + n + 2 <= len) {
-            snprintf(buf + used, len - used, "%s%.*s", used > 0 ? " " : "", (int)n, word);
-            used = strlen(buf);
-        }
-        word += n + strspn(word + n, " ");
-    }
-}
-
 int vs_library_print_run(FILE *out, const struct csv_table *t, const struct step_table *steps,
                          const char *run_id)
 {
@@ -155,7 +139,7 @@ int vs_library_print_run(FILE *out, const struct csv_table *t, const struct step
         for (const char *c = size; *c != '\0'; ++c)
             shown += ((unsigned char)*c & 0xC0) != 0x80;
         char defines[256];
-        build_defines(field(t, r, "flags"), defines, sizeof defines);
+        results_build_defines(field(t, r, "flags"), defines, sizeof defines);
         fprintf(out, "  %-*s %s%*s %s%s%s\n", steps != NULL ? step_table_name_width(steps) : 20,
                 field(t, r, "step"), size, shown < 24 ? 24 - shown : 0, "", words,
                 defines[0] != '\0' ? "  " : "", defines);
