@@ -62,8 +62,7 @@
  *   tile's P V, waited for with wait_group 1, so this tile's softmax runs under that
  *   P V; a second P in registers), and the setmaxnreg split -DPRODUCER_REGISTERS=40
  *   -DCONSUMER_REGISTERS=232 (24 and 240, FA3's, at BC = 128, where 232 spills).
- *   harness/labs/attention/sweep-pingpong.sh (make sweep-pingpong) times a grid of
- *   them beside cuDNN.
+ *   harness/labs/attention/sweep-pingpong.sh times a grid of them beside cuDNN.
  * Run:  make run LAB=attention STEP=10
  */
 #include <math.h>

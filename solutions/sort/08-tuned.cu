@@ -41,8 +41,7 @@
  *   extracted by a volatile bfe, which the compiler cannot keep live between loops:
  *   most of the spill goes), -DHISTOGRAM_THREADS,
  *   -DHISTOGRAM_UNROLL and -DHISTOGRAM_BLOCKS for the upfront histogram.
- *   harness/labs/sort/sweep-onesweep.sh (make sweep-onesweep) times a grid of them
- *   beside CUB.
+ *   harness/labs/sort/sweep-onesweep.sh times a grid of them beside CUB.
  * Why: 06 is not limited by its memory traffic alone: its ranking, the waits of its
  *   look-back and its barriers take time that longer tiles, fewer status words and a
  *   look-back that starts later (and so waits less) hide.
