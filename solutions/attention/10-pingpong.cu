@@ -72,7 +72,7 @@
 #include "hopper_tma.cuh"
 #include "step_kernel.h"
 
-/* The build variables (the header's last paragraph); each default is the step as taught. */
+/* The build variables (the header's "Build variables"); each default is the step as taught. */
 #ifndef BC
 #define BC 64 /* keys per tile: 64 or 128 (S = Q K^T of a k16 step is one m64n<BC>k16) */
 #endif
