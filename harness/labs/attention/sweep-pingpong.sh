@@ -20,7 +20,9 @@
 # builds, checks and timed runs are harness/sweep.sh's.
 set -u
 make_cmd=$1 variants=$2 out=$3 cudnn=$4 step09=$5 lab=$6 sizes=$7 builds=$8 mode=${9:-run}
-CHECK_SECONDS=120 RUN_SECONDS=120
+# (each check-sizes process and each timed run is stopped after two minutes;
+# ATT_SWEEP_CHECK_SECONDS in the environment gives the checks another limit)
+CHECK_SECONDS=${ATT_SWEEP_CHECK_SECONDS:-120} RUN_SECONDS=120
 
 # name|-D flags: the default first; WGMMA_ASYNC=1 alone (ptxas serializes every HGMMA
 # of the default: its C7520); then one change at a time on top of it; then with 128
@@ -47,7 +49,7 @@ if [ -n "$builds" ]; then
         chosen="$chosen$line
 "
     done
-    grid=$chosen
+    grid=$(printf '%s' "$chosen") # (without the last line's end)
 fi
 
 # the sizes one a line, each three numbers, before anything is built
