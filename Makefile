@@ -368,13 +368,16 @@ $(8)/$(2)/$(3).flags: FORCE
 	$(Q)mkdir -p $$(@D)
 	$(Q)echo '$(strip $(7))' | cmp -s - $$@ || { tmp='$$@'.$$$$$$$$.tmp; echo '$(strip $(7))' > "$$$$tmp" && mv -f "$$$$tmp" '$$@'; }
 
+# (ptxas's resource lines are kept in .res for the report, not shown; its "Potential
+# Performance Loss" lines are shown: C7520, wgmma serialized, is why a Hopper step can
+# be slower than the one before it)
 $(8)/$(2)/$(3).o: $(5) $(FLAGS_STAMP) $(8)/$(2)/$(3).flags $(wildcard $(call lab_def,$(2)))
 	$$(call say,NVCC,$$<)
 	$(Q)mkdir -p $$(@D)
 	$(Q)tmp='$$@'.$$$$$$$$; \
 	  $(NVCC) $(call nvcc_flags_for,$(7),$(9)) -Iharness/labs/$(2) $(7) $(DEPFLAGS) -MT '$$@' -MF "$$$$tmp.d.tmp" \
 	    --resource-usage -c $$< -o "$$$$tmp.o.tmp" 2> "$$$$tmp.res.tmp"; \
-	  status=$$$$?; grep -v -e '^ptxas info' -e 'bytes stack frame' "$$$$tmp.res.tmp" >&2; \
+	  status=$$$$?; awk '/Performance Loss/ || !/^ptxas info|bytes stack frame/' "$$$$tmp.res.tmp" >&2; \
 	  if [ $$$$status -ne 0 ]; then rm -f "$$$$tmp.d.tmp" "$$$$tmp.o.tmp" "$$$$tmp.res.tmp"; exit $$$$status; fi; \
 	  mv -f "$$$$tmp.res.tmp" '$$(@:.o=.res)' && mv -f "$$$$tmp.d.tmp" '$$(@:.o=.d)' && mv -f "$$$$tmp.o.tmp" '$$@'
 
