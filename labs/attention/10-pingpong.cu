@@ -40,14 +40,29 @@
  *   figure) with exactly these moves: TMA, warp specialization, ping-pong scheduling
  *   (and the softmax overlapped with the next products within a warpgroup, its
  *   intra-warpgroup pipelining, which this step leaves out).
- * Expect: by FA3's account, faster than step 09 at d = 128 and long sequences; as
- *   written, not yet: ptxas serializes its wgmma (the build shows warning C7520, and
- *   the SASS has a WARPGROUP.DEPBAR after every HGMMA), so no two products are in
- *   flight together (the chapter's step 10 says what to try). One block per SM (384
- *   threads; registers reported at the launch bound, 168, since the split is made at
- *   run time). In the SASS: UTMALDG.3D (the TMA loads), SYNCS (the mbarriers),
- *   USETMAXREG, BAR.SYNC and BAR.ARV (the turns), HGMMA.64x64x16.F32.BF16 in both
- *   forms, and no LDGSTS.
+ * Expect: one block per SM (384 threads; registers reported at the launch bound, 168,
+ *   since the split is made at run time). In the SASS: UTMALDG.3D (the TMA loads),
+ *   SYNCS (the mbarriers), USETMAXREG, BAR.SYNC and BAR.ARV (the turns),
+ *   HGMMA.64x64x16.F32.BF16 in both forms, and no LDGSTS. Built as it is, nvcc 13's
+ *   ptxas serializes the products (its -v lines, C7520: "wgmma.mma_async instructions
+ *   are serialized"; a WARPGROUP.DEPBAR after every HGMMA in the SASS): each waits for
+ *   the one before, the idling the turns are there to hide. WGMMA_ASYNC=1 below is the
+ *   code it keeps in flight.
+ * Build variables, each a -D flag with the step as taught as its default (the CSV's
+ *   flags column records those set; make run LAB=attention STEP=10 ATT_BC=128 ... sets
+ *   them, lab.mk): -DBC=64 keys per tile (128: S = Q K^T as m64n128k16, FA3's and
+ *   cuDNN's 128-key tile, the stages twice the size), -DSTAGES=2 (3 fits at BC = 128,
+ *   in 225 KB), -DWIDE_PV=0 (1: O += P V as one m64n<d>k16 per k16 step, not one
+ *   m64n64k16 per 64 columns), -DPINGPONG=1 (0: no turns, both consumers issue when
+ *   ready), -DWGMMA_ASYNC=0 (1: the warpgroup's index broadcast by __shfl_sync, so ptxas
+ *   knows it is the same across the warp, as CUTLASS's canonical_warp_group_idx does,
+ *   and S's first k16 step overwriting the accumulator instead of adding to zeros
+ *   written before: ptxas then serializes nothing), -DINTRA_WG_OVERLAP=0 (1: FA3's
+ *   intra-warpgroup pipelining, S of this tile a batch of its own before the last
+ *   tile's P V, waited for with wait_group 1, so this tile's softmax runs under that
+ *   P V; a second P in registers), and the setmaxnreg split -DPRODUCER_REGISTERS=40
+ *   -DCONSUMER_REGISTERS=232 (24 and 240, FA3's, at BC = 128, where 232 spills).
+ *   harness/labs/attention/sweep-pingpong.sh times a grid of them beside cuDNN.
  * Run:  make run LAB=attention STEP=10
 
  *

@@ -40,14 +40,29 @@
  *   figure) with exactly these moves: TMA, warp specialization, ping-pong scheduling
  *   (and the softmax overlapped with the next products within a warpgroup, its
  *   intra-warpgroup pipelining, which this step leaves out).
- * Expect: by FA3's account, faster than step 09 at d = 128 and long sequences; as
- *   written, not yet: ptxas serializes its wgmma (the build shows warning C7520, and
- *   the SASS has a WARPGROUP.DEPBAR after every HGMMA), so no two products are in
- *   flight together (the chapter's step 10 says what to try). One block per SM (384
- *   threads; registers reported at the launch bound, 168, since the split is made at
- *   run time). In the SASS: UTMALDG.3D (the TMA loads), SYNCS (the mbarriers),
- *   USETMAXREG, BAR.SYNC and BAR.ARV (the turns), HGMMA.64x64x16.F32.BF16 in both
- *   forms, and no LDGSTS.
+ * Expect: one block per SM (384 threads; registers reported at the launch bound, 168,
+ *   since the split is made at run time). In the SASS: UTMALDG.3D (the TMA loads),
+ *   SYNCS (the mbarriers), USETMAXREG, BAR.SYNC and BAR.ARV (the turns),
+ *   HGMMA.64x64x16.F32.BF16 in both forms, and no LDGSTS. Built as it is, nvcc 13's
+ *   ptxas serializes the products (its -v lines, C7520: "wgmma.mma_async instructions
+ *   are serialized"; a WARPGROUP.DEPBAR after every HGMMA in the SASS): each waits for
+ *   the one before, the idling the turns are there to hide. WGMMA_ASYNC=1 below is the
+ *   code it keeps in flight.
+ * Build variables, each a -D flag with the step as taught as its default (the CSV's
+ *   flags column records those set; make run LAB=attention STEP=10 ATT_BC=128 ... sets
+ *   them, lab.mk): -DBC=64 keys per tile (128: S = Q K^T as m64n128k16, FA3's and
+ *   cuDNN's 128-key tile, the stages twice the size), -DSTAGES=2 (3 fits at BC = 128,
+ *   in 225 KB), -DWIDE_PV=0 (1: O += P V as one m64n<d>k16 per k16 step, not one
+ *   m64n64k16 per 64 columns), -DPINGPONG=1 (0: no turns, both consumers issue when
+ *   ready), -DWGMMA_ASYNC=0 (1: the warpgroup's index broadcast by __shfl_sync, so ptxas
+ *   knows it is the same across the warp, as CUTLASS's canonical_warp_group_idx does,
+ *   and S's first k16 step overwriting the accumulator instead of adding to zeros
+ *   written before: ptxas then serializes nothing), -DINTRA_WG_OVERLAP=0 (1: FA3's
+ *   intra-warpgroup pipelining, S of this tile a batch of its own before the last
+ *   tile's P V, waited for with wait_group 1, so this tile's softmax runs under that
+ *   P V; a second P in registers), and the setmaxnreg split -DPRODUCER_REGISTERS=40
+ *   -DCONSUMER_REGISTERS=232 (24 and 240, FA3's, at BC = 128, where 232 spills).
+ *   harness/labs/attention/sweep-pingpong.sh times a grid of them beside cuDNN.
  * Run:  make run LAB=attention STEP=10
  */
 #include <math.h>
@@ -57,15 +72,49 @@
 #include "hopper_tma.cuh"
 #include "step_kernel.h"
 
+/* The build variables (the header's "Build variables"); each default is the step as taught. */
+#ifndef BC
+#define BC 64 /* keys per tile: 64 or 128 (S = Q K^T of a k16 step is one m64n<BC>k16) */
+#endif
+#ifndef STAGES
+#define STAGES 2 /* K tiles (and V tiles) in flight */
+#endif
+#ifndef WIDE_PV
+#define WIDE_PV 0 /* 1: O += P V as one m64n<D>k16 per k16 step, not one m64n64k16 per slab */
+#endif
+#ifndef PINGPONG
+#define PINGPONG 1 /* 0: no turns, both consumers issue whenever they are ready */
+#endif
+#ifndef WGMMA_ASYNC
+#define WGMMA_ASYNC 0 /* 1: code in which ptxas keeps a batch's wgmma in flight (the header says how) */
+#endif
+#ifndef INTRA_WG_OVERLAP
+#define INTRA_WG_OVERLAP 0 /* 1: a tile's softmax under the same warpgroup's P V of the last */
+#endif
+#if BC != 64 && BC != 128
+#error "BC (keys per tile) must be 64 or 128: the S product is one wgmma m64n64k16 or m64n128k16"
+#endif
+#if STAGES < 2
+#error "STAGES must be 2 or more: a K (and a V) tile loads while the last is read"
+#endif
+
 #define CONSUMERS 2
 #define THREADS (128 * (CONSUMERS + 1)) /* a producer warpgroup and the consumers */
 #define BR (64 * CONSUMERS)             /* query rows per block: 64 per consumer */
-#define BC 64                           /* keys per tile */
-#define STAGES 2                        /* K tiles (and V tiles) in flight */
 #define ROW_BYTES 128                   /* a slab's row: 64 BF16 columns */
 #define SWIZZLE_ATOM 1024               /* 8 rows of 128 bytes: the 128-byte swizzle's period */
-#define PRODUCER_REGISTERS 40
-#define CONSUMER_REGISTERS 232 /* 40 x 128 + 232 x 256 = 168 x 384: the block's share */
+/* 40 x 128 + 232 x 256 = 168 x 384: the block's share. At BC = 128 the consumers hold
+ * S (64 registers), O (64 at D = 128) and P (32) at once and spill at 232 with nvcc 13:
+ * there the split is FlashAttention-3's for two consumers, 24 and 240. */
+#ifndef PRODUCER_REGISTERS
+#define PRODUCER_REGISTERS (BC == 128 ? 24 : 40)
+#endif
+#ifndef CONSUMER_REGISTERS
+#define CONSUMER_REGISTERS (BC == 128 ? 240 : 232)
+#endif
+#if PRODUCER_REGISTERS * 128 + CONSUMER_REGISTERS * 256 > 168 * 384 || PRODUCER_REGISTERS % 8 || CONSUMER_REGISTERS % 8
+#error "setmaxnreg's split must fit the block's 168 x 384 registers, in multiples of 8"
+#endif
 #define TURN_THREADS (128 * CONSUMERS) /* the named barriers: one warpgroup syncs, one arrives */
 
 /* nvcc -arch=sm_90a also embeds PTX; compiled for anything but sm_90a's features
@@ -103,6 +152,10 @@ __device__ __forceinline__ uint64_t smem_descriptor(uint32_t address, uint32_t l
 }
 #define K_MAJOR_LEADING 16
 #define MN_MAJOR_LEADING SWIZZLE_ATOM
+/* WIDE_PV's V operand spans D / 64 slabs across N: there the leading offset is the step
+ * from one slab to the next (CUTLASS's canonical MN-major 128-byte layout,
+ * ((8 chunks, slabs), (8 rows, atoms)) : ((16 B, leading), (128 B, stride))). */
+#define MN_MAJOR_SLAB_STEP (BC * ROW_BYTES)
 
 __device__ __forceinline__ void wgmma_fence(void)
 {
@@ -117,6 +170,12 @@ __device__ __forceinline__ void wgmma_commit(void)
 __device__ __forceinline__ void wgmma_wait_all(void)
 {
     asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+}
+
+/* Waits for every committed batch but the last one (INTRA_WG_OVERLAP: S's, not P V's). */
+__device__ __forceinline__ void wgmma_wait_all_but_last(void)
+{
+    asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
 }
 
 /* Keeps registers that an asynchronous wgmma writes (the accumulators) or reads (P)
@@ -137,6 +196,14 @@ __device__ __forceinline__ void registers_keep(unsigned (&r)[4])
         asm volatile("" : "+r"(r[i])::"memory");
 }
 
+template <int blocks>
+__device__ __forceinline__ void registers_keep(unsigned (&r)[blocks][4])
+{
+#pragma unroll
+    for (int b = 0; b < blocks; ++b)
+        registers_keep(r[b]);
+}
+
 #define WGMMA_D32_REGS                                                                  \
     "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, " \
     "%18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}"
@@ -147,25 +214,38 @@ __device__ __forceinline__ void registers_keep(unsigned (&r)[4])
         "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]),          \
         "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
 
+#define WGMMA_D64_REGS                                                                    \
+    "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, " \
+    "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, "  \
+    "%36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, "  \
+    "%53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}"
+#define WGMMA_D64_OUTS                                                                           \
+    WGMMA_D32_OUTS, "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), \
+        "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), \
+        "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), \
+        "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), \
+        "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+
 /* D (64 x 64, FP32: 32 registers a thread) += A (64 x 16) B (16 x 64), BF16, both from
- * shared memory, both K-major (imm-trans-a = imm-trans-b = 0). */
-__device__ __forceinline__ void wgmma_64x64x16_ss(float (&d)[32], uint64_t a_desc, uint64_t b_desc)
+ * shared memory, both K-major (imm-trans-a = imm-trans-b = 0); accumulate = 0: D = A B. */
+__device__ __forceinline__ void wgmma_k16_ss(float (&d)[32], uint64_t a_desc, uint64_t b_desc,
+                                             int accumulate)
 {
     asm volatile("{\n"
                  ".reg .pred p;\n"
-                 "setp.ne.b32 p, %34, 0;\n" /* scale-d: accumulate into d */
+                 "setp.ne.b32 p, %34, 0;\n" /* scale-d: accumulate into d, or not */
                  "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 " WGMMA_D32_REGS
                  ", %32, %33, p, 1, 1, 0, 0;\n"
                  "}\n"
                  : WGMMA_D32_OUTS
-                 : "l"(a_desc), "l"(b_desc), "r"(1));
+                 : "l"(a_desc), "l"(b_desc), "r"(accumulate));
 }
 
 /* D (64 x 64, FP32) += A (64 x 16, BF16, from registers: thread (warp w, lane 4g + t)
  * holds rows 16w + g and 16w + g + 8, columns 2t, 2t + 1 in a[0] and a[1], 2t + 8,
  * 2t + 9 in a[2] and a[3], the lower column in the lower half) B (16 x 64, BF16, from
  * shared memory, MN-major: imm-trans-b = 1). */
-__device__ __forceinline__ void wgmma_64x64x16_rs(float (&d)[32], const unsigned (&a)[4], uint64_t b_desc)
+__device__ __forceinline__ void wgmma_k16_rs(float (&d)[32], const unsigned (&a)[4], uint64_t b_desc)
 {
     asm volatile("{\n"
                  ".reg .pred p;\n"
@@ -177,17 +257,165 @@ __device__ __forceinline__ void wgmma_64x64x16_rs(float (&d)[32], const unsigned
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b_desc), "r"(1));
 }
 
+/* The same two with N = 128 (64 registers a thread: register 4c + i is column
+ * 8c + 2t + i % 2, as in the N = 64 form), for BC = 128 and WIDE_PV at D = 128. The
+ * overloads go by the accumulator's size, so a product's code reads the same at both. */
+__device__ __forceinline__ void wgmma_k16_ss(float (&d)[64], uint64_t a_desc, uint64_t b_desc,
+                                             int accumulate)
+{
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "setp.ne.b32 p, %66, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 " WGMMA_D64_REGS
+                 ", %64, %65, p, 1, 1, 0, 0;\n"
+                 "}\n"
+                 : WGMMA_D64_OUTS
+                 : "l"(a_desc), "l"(b_desc), "r"(accumulate));
+}
+
+__device__ __forceinline__ void wgmma_k16_rs(float (&d)[64], const unsigned (&a)[4], uint64_t b_desc)
+{
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "setp.ne.b32 p, %69, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 " WGMMA_D64_REGS
+                 ", {%64, %65, %66, %67}, %68, p, 1, 1, 1;\n"
+                 "}\n"
+                 : WGMMA_D64_OUTS
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b_desc), "r"(1));
+}
+
 /* The consumers' turns at the tensor cores: named barrier 1 + c is consumer c's. Its 128
  * threads wait there (bar.sync) for the other consumer's 128 to arrive (bar.arrive, which
  * does not wait). */
 __device__ __forceinline__ void turn_wait(int consumer)
 {
+#if PINGPONG
     asm volatile("bar.sync %0, %1;\n" ::"r"(1 + consumer), "n"(TURN_THREADS) : "memory");
+#endif
 }
 
 __device__ __forceinline__ void turn_give(int consumer)
 {
+#if PINGPONG
     asm volatile("bar.arrive %0, %1;\n" ::"r"(1 + (consumer ^ 1)), "n"(TURN_THREADS) : "memory");
+#endif
+}
+
+/* S = Q K^T of one tile: D / 16 steps of k16, 4 per slab, 32 bytes apart; q_rows is the
+ * warpgroup's 64 rows of Q's tile (A), ks the stage's K tile (B, BC keys). */
+template <int D>
+__device__ __forceinline__ void issue_scores(float (&sc)[BC / 2], uint32_t q_rows, uint32_t ks)
+{
+#pragma unroll
+    for (int kk = 0; kk < D / 16; ++kk) {
+        uint32_t in_slab = (kk % 4) * 32;
+        uint64_t a = smem_descriptor(q_rows + (kk / 4) * BR * ROW_BYTES + in_slab, K_MAJOR_LEADING);
+        uint64_t b = smem_descriptor(ks + (kk / 4) * BC * ROW_BYTES + in_slab, K_MAJOR_LEADING);
+        wgmma_k16_ss(sc, a, b, WGMMA_ASYNC ? kk > 0 : 1);
+    }
+}
+
+/* O += P V of one tile: per piece of PV_N columns (a slab, or all D with WIDE_PV), BC / 16
+ * steps of k16 (16 keys: 2048 bytes); vs is the stage's V tile. */
+template <int D, int PV_N>
+__device__ __forceinline__ void issue_pv(float (&acc)[D / PV_N][PV_N / 2], const unsigned (&pa)[BC / 16][4],
+                                         uint32_t vs, uint32_t v_leading)
+{
+#pragma unroll
+    for (int x = 0; x < D / PV_N; ++x)
+#pragma unroll
+        for (int kb = 0; kb < BC / 16; ++kb)
+            wgmma_k16_rs(acc[x], pa[kb],
+                         smem_descriptor(vs + x * (PV_N / 64) * BC * ROW_BYTES + kb * 16 * ROW_BYTES, v_leading));
+}
+
+/* One tile's scores as the softmax sees them: masked (a tile across the diagonal or the
+ * end: keys past n, or past the row under the causal mask) and scaled to log2 units. */
+struct tile_scores {
+    int j0, n, causal, row_a, row_b, t;
+    bool edge;
+    float scale_log2;
+    /* register 4 nb + e of S (key j0 + 8 nb + 2t + e % 2 of row a when e < 2, else b) */
+    __device__ __forceinline__ float at(float s, int nb, int e) const
+    {
+        int key = j0 + nb * 8 + 2 * t + (e & 1), i = e < 2 ? row_a : row_b;
+        return !edge || (key < n && !(causal && key > i)) ? s * scale_log2 : -INFINITY;
+    }
+};
+
+/* The online softmax's first half for one tile: the rows' new maxima (m), and the
+ * factors (alpha) that move O and the sums (l) to them (l moved here, O by the caller).
+ * in_place: sc is left masked and scaled; else it is left as S's product wrote it (under
+ * INTRA_WG_OVERLAP: ptxas serializes the wgmma whose accumulator registers other
+ * instructions write while a batch is in flight). */
+template <bool in_place>
+__device__ __forceinline__ void tile_maxima(float (&sc)[BC / 2], const tile_scores &v, float &m_a, float &m_b,
+                                            float &l_a, float &l_b, float &alpha_a, float &alpha_b)
+{
+    float tile_a = -INFINITY, tile_b = -INFINITY;
+#pragma unroll
+    for (int nb = 0; nb < BC / 8; ++nb)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            float x = v.at(sc[4 * nb + e], nb, e);
+            if (in_place)
+                sc[4 * nb + e] = x;
+            if (e < 2)
+                tile_a = fmaxf(tile_a, x);
+            else
+                tile_b = fmaxf(tile_b, x);
+        }
+#pragma unroll
+    for (int offset = 1; offset < 4; offset <<= 1) { /* the quad holding the row */
+        tile_a = fmaxf(tile_a, __shfl_xor_sync(0xffffffffu, tile_a, offset));
+        tile_b = fmaxf(tile_b, __shfl_xor_sync(0xffffffffu, tile_b, offset));
+    }
+    float new_a = fmaxf(m_a, tile_a), new_b = fmaxf(m_b, tile_b); /* finite: key 0 */
+    alpha_a = exp2f(m_a - new_a), alpha_b = exp2f(m_b - new_b);
+    m_a = new_a, m_b = new_b;
+    l_a *= alpha_a, l_b *= alpha_b;
+}
+
+/* P = exp2(s - m) of one tile, as BF16 A fragments (pn), and its sums added to l;
+ * in_place: sc was left masked and scaled by tile_maxima<true>, else it is done here. */
+template <bool in_place>
+__device__ __forceinline__ void tile_probabilities(const float (&sc)[BC / 2], const tile_scores &v,
+                                                   unsigned (&pn)[BC / 16][4], float m_a, float m_b, float &l_a,
+                                                   float &l_b)
+{
+#pragma unroll
+    for (int kb = 0; kb < BC / 16; ++kb) {
+        float p[2][4];
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                float x = sc[4 * (2 * kb + h) + e];
+                p[h][e] = exp2f((in_place ? x : v.at(x, 2 * kb + h, e)) - (e < 2 ? m_a : m_b));
+                if (e < 2)
+                    l_a += p[h][e];
+                else
+                    l_b += p[h][e];
+            }
+        pn[kb][0] = pack_bf16(p[0][0], p[0][1]);
+        pn[kb][1] = pack_bf16(p[0][2], p[0][3]);
+        pn[kb][2] = pack_bf16(p[1][0], p[1][1]);
+        pn[kb][3] = pack_bf16(p[1][2], p[1][3]);
+    }
+}
+
+/* O moved to the rows' new maxima: register 4c + i holds row a (i < 2) or row b. */
+template <int pieces, int regs>
+__device__ __forceinline__ void rescale(float (&acc)[pieces][regs], float alpha_a, float alpha_b)
+{
+#pragma unroll
+    for (int x = 0; x < pieces; ++x)
+#pragma unroll
+        for (int c = 0; c < regs / 4; ++c) {
+            acc[x][4 * c] *= alpha_a, acc[x][4 * c + 1] *= alpha_a;
+            acc[x][4 * c + 2] *= alpha_b, acc[x][4 * c + 3] *= alpha_b;
+        }
 }
 
 template <int D>
@@ -207,7 +435,12 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
     unsigned char *q_tile = smem + (SWIZZLE_ATOM - shared_address(smem) % SWIZZLE_ATOM) % SWIZZLE_ATOM;
     unsigned char *k_stages = q_tile + SLABS * BR * ROW_BYTES;
     unsigned char *v_stages = k_stages + STAGES * TILE_BYTES;
-    const int warpgroup = threadIdx.x / 128, head = (int)blockIdx.y;
+#if WGMMA_ASYNC /* the role as a value ptxas knows is the same across the warp (CUTLASS's way) */
+    const int warpgroup = __shfl_sync(0xffffffffu, (int)threadIdx.x / 128, 0);
+#else
+    const int warpgroup = threadIdx.x / 128;
+#endif
+    const int head = (int)blockIdx.y;
     const int tile_i = causal ? (int)gridDim.x - 1 - (int)blockIdx.x : (int)blockIdx.x; /* longest first */
     const int end = causal ? min(n, tile_i * BR + BR) : n; /* the keys any row of the block sees */
     const int tiles = (end + BC - 1) / BC;
@@ -260,11 +493,15 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
     const float scale_log2 = scale * 1.4426950408889634f; /* exp(x) = exp2(x log2 e) */
     const uint32_t q_rows = shared_address(q_tile) + consumer * 64 * ROW_BYTES; /* this warpgroup's A */
 
-    float acc[SLABS][32]; /* O: 64 x D, a 64 x 64 accumulator per slab of columns */
+    /* O: 64 x D, PV_N columns a product: register 4c + i of piece x is column
+     * x PV_N + 8c + 2t + i % 2 (a 64 x 64 accumulator per slab unless WIDE_PV) */
+    constexpr int PV_N = WIDE_PV ? D : 64;
+    constexpr uint32_t V_LEADING = PV_N > 64 ? MN_MAJOR_SLAB_STEP : MN_MAJOR_LEADING;
+    float acc[D / PV_N][PV_N / 2];
 #pragma unroll
-    for (int x = 0; x < SLABS; ++x)
+    for (int x = 0; x < D / PV_N; ++x)
 #pragma unroll
-        for (int i = 0; i < 32; ++i)
+        for (int i = 0; i < PV_N / 2; ++i)
             acc[x][i] = 0.0f;
     float m_a = -INFINITY, m_b = -INFINITY, l_a = 0.0f, l_b = 0.0f; /* per thread: partial sums */
     unsigned pa[BC / 16][4]; /* P of the previous tile, BF16 A fragments: keys 16 kb .. 16 kb + 15 */
@@ -289,46 +526,69 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
             mbarrier_wait(&k_full[s], (j / STAGES) % 2);
         if (j > 0)
             mbarrier_wait(&v_full[prev], ((j - 1) / STAGES) % 2);
-        float sc[32];
+        float sc[BC / 2]; /* S: register 4 nb + e is key j0 + 8 nb + 2t + e % 2 of row a (e < 2) or b */
+#if !WGMMA_ASYNC /* (WGMMA_ASYNC: S's first k16 step overwrites instead) */
 #pragma unroll
-        for (int i = 0; i < 32; ++i)
+        for (int i = 0; i < BC / 2; ++i)
             sc[i] = 0.0f;
+#endif
 
         turn_wait(consumer); /* the tensor cores are this warpgroup's to feed */
         wgmma_fence();       /* the threads wrote O (rescaled), P and S's zeros */
-        if (j > 0) {
-            /* O += P V: per slab of 64 columns, BC / 16 steps of k16 (16 keys: 2048 bytes) */
-            const uint32_t vs = shared_address(v_stages + prev * TILE_BYTES);
-#pragma unroll
-            for (int x = 0; x < SLABS; ++x)
-#pragma unroll
-                for (int kb = 0; kb < BC / 16; ++kb)
-                    wgmma_64x64x16_rs(acc[x], pa[kb],
-                                      smem_descriptor(vs + x * BC * ROW_BYTES + kb * 16 * ROW_BYTES,
-                                                      MN_MAJOR_LEADING));
-        }
-        if (scores) {
-            /* S = Q K^T: D / 16 steps of k16, 4 per slab, 32 bytes apart */
-            const uint32_t ks = shared_address(k_stages + s * TILE_BYTES);
-#pragma unroll
-            for (int kk = 0; kk < D / 16; ++kk) {
-                uint32_t in_slab = (kk % 4) * 32;
-                uint64_t a = smem_descriptor(q_rows + (kk / 4) * BR * ROW_BYTES + in_slab, K_MAJOR_LEADING);
-                uint64_t b = smem_descriptor(ks + (kk / 4) * BC * ROW_BYTES + in_slab, K_MAJOR_LEADING);
-                wgmma_64x64x16_ss(sc, a, b);
-            }
-        }
+#if INTRA_WG_OVERLAP
+        /* S first, a batch of its own, so that waiting for it leaves P V running */
+        if (scores)
+            issue_scores<D>(sc, q_rows, shared_address(k_stages + s * TILE_BYTES));
         wgmma_commit();
+        if (j > 0)
+            issue_pv<D, PV_N>(acc, pa, shared_address(v_stages + prev * TILE_BYTES), V_LEADING);
+        wgmma_commit();
+#else
+        if (j > 0)
+            issue_pv<D, PV_N>(acc, pa, shared_address(v_stages + prev * TILE_BYTES), V_LEADING);
+        if (scores)
+            issue_scores<D>(sc, q_rows, shared_address(k_stages + s * TILE_BYTES));
+        wgmma_commit();
+#endif
         if (consumer == 0 || !last_turn)
             turn_give(consumer); /* issued: the other warpgroup's turn, while this one waits */
+        float alpha_a, alpha_b;
+#if INTRA_WG_OVERLAP
+        wgmma_wait_all_but_last(); /* S has landed; P V of tile j - 1 may still run */
+        registers_keep(sc);
+        if (leader && !last_turn) /* this warpgroup's S has read K's stage s */
+            mbarrier_arrive(&k_empty[s]);
+        unsigned pn[BC / 16][4]; /* this tile's P, for the next turn: pa is still being read */
+        if (scores) { /* under P V: pa and O untouched until the wait below */
+            const tile_scores v = {j0, n, causal, row_a, row_b, t, j0 + BC > n || (causal && j0 + BC - 1 > w0),
+                                   scale_log2};
+            tile_maxima<false>(sc, v, m_a, m_b, l_a, l_b, alpha_a, alpha_b);
+            tile_probabilities<false>(sc, v, pn, m_a, m_b, l_a, l_b);
+        }
         wgmma_wait_all();
 #pragma unroll
-        for (int x = 0; x < SLABS; ++x)
+        for (int x = 0; x < D / PV_N; ++x)
+            registers_keep(acc[x]);
+        registers_keep(pa);
+        if (leader && j > 0) /* ... and its P V V's stage prev */
+            mbarrier_arrive(&v_empty[prev]);
+        if (last_turn)
+            break;
+        if (scores) {
+            rescale(acc, alpha_a, alpha_b); /* O holds tile j - 1's P V now: to the new maximum */
+#pragma unroll
+            for (int kb = 0; kb < BC / 16; ++kb)
+#pragma unroll
+                for (int r = 0; r < 4; ++r)
+                    pa[kb][r] = pn[kb][r];
+        }
+#else
+        wgmma_wait_all();
+#pragma unroll
+        for (int x = 0; x < D / PV_N; ++x)
             registers_keep(acc[x]);
         registers_keep(sc);
-#pragma unroll
-        for (int kb = 0; kb < BC / 16; ++kb)
-            registers_keep(pa[kb]);
+        registers_keep(pa);
         if (leader) { /* this warpgroup's products have read K's stage s and V's stage prev */
             if (!last_turn)
                 mbarrier_arrive(&k_empty[s]);
@@ -337,63 +597,18 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
         }
         if (last_turn)
             break;
+        if (scores) {
+            const tile_scores v = {j0, n, causal, row_a, row_b, t, j0 + BC > n || (causal && j0 + BC - 1 > w0),
+                                   scale_log2};
+            tile_maxima<true>(sc, v, m_a, m_b, l_a, l_b, alpha_a, alpha_b);
+            rescale(acc, alpha_a, alpha_b); /* O holds tile j - 1's P V now: to the new maximum */
+            tile_probabilities<true>(sc, v, pa, m_a, m_b, l_a, l_b); /* P V is done: pa may be overwritten */
+        }
+#endif
         if (!scores) {
 #pragma unroll
             for (int kb = 0; kb < BC / 16; ++kb)
                 pa[kb][0] = pa[kb][1] = pa[kb][2] = pa[kb][3] = 0u;
-            continue;
-        }
-
-        /* mask (a tile across the diagonal or the end), scale (log2 units), the maxima */
-        bool edge = j0 + BC > n || (causal && j0 + BC - 1 > w0);
-        float tile_a = -INFINITY, tile_b = -INFINITY;
-#pragma unroll
-        for (int nb = 0; nb < BC / 8; ++nb)
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                int key = j0 + nb * 8 + 2 * t + (e & 1), i = e < 2 ? row_a : row_b;
-                float x = !edge || (key < n && !(causal && key > i)) ? sc[4 * nb + e] * scale_log2 : -INFINITY;
-                sc[4 * nb + e] = x;
-                if (e < 2)
-                    tile_a = fmaxf(tile_a, x);
-                else
-                    tile_b = fmaxf(tile_b, x);
-            }
-#pragma unroll
-        for (int offset = 1; offset < 4; offset <<= 1) { /* the quad holding the row */
-            tile_a = fmaxf(tile_a, __shfl_xor_sync(0xffffffffu, tile_a, offset));
-            tile_b = fmaxf(tile_b, __shfl_xor_sync(0xffffffffu, tile_b, offset));
-        }
-        float new_a = fmaxf(m_a, tile_a), new_b = fmaxf(m_b, tile_b); /* finite: key 0 */
-        float alpha_a = exp2f(m_a - new_a), alpha_b = exp2f(m_b - new_b);
-        m_a = new_a, m_b = new_b;
-        l_a *= alpha_a, l_b *= alpha_b;
-        /* O holds tile j - 1's P V now (the wait above): it moves to the new maximum */
-#pragma unroll
-        for (int x = 0; x < SLABS; ++x)
-#pragma unroll
-            for (int c = 0; c < 8; ++c) {
-                acc[x][4 * c] *= alpha_a, acc[x][4 * c + 1] *= alpha_a;
-                acc[x][4 * c + 2] *= alpha_b, acc[x][4 * c + 3] *= alpha_b;
-            }
-        /* P = exp2(s - m), as BF16 A fragments for the next turn */
-#pragma unroll
-        for (int kb = 0; kb < BC / 16; ++kb) {
-            float p[2][4];
-#pragma unroll
-            for (int h = 0; h < 2; ++h)
-#pragma unroll
-                for (int e = 0; e < 4; ++e) {
-                    p[h][e] = exp2f(sc[4 * (2 * kb + h) + e] - (e < 2 ? m_a : m_b));
-                    if (e < 2)
-                        l_a += p[h][e];
-                    else
-                        l_b += p[h][e];
-                }
-            pa[kb][0] = pack_bf16(p[0][0], p[0][1]);
-            pa[kb][1] = pack_bf16(p[0][2], p[0][3]);
-            pa[kb][2] = pack_bf16(p[1][0], p[1][1]);
-            pa[kb][3] = pack_bf16(p[1][2], p[1][3]);
         }
     }
     /* the rows' sums: the quad's four partial sums */
@@ -405,10 +620,10 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
     float inv_a = 1.0f / l_a, inv_b = 1.0f / l_b;
     unsigned *o32 = reinterpret_cast<unsigned *>(o);
 #pragma unroll
-    for (int x = 0; x < SLABS; ++x)
+    for (int x = 0; x < D / PV_N; ++x)
 #pragma unroll
-        for (int c8 = 0; c8 < 8; ++c8) {
-            int c = x * 64 + c8 * 8 + 2 * t;
+        for (int c8 = 0; c8 < PV_N / 8; ++c8) {
+            int c = x * PV_N + c8 * 8 + 2 * t;
             if (row_a < n)
                 o32[((long)row_a * D + c) / 2] = pack_bf16(acc[x][4 * c8] * inv_a, acc[x][4 * c8 + 1] * inv_a);
             if (row_b < n)
@@ -436,6 +651,9 @@ pingpong_d128(const __grid_constant__ CUtensorMap q_map, const __grid_constant__
 /* Q's tile of BR rows, the stages of K's and V's tiles of BC rows, D * 2 bytes a row,
  * and up to 1023 bytes to put the first on 1024. */
 #define SMEM_BYTES(D) (((BR + 2 * STAGES * BC) * (D) * 2) + SWIZZLE_ATOM)
+/* an SM's most for one block (227 KB, sm_90) with the barriers' static bytes */
+static_assert(SMEM_BYTES(128) + 8 * (1 + 4 * STAGES) <= 227 * 1024,
+              "BC and STAGES ask for more shared memory than a block of sm_90 may have");
 
 /* A tensor map over one of Q, K, V as [bh][n][d] BF16 (d contiguous), read in boxes of
  * 64 columns (128 bytes, the swizzle's row) x box_rows rows of one head: rows past n

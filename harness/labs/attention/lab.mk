@@ -34,3 +34,35 @@ attention_cudnn_LIBS := $(if $(filter /usr/lib/%-linux-gnu,$(cudnn_library_dir))
 else
 attention_cudnn_MISSING := needs cuDNN: no cudnn.h and libcudnn.so under $(cudnn_roots) when this was built (CUDNN_HOME=dir names its folder)
 endif
+
+# Step 10's build variables (its header says what each does), each a -D flag, which the
+# CSV's flags column records: ATT_BC keys per tile, ATT_STAGES stages of the K and V
+# rings, ATT_WIDE_PV=1 P V as one product of the head's width, ATT_PINGPONG=0 no turns,
+# ATT_WGMMA_ASYNC=1 the code ptxas keeps in flight, ATT_INTRA_WG_OVERLAP=1 the softmax
+# under the same warpgroup's P V. (Named apart from the other labs' variables.)
+ATT_BC ?=
+ATT_STAGES ?=
+ATT_WIDE_PV ?=
+ATT_PINGPONG ?=
+ATT_WGMMA_ASYNC ?=
+ATT_INTRA_WG_OVERLAP ?=
+$(call build_variable_choices,ATT_BC,64 128,the keys per tile of attention step 10)
+$(call build_variable_choices,ATT_STAGES,2 3 4,the stages of attention step 10's rings (3 at most at ATT_BC=128))
+$(foreach v,WIDE_PV PINGPONG WGMMA_ASYNC INTRA_WG_OVERLAP,$(call build_variable_choices,ATT_$(v),0 1,attention step 10's $(v)))
+attention_10-pingpong_NVCCFLAGS = $(foreach v,BC STAGES WIDE_PV PINGPONG WGMMA_ASYNC INTRA_WG_OVERLAP,$(if $(ATT_$(v)),-D$(v)=$(ATT_$(v))))
+
+# make sweep-pingpong: step 10 built with a grid of -D values toward FlashAttention-3's
+# and cuDNN's kernels, each build's check sizes run, each timed at ATT_SWEEP_SIZES
+# ("m n k" separated by commas; k 1064 or 1128: causal) between runs of cuDNN's row and
+# step 09 (harness/labs/attention/sweep-pingpong.sh says how); the rows go to
+# ATT_SWEEP_OUT. ATT_SWEEP_BUILDS="default async ..." makes only those builds of the
+# grid. ATT_SWEEP_BUILD_ONLY=1 builds them and reports their resources, no GPU needed.
+ATT_SWEEP_SIZES ?= 16 4096 128,16 4096 1128,16 4096 64,16 4096 1064
+ATT_SWEEP_BUILDS ?=
+ATT_SWEEP_OUT ?= $(BUILD_DIR)/sweeps/attention-pingpong
+INSTRUCTOR_GOALS += sweep-pingpong
+.PHONY: sweep-pingpong
+sweep-pingpong: $(BIN_DIR)/solutions/attention/cudnn $(BIN_DIR)/solutions/attention/09-wgmma $(BIN_DIR)/lab
+	$(Q)sh harness/labs/attention/sweep-pingpong.sh '$(MAKE)' '$(BUILD_DIR)/variants/attention-pingpong' \
+	  '$(ATT_SWEEP_OUT)' '$(BIN_DIR)/solutions/attention/cudnn' '$(BIN_DIR)/solutions/attention/09-wgmma' \
+	  '$(BIN_DIR)/lab' '$(ATT_SWEEP_SIZES)' '$(ATT_SWEEP_BUILDS)' $(if $(ATT_SWEEP_BUILD_ONLY),build)

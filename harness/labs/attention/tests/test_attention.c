@@ -7,7 +7,8 @@
  * mask off by one, the last tile's keys lost. And the wrong step 03 of tests/submissions
  * that hands Q K^T to cuBLAS, graded without a GPU: it does not build (the steps link no
  * cuBLAS) and earns nothing (the other wrong attention steps need a GPU:
- * test_attention_gpu.c). And where cuDNN is missing, the cudnn row is a skip binary. */
+ * test_attention_gpu.c). And where cuDNN is missing, the cudnn row is a skip binary;
+ * make sweep-pingpong times only the builds whose check sizes pass. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -301,6 +302,66 @@ START_TEST(without_cudnn_the_row_says_so_and_is_skipped)
 }
 END_TEST
 
+/* make sweep-pingpong's script with a fake make and fake step binaries
+ * (tests/fixtures/fake-sweep/): a build whose check sizes never end is stopped after
+ * ATT_SWEEP_CHECK_SECONDS (a deadlock), a build that fails them is reported, and
+ * neither is timed; every other build is timed at each size between two runs of the
+ * cuDNN row and of step 09, and the sweep exits 1. A size that is not "m n k" or a
+ * build the grid lacks stops it before anything is built, exit 2. */
+START_TEST(pingpong_sweep_times_only_the_builds_that_pass)
+{
+    static char out[1 << 16], err[1 << 14];
+    char *dir = util_temp_dir("attention-sweep");
+    ck_assert_ptr_nonnull(dir);
+    char fake_make[512], fake_step[512], command[4096];
+    fixture_path("fake-sweep/make", fake_make, sizeof fake_make);
+    fixture_path("fake-sweep/fake-step", fake_step, sizeof fake_step);
+    const char *sweep = "sh harness/labs/attention/sweep-pingpong.sh";
+    snprintf(command, sizeof command,
+             "FAKE_SWEEP_WRONG=async-bc128 FAKE_SWEEP_HANG=async ATT_SWEEP_CHECK_SECONDS=2 %s '%s' '%s/v' "
+             "'%s/out' '%s' '%s' echo '16 4096 128,2 3 1064' 'default async async-bc128 async-widepv'",
+             sweep, fake_make, dir, dir, fake_step, fake_step);
+    int code = util_run_shell(command, out, sizeof out, err, sizeof err);
+    int hung = strstr(out, "check sizes of async: still running after 2 s, stopped") != NULL;
+    int wrong = strstr(out, "check sizes of async-bc128: FAILED (exit 1):\nwrong at check size 3") != NULL;
+    int passed = strstr(out, "check sizes of default: PASS") != NULL &&
+                 strstr(out, "check sizes of async-widepv: PASS") != NULL;
+    int timed_wrong = strstr(out, "timed async ") != NULL || strstr(out, "timed async-bc128 ") != NULL;
+    int default_rows = 0, library_rows = 0;
+    for (const char *at = out; (at = strstr(at, "timed default --m ")) != NULL; ++at)
+        ++default_rows;
+    for (const char *at = out; (at = strstr(at, "\ncudnn ")) != NULL; ++at)
+        ++library_rows;
+    int causal_row = strstr(out, "timed async-widepv --m 2 --n 3 --k 1064 --run-id sweep-pingpong-") != NULL;
+    int compared = strstr(out, "\nvs-library attention -- --csv ") != NULL;
+
+    char bad_size[4096], bad_build[4096];
+    snprintf(bad_size, sizeof bad_size, "%s '%s' '%s/v2' '%s/out' '%s' '%s' echo '16 4096' ''", sweep,
+             fake_make, dir, dir, fake_step, fake_step);
+    static char size_out[1 << 12], size_err[1 << 12], build_out[1 << 12], build_err[1 << 12];
+    int size_code = util_run_shell(bad_size, size_out, sizeof size_out, size_err, sizeof size_err);
+    snprintf(bad_build, sizeof bad_build, "%s '%s' '%s/v3' '%s/out' '%s' '%s' echo '16 4096 128' 'default nosuch'",
+             sweep, fake_make, dir, dir, fake_step, fake_step);
+    int build_code = util_run_shell(bad_build, build_out, sizeof build_out, build_err, sizeof build_err);
+    char built[1024];
+    snprintf(built, sizeof built, "%s/v3/default", dir);
+    FILE *any = fopen(built, "r");
+    if (any != NULL)
+        fclose(any);
+    util_remove_tree(dir);
+    free(dir);
+    /* (the output's end: Check refuses a message much longer) */
+    const char *end = out + (strlen(out) > 3000 ? strlen(out) - 3000 : 0);
+    ck_assert_msg(code == 1 && hung && wrong && passed && !timed_wrong, "exit %d\n...%s%.500s", code, end, err);
+    ck_assert_msg(default_rows == 2 && library_rows == 4 && causal_row && compared, "%d %d\n...%s", default_rows,
+                  library_rows, end);
+    ck_assert_msg(size_code == 2 && strstr(size_err, "SIZES are \"m n k\"") != NULL && count_lines(size_err) == 1,
+                  "exit %d: %s", size_code, size_err);
+    ck_assert_msg(build_code == 2 && strstr(build_err, "no build \"nosuch\"") != NULL && any == NULL,
+                  "exit %d: %s", build_code, build_err);
+}
+END_TEST
+
 Suite *attention_suite(void)
 {
     Suite *s = suite_create("attention");
@@ -316,6 +377,7 @@ Suite *attention_suite(void)
     tcase_add_loop_test(tc, every_mistake_fails_where_it_matters, 0, sizes);
     tcase_add_test(tc, library_call_is_graded_zero_without_a_gpu);
     tcase_add_test(tc, without_cudnn_the_row_says_so_and_is_skipped);
+    tcase_add_test(tc, pingpong_sweep_times_only_the_builds_that_pass);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,106 @@
+#!/bin/sh
+# make sweep-pingpong: attention step 10 built with each of a grid of -D values toward
+# FlashAttention-3's kernel and cuDNN's (its sm_90 engine on the H200: 384 threads, a
+# 64 x 128 x 128 tile, 230 KB of shared memory): the products kept in flight
+# (WGMMA_ASYNC), 128 keys a tile (BC), P V one product of the head's width (WIDE_PV),
+# a third stage (STAGES), the turns off (PINGPONG=0), the softmax under the same
+# warpgroup's P V (INTRA_WG_OVERLAP); solutions/attention/10-pingpong.cu's header says
+# what each does. Then, with a GPU, every build's check sizes (each changes the code's
+# path; one still running after CHECK_SECONDS has deadlocked), and each build that
+# passed timed at every size of SIZES ("m n k", k 1064 or 1128 for the causal mask;
+# one process per build and size, L2 flushed), with cuDNN's row and step 09 timed
+# before and after the builds at each size. The rows (the flags column names each
+# build's -D values) go to OUT/attention-pingpong.csv under one run id; bin/lab
+# vs-library then sets each against the faster cuDNN row at its size.
+#   sweep-pingpong.sh MAKE VARIANT_DIR OUT CUDNN_BIN STEP09_BIN LAB_BIN "SIZES" "BUILDS" [build]
+# SIZES: sizes separated by commas, each "m n k"; BUILDS: the names of the grid's builds
+# to make (below; empty: all of them). With "build" last it builds every
+# variant, reports their resources and stops (no GPU needed). Exits 1 when a build or a
+# check fails, a run's code when a run fails; 0 without a GPU after the builds. The
+# builds, checks and timed runs are harness/sweep.sh's.
+set -u
+make_cmd=$1 variants=$2 out=$3 cudnn=$4 step09=$5 lab=$6 sizes=$7 builds=$8 mode=${9:-run}
+# (each check-sizes process and each timed run is stopped after two minutes;
+# ATT_SWEEP_CHECK_SECONDS in the environment gives the checks another limit)
+CHECK_SECONDS=${ATT_SWEEP_CHECK_SECONDS:-120} RUN_SECONDS=120
+
+# name|-D flags: the default first; WGMMA_ASYNC=1 alone (ptxas serializes every HGMMA
+# of the default: its C7520); then one change at a time on top of it; then with 128
+# keys a tile (the consumers' registers 240, the producer's 24: 232 spills there).
+grid='default|
+nopingpong|-DPINGPONG=0
+async|-DWGMMA_ASYNC=1
+async-nopingpong|-DWGMMA_ASYNC=1 -DPINGPONG=0
+async-stages3|-DWGMMA_ASYNC=1 -DSTAGES=3
+async-widepv|-DWGMMA_ASYNC=1 -DWIDE_PV=1
+async-overlap|-DWGMMA_ASYNC=1 -DINTRA_WG_OVERLAP=1
+async-bc128|-DWGMMA_ASYNC=1 -DBC=128 -DWIDE_PV=1
+async-bc128-narrowpv|-DWGMMA_ASYNC=1 -DBC=128
+async-bc128-stages3|-DWGMMA_ASYNC=1 -DBC=128 -DWIDE_PV=1 -DSTAGES=3
+async-bc128-nopingpong|-DWGMMA_ASYNC=1 -DBC=128 -DWIDE_PV=1 -DPINGPONG=0
+async-bc128-overlap|-DWGMMA_ASYNC=1 -DBC=128 -DWIDE_PV=1 -DINTRA_WG_OVERLAP=1
+async-bc128-overlap-st3|-DWGMMA_ASYNC=1 -DBC=128 -DWIDE_PV=1 -DINTRA_WG_OVERLAP=1 -DSTAGES=3'
+
+if [ -n "$builds" ]; then
+    chosen=
+    for name in $builds; do
+        line=$(printf '%s\n' "$grid" | grep "^$name|") ||
+            { echo "sweep-pingpong: no build \"$name\" in the grid (harness/labs/attention/sweep-pingpong.sh)" >&2; exit 2; }
+        chosen="$chosen$line
+"
+    done
+    grid=$(printf '%s' "$chosen") # (without the last line's end)
+fi
+
+# the sizes one a line, each three numbers, before anything is built
+mkdir -p "$variants" || exit 1
+printf '%s\n' "$sizes" | tr ',' '\n' >"$variants/sizes"
+if grep -qvE '^ *[0-9]+ +[0-9]+ +[0-9]+ *$' "$variants/sizes"; then
+    echo "sweep-pingpong: SIZES are \"m n k\" separated by commas, not \"$sizes\"" >&2
+    exit 2
+fi
+
+sweep_goal=sweep-pingpong sweep_grid=$grid sweep_make=$make_cmd sweep_variants=$variants
+sweep_lab=attention sweep_stem=10-pingpong
+. harness/sweep.sh
+started=$(date +%s)
+sweep_build || exit 1
+sweep_resources
+echo "(ptxas's own lines, spills and serialized wgmma included: $variants/<build>/build/solutions/attention/10-pingpong.res)"
+[ "$mode" = build ] && exit 0
+
+echo
+echo "Check sizes ($(($(date +%s) - started)) s in):"
+sweep_checks "$(sweep_names)" $CHECK_SECONDS
+case $? in
+77)
+    echo "no GPU: the builds and their resources above are all this sweep can show here"
+    exit 0
+    ;;
+1) sweep_status=1 ;;
+esac
+
+mkdir -p "$out" || exit 1
+run_id="sweep-pingpong-$(date -u +%Y%m%dT%H%M%SZ)-$$"
+csv="$out/attention-pingpong.csv"
+echo
+echo "Run $run_id: rows in $csv ($(($(date +%s) - started)) s in)"
+timed_at() { # label binary: one row at the size m n k
+    sweep_timed "$1" $RUN_SECONDS "$2" --m "$m" --n "$n" --k "$k" --run-id "$run_id" --csv "$csv" --no-header </dev/null
+}
+while read -r m n k; do
+    echo "m $m, n $n, k $k:"
+    timed_at cudnn "$cudnn"
+    timed_at 09-wgmma "$step09"
+    for name in $(sweep_names); do
+        sweep_passed "$name" && timed_at "$name" "$(sweep_bin_of "$name")"
+    done
+    timed_at cudnn "$cudnn"
+    timed_at 09-wgmma "$step09"
+done <"$variants/sizes"
+echo "($(($(date +%s) - started)) s in all)"
+
+# Each build (and step 09) against the faster of cuDNN's runs at its size, by the one
+# vs-library rule (harness/vs_library.h), each named by its -D values.
+"$lab" vs-library attention -- --csv "$csv" --run-id "$run_id" || sweep_status=1
+exit $sweep_status
