@@ -11,8 +11,8 @@
  * past a head's last row is zero-filled by the hardware, as step 09's copies zero-filled
  * it; the maps' 128-byte swizzle writes the very layout step 09's descriptors read
  * (chunk c of row r at c ^ (r % 8), slabs of 64 columns on 1024 bytes), so the products
- * are unchanged. The producer gives its registers away (setmaxnreg.dec to 40) and the
- * consumers take them (setmaxnreg.inc to 232).
+ * are unchanged. The producer gives its registers away (setmaxnreg.dec to 24) and the
+ * consumers take them (setmaxnreg.inc to 240), FA3's split for two consumers.
  *   K and V have rings of their own, each stage guarded by two mbarriers: `full` (the
  * tile has landed: TMA completes it with the bytes announced by expect_tx) and `empty`
  * (both consumers are done reading it: one arrival from each). A K stage is released as
@@ -40,28 +40,34 @@
  *   figure) with exactly these moves: TMA, warp specialization, ping-pong scheduling
  *   (and the softmax overlapped with the next products within a warpgroup, its
  *   intra-warpgroup pipelining, which this step leaves out).
+ * Three choices make the turns pay, each a build variable below, each chosen from a
+ *   recorded sweep (the chapter's generated tables): 128 keys a tile (-DBC=128: S = Q K^T
+ *   is one m64n128k16 per k16 step, FA3's and cuDNN's tile, so a turn's batch is twice
+ *   as long as at 64 and the hand-over is paid half as often); P V as one product of
+ *   the head's width (-DWIDE_PV=1: one m64n<d>k16 per k16 step); and code in which
+ *   ptxas keeps a batch's wgmma in flight (-DWGMMA_ASYNC=1: the warpgroup's index
+ *   broadcast by __shfl_sync, so ptxas knows it is the same across the warp, as
+ *   CUTLASS's canonical_warp_group_idx does, and S's first k16 step overwriting the
+ *   accumulator instead of adding to zeros written before). Without the last, nvcc 13's
+ *   ptxas serializes the products (its -v lines, C7520: "wgmma.mma_async instructions
+ *   are serialized"; a WARPGROUP.DEPBAR after every HGMMA): each waits for the one
+ *   before, the idling the turns are there to hide.
  * Expect: one block per SM (384 threads; registers reported at the launch bound, 168,
  *   since the split is made at run time). In the SASS: UTMALDG.3D (the TMA loads),
  *   SYNCS (the mbarriers), USETMAXREG, BAR.SYNC and BAR.ARV (the turns),
- *   HGMMA.64x64x16.F32.BF16 in both forms, and no LDGSTS. Built as it is, nvcc 13's
- *   ptxas serializes the products (its -v lines, C7520: "wgmma.mma_async instructions
- *   are serialized"; a WARPGROUP.DEPBAR after every HGMMA in the SASS): each waits for
- *   the one before, the idling the turns are there to hide. WGMMA_ASYNC=1 below is the
- *   code it keeps in flight.
- * Build variables, each a -D flag with the step as taught as its default (the CSV's
- *   flags column records those set; make run LAB=attention STEP=10 ATT_BC=128 ... sets
- *   them, lab.mk): -DBC=64 keys per tile (128: S = Q K^T as m64n128k16, FA3's and
- *   cuDNN's 128-key tile, the stages twice the size), -DSTAGES=2 (3 fits at BC = 128,
- *   in 225 KB), -DWIDE_PV=0 (1: O += P V as one m64n<d>k16 per k16 step, not one
- *   m64n64k16 per 64 columns), -DPINGPONG=1 (0: no turns, both consumers issue when
- *   ready), -DWGMMA_ASYNC=0 (1: the warpgroup's index broadcast by __shfl_sync, so ptxas
- *   knows it is the same across the warp, as CUTLASS's canonical_warp_group_idx does,
- *   and S's first k16 step overwriting the accumulator instead of adding to zeros
- *   written before: ptxas then serializes nothing), -DINTRA_WG_OVERLAP=0 (1: FA3's
+ *   HGMMA.64x128x16.F32.BF16 (S) and HGMMA.64x128x16 or 64x64x16 (P V at d = 128 or 64),
+ *   no LDGSTS, and no C7520 warning in the build. Ahead of step 09 at d = 128, still
+ *   behind cuDNN (the chapter says what is left).
+ * Build variables, each a -D flag (the CSV's flags column records those set; make run
+ *   LAB=attention STEP=10 ATT_BC=64 ... sets them, lab.mk): -DBC=128 keys per tile (64:
+ *   the tile of step 09, S as m64n64k16), -DSTAGES=2 (3 fits, in 225 KB), -DWIDE_PV=1 (0:
+ *   one m64n64k16 per 64 columns), -DPINGPONG=1 (0: no turns, both consumers issue when
+ *   ready), -DWGMMA_ASYNC=1 (0: the role test on threadIdx.x / 128 and zeros written
+ *   before the first product, which ptxas serializes), -DINTRA_WG_OVERLAP=0 (1: FA3's
  *   intra-warpgroup pipelining, S of this tile a batch of its own before the last
  *   tile's P V, waited for with wait_group 1, so this tile's softmax runs under that
- *   P V; a second P in registers), and the setmaxnreg split -DPRODUCER_REGISTERS=40
- *   -DCONSUMER_REGISTERS=232 (24 and 240, FA3's, at BC = 128, where 232 spills).
+ *   P V; a second P in registers), and the setmaxnreg split -DPRODUCER_REGISTERS=24
+ *   -DCONSUMER_REGISTERS=240 (40 and 232 at BC = 64; 232 spills at BC = 128).
  *   harness/labs/attention/sweep-pingpong.sh times a grid of them beside cuDNN.
  * Run:  make run LAB=attention STEP=10
  */
@@ -72,21 +78,22 @@
 #include "hopper_tma.cuh"
 #include "step_kernel.h"
 
-/* The build variables (the header's "Build variables"); each default is the step as taught. */
+/* The build variables (the header's "Build variables"); each default is the fastest build
+ * of the recorded sweep (labs/attention/README.md, step 10). */
 #ifndef BC
-#define BC 64 /* keys per tile: 64 or 128 (S = Q K^T of a k16 step is one m64n<BC>k16) */
+#define BC 128 /* keys per tile: 64 or 128 (S = Q K^T of a k16 step is one m64n<BC>k16) */
 #endif
 #ifndef STAGES
 #define STAGES 2 /* K tiles (and V tiles) in flight */
 #endif
 #ifndef WIDE_PV
-#define WIDE_PV 0 /* 1: O += P V as one m64n<D>k16 per k16 step, not one m64n64k16 per slab */
+#define WIDE_PV 1 /* 1: O += P V as one m64n<D>k16 per k16 step, not one m64n64k16 per slab */
 #endif
 #ifndef PINGPONG
 #define PINGPONG 1 /* 0: no turns, both consumers issue whenever they are ready */
 #endif
 #ifndef WGMMA_ASYNC
-#define WGMMA_ASYNC 0 /* 1: code in which ptxas keeps a batch's wgmma in flight (the header says how) */
+#define WGMMA_ASYNC 1 /* 1: code in which ptxas keeps a batch's wgmma in flight (the header says how) */
 #endif
 #ifndef INTRA_WG_OVERLAP
 #define INTRA_WG_OVERLAP 0 /* 1: a tile's softmax under the same warpgroup's P V of the last */

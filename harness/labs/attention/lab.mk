@@ -55,7 +55,7 @@ attention_10-pingpong_NVCCFLAGS = $(foreach v,BC STAGES WIDE_PV PINGPONG WGMMA_A
 # and cuDNN's kernels, each build's check sizes run, each timed at ATT_SWEEP_SIZES
 # ("m n k" separated by commas; k 1064 or 1128: causal) between runs of cuDNN's row and
 # step 09 (harness/labs/attention/sweep-pingpong.sh says how); the rows go to
-# ATT_SWEEP_OUT. ATT_SWEEP_BUILDS="default async ..." makes only those builds of the
+# ATT_SWEEP_OUT. ATT_SWEEP_BUILDS="default bc64 ..." makes only those builds of the
 # grid. ATT_SWEEP_BUILD_ONLY=1 builds them and reports their resources, no GPU needed.
 ATT_SWEEP_SIZES ?= 16 4096 128,16 4096 1128,16 4096 64,16 4096 1064
 ATT_SWEEP_BUILDS ?=

@@ -318,21 +318,21 @@ START_TEST(pingpong_sweep_times_only_the_builds_that_pass)
     fixture_path("fake-sweep/fake-step", fake_step, sizeof fake_step);
     const char *sweep = "sh harness/labs/attention/sweep-pingpong.sh";
     snprintf(command, sizeof command,
-             "FAKE_SWEEP_WRONG=async-bc128 FAKE_SWEEP_HANG=async ATT_SWEEP_CHECK_SECONDS=2 %s '%s' '%s/v' "
-             "'%s/out' '%s' '%s' echo '16 4096 128,2 3 1064' 'default async async-bc128 async-widepv'",
+             "FAKE_SWEEP_WRONG=bc64 FAKE_SWEEP_HANG=nopingpong ATT_SWEEP_CHECK_SECONDS=2 %s '%s' '%s/v' "
+             "'%s/out' '%s' '%s' echo '16 4096 128,2 3 1064' 'default nopingpong bc64 bc64-widepv'",
              sweep, fake_make, dir, dir, fake_step, fake_step);
     int code = util_run_shell(command, out, sizeof out, err, sizeof err);
-    int hung = strstr(out, "check sizes of async: still running after 2 s, stopped") != NULL;
-    int wrong = strstr(out, "check sizes of async-bc128: FAILED (exit 1):\nwrong at check size 3") != NULL;
+    int hung = strstr(out, "check sizes of nopingpong: still running after 2 s, stopped") != NULL;
+    int wrong = strstr(out, "check sizes of bc64: FAILED (exit 1):\nwrong at check size 3") != NULL;
     int passed = strstr(out, "check sizes of default: PASS") != NULL &&
-                 strstr(out, "check sizes of async-widepv: PASS") != NULL;
-    int timed_wrong = strstr(out, "timed async ") != NULL || strstr(out, "timed async-bc128 ") != NULL;
+                 strstr(out, "check sizes of bc64-widepv: PASS") != NULL;
+    int timed_wrong = strstr(out, "timed nopingpong ") != NULL || strstr(out, "timed bc64 ") != NULL;
     int default_rows = 0, library_rows = 0;
     for (const char *at = out; (at = strstr(at, "timed default --m ")) != NULL; ++at)
         ++default_rows;
     for (const char *at = out; (at = strstr(at, "\ncudnn ")) != NULL; ++at)
         ++library_rows;
-    int causal_row = strstr(out, "timed async-widepv --m 2 --n 3 --k 1064 --run-id sweep-pingpong-") != NULL;
+    int causal_row = strstr(out, "timed bc64-widepv --m 2 --n 3 --k 1064 --run-id sweep-pingpong-") != NULL;
     int compared = strstr(out, "\nvs-library attention -- --csv ") != NULL;
 
     char bad_size[4096], bad_build[4096];
