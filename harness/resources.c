@@ -367,6 +367,20 @@ static void read_line(struct parser *ps, struct span raw)
         read_tool_message(ps, line);
 }
 
+/* The line at *cursor, without its end, into line; *cursor moves past it. 0 when no
+ * line is left (a NULL text has none). '\r' ends a line too: CRLF reports from
+ * Windows (their '\n' then ends an empty line), and lone CRs. */
+static int next_line(const char **cursor, struct span *line)
+{
+    const char *p = *cursor;
+    if (p == NULL || *p == '\0')
+        return 0;
+    size_t n = strcspn(p, "\r\n");
+    *line = (struct span){p, n};
+    *cursor = p[n] != '\0' ? p + n + 1 : p + n;
+    return 1;
+}
+
 int resources_parse(const char *text, struct kernel_resources *out, int max)
 {
     if (text == NULL)
@@ -375,15 +389,9 @@ int resources_parse(const char *text, struct kernel_resources *out, int max)
     ps.out = out;
     ps.max = out == NULL || max < 0 ? 0 : max;
 
-    /* '\r' ends a line too: CRLF reports from Windows, and lone CRs. */
-    const char *p = text;
-    while (*p != '\0') {
-        size_t n = strcspn(p, "\r\n");
-        read_line(&ps, (struct span){p, n});
-        p += n;
-        if (*p != '\0')
-            ++p;
-    }
+    struct span line;
+    for (const char *cursor = text; next_line(&cursor, &line);)
+        read_line(&ps, line);
     commit(&ps);
     return ps.found > 0 ? ps.stored : -1;
 }
@@ -392,9 +400,10 @@ int resources_performance_losses(const char *text, struct ptxas_loss *out, int m
 {
     static const char marker[] = ") Potential Performance Loss: ", in_function[] = " in the function '";
     int found = 0;
-    for (const char *p = text; p != NULL && *p != '\0';) {
-        size_t n = strcspn(p, "\r\n");
-        struct span line = {p, n};
+    struct span line;
+    for (const char *cursor = text; next_line(&cursor, &line);) {
+        const char *p = line.p;
+        size_t n = line.n;
         size_t at = span_find(line, marker);
         if (span_starts_with(line, "ptxas") && at != SIZE_MAX) {
             size_t open = at;
@@ -418,9 +427,6 @@ int resources_performance_losses(const char *text, struct ptxas_loss *out, int m
                 out[found] = loss;
             ++found;
         }
-        p += n;
-        if (*p != '\0')
-            ++p;
     }
     return found;
 }

@@ -200,8 +200,7 @@ void results_build_defines(const char *flags, char *buf, size_t len)
     }
 }
 
-/* A row built with a build variable (-DNAME=...) is a variant of its step. */
-static int is_variant(const char *flags)
+int results_is_variant(const char *flags)
 {
     char defines[512];
     if (flags == NULL)
@@ -234,7 +233,7 @@ static int rule_stage(const struct csv_table *t, size_t row, const struct run_re
         return RULE_SIZE;
     if (!same_text(csv_get(t, row, "source"), like->source))
         return RULE_CACHE;
-    if (is_variant(csv_get(t, row, "flags")))
+    if (results_is_variant(csv_get(t, row, "flags")))
         return RULE_SOURCE;
     if (!same_text(csv_get(t, row, "verdict"), "PASS") || isnan(row_median(t, row)))
         return RULE_NOT_VARIANT;

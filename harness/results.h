@@ -107,6 +107,9 @@ void results_gpu_dir(const char *gpu_name, char *buf, size_t len);
 /* The -DNAME=VALUE words of a row's nvcc flags, space-separated: what makes the row a
  * build variant of its step (make run SORT_ITEMS=16, a sweep's builds); "" for none. */
 void results_build_defines(const char *flags, char *buf, size_t len);
+/* Whether a row built with these nvcc flags is a build variant of its step (it has
+ * -DNAME=... words, as results_build_defines reads them); NULL flags: not a variant. */
+int results_is_variant(const char *flags);
 
 
 /* Comparing recorded results: the one rule every "vs previous" follows (the runner's

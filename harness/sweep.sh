@@ -15,6 +15,16 @@ sweep_names() { printf '%s\n' "$sweep_grid" | cut -d'|' -f1; }
 sweep_flags_of() { printf '%s\n' "$sweep_grid" | sed -n "s/^$1|//p"; }
 sweep_bin_of() { printf '%s/%s/bin/solutions/%s/%s' "$sweep_variants" "$1" "$sweep_lab" "$sweep_stem"; }
 
+# sweep_throttle N, after starting a job in the background: once N run (counted in
+# sweep_running, which the caller sets to 0 first), waits for them all.
+sweep_throttle() {
+    sweep_running=$((sweep_running + 1))
+    if [ $sweep_running -ge "$1" ]; then
+        wait
+        sweep_running=0
+    fi
+}
+
 # Builds every build of the grid, as many at once as there are cores; a failed build's
 # messages are shown. Returns 1 when one failed.
 sweep_build() {
@@ -29,11 +39,7 @@ sweep_build() {
                 "$(sweep_bin_of "$sweep_name")" >"$sweep_variants/$sweep_name.log" 2>&1 ||
                 echo failed >"$sweep_variants/$sweep_name.failed"
         ) &
-        sweep_running=$((sweep_running + 1))
-        if [ $sweep_running -ge "$sweep_jobs" ]; then
-            wait
-            sweep_running=0
-        fi
+        sweep_throttle "$sweep_jobs"
     done
     wait
     sweep_built=0
@@ -73,11 +79,7 @@ sweep_checks() {
             timeout -k 10 "$2" "$(sweep_bin_of "$sweep_name")" --check-sizes 1 >"$sweep_variants/$sweep_name.checks" 2>&1
             echo $? >"$sweep_variants/$sweep_name.checks-exit"
         ) &
-        sweep_running=$((sweep_running + 1))
-        if [ $sweep_running -ge 4 ]; then
-            wait
-            sweep_running=0
-        fi
+        sweep_throttle 4
     done
     wait
     sweep_failed=0
@@ -101,6 +103,20 @@ sweep_checks() {
         esac
     done
     return $sweep_failed
+}
+
+# sweep_checks_or_stop "NAMES" SECONDS: sweep_checks, then what a sweep does with its
+# answer: without a GPU it says so and exits 0 (the builds and their resources are all
+# it shows); a failed check sets sweep_status to 1 (the checks printed which).
+sweep_checks_or_stop() {
+    sweep_checks "$1" "$2"
+    case $? in
+    77)
+        echo "no GPU: the builds and their resources above are all this sweep can show here"
+        exit 0
+        ;;
+    1) sweep_status=1 ;;
+    esac
 }
 
 # Whether a build's checks passed (or it was not checked).

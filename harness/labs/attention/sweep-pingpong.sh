@@ -73,14 +73,7 @@ echo "(ptxas's own lines, spills and serialized wgmma included: $variants/<build
 
 echo
 echo "Check sizes ($(($(date +%s) - started)) s in):"
-sweep_checks "$(sweep_names)" $CHECK_SECONDS
-case $? in
-77)
-    echo "no GPU: the builds and their resources above are all this sweep can show here"
-    exit 0
-    ;;
-1) sweep_status=1 ;;
-esac
+sweep_checks_or_stop "$(sweep_names)" $CHECK_SECONDS
 
 mkdir -p "$out" || exit 1
 run_id="sweep-pingpong-$(date -u +%Y%m%dT%H%M%SZ)-$$"
