@@ -29,9 +29,11 @@
 #                           then (with a GPU) each run at 4096^3 and recorded (PPoPP'08 Figure 4)
 #   make sweep-onesweep     sort step 08 built with CUB's onesweep choices (tile, ranking order, loads,
 #                           status words, histogram), then (with a GPU) each timed beside CUB's SortKeys
-#   make sweep-pingpong     attention step 10 built with FlashAttention-3's and cuDNN's choices (128-key
-#                           tiles, stages, turns, the products kept in flight), then (with a GPU) each
+#   make sweep-pingpong     attention step 10 built with a grid of its build variables (tile, stages,
+#                           turns, the products kept in flight, overlap), then (with a GPU) each
 #                           checked and timed beside cuDNN and step 09
+#   make sweep-seqlen       attention steps 06-10 and its library rows at sequence lengths 512..16384
+#                           (65536 / n heads, d = 128), recorded: plots/attention/sizes-<gpu>.png
 #   make explore            the optimization-space explorer (CGO'08; not in the students' copy): metrics
 #                           and the Pareto set, no GPU needed; with a GPU each timed
 #   make deps               install Check and gnuplot when missing (run and test do it too), and

@@ -12,6 +12,12 @@ flops_per_rate = 1
 # The headline size: 16 heads of 4096, d = 128, no mask (the chapter's first table).
 head_m = 16; head_n = 4096; head_k = 128
 head_size_text = "16x4096, d=128"
+# The size sweep (plots/sweep.gp, make sweep-seqlen): 65536 / n heads of n queries,
+# d = 128, no mask: the same work as the headline size at every sequence length n.
+sweep_rows = 'column("m") * column("n") == 65536 && column("k") == 128'
+sweep_log2 = 1
+sweep_xlabel = "sequence length n (log2 scale; 65536 / n heads, d = 128, no mask)"
+sweep_xtics = 'set xtics ("512" 512, "1K" 1024, "2K" 2048, "4K" 4096, "8K" 8192, "16K" 16384)'
 size_of_row(x) = sprintf("%dx%dx%d%s", column("m"), column("n"), int(column("k")) % 1000, \
                          column("k") >= 1000 ? " causal" : "")
 # No ceiling line yet: bin/peaks measures no BF16 tensor-core rate (issue 40).

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "attention_cpu.h"
 #include "lab_registry.h"
@@ -362,6 +363,36 @@ START_TEST(pingpong_sweep_times_only_the_builds_that_pass)
 }
 END_TEST
 
+/* make sweep-seqlen keeps 65536 / n heads at every length n: a length that is not a
+ * number, or that does not divide 65536, stops it with one line and exit 2 before
+ * anything is built or run (no GPU needed; the build folders stay empty). */
+START_TEST(seqlen_sweep_refuses_a_length_that_does_not_divide_the_work)
+{
+    static char out[1 << 14], err[1 << 12];
+    char *dir = util_temp_dir("attention-seqlen");
+    ck_assert_ptr_nonnull(dir);
+    static const char *const bad[][2] = {{"512 3000", "sweep-seqlen: 3000 does not divide 65536"},
+                                         {"512 x", "sweep-seqlen: ATT_SEQLEN_LENGTHS holds 'x', not a length"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        char command[1024];
+        snprintf(command, sizeof command,
+                 "make -s --no-print-directory LAB_OFFLINE=1 sweep-seqlen ATT_SEQLEN_LENGTHS='%s' "
+                 "BUILD_DIR='%s/build' BIN_DIR='%s/bin' 2>&1 >/dev/null | grep '^sweep-seqlen'",
+                 bad[i][0], dir, dir);
+        int code = util_run_shell(command, out, sizeof out, err, sizeof err);
+        ck_assert_msg(code == 0 && strncmp(out, bad[i][1], strlen(bad[i][1])) == 0 &&
+                          strchr(out, '\n') == out + strlen(out) - 1,
+                      "ATT_SEQLEN_LENGTHS='%s': exit %d\n%s%s", bad[i][0], code, out, err);
+    }
+    char built[1024];
+    snprintf(built, sizeof built, "%s/bin/lab", dir);
+    int nothing_built = access(built, F_OK) != 0;
+    util_remove_tree(dir);
+    free(dir);
+    ck_assert_msg(nothing_built, "a refused sweep built bin/lab first");
+}
+END_TEST
+
 Suite *attention_suite(void)
 {
     Suite *s = suite_create("attention");
@@ -378,6 +409,7 @@ Suite *attention_suite(void)
     tcase_add_test(tc, library_call_is_graded_zero_without_a_gpu);
     tcase_add_test(tc, without_cudnn_the_row_says_so_and_is_skipped);
     tcase_add_test(tc, pingpong_sweep_times_only_the_builds_that_pass);
+    tcase_add_test(tc, seqlen_sweep_refuses_a_length_that_does_not_divide_the_work);
     suite_add_tcase(s, tc);
     return s;
 }
