@@ -19,3 +19,8 @@ peak_quantity = ""; peak_factor = 1
 peak_title = ""
 big_unit = "TFLOP/s"
 special_quantity = ""; special_flops = 0
+# The roofline's rate across (plots/roofline.gp): the BF16 tensor cores, as bin/peaks
+# measures them (mma.sync m16n8k16 from registers, steps 06-08's instruction; wgmma's
+# BF16 rate, steps 09-10's, is not measured yet), under the copy bandwidth's slope.
+roof_quantity = "bf16_mma"
+roof_title = "BF16 tensor-core peak (mma.sync m16n8k16)"
