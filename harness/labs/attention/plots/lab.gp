@@ -14,7 +14,8 @@ head_m = 16; head_n = 4096; head_k = 128
 head_size_text = "16x4096, d=128"
 size_of_row(x) = sprintf("%dx%dx%d%s", column("m"), column("n"), int(column("k")) % 1000, \
                          column("k") >= 1000 ? " causal" : "")
-# No ceiling line yet: bin/peaks measures no BF16 tensor-core rate (issue 40).
+# No ceiling line across the steps figure yet (issue 40); the roofline's is roof_quantity
+# below.
 peak_quantity = ""; peak_factor = 1
 peak_title = ""
 big_unit = "TFLOP/s"
