@@ -1,10 +1,13 @@
 # Roofline of one lab on one GPU: each step at its arithmetic intensity (x: flops
 # per byte of device memory, from the kernel's design, declared per step in
 # harness/labs/<lab>/plots/intensity.csv) and its achieved GFLOP/s (y), under the
-# GPU's measured ceilings (bin/peaks: FP32 FMA rate across, device-memory copy
-# bandwidth and shared-memory bandwidth as slopes, and for N-body the rsqrtf rate
-# times 20 flops per interaction). A step whose newest result failed is not placed
-# (it is named at the bottom); so is a step with no declared intensity.
+# GPU's measured ceilings (bin/peaks: the lab's compute rate across, device-memory
+# copy bandwidth and shared-memory bandwidth as slopes, and for N-body the rsqrtf rate
+# times 20 flops per interaction). The rate across is the peaks.csv quantity the lab's
+# lab.gp names in roof_quantity, titled roof_title (attention: bf16_mma, the BF16
+# tensor cores); a lab that names none gets the FP32 FMA rate (fp32_fma). A step whose
+# newest result failed is not placed (it is named at the bottom); so is a step with no
+# declared intensity.
 #
 #   gnuplot -c plots/roofline.gp LAB.csv OUT.png|OUT.svg RESULTS_DIR SOURCE LAB.gp INTENSITY.csv [PEAKS.csv [RUN]]
 #
@@ -19,6 +22,8 @@ outfile = ARG2
 results_dir = ARG3
 source = ARG4
 load ARG5
+if (!exists("roof_quantity")) { roof_quantity = "fp32_fma"; roof_title = "FP32 FMA peak" }
+if (!exists("roof_title")) { roof_title = roof_quantity }
 if (!exists("head_size_text")) { head_size_text = size_text(head_m, head_n, head_k) }
 intensity_file = ARG6
 peaks_file = ARGC >= 7 ? ARG7 : ""
@@ -61,17 +66,17 @@ if (placed == 0) {
 
 # The ceilings drawn, each from its newest row, and the dates of those rows alone
 # (peaks.csv holds other quantities, measured on other days).
-fma = NaN; copy_bw = NaN; smem_bw = NaN; special = NaN; first_t = NaN; last_t = NaN
-drawn_quantity(q) = q eq "fp32_fma" || q eq "dram_copy" || q eq "smem_bandwidth" || \
+compute_peak = NaN; copy_bw = NaN; smem_bw = NaN; special = NaN; first_t = NaN; last_t = NaN
+drawn_quantity(q) = q eq roof_quantity || q eq "dram_copy" || q eq "smem_bandwidth" || \
     (q eq special_quantity && special_quantity ne "")
 if (file_exists(peaks_file)) {
     stats peaks_file using (strcol("results_dir") ne results_dir || !drawn_quantity(strcol("quantity")) ? 0 : \
         (q = strcol("quantity"), \
-         q eq "fp32_fma" ? fma = column("value") : q eq "dram_copy" ? copy_bw = column("value") : \
+         q eq roof_quantity ? compute_peak = column("value") : q eq "dram_copy" ? copy_bw = column("value") : \
          q eq "smem_bandwidth" ? smem_bw = column("value") : special = column("value") * special_flops, 0)) nooutput
     stats peaks_file using (strcol("results_dir") ne results_dir || !drawn_quantity(strcol("quantity")) ? 0 : \
         (q = strcol("quantity"), td = strptime("%Y-%m-%d", strcol("date")[1:10]), \
-         (q eq "fp32_fma" && column("value") == fma) || (q eq "dram_copy" && column("value") == copy_bw) || \
+         (q eq roof_quantity && column("value") == compute_peak) || (q eq "dram_copy" && column("value") == copy_bw) || \
          (q eq "smem_bandwidth" && column("value") == smem_bw) || \
          (q eq special_quantity && column("value") * special_flops == special) \
          ? (first_t = !is_number(first_t) || td < first_t ? td : first_t, \
@@ -79,9 +84,9 @@ if (file_exists(peaks_file)) {
 }
 peak_date = !is_number(first_t) ? "" : first_t == last_t ? strftime("%Y-%m-%d", first_t) \
     : strftime("%Y-%m-%d", first_t) . " to " . strftime("%Y-%m-%d", last_t)
-have_peaks = is_number(fma)
+have_peaks = is_number(compute_peak)
 top = high_y
-if (is_number(fma) && fma > top) top = fma
+if (is_number(compute_peak) && compute_peak > top) top = compute_peak
 xmin = low_x / 4 < 0.05 ? low_x / 4 : 0.05
 xmax = high_x * 4 > 1000 ? high_x * 4 : 1000
 
@@ -134,16 +139,16 @@ if (not_placed ne "") {
 }
 
 # The ceilings as functions of the intensity x (GFLOP/s).
-roof_copy(x) = is_number(copy_bw) ? (is_number(fma) && copy_bw * x > fma ? NaN : copy_bw * x) : NaN
-roof_smem(x) = is_number(smem_bw) ? (is_number(fma) && smem_bw * x > fma ? NaN : smem_bw * x) : NaN
-roof_fma(x) = is_number(fma) && is_number(copy_bw) && x < fma / copy_bw ? NaN : fma
+roof_copy(x) = is_number(copy_bw) ? (is_number(compute_peak) && copy_bw * x > compute_peak ? NaN : copy_bw * x) : NaN
+roof_smem(x) = is_number(smem_bw) ? (is_number(compute_peak) && smem_bw * x > compute_peak ? NaN : smem_bw * x) : NaN
+roof_compute(x) = is_number(compute_peak) && is_number(copy_bw) && x < compute_peak / copy_bw ? NaN : compute_peak
 set samples 400
 
 # Drawn twice: first nowhere, for the plot area's place on the canvas
 # (GPVAL_TERM_XMIN ...), which the labels' placement needs; then for real.
 set output "/dev/null"
-plot (have_peaks ? roof_fma(x) : NaN) with lines lw 3 lc rgb peak_colour \
-         title (have_peaks ? sprintf("FP32 FMA peak %s", flops_text(fma)) : ""), \
+plot (have_peaks ? roof_compute(x) : NaN) with lines lw 3 lc rgb peak_colour \
+         title (have_peaks ? sprintf("%s %s", roof_title, flops_text(compute_peak)) : ""), \
      (is_number(copy_bw) ? roof_copy(x) : NaN) with lines lw 3 lc rgb "#b8860b" \
          title (is_number(copy_bw) ? sprintf("device-memory copy %.0f GB/s x intensity", copy_bw) : ""), \
      (is_number(smem_bw) ? roof_smem(x) : NaN) with lines lw 2 dt 2 lc rgb "#2ca02c" \
@@ -178,7 +183,7 @@ hits_point(j, x0, x1, y0, y1) = j > np ? 0 : \
     : hits_point(j + 1, x0, x1, y0, y1)
 # A ceiling crosses a box when, sampled at eight places across the box's width, some
 # stretch of it between two samples comes within the box's height.
-ceiling_v(f, u) = (cx = from_u(u), cr = f == 1 ? roof_copy(cx) : f == 2 ? roof_smem(cx) : f == 3 ? roof_fma(cx) \
+ceiling_v(f, u) = (cx = from_u(u), cr = f == 1 ? roof_copy(cx) : f == 2 ? roof_smem(cx) : f == 3 ? roof_compute(cx) \
     : special, is_number(cr) && cr > 0 ? to_v(cr) : NaN)
 segment_hits(f, k, x0, x1, y0, y1) = (va = ceiling_v(f, x0 + (x1 - x0) * k / 8.0), \
     vb = ceiling_v(f, x0 + (x1 - x0) * (k + 1) / 8.0), \

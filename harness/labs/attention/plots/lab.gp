@@ -20,8 +20,14 @@ sweep_xlabel = "sequence length n (log2 scale; 65536 / n heads, d = 128, no mask
 sweep_xtics = 'set xtics ("512" 512, "1K" 1024, "2K" 2048, "4K" 4096, "8K" 8192, "16K" 16384)'
 size_of_row(x) = sprintf("%dx%dx%d%s", column("m"), column("n"), int(column("k")) % 1000, \
                          column("k") >= 1000 ? " causal" : "")
-# No ceiling line yet: bin/peaks measures no BF16 tensor-core rate (issue 40).
+# No ceiling line across the steps figure yet (issue 40); the roofline's is roof_quantity
+# below.
 peak_quantity = ""; peak_factor = 1
 peak_title = ""
 big_unit = "TFLOP/s"
 special_quantity = ""; special_flops = 0
+# The roofline's rate across (plots/roofline.gp): the BF16 tensor cores, as bin/peaks
+# measures them (mma.sync m16n8k16 from registers, steps 06-08's instruction; wgmma's
+# BF16 rate, steps 09-10's, is not measured yet), under the copy bandwidth's slope.
+roof_quantity = "bf16_mma"
+roof_title = "BF16 tensor-core peak (mma.sync m16n8k16)"
