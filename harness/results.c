@@ -200,10 +200,11 @@ void results_build_defines(const char *flags, char *buf, size_t len)
     }
 }
 
-int results_is_variant(const char *flags)
+int results_row_is_variant(const struct csv_table *t, size_t row)
 {
+    const char *flags = csv_get(t, row, "flags");
     char defines[512];
-    if (flags == NULL)
+    if (flags == NULL || same_text(csv_get(t, row, "role"), "library"))
         return 0;
     results_build_defines(flags, defines, sizeof defines);
     return defines[0] != '\0';
@@ -233,7 +234,7 @@ static int rule_stage(const struct csv_table *t, size_t row, const struct run_re
         return RULE_SIZE;
     if (!same_text(csv_get(t, row, "source"), like->source))
         return RULE_CACHE;
-    if (results_is_variant(csv_get(t, row, "flags")))
+    if (results_row_is_variant(t, row))
         return RULE_SOURCE;
     if (!same_text(csv_get(t, row, "verdict"), "PASS") || isnan(row_median(t, row)))
         return RULE_NOT_VARIANT;

@@ -107,9 +107,13 @@ void results_gpu_dir(const char *gpu_name, char *buf, size_t len);
 /* The -DNAME=VALUE words of a row's nvcc flags, space-separated: what makes the row a
  * build variant of its step (make run SORT_ITEMS=16, a sweep's builds); "" for none. */
 void results_build_defines(const char *flags, char *buf, size_t len);
-/* Whether a row built with these nvcc flags is a build variant of its step (it has
- * -DNAME=... words, as results_build_defines reads them); NULL flags: not a variant. */
-int results_is_variant(const char *flags);
+/* Whether row `row` of t is a build variant of its step: the one rule the tables and
+ * (through bin/results-check's build_variant column) the figures read. A row built
+ * with -DNAME=... words (results_build_defines: make run STEP=02 TILE=8, make
+ * sweep-tiles) is a variant; a library row never is, whatever its flags: its -D words
+ * choose which library call it is (the TF32 lab builds its cuBLAS rows from one source,
+ * -DCUBLAS_MODE_...), and its name says which. A row without flags is not a variant. */
+int results_row_is_variant(const struct csv_table *t, size_t row);
 
 
 /* Comparing recorded results: the one rule every "vs previous" follows (the runner's

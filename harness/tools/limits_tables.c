@@ -398,7 +398,7 @@ static long newest_plain_row(const struct csv_table *t, const char *step, const 
     for (size_t q = t->nrows; q-- > 0;)
         if (strcmp(field(t, q, "step"), step) == 0 && passed(t, q) &&
             strcmp(field(t, q, "source"), "solutions") == 0 && strcmp(field(t, q, "cache"), cache) == 0 &&
-            !results_is_variant(field(t, q, "flags")) && strcmp(field(t, q, "m"), field(t, r, "m")) == 0 &&
+            !results_row_is_variant(t, q) && strcmp(field(t, q, "m"), field(t, r, "m")) == 0 &&
             strcmp(field(t, q, "n"), field(t, r, "n")) == 0 && strcmp(field(t, q, "k"), field(t, r, "k")) == 0)
             return (long)q;
     return -1;
