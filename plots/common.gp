@@ -76,9 +76,10 @@ flops_short(r) = !is_number(r) ? "" : r >= 1000 ? sprintf("%.1fT", r / 1e3) : r 
 # A row built with a build variable (-DNAME=..., e.g. `make run STEP=02 TILE=8` or
 # `make sweep-tiles`) is a variant of its step, not the step: the figures of the
 # steps leave it out (their `mine`), and only a figure about the variants (the tile
-# sweep) takes it. No step table gives a step a -D flag of its own; a library row may
-# have one (the TF32 lab builds its two cuBLAS rows from one source, -DCUBLAS_MODE_...).
-is_variant(x) = strcol("role") ne "library" && strstrt(strcol("flags"), " -D") > 0
+# sweep) takes it. A library row never is (its -D words choose the library call: the
+# TF32 lab's two cuBLAS rows). The rule is results_row_is_variant (harness/results.h),
+# the tables' too; bin/results-check writes its answer as the column build_variant.
+is_variant(x) = column("build_variant") == 1
 # The rows a figure of one GPU draws: that GPU's folder (results_dir, set by the
 # script before it uses them), the source asked for (source; "" for both), and no
 # variants. Macros, expanded where a script uses them.

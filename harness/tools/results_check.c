@@ -28,7 +28,11 @@
  * library at its best by the same rule as the tables': variant (lab.def's VARIANT: ""
  * for the plain problem), vs_library_step (the best library row of the row's run at its
  * size, label and variant; a library row that names itself is that best) and
- * vs_library (the speedup over it, NaN when none).
+ * vs_library (the speedup over it, NaN when none); last, build_variant: 1 for a build
+ * variant of its step (built with -DNAME=... words: make run STEP=02 TILE=8, make
+ * sweep-tiles; never a library row, whose -D words choose the library call), else 0:
+ * results_row_is_variant, the rule the tables follow, which plots/common.gp's
+ * is_variant reads rather than testing the flags itself.
  * A file named peaks.csv is the GPU's measured ceilings (bin/peaks): its header must
  * name date, gpu, quantity, value and unit; a row is skipped when its field count
  * differs from the header's, its quantity or unit is empty or its value is not a
@@ -207,8 +211,15 @@ static void put_vs_library(FILE *out, const struct csv_table *t, size_t r,
     put_field(out, steps != NULL ? step_table_variant(steps, t->rows[r][11]) : "", 0);
     fputc(',', out);
     put_field(out, against.row >= 0 ? t->rows[against.row][11] : "", 0);
-    fputc(',', out); /* last: a number, never empty (gnuplot misreads an empty last field) */
+    fputc(',', out);
     put_field(out, speedup, 1);
+}
+
+/* The build_variant column of row r (see the top). */
+static void put_build_variant(FILE *out, const struct csv_table *t, size_t r)
+{
+    /* last: a number, never empty (gnuplot misreads an empty last field) */
+    fprintf(out, ",%d", results_row_is_variant(t, r));
 }
 
 struct lab_out {
@@ -249,7 +260,7 @@ static struct lab_out *open_lab(struct lab_out *labs, size_t *nlabs, const char 
     join_header(t, l->header, sizeof l->header);
     fprintf(l->csv, "results_dir,%s,%s\n", l->header, /* column names: plain words */
             "vs_previous_step,vs_previous_run,vs_previous_why,vs_previous,variant,vs_library_step,"
-            "vs_library");
+            "vs_library,build_variant");
     ++*nlabs;
     return l;
 }
@@ -501,6 +512,7 @@ int main(int argc, char **argv)
             }
             put_vs_previous(l->csv, &t, r, step_table_find(lab));
             put_vs_library(l->csv, &t, r, step_table_find(lab));
+            put_build_variant(l->csv, &t, r);
             fputc('\n', l->csv);
             ++kept;
         }
