@@ -312,7 +312,8 @@ END_TEST
  * CPU row) and compare only comparable rows: a flushed-cache 01 is not compared with a
  * warm-cache CPU row of another run, and says why; 02 is, with 01 of its own run. Its
  * vs library columns (the figures' library line) name the best library row of the run
- * for each row of it, the library row itself included, and nothing for the other run. */
+ * for each row of it, the library row itself included, and nothing for the other run.
+ * Last, build_variant: 0 for every row (none was built with a -D word). */
 START_TEST(results_check_compares_each_row_with_the_one_its_table_says)
 {
     char dir[1024], csv[1100], out_dir[1100], kept[1200];
@@ -338,13 +339,13 @@ START_TEST(results_check_compares_each_row_with_the_one_its_table_says)
     char *rows = util_read_file(kept, NULL);
     ck_assert_ptr_nonnull(rows);
     ck_assert_msg(strstr(rows, ",vs_previous_step,vs_previous_run,vs_previous_why,vs_previous,variant,vs_library_step,"
-                              "vs_library\n") != NULL &&
+                              "vs_library,build_variant\n") != NULL &&
                       strstr(rows, ",cpu-fill,cpu,") != NULL &&
-                      strstr(rows, ",PASS,,,,NaN,,,NaN\n") != NULL && /* the baseline: nothing before it */
+                      strstr(rows, ",PASS,,,,NaN,,,NaN,0\n") != NULL && /* the baseline: nothing before it */
                       strstr(rows, ",PASS,,,no cpu-fill row at this size with the L2 flushed,NaN,,vendor,"
-                                   "0.25\n") != NULL &&
-                      strstr(rows, ",PASS,01-fill,r2,,2,,vendor,0.5\n") != NULL &&
-                      strstr(rows, ",vendor,library,") != NULL && strstr(rows, ",PASS,,,,NaN,,vendor,1\n") != NULL,
+                                   "0.25,0\n") != NULL &&
+                      strstr(rows, ",PASS,01-fill,r2,,2,,vendor,0.5,0\n") != NULL &&
+                      strstr(rows, ",vendor,library,") != NULL && strstr(rows, ",PASS,,,,NaN,,vendor,1,0\n") != NULL,
                   "%s", rows);
     free(rows);
 }

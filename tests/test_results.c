@@ -236,6 +236,34 @@ START_TEST(a_row_is_compared_only_with_a_comparable_row)
 }
 END_TEST
 
+/* tests/fixtures/build-variant: a step row with no -D word, the same step built with
+ * -DTILE=8, a step whose first word is a -D, a library row built with a -D of its own
+ * (one source, two library calls, as the TF32 lab's cuBLAS rows), the library row
+ * after it, and a CPU row built with -DTILE=8. The one rule says which are variants,
+ * and a library row with a -D of its own is compared like any other row. */
+START_TEST(a_build_variant_is_a_step_row_with_defines_never_a_library_row)
+{
+    char path[1024], err[256];
+    struct csv_table t;
+    ck_assert_int_eq(csv_read_file(fixture_path("build-variant/GPU/demo.csv", path, sizeof path),
+                                   &t, err, sizeof err),
+                     0);
+    ck_assert_int_eq((int)t.nrows, 6);
+    const int expected[] = {0, 1, 1, 0, 0, 1};
+    for (size_t r = 0; r < t.nrows; ++r)
+        ck_assert_msg(results_row_is_variant(&t, r) == expected[r], "row %zu (%s, %s): not %d",
+                      r, csv_get(&t, r, "step"), csv_get(&t, r, "flags"), expected[r]);
+    struct results_previous p;
+    results_vs_previous(&t, 4, "vendor-strict", &p);
+    ck_assert_int_eq(p.row, 3);
+    ck_assert_double_eq_tol(p.speedup, 4.0, 1e-12);
+    results_vs_previous(&t, 2, "01-fill", &p); /* the plain 01-fill, not its -DTILE=8 build */
+    ck_assert_int_eq(p.row, 0);
+    ck_assert_double_eq_tol(p.speedup, 4.0, 1e-12);
+    csv_free(&t);
+}
+END_TEST
+
 START_TEST(table_row_shows_limiter_and_speedups)
 {
     struct run_record r = sample_record();
@@ -482,6 +510,7 @@ Suite *results_suite(void)
     tcase_add_test(tc, label_column_follows_the_lab_columns);
     tcase_add_test(tc, speedup_lookup_takes_newest_matching_pass);
     tcase_add_test(tc, a_row_is_compared_only_with_a_comparable_row);
+    tcase_add_test(tc, a_build_variant_is_a_step_row_with_defines_never_a_library_row);
     tcase_add_test(tc, speedups_keep_two_digits);
     tcase_add_test(tc, cpu_row_shows_its_threads_only);
     tcase_add_test(tc, table_row_shows_limiter_and_speedups);

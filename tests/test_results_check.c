@@ -302,6 +302,50 @@ START_TEST(test_peaks_rows_are_checked_by_line)
 }
 END_TEST
 
+/* bin/results-check --out temp/out on the fixture tests/fixtures/build-variant (the
+ * rows results_row_is_variant is tested on: tests/test_results.c), exit 0. */
+static void check_build_variant_fixture(void)
+{
+    char tool[512], out_dir[600], fixture[1024];
+    snprintf(out_dir, sizeof out_dir, "%s/out", temp_dir);
+    mkdir(out_dir, 0777);
+    fixture_path("build-variant/GPU/demo.csv", fixture, sizeof fixture);
+    char *argv[] = {(char *)bin_path("results-check", tool, sizeof tool), "--out", out_dir, fixture,
+                    NULL};
+    int code = run_capture(argv, NULL, out, sizeof out, err, sizeof err);
+    ck_assert_msg(code == 0, "results-check exited %d: %s", code, err);
+}
+
+/* Which rows are build variants is written once, by the rule the tables follow, as
+ * the plot CSV's last column: a step or CPU row built with a -D word is one (whatever
+ * the word's place in the flags), a library row built with a -D of its own is not. */
+START_TEST(test_build_variant_column_is_the_tables_rule)
+{
+    check_build_variant_fixture();
+    const char *rows = read_file("out/demo.csv");
+    ck_assert_msg(strstr(rows, ",vs_library,build_variant\n") != NULL, "%s", rows);
+    const struct {
+        const char *row; /* the row's step, role, source and flags, as written */
+        char variant;
+    } expected[] = {
+        {",01-fill,step,solutions,-O3 -arch=sm_90,", '0'},
+        {",01-fill,step,solutions,-O3 -arch=sm_90 -DTILE=8,", '1'},
+        {",02-shared,step,solutions,-DTILE=16 -O3 -arch=sm_90,", '1'},
+        {",vendor-strict,library,solutions,-O3 -arch=sm_90 -DVENDOR_MODE=STRICT,", '0'},
+        {",vendor,library,solutions,-O3 -arch=sm_90,", '0'},
+        {",cpu-fill,cpu,solutions,-O3 -arch=sm_90 -DTILE=8,", '1'},
+    };
+    for (size_t i = 0; i < sizeof expected / sizeof expected[0]; ++i) {
+        const char *row = strstr(rows, expected[i].row);
+        ck_assert_msg(row != NULL, "no row %s in:\n%s", expected[i].row, rows);
+        size_t end = strcspn(row, "\n");
+        ck_assert_msg(end > 2 && row[end - 2] == ',' && row[end - 1] == expected[i].variant,
+                      "row %s: build_variant not %c: %.*s", expected[i].row, expected[i].variant,
+                      (int)end, row);
+    }
+}
+END_TEST
+
 Suite *results_check_suite(void)
 {
     Suite *suite = suite_create("results_check");
@@ -320,6 +364,7 @@ Suite *results_check_suite(void)
     tcase_add_test(rows, test_lab_columns_are_numbers_and_rates_not_negative);
     tcase_add_test(rows, test_quoted_commas_reach_gnuplot_without_commas);
     tcase_add_test(rows, test_peaks_rows_are_checked_by_line);
+    tcase_add_test(rows, test_build_variant_column_is_the_tables_rule);
     suite_add_tcase(suite, rows);
     return suite;
 }
@@ -422,21 +467,21 @@ START_TEST(test_a_build_variant_is_not_its_step)
     /* make run STEP=02 TILE=8 and make sweep-tiles record rows built with -DTILE=N:
      * variants, which the figures of the steps must not take for the step, however
      * new they are (only a sweep's figure takes them); a library row built with a -D of
-     * its own (a library called in two modes) is a row, not a variant */
-    write_file("v.csv", "step,role,flags\n02-shared,step,-O3 -arch=sm_90\n"
-                        "02-shared,step,-O3 -arch=sm_90 -DTILE=8\n01-fill,step,-O3 -use_fast_math\n"
-                        "library-fast,library,-O3 -DLIBRARY_MODE_FAST=1\n");
+     * its own (a library called in two modes) is a row, not a variant. The figures'
+     * is_variant reads bin/results-check's build_variant, the tables' rule: a test of
+     * the flags of its own would miss 02-shared, whose -D is its flags' first word. */
+    check_build_variant_fixture();
     char script[1200];
     snprintf(script, sizeof script,
              "load 'plots/common.gp'; set datafile separator comma; set key autotitle columnhead; "
-             "stats '%s/v.csv' using (is_variant(0)) nooutput; "
-             "print sprintf('%%d of %%d', STATS_sum, STATS_records)",
+             "v = ''; stats '%s/out/demo.csv' using (v = v . sprintf('%%d', is_variant(0)), 0) "
+             "nooutput; print 'variants ' . v",
              temp_dir);
     char *argv[] = {"/usr/bin/env", "gnuplot", "-e", script, NULL};
     int code = run_capture(argv, NULL, out, sizeof out, err, sizeof err);
     ck_assert_msg(code == 0, "gnuplot exited %d: %s", code, err);
-    ck_assert_msg(strstr(err, "1 of 4") != NULL || strstr(out, "1 of 4") != NULL,
-                  "is_variant: expected 1 of 4 rows, got: %s%s", out, err);
+    ck_assert_msg(strstr(err, "variants 011001") != NULL || strstr(out, "variants 011001") != NULL,
+                  "is_variant row by row: expected 011001, got: %s%s", out, err);
 }
 END_TEST
 
