@@ -56,7 +56,7 @@ struct run_record {
     double lab_values[LAB_MAX_COLUMNS];
     /* what the gflops column counts when not FLOP/s (the step table's rate_label, NULL:
      * GFLOP/s): the run table then leaves that column out, the lab's own columns saying
-     * its rate in its unit (sort: Gkeys/s) */
+     * its rate in its unit (keys a second, say) */
     const char *rate_label;
     /* the lab's text column (its step table's label_column), after the numeric ones:
      * its name, NULL for none, and its value */
@@ -105,14 +105,15 @@ void results_commit(char *buf, size_t len);
 /* A folder name for a GPU: "NVIDIA H100 80GB HBM3" -> "NVIDIA-H100-80GB-HBM3". */
 void results_gpu_dir(const char *gpu_name, char *buf, size_t len);
 /* The -DNAME=VALUE words of a row's nvcc flags, space-separated: what makes the row a
- * build variant of its step (make run SORT_ITEMS=16, a sweep's builds); "" for none. */
+ * build variant of its step (a build variable given to make run, a sweep's builds); ""
+ * for none. */
 void results_build_defines(const char *flags, char *buf, size_t len);
 /* Whether row `row` of t is a build variant of its step: the one rule the tables and
  * (through bin/results-check's build_variant column) the figures read. A row built
- * with -DNAME=... words (results_build_defines: make run STEP=02 TILE=8, make
- * sweep-tiles) is a variant; a library row never is, whatever its flags: its -D words
- * choose which library call it is (the TF32 lab builds its cuBLAS rows from one source,
- * -DCUBLAS_MODE_...), and its name says which. A row without flags is not a variant. */
+ * with -DNAME=... words (results_build_defines: a build variable given to make run, a
+ * sweep's builds) is a variant; a library row never is, whatever its flags: its -D
+ * words choose which library call it is (one source built as two rows, say), and its
+ * name says which. A row without flags is not a variant. */
 int results_row_is_variant(const struct csv_table *t, size_t row);
 
 
@@ -121,7 +122,7 @@ int results_row_is_variant(const struct csv_table *t, size_t row);
  * columns bin/results-check adds). A row is compared only with a row recorded before
  * it (earlier in the file) that passed, has the same GPU, lab, source (labs or
  * solutions), cache policy (flushed or warm) and size, and is not a build variant
- * (nvcc flags with -D: make run TILE=8, make sweep-tiles); of those, the newest.
+ * (results_row_is_variant); of those, the newest.
  * Which step a row is compared with is the step table's (step_table_previous_name). */
 
 /* Index of the newest row of `step` among the first `before` rows of table that may be
