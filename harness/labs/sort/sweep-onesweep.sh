@@ -63,14 +63,7 @@ for name in $(sweep_names); do
         checked="$checked $name" ;;
     esac
 done
-sweep_checks "$checked" 300
-case $? in
-77)
-    echo "no GPU: the builds and their resources above are all this sweep can show here"
-    exit 0
-    ;;
-1) sweep_status=1 ;;
-esac
+sweep_checks_or_stop "$checked" 300
 
 mkdir -p "$out" || exit 1
 run_id="sweep-onesweep-$(date -u +%Y%m%dT%H%M%SZ)-$$"
