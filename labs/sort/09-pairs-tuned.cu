@@ -3,15 +3,25 @@
  *
  * What changed from 08: the values, moved as 07 moves them, on 08's tuned passes.
  *   Each value is read right after its key is ranked (the loads are in flight while
- *   the tile counts, publishes and scatters its keys), put in the shared tile at its
+ *   the tile looks back and writes its keys out), put in the shared tile at its
  *   key's place once the keys are out, and written to the same output index as the
- *   key (kept in registers from the keys' write-out). The values take ITEMS more
- *   registers a thread: the shape is worth a sweep of its own (SORT_THREADS,
- *   SORT_ITEMS, SORT_MIN_BLOCKS; CUB's pairs tile on sm_90 is 384 x 23).
+ *   key (kept in registers from the keys' write-out). A key's place in the tile is
+ *   kept in a register for its value (08 need not keep it). 08's choices
+ *   from CUB come with its passes, as build variables of the same names and defaults:
+ *   384 x 19 keys a tile (-DITEMS=19), the warps' digit counts before ranking
+ *   (-DEARLY_COUNTS=1), each ballot in CUB's PTX (-DBALLOT_PTX=1), a thread's keys and
+ *   its values read through one pointer each (-DKEY_POINTER=1), the digit by a volatile
+ *   bfe (-DDIGIT_ASM=1); each =0 (ITEMS=18) gives 09's earlier code. The values take
+ *   ITEMS more registers a thread, so two blocks share an SM (-DMIN_BLOCKS=2) and the
+ *   shape is worth a sweep of its own (SORT_THREADS, SORT_ITEMS, SORT_MIN_BLOCKS;
+ *   CUB's pairs tile on sm_90 is 384 x 23 with an int count, 384 x 17 with a 64-bit
+ *   one). Other build variables: -DTHREADS=384, -DLOOKBACK_WINDOW=4, -DBALLOT_MATCH=1.
  * Why: 07 carried the values on 06's passes; the keys-only tuning of 08 applies to
- *   pairs unchanged, and a value needs no digit and no rank of its own.
+ *   pairs unchanged, and a value needs no digit and no rank of its own: the ballots in
+ *   PTX and the key pointer cut the instructions a key as they do in 08.
  * Expect: about half 08's keys per second (twice the bytes a pass), near CUB's
- *   SortPairs as 08 is near SortKeys.
+ *   SortPairs as 08 is near SortKeys (the chapter's generated tables set it beside
+ *   CUB's SortPairs).
  * Run:  make run LAB=sort STEP=09
  *
  * This file is step 08's solution with the new kernel name: it runs and is
@@ -437,9 +447,11 @@ static cudaError_t sort_passes(const struct sort_problem *p, unsigned tiles, cud
 
 /* TODO (step 09). Pairs on 08's passes, as 07 carries them on 06's:
  *  1. lab.def's VARIANT line for 09 says pairs: refuse a problem without values.
- *  2. Read each value right after its key is ranked (values_from, same index).
- *  3. Keep each key's place in the shared tile (its rank plus its digit's start and
- *     its warp's offset) and each output index of the keys' write-out.
+ *  2. Read each value right after its key is ranked (values_from, same index; with
+ *     KEY_POINTER, through one pointer as the keys are).
+ *  3. Keep each key's place in the shared tile (with EARLY_COUNTS, the place its
+ *     ranking gives it; without, its rank plus its digit's start and its warp's
+ *     offset) and each output index of the keys' write-out.
  *  4. Once the keys are out (a barrier), put the values in the tile at their keys'
  *     places and write them, after another barrier, to the same output indices.
  *  5. Measure THREADS, ITEMS and MIN_BLOCKS again: the values take registers.

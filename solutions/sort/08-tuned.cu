@@ -3,24 +3,30 @@
  * order of a tile's work that CUB's onesweep uses.
  *
  * What changed from 06 (07's values dropped again: this is the keys-only target):
- *   - tiles of THREADS x ITEMS keys, 384 x 18 by default (CUB's onesweep tile for
- *     32-bit keys on sm_90 is 384 threads of 19 or 20 keys): 6912 keys, so a pass has
- *     0.6 times 06's tiles and status words to clear, publish and look back over.
+ *   - tiles of THREADS x ITEMS keys, 384 x 19 by default (CUB's onesweep tile for
+ *     32-bit keys on sm_90 with a 64-bit count): 7296 keys, so a pass has about 0.56
+ *     times 06's tiles and status words to clear, publish and look back over.
  *     Threads 256 and up rank and write keys but own no digit;
  *     __launch_bounds__(THREADS, MIN_BLOCKS), three blocks of 384 by default, budgets
- *     the registers (a few bytes spill, make report says how many: still the best
- *     block count of a sweep);
- *   - the keys read with __ldcs (streamed, evict first: each is read once a pass and
- *     should not push out the status words and histograms the look-back rereads);
+ *     the registers (make report says what spills);
+ *   - a thread's keys read through one pointer at constant offsets (CUB's
+ *     LoadDirectWarpStriped: one instruction a key, no 64-bit index sum), with __ldcs
+ *     (streamed, evict first: each is read once a pass and should not push out the
+ *     status words and histograms the look-back rereads);
+ *   - CUB's order of ranking: each warp first counts its keys' digits with shared
+ *     atomics, the tile's counts are published (AGGREGATE) and scanned before any key
+ *     is ranked, and a key's rank is then its place in the tile: it goes there at once,
+ *     no ranks kept in registers;
  *   - a warp's peers from eight ballots, one per bit of the digit (nine in the last,
  *     partial tile, where digit 256 marks a missing key), instead of
- *     __match_any_sync (BALLOT_MATCH=0 to compare), and the digits recomputed from the
- *     keys instead of kept in registers (which nvcc 13 undoes, keeping them and
- *     spilling: -DDIGIT_ASM=1 stops it);
- *   - a tile's order of work: its counts published (AGGREGATE) as soon as the ranking
- *     ends, then its scan and its scatter into shared memory, and only then the
- *     look-back, which reads LOOKBACK_WINDOW predecessors at once: the tiles before
- *     it have had the scatter's time to publish their prefixes;
+ *     __match_any_sync (BALLOT_MATCH=0 to compare), each written in PTX as CUB writes
+ *     it: the bit's predicate votes and inverts the ballot where the bit is 0 (the C
+ *     form tests each bit twice and selects: about a third more instructions to rank);
+ *   - each digit extracted from its key by a volatile bfe, which the compiler cannot
+ *     keep live between loops (with a plain shift nvcc 13 keeps every key's digit in
+ *     registers and spills);
+ *   - only then the look-back, which reads LOOKBACK_WINDOW predecessors at once: the
+ *     tiles before it have had the scatter's time to publish their prefixes;
  *   - status words of 32 bits when n < 2^30 (the flag in the top 2 bits, the count in
  *     30: half the bytes to clear and read); the look-back is harness/lookback.cuh,
  *     06's, with a window;
@@ -29,29 +35,29 @@
  *   - the upfront histogram reads 16-byte vectors of four keys, four loads in flight
  *     per thread.
  * Build variables, each a -D flag with today's value as its default (the CSV's flags
- *   column records those set): -DTHREADS=384, -DITEMS=18, -DMIN_BLOCKS=3 (make run
+ *   column records those set): -DTHREADS=384, -DITEMS=19, -DMIN_BLOCKS=3 (make run
  *   LAB=sort STEP=08 SORT_THREADS=256 SORT_ITEMS=16 SORT_MIN_BLOCKS=4 sets these three,
  *   lab.mk), -DLOOKBACK_WINDOW=4, -DBALLOT_MATCH=1, and the ones that compare with what
  *   CUB's onesweep does (labs/sort/README.md, "What CUB does on sm_90"):
- *   -DEARLY_COUNTS=1 (each warp counts its digits with shared atomics first, so the
- *   tile's counts are published before any key is ranked and a key's rank is its place
- *   in the tile: no ranks kept in registers), -DSTREAMING_LOADS=0 (plain loads of the
- *   keys, as CUB's), -DSTATUS_PER_PASS=1 (one pass's status words, cleared before each
- *   pass, as CUB's, instead of all four passes' at once), -DDIGIT_ASM=1 (each digit
- *   extracted by a volatile bfe, which the compiler cannot keep live between loops:
- *   most of the spill goes), -DBALLOT_PTX=1 (each digit bit's ballot written as
- *   CUB writes it, in PTX: the bit's predicate votes and inverts the ballot where it
- *   is false, where the C form tests each bit twice and selects; the ranking takes
- *   about a third fewer instructions), -DKEY_POINTER=1 (a thread's keys read at
- *   constant offsets from one pointer, as CUB reads them, instead of a 64-bit index
- *   sum per key), -DHISTOGRAM_THREADS, -DHISTOGRAM_UNROLL and -DHISTOGRAM_BLOCKS for
- *   the upfront histogram.
- *   harness/labs/sort/sweep-onesweep.sh times a grid of them beside CUB.
+ *   -DBALLOT_PTX=1 (the ballots in PTX; 0: in C), -DKEY_POINTER=1 (the keys through
+ *   one pointer; 0: an index sum a key), -DEARLY_COUNTS=1 (counts before ranking; 0:
+ *   each key ranked first, its rank kept in a register, the counts published after),
+ *   -DDIGIT_ASM=1 (the volatile bfe; 0: a shift and a mask), -DSTREAMING_LOADS=1 (0:
+ *   plain loads of the keys, as CUB's), -DSTATUS_PER_PASS=0 (1: one pass's status
+ *   words, cleared before each pass, as CUB's, instead of all four passes' at once),
+ *   -DHISTOGRAM_THREADS, -DHISTOGRAM_UNROLL and -DHISTOGRAM_BLOCKS for the upfront
+ *   histogram. The five CUB choices above became the defaults together (before, each
+ *   was 0 and ITEMS 18: -DBALLOT_PTX=0 -DKEY_POINTER=0 -DEARLY_COUNTS=0 -DDIGIT_ASM=0
+ *   -DITEMS=18 builds that step again); harness/labs/sort/sweep-onesweep.sh times a
+ *   grid of them beside CUB.
  * Why: 06 is not limited by its memory traffic alone: its ranking, the waits of its
  *   look-back and its barriers take time that longer tiles, fewer status words and a
- *   look-back that starts later (and so waits less) hide.
- * Expect: the fastest keys-only step of the lab, toward CUB's SortKeys (Adinets and
- *   Merrill report onesweep at 29.4 Gkeys/s for 256M uniform keys on an A100, 1.5x
+ *   look-back that starts later (and so waits less) hide; and the SM issues every
+ *   instruction of a key's ranking and load, so CUB's shorter forms of both count.
+ * Expect: the fastest keys-only step of the lab, with CUB's tile, ranking order,
+ *   ballots and loads: level with CUB's SortKeys with a 64-bit count (the chapter's
+ *   generated sweep tables, "What CUB does on sm_90", show each build beside it; Adinets
+ *   and Merrill report onesweep at 29.4 Gkeys/s for 256M uniform keys on an A100, 1.5x
  *   CUB's radix sort of 2022).
  * Run:  make run LAB=sort STEP=08
  */
@@ -64,7 +70,7 @@
 #define THREADS 384
 #endif
 #ifndef ITEMS
-#define ITEMS 18
+#define ITEMS 19 /* CUB's tile for 32-bit keys with a 64-bit count on sm_90 */
 #endif
 #ifndef MIN_BLOCKS
 #define MIN_BLOCKS 3
@@ -76,22 +82,22 @@
 #define BALLOT_MATCH 1
 #endif
 #ifndef EARLY_COUNTS
-#define EARLY_COUNTS 0 /* 1: count the tile's digits before ranking (CUB's order) */
+#define EARLY_COUNTS 1 /* count the tile's digits before ranking (CUB's order); 0: after */
 #endif
 #ifndef STREAMING_LOADS
 #define STREAMING_LOADS 1 /* 0: plain loads of the keys (CUB's) */
 #endif
 #ifndef DIGIT_ASM
-#define DIGIT_ASM 0 /* 1: digits extracted by a volatile bfe, never kept across loops */
+#define DIGIT_ASM 1 /* digits extracted by a volatile bfe, never kept across loops; 0: C */
 #endif
 #ifndef STATUS_PER_PASS
 #define STATUS_PER_PASS 0 /* 1: one pass's status words, cleared before each pass (CUB's) */
 #endif
 #ifndef BALLOT_PTX
-#define BALLOT_PTX 0 /* 1: each digit bit's ballot in CUB's PTX (with BALLOT_MATCH=1) */
+#define BALLOT_PTX 1 /* each digit bit's ballot in CUB's PTX (with BALLOT_MATCH=1); 0: C */
 #endif
 #ifndef KEY_POINTER
-#define KEY_POINTER 0 /* 1: a thread's keys read through one pointer (CUB's) */
+#define KEY_POINTER 1 /* a thread's keys read through one pointer (CUB's); 0: an index each */
 #endif
 #define WARPS (THREADS / 32)
 #define TILE (ITEMS * THREADS)

@@ -3,15 +3,25 @@
  *
  * What changed from 08: the values, moved as 07 moves them, on 08's tuned passes.
  *   Each value is read right after its key is ranked (the loads are in flight while
- *   the tile counts, publishes and scatters its keys), put in the shared tile at its
+ *   the tile looks back and writes its keys out), put in the shared tile at its
  *   key's place once the keys are out, and written to the same output index as the
- *   key (kept in registers from the keys' write-out). The values take ITEMS more
- *   registers a thread: the shape is worth a sweep of its own (SORT_THREADS,
- *   SORT_ITEMS, SORT_MIN_BLOCKS; CUB's pairs tile on sm_90 is 384 x 23).
+ *   key (kept in registers from the keys' write-out). A key's place in the tile is
+ *   kept in a register for its value (08 need not keep it). 08's choices
+ *   from CUB come with its passes, as build variables of the same names and defaults:
+ *   384 x 19 keys a tile (-DITEMS=19), the warps' digit counts before ranking
+ *   (-DEARLY_COUNTS=1), each ballot in CUB's PTX (-DBALLOT_PTX=1), a thread's keys and
+ *   its values read through one pointer each (-DKEY_POINTER=1), the digit by a volatile
+ *   bfe (-DDIGIT_ASM=1); each =0 (ITEMS=18) gives 09's earlier code. The values take
+ *   ITEMS more registers a thread, so two blocks share an SM (-DMIN_BLOCKS=2) and the
+ *   shape is worth a sweep of its own (SORT_THREADS, SORT_ITEMS, SORT_MIN_BLOCKS;
+ *   CUB's pairs tile on sm_90 is 384 x 23 with an int count, 384 x 17 with a 64-bit
+ *   one). Other build variables: -DTHREADS=384, -DLOOKBACK_WINDOW=4, -DBALLOT_MATCH=1.
  * Why: 07 carried the values on 06's passes; the keys-only tuning of 08 applies to
- *   pairs unchanged, and a value needs no digit and no rank of its own.
+ *   pairs unchanged, and a value needs no digit and no rank of its own: the ballots in
+ *   PTX and the key pointer cut the instructions a key as they do in 08.
  * Expect: about half 08's keys per second (twice the bytes a pass), near CUB's
- *   SortPairs as 08 is near SortKeys.
+ *   SortPairs as 08 is near SortKeys (the chapter's generated tables set it beside
+ *   CUB's SortPairs).
  * Run:  make run LAB=sort STEP=09
  */
 #include "sort_common.cuh"
@@ -23,7 +33,7 @@
 #define THREADS 384
 #endif
 #ifndef ITEMS
-#define ITEMS 18
+#define ITEMS 19 /* 08's tile: CUB's for 32-bit keys with a 64-bit count on sm_90 */
 #endif
 #ifndef MIN_BLOCKS
 #define MIN_BLOCKS 2
@@ -33,6 +43,18 @@
 #endif
 #ifndef BALLOT_MATCH
 #define BALLOT_MATCH 1
+#endif
+#ifndef EARLY_COUNTS
+#define EARLY_COUNTS 1 /* count the tile's digits before ranking (CUB's order); 0: after */
+#endif
+#ifndef DIGIT_ASM
+#define DIGIT_ASM 1 /* digits extracted by a volatile bfe, never kept across loops; 0: C */
+#endif
+#ifndef BALLOT_PTX
+#define BALLOT_PTX 1 /* each digit bit's ballot in CUB's PTX (with BALLOT_MATCH=1); 0: C */
+#endif
+#ifndef KEY_POINTER
+#define KEY_POINTER 1 /* a thread's keys and values read through one pointer each (CUB's) */
 #endif
 #define WARPS (THREADS / 32)
 #define TILE (ITEMS * THREADS)
@@ -86,6 +108,20 @@ upfront_histogram(const unsigned *keys, long n, bool aligned, unsigned *histogra
             atomicAdd(&histograms[i], (&local[0][0])[i]);
 }
 
+/* The digit of key at this pass. DIGIT_ASM=1 extracts it with a volatile bfe, which
+ * the compiler cannot share between loops: each loop recomputes it from the key
+ * instead of keeping ITEMS digits live in registers beside the keys. */
+__device__ __forceinline__ unsigned digit_of(unsigned key, int shift)
+{
+#if DIGIT_ASM
+    unsigned digit;
+    asm volatile("bfe.u32 %0, %1, %2, 8;" : "=r"(digit) : "r"(key), "r"(shift));
+    return digit;
+#else
+    return (key >> shift) & (RADIX - 1);
+#endif
+}
+
 /* block p: histograms[p][*] to where each digit starts (an exclusive scan) */
 __global__ void scan_histograms(unsigned *histograms)
 {
@@ -101,7 +137,26 @@ __global__ void scan_histograms(unsigned *histograms)
 template <int DIGIT_BITS>
 __device__ __forceinline__ unsigned peers_of(unsigned digit)
 {
-#if BALLOT_MATCH
+#if BALLOT_MATCH && BALLOT_PTX
+    /* CUB's form (cub/util_ptx.cuh:461-468): the bit's predicate votes, and the lanes
+     * whose bit is 0 invert the ballot under that same predicate. The compiler then
+     * tests the bits with one R2P for seven of them, where the C form below tests each
+     * bit twice (once to vote, once to choose) and selects. */
+    unsigned peers = FULL_MASK;
+#pragma unroll
+    for (int b = 0; b < DIGIT_BITS; ++b) {
+        unsigned agree;
+        asm("{\n\t.reg .pred p;\n\t"
+            "and.b32 %0, %1, %2;\n\t"
+            "setp.ne.u32 p, %0, 0;\n\t"
+            "vote.sync.ballot.b32 %0, p, 0xffffffff;\n\t"
+            "@!p not.b32 %0, %0;\n\t}"
+            : "=r"(agree)
+            : "r"(digit), "r"(1u << b));
+        peers &= agree;
+    }
+    return peers;
+#elif BALLOT_MATCH
     unsigned peers = FULL_MASK;
 #pragma unroll
     for (int b = 0; b < DIGIT_BITS; ++b) {
@@ -112,6 +167,63 @@ __device__ __forceinline__ unsigned peers_of(unsigned digit)
 #else
     return __match_any_sync(FULL_MASK, digit);
 #endif
+}
+
+/* EARLY_COUNTS=1: CUB's order of a tile's ranking (BlockRadixRankMatchEarlyCounts), 08's.
+ * Each warp first counts its keys' digits, a shared atomic per key; thread d < RADIX
+ * adds up the warps' counts of digit d and publishes the tile's count at once, before
+ * any key is ranked (the tiles after this one wait less); the block's scan of the
+ * counts then turns each warp's count into where its keys of that digit start in the
+ * tile, so ranking a key gives its place in the tile and it goes there at once. Unlike
+ * 08, each place is kept (rank): the key's value goes to the same place later. */
+template <bool FULL, typename Word>
+__device__ __forceinline__ void early_counts_rank(const unsigned (&key)[ITEMS], int shift, Word *status,
+                                                  long tile_index, unsigned valid, unsigned *tile,
+                                                  unsigned (*warp_count)[BUCKETS], unsigned *work,
+                                                  unsigned (&rank)[ITEMS], unsigned *count,
+                                                  unsigned *start)
+{
+    unsigned t = threadIdx.x, lane = t % 32, warp = t / 32;
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+        unsigned j = warp * WARP_KEYS + r * 32 + lane;
+        atomicAdd(&warp_count[warp][FULL || j < valid ? digit_of(key[r], shift) : RADIX], 1u);
+    }
+    __syncthreads();
+    *count = 0;
+    if (t < RADIX) {
+#pragma unroll
+        for (int w = 0; w < WARPS; ++w) {
+            unsigned c = warp_count[w][t];
+            warp_count[w][t] = *count;
+            *count += c;
+        }
+        lookback_publish(&status[tile_index * RADIX + t],
+                         tile_index == 0 ? LOOKBACK_PREFIX : LOOKBACK_AGGREGATE, *count);
+    }
+    unsigned total;
+    *start = block_exclusive_scan<THREADS>(*count, &total, work);
+    if (t < RADIX) {
+#pragma unroll
+        for (int w = 0; w < WARPS; ++w)
+            warp_count[w][t] += *start; /* where warp w's keys of digit t start in the tile */
+    }
+    __syncthreads();
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+        unsigned j = warp * WARP_KEYS + r * 32 + lane;
+        bool present = FULL || j < valid;
+        unsigned digit = present ? digit_of(key[r], shift) : RADIX;
+        unsigned peers = peers_of<FULL ? BITS : BITS + 1>(digit);
+        unsigned before = warp_count[warp][digit];
+        __syncwarp();
+        if (lane == __ffs(peers) - 1)
+            warp_count[warp][digit] = before + __popc(peers);
+        __syncwarp();
+        rank[r] = before + __popc(peers & lanemask_lt()); /* its place in the tile */
+        if (present)
+            tile[rank[r]] = key[r];
+    }
 }
 
 /* One pass over one tile (FULL: all TILE keys there), the status words of type Word. */
@@ -127,17 +239,35 @@ __device__ __forceinline__ void onesweep_tile(const unsigned *from, unsigned *to
     unsigned t = threadIdx.x, lane = t % 32, warp = t / 32;
     long begin = tile_index * TILE;
     unsigned valid = FULL ? TILE : (unsigned)(n - begin);
-    unsigned key[ITEMS], rank[ITEMS];
+    unsigned key[ITEMS], rank[ITEMS], value[ITEMS];
+#if KEY_POINTER
+    /* one 64-bit address per thread, its keys (and later its values) at constant offsets
+     * from it (CUB's LoadDirectWarpStriped, cub/block/block_load.cuh:479): one
+     * instruction per key */
+    unsigned first = warp * WARP_KEYS + lane;
+    const unsigned *mine = from + begin + first, *my_values = values_from + begin + first;
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+        unsigned j = warp * WARP_KEYS + r * 32 + lane;
+        key[r] = FULL || j < valid ? __ldcs(mine + r * 32) : 0;
+    }
+#else
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
         unsigned j = warp * WARP_KEYS + r * 32 + lane;
         key[r] = FULL || j < valid ? __ldcs(from + begin + j) : 0;
     }
+#endif
+#if EARLY_COUNTS
+    unsigned count, start;
+    early_counts_rank<FULL>(key, shift, status, tile_index, valid, tile, warp_count, work, rank,
+                            &count, &start);
+#else
     /* rank: a key's place among the keys of its digit in its warp, in input order */
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
         unsigned j = warp * WARP_KEYS + r * 32 + lane;
-        unsigned digit = FULL || j < valid ? (key[r] >> shift) & (RADIX - 1) : RADIX;
+        unsigned digit = FULL || j < valid ? digit_of(key[r], shift) : RADIX;
         unsigned peers = peers_of<FULL ? BITS : BITS + 1>(digit);
         unsigned before = warp_count[warp][digit];
         __syncwarp();
@@ -146,13 +276,20 @@ __device__ __forceinline__ void onesweep_tile(const unsigned *from, unsigned *to
         __syncwarp();
         rank[r] = before + __popc(peers & lanemask_lt());
     }
-    /* the values, read now: their loads are in flight while the keys are placed */
-    unsigned value[ITEMS];
+#endif
+    /* the values, read now that their keys are ranked: their loads are in flight while
+     * the tile looks back and writes its keys out (and, with EARLY_COUNTS=0, while it
+     * first publishes, scans and places them) */
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
         unsigned j = warp * WARP_KEYS + r * 32 + lane;
+#if KEY_POINTER
+        value[r] = FULL || j < valid ? __ldcs(my_values + r * 32) : 0;
+#else
         value[r] = FULL || j < valid ? __ldcs(values_from + begin + j) : 0;
+#endif
     }
+#if !EARLY_COUNTS
     __syncthreads();
     /* thread d < RADIX: the tile's count of digit d, the warps' offsets within it,
      * published at once so that later tiles' look-backs find it early */
@@ -177,11 +314,12 @@ __device__ __forceinline__ void onesweep_tile(const unsigned *from, unsigned *to
     for (int r = 0; r < ITEMS; ++r) {
         unsigned j = warp * WARP_KEYS + r * 32 + lane;
         if (FULL || j < valid) {
-            unsigned digit = (key[r] >> shift) & (RADIX - 1);
+            unsigned digit = digit_of(key[r], shift);
             rank[r] += warp_count[WARPS][digit] + warp_count[warp][digit]; /* its place in the tile */
             tile[rank[r]] = key[r];
         }
     }
+#endif
     if (t < RADIX) {
         unsigned exclusive = 0;
         if (tile_index > 0) {
@@ -197,7 +335,7 @@ __device__ __forceinline__ void onesweep_tile(const unsigned *from, unsigned *to
         unsigned j = r * THREADS + t;
         if (FULL || j < valid) {
             unsigned k = tile[j];
-            destination[r] = delta[(k >> shift) & (RADIX - 1)] + j;
+            destination[r] = delta[digit_of(k, shift)] + j;
             to[destination[r]] = k;
         }
     }

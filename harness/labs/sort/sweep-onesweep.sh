@@ -16,35 +16,38 @@ set -u
 make_cmd=$1 variants=$2 out=$3 cub=$4 lab=$5 sizes=$6 mode=${7:-run}
 stem=08-tuned
 
-# name|-D flags: the default first, then one change at a time, then combinations. CUB
-# on sm_90 for 32-bit keys: 384 threads of 19 keys with a 64-bit count (20 with an int
-# one), warp histograms before ranking, plain loads through one pointer per thread, one
-# ballot per digit bit in PTX, one pass's status words. The rows of the sweep recorded
-# on the H200 (2026-11-29) that helped at neither size are gone (the look-back window,
+# name|-D flags. The default is CUB's choices on sm_90 for 32-bit keys with a 64-bit
+# count: 384 threads of 19 keys, warp histograms before ranking (EARLY_COUNTS), one
+# ballot per digit bit in PTX (BALLOT_PTX), plain loads through one pointer per thread
+# (KEY_POINTER), the digit by a volatile bfe (DIGIT_ASM). old-default is 08 before they
+# became its defaults (all four 0, 18 keys); the builds after it are the sweep recorded
+# on the H200 (2026-11-29, data/sweeps/NVIDIA-H200), each written out in full so that it
+# builds the same code under today's defaults, then the new default's neighbours. The
+# rows of the first sweep that helped at neither size are gone (the look-back window,
 # the histogram's shape, STATUS_PER_PASS alone, 19 keys alone or with DIGIT_ASM, 20
 # with DIGIT_ASM, early counts with 16); their variables stay in 08.
 grid='default|
-items16|-DITEMS=16
-items17|-DITEMS=17
-items20|-DITEMS=20
-items20-2blocks|-DITEMS=20 -DMIN_BLOCKS=2
-digit-asm|-DDIGIT_ASM=1
-early|-DEARLY_COUNTS=1
-early-asm|-DEARLY_COUNTS=1 -DDIGIT_ASM=1
-early-asm-items19|-DEARLY_COUNTS=1 -DDIGIT_ASM=1 -DITEMS=19
-early-asm-items20|-DEARLY_COUNTS=1 -DDIGIT_ASM=1 -DITEMS=20
-plain-loads|-DSTREAMING_LOADS=0
-cub-like-window4|-DITEMS=19 -DEARLY_COUNTS=1 -DDIGIT_ASM=1 -DSTREAMING_LOADS=0 -DSTATUS_PER_PASS=1
-ballot-ptx|-DBALLOT_PTX=1
-key-pointer|-DKEY_POINTER=1
-ptx-ptr|-DBALLOT_PTX=1 -DKEY_POINTER=1
-ptx-ptr-plain|-DBALLOT_PTX=1 -DKEY_POINTER=1 -DSTREAMING_LOADS=0
-ptx-ptr-items17|-DBALLOT_PTX=1 -DKEY_POINTER=1 -DITEMS=17
-ptx-ptr-items19|-DBALLOT_PTX=1 -DKEY_POINTER=1 -DITEMS=19
-ptx-ptr-asm|-DBALLOT_PTX=1 -DKEY_POINTER=1 -DDIGIT_ASM=1
-ptx-ptr-early19|-DBALLOT_PTX=1 -DKEY_POINTER=1 -DEARLY_COUNTS=1 -DDIGIT_ASM=1 -DITEMS=19
-ptx-ptr-e19-plain|-DBALLOT_PTX=1 -DKEY_POINTER=1 -DEARLY_COUNTS=1 -DDIGIT_ASM=1 -DITEMS=19 -DSTREAMING_LOADS=0
-cub-like-ptx|-DBALLOT_PTX=1 -DKEY_POINTER=1 -DITEMS=19 -DEARLY_COUNTS=1 -DDIGIT_ASM=1 -DSTREAMING_LOADS=0 -DSTATUS_PER_PASS=1'
+old-default|-DBALLOT_PTX=0 -DKEY_POINTER=0 -DEARLY_COUNTS=0 -DDIGIT_ASM=0 -DITEMS=18
+items16|-DBALLOT_PTX=0 -DKEY_POINTER=0 -DEARLY_COUNTS=0 -DDIGIT_ASM=0 -DITEMS=16
+items17|-DBALLOT_PTX=0 -DKEY_POINTER=0 -DEARLY_COUNTS=0 -DDIGIT_ASM=0 -DITEMS=17
+items20|-DBALLOT_PTX=0 -DKEY_POINTER=0 -DEARLY_COUNTS=0 -DDIGIT_ASM=0 -DITEMS=20
+items20-2blocks|-DBALLOT_PTX=0 -DKEY_POINTER=0 -DEARLY_COUNTS=0 -DDIGIT_ASM=0 -DITEMS=20 -DMIN_BLOCKS=2
+digit-asm|-DBALLOT_PTX=0 -DKEY_POINTER=0 -DEARLY_COUNTS=0 -DITEMS=18
+early|-DBALLOT_PTX=0 -DKEY_POINTER=0 -DDIGIT_ASM=0 -DITEMS=18
+early-asm|-DBALLOT_PTX=0 -DKEY_POINTER=0 -DITEMS=18
+early-asm-items19|-DBALLOT_PTX=0 -DKEY_POINTER=0
+early-asm-items20|-DBALLOT_PTX=0 -DKEY_POINTER=0 -DITEMS=20
+plain-loads|-DBALLOT_PTX=0 -DKEY_POINTER=0 -DEARLY_COUNTS=0 -DDIGIT_ASM=0 -DITEMS=18 -DSTREAMING_LOADS=0
+cub-like-window4|-DBALLOT_PTX=0 -DKEY_POINTER=0 -DSTREAMING_LOADS=0 -DSTATUS_PER_PASS=1
+ballot-ptx|-DKEY_POINTER=0 -DEARLY_COUNTS=0 -DDIGIT_ASM=0 -DITEMS=18
+key-pointer|-DBALLOT_PTX=0 -DEARLY_COUNTS=0 -DDIGIT_ASM=0 -DITEMS=18
+ptx-ptr|-DEARLY_COUNTS=0 -DDIGIT_ASM=0 -DITEMS=18
+ptx-ptr-plain|-DEARLY_COUNTS=0 -DDIGIT_ASM=0 -DITEMS=18 -DSTREAMING_LOADS=0
+ptx-ptr-items17|-DEARLY_COUNTS=0 -DDIGIT_ASM=0 -DITEMS=17
+ptx-ptr-items19|-DEARLY_COUNTS=0 -DDIGIT_ASM=0
+ptx-ptr-asm|-DEARLY_COUNTS=0 -DITEMS=18
+default-plain|-DSTREAMING_LOADS=0
+cub-like|-DSTREAMING_LOADS=0 -DSTATUS_PER_PASS=1'
 
 sweep_goal=sweep-onesweep sweep_grid=$grid sweep_make=$make_cmd sweep_variants=$variants
 sweep_lab=sort sweep_stem=$stem
