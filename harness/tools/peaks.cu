@@ -2,7 +2,7 @@
  *
  *   peaks [--device N] [--results DIR] [--no-record]
  *
- * Seven microbenchmarks, each timed with CUDA events (2 warm-up launches, then the
+ * Eight microbenchmarks, each timed with CUDA events (2 warm-up launches, then the
  * median of 11 timed launches):
  *   fp32_fma        FP32 fused multiply-adds: 8 independent FMA chains per thread,
  *                   every SM full; counted as 2 flops per FMA (GFLOP/s).
@@ -27,6 +27,9 @@
  *                   where mma.sync stops short. Built only for sm_90a (ARCH=sm_90:
  *                   the Makefile builds this tool with -gencode for compute_90a), run
  *                   only on compute capability 9.0; skipped, in one line, elsewhere.
+ *   bf16_wgmma      BF16 the same way, wgmma m64n256k16 (HGMMA.64x256x16.F32.BF16):
+ *                   the attention lab's steps 09 and 10, whose ceiling mma.sync's
+ *                   bf16_mma understates on Hopper.
  * Each result is printed and appended, with the run's metadata (date, commit, GPU,
  * compute capability, SMs, clock, driver, runtime, nvcc), as one row of
  * DIR/<gpu-dir>/peaks.csv (DIR: data/results) through the harness's CSV writer.
@@ -188,8 +191,8 @@ template <bool BF16> __global__ void mma_kernel(float *sink, int iterations)
 #endif
 }
 
-/* One warpgroup (128 threads) per block: WGMMA_GROUP wgmma m64n256k8 per commit
- * group, K-major tiles of A (64 x 32 floats) and B (256 x 32) in 128-byte-swizzled
+/* One warpgroup (128 threads) per block: WGMMA_GROUP wgmma m64n256k8 (TF32) or
+ * m64n256k16 (BF16: the same 32 bytes of K a row) per commit group, K-major tiles of A (64 x 32 floats) and B (256 x 32) in 128-byte-swizzled
  * shared memory, the 8-float K-slices of each 128-byte row one after the other, the
  * 64 x 256 accumulator in 128 registers a thread. What the tiles hold does not
  * matter to the rate; they are filled once with small numbers. ptxas says, as info
@@ -210,59 +213,80 @@ static __device__ __forceinline__ unsigned long long tile_descriptor(const float
            (1ull << 62);
 }
 
+/* The 64 x 256 FP32 accumulator of one wgmma m64n256 as inline-asm operands
+ * %0-%127, written once for the TF32 and BF16 instructions below. */
+#define WGMMA_D_REGS \
+    "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, " \
+    "%31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, " \
+    "%46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, " \
+    "%61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, " \
+    "%76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, " \
+    "%91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, " \
+    "%105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, " \
+    "%117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, "
+#define WGMMA_D_OPERANDS(d) \
+    "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), \
+    "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), \
+    "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), \
+    "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+    "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), \
+    "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), \
+    "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), \
+    "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
+    "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), \
+    "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), \
+    "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), \
+    "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), \
+    "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), \
+    "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), \
+    "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), \
+    "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), \
+    "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), \
+    "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), \
+    "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), \
+    "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), \
+    "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), \
+    "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), \
+    "+f"(d[126]), "+f"(d[127])
+
 static __device__ __forceinline__ void wgmma_tf32(float (&d)[128], unsigned long long a_desc,
                                                   unsigned long long b_desc)
 {
     asm volatile("{\n"
                  ".reg .pred p;\n"
                  "setp.ne.b32 p, %130, 0;\n" /* scale-d: accumulate into d */
-                 "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 "
-                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
-                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, "
-                 "%31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, "
-                 "%46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, "
-                 "%61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, "
-                 "%76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, "
-                 "%91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, "
-                 "%105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, "
-                 "%117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, "
+                 "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 " WGMMA_D_REGS
                  "%128, %129, p, 1, 1;\n"
                  "}\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
-                   "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
-                   "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
-                   "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
-                   "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
-                   "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
-                   "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-                   "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
-                   "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
-                   "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
-                   "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
-                   "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),
-                   "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
-                   "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]),
-                   "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
-                   "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]),
-                   "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]),
-                   "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]),
-                   "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]),
-                   "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]),
-                   "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]),
-                   "+f"(d[126]), "+f"(d[127])
+                 : WGMMA_D_OPERANDS(d)
+                 : "l"(a_desc), "l"(b_desc), "r"(1));
+}
+
+/* The same 32 bytes of K a row, as 16 BF16 values: m64n256k16, both tiles K-major
+ * (the transpose flags 0). */
+static __device__ __forceinline__ void wgmma_bf16(float (&d)[128], unsigned long long a_desc,
+                                                  unsigned long long b_desc)
+{
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "setp.ne.b32 p, %130, 0;\n" /* scale-d: accumulate into d */
+                 "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 " WGMMA_D_REGS
+                 "%128, %129, p, 1, 1, 0, 0;\n"
+                 "}\n"
+                 : WGMMA_D_OPERANDS(d)
                  : "l"(a_desc), "l"(b_desc), "r"(1));
 }
 #endif
 
-__global__ void __launch_bounds__(128) tf32_wgmma_kernel(float *sink, int iterations)
+template <bool BF16> __global__ void __launch_bounds__(128) wgmma_kernel(float *sink, int iterations)
 {
 #if PEAKS_WGMMA && defined(__CUDA_ARCH_FEAT_SM90_ALL)
     extern __shared__ unsigned char smem_raw[];
     float *a = (float *)(((unsigned long long)smem_raw + 1023) & ~1023ull);
     float *b = a + WGMMA_A_FLOATS;
     for (int i = threadIdx.x; i < WGMMA_A_FLOATS + WGMMA_B_FLOATS; i += blockDim.x)
-        a[i] = 1e-3f * (i % 7);
+        a[i] = BF16 ? __uint_as_float(0x3A833A83u) /* two BF16 0.001s */ : 1e-3f * (i % 7);
     /* the tiles were written by ordinary stores: visible to the async proxy first */
     asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
     __syncthreads();
@@ -274,7 +298,10 @@ __global__ void __launch_bounds__(128) tf32_wgmma_kernel(float *sink, int iterat
     for (int i = 0; i < iterations; ++i) {
 #pragma unroll
         for (int k = 0; k < WGMMA_GROUP; ++k)
-            wgmma_tf32(d, tile_descriptor(a + 8 * k), tile_descriptor(b + 8 * k));
+            if (BF16) /* 8 floats' bytes = 16 BF16 values of K a row: the same slices */
+                wgmma_bf16(d, tile_descriptor(a + 8 * k), tile_descriptor(b + 8 * k));
+            else
+                wgmma_tf32(d, tile_descriptor(a + 8 * k), tile_descriptor(b + 8 * k));
         asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
         asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
     }
@@ -483,28 +510,35 @@ int main(int argc, char **argv)
                                 "independent fragments per warp from registers, 2 flops per "
                                 "multiply-add; per_sm_per_clock counts multiply-adds");
     }
-    if (!PEAKS_WGMMA || prop.major != 9 || prop.minor != 0) {
-        printf("  %-15s skipped: %s\n", "tf32_wgmma",
-               PEAKS_WGMMA ? "wgmma needs compute capability 9.0 (sm_90a)"
-                           : "this bin/peaks was not built for sm_90a (ARCH=sm_90 builds it so)");
-    } else {
-        CUDA_CHECK(cudaFuncSetAttribute(tf32_wgmma_kernel,
-                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
+    /* wgmma, TF32 then BF16 (m64n256k16: twice the multiply-adds of k8 per instruction) */
+    for (int bf16 = 0; bf16 <= 1; ++bf16) {
+        const char *name = bf16 ? "bf16_wgmma" : "tf32_wgmma";
+        if (!PEAKS_WGMMA || prop.major != 9 || prop.minor != 0) {
+            printf("  %-15s skipped: %s\n", name,
+                   PEAKS_WGMMA ? "wgmma needs compute capability 9.0 (sm_90a)"
+                               : "this bin/peaks was not built for sm_90a (ARCH=sm_90 builds it so)");
+            continue;
+        }
+        void (*kernel)(float *, int) = bf16 ? wgmma_kernel<true> : wgmma_kernel<false>;
+        CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         WGMMA_SMEM_BYTES));
         int wgmma_per_sm = 0;
-        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&wgmma_per_sm, tf32_wgmma_kernel,
-                                                                 128, WGMMA_SMEM_BYTES));
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&wgmma_per_sm, kernel, 128,
+                                                                 WGMMA_SMEM_BYTES));
         const int wgmma_blocks = 8 * wgmma_per_sm * m.sm_count, wgmma_iterations = 2048;
-        t = time_it([&] {
-            tf32_wgmma_kernel<<<wgmma_blocks, 128, WGMMA_SMEM_BYTES>>>(sink, wgmma_iterations);
-        });
-        double flops = (double)wgmma_blocks * wgmma_iterations * WGMMA_GROUP * 64 * 256 * 8 * 2;
-        failed |= record(write ? path : NULL, &m, "tf32_wgmma", flops / (t.median_ms * 1e-3) / 1e9,
+        t = time_it([&] { kernel<<<wgmma_blocks, 128, WGMMA_SMEM_BYTES>>>(sink, wgmma_iterations); });
+        double flops =
+            (double)wgmma_blocks * wgmma_iterations * WGMMA_GROUP * 64 * 256 * (bf16 ? 16 : 8) * 2;
+        failed |= record(write ? path : NULL, &m, name, flops / (t.median_ms * 1e-3) / 1e9,
                          "GFLOP/s", &t, flops / 2 / (t.median_ms * 1e-3) * per_clock,
-                         "wgmma.mma_async m64n256k8 TF32 (HGMMA.64x256x8.F32.TF32) from "
-                         "128-byte-swizzled shared memory, one warpgroup per block, 4 per "
-                         "commit group and one group in flight; per_sm_per_clock counts "
-                         "multiply-adds");
+                         bf16 ? "wgmma.mma_async m64n256k16 BF16 (HGMMA.64x256x16.F32.BF16) from "
+                                "128-byte-swizzled shared memory, one warpgroup per block, 4 per "
+                                "commit group and one group in flight; per_sm_per_clock counts "
+                                "multiply-adds"
+                              : "wgmma.mma_async m64n256k8 TF32 (HGMMA.64x256x8.F32.TF32) from "
+                                "128-byte-swizzled shared memory, one warpgroup per block, 4 per "
+                                "commit group and one group in flight; per_sm_per_clock counts "
+                                "multiply-adds");
     }
     CUDA_CHECK(cudaFree(sink));
     if (write && !failed)
