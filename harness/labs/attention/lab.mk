@@ -71,7 +71,8 @@ sweep-pingpong: $(BIN_DIR)/solutions/attention/cudnn $(BIN_DIR)/solutions/attent
 # every length n of ATT_SEQLEN_LENGTHS, 65536 / n heads of n queries (the headline's 16
 # heads of 4096 tokens' worth of work at every length, enough blocks to fill the GPU),
 # d = 128, no mask, each step and row of ATT_SEQLEN_STEPS run as make run runs it
-# (L2 flushed) and its row recorded; plots/attention/sizes-<gpu>.png draws them (the
+# (L2 flushed) and its row recorded, all under one run id (the chapter's sizes table
+# reads one run); plots/attention/sizes-<gpu>.png draws them (the
 # shared plots/sweep.gp; lab.gp's sweep_rows picks these rows). Steps 01-05 are left
 # out by default: at 16384 their N x N scores or their CUDA-core rate take minutes.
 ATT_SEQLEN_LENGTHS ?= 512 1024 2048 4096 8192 16384
@@ -83,9 +84,9 @@ sweep-seqlen: deps
 	  [ $$((65536 % n)) -eq 0 ] || { echo "sweep-seqlen: $$n does not divide 65536 (heads x length is kept at 65536)" >&2; exit 2; }; \
 	done
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all
-	$(Q)status=0; for n in $(ATT_SEQLEN_LENGTHS); do \
+	$(Q)status=0; run_id=sweep-seqlen-$$(date -u +%Y%m%dT%H%M%SZ); for n in $(ATT_SEQLEN_LENGTHS); do \
 	  for s in $(ATT_SEQLEN_STEPS); do code=0; \
-	    $(BIN_DIR)/lab run --bin-dir $(call tree_bin,$(SRC)) attention "$$s" -- --m $$((65536 / n)) --n $$n --k 128 || code=$$?; \
+	    $(BIN_DIR)/lab run --bin-dir $(call tree_bin,$(SRC)) attention "$$s" -- --m $$((65536 / n)) --n $$n --k 128 --run-id $$run_id || code=$$?; \
 	    [ $$code -ne 77 ] || { echo "sweep-seqlen: no GPU here: nothing was run or recorded"; exit 77; }; \
 	    [ $$code -eq 0 ] || status=$$code; \
 	  done; done; exit $$status
