@@ -98,6 +98,9 @@
 #ifndef INTRA_WG_OVERLAP
 #define INTRA_WG_OVERLAP 0 /* 1: a tile's softmax under the same warpgroup's P V of the last */
 #endif
+#ifndef LEAN_SOFTMAX
+#define LEAN_SOFTMAX 0 /* 1: the mask's test only on edge tiles, exp2 as one FFMA and ex2.approx; 2: and O's rescale skipped when no row of the warp has a new maximum */
+#endif
 #if BC != 64 && BC != 128
 #error "BC (keys per tile) must be 64 or 128: the S product is one wgmma m64n64k16 or m64n128k16"
 #endif
@@ -351,6 +354,91 @@ struct tile_scores {
     }
 };
 
+#if LEAN_SOFTMAX
+/* exp2 as the one MUFU.EX2 (exp2f adds a range test and two multiplies for results
+ * below 2^-126, which P's BF16 and the sums do not need) */
+__device__ __forceinline__ float fast_exp2(float x)
+{
+    float y;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
+}
+
+/* LEAN_SOFTMAX's score as the softmax sees it, unscaled: the mask's test is compiled
+ * in only for an edge tile (a tile across the diagonal or the end), so the interior
+ * tiles, nearly all of them, carry no per-element branch. */
+template <bool edge>
+__device__ __forceinline__ float lean_score(const tile_scores &v, float s, int nb, int e)
+{
+    if (!edge)
+        return s;
+    int key = v.j0 + nb * 8 + 2 * v.t + (e & 1), i = e < 2 ? v.row_a : v.row_b;
+    return key < v.n && !(v.causal && key > i) ? s : -INFINITY;
+}
+
+/* The two halves of the online softmax with the maxima kept in score units (m) and the
+ * scale folded into exp2's argument: p = exp2(s * scale_log2 - m * scale_log2), one
+ * FFMA and one MUFU.EX2 a score (FlashAttention-3's softmax). */
+template <bool edge>
+__device__ __forceinline__ void lean_maxima(const float (&sc)[BC / 2], const tile_scores &v, float &m_a, float &m_b,
+                                            float &l_a, float &l_b, float &alpha_a, float &alpha_b)
+{
+    float tile_a = -INFINITY, tile_b = -INFINITY;
+#pragma unroll
+    for (int nb = 0; nb < BC / 8; ++nb) {
+        tile_a = fmaxf(tile_a, fmaxf(lean_score<edge>(v, sc[4 * nb], nb, 0), lean_score<edge>(v, sc[4 * nb + 1], nb, 1)));
+        tile_b = fmaxf(tile_b, fmaxf(lean_score<edge>(v, sc[4 * nb + 2], nb, 2), lean_score<edge>(v, sc[4 * nb + 3], nb, 3)));
+    }
+#pragma unroll
+    for (int offset = 1; offset < 4; offset <<= 1) { /* the quad holding the row */
+        tile_a = fmaxf(tile_a, __shfl_xor_sync(0xffffffffu, tile_a, offset));
+        tile_b = fmaxf(tile_b, __shfl_xor_sync(0xffffffffu, tile_b, offset));
+    }
+    float new_a = fmaxf(m_a, tile_a), new_b = fmaxf(m_b, tile_b); /* finite: key 0 */
+    alpha_a = fast_exp2((m_a - new_a) * v.scale_log2), alpha_b = fast_exp2((m_b - new_b) * v.scale_log2);
+    m_a = new_a, m_b = new_b;
+    l_a *= alpha_a, l_b *= alpha_b;
+}
+
+template <bool edge>
+__device__ __forceinline__ void lean_probabilities(const float (&sc)[BC / 2], const tile_scores &v,
+                                                   unsigned (&pn)[BC / 16][4], float m_a, float m_b, float &l_a,
+                                                   float &l_b)
+{
+    const float shift_a = -m_a * v.scale_log2, shift_b = -m_b * v.scale_log2;
+#pragma unroll
+    for (int kb = 0; kb < BC / 16; ++kb) {
+        float p[2][4];
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+#pragma unroll
+            for (int e = 0; e < 4; ++e)
+                p[h][e] = fast_exp2(fmaf(lean_score<edge>(v, sc[4 * (2 * kb + h) + e], 2 * kb + h, e), v.scale_log2,
+                                         e < 2 ? shift_a : shift_b));
+        l_a += (p[0][0] + p[0][1]) + (p[1][0] + p[1][1]);
+        l_b += (p[0][2] + p[0][3]) + (p[1][2] + p[1][3]);
+        pn[kb][0] = pack_bf16(p[0][0], p[0][1]);
+        pn[kb][1] = pack_bf16(p[0][2], p[0][3]);
+        pn[kb][2] = pack_bf16(p[1][0], p[1][1]);
+        pn[kb][3] = pack_bf16(p[1][2], p[1][3]);
+    }
+}
+
+/* The whole tile's softmax the lean way: one uniform branch on the edge test. */
+__device__ __forceinline__ void lean_softmax(const float (&sc)[BC / 2], const tile_scores &v, unsigned (&pn)[BC / 16][4],
+                                             float &m_a, float &m_b, float &l_a, float &l_b, float &alpha_a,
+                                             float &alpha_b)
+{
+    if (v.edge) {
+        lean_maxima<true>(sc, v, m_a, m_b, l_a, l_b, alpha_a, alpha_b);
+        lean_probabilities<true>(sc, v, pn, m_a, m_b, l_a, l_b);
+    } else {
+        lean_maxima<false>(sc, v, m_a, m_b, l_a, l_b, alpha_a, alpha_b);
+        lean_probabilities<false>(sc, v, pn, m_a, m_b, l_a, l_b);
+    }
+}
+#endif
+
 /* The online softmax's first half for one tile: the rows' new maxima (m), and the
  * factors (alpha) that move O and the sums (l) to them (l moved here, O by the caller).
  * in_place: sc is left masked and scaled; else it is left as S's product wrote it (under
@@ -423,6 +511,18 @@ __device__ __forceinline__ void rescale(float (&acc)[pieces][regs], float alpha_
             acc[x][4 * c] *= alpha_a, acc[x][4 * c + 1] *= alpha_a;
             acc[x][4 * c + 2] *= alpha_b, acc[x][4 * c + 3] *= alpha_b;
         }
+}
+
+/* LEAN_SOFTMAX 2: a warp whose rows all kept their maxima (alpha exactly 1: exp2 of 0)
+ * skips O's multiplies, which later tiles, their maxima settled, mostly need not do. */
+template <int pieces, int regs>
+__device__ __forceinline__ void rescale_if_moved(float (&acc)[pieces][regs], float alpha_a, float alpha_b)
+{
+#if LEAN_SOFTMAX >= 2
+    if (!__any_sync(0xffffffffu, alpha_a != 1.0f || alpha_b != 1.0f))
+        return;
+#endif
+    rescale(acc, alpha_a, alpha_b);
 }
 
 template <int D>
@@ -569,8 +669,12 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
         if (scores) { /* under P V: pa and O untouched until the wait below */
             const tile_scores v = {j0, n, causal, row_a, row_b, t, j0 + BC > n || (causal && j0 + BC - 1 > w0),
                                    scale_log2};
+#if LEAN_SOFTMAX
+            lean_softmax(sc, v, pn, m_a, m_b, l_a, l_b, alpha_a, alpha_b);
+#else
             tile_maxima<false>(sc, v, m_a, m_b, l_a, l_b, alpha_a, alpha_b);
             tile_probabilities<false>(sc, v, pn, m_a, m_b, l_a, l_b);
+#endif
         }
         wgmma_wait_all();
 #pragma unroll
@@ -582,7 +686,7 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
         if (last_turn)
             break;
         if (scores) {
-            rescale(acc, alpha_a, alpha_b); /* O holds tile j - 1's P V now: to the new maximum */
+            rescale_if_moved(acc, alpha_a, alpha_b); /* O holds tile j - 1's P V now: to the new maximum */
 #pragma unroll
             for (int kb = 0; kb < BC / 16; ++kb)
 #pragma unroll
@@ -607,9 +711,14 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
         if (scores) {
             const tile_scores v = {j0, n, causal, row_a, row_b, t, j0 + BC > n || (causal && j0 + BC - 1 > w0),
                                    scale_log2};
+#if LEAN_SOFTMAX /* P V is done: pa may be overwritten */
+            lean_softmax(sc, v, pa, m_a, m_b, l_a, l_b, alpha_a, alpha_b);
+            rescale_if_moved(acc, alpha_a, alpha_b); /* O holds tile j - 1's P V now: to the new maximum */
+#else
             tile_maxima<true>(sc, v, m_a, m_b, l_a, l_b, alpha_a, alpha_b);
             rescale(acc, alpha_a, alpha_b); /* O holds tile j - 1's P V now: to the new maximum */
             tile_probabilities<true>(sc, v, pa, m_a, m_b, l_a, l_b); /* P V is done: pa may be overwritten */
+#endif
         }
 #endif
         if (!scores) {
