@@ -841,7 +841,7 @@ pingpong_d128(const __grid_constant__ CUtensorMap q_map, const __grid_constant__
  * and up to 1023 bytes to put the first on 1024. */
 #define SMEM_BYTES(D) (((BR + 2 * STAGES * BC) * (D) * 2) + SWIZZLE_ATOM)
 /* an SM's most for one block (227 KB, sm_90) with the barriers' static bytes */
-static_assert(SMEM_BYTES(128) + 8 * (1 + 4 * STAGES) <= 227 * 1024,
+static_assert(SMEM_BYTES(128) + 8 * (2 + 4 * STAGES) <= 227 * 1024,
               "BC and STAGES ask for more shared memory than a block of sm_90 may have");
 
 /* A tensor map over one of Q, K, V as [bh][n][d] BF16 (d contiguous), read in boxes of
