@@ -67,7 +67,14 @@
  *   intra-warpgroup pipelining, S of this tile a batch of its own before the last
  *   tile's P V, waited for with wait_group 1, so this tile's softmax runs under that
  *   P V; a second P in registers), and the setmaxnreg split -DPRODUCER_REGISTERS=24
- *   -DCONSUMER_REGISTERS=240 (40 and 232 at BC = 64; 232 spills at BC = 128).
+ *   -DCONSUMER_REGISTERS=240 (40 and 232 at BC = 64; 232 spills at BC = 128),
+ *   -DLEAN_SOFTMAX=0 (1: FlashAttention-3's softmax: the mask's test compiled only into
+ *   the edge tiles' copy, so an interior tile's has no per-element branch; maxima kept
+ *   in score units and the scale folded into exp2's argument, one FFMA and one
+ *   ex2.approx.ftz a score; 2: and O's rescale skipped by a warp whose rows all kept
+ *   their maxima), -DPERSISTENT=0 (1: a block per SM taking the query tiles in turn,
+ *   the rings' phases running on across them and Q reloaded once both consumers have
+ *   issued their last S; the causal mask's tiles longest first over all heads).
  *   harness/labs/attention/sweep-pingpong.sh times a grid of them beside cuDNN.
  * Run:  make run LAB=attention STEP=10
  */
@@ -97,6 +104,12 @@
 #endif
 #ifndef INTRA_WG_OVERLAP
 #define INTRA_WG_OVERLAP 0 /* 1: a tile's softmax under the same warpgroup's P V of the last */
+#endif
+#ifndef LEAN_SOFTMAX
+#define LEAN_SOFTMAX 0 /* 1: the mask's test only on edge tiles, exp2 as one FFMA and ex2.approx; 2: and O's rescale skipped when no row of the warp has a new maximum */
+#endif
+#ifndef PERSISTENT
+#define PERSISTENT 0 /* 1: one block per SM, each taking query tiles in turn (Q reloaded when both consumers are done with it) */
 #endif
 #if BC != 64 && BC != 128
 #error "BC (keys per tile) must be 64 or 128: the S product is one wgmma m64n64k16 or m64n128k16"
@@ -351,6 +364,104 @@ struct tile_scores {
     }
 };
 
+#if LEAN_SOFTMAX
+/* exp2 as the one MUFU.EX2 (exp2f adds a range test and two multiplies for results
+ * below 2^-126, which P's BF16 and the sums do not need) */
+__device__ __forceinline__ float fast_exp2(float x)
+{
+    float y;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
+}
+
+/* LEAN_SOFTMAX's score as the softmax sees it, unscaled: the mask's test is compiled
+ * in only for an edge tile (a tile across the diagonal or the end), so the interior
+ * tiles, nearly all of them, carry no per-element branch. */
+template <bool edge>
+__device__ __forceinline__ float lean_score(const tile_scores &v, float s, int nb, int e)
+{
+    if (!edge)
+        return s;
+    int key = v.j0 + nb * 8 + 2 * v.t + (e & 1), i = e < 2 ? v.row_a : v.row_b;
+    return key < v.n && !(v.causal && key > i) ? s : -INFINITY;
+}
+
+/* The two halves of the online softmax with the maxima kept in score units (m) and the
+ * scale folded into exp2's argument: p = exp2(s * scale_log2 - m * scale_log2), one
+ * FFMA and one MUFU.EX2 a score (FlashAttention-3's softmax). */
+template <bool edge>
+__device__ __forceinline__ void lean_maxima(const float (&sc)[BC / 2], const tile_scores &v, float &m_a, float &m_b,
+                                            float &l_a, float &l_b, float &alpha_a, float &alpha_b)
+{
+    /* a tree of maxima, not a chain: log2 of BC / 4 dependent FMNMX, not BC / 4 */
+    float ma[BC / 8], mb[BC / 8];
+#pragma unroll
+    for (int nb = 0; nb < BC / 8; ++nb) {
+        ma[nb] = fmaxf(lean_score<edge>(v, sc[4 * nb], nb, 0), lean_score<edge>(v, sc[4 * nb + 1], nb, 1));
+        mb[nb] = fmaxf(lean_score<edge>(v, sc[4 * nb + 2], nb, 2), lean_score<edge>(v, sc[4 * nb + 3], nb, 3));
+    }
+#define LEAN_TREE_LEVEL(width)                                       \
+    _Pragma("unroll") for (int i = 0; i < (width); ++i)              \
+    {                                                                \
+        ma[i] = fmaxf(ma[i], ma[i + (width)]);                       \
+        mb[i] = fmaxf(mb[i], mb[i + (width)]);                       \
+    }
+    LEAN_TREE_LEVEL(BC / 16) /* (each level a loop of constant length: no local array) */
+    LEAN_TREE_LEVEL(BC / 32)
+    LEAN_TREE_LEVEL(BC / 64)
+    LEAN_TREE_LEVEL(BC / 128)
+#undef LEAN_TREE_LEVEL
+    float tile_a = ma[0], tile_b = mb[0];
+#pragma unroll
+    for (int offset = 1; offset < 4; offset <<= 1) { /* the quad holding the row */
+        tile_a = fmaxf(tile_a, __shfl_xor_sync(0xffffffffu, tile_a, offset));
+        tile_b = fmaxf(tile_b, __shfl_xor_sync(0xffffffffu, tile_b, offset));
+    }
+    float new_a = fmaxf(m_a, tile_a), new_b = fmaxf(m_b, tile_b); /* finite: key 0 */
+    alpha_a = fast_exp2((m_a - new_a) * v.scale_log2), alpha_b = fast_exp2((m_b - new_b) * v.scale_log2);
+    m_a = new_a, m_b = new_b;
+    l_a *= alpha_a, l_b *= alpha_b;
+}
+
+template <bool edge>
+__device__ __forceinline__ void lean_probabilities(const float (&sc)[BC / 2], const tile_scores &v,
+                                                   unsigned (&pn)[BC / 16][4], float m_a, float m_b, float &l_a,
+                                                   float &l_b)
+{
+    const float shift_a = -m_a * v.scale_log2, shift_b = -m_b * v.scale_log2;
+#pragma unroll
+    for (int kb = 0; kb < BC / 16; ++kb) {
+        float p[2][4];
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+#pragma unroll
+            for (int e = 0; e < 4; ++e)
+                p[h][e] = fast_exp2(fmaf(lean_score<edge>(v, sc[4 * (2 * kb + h) + e], 2 * kb + h, e), v.scale_log2,
+                                         e < 2 ? shift_a : shift_b));
+        l_a += (p[0][0] + p[0][1]) + (p[1][0] + p[1][1]);
+        l_b += (p[0][2] + p[0][3]) + (p[1][2] + p[1][3]);
+        pn[kb][0] = pack_bf16(p[0][0], p[0][1]);
+        pn[kb][1] = pack_bf16(p[0][2], p[0][3]);
+        pn[kb][2] = pack_bf16(p[1][0], p[1][1]);
+        pn[kb][3] = pack_bf16(p[1][2], p[1][3]);
+    }
+}
+
+/* The whole tile's softmax the lean way: one uniform branch on the edge test. */
+__device__ __forceinline__ void lean_softmax(const float (&sc)[BC / 2], const tile_scores &v, unsigned (&pn)[BC / 16][4],
+                                             float &m_a, float &m_b, float &l_a, float &l_b, float &alpha_a,
+                                             float &alpha_b)
+{
+    if (v.edge) {
+        lean_maxima<true>(sc, v, m_a, m_b, l_a, l_b, alpha_a, alpha_b);
+        lean_probabilities<true>(sc, v, pn, m_a, m_b, l_a, l_b);
+    } else {
+        lean_maxima<false>(sc, v, m_a, m_b, l_a, l_b, alpha_a, alpha_b);
+        lean_probabilities<false>(sc, v, pn, m_a, m_b, l_a, l_b);
+    }
+}
+#endif
+
 /* The online softmax's first half for one tile: the rows' new maxima (m), and the
  * factors (alpha) that move O and the sums (l) to them (l moved here, O by the caller).
  * in_place: sc is left masked and scaled; else it is left as S's product wrote it (under
@@ -425,10 +536,41 @@ __device__ __forceinline__ void rescale(float (&acc)[pieces][regs], float alpha_
         }
 }
 
+/* LEAN_SOFTMAX 2: a warp whose rows all kept their maxima (alpha exactly 1: exp2 of 0)
+ * skips O's multiplies, which later tiles, their maxima settled, mostly need not do. */
+template <int pieces, int regs>
+__device__ __forceinline__ void rescale_if_moved(float (&acc)[pieces][regs], float alpha_a, float alpha_b)
+{
+#if LEAN_SOFTMAX >= 2
+    if (!__any_sync(0xffffffffu, alpha_a != 1.0f || alpha_b != 1.0f))
+        return;
+#endif
+    rescale(acc, alpha_a, alpha_b);
+}
+
+/* Work item w (a head's tile of BR query rows) as its head and tile. One block an item
+ * (PERSISTENT 0): the grid's x the tile, y the head, the causal mask's tiles longest
+ * first. PERSISTENT: items in turn across the blocks, causal ones longest first over
+ * every head, so the blocks' shares come out about even. */
+__device__ __forceinline__ void work_item(int w, int row_tiles, int heads, int causal, int &head, int &tile_i)
+{
+#if PERSISTENT
+    if (causal)
+        head = w % heads, tile_i = row_tiles - 1 - w / heads;
+    else
+        head = w / row_tiles, tile_i = w % row_tiles;
+#else
+    (void)heads;
+    head = w / row_tiles, tile_i = w % row_tiles;
+    if (causal)
+        tile_i = row_tiles - 1 - tile_i;
+#endif
+}
+
 template <int D>
 __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const CUtensorMap *k_map,
                                                  const CUtensorMap *v_map, __nv_bfloat16 *o, int n,
-                                                 int causal, float scale)
+                                                 int causal, float scale, int heads)
 {
 #ifdef ATTENTION_NO_WGMMA
     __trap();
@@ -436,7 +578,8 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
     const int SLABS = D / 64;
     const uint32_t TILE_BYTES = SLABS * BC * ROW_BYTES; /* one tile of K (or V) */
     extern __shared__ __align__(16) unsigned char smem[];
-    __shared__ __align__(8) uint64_t q_full, k_full[STAGES], k_empty[STAGES], v_full[STAGES], v_empty[STAGES];
+    __shared__ __align__(8) uint64_t q_full, q_empty, k_full[STAGES], k_empty[STAGES], v_full[STAGES],
+        v_empty[STAGES];
     /* Q's tile, then the K stages, then the V stages, each slab on 1024 bytes (TMA's
      * 128-byte swizzle is a function of the address, so it is step 09's layout only there) */
     unsigned char *q_tile = smem + (SWIZZLE_ATOM - shared_address(smem) % SWIZZLE_ATOM) % SWIZZLE_ATOM;
@@ -447,13 +590,16 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
 #else
     const int warpgroup = threadIdx.x / 128;
 #endif
-    const int head = (int)blockIdx.y;
-    const int tile_i = causal ? (int)gridDim.x - 1 - (int)blockIdx.x : (int)blockIdx.x; /* longest first */
-    const int end = causal ? min(n, tile_i * BR + BR) : n; /* the keys any row of the block sees */
-    const int tiles = (end + BC - 1) / BC;
+    const int row_tiles = (n + BR - 1) / BR;
+#if PERSISTENT /* items blockIdx.x, + gridDim.x, ... */
+    const int first_work = (int)blockIdx.x, works = row_tiles * heads, work_step = (int)gridDim.x;
+#else /* the one item of the block */
+    const int first_work = (int)blockIdx.y * row_tiles + (int)blockIdx.x, works = first_work + 1, work_step = 1;
+#endif
 
     if (threadIdx.x == 0) {
         mbarrier_init(&q_full, 1); /* the producer's arrival, then TMA's bytes */
+        mbarrier_init(&q_empty, CONSUMERS); /* PERSISTENT: both consumers are done with Q */
         for (int s = 0; s < STAGES; ++s) {
             mbarrier_init(&k_full[s], 1);
             mbarrier_init(&v_full[s], 1);
@@ -467,23 +613,33 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
     if (warpgroup == 0) { /* the producer: every warp gives registers back, one thread loads */
         asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(PRODUCER_REGISTERS));
         if (threadIdx.x == 0) {
-            mbarrier_expect_bytes(&q_full, SLABS * BR * ROW_BYTES);
-            for (int x = 0; x < SLABS; ++x)
-                tma_load_3d(q_tile + x * BR * ROW_BYTES, q_map, x * 64, tile_i * BR, head, &q_full);
-            for (int j = 0; j < tiles; ++j) {
-                int s = j % STAGES, round = j / STAGES;
-                if (round > 0) /* both consumers have released this stage's last K tile */
-                    mbarrier_wait(&k_empty[s], (round - 1) % 2);
-                mbarrier_expect_bytes(&k_full[s], TILE_BYTES);
+            int loaded = 0; /* K (and V) tiles loaded for the items before: the rings go on */
+            for (int w = first_work, item = 0; w < works; w += work_step, ++item) {
+                int head, tile_i;
+                work_item(w, row_tiles, heads, causal, head, tile_i);
+                const int end = causal ? min(n, tile_i * BR + BR) : n; /* the keys any row of the item sees */
+                const int tiles = (end + BC - 1) / BC;
+                if (item > 0) /* both consumers' last S of the item before has read Q */
+                    mbarrier_wait(&q_empty, (item - 1) % 2);
+                mbarrier_expect_bytes(&q_full, SLABS * BR * ROW_BYTES);
                 for (int x = 0; x < SLABS; ++x)
-                    tma_load_3d(k_stages + s * TILE_BYTES + x * BC * ROW_BYTES, k_map, x * 64, j * BC, head,
-                                &k_full[s]);
-                if (round > 0) /* ... and its last V tile, which they finish a turn later */
-                    mbarrier_wait(&v_empty[s], (round - 1) % 2);
-                mbarrier_expect_bytes(&v_full[s], TILE_BYTES);
-                for (int x = 0; x < SLABS; ++x)
-                    tma_load_3d(v_stages + s * TILE_BYTES + x * BC * ROW_BYTES, v_map, x * 64, j * BC, head,
-                                &v_full[s]);
+                    tma_load_3d(q_tile + x * BR * ROW_BYTES, q_map, x * 64, tile_i * BR, head, &q_full);
+                for (int j = 0; j < tiles; ++j) {
+                    int s = (loaded + j) % STAGES, round = (loaded + j) / STAGES;
+                    if (round > 0) /* both consumers have released this stage's last K tile */
+                        mbarrier_wait(&k_empty[s], (round - 1) % 2);
+                    mbarrier_expect_bytes(&k_full[s], TILE_BYTES);
+                    for (int x = 0; x < SLABS; ++x)
+                        tma_load_3d(k_stages + s * TILE_BYTES + x * BC * ROW_BYTES, k_map, x * 64, j * BC, head,
+                                    &k_full[s]);
+                    if (round > 0) /* ... and its last V tile, which they finish a turn later */
+                        mbarrier_wait(&v_empty[s], (round - 1) % 2);
+                    mbarrier_expect_bytes(&v_full[s], TILE_BYTES);
+                    for (int x = 0; x < SLABS; ++x)
+                        tma_load_3d(v_stages + s * TILE_BYTES + x * BC * ROW_BYTES, v_map, x * 64, j * BC, head,
+                                    &v_full[s]);
+                }
+                loaded += tiles;
             }
         }
         return;
@@ -494,148 +650,174 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
     const bool leader = threadIdx.x % 128 == 0; /* arrives on the empty barriers for its warpgroup */
     int lane = threadIdx.x % 32, warp = (threadIdx.x / 32) % 4;
     int g = lane / 4, t = lane % 4; /* the accumulator's row group and pair */
-    int w0 = tile_i * BR + consumer * 64;              /* the warpgroup's first query row */
-    int row_a = w0 + warp * 16 + g, row_b = row_a + 8; /* the two query rows this thread holds */
-    o += (long)head * n * D;
     const float scale_log2 = scale * 1.4426950408889634f; /* exp(x) = exp2(x log2 e) */
     const uint32_t q_rows = shared_address(q_tile) + consumer * 64 * ROW_BYTES; /* this warpgroup's A */
+    int consumed = 0; /* K (and V) tiles of the items before, as the producer counts them */
+    for (int w = first_work, item = 0; w < works; w += work_step, ++item) {
+        int head, tile_i;
+        work_item(w, row_tiles, heads, causal, head, tile_i);
+        const int end = causal ? min(n, tile_i * BR + BR) : n; /* the keys any row of the item sees */
+        const int tiles = (end + BC - 1) / BC;
+        int w0 = tile_i * BR + consumer * 64;              /* the warpgroup's first query row */
+        int row_a = w0 + warp * 16 + g, row_b = row_a + 8; /* the two query rows this thread holds */
+        __nv_bfloat16 *o_head = o + (long)head * n * D;
 
-    /* O: 64 x D, PV_N columns a product: register 4c + i of piece x is column
-     * x PV_N + 8c + 2t + i % 2 (a 64 x 64 accumulator per slab unless WIDE_PV) */
-    constexpr int PV_N = WIDE_PV ? D : 64;
-    constexpr uint32_t V_LEADING = PV_N > 64 ? MN_MAJOR_SLAB_STEP : MN_MAJOR_LEADING;
-    float acc[D / PV_N][PV_N / 2];
+        /* O: 64 x D, PV_N columns a product: register 4c + i of piece x is column
+         * x PV_N + 8c + 2t + i % 2 (a 64 x 64 accumulator per slab unless WIDE_PV) */
+        constexpr int PV_N = WIDE_PV ? D : 64;
+        constexpr uint32_t V_LEADING = PV_N > 64 ? MN_MAJOR_SLAB_STEP : MN_MAJOR_LEADING;
+        float acc[D / PV_N][PV_N / 2];
 #pragma unroll
-    for (int x = 0; x < D / PV_N; ++x)
+        for (int x = 0; x < D / PV_N; ++x)
 #pragma unroll
-        for (int i = 0; i < PV_N / 2; ++i)
-            acc[x][i] = 0.0f;
-    float m_a = -INFINITY, m_b = -INFINITY, l_a = 0.0f, l_b = 0.0f; /* per thread: partial sums */
-    unsigned pa[BC / 16][4]; /* P of the previous tile, BF16 A fragments: keys 16 kb .. 16 kb + 15 */
+            for (int i = 0; i < PV_N / 2; ++i)
+                acc[x][i] = 0.0f;
+        float m_a = -INFINITY, m_b = -INFINITY, l_a = 0.0f, l_b = 0.0f; /* per thread: partial sums */
+        unsigned pa[BC / 16][4]; /* P of the previous tile, BF16 A fragments: keys 16 kb .. 16 kb + 15 */
 #pragma unroll
-    for (int kb = 0; kb < BC / 16; ++kb)
-        pa[kb][0] = pa[kb][1] = pa[kb][2] = pa[kb][3] = 0u;
+        for (int kb = 0; kb < BC / 16; ++kb)
+            pa[kb][0] = pa[kb][1] = pa[kb][2] = pa[kb][3] = 0u;
 
-    if (consumer == 1)
-        turn_give(consumer); /* consumer 0 takes the first turn */
-    mbarrier_wait(&q_full, 0);
-    /* Turn j issues O += P V of tile j - 1 and S = Q K^T of tile j; turn `tiles` only the
-     * last P V. Both consumers take tiles + 1 turns, so the arrivals match the waits:
-     * consumer 1's first give and its gives after turns 0 .. tiles - 1 are consumer 0's
-     * tiles + 1 waits; consumer 0 gives after every turn, consumer 1's tiles + 1 waits. */
-    for (int j = 0;; ++j) {
-        const bool last_turn = j == tiles;
-        const int s = j % STAGES, prev = (j + STAGES - 1) % STAGES; /* tile j's stage, tile j - 1's */
-        const int j0 = j * BC;
-        /* else every row of this warpgroup comes before the tile (causal): P = 0, no S */
-        const bool scores = !last_turn && !(causal && j0 > w0 + 63);
-        if (!last_turn)
-            mbarrier_wait(&k_full[s], (j / STAGES) % 2);
-        if (j > 0)
-            mbarrier_wait(&v_full[prev], ((j - 1) / STAGES) % 2);
-        float sc[BC / 2]; /* S: register 4 nb + e is key j0 + 8 nb + 2t + e % 2 of row a (e < 2) or b */
+        if (consumer == 1)
+            turn_give(consumer); /* consumer 0 takes the first turn */
+        mbarrier_wait(&q_full, item % 2);
+        /* Turn j issues O += P V of tile j - 1 and S = Q K^T of tile j; turn `tiles` only the
+         * last P V. Both consumers take tiles + 1 turns, so the arrivals match the waits:
+         * consumer 1's first give and its gives after turns 0 .. tiles - 1 are consumer 0's
+         * tiles + 1 waits; consumer 0 gives after every turn, consumer 1's tiles + 1 waits. */
+        for (int j = 0;; ++j) {
+            const bool last_turn = j == tiles;
+            const int kv = consumed + j; /* tile j's place in the rings, counted over the items */
+            const int s = kv % STAGES, prev = (kv + STAGES - 1) % STAGES; /* tile j's stage, tile j - 1's */
+            const int j0 = j * BC;
+            /* else every row of this warpgroup comes before the tile (causal): P = 0, no S */
+            const bool scores = !last_turn && !(causal && j0 > w0 + 63);
+            if (!last_turn)
+                mbarrier_wait(&k_full[s], (kv / STAGES) % 2);
+            if (j > 0)
+                mbarrier_wait(&v_full[prev], ((kv - 1) / STAGES) % 2);
+            float sc[BC / 2]; /* S: register 4 nb + e is key j0 + 8 nb + 2t + e % 2 of row a (e < 2) or b */
 #if !WGMMA_ASYNC /* (WGMMA_ASYNC: S's first k16 step overwrites instead) */
 #pragma unroll
-        for (int i = 0; i < BC / 2; ++i)
-            sc[i] = 0.0f;
+            for (int i = 0; i < BC / 2; ++i)
+                sc[i] = 0.0f;
 #endif
 
-        turn_wait(consumer); /* the tensor cores are this warpgroup's to feed */
-        wgmma_fence();       /* the threads wrote O (rescaled), P and S's zeros */
+            turn_wait(consumer); /* the tensor cores are this warpgroup's to feed */
+            wgmma_fence();       /* the threads wrote O (rescaled), P and S's zeros */
 #if INTRA_WG_OVERLAP
-        /* S first, a batch of its own, so that waiting for it leaves P V running */
-        if (scores)
-            issue_scores<D>(sc, q_rows, shared_address(k_stages + s * TILE_BYTES));
-        wgmma_commit();
-        if (j > 0)
-            issue_pv<D, PV_N>(acc, pa, shared_address(v_stages + prev * TILE_BYTES), V_LEADING);
-        wgmma_commit();
-#else
-        if (j > 0)
-            issue_pv<D, PV_N>(acc, pa, shared_address(v_stages + prev * TILE_BYTES), V_LEADING);
-        if (scores)
-            issue_scores<D>(sc, q_rows, shared_address(k_stages + s * TILE_BYTES));
-        wgmma_commit();
-#endif
-        if (consumer == 0 || !last_turn)
-            turn_give(consumer); /* issued: the other warpgroup's turn, while this one waits */
-        float alpha_a, alpha_b;
-#if INTRA_WG_OVERLAP
-        wgmma_wait_all_but_last(); /* S has landed; P V of tile j - 1 may still run */
-        registers_keep(sc);
-        if (leader && !last_turn) /* this warpgroup's S has read K's stage s */
-            mbarrier_arrive(&k_empty[s]);
-        unsigned pn[BC / 16][4]; /* this tile's P, for the next turn: pa is still being read */
-        if (scores) { /* under P V: pa and O untouched until the wait below */
-            const tile_scores v = {j0, n, causal, row_a, row_b, t, j0 + BC > n || (causal && j0 + BC - 1 > w0),
-                                   scale_log2};
-            tile_maxima<false>(sc, v, m_a, m_b, l_a, l_b, alpha_a, alpha_b);
-            tile_probabilities<false>(sc, v, pn, m_a, m_b, l_a, l_b);
-        }
-        wgmma_wait_all();
-#pragma unroll
-        for (int x = 0; x < D / PV_N; ++x)
-            registers_keep(acc[x]);
-        registers_keep(pa);
-        if (leader && j > 0) /* ... and its P V V's stage prev */
-            mbarrier_arrive(&v_empty[prev]);
-        if (last_turn)
-            break;
-        if (scores) {
-            rescale(acc, alpha_a, alpha_b); /* O holds tile j - 1's P V now: to the new maximum */
-#pragma unroll
-            for (int kb = 0; kb < BC / 16; ++kb)
-#pragma unroll
-                for (int r = 0; r < 4; ++r)
-                    pa[kb][r] = pn[kb][r];
-        }
-#else
-        wgmma_wait_all();
-#pragma unroll
-        for (int x = 0; x < D / PV_N; ++x)
-            registers_keep(acc[x]);
-        registers_keep(sc);
-        registers_keep(pa);
-        if (leader) { /* this warpgroup's products have read K's stage s and V's stage prev */
-            if (!last_turn)
-                mbarrier_arrive(&k_empty[s]);
+            /* S first, a batch of its own, so that waiting for it leaves P V running */
+            if (scores)
+                issue_scores<D>(sc, q_rows, shared_address(k_stages + s * TILE_BYTES));
+            wgmma_commit();
             if (j > 0)
-                mbarrier_arrive(&v_empty[prev]);
-        }
-        if (last_turn)
-            break;
-        if (scores) {
-            const tile_scores v = {j0, n, causal, row_a, row_b, t, j0 + BC > n || (causal && j0 + BC - 1 > w0),
-                                   scale_log2};
-            tile_maxima<true>(sc, v, m_a, m_b, l_a, l_b, alpha_a, alpha_b);
-            rescale(acc, alpha_a, alpha_b); /* O holds tile j - 1's P V now: to the new maximum */
-            tile_probabilities<true>(sc, v, pa, m_a, m_b, l_a, l_b); /* P V is done: pa may be overwritten */
-        }
+                issue_pv<D, PV_N>(acc, pa, shared_address(v_stages + prev * TILE_BYTES), V_LEADING);
+            wgmma_commit();
+#else
+            if (j > 0)
+                issue_pv<D, PV_N>(acc, pa, shared_address(v_stages + prev * TILE_BYTES), V_LEADING);
+            if (scores)
+                issue_scores<D>(sc, q_rows, shared_address(k_stages + s * TILE_BYTES));
+            wgmma_commit();
 #endif
-        if (!scores) {
+            if (consumer == 0 || !last_turn)
+                turn_give(consumer); /* issued: the other warpgroup's turn, while this one waits */
+            float alpha_a, alpha_b;
+#if INTRA_WG_OVERLAP
+            wgmma_wait_all_but_last(); /* S has landed; P V of tile j - 1 may still run */
+            registers_keep(sc);
+            if (leader && !last_turn) /* this warpgroup's S has read K's stage s */
+                mbarrier_arrive(&k_empty[s]);
+#if PERSISTENT
+            if (leader && j == tiles - 1) /* ... and Q, for the last time in this item */
+                mbarrier_arrive(&q_empty);
+#endif
+            unsigned pn[BC / 16][4]; /* this tile's P, for the next turn: pa is still being read */
+            if (scores) { /* under P V: pa and O untouched until the wait below */
+                const tile_scores v = {j0, n, causal, row_a, row_b, t, j0 + BC > n || (causal && j0 + BC - 1 > w0),
+                                       scale_log2};
+#if LEAN_SOFTMAX
+                lean_softmax(sc, v, pn, m_a, m_b, l_a, l_b, alpha_a, alpha_b);
+#else
+                tile_maxima<false>(sc, v, m_a, m_b, l_a, l_b, alpha_a, alpha_b);
+                tile_probabilities<false>(sc, v, pn, m_a, m_b, l_a, l_b);
+#endif
+            }
+            wgmma_wait_all();
 #pragma unroll
-            for (int kb = 0; kb < BC / 16; ++kb)
-                pa[kb][0] = pa[kb][1] = pa[kb][2] = pa[kb][3] = 0u;
+            for (int x = 0; x < D / PV_N; ++x)
+                registers_keep(acc[x]);
+            registers_keep(pa);
+            if (leader && j > 0) /* ... and its P V V's stage prev */
+                mbarrier_arrive(&v_empty[prev]);
+            if (last_turn)
+                break;
+            if (scores) {
+                rescale_if_moved(acc, alpha_a, alpha_b); /* O holds tile j - 1's P V now: to the new maximum */
+#pragma unroll
+                for (int kb = 0; kb < BC / 16; ++kb)
+#pragma unroll
+                    for (int r = 0; r < 4; ++r)
+                        pa[kb][r] = pn[kb][r];
+            }
+#else
+            wgmma_wait_all();
+#pragma unroll
+            for (int x = 0; x < D / PV_N; ++x)
+                registers_keep(acc[x]);
+            registers_keep(sc);
+            registers_keep(pa);
+            if (leader) { /* this warpgroup's products have read K's stage s and V's stage prev */
+                if (!last_turn)
+                    mbarrier_arrive(&k_empty[s]);
+                if (j > 0)
+                    mbarrier_arrive(&v_empty[prev]);
+#if PERSISTENT
+                if (j == tiles - 1) /* ... and Q, for the last time in this item */
+                    mbarrier_arrive(&q_empty);
+#endif
+            }
+            if (last_turn)
+                break;
+            if (scores) {
+                const tile_scores v = {j0, n, causal, row_a, row_b, t, j0 + BC > n || (causal && j0 + BC - 1 > w0),
+                                       scale_log2};
+#if LEAN_SOFTMAX /* P V is done: pa may be overwritten */
+                lean_softmax(sc, v, pa, m_a, m_b, l_a, l_b, alpha_a, alpha_b);
+                rescale_if_moved(acc, alpha_a, alpha_b); /* O holds tile j - 1's P V now: to the new maximum */
+#else
+                tile_maxima<true>(sc, v, m_a, m_b, l_a, l_b, alpha_a, alpha_b);
+                rescale(acc, alpha_a, alpha_b); /* O holds tile j - 1's P V now: to the new maximum */
+                tile_probabilities<true>(sc, v, pa, m_a, m_b, l_a, l_b); /* P V is done: pa may be overwritten */
+#endif
+            }
+#endif
+            if (!scores) {
+#pragma unroll
+                for (int kb = 0; kb < BC / 16; ++kb)
+                    pa[kb][0] = pa[kb][1] = pa[kb][2] = pa[kb][3] = 0u;
+            }
         }
-    }
-    /* the rows' sums: the quad's four partial sums */
+        /* the rows' sums: the quad's four partial sums */
 #pragma unroll
-    for (int offset = 1; offset < 4; offset <<= 1) {
-        l_a += __shfl_xor_sync(0xffffffffu, l_a, offset);
-        l_b += __shfl_xor_sync(0xffffffffu, l_b, offset);
-    }
-    float inv_a = 1.0f / l_a, inv_b = 1.0f / l_b;
-    unsigned *o32 = reinterpret_cast<unsigned *>(o);
-#pragma unroll
-    for (int x = 0; x < D / PV_N; ++x)
-#pragma unroll
-        for (int c8 = 0; c8 < PV_N / 8; ++c8) {
-            int c = x * PV_N + c8 * 8 + 2 * t;
-            if (row_a < n)
-                o32[((long)row_a * D + c) / 2] = pack_bf16(acc[x][4 * c8] * inv_a, acc[x][4 * c8 + 1] * inv_a);
-            if (row_b < n)
-                o32[((long)row_b * D + c) / 2] = pack_bf16(acc[x][4 * c8 + 2] * inv_b, acc[x][4 * c8 + 3] * inv_b);
+        for (int offset = 1; offset < 4; offset <<= 1) {
+            l_a += __shfl_xor_sync(0xffffffffu, l_a, offset);
+            l_b += __shfl_xor_sync(0xffffffffu, l_b, offset);
         }
+        float inv_a = 1.0f / l_a, inv_b = 1.0f / l_b;
+        unsigned *o32 = reinterpret_cast<unsigned *>(o_head);
+#pragma unroll
+        for (int x = 0; x < D / PV_N; ++x)
+#pragma unroll
+            for (int c8 = 0; c8 < PV_N / 8; ++c8) {
+                int c = x * PV_N + c8 * 8 + 2 * t;
+                if (row_a < n)
+                    o32[((long)row_a * D + c) / 2] = pack_bf16(acc[x][4 * c8] * inv_a, acc[x][4 * c8 + 1] * inv_a);
+                if (row_b < n)
+                    o32[((long)row_b * D + c) / 2] = pack_bf16(acc[x][4 * c8 + 2] * inv_b, acc[x][4 * c8 + 3] * inv_b);
+            }
+        consumed += tiles;
+    }
 #endif
 }
 
@@ -643,23 +825,23 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
  * kernel parameters (__grid_constant__: TMA reads them where they are). */
 __global__ void __launch_bounds__(THREADS, 1)
 pingpong_d64(const __grid_constant__ CUtensorMap q_map, const __grid_constant__ CUtensorMap k_map,
-             const __grid_constant__ CUtensorMap v_map, __nv_bfloat16 *o, int n, int causal, float scale)
+             const __grid_constant__ CUtensorMap v_map, __nv_bfloat16 *o, int n, int causal, float scale, int heads)
 {
-    pingpong_forward<64>(&q_map, &k_map, &v_map, o, n, causal, scale);
+    pingpong_forward<64>(&q_map, &k_map, &v_map, o, n, causal, scale, heads);
 }
 
 __global__ void __launch_bounds__(THREADS, 1)
 pingpong_d128(const __grid_constant__ CUtensorMap q_map, const __grid_constant__ CUtensorMap k_map,
-              const __grid_constant__ CUtensorMap v_map, __nv_bfloat16 *o, int n, int causal, float scale)
+              const __grid_constant__ CUtensorMap v_map, __nv_bfloat16 *o, int n, int causal, float scale, int heads)
 {
-    pingpong_forward<128>(&q_map, &k_map, &v_map, o, n, causal, scale);
+    pingpong_forward<128>(&q_map, &k_map, &v_map, o, n, causal, scale, heads);
 }
 
 /* Q's tile of BR rows, the stages of K's and V's tiles of BC rows, D * 2 bytes a row,
  * and up to 1023 bytes to put the first on 1024. */
 #define SMEM_BYTES(D) (((BR + 2 * STAGES * BC) * (D) * 2) + SWIZZLE_ATOM)
 /* an SM's most for one block (227 KB, sm_90) with the barriers' static bytes */
-static_assert(SMEM_BYTES(128) + 8 * (1 + 4 * STAGES) <= 227 * 1024,
+static_assert(SMEM_BYTES(128) + 8 * (2 + 4 * STAGES) <= 227 * 1024,
               "BC and STAGES ask for more shared memory than a block of sm_90 may have");
 
 /* A tensor map over one of Q, K, V as [bh][n][d] BF16 (d contiguous), read in boxes of
@@ -706,9 +888,24 @@ static cudaError_t head_maps_for(struct head_maps *maps, const struct attention_
 static cudaError_t launch(const void *problem, cudaStream_t stream)
 {
     const struct attention_problem *p = (const struct attention_problem *)problem;
+#if PERSISTENT /* a block per SM (one fits), or one per item when there are fewer */
+    static int sms;
+    cudaError_t status = cudaSuccess;
+    if (sms == 0) {
+        int device;
+        status = cudaGetDevice(&device);
+        if (status == cudaSuccess)
+            status = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+        if (status != cudaSuccess)
+            return status;
+    }
+    long items = (long)((p->n + BR - 1) / BR) * p->bh;
+    dim3 grid((unsigned)(items < sms ? items : sms));
+#else
     dim3 grid((p->n + BR - 1) / BR, (unsigned)p->bh);
-    cudaError_t status = step_check_grid(grid);
-    if (status != cudaSuccess)
+    cudaError_t status = cudaSuccess;
+#endif
+    if ((status = step_check_grid(grid)) != cudaSuccess)
         return status;
     static struct head_maps maps;
     if ((status = head_maps_for(&maps, p)) != cudaSuccess)
@@ -723,11 +920,11 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
         return status;
     if (p->d == 64)
         pingpong_d64<<<grid, THREADS, SMEM_BYTES(64), stream>>>(maps.q, maps.k, maps.v, attention_bf16_out(p->o),
-                                                               p->n, p->causal, p->scale);
+                                                               p->n, p->causal, p->scale, (int)p->bh);
     else
         pingpong_d128<<<grid, THREADS, SMEM_BYTES(128), stream>>>(maps.q, maps.k, maps.v,
                                                                  attention_bf16_out(p->o), p->n, p->causal,
-                                                                 p->scale);
+                                                                 p->scale, (int)p->bh);
     return cudaGetLastError();
 }
 

@@ -28,7 +28,8 @@ CHECK_SECONDS=${ATT_SWEEP_CHECK_SECONDS:-120} RUN_SECONDS=120
 # products kept in flight: the fastest of the sweep recorded on the H200, 2026-11-29);
 # then one change at a time from it; then the 64-key tile of step 09, as the step was
 # first taught (bc64-serialized: ptxas's C7520, a WARPGROUP.DEPBAR after every HGMMA)
-# and with one change at a time from that.
+# and with one change at a time from that; then the lean softmax (LEAN_SOFTMAX) and the
+# persistent blocks (PERSISTENT), alone and with the others.
 grid='default|
 nopingpong|-DPINGPONG=0
 stages3|-DSTAGES=3
@@ -41,7 +42,14 @@ bc64-serialized|-DBC=64 -DWIDE_PV=0 -DWGMMA_ASYNC=0
 bc64-widepv|-DBC=64
 bc64-nopingpong|-DBC=64 -DWIDE_PV=0 -DPINGPONG=0
 bc64-stages3|-DBC=64 -DWIDE_PV=0 -DSTAGES=3
-bc64-overlap|-DBC=64 -DWIDE_PV=0 -DINTRA_WG_OVERLAP=1'
+bc64-overlap|-DBC=64 -DWIDE_PV=0 -DINTRA_WG_OVERLAP=1
+lean1|-DLEAN_SOFTMAX=1
+lean2|-DLEAN_SOFTMAX=2
+persistent|-DPERSISTENT=1
+lean2-persistent|-DLEAN_SOFTMAX=2 -DPERSISTENT=1
+lean2-overlap|-DLEAN_SOFTMAX=2 -DINTRA_WG_OVERLAP=1
+lean2-persistent-overlap|-DLEAN_SOFTMAX=2 -DPERSISTENT=1 -DINTRA_WG_OVERLAP=1
+lean2-persistent-stages3|-DLEAN_SOFTMAX=2 -DPERSISTENT=1 -DSTAGES=3'
 
 if [ -n "$builds" ]; then
     chosen=
