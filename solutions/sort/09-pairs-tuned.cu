@@ -15,7 +15,13 @@
  *   ITEMS more registers a thread, so two blocks share an SM (-DMIN_BLOCKS=2) and the
  *   shape is worth a sweep of its own (SORT_THREADS, SORT_ITEMS, SORT_MIN_BLOCKS;
  *   CUB's pairs tile on sm_90 is 384 x 23 with an int count, 384 x 17 with a 64-bit
- *   one). Other build variables: -DTHREADS=384, -DLOOKBACK_WINDOW=4, -DBALLOT_MATCH=1.
+ *   one, 80 registers, two blocks an SM). CUB's other pairs choices, to sweep:
+ *   -DVALUES_LATE=1 reads the values only once the keys are out (CUB's
+ *   GatherScatterValues: no value live in a register while the tile ranks and looks
+ *   back; 0, the default, reads them right after ranking, in flight meanwhile), and
+ *   -DSTREAMING_LOADS=0 reads keys and values by plain loads (CUB's
+ *   LoadDirectWarpStriped; 1, the default, streams them past the caches). Other build
+ *   variables: -DTHREADS=384, -DLOOKBACK_WINDOW=4, -DBALLOT_MATCH=1.
  * Why: 07 carried the values on 06's passes; the keys-only tuning of 08 applies to
  *   pairs unchanged, and a value needs no digit and no rank of its own: the ballots in
  *   PTX and the key pointer cut the instructions a key as they do in 08.
@@ -56,6 +62,12 @@
 #ifndef KEY_POINTER
 #define KEY_POINTER 1 /* a thread's keys and values read through one pointer each (CUB's) */
 #endif
+#ifndef STREAMING_LOADS
+#define STREAMING_LOADS 1 /* 0: plain loads of the keys and values (CUB's LoadDirectWarpStriped) */
+#endif
+#ifndef VALUES_LATE
+#define VALUES_LATE 0 /* 1: the values read after the keys are out (CUB's order); 0: after ranking */
+#endif
 #define WARPS (THREADS / 32)
 #define TILE (ITEMS * THREADS)
 #define WARP_KEYS (32 * ITEMS)
@@ -66,6 +78,16 @@
 static_assert(THREADS >= RADIX && THREADS % 32 == 0, "a thread per digit value, whole warps");
 #define HISTOGRAM_THREADS 256
 #define HISTOGRAM_UNROLL 4 /* 16-byte loads in flight per thread */
+
+/* A key or a value of the tile, read once: streamed past the caches, or plainly. */
+__device__ __forceinline__ unsigned load_once(const unsigned *at)
+{
+#if STREAMING_LOADS
+    return __ldcs(at);
+#else
+    return *at;
+#endif
+}
 
 /* Every digit of every key into histograms[pass][digit] (cleared by the launch):
  * four keys per 16-byte load, HISTOGRAM_UNROLL loads in flight per thread. */
@@ -226,6 +248,24 @@ __device__ __forceinline__ void early_counts_rank(const unsigned (&key)[ITEMS], 
     }
 }
 
+/* A thread's values of the tile (those of its keys), as KEY_POINTER reads its keys:
+ * mine is the first (values_from + begin + the thread's first place). */
+template <bool FULL>
+__device__ __forceinline__ void load_values(const unsigned *mine, const unsigned *values_from,
+                                            long begin, unsigned valid, unsigned (&value)[ITEMS])
+{
+    unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+        unsigned j = warp * WARP_KEYS + r * 32 + lane;
+#if KEY_POINTER
+        value[r] = FULL || j < valid ? load_once(mine + r * 32) : 0;
+#else
+        value[r] = FULL || j < valid ? load_once(values_from + begin + j) : 0;
+#endif
+    }
+}
+
 /* One pass over one tile (FULL: all TILE keys there), the status words of type Word. */
 template <bool FULL, typename Word>
 __device__ __forceinline__ void onesweep_tile(const unsigned *from, unsigned *to,
@@ -249,13 +289,14 @@ __device__ __forceinline__ void onesweep_tile(const unsigned *from, unsigned *to
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
         unsigned j = warp * WARP_KEYS + r * 32 + lane;
-        key[r] = FULL || j < valid ? __ldcs(mine + r * 32) : 0;
+        key[r] = FULL || j < valid ? load_once(mine + r * 32) : 0;
     }
 #else
+    const unsigned *my_values = values_from + begin + warp * WARP_KEYS + lane; /* not read */
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
         unsigned j = warp * WARP_KEYS + r * 32 + lane;
-        key[r] = FULL || j < valid ? __ldcs(from + begin + j) : 0;
+        key[r] = FULL || j < valid ? load_once(from + begin + j) : 0;
     }
 #endif
 #if EARLY_COUNTS
@@ -277,18 +318,12 @@ __device__ __forceinline__ void onesweep_tile(const unsigned *from, unsigned *to
         rank[r] = before + __popc(peers & lanemask_lt());
     }
 #endif
+#if !VALUES_LATE
     /* the values, read now that their keys are ranked: their loads are in flight while
      * the tile looks back and writes its keys out (and, with EARLY_COUNTS=0, while it
      * first publishes, scans and places them) */
-#pragma unroll
-    for (int r = 0; r < ITEMS; ++r) {
-        unsigned j = warp * WARP_KEYS + r * 32 + lane;
-#if KEY_POINTER
-        value[r] = FULL || j < valid ? __ldcs(my_values + r * 32) : 0;
-#else
-        value[r] = FULL || j < valid ? __ldcs(values_from + begin + j) : 0;
+    load_values<FULL>(my_values, values_from, begin, valid, value);
 #endif
-    }
 #if !EARLY_COUNTS
     __syncthreads();
     /* thread d < RADIX: the tile's count of digit d, the warps' offsets within it,
@@ -339,6 +374,11 @@ __device__ __forceinline__ void onesweep_tile(const unsigned *from, unsigned *to
             to[destination[r]] = k;
         }
     }
+#if VALUES_LATE
+    /* the values, read only now (CUB's GatherScatterValues): not live in registers
+     * while the tile ranks, looks back and writes its keys out */
+    load_values<FULL>(my_values, values_from, begin, valid, value);
+#endif
     __syncthreads(); /* the keys are out of the shared tile: it takes the values */
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
@@ -362,10 +402,11 @@ __device__ __forceinline__ void onesweep_pass(const unsigned *from, unsigned *to
                                               const unsigned *digit_start, Word *status,
                                               unsigned *ticket)
 {
-    /* warp_count: each warp's count of each digit, then its offsets; row WARPS holds
-     * the digits' starts in the tile */
+    /* warp_count: each warp's count of each digit, then its offsets; with EARLY_COUNTS=0,
+     * row WARPS holds the digits' starts in the tile (early counts add them in at once;
+     * without the row, CUB's 384 x 23 fits in the 48 KB of static shared memory) */
     __shared__ unsigned tile[TILE];
-    __shared__ unsigned warp_count[WARPS + 1][BUCKETS];
+    __shared__ unsigned warp_count[WARPS + !EARLY_COUNTS][BUCKETS];
     __shared__ unsigned delta[RADIX];
     __shared__ unsigned work[THREADS / 32 + 1];
     __shared__ unsigned tile_s;
