@@ -37,7 +37,8 @@
  * small tile's -DSMALL_BM, -DSMALL_BN, -DSMALL_TN, -DSMALL_MIN_BLOCKS, -DSMALL_STREAM_K,
  * -DSMALL_TILES=0 (never), 2 (always) or 3 (by estimate, -DSMALL_SPEED=percent) and
  * -DSMALL_SM_PCT=N (the threshold); stream-K's blocks per SM, -DSK_PER_SM and
- * -DSMALL_SK_PER_SM; -DSK_RULE=1 (estimates per SM, not per block).
+ * -DSMALL_SK_PER_SM; -DSK_RULE=1 (estimates per SM, not per block); -DPAD_B=0 (B read
+ * 4 bytes at a time when n % 4 != 0, not padded).
  * Expect: over 200 registers in the main kernel (`make report` says how many), 0 local
  *   memory, 99328 B of dynamic shared memory, 1 block of 256 threads per SM (the small
  *   tile's kernel: 4 blocks per SM). On the H100, close to cuBLAS SGEMM from 1024^3 to
@@ -90,7 +91,7 @@
 #endif
 /* 1: the small tile when the large tiles number fewer than SMALL_SM_PCT percent of the
  * SMs; 0: never; 2: always (to measure either shape at any size); 3: the shape whose
- * estimated time is shorter (launch_estimate: each shape's best schedule, in FFMAs of
+ * estimated time is shorter (plan_schedule: each shape's best schedule, in FFMAs of
  * the busiest SM, the small shape's at SMALL_SPEED percent of the large one's rate). */
 #ifndef SMALL_TILES
 #define SMALL_TILES 1
@@ -467,7 +468,7 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, int 
         for (int s = 0; s < STAGES - 1; ++s) {
             if (s < count)
                 copy_slice<S, VEC_B>(plan, a, b, k, (s0 + s) * BK, a_stages + s * S::a_stage,
-                              b_stages + s * S::b_stage);
+                                     b_stages + s * S::b_stage);
             cp_async_commit();
         }
 
@@ -480,8 +481,8 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, int 
             int next = s + STAGES - 1;
             if (next < count)
                 copy_slice<S, VEC_B>(plan, a, b, k, (s0 + next) * BK,
-                              a_stages + (next % STAGES) * S::a_stage,
-                              b_stages + (next % STAGES) * S::b_stage);
+                                     a_stages + (next % STAGES) * S::a_stage,
+                                     b_stages + (next % STAGES) * S::b_stage);
             cp_async_commit();
 
             const float *as = a_stages + (s % STAGES) * S::a_stage;
