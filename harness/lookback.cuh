@@ -18,6 +18,21 @@
 #ifndef HARNESS_LOOKBACK_CUH
 #define HARNESS_LOOKBACK_CUH
 
+/* Waits a step may set (-D, in nanoseconds; 0, the default, waits not at all, as the
+ * code did before they existed): LOOKBACK_SPIN_NS between two reads of a window that
+ * still holds an EMPTY word, LOOKBACK_FIRST_NS once before a warp's first read. Both
+ * leave the L2 and the memory system to the tiles still loading instead of polling
+ * words that are not ready yet: CUB's sm_90 scan tuning for float sleeps 688 ns a
+ * retry and 1140 ns before its look-back (fixed_delay_constructor_t<688, 1140>, only
+ * on grids of 500 blocks or more). __nanosleep needs sm_70; every lab's oldest is
+ * sm_75. */
+#ifndef LOOKBACK_SPIN_NS
+#define LOOKBACK_SPIN_NS 0
+#endif
+#ifndef LOOKBACK_FIRST_NS
+#define LOOKBACK_FIRST_NS 0
+#endif
+
 #define LOOKBACK_EMPTY 0u     /* nothing published yet */
 #define LOOKBACK_AGGREGATE 1u /* the tile's own value */
 #define LOOKBACK_PREFIX 2u    /* the tile's value plus every tile's before it */
@@ -107,13 +122,19 @@ template <typename T, typename Word>
 __device__ T lookback_warp(const Word *status, long tile, unsigned lane)
 {
     T exclusive = 0;
+    if (LOOKBACK_FIRST_NS > 0)
+        __nanosleep(LOOKBACK_FIRST_NS);
     for (long window = tile - 1;; window -= 32) {
         long mine = window - (long)lane;
         Word word = lookback_word<T, Word>(LOOKBACK_PREFIX, (T)0); /* before tile 0 */
-        do {
+        for (;;) {
             if (mine >= 0)
                 word = lookback_read(&status[mine]);
-        } while (__any_sync(0xffffffffu, lookback_flag(word) == LOOKBACK_EMPTY));
+            if (!__any_sync(0xffffffffu, lookback_flag(word) == LOOKBACK_EMPTY))
+                break;
+            if (LOOKBACK_SPIN_NS > 0)
+                __nanosleep(LOOKBACK_SPIN_NS);
+        }
         unsigned prefixes = __ballot_sync(0xffffffffu, lookback_flag(word) == LOOKBACK_PREFIX);
         unsigned stop = prefixes ? __ffs(prefixes) - 1 : 31;
         T value = lane <= stop ? lookback_value<T>(word) : (T)0;
