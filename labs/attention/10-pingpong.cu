@@ -40,8 +40,11 @@
  *   figure) with exactly these moves: TMA, warp specialization, ping-pong scheduling
  *   (and the softmax overlapped with the next products within a warpgroup, its
  *   intra-warpgroup pipelining, which this step leaves out).
- * Three choices make the turns pay, each a build variable below, each chosen from a
- *   recorded sweep (the chapter's generated tables): 128 keys a tile (-DBC=128: S = Q K^T
+ * Five choices make the turns pay, each a build variable below, each chosen from a
+ *   recorded sweep (the chapter's generated tables): a softmax with no per-score branch
+ *   and a block per SM taking tiles in turn (-DLEAN_SOFTMAX=2 -DPERSISTENT=1, below: the
+ *   first of them the largest gain of the step, as a per-score mask test had made the
+ *   softmax, not the products, the longest part of a turn); 128 keys a tile (-DBC=128: S = Q K^T
  *   is one m64n128k16 per k16 step, FA3's and cuDNN's tile, so a turn's batch is twice
  *   as long as at 64 and the hand-over is paid half as often); P V as one product of
  *   the head's width (-DWIDE_PV=1: one m64n<d>k16 per k16 step); and code in which
@@ -52,8 +55,8 @@
  *   ptxas serializes the products (its -v lines, C7520: "wgmma.mma_async instructions
  *   are serialized"; a WARPGROUP.DEPBAR after every HGMMA): each waits for the one
  *   before, the idling the turns are there to hide.
- * Expect: one block per SM (384 threads; registers reported at the launch bound, 168,
- *   since the split is made at run time). In the SASS: UTMALDG.3D (the TMA loads),
+ * Expect: one block per SM, as many blocks as SMs (384 threads; registers reported at
+ *   the launch bound, 168, since the split is made at run time). In the SASS: UTMALDG.3D (the TMA loads),
  *   SYNCS (the mbarriers), USETMAXREG, BAR.SYNC and BAR.ARV (the turns),
  *   HGMMA.64x128x16.F32.BF16 (S) and HGMMA.64x128x16 or 64x64x16 (P V at d = 128 or 64),
  *   no LDGSTS, and no C7520 warning in the build. Ahead of step 09 at d = 128, still
@@ -67,7 +70,16 @@
  *   intra-warpgroup pipelining, S of this tile a batch of its own before the last
  *   tile's P V, waited for with wait_group 1, so this tile's softmax runs under that
  *   P V; a second P in registers), and the setmaxnreg split -DPRODUCER_REGISTERS=24
- *   -DCONSUMER_REGISTERS=240 (40 and 232 at BC = 64; 232 spills at BC = 128).
+ *   -DCONSUMER_REGISTERS=240 (40 and 232 at BC = 64; 232 spills at BC = 128),
+ *   -DLEAN_SOFTMAX=2 (FlashAttention-3's softmax: the mask's test compiled only into
+ *   the edge tiles' copy, so an interior tile's has no per-element branch; maxima kept
+ *   in score units and the scale folded into exp2's argument, one FFMA and one
+ *   ex2.approx.ftz a score; and O's rescale skipped by a warp whose rows all kept their
+ *   maxima; 1: without that skip; 0: a mask test, a branch, per score, and exp2f's
+ *   care for results below 2^-126), -DPERSISTENT=1 (a block per SM taking the query
+ *   tiles in turn, the rings' phases running on across them and Q reloaded once both
+ *   consumers have issued their last S; the causal mask's tiles longest first over all
+ *   heads; 0: a block per query tile).
  *   harness/labs/attention/sweep-pingpong.sh times a grid of them beside cuDNN.
  * Run:  make run LAB=attention STEP=10
 
