@@ -22,7 +22,9 @@
  *   (128 threads of 24 items, plain loads and stores, a sleep in the look-back's
  *   spin): STREAMING_LOADS=0 and STREAMING_STORES=0 (plain ld/st), PREFETCH_256B=1,
  *   EARLY_PUBLISH=1 (the tile's sum published before its segment scan), and
- *   lookback.cuh's LOOKBACK_SPIN_NS and LOOKBACK_FIRST_NS.
+ *   lookback.cuh's LOOKBACK_SPIN_NS and LOOKBACK_FIRST_NS, which 08 sets to CUB's 688
+ *   and 1140 ns: the look-back sleeps between reads of a tile not yet published
+ *   instead of polling it, the one choice of CUB's that took 08 past it on the H200.
  * Why: a memory-bound kernel is done when DRAM is busy all the time; what is left
  *   is keeping enough bytes in flight per SM and losing no time between tiles. More,
  *   smaller tiles in flight hide a tile's look-back behind the others' loads.
@@ -32,6 +34,15 @@
  */
 #include "scan.h"
 #include "step_kernel.h"
+/* CUB's sm_90 waits in the look-back (lookback.cuh): measured on the H200, they took 08
+ * past CUB's scan at 2^24 and 2^28 (data/sweeps/NVIDIA-H200/scan-08-lookback.csv); 0 and
+ * 0 give the spin without them */
+#ifndef LOOKBACK_SPIN_NS
+#define LOOKBACK_SPIN_NS 688
+#endif
+#ifndef LOOKBACK_FIRST_NS
+#define LOOKBACK_FIRST_NS 1140
+#endif
 #include "lookback.cuh"
 
 #include <stdint.h>
