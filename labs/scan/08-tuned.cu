@@ -18,7 +18,13 @@
  *   MIN_BLOCKS=8: 12 elements a thread and every thread the SM holds) for the
  *   student's own sweep; TILE_ORDER=0 takes tile numbers from
  *   blockIdx.x instead of the counter (CUB's choice: it relies on blocks starting in
- *   order, which CUDA does not promise).
+ *   order, which CUDA does not promise). For the sweep against CUB's sm_90 tuning
+ *   (128 threads of 24 items, plain loads and stores, a sleep in the look-back's
+ *   spin): STREAMING_LOADS=0 and STREAMING_STORES=0 (plain ld/st), PREFETCH_256B=1,
+ *   EARLY_PUBLISH=1 (the tile's sum published before its segment scan), and
+ *   lookback.cuh's LOOKBACK_SPIN_NS and LOOKBACK_FIRST_NS, which 08 sets to CUB's 688
+ *   and 1140 ns: the look-back sleeps between reads of a tile not yet published
+ *   instead of polling it, the one choice of CUB's that took 08 past it on the H200.
  * Why: a memory-bound kernel is done when DRAM is busy all the time; what is left
  *   is keeping enough bytes in flight per SM and losing no time between tiles. More,
  *   smaller tiles in flight hide a tile's look-back behind the others' loads.

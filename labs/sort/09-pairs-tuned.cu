@@ -1,21 +1,25 @@
 /* Step 09 - tuned pairs: 08's one-sweep passes carrying a 32-bit value with every key.   *** YOUR TURN ***
  * Guide: labs/sort/README.md#step-09--pairs-tuned
  *
- * What changed from 08: the values, moved as 07 moves them, on 08's tuned passes.
- *   Each value is read right after its key is ranked (the loads are in flight while
- *   the tile looks back and writes its keys out), put in the shared tile at its
- *   key's place once the keys are out, and written to the same output index as the
- *   key (kept in registers from the keys' write-out). A key's place in the tile is
- *   kept in a register for its value (08 need not keep it). 08's choices
- *   from CUB come with its passes, as build variables of the same names and defaults:
- *   384 x 19 keys a tile (-DITEMS=19), the warps' digit counts before ranking
- *   (-DEARLY_COUNTS=1), each ballot in CUB's PTX (-DBALLOT_PTX=1), a thread's keys and
- *   its values read through one pointer each (-DKEY_POINTER=1), the digit by a volatile
- *   bfe (-DDIGIT_ASM=1); each =0 (ITEMS=18) gives 09's earlier code. The values take
- *   ITEMS more registers a thread, so two blocks share an SM (-DMIN_BLOCKS=2) and the
- *   shape is worth a sweep of its own (SORT_THREADS, SORT_ITEMS, SORT_MIN_BLOCKS;
- *   CUB's pairs tile on sm_90 is 384 x 23 with an int count, 384 x 17 with a 64-bit
- *   one). Other build variables: -DTHREADS=384, -DLOOKBACK_WINDOW=4, -DBALLOT_MATCH=1.
+ * What changed from 08: the values, moved as CUB's SortPairs moves them, on 08's tuned
+ *   passes. Once a tile's keys are out, each thread reads the digits of its places
+ *   back from the shared tile, then reads its values (plain loads), puts each in the
+ *   shared tile at its key's place and writes it to the same output index as the key
+ *   (-DVALUES_LATE=1, CUB's GatherScatterValues: no value is live in a register while
+ *   the tile ranks and looks back; 0 reads them right after ranking, in flight
+ *   meanwhile). The tile is CUB's for 32-bit keys and values with an int count on
+ *   sm_90, 384 x 23 (-DITEMS=23), at 80 registers for two blocks an SM
+ *   (-DMIN_BLOCKS=2), as CUB's kernel: ptxas spills a few words to fit (make report's
+ *   local column), and that costs less than a smaller tile. Keys and values are read
+ *   by plain loads (-DSTREAMING_LOADS=0, CUB's LoadDirectWarpStriped; 1 streams them
+ *   past the caches). 08's choices from CUB come with its passes, as build variables
+ *   of the same names and defaults: the warps' digit counts before ranking
+ *   (-DEARLY_COUNTS=1, which needs no row of tile starts: what lets 23 keys fit in
+ *   48 KB), each ballot in CUB's PTX (-DBALLOT_PTX=1), a thread's keys read through
+ *   one pointer (-DKEY_POINTER=1), the digit by a volatile bfe (-DDIGIT_ASM=1); each
+ *   =0 gives earlier code. Each default was chosen by a recorded sweep
+ *   (data/sweeps/NVIDIA-H200/sort-09-pairs-2p*.csv, the chapter's step 09). Other build
+ *   variables: -DTHREADS=384, -DLOOKBACK_WINDOW=4, -DBALLOT_MATCH=1.
  * Why: 07 carried the values on 06's passes; the keys-only tuning of 08 applies to
  *   pairs unchanged, and a value needs no digit and no rank of its own: the ballots in
  *   PTX and the key pointer cut the instructions a key as they do in 08.

@@ -26,8 +26,9 @@ peak_quantity = ""; peak_factor = 1
 peak_title = ""
 big_unit = "TFLOP/s"
 special_quantity = ""; special_flops = 0
-# The roofline's rate across (plots/roofline.gp): the BF16 tensor cores, as bin/peaks
-# measures them (mma.sync m16n8k16 from registers, steps 06-08's instruction; wgmma's
-# BF16 rate, steps 09-10's, is not measured yet), under the copy bandwidth's slope.
-roof_quantity = "bf16_mma"
-roof_title = "BF16 tensor-core peak (mma.sync m16n8k16)"
+# The roofline's rate across (plots/roofline.gp): the BF16 tensor cores at their most,
+# as bin/peaks measures them with wgmma m64n256k16 from shared memory (steps 09-10's
+# instruction; mma.sync's bf16_mma, steps 06-08's, stops short of it on Hopper), under
+# the copy bandwidth's slope.
+roof_quantity = "bf16_wgmma"
+roof_title = "BF16 tensor-core peak (wgmma m64n256k16)"
