@@ -39,8 +39,8 @@ endif
 # CSV's flags column records: ATT_BC keys per tile, ATT_STAGES stages of the K and V
 # rings, ATT_WIDE_PV=1 P V as one product of the head's width, ATT_PINGPONG=0 no turns,
 # ATT_WGMMA_ASYNC=1 the code ptxas keeps in flight, ATT_INTRA_WG_OVERLAP=1 the softmax
-# under the same warpgroup's P V, ATT_LEAN_SOFTMAX=1 or 2 the softmax's lean forms,
-# ATT_PERSISTENT=1 a block per SM. (Named apart from the other labs' variables.)
+# under the same warpgroup's P V, ATT_LEAN_SOFTMAX=0 or 1 the softmax before its lean form,
+# ATT_PERSISTENT=0 a block per query tile. (Named apart from the other labs' variables.)
 ATT_BC ?=
 ATT_STAGES ?=
 ATT_WIDE_PV ?=

@@ -4,7 +4,8 @@
 # 64 x 128 x 128 tile, 230 KB of shared memory): the products kept in flight
 # (WGMMA_ASYNC), 128 keys a tile (BC), P V one product of the head's width (WIDE_PV),
 # a third stage (STAGES), the turns off (PINGPONG=0), the softmax under the same
-# warpgroup's P V (INTRA_WG_OVERLAP); solutions/attention/10-pingpong.cu's header says
+# warpgroup's P V (INTRA_WG_OVERLAP), the softmax's form (LEAN_SOFTMAX), a block per SM
+# (PERSISTENT); solutions/attention/10-pingpong.cu's header says
 # what each does. Then, with a GPU, every build's check sizes (each changes the code's
 # path; one still running after CHECK_SECONDS has deadlocked), and each build that
 # passed timed at every size of SIZES ("m n k", k 1064 or 1128 for the causal mask;
@@ -25,11 +26,12 @@ make_cmd=$1 variants=$2 out=$3 cudnn=$4 step09=$5 lab=$6 sizes=$7 builds=$8 mode
 CHECK_SECONDS=${ATT_SWEEP_CHECK_SECONDS:-120} RUN_SECONDS=120
 
 # name|-D flags: the default first (128 keys a tile, P V of the head's width, the
-# products kept in flight: the fastest of the sweep recorded on the H200, 2026-11-29);
-# then one change at a time from it; then the 64-key tile of step 09, as the step was
-# first taught (bc64-serialized: ptxas's C7520, a WARPGROUP.DEPBAR after every HGMMA)
-# and with one change at a time from that; then the lean softmax (LEAN_SOFTMAX) and the
-# persistent blocks (PERSISTENT), alone and with the others.
+# products kept in flight, the softmax without a branch a score, a block per SM: the
+# fastest of the sweeps recorded on the H200, 2026-11-29); then one change at a time
+# from it; then the 64-key tile of step 09, as the step was first taught
+# (bc64-serialized: ptxas's C7520, a WARPGROUP.DEPBAR after every HGMMA) and with one
+# change at a time from that; then the softmax and the blocks as they were before
+# (LEAN_SOFTMAX 1 or 0, PERSISTENT=0), alone and together.
 grid='default|
 nopingpong|-DPINGPONG=0
 stages3|-DSTAGES=3
@@ -44,12 +46,9 @@ bc64-nopingpong|-DBC=64 -DWIDE_PV=0 -DPINGPONG=0
 bc64-stages3|-DBC=64 -DWIDE_PV=0 -DSTAGES=3
 bc64-overlap|-DBC=64 -DWIDE_PV=0 -DINTRA_WG_OVERLAP=1
 lean1|-DLEAN_SOFTMAX=1
-lean2|-DLEAN_SOFTMAX=2
-persistent|-DPERSISTENT=1
-lean2-persistent|-DLEAN_SOFTMAX=2 -DPERSISTENT=1
-lean2-overlap|-DLEAN_SOFTMAX=2 -DINTRA_WG_OVERLAP=1
-lean2-persistent-overlap|-DLEAN_SOFTMAX=2 -DPERSISTENT=1 -DINTRA_WG_OVERLAP=1
-lean2-persistent-stages3|-DLEAN_SOFTMAX=2 -DPERSISTENT=1 -DSTAGES=3'
+branchy-softmax|-DLEAN_SOFTMAX=0
+block-a-tile|-DPERSISTENT=0
+before-lean|-DLEAN_SOFTMAX=0 -DPERSISTENT=0'
 
 if [ -n "$builds" ]; then
     chosen=
