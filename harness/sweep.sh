@@ -139,3 +139,29 @@ sweep_timed() {
     fi
     [ $sweep_code -eq 0 ] || sweep_status=$sweep_code
 }
+
+# sweep_time_size "SIZE" SECONDS "BRACKET": the timed rows at one size (SIZE: the step's
+# size arguments, "--n 16777216" or "--m 16 --n 4096 --k 128"), all into $sweep_csv
+# under $sweep_run_id: the bracket rows (one "label|binary" a line: the library's row,
+# an earlier step), then every build whose checks passed, then the bracket rows again,
+# so that a drift of the GPU over the builds shows as two different bracket times.
+sweep_time_size() {
+    sweep_size=$1 sweep_seconds=$2 sweep_bracket=$3
+    sweep_time_bracket
+    for sweep_name in $(sweep_names); do
+        sweep_passed "$sweep_name" || continue
+        # shellcheck disable=SC2086 (the size is words)
+        sweep_timed "$sweep_name" "$sweep_seconds" "$(sweep_bin_of "$sweep_name")" $sweep_size \
+            --run-id "$sweep_run_id" --csv "$sweep_csv" --no-header </dev/null
+    done
+    sweep_time_bracket
+}
+sweep_time_bracket() { # (a here-document, not a pipe: sweep_status must outlive the loop)
+    while IFS='|' read -r sweep_label sweep_bin; do
+        # shellcheck disable=SC2086
+        sweep_timed "$sweep_label" "$sweep_seconds" "$sweep_bin" $sweep_size \
+            --run-id "$sweep_run_id" --csv "$sweep_csv" --no-header </dev/null
+    done <<SWEEP_BRACKET
+$sweep_bracket
+SWEEP_BRACKET
+}

@@ -83,26 +83,18 @@ echo "Check sizes ($(($(date +%s) - started)) s in):"
 sweep_checks_or_stop "$(sweep_names)" $CHECK_SECONDS
 
 mkdir -p "$out" || exit 1
-run_id="sweep-pingpong-$(date -u +%Y%m%dT%H%M%SZ)-$$"
-csv="$out/attention-pingpong.csv"
+sweep_run_id="sweep-pingpong-$(date -u +%Y%m%dT%H%M%SZ)-$$"
+sweep_csv="$out/attention-pingpong.csv"
 echo
-echo "Run $run_id: rows in $csv ($(($(date +%s) - started)) s in)"
-timed_at() { # label binary: one row at the size m n k
-    sweep_timed "$1" $RUN_SECONDS "$2" --m "$m" --n "$n" --k "$k" --run-id "$run_id" --csv "$csv" --no-header </dev/null
-}
+echo "Run $sweep_run_id: rows in $sweep_csv ($(($(date +%s) - started)) s in)"
 while read -r m n k; do
     echo "m $m, n $n, k $k:"
-    timed_at cudnn "$cudnn"
-    timed_at 09-wgmma "$step09"
-    for name in $(sweep_names); do
-        sweep_passed "$name" && timed_at "$name" "$(sweep_bin_of "$name")"
-    done
-    timed_at cudnn "$cudnn"
-    timed_at 09-wgmma "$step09"
+    sweep_time_size "--m $m --n $n --k $k" $RUN_SECONDS "cudnn|$cudnn
+09-wgmma|$step09"
 done <"$variants/sizes"
 echo "($(($(date +%s) - started)) s in all)"
 
 # Each build (and step 09) against the faster of cuDNN's runs at its size, by the one
 # vs-library rule (harness/vs_library.h), each named by its -D values.
-"$lab" vs-library attention -- --csv "$csv" --run-id "$run_id" || sweep_status=1
+"$lab" vs-library attention -- --csv "$sweep_csv" --run-id "$sweep_run_id" || sweep_status=1
 exit $sweep_status

@@ -69,20 +69,16 @@ done
 sweep_checks_or_stop "$checked" 300
 
 mkdir -p "$out" || exit 1
-run_id="sweep-onesweep-$(date -u +%Y%m%dT%H%M%SZ)-$$"
+sweep_run_id="sweep-onesweep-$(date -u +%Y%m%dT%H%M%SZ)-$$"
+sweep_csv="$out/sort-onesweep.csv"
 echo
-csv="$out/sort-onesweep.csv"
-echo "Run $run_id: rows in $csv"
+echo "Run $sweep_run_id: rows in $sweep_csv"
 for n in $sizes; do
-    sweep_timed "cub-keys-i64 n=$n" 600 "$cub" --n "$n" --run-id "$run_id" --csv "$csv" --no-header
-    for name in $(sweep_names); do
-        sweep_passed "$name" || continue
-        sweep_timed "$name n=$n" 600 "$(sweep_bin_of "$name")" --n "$n" --run-id "$run_id" --csv "$csv" --no-header
-    done
-    sweep_timed "cub-keys-i64 n=$n" 600 "$cub" --n "$n" --run-id "$run_id" --csv "$csv" --no-header
+    echo "n $n:"
+    sweep_time_size "--n $n" 600 "cub-keys-i64|$cub"
 done
 
 # Each build against the faster of CUB's runs at its size, by the one vs-library rule
 # (harness/vs_library.h), each named by its -D values.
-"$lab" vs-library sort -- --csv "$csv" --run-id "$run_id" || sweep_status=1
+"$lab" vs-library sort -- --csv "$sweep_csv" --run-id "$sweep_run_id" || sweep_status=1
 exit $sweep_status
