@@ -369,6 +369,17 @@ struct tile_scores {
     }
 };
 
+/* Rows a and b's maxima over the quad of lanes that holds them (each lane has a share of
+ * the row's columns): what both softmax forms below do once a tile. */
+__device__ __forceinline__ void quad_maxima(float &tile_a, float &tile_b)
+{
+#pragma unroll
+    for (int offset = 1; offset < 4; offset <<= 1) {
+        tile_a = fmaxf(tile_a, __shfl_xor_sync(0xffffffffu, tile_a, offset));
+        tile_b = fmaxf(tile_b, __shfl_xor_sync(0xffffffffu, tile_b, offset));
+    }
+}
+
 #if LEAN_SOFTMAX
 /* exp2 as the one MUFU.EX2 (exp2f adds a range test and two multiplies for results
  * below 2^-126, which P's BF16 and the sums do not need) */
@@ -417,11 +428,7 @@ __device__ __forceinline__ void lean_maxima(const float (&sc)[BC / 2], const til
     LEAN_TREE_LEVEL(BC / 128)
 #undef LEAN_TREE_LEVEL
     float tile_a = ma[0], tile_b = mb[0];
-#pragma unroll
-    for (int offset = 1; offset < 4; offset <<= 1) { /* the quad holding the row */
-        tile_a = fmaxf(tile_a, __shfl_xor_sync(0xffffffffu, tile_a, offset));
-        tile_b = fmaxf(tile_b, __shfl_xor_sync(0xffffffffu, tile_b, offset));
-    }
+    quad_maxima(tile_a, tile_b);
     float new_a = fmaxf(m_a, tile_a), new_b = fmaxf(m_b, tile_b); /* finite: key 0 */
     alpha_a = fast_exp2((m_a - new_a) * v.scale_log2), alpha_b = fast_exp2((m_b - new_b) * v.scale_log2);
     m_a = new_a, m_b = new_b;
@@ -489,11 +496,7 @@ __device__ __forceinline__ void tile_maxima(float (&sc)[BC / 2], const tile_scor
             else
                 tile_b = fmaxf(tile_b, x);
         }
-#pragma unroll
-    for (int offset = 1; offset < 4; offset <<= 1) { /* the quad holding the row */
-        tile_a = fmaxf(tile_a, __shfl_xor_sync(0xffffffffu, tile_a, offset));
-        tile_b = fmaxf(tile_b, __shfl_xor_sync(0xffffffffu, tile_b, offset));
-    }
+    quad_maxima(tile_a, tile_b);
     float new_a = fmaxf(m_a, tile_a), new_b = fmaxf(m_b, tile_b); /* finite: key 0 */
     alpha_a = exp2f(m_a - new_a), alpha_b = exp2f(m_b - new_b);
     m_a = new_a, m_b = new_b;
