@@ -35,7 +35,7 @@
 #include "scan.h"
 #include "step_kernel.h"
 /* CUB's sm_90 waits in the look-back (lookback.cuh): measured on the H200, they took 08
- * past CUB's scan at 2^24 and 2^28 (data/sweeps/NVIDIA-H200/scan-08-lookback.csv); 0 and
+ * past CUB's scan at 2^24 and 2^28 (data/sweeps/NVIDIA-H200/scan-08-lookback-2p*.csv); 0 and
  * 0 give the spin without them */
 #ifndef LOOKBACK_SPIN_NS
 #define LOOKBACK_SPIN_NS 688
