@@ -93,7 +93,7 @@
 /* The build variables (the header's "Build variables"); each default is the fastest build
  * of the recorded sweep (labs/attention/README.md, step 10). */
 #ifndef BC
-#define BC 128 /* keys per tile: 64 or 128 (S = Q K^T of a k16 step is one m64n<BC>k16) */
+#define BC 128 /* keys per tile: 64, 128, 160, 176 or 192 (S = Q K^T of a k16 step is one m64n<BC>k16) */
 #endif
 #ifndef STAGES
 #define STAGES 2 /* K tiles (and V tiles) in flight */
@@ -116,8 +116,11 @@
 #ifndef PERSISTENT
 #define PERSISTENT 1 /* 1: one block per SM, each taking query tiles in turn (Q reloaded when both consumers are done with it) */
 #endif
-#if BC != 64 && BC != 128
-#error "BC (keys per tile) must be 64 or 128: the S product is one wgmma m64n64k16 or m64n128k16"
+#ifndef Q_IN_REGISTERS
+#define Q_IN_REGISTERS 0 /* 1: a consumer's 64 rows of Q as A fragments in registers (ldmatrix), S's product a register-A wgmma */
+#endif
+#if BC != 64 && BC != 128 && BC != 160 && BC != 176 && BC != 192
+#error "BC (keys per tile) must be 64, 128, 160, 176 or 192: the S product is one wgmma m64n<BC>k16"
 #endif
 #if STAGES < 2
 #error "STAGES must be 2 or more: a K (and a V) tile loads while the last is read"
@@ -132,10 +135,10 @@
  * S (64 registers), O (64 at D = 128) and P (32) at once and spill at 232 with nvcc 13:
  * there the split is FlashAttention-3's for two consumers, 24 and 240. */
 #ifndef PRODUCER_REGISTERS
-#define PRODUCER_REGISTERS (BC == 128 ? 24 : 40)
+#define PRODUCER_REGISTERS (BC >= 128 ? 24 : 40)
 #endif
 #ifndef CONSUMER_REGISTERS
-#define CONSUMER_REGISTERS (BC == 128 ? 240 : 232)
+#define CONSUMER_REGISTERS (BC >= 128 ? 240 : 232)
 #endif
 #if PRODUCER_REGISTERS * 128 + CONSUMER_REGISTERS * 256 > 168 * 384 || PRODUCER_REGISTERS % 8 || CONSUMER_REGISTERS % 8
 #error "setmaxnreg's split must fit the block's 168 x 384 registers, in multiples of 8"
@@ -239,11 +242,12 @@ __device__ __forceinline__ void registers_keep(unsigned (&r)[blocks][4])
         "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]),          \
         "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
 
-#define WGMMA_D64_REGS                                                                    \
-    "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, " \
-    "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, "  \
-    "%36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, "  \
-    "%53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}"
+#define WGMMA_R0_63                                                                     \
+    "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, " \
+    "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, " \
+    "%36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, " \
+    "%53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+#define WGMMA_D64_REGS "{" WGMMA_R0_63 "}"
 #define WGMMA_D64_OUTS                                                                           \
     WGMMA_D32_OUTS, "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), \
         "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), \
@@ -310,6 +314,65 @@ __device__ __forceinline__ void wgmma_k16_rs(float (&d)[64], const unsigned (&a)
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b_desc), "r"(1));
 }
 
+/* S's product at BC = 160, 176 or 192 (FlashAttention-3 takes 176 keys a tile at
+ * d = 128 without the mask): N = BC, BC / 2 registers a thread, laid out as above. */
+#define WGMMA_R64_79 ", %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79"
+#define WGMMA_R80_95 ", %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95"
+#define WGMMA_OUTS8(b)                                                                                 \
+    "+f"(d[(b)]), "+f"(d[(b) + 1]), "+f"(d[(b) + 2]), "+f"(d[(b) + 3]), "+f"(d[(b) + 4]), "+f"(d[(b) + 5]), \
+        "+f"(d[(b) + 6]), "+f"(d[(b) + 7])
+#if BC == 160
+#define WGMMA_WIDE_SHAPE "m64n160k16"
+#define WGMMA_WIDE_D "{" WGMMA_R0_63 WGMMA_R64_79 "}"
+#define WGMMA_WIDE_SS ", %80, %81", "%82"
+#define WGMMA_WIDE_RS ", {%80, %81, %82, %83}, %84", "%85"
+#define WGMMA_WIDE_OUTS WGMMA_D64_OUTS, WGMMA_OUTS8(64), WGMMA_OUTS8(72)
+#elif BC == 176
+#define WGMMA_WIDE_SHAPE "m64n176k16"
+#define WGMMA_WIDE_D "{" WGMMA_R0_63 WGMMA_R64_79 ", %80, %81, %82, %83, %84, %85, %86, %87}"
+#define WGMMA_WIDE_SS ", %88, %89", "%90"
+#define WGMMA_WIDE_RS ", {%88, %89, %90, %91}, %92", "%93"
+#define WGMMA_WIDE_OUTS WGMMA_D64_OUTS, WGMMA_OUTS8(64), WGMMA_OUTS8(72), WGMMA_OUTS8(80)
+#elif BC == 192
+#define WGMMA_WIDE_SHAPE "m64n192k16"
+#define WGMMA_WIDE_D "{" WGMMA_R0_63 WGMMA_R64_79 WGMMA_R80_95 "}"
+#define WGMMA_WIDE_SS ", %96, %97", "%98"
+#define WGMMA_WIDE_RS ", {%96, %97, %98, %99}, %100", "%101"
+#define WGMMA_WIDE_OUTS WGMMA_D64_OUTS, WGMMA_OUTS8(64), WGMMA_OUTS8(72), WGMMA_OUTS8(80), WGMMA_OUTS8(88)
+#endif
+/* the operands' macros split into their two: the list of A and B, and scale-d's predicate */
+#define WGMMA_ASM_OPERANDS(...) WGMMA_ASM_OPERANDS_(__VA_ARGS__)
+#define WGMMA_ASM_OPERANDS_(ab, scale_d, shape, d, tail) \
+    "{\n.reg .pred p;\nsetp.ne.b32 p, " scale_d ", 0;\nwgmma.mma_async.sync.aligned." shape ".f32.bf16.bf16 " d ab ", p, 1, 1" tail ";\n}\n"
+#ifdef WGMMA_WIDE_SHAPE
+__device__ __forceinline__ void wgmma_k16_ss(float (&d)[BC / 2], uint64_t a_desc, uint64_t b_desc,
+                                             int accumulate)
+{
+    asm volatile(WGMMA_ASM_OPERANDS(WGMMA_WIDE_SS, WGMMA_WIDE_SHAPE, WGMMA_WIDE_D, ", 0, 0")
+                 : WGMMA_WIDE_OUTS
+                 : "l"(a_desc), "l"(b_desc), "r"(accumulate));
+}
+#endif
+
+#if Q_IN_REGISTERS
+/* S's product with A (Q) from registers, laid out as wgmma_k16_rs's, and B (K) from
+ * shared memory, K-major (imm-trans-b = 0); accumulate = 0: D = A B. */
+#define DEFINE_WGMMA_RS_K(regs, shape, d_list, ab, scale_d, ...)                                              \
+    __device__ __forceinline__ void wgmma_k16_rs_k(float (&d)[regs], const unsigned (&a)[4], uint64_t b_desc, \
+                                                   int accumulate)                                          \
+    {                                                                                                       \
+        asm volatile(WGMMA_ASM_OPERANDS(ab, scale_d, shape, d_list, ", 0")                                  \
+                     : __VA_ARGS__                                                                          \
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b_desc), "r"(accumulate));          \
+    }
+DEFINE_WGMMA_RS_K(32, "m64n64k16", WGMMA_D32_REGS, ", {%32, %33, %34, %35}, %36", "%37", WGMMA_D32_OUTS)
+DEFINE_WGMMA_RS_K(64, "m64n128k16", WGMMA_D64_REGS, ", {%64, %65, %66, %67}, %68", "%69", WGMMA_D64_OUTS)
+#ifdef WGMMA_WIDE_SHAPE
+#define DEFINE_WGMMA_RS_K_WIDE(...) DEFINE_WGMMA_RS_K(__VA_ARGS__)
+DEFINE_WGMMA_RS_K_WIDE(BC / 2, WGMMA_WIDE_SHAPE, WGMMA_WIDE_D, WGMMA_WIDE_RS, WGMMA_WIDE_OUTS)
+#endif
+#endif
+
 /* The consumers' turns at the tensor cores: named barrier 1 + c is consumer c's. Its 128
  * threads wait there (bar.sync) for the other consumer's 128 to arrive (bar.arrive, which
  * does not wait). */
@@ -340,6 +403,37 @@ __device__ __forceinline__ void issue_scores(float (&sc)[BC / 2], uint32_t q_row
         wgmma_k16_ss(sc, a, b, WGMMA_ASYNC ? kk > 0 : 1);
     }
 }
+
+#if Q_IN_REGISTERS
+/* Q_IN_REGISTERS: the same product with Q's fragments in registers: only K is read from
+ * shared memory, 4 KB a k16 step at BC = 128 where the descriptors' form reads 6 KB. */
+template <int D>
+__device__ __forceinline__ void issue_scores(float (&sc)[BC / 2], const unsigned (&qa)[D / 16][4], uint32_t ks)
+{
+#pragma unroll
+    for (int kk = 0; kk < D / 16; ++kk)
+        wgmma_k16_rs_k(sc, qa[kk], smem_descriptor(ks + (kk / 4) * BC * ROW_BYTES + (kk % 4) * 32, K_MAJOR_LEADING),
+                       kk > 0);
+}
+
+/* A warp's 16 rows of Q's swizzled tile as A fragments, one ldmatrix.x4 a k16 step:
+ * lane l gives the address of row l % 8 of matrix l / 8 (rows + 8 for matrices 1 and 3,
+ * columns + 8 for 2 and 3), and the 16-byte chunk c of row r is at c ^ (r % 8). */
+template <int D>
+__device__ __forceinline__ void load_q_fragments(unsigned (&qa)[D / 16][4], uint32_t q_rows, int warp, int lane)
+{
+    const int r = warp * 16 + lane % 8 + 8 * ((lane / 8) % 2);
+#pragma unroll
+    for (int kk = 0; kk < D / 16; ++kk) {
+        const int chunk = (kk % 4) * 2 + lane / 16;
+        const uint32_t address = q_rows + (kk / 4) * BR * ROW_BYTES + r * ROW_BYTES + ((chunk ^ (r % 8)) * 16);
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                     : "=r"(qa[kk][0]), "=r"(qa[kk][1]), "=r"(qa[kk][2]), "=r"(qa[kk][3])
+                     : "r"(address)
+                     : "memory");
+    }
+}
+#endif
 
 /* O += P V of one tile: per piece of PV_N columns (a slab, or all D with WIDE_PV), BC / 16
  * steps of k16 (16 keys: 2048 bytes); vs is the stage's V tile. */
@@ -416,16 +510,20 @@ __device__ __forceinline__ void lean_maxima(const float (&sc)[BC / 2], const til
         ma[nb] = fmaxf(lean_score<edge>(v, sc[4 * nb], nb, 0), lean_score<edge>(v, sc[4 * nb + 1], nb, 1));
         mb[nb] = fmaxf(lean_score<edge>(v, sc[4 * nb + 2], nb, 2), lean_score<edge>(v, sc[4 * nb + 3], nb, 3));
     }
-#define LEAN_TREE_LEVEL(width)                                       \
-    _Pragma("unroll") for (int i = 0; i < (width); ++i)              \
+    /* each level folds the upper half onto the lower (an odd count's middle stays), in
+     * loops of constant length: no local array */
+#define LEAN_TREE_LEVEL(count)                                       \
+    _Pragma("unroll") for (int i = 0; i < (count) / 2; ++i)          \
     {                                                                \
-        ma[i] = fmaxf(ma[i], ma[i + (width)]);                       \
-        mb[i] = fmaxf(mb[i], mb[i + (width)]);                       \
+        ma[i] = fmaxf(ma[i], ma[i + ((count) + 1) / 2]);             \
+        mb[i] = fmaxf(mb[i], mb[i + ((count) + 1) / 2]);             \
     }
-    LEAN_TREE_LEVEL(BC / 16) /* (each level a loop of constant length: no local array) */
-    LEAN_TREE_LEVEL(BC / 32)
-    LEAN_TREE_LEVEL(BC / 64)
-    LEAN_TREE_LEVEL(BC / 128)
+    constexpr int c0 = BC / 8, c1 = (c0 + 1) / 2, c2 = (c1 + 1) / 2, c3 = (c2 + 1) / 2, c4 = (c3 + 1) / 2;
+    LEAN_TREE_LEVEL(c0)
+    LEAN_TREE_LEVEL(c1)
+    LEAN_TREE_LEVEL(c2)
+    LEAN_TREE_LEVEL(c3)
+    LEAN_TREE_LEVEL(c4)
 #undef LEAN_TREE_LEVEL
     float tile_a = ma[0], tile_b = mb[0];
     quad_maxima(tile_a, tile_b);
@@ -607,7 +705,8 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
 
     if (threadIdx.x == 0) {
         mbarrier_init(&q_full, 1); /* the producer's arrival, then TMA's bytes */
-        mbarrier_init(&q_empty, CONSUMERS); /* PERSISTENT: both consumers are done with Q */
+        /* PERSISTENT: both consumers are done with Q (Q_IN_REGISTERS: each warp has its rows) */
+        mbarrier_init(&q_empty, Q_IN_REGISTERS ? 4 * CONSUMERS : CONSUMERS);
         for (int s = 0; s < STAGES; ++s) {
             mbarrier_init(&k_full[s], 1);
             mbarrier_init(&v_full[s], 1);
@@ -689,6 +788,18 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
         if (consumer == 1)
             turn_give(consumer); /* consumer 0 takes the first turn */
         mbarrier_wait(&q_full, item % 2);
+#if Q_IN_REGISTERS
+        unsigned qa[D / 16][4]; /* the warp's 16 rows of Q, A fragments of S's product */
+        load_q_fragments<D>(qa, q_rows, warp, lane);
+#if PERSISTENT
+        __syncwarp(); /* the warp's loads are done: the next item's Q may come */
+        if (lane == 0)
+            mbarrier_arrive(&q_empty);
+#endif
+#define Q_OPERAND qa
+#else
+#define Q_OPERAND q_rows
+#endif
         /* Turn j issues O += P V of tile j - 1 and S = Q K^T of tile j; turn `tiles` only the
          * last P V. Both consumers take tiles + 1 turns, so the arrivals match the waits:
          * consumer 1's first give and its gives after turns 0 .. tiles - 1 are consumer 0's
@@ -716,7 +827,7 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
 #if INTRA_WG_OVERLAP
             /* S first, a batch of its own, so that waiting for it leaves P V running */
             if (scores)
-                issue_scores<D>(sc, q_rows, shared_address(k_stages + s * TILE_BYTES));
+                issue_scores<D>(sc, Q_OPERAND, shared_address(k_stages + s * TILE_BYTES));
             wgmma_commit();
             if (j > 0)
                 issue_pv<D, PV_N>(acc, pa, shared_address(v_stages + prev * TILE_BYTES), V_LEADING);
@@ -725,7 +836,7 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
             if (j > 0)
                 issue_pv<D, PV_N>(acc, pa, shared_address(v_stages + prev * TILE_BYTES), V_LEADING);
             if (scores)
-                issue_scores<D>(sc, q_rows, shared_address(k_stages + s * TILE_BYTES));
+                issue_scores<D>(sc, Q_OPERAND, shared_address(k_stages + s * TILE_BYTES));
             wgmma_commit();
 #endif
             if (consumer == 0 || !last_turn)
@@ -736,7 +847,7 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
             registers_keep(sc);
             if (leader && !last_turn) /* this warpgroup's S has read K's stage s */
                 mbarrier_arrive(&k_empty[s]);
-#if PERSISTENT
+#if PERSISTENT && !Q_IN_REGISTERS
             if (leader && j == tiles - 1) /* ... and Q, for the last time in this item */
                 mbarrier_arrive(&q_empty);
 #endif
@@ -756,6 +867,9 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
             for (int x = 0; x < D / PV_N; ++x)
                 registers_keep(acc[x]);
             registers_keep(pa);
+#if Q_IN_REGISTERS
+            registers_keep(qa);
+#endif
             if (leader && j > 0) /* ... and its P V V's stage prev */
                 mbarrier_arrive(&v_empty[prev]);
             if (last_turn)
@@ -775,12 +889,15 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
                 registers_keep(acc[x]);
             registers_keep(sc);
             registers_keep(pa);
+#if Q_IN_REGISTERS
+            registers_keep(qa);
+#endif
             if (leader) { /* this warpgroup's products have read K's stage s and V's stage prev */
                 if (!last_turn)
                     mbarrier_arrive(&k_empty[s]);
                 if (j > 0)
                     mbarrier_arrive(&v_empty[prev]);
-#if PERSISTENT
+#if PERSISTENT && !Q_IN_REGISTERS
                 if (j == tiles - 1) /* ... and Q, for the last time in this item */
                     mbarrier_arrive(&q_empty);
 #endif
@@ -825,6 +942,7 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
                     o32[((long)row_b * D + c) / 2] = pack_bf16(acc[x][4 * c8 + 2] * inv_b, acc[x][4 * c8 + 3] * inv_b);
             }
         consumed += tiles;
+#undef Q_OPERAND
     }
 #endif
 }

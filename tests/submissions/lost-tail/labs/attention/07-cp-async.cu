@@ -7,7 +7,7 @@
  * inputs scale the value row of every head's last key by 64 (attention_cpu.h), so even
  * at n = 2049 the one key lost moves O past the tolerance. The first tile's copy is
  * still issued before the loop; below 64 keys it is never waited for.
- * Expect: build PASS; correct FAIL 0/4, 0 of 10 check sizes correct (no check length
+ * Expect: build PASS; correct FAIL 0/4, 0 of 11 check sizes correct (no check length
  * is a multiple of 64), first failure at 1x1x64; correct is required, so the step
  * earns 0 of 11. At the sanitize size (2 x 130 keys: two whole tiles and 2 keys) the
  * sanitizers find nothing: the loop is shorter, not out of bounds.

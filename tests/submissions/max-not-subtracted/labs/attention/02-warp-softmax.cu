@@ -7,7 +7,7 @@
  * inputs make every eighth query 128 times longer (attention_cpu.h), so those rows'
  * largest scores reach 118-203 at every check size with n > 1 (and 146 at the
  * sanitize size): O is NaN there.
- * Expect: build PASS; correct FAIL 0/4, 2 of 10 check sizes correct (the two of
+ * Expect: build PASS; correct FAIL 0/4, 2 of 11 check sizes correct (the two of
  * length 1, where the only score is near 0), first failure at 3x17x64; correct is
  * required, so the step earns 0 of 11. The sanitizers find nothing (no memory error,
  * no race) and its technique (SHFL in the softmax kernel, for the sum) stays.

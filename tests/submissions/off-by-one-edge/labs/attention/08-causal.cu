@@ -5,7 +5,7 @@
  * instead of j > i, so query i no longer sees its own key. Query 0 sees none at all:
  * its maximum stays -infinity and its row of O is NaN; every other row loses one key.
  * Without the mask nothing changes.
- * Expect: build PASS; correct FAIL 0/4, 5 of 10 check sizes correct (the five without
+ * Expect: build PASS; correct FAIL 0/4, 5 of 11 check sizes correct (the five without
  * the mask), first failure at 2x1x1128 (d = 128, causal: one query, its only key
  * masked); correct is required, so the step earns 0 of 11. The sanitizers find
  * nothing.

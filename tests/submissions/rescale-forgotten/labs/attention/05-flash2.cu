@@ -6,7 +6,7 @@
  * accumulator acc is not. Within the first tile of keys (32 here) nothing is lost, as
  * alpha only matters from the second tile on; past it, every row whose maximum grows
  * in a later tile weighs its earlier keys by exp(m_new - m_old) too much.
- * Expect: build PASS; correct FAIL 0/4, 3 of 10 check sizes correct (n = 1, 1 and 17:
+ * Expect: build PASS; correct FAIL 0/4, 3 of 11 check sizes correct (n = 1, 1 and 17:
  * one tile), first failure at 2x77x1064 (d = 64, causal); correct is required, so
  * the step earns 0 of 11. The sanitizers find nothing.
  */
