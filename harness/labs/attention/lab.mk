@@ -76,23 +76,28 @@ sweep-pingpong: $(BIN_DIR)/solutions/attention/cudnn $(BIN_DIR)/solutions/attent
 # make sweep-seqlen [SRC=solutions]: the sequence-length sweep (issue 40's figure): at
 # every length n of ATT_SEQLEN_LENGTHS, 65536 / n heads of n queries (the headline's 16
 # heads of 4096 tokens' worth of work at every length, enough blocks to fill the GPU),
-# d = 128, no mask, each step and row of ATT_SEQLEN_STEPS run as make run runs it
+# d = 128, with each mask of ATT_SEQLEN_MASKS (none, causal: k 128 and 1128 in the rows),
+# each step and row of ATT_SEQLEN_STEPS run as make run runs it
 # (L2 flushed) and its row recorded, all under one run id (the chapter's sizes table
 # reads one run); plots/attention/sizes-<gpu>.png draws them (the
 # shared plots/sweep.gp; lab.gp's sweep_rows picks these rows). Steps 01-05 are left
 # out by default: at 16384 their N x N scores or their CUDA-core rate take minutes.
 ATT_SEQLEN_LENGTHS ?= 512 1024 2048 4096 8192 16384
 ATT_SEQLEN_STEPS ?= 06 07 08 09 10 cudnn cublas
+ATT_SEQLEN_MASKS ?= none causal
 .PHONY: sweep-seqlen
 sweep-seqlen: deps
 	$(Q)for n in $(ATT_SEQLEN_LENGTHS); do \
 	  case $$n in *[!0-9]* | '' | 0) echo "sweep-seqlen: ATT_SEQLEN_LENGTHS holds '$$n', not a length" >&2; exit 2;; esac; \
 	  [ $$((65536 % n)) -eq 0 ] || { echo "sweep-seqlen: $$n does not divide 65536 (heads x length is kept at 65536)" >&2; exit 2; }; \
 	done
+	$(Q)for mask in $(ATT_SEQLEN_MASKS); do case $$mask in none | causal) ;; \
+	  *) echo "sweep-seqlen: ATT_SEQLEN_MASKS holds '$$mask', not none or causal" >&2; exit 2;; esac; done
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all
-	$(Q)status=0; run_id=sweep-seqlen-$$(date -u +%Y%m%dT%H%M%SZ); for n in $(ATT_SEQLEN_LENGTHS); do \
+	$(Q)status=0; run_id=sweep-seqlen-$$(date -u +%Y%m%dT%H%M%SZ); for mask in $(ATT_SEQLEN_MASKS); do \
+	  k=128; [ $$mask = none ] || k=1128; for n in $(ATT_SEQLEN_LENGTHS); do \
 	  for s in $(ATT_SEQLEN_STEPS); do code=0; \
-	    $(BIN_DIR)/lab run --bin-dir $(call tree_bin,$(SRC)) attention "$$s" -- --m $$((65536 / n)) --n $$n --k 128 --run-id $$run_id || code=$$?; \
+	    $(BIN_DIR)/lab run --bin-dir $(call tree_bin,$(SRC)) attention "$$s" -- --m $$((65536 / n)) --n $$n --k $$k --run-id $$run_id || code=$$?; \
 	    [ $$code -ne 77 ] || { echo "sweep-seqlen: no GPU here: nothing was run or recorded"; exit 77; }; \
 	    [ $$code -eq 0 ] || status=$$code; \
-	  done; done; exit $$status
+	  done; done; done; exit $$status

@@ -364,25 +364,31 @@ START_TEST(pingpong_sweep_times_only_the_builds_that_pass)
 END_TEST
 
 /* make sweep-seqlen keeps 65536 / n heads at every length n: a length that is not a
- * number, or that does not divide 65536, stops it with one line and exit 2 before
- * anything is built or run (no GPU needed; the build folders stay empty). */
+ * number, or that does not divide 65536, or a mask it does not know, stops it with one
+ * line and exit 2 before anything is built or run (no GPU needed; the build folders stay
+ * empty). */
 START_TEST(seqlen_sweep_refuses_a_length_that_does_not_divide_the_work)
 {
     static char out[1 << 14], err[1 << 12];
     char *dir = util_temp_dir("attention-seqlen");
     ck_assert_ptr_nonnull(dir);
-    static const char *const bad[][2] = {{"512 3000", "sweep-seqlen: 3000 does not divide 65536"},
-                                         {"512 x", "sweep-seqlen: ATT_SEQLEN_LENGTHS holds 'x', not a length"}};
+    /* the lengths, the masks, the line */
+    static const char *const bad[][3] = {
+        {"512 3000", "none", "sweep-seqlen: 3000 does not divide 65536"},
+        {"512 x", "none", "sweep-seqlen: ATT_SEQLEN_LENGTHS holds 'x', not a length"},
+        {"512", "none diagonal", "sweep-seqlen: ATT_SEQLEN_MASKS holds 'diagonal', not none or causal"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
         char command[1024];
         snprintf(command, sizeof command,
                  "make -s --no-print-directory LAB_OFFLINE=1 sweep-seqlen ATT_SEQLEN_LENGTHS='%s' "
-                 "BUILD_DIR='%s/build' BIN_DIR='%s/bin' 2>&1 >/dev/null | grep '^sweep-seqlen'",
-                 bad[i][0], dir, dir);
+                 "ATT_SEQLEN_MASKS='%s' BUILD_DIR='%s/build' BIN_DIR='%s/bin' 2>&1 >/dev/null | "
+                 "grep '^sweep-seqlen'",
+                 bad[i][0], bad[i][1], dir, dir);
         int code = util_run_shell(command, out, sizeof out, err, sizeof err);
-        ck_assert_msg(code == 0 && strncmp(out, bad[i][1], strlen(bad[i][1])) == 0 &&
+        ck_assert_msg(code == 0 && strncmp(out, bad[i][2], strlen(bad[i][2])) == 0 &&
                           strchr(out, '\n') == out + strlen(out) - 1,
-                      "ATT_SEQLEN_LENGTHS='%s': exit %d\n%s%s", bad[i][0], code, out, err);
+                      "ATT_SEQLEN_LENGTHS='%s' ATT_SEQLEN_MASKS='%s': exit %d\n%s%s", bad[i][0], bad[i][1],
+                      code, out, err);
     }
     char built[1024];
     snprintf(built, sizeof built, "%s/bin/lab", dir);
