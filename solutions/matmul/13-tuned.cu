@@ -36,7 +36,8 @@
  * -DSTREAM_K=0 (one block per tile), -DSPLIT_COST=N ..., for repeating the sweep; the
  * small tile's -DSMALL_BM, -DSMALL_BN, -DSMALL_TN, -DSMALL_MIN_BLOCKS, -DSMALL_STREAM_K,
  * -DSMALL_SK_PER_SM (its stream-K blocks per SM) and -DSMALL_TILES=0 (never) or 2
- * (always). Variables that measured no faster on the H200 were taken out
+ * (always); -DFIT_TILE=1 (one wave of 64x128 tiles where they fit one per SM, with
+ * -DFIT_BM, -DFIT_BN, -DFIT_MIN_PCT; not yet measured). Variables that measured no faster on the H200 were taken out
  * (data/sweeps/README.md, matmul-13-small-shapes.csv).
  * Expect: over 200 registers in the main kernel (`make report` says how many), 0 local
  *   memory, 99328 B of dynamic shared memory, 1 block of 256 threads per SM (the small
@@ -95,6 +96,23 @@
 #endif
 #ifndef SMALL_STREAM_K
 #define SMALL_STREAM_K 1 /* 0: the small tile one block per tile */
+#endif
+/* 1: where the small tile would be used and tiles of FIT_BM x FIT_BN (8x8 per thread,
+ * 128 threads) make one wave of one tile per SM (at most the SMs, at least
+ * FIT_MIN_PCT percent of them; 1024^3: 128 tiles of 64x128 for 132 SMs), those tiles,
+ * one block per tile, no shares: each SM does one tile's work. Only where C is stored
+ * float4 by float4 (one pair of kernels fewer). 0: never (the default until measured). */
+#ifndef FIT_TILE
+#define FIT_TILE 0
+#endif
+#ifndef FIT_BM
+#define FIT_BM 64
+#endif
+#ifndef FIT_BN
+#define FIT_BN 128
+#endif
+#ifndef FIT_MIN_PCT
+#define FIT_MIN_PCT 75
 #endif
 /* Both shapes */
 #ifndef BK
@@ -159,6 +177,9 @@ struct shape {
 };
 typedef shape<BM, BN, TM, TN, MIN_BLOCKS> large;
 typedef shape<SMALL_BM, SMALL_BN, SMALL_TM, SMALL_TN, SMALL_MIN_BLOCKS> small;
+#if FIT_TILE
+typedef shape<FIT_BM, FIT_BN, 8, 8, 2> fit;
+#endif
 
 /* cp.async of 4 or 16 bytes, global to shared; when `in` is false the source size is 0
  * and the destination is zero-filled (src must still be valid: the matrix's base). The
@@ -523,6 +544,9 @@ MATMUL_KERNEL(matmul_tuned, large, true)
 MATMUL_KERNEL(matmul_tuned_scalar_c, large, false)
 MATMUL_KERNEL(matmul_tuned_small, small, true)
 MATMUL_KERNEL(matmul_tuned_small_scalar_c, small, false)
+#if FIT_TILE
+MATMUL_KERNEL(matmul_tuned_fit, fit, true)
+#endif
 typedef void (*matmul_kernel)(const float *, const float *, int, float *, int, int, int, stream_k,
                               float *, int *);
 
@@ -552,7 +576,8 @@ static struct {
     int device, sms;                    /* set up for (-1: none yet); its SMs */
     int concurrent_large, concurrent_small; /* blocks at once of each shape: SMs x per SM */
     struct buffer partials, counters, padded_b; /* shares (2 per block), their counts, B */
-} kept = {-1, 0, 0, 0, {NULL, 0}, {NULL, 0}, {NULL, 0}};
+    int concurrent_fit;                 /* FIT_TILE=1 */
+} kept = {-1, 0, 0, 0, {NULL, 0}, {NULL, 0}, {NULL, 0}, 0};
 
 static bool aligned16(const void *p) { return ((uintptr_t)p & 15u) == 0; }
 
@@ -592,6 +617,10 @@ static cudaError_t set_up(void)
         (e = set_up_shape<small>(matmul_tuned_small, matmul_tuned_small_scalar_c,
                                  &kept.concurrent_small)) != cudaSuccess)
         return e;
+#if FIT_TILE
+    if ((e = set_up_shape<fit>(matmul_tuned_fit, matmul_tuned_fit, &kept.concurrent_fit)) != cudaSuccess)
+        return e;
+#endif
     kept.device = device;
     return cudaSuccess;
 }
@@ -711,6 +740,14 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
      * each, and the shares would cost as much as the work (1024^3: 32 tiles for 132
      * SMs). Eight times as many small tiles go round with fewer, smaller shares. */
     bool use_small = SMALL_TILES == 2 || (SMALL_TILES == 1 && 2 * tiles_of<large>(p) < kept.sms);
+#if FIT_TILE
+    long long fit_tiles = tiles_of<fit>(p);
+    if (use_small && SMALL_TILES == 1 && vec_ok && fit_tiles <= kept.sms &&
+        100 * fit_tiles >= (long long)FIT_MIN_PCT * kept.sms) {
+        struct schedule plan = plan_schedule<fit>(p, kept.concurrent_fit, 0, false);
+        return launch_shape<fit>(p, b, ldb, &plan, true, matmul_tuned_fit, matmul_tuned_fit, stream);
+    }
+#endif
     if (use_small) {
         struct schedule plan = plan_schedule<small>(p, kept.concurrent_small, SMALL_SK_PER_SM,
                                                     STREAM_K && SMALL_STREAM_K);
