@@ -35,10 +35,11 @@
  * Build variables: -DBK=8, -DSTAGES=3, -DBN=128, -DTN=8 -DMIN_BLOCKS=2, -DGROUP=16,
  * -DSTREAM_K=0 (one block per tile), -DSPLIT_COST=N ..., for repeating the sweep; the
  * small tile's -DSMALL_BM, -DSMALL_BN, -DSMALL_TN, -DSMALL_MIN_BLOCKS, -DSMALL_STREAM_K,
- * -DSMALL_TILES=0 (never), 2 (always) or 3 (by estimate, -DSMALL_SPEED=percent) and
- * -DSMALL_SM_PCT=N (the threshold); stream-K's blocks per SM, -DSK_PER_SM and
- * -DSMALL_SK_PER_SM; -DSK_RULE=1 (estimates per SM, not per block); -DPAD_B=0 (B read
- * 4 bytes at a time when n % 4 != 0, not padded).
+ * -DSMALL_SK_PER_SM (its stream-K blocks per SM) and -DSMALL_TILES=0 (never) or 2
+ * (always); -DFIT_TILE=1 (one wave of 64x128 tiles where they fit one per SM, with
+ * -DFIT_BM, -DFIT_BN, -DFIT_MIN_PCT; not yet measured). Variables that measured no
+ * faster on the H200 were taken out (data/sweeps/README.md,
+ * matmul-13-small-shapes.csv).
  * Expect: over 200 registers in the main kernel (`make report` says how many), 0 local
  *   memory, 99328 B of dynamic shared memory, 1 block of 256 threads per SM (the small
  *   tile's kernel: 4 blocks per SM). On the H100, close to cuBLAS SGEMM from 1024^3 to

@@ -35,10 +35,11 @@
  * Build variables: -DBK=8, -DSTAGES=3, -DBN=128, -DTN=8 -DMIN_BLOCKS=2, -DGROUP=16,
  * -DSTREAM_K=0 (one block per tile), -DSPLIT_COST=N ..., for repeating the sweep; the
  * small tile's -DSMALL_BM, -DSMALL_BN, -DSMALL_TN, -DSMALL_MIN_BLOCKS, -DSMALL_STREAM_K,
- * -DSMALL_TILES=0 (never), 2 (always) or 3 (by estimate, -DSMALL_SPEED=percent) and
- * -DSMALL_SM_PCT=N (the threshold); stream-K's blocks per SM, -DSK_PER_SM and
- * -DSMALL_SK_PER_SM; -DSK_RULE=1 (estimates per SM, not per block); -DPAD_B=0 (B read
- * 4 bytes at a time when n % 4 != 0, not padded).
+ * -DSMALL_SK_PER_SM (its stream-K blocks per SM) and -DSMALL_TILES=0 (never) or 2
+ * (always); -DFIT_TILE=1 (one wave of 64x128 tiles where they fit one per SM, with
+ * -DFIT_BM, -DFIT_BN, -DFIT_MIN_PCT; not yet measured). Variables that measured no
+ * faster on the H200 were taken out (data/sweeps/README.md,
+ * matmul-13-small-shapes.csv).
  * Expect: over 200 registers in the main kernel (`make report` says how many), 0 local
  *   memory, 99328 B of dynamic shared memory, 1 block of 256 threads per SM (the small
  *   tile's kernel: 4 blocks per SM). On the H100, close to cuBLAS SGEMM from 1024^3 to
@@ -89,21 +90,30 @@
 #ifndef SMALL_MIN_BLOCKS
 #define SMALL_MIN_BLOCKS 4
 #endif
-/* 1: the small tile when the large tiles number fewer than SMALL_SM_PCT percent of the
- * SMs; 0: never; 2: always (to measure either shape at any size); 3: the shape whose
- * estimated time is shorter (plan_schedule: each shape's best schedule, in FFMAs of
- * the busiest SM, the small shape's at SMALL_SPEED percent of the large one's rate). */
+/* 1: the small tile when the large tiles number fewer than half the SMs; 0: never;
+ * 2: always (to measure either shape at any size). */
 #ifndef SMALL_TILES
 #define SMALL_TILES 1
 #endif
-#ifndef SMALL_SM_PCT
-#define SMALL_SM_PCT 50
-#endif
-#ifndef SMALL_SPEED
-#define SMALL_SPEED 80
-#endif
 #ifndef SMALL_STREAM_K
 #define SMALL_STREAM_K 1 /* 0: the small tile one block per tile */
+#endif
+/* 1: where the small tile would be used and tiles of FIT_BM x FIT_BN (8x8 per thread,
+ * 128 threads) make one wave of one tile per SM (at most the SMs, at least
+ * FIT_MIN_PCT percent of them; 1024^3: 128 tiles of 64x128 for 132 SMs), those tiles,
+ * one block per tile, no shares: each SM does one tile's work. Only where C is stored
+ * float4 by float4 (one pair of kernels fewer). 0: never (the default until measured). */
+#ifndef FIT_TILE
+#define FIT_TILE 0
+#endif
+#ifndef FIT_BM
+#define FIT_BM 64
+#endif
+#ifndef FIT_BN
+#define FIT_BN 128
+#endif
+#ifndef FIT_MIN_PCT
+#define FIT_MIN_PCT 75
 #endif
 /* Both shapes */
 #ifndef BK
@@ -136,25 +146,10 @@
 #ifndef SPLIT_COST
 #define SPLIT_COST 8
 #endif
-/* 1: B copied into rows of a multiple of 4 floats when n % 4 != 0 (matmul_pad_b), so
- * that every copy of B is 16 bytes; 0: not copied, the kernels that store C a float at
- * a time copy B 4 bytes at a time (no second launch, 4 times the copies of B). */
-#ifndef PAD_B
-#define PAD_B 1
-#endif
-/* Blocks per SM of a stream-K launch, for each shape (0: as many as fit). */
-#ifndef SK_PER_SM
-#define SK_PER_SM 0
-#endif
+/* Blocks per SM of the small tile's stream-K launch (0: as many as fit; the large
+ * tile's: as many as fit). */
 #ifndef SMALL_SK_PER_SM
 #define SMALL_SK_PER_SM 0
-#endif
-/* How the launch compares the two schedules: 0, in slices of the busiest block (every
- * block as fast as if it had its SM alone); 1, in slices of the busiest SM (its
- * blocks share it: 2 tiles of a wave on one SM take twice one tile's time, and every
- * stream-K block on it pays SPLIT_COST). */
-#ifndef SK_RULE
-#define SK_RULE 0
 #endif
 
 /* One block shape and everything that follows from it. The kernel is written once,
@@ -183,6 +178,9 @@ struct shape {
 };
 typedef shape<BM, BN, TM, TN, MIN_BLOCKS> large;
 typedef shape<SMALL_BM, SMALL_BN, SMALL_TM, SMALL_TN, SMALL_MIN_BLOCKS> small;
+#if FIT_TILE
+typedef shape<FIT_BM, FIT_BN, 8, 8, 2> fit;
+#endif
 
 /* cp.async of 4 or 16 bytes, global to shared; when `in` is false the source size is 0
  * and the destination is zero-filled (src must still be valid: the matrix's base). The
@@ -239,7 +237,6 @@ struct copy_plan {
     unsigned a_rows_in;    /* bit q: row r0 + q * a_rs is inside A */
     int k0, kb0;
     bool b_cols_in;        /* the 4 B columns are inside B's (padded) rows */
-    int b_cols;            /* how many of them are (PAD_B=0, B not padded: 0 to 4) */
     int a_dst, b_dst;      /* offsets in a stage's A and B buffers */
 };
 
@@ -263,15 +260,13 @@ __device__ __forceinline__ copy_plan make_plan(const float *a, const float *b, i
         if (block_row + r0 + q * S::a_rs < m)
             p.a_rows_in |= 1u << q;
     p.b_cols_in = block_col + cb0 < ldb; /* ldb % 4 == 0: all 4 columns, or none */
-    int cols_left = ldb - (block_col + cb0);
-    p.b_cols = cols_left < 0 ? 0 : cols_left < 4 ? cols_left : 4;
     p.a_dst = p.k0 * (S::bm + A_PAD) + r0;
     p.b_dst = p.kb0 * S::bn + cb0;
     return p;
 }
 
 /* Start the copies of the slice that begins at k = t into one stage's buffers. */
-template <class S, bool VEC_B>
+template <class S>
 __device__ __forceinline__ void copy_slice(const copy_plan &p, const float *a, const float *b,
                                            int k, int t, float *as, float *bs)
 {
@@ -289,17 +284,8 @@ __device__ __forceinline__ void copy_slice(const copy_plan &p, const float *a, c
     for (int q = 0; q < BK / S::b_rs; ++q) {
         bool k_in = t + p.kb0 + q * S::b_rs < k;
         const float *src = p.b_src + (size_t)t * p.b_row + q * p.b_step;
-        float *dst = &bs[p.b_dst + q * S::b_rs * S::bn];
-        if (VEC_B) {
-            bool in = p.b_cols_in && k_in;
-            cp_async16(dst, in ? src : b, in);
-        } else { /* B not padded (PAD_B=0): rows that need not start on 16 bytes */
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                bool in = k_in && e < p.b_cols;
-                cp_async4(dst + e, in ? src + e : b, in);
-            }
-        }
+        bool in = p.b_cols_in && k_in;
+        cp_async16(&bs[p.b_dst + q * S::b_rs * S::bn], in ? src : b, in);
     }
 }
 
@@ -427,7 +413,7 @@ __device__ __forceinline__ void add_shares(const float *partials, const stream_k
     }
 }
 
-template <class S, bool VEC_C, bool VEC_B>
+template <class S, bool VEC_C>
 __device__ __forceinline__ void matmul_body(const float *a, const float *b, int ldb, float *c,
                                             int m, int n, int k, stream_k sk, float *partials,
                                             int *counters)
@@ -467,7 +453,7 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, int 
 #pragma unroll
         for (int s = 0; s < STAGES - 1; ++s) {
             if (s < count)
-                copy_slice<S, VEC_B>(plan, a, b, k, (s0 + s) * BK, a_stages + s * S::a_stage,
+                copy_slice<S>(plan, a, b, k, (s0 + s) * BK, a_stages + s * S::a_stage,
                                      b_stages + s * S::b_stage);
             cp_async_commit();
         }
@@ -480,7 +466,7 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, int 
             /* Refill the buffer slice s-1 used with slice s + STAGES - 1. */
             int next = s + STAGES - 1;
             if (next < count)
-                copy_slice<S, VEC_B>(plan, a, b, k, (s0 + next) * BK,
+                copy_slice<S>(plan, a, b, k, (s0 + next) * BK,
                                      a_stages + (next % STAGES) * S::a_stage,
                                      b_stages + (next % STAGES) * S::b_stage);
             cp_async_commit();
@@ -547,18 +533,21 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, int 
 /* The step's main kernel (the one the harness reports): the large tile, C stored float4
  * by float4. Its three siblings differ in the shape or in storing C one float at a
  * time, for n % 4 != 0 (rows of C that do not start on 16 bytes) or a C pointer not
- * 16-byte aligned (with PAD_B=0 also a B pointer: those two copy B 4 bytes at a time). */
+ * 16-byte aligned. */
 #define MATMUL_KERNEL(name, S, VEC_C)                                                      \
     __global__ void __launch_bounds__(S::threads, S::min_blocks)                           \
     name(const float *a, const float *b, int ldb, float *c, int m, int n, int k, stream_k sk, \
          float *partials, int *counters)                                                   \
     {                                                                                      \
-        matmul_body<S, VEC_C, VEC_C || PAD_B>(a, b, ldb, c, m, n, k, sk, partials, counters); \
+        matmul_body<S, VEC_C>(a, b, ldb, c, m, n, k, sk, partials, counters);               \
     }
 MATMUL_KERNEL(matmul_tuned, large, true)
 MATMUL_KERNEL(matmul_tuned_scalar_c, large, false)
 MATMUL_KERNEL(matmul_tuned_small, small, true)
 MATMUL_KERNEL(matmul_tuned_small_scalar_c, small, false)
+#if FIT_TILE
+MATMUL_KERNEL(matmul_tuned_fit, fit, true)
+#endif
 typedef void (*matmul_kernel)(const float *, const float *, int, float *, int, int, int, stream_k,
                               float *, int *);
 
@@ -588,7 +577,8 @@ static struct {
     int device, sms;                    /* set up for (-1: none yet); its SMs */
     int concurrent_large, concurrent_small; /* blocks at once of each shape: SMs x per SM */
     struct buffer partials, counters, padded_b; /* shares (2 per block), their counts, B */
-} kept = {-1, 0, 0, 0, {NULL, 0}, {NULL, 0}, {NULL, 0}};
+    int concurrent_fit;                 /* FIT_TILE=1 */
+} kept = {-1, 0, 0, 0, {NULL, 0}, {NULL, 0}, {NULL, 0}, 0};
 
 static bool aligned16(const void *p) { return ((uintptr_t)p & 15u) == 0; }
 
@@ -628,6 +618,10 @@ static cudaError_t set_up(void)
         (e = set_up_shape<small>(matmul_tuned_small, matmul_tuned_small_scalar_c,
                                  &kept.concurrent_small)) != cudaSuccess)
         return e;
+#if FIT_TILE
+    if ((e = set_up_shape<fit>(matmul_tuned_fit, matmul_tuned_fit, &kept.concurrent_fit)) != cudaSuccess)
+        return e;
+#endif
     kept.device = device;
     return cudaSuccess;
 }
@@ -663,42 +657,31 @@ static long long tiles_of(const struct matmul_problem *p)
     return ((p->m + S::bm - 1LL) / S::bm) * ((p->n + S::bn - 1LL) / S::bn);
 }
 
-/* One shape's schedule for a problem: the blocks, their runs, and the time the launch
- * estimates for it, in slices of the busiest SM weighted by the tile's area and the
- * shape's speed (SMALL_TILES=3 compares the two shapes by it). */
+/* One shape's schedule for a problem: the blocks and their runs. */
 struct schedule {
     long long blocks;
     stream_k sk;
-    double cost;
 };
 
-/* The schedule with the shorter estimate: one block per tile, waves of whole tiles; or
+/* The schedule with the shorter estimate, in slices of the busiest block (every block
+ * as fast as if it had its SM alone): one block per tile, waves of whole tiles; or
  * stream-K, sk_per_sm blocks on every SM (0: as many as fit), equal runs, plus
- * SPLIT_COST for the split tiles' shares. SK_RULE says whether a block's slices or an
- * SM's are counted. */
+ * SPLIT_COST for the split tiles' shares. */
 template <class S>
 static struct schedule plan_schedule(const struct matmul_problem *p, long long concurrent,
-                                     int sk_per_sm, bool stream_k_allowed, int speed_pct)
+                                     int sk_per_sm, bool stream_k_allowed)
 {
     long long tiles = tiles_of<S>(p);
     int slices = (p->k + BK - 1) / BK;
     long long iterations = tiles * slices;
     long long sms = kept.sms, per_sm = concurrent / sms;
     long long sk_blocks = sms * (sk_per_sm > 0 && sk_per_sm < per_sm ? sk_per_sm : per_sm);
-    /* an SM's slices: the busiest SM's whole tiles, or its share of all the runs */
-    long long whole_on_sm = (tiles + sms - 1) / sms * slices;
-    long long split_on_sm = (iterations + sms - 1) / sms + SPLIT_COST * (sk_blocks / sms);
-#if SK_RULE == 1
-    long long whole_time = whole_on_sm, split_time = split_on_sm;
-#else
     long long whole_time = (tiles + concurrent - 1) / concurrent * slices;
     long long split_time = (iterations + sk_blocks - 1) / sk_blocks + SPLIT_COST;
-#endif
     struct schedule s;
     bool split = stream_k_allowed && split_time < whole_time;
     s.blocks = split ? (iterations < sk_blocks ? iterations : sk_blocks) : tiles;
     s.sk = {iterations / s.blocks, (int)(iterations % s.blocks), slices};
-    s.cost = (double)(split ? split_on_sm : whole_on_sm) * S::bm * S::bn * 100.0 / speed_pct;
     return s;
 }
 
@@ -741,10 +724,8 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     /* B, 16 bytes at a time: straight from p->b when its rows start on 16 bytes */
     const float *b = p->b;
     int ldb = p->n;
-    bool vec_ok = p->n % 4 == 0 && aligned16(p->c); /* C, and (PAD_B=0) B, 16 bytes at a time */
-    if (!PAD_B)
-        vec_ok = vec_ok && aligned16(p->b);
-    else if (p->n % 4 != 0 || !aligned16(p->b)) {
+    bool vec_ok = p->n % 4 == 0 && aligned16(p->c); /* C, 16 bytes at a time */
+    if (p->n % 4 != 0 || !aligned16(p->b)) {
         ldb = (p->n + 3) / 4 * 4;
         if ((e = grow(&kept.padded_b, (size_t)p->k * ldb * sizeof(float),
                       "the padded copy of B", stream)) != cudaSuccess)
@@ -756,21 +737,26 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
             return e;
     }
 
-    /* Fewer large tiles than half the SMs (SMALL_SM_PCT): most SMs would get a small
-     * part of a tile each, and the shares would cost as much as the work (1024^3: 32
-     * tiles for 132 SMs). Eight times as many small tiles go round with fewer, smaller
-     * shares. */
-    struct schedule large_plan = plan_schedule<large>(p, kept.concurrent_large, SK_PER_SM,
-                                                      STREAM_K, 100);
-    struct schedule small_plan = plan_schedule<small>(p, kept.concurrent_small, SMALL_SK_PER_SM,
-                                                      STREAM_K && SMALL_STREAM_K, SMALL_SPEED);
-    bool use_small = SMALL_TILES == 2 ||
-                     (SMALL_TILES == 1 && 100 * tiles_of<large>(p) < (long long)SMALL_SM_PCT * kept.sms) ||
-                     (SMALL_TILES == 3 && small_plan.cost < large_plan.cost);
-    if (use_small)
-        return launch_shape<small>(p, b, ldb, &small_plan, vec_ok, matmul_tuned_small,
+    /* Fewer large tiles than half the SMs: most SMs would get a small part of a tile
+     * each, and the shares would cost as much as the work (1024^3: 32 tiles for 132
+     * SMs). Eight times as many small tiles go round with fewer, smaller shares. */
+    bool use_small = SMALL_TILES == 2 || (SMALL_TILES == 1 && 2 * tiles_of<large>(p) < kept.sms);
+#if FIT_TILE
+    long long fit_tiles = tiles_of<fit>(p);
+    if (use_small && SMALL_TILES == 1 && vec_ok && fit_tiles <= kept.sms &&
+        100 * fit_tiles >= (long long)FIT_MIN_PCT * kept.sms) {
+        struct schedule plan = plan_schedule<fit>(p, kept.concurrent_fit, 0, false);
+        return launch_shape<fit>(p, b, ldb, &plan, true, matmul_tuned_fit, matmul_tuned_fit, stream);
+    }
+#endif
+    if (use_small) {
+        struct schedule plan = plan_schedule<small>(p, kept.concurrent_small, SMALL_SK_PER_SM,
+                                                    STREAM_K && SMALL_STREAM_K);
+        return launch_shape<small>(p, b, ldb, &plan, vec_ok, matmul_tuned_small,
                                    matmul_tuned_small_scalar_c, stream);
-    return launch_shape<large>(p, b, ldb, &large_plan, vec_ok, matmul_tuned, matmul_tuned_scalar_c,
+    }
+    struct schedule plan = plan_schedule<large>(p, kept.concurrent_large, 0, STREAM_K);
+    return launch_shape<large>(p, b, ldb, &plan, vec_ok, matmul_tuned, matmul_tuned_scalar_c,
                                stream);
 }
 
