@@ -43,16 +43,40 @@
 #include "step_kernel.h"
 #include "tf32_hopper.cuh"
 
+/* The #ifndef choices below are other builds for instructors' sweeps
+ * (make "matmul_tf32_10-multicast_NVCCFLAGS=-DCLUSTER=4" ...); the defaults are what the
+ * chapter teaches. */
 #define BM 256               /* rows of C: wgmma's N side, from A's descriptor */
 #define BN 128               /* columns of C: 2 consumer warpgroups x wgmma's 64 M rows */
+#ifndef CLUSTER
 #define CLUSTER 2            /* blocks side by side along n, sharing the A tile */
+#endif
 #define BK TF32_SLICE_FLOATS
 #define STAGES 4
 #define CONSUMERS 2
 #define THREADS (128 * (CONSUMERS + 1))
+#ifndef GROUP_M
 #define GROUP_M 8            /* tile rows walked down before moving one tile right */
+#endif
+#ifndef PRODUCER_REGISTERS
 #define PRODUCER_REGISTERS 40
+#endif
+#ifndef CONSUMER_REGISTERS
 #define CONSUMER_REGISTERS 232 /* 40 x 128 + 232 x 256 = 168 x 384: the block's share */
+#endif
+/* BALANCED_GRID 1: launch the fewest clusters that still finish in as many rounds of
+ * cluster tiles as the GPU's every cluster would (at 4096^3 and 8192^3 on 132 SMs: 64
+ * clusters, every one with the same number of tiles, instead of 66 of which 8 or 32
+ * idle in the last round); the SMs left out draw no power. 0: as many as fit. */
+#ifndef BALANCED_GRID
+#define BALANCED_GRID 0
+#endif
+#if CLUSTER != 1 && CLUSTER != 2 && CLUSTER != 4 && CLUSTER != 8
+#error "CLUSTER is 1, 2, 4 or 8: the A tile's 256 rows split evenly into TMA boxes"
+#endif
+#if PRODUCER_REGISTERS * 128 + CONSUMER_REGISTERS * 128 * CONSUMERS > 65536
+#error "PRODUCER_REGISTERS and CONSUMER_REGISTERS ask for more than the SM's 64 K registers"
+#endif
 #define BOX_FLOATS (BK * 32) /* one TMA box of B: 32 rows of k x 32 columns, 4 KB */
 #define A_TILE_FLOATS (BM * BK)
 #define A_PART_ROWS (BM / CLUSTER) /* the rows of the A tile each block's producer loads */
@@ -322,7 +346,12 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     if (cluster_tiles > 2147483647LL / CLUSTER)
         return step_refuse_launch("more tiles of C than an int counts");
     /* as many clusters as fit at once, each looping over cluster tiles */
-    dim3 grid((unsigned)(CLUSTER * (cluster_tiles < resident ? cluster_tiles : resident)));
+    long long clusters = cluster_tiles < resident ? cluster_tiles : resident;
+    if (BALANCED_GRID) { /* the same rounds, each cluster as many tiles as the others */
+        long long rounds = (cluster_tiles + clusters - 1) / clusters;
+        clusters = (cluster_tiles + rounds - 1) / rounds;
+    }
+    dim3 grid((unsigned)(CLUSTER * clusters));
     if ((status = step_check_grid(grid)) != cudaSuccess)
         return status;
     /* Both operands as they are, copied only when a row does not start on 16 bytes. */
