@@ -65,9 +65,10 @@
 #define CONSUMER_REGISTERS 232 /* 40 x 128 + 232 x 256 = 168 x 384: the block's share */
 #endif
 /* BALANCED_GRID 1: launch the fewest clusters that still finish in as many rounds of
- * cluster tiles as the GPU's every cluster would (at 4096^3 and 8192^3 on 132 SMs: 64
- * clusters, every one with the same number of tiles, instead of 66 of which 8 or 32
- * idle in the last round); the SMs left out draw no power. 0: as many as fit. */
+ * cluster tiles as all that fit would (at 4096^3 and 8192^3 on 132 SMs: 64 clusters,
+ * each with the same number of tiles, instead of 66 of which 8 or 32 idle in the last
+ * round): the SMs left out idle from the start, which under the power limit may buy
+ * the others clock. 0: as many clusters as fit. */
 #ifndef BALANCED_GRID
 #define BALANCED_GRID 0
 #endif
