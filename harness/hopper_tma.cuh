@@ -1,6 +1,6 @@
 /* Hopper's asynchronous copies as the steps that use them share them: mbarriers, TMA
- * loads (cp.async.bulk.tensor) and the tensor maps they read, made on the host with the
- * driver's cuTensorMapEncodeTiled. CUDA C, included by the step files of the labs that
+ * loads and stores (cp.async.bulk.tensor) and the tensor maps they use, made on the
+ * host with the driver's cuTensorMapEncodeTiled. CUDA C, included by the step files of the labs that
  * load with TMA (matmul_tf32 through tf32_hopper.cuh, attention's step 10); none of it
  * is a step's lesson, each step's header says how it uses them. The device functions
  * need sm_90 (compiled for anything older they are never called). */
@@ -85,6 +85,38 @@ static __device__ __forceinline__ void tma_load_3d(void *dst, const CUtensorMap 
                  "[%0], [%1, {%2, %3, %4}], [%5];\n" ::"r"((uint32_t)__cvta_generic_to_shared(dst)),
                  "l"(map), "r"(x), "r"(y), "r"(z), "r"(mbarrier_address(bar))
                  : "memory");
+}
+
+/* ---- TMA stores --------------------------------------------------------------------- */
+
+/* Orders this thread's ordinary writes to shared memory before the async proxy's reads of
+ * it (a TMA store's): each writer fences, then the writers meet at a barrier, then one
+ * thread stores. */
+static __device__ __forceinline__ void fence_proxy_async_shared(void)
+{
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+/* Copies shared memory at src to the box at (x, y, z) of a 3-D tensor map; the box's
+ * elements outside the tensor are not written. Asynchronous: tma_store_commit closes a
+ * group of them, tma_store_wait_read waits until the groups before have read src. */
+static __device__ __forceinline__ void tma_store_3d(const CUtensorMap *map, int x, int y, int z,
+                                                    const void *src)
+{
+    asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%1, %2, %3}], [%4];\n" ::"l"(map),
+                 "r"(x), "r"(y), "r"(z), "r"((uint32_t)__cvta_generic_to_shared(src))
+                 : "memory");
+}
+
+static __device__ __forceinline__ void tma_store_commit(void)
+{
+    asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+}
+
+/* Waits until every committed store group has read its shared memory (it may be reused). */
+static __device__ __forceinline__ void tma_store_wait_read(void)
+{
+    asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
 }
 
 /* ---- tensor maps (host) ------------------------------------------------------------- */

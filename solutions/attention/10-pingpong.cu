@@ -93,7 +93,7 @@
 /* The build variables (the header's "Build variables"); each default is the fastest build
  * of the recorded sweep (labs/attention/README.md, step 10). */
 #ifndef BC
-#define BC 128 /* keys per tile: 64, 128, 160, 176 or 192 (S = Q K^T of a k16 step is one m64n<BC>k16) */
+#define BC 128 /* keys per tile: 64, 128, 144, 160, 176 or 192 (S = Q K^T of a k16 step is one m64n<BC>k16) */
 #endif
 #ifndef STAGES
 #define STAGES 2 /* K tiles (and V tiles) in flight */
@@ -116,11 +116,14 @@
 #ifndef PERSISTENT
 #define PERSISTENT 1 /* 1: one block per SM, each taking query tiles in turn (Q reloaded when both consumers are done with it) */
 #endif
+#ifndef O_BY_TMA
+#define O_BY_TMA 0 /* 1: O written to shared memory, then stored by TMA (the consumer moves on) */
+#endif
 #ifndef Q_IN_REGISTERS
 #define Q_IN_REGISTERS 0 /* 1: a consumer's 64 rows of Q as A fragments in registers (ldmatrix), S's product a register-A wgmma */
 #endif
-#if BC != 64 && BC != 128 && BC != 160 && BC != 176 && BC != 192
-#error "BC (keys per tile) must be 64, 128, 160, 176 or 192: the S product is one wgmma m64n<BC>k16"
+#if BC != 64 && BC != 128 && BC != 144 && BC != 160 && BC != 176 && BC != 192
+#error "BC (keys per tile) must be 64, 128, 144, 160, 176 or 192: the S product is one wgmma m64n<BC>k16"
 #endif
 #if STAGES < 2
 #error "STAGES must be 2 or more: a K (and a V) tile loads while the last is read"
@@ -314,14 +317,20 @@ __device__ __forceinline__ void wgmma_k16_rs(float (&d)[64], const unsigned (&a)
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b_desc), "r"(1));
 }
 
-/* S's product at BC = 160, 176 or 192 (FlashAttention-3 takes 176 keys a tile at
+/* S's product at BC = 144, 160, 176 or 192 (FlashAttention-3 takes 176 keys a tile at
  * d = 128 without the mask): N = BC, BC / 2 registers a thread, laid out as above. */
 #define WGMMA_R64_79 ", %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79"
 #define WGMMA_R80_95 ", %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95"
 #define WGMMA_OUTS8(b)                                                                                 \
     "+f"(d[(b)]), "+f"(d[(b) + 1]), "+f"(d[(b) + 2]), "+f"(d[(b) + 3]), "+f"(d[(b) + 4]), "+f"(d[(b) + 5]), \
         "+f"(d[(b) + 6]), "+f"(d[(b) + 7])
-#if BC == 160
+#if BC == 144
+#define WGMMA_WIDE_SHAPE "m64n144k16"
+#define WGMMA_WIDE_D "{" WGMMA_R0_63 ", %64, %65, %66, %67, %68, %69, %70, %71}"
+#define WGMMA_WIDE_SS ", %72, %73", "%74"
+#define WGMMA_WIDE_RS ", {%72, %73, %74, %75}, %76", "%77"
+#define WGMMA_WIDE_OUTS WGMMA_D64_OUTS, WGMMA_OUTS8(64)
+#elif BC == 160
 #define WGMMA_WIDE_SHAPE "m64n160k16"
 #define WGMMA_WIDE_D "{" WGMMA_R0_63 WGMMA_R64_79 "}"
 #define WGMMA_WIDE_SS ", %80, %81", "%82"
@@ -389,6 +398,14 @@ __device__ __forceinline__ void turn_give(int consumer)
     asm volatile("bar.arrive %0, %1;\n" ::"r"(1 + (consumer ^ 1)), "n"(TURN_THREADS) : "memory");
 #endif
 }
+
+#if O_BY_TMA
+/* The consumer's own 128 threads meet (named barrier 3 + consumer: 1 and 2 are the turns). */
+__device__ __forceinline__ void warpgroup_sync(int consumer)
+{
+    asm volatile("bar.sync %0, 128;\n" ::"r"(3 + consumer) : "memory");
+}
+#endif
 
 /* S = Q K^T of one tile: D / 16 steps of k16, 4 per slab, 32 bytes apart; q_rows is the
  * warpgroup's 64 rows of Q's tile (A), ks the stage's K tile (B, BC keys). */
@@ -675,7 +692,7 @@ __device__ __forceinline__ void work_item(int w, int row_tiles, int heads, int c
 
 template <int D>
 __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const CUtensorMap *k_map,
-                                                 const CUtensorMap *v_map, __nv_bfloat16 *o, int n,
+                                                 const CUtensorMap *v_map, const CUtensorMap *o_map, __nv_bfloat16 *o, int n,
                                                  int causal, float scale, int heads)
 {
 #ifdef ATTENTION_NO_WGMMA
@@ -691,6 +708,9 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
     unsigned char *q_tile = smem + (SWIZZLE_ATOM - shared_address(smem) % SWIZZLE_ATOM) % SWIZZLE_ATOM;
     unsigned char *k_stages = q_tile + SLABS * BR * ROW_BYTES;
     unsigned char *v_stages = k_stages + STAGES * TILE_BYTES;
+#if O_BY_TMA
+    unsigned char *o_stage = v_stages + STAGES * TILE_BYTES; /* O_BY_TMA: O's tile on its way out */
+#endif
 #if WGMMA_ASYNC /* the role as a value ptxas knows is the same across the warp (CUTLASS's way) */
     const int warpgroup = __shfl_sync(0xffffffffu, (int)threadIdx.x / 128, 0);
 #else
@@ -767,7 +787,6 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
         const int tiles = (end + BC - 1) / BC;
         int w0 = tile_i * BR + consumer * 64;              /* the warpgroup's first query row */
         int row_a = w0 + warp * 16 + g, row_b = row_a + 8; /* the two query rows this thread holds */
-        __nv_bfloat16 *o_head = o + (long)head * n * D;
 
         /* O: 64 x D, PV_N columns a product: register 4c + i of piece x is column
          * x PV_N + 8c + 2t + i % 2 (a 64 x 64 accumulator per slab unless WIDE_PV) */
@@ -930,7 +949,36 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
             l_b += __shfl_xor_sync(0xffffffffu, l_b, offset);
         }
         float inv_a = 1.0f / l_a, inv_b = 1.0f / l_b;
-        unsigned *o32 = reinterpret_cast<unsigned *>(o_head);
+#if O_BY_TMA
+        /* O's 64 rows into the warpgroup's part of the stage, in the maps' swizzled slabs
+         * (chunk c of row r at c ^ (r % 8): a warp's 32 writes of a column group fall in
+         * 32 banks), then one thread stores each slab with TMA, which leaves out rows
+         * past n; the stage is written again only once the last item's stores have read it. */
+        if (leader)
+            tma_store_wait_read();
+        warpgroup_sync(consumer);
+        unsigned char *o_rows = o_stage + consumer * 64 * ROW_BYTES;
+        const int local_a = warp * 16 + g; /* row b is 8 on: the same row % 8 */
+#pragma unroll
+        for (int x = 0; x < D / PV_N; ++x)
+#pragma unroll
+            for (int c8 = 0; c8 < PV_N / 8; ++c8) {
+                int c = x * PV_N + c8 * 8, slab = c / 64, chunk = (c % 64) / 8;
+                unsigned char *at = o_rows + slab * BR * ROW_BYTES + local_a * ROW_BYTES +
+                                    ((chunk ^ (local_a % 8)) * 16) + 4 * t;
+                *reinterpret_cast<unsigned *>(at) = pack_bf16(acc[x][4 * c8] * inv_a, acc[x][4 * c8 + 1] * inv_a);
+                *reinterpret_cast<unsigned *>(at + 8 * ROW_BYTES) =
+                    pack_bf16(acc[x][4 * c8 + 2] * inv_b, acc[x][4 * c8 + 3] * inv_b);
+            }
+        fence_proxy_async_shared();
+        warpgroup_sync(consumer);
+        if (leader) {
+            for (int x = 0; x < SLABS; ++x)
+                tma_store_3d(o_map, x * 64, w0, head, o_rows + x * BR * ROW_BYTES);
+            tma_store_commit();
+        }
+#else
+        unsigned *o32 = reinterpret_cast<unsigned *>(o + (long)head * n * D);
 #pragma unroll
         for (int x = 0; x < D / PV_N; ++x)
 #pragma unroll
@@ -941,9 +989,14 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
                 if (row_b < n)
                     o32[((long)row_b * D + c) / 2] = pack_bf16(acc[x][4 * c8 + 2] * inv_b, acc[x][4 * c8 + 3] * inv_b);
             }
+#endif
         consumed += tiles;
 #undef Q_OPERAND
     }
+#if O_BY_TMA
+    if (leader) /* the block's shared memory stays until the stores have read it */
+        tma_store_wait_read();
+#endif
 #endif
 }
 
@@ -951,28 +1004,30 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
  * kernel parameters (__grid_constant__: TMA reads them where they are). */
 __global__ void __launch_bounds__(THREADS, 1)
 pingpong_d64(const __grid_constant__ CUtensorMap q_map, const __grid_constant__ CUtensorMap k_map,
-             const __grid_constant__ CUtensorMap v_map, __nv_bfloat16 *o, int n, int causal, float scale, int heads)
+             const __grid_constant__ CUtensorMap v_map, const __grid_constant__ CUtensorMap o_map, __nv_bfloat16 *o,
+             int n, int causal, float scale, int heads)
 {
-    pingpong_forward<64>(&q_map, &k_map, &v_map, o, n, causal, scale, heads);
+    pingpong_forward<64>(&q_map, &k_map, &v_map, &o_map, o, n, causal, scale, heads);
 }
 
 __global__ void __launch_bounds__(THREADS, 1)
 pingpong_d128(const __grid_constant__ CUtensorMap q_map, const __grid_constant__ CUtensorMap k_map,
-              const __grid_constant__ CUtensorMap v_map, __nv_bfloat16 *o, int n, int causal, float scale, int heads)
+              const __grid_constant__ CUtensorMap v_map, const __grid_constant__ CUtensorMap o_map, __nv_bfloat16 *o,
+              int n, int causal, float scale, int heads)
 {
-    pingpong_forward<128>(&q_map, &k_map, &v_map, o, n, causal, scale, heads);
+    pingpong_forward<128>(&q_map, &k_map, &v_map, &o_map, o, n, causal, scale, heads);
 }
 
-/* Q's tile of BR rows, the stages of K's and V's tiles of BC rows, D * 2 bytes a row,
- * and up to 1023 bytes to put the first on 1024. */
-#define SMEM_BYTES(D) (((BR + 2 * STAGES * BC) * (D) * 2) + SWIZZLE_ATOM)
+/* Q's tile of BR rows, the stages of K's and V's tiles of BC rows, O_BY_TMA's tile of O,
+ * D * 2 bytes a row, and up to 1023 bytes to put the first on 1024. */
+#define SMEM_BYTES(D) (((BR * (1 + O_BY_TMA) + 2 * STAGES * BC) * (D) * 2) + SWIZZLE_ATOM)
 /* an SM's most for one block (227 KB, sm_90) with the barriers' static bytes */
 static_assert(SMEM_BYTES(128) + 8 * (2 + 4 * STAGES) <= 227 * 1024,
               "BC and STAGES ask for more shared memory than a block of sm_90 may have");
 
-/* A tensor map over one of Q, K, V as [bh][n][d] BF16 (d contiguous), read in boxes of
+/* A tensor map over one of Q, K, V, O as [bh][n][d] BF16 (d contiguous), in boxes of
  * 64 columns (128 bytes, the swizzle's row) x box_rows rows of one head: rows past n
- * are outside the head and arrive as zeros. */
+ * are outside the head, read as zeros and never written. */
 static cudaError_t head_tensor_map(CUtensorMap *map, const char *name, const uint16_t *base,
                                    const struct attention_problem *p, int box_rows)
 {
@@ -984,19 +1039,19 @@ static cudaError_t head_tensor_map(CUtensorMap *map, const char *name, const uin
     return hopper_tensor_map(map, what, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 3, base, dims, strides, box);
 }
 
-/* The three maps of the last launch, remade only when the buffers or the size change
- * (the launch is timed). */
+/* The maps of the last launch, remade only when the buffers or the size change (the
+ * launch is timed); O's is O_BY_TMA's, in a consumer's 64 rows. */
 struct head_maps {
-    CUtensorMap q, k, v;
-    const uint16_t *q_ptr, *k_ptr, *v_ptr;
+    CUtensorMap q, k, v, o;
+    const uint16_t *q_ptr, *k_ptr, *v_ptr, *o_ptr;
     long bh;
     int n, d;
 };
 
 static cudaError_t head_maps_for(struct head_maps *maps, const struct attention_problem *p)
 {
-    if (maps->q_ptr == p->q && maps->k_ptr == p->k && maps->v_ptr == p->v && maps->bh == p->bh &&
-        maps->n == p->n && maps->d == p->d)
+    if (maps->q_ptr == p->q && maps->k_ptr == p->k && maps->v_ptr == p->v && maps->o_ptr == p->o &&
+        maps->bh == p->bh && maps->n == p->n && maps->d == p->d)
         return cudaSuccess;
     maps->q_ptr = NULL;
     cudaError_t status = head_tensor_map(&maps->q, "Q", p->q, p, BR);
@@ -1004,9 +1059,11 @@ static cudaError_t head_maps_for(struct head_maps *maps, const struct attention_
         status = head_tensor_map(&maps->k, "K", p->k, p, BC);
     if (status == cudaSuccess)
         status = head_tensor_map(&maps->v, "V", p->v, p, BC);
+    if (status == cudaSuccess)
+        status = head_tensor_map(&maps->o, "O", p->o, p, 64);
     if (status != cudaSuccess)
         return status;
-    maps->q_ptr = p->q, maps->k_ptr = p->k, maps->v_ptr = p->v;
+    maps->q_ptr = p->q, maps->k_ptr = p->k, maps->v_ptr = p->v, maps->o_ptr = p->o;
     maps->bh = p->bh, maps->n = p->n, maps->d = p->d;
     return cudaSuccess;
 }
@@ -1045,10 +1102,10 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     if (status != cudaSuccess)
         return status;
     if (p->d == 64)
-        pingpong_d64<<<grid, THREADS, SMEM_BYTES(64), stream>>>(maps.q, maps.k, maps.v, attention_bf16_out(p->o),
+        pingpong_d64<<<grid, THREADS, SMEM_BYTES(64), stream>>>(maps.q, maps.k, maps.v, maps.o, attention_bf16_out(p->o),
                                                                p->n, p->causal, p->scale, (int)p->bh);
     else
-        pingpong_d128<<<grid, THREADS, SMEM_BYTES(128), stream>>>(maps.q, maps.k, maps.v,
+        pingpong_d128<<<grid, THREADS, SMEM_BYTES(128), stream>>>(maps.q, maps.k, maps.v, maps.o,
                                                                  attention_bf16_out(p->o), p->n, p->causal,
                                                                  p->scale, (int)p->bh);
     return cudaGetLastError();
