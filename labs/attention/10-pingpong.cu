@@ -40,13 +40,18 @@
  *   figure) with exactly these moves: TMA, warp specialization, ping-pong scheduling
  *   (and the softmax overlapped with the next products within a warpgroup, its
  *   intra-warpgroup pipelining, which this step leaves out).
- * Five choices make the turns pay, each a build variable below, each chosen from a
+ * Six choices make the turns pay, each a build variable below, each chosen from a
  *   recorded sweep (the chapter's generated tables): a softmax with no per-score branch
  *   and a block per SM taking tiles in turn (-DLEAN_SOFTMAX=2 -DPERSISTENT=1, below: the
  *   first of them the largest gain of the step, as a per-score mask test had made the
- *   softmax, not the products, the longest part of a turn); 128 keys a tile (-DBC=128: S = Q K^T
- *   is one m64n128k16 per k16 step, FA3's and cuDNN's tile, so a turn's batch is twice
- *   as long as at 64 and the hand-over is paid half as often); P V as one product of
+ *   softmax, not the products, the longest part of a turn); 160 keys a tile (-DBC=160:
+ *   S = Q K^T is one m64n160k16 per k16 step, so a turn's batch is 2.5 times as long as
+ *   at 64 and the hand-over is paid less often, and the instruction reads Q's 2 KB from
+ *   shared memory once for 160 keys, not 128; FA3 takes 176 at d = 128 without the
+ *   mask, which spills here); O through shared memory and out by TMA (-DO_BY_TMA=1: the
+ *   consumers write their tile of O into a stage of its own and one thread stores it,
+ *   so a block's next tile starts without waiting on 64 scattered 4-byte stores a
+ *   thread); P V as one product of
  *   the head's width (-DWIDE_PV=1: one m64n<d>k16 per k16 step); and code in which
  *   ptxas keeps a batch's wgmma in flight (-DWGMMA_ASYNC=1: the warpgroup's index
  *   broadcast by __shfl_sync, so ptxas knows it is the same across the warp, as
@@ -56,21 +61,25 @@
  *   are serialized"; a WARPGROUP.DEPBAR after every HGMMA): each waits for the one
  *   before, the idling the turns are there to hide.
  * Expect: one block per SM, as many blocks as SMs (384 threads; registers reported at
- *   the launch bound, 168, since the split is made at run time). In the SASS: UTMALDG.3D (the TMA loads),
- *   SYNCS (the mbarriers), USETMAXREG, BAR.SYNC and BAR.ARV (the turns),
- *   HGMMA.64x128x16.F32.BF16 (S) and HGMMA.64x128x16 or 64x64x16 (P V at d = 128 or 64),
- *   no LDGSTS, and no C7520 warning in the build. Ahead of step 09 at d = 128, still
- *   behind cuDNN (the chapter says what is left).
+ *   the launch bound, 168, since the split is made at run time). In the SASS: UTMALDG.3D
+ *   and UTMASTG.3D (the TMA loads and O's stores), SYNCS (the mbarriers), USETMAXREG,
+ *   BAR.SYNC and BAR.ARV (the turns), HGMMA.64x160x16.F32.BF16 (S) and HGMMA.64x128x16
+ *   or 64x64x16 (P V at d = 128 or 64), no LDGSTS, and no C7520 warning in the build.
+ *   Ahead of step 09 at d = 128, close to cuDNN (the chapter's tables say how close).
  * Build variables, each a -D flag (the CSV's flags column records those set; make run
- *   LAB=attention STEP=10 ATT_BC=64 ... sets them, lab.mk): -DBC=128 keys per tile (64:
- *   the tile of step 09, S as m64n64k16), -DSTAGES=2 (3 fits, in 225 KB), -DWIDE_PV=1 (0:
+ *   LAB=attention STEP=10 ATT_BC=64 ... sets them, lab.mk): -DBC=160 keys per tile (64:
+ *   the tile of step 09, S as m64n64k16; 128, 144, 176 or 192: S as m64n<BC>k16, the
+ *   last two spilling), -DO_BY_TMA=1 (0: each thread stores its O straight to global
+ *   memory), -DQ_IN_REGISTERS=0 (1: Q's fragments loaded once a tile by ldmatrix, S a
+ *   register-A wgmma, so only K is read from shared memory; it spills beside BC > 128),
+ *   -DSTAGES=2 (3 fits at BC = 128 without O_BY_TMA, in 225 KB), -DWIDE_PV=1 (0:
  *   one m64n64k16 per 64 columns), -DPINGPONG=1 (0: no turns, both consumers issue when
  *   ready), -DWGMMA_ASYNC=1 (0: the role test on threadIdx.x / 128 and zeros written
  *   before the first product, which ptxas serializes), -DINTRA_WG_OVERLAP=0 (1: FA3's
  *   intra-warpgroup pipelining, S of this tile a batch of its own before the last
  *   tile's P V, waited for with wait_group 1, so this tile's softmax runs under that
  *   P V; a second P in registers), and the setmaxnreg split -DPRODUCER_REGISTERS=24
- *   -DCONSUMER_REGISTERS=240 (40 and 232 at BC = 64; 232 spills at BC = 128),
+ *   -DCONSUMER_REGISTERS=240 (40 and 232 at BC = 64; 232 spills at BC >= 128),
  *   -DLEAN_SOFTMAX=2 (FlashAttention-3's softmax: the mask's test compiled only into
  *   the edge tiles' copy, so an interior tile's has no per-element branch; maxima kept
  *   in score units and the scale folded into exp2's argument, one FFMA and one
