@@ -19,8 +19,9 @@
  * grouped order; where the tile columns are odd in number, the last pair's second
  * block still loads its half of A for its partner, computes on B's zeros (its boxes
  * lie past the matrix: TMA fills them) and stores nothing.
- * The grid is as many clusters as fit at once (cudaOccupancyMaxActiveClusters),
- * launched with cudaLaunchKernelEx and a cluster-dimension attribute.
+ * The grid is the fewest clusters that take as many rounds of cluster tiles as all
+ * that fit at once would (cudaOccupancyMaxActiveClusters), launched with
+ * cudaLaunchKernelEx and a cluster-dimension attribute.
  *
  * Why: with the transpose gone (step 09), the tensor pipe is busy most of the time
  * and what remains is feeding it: every block reads 48 KB from L2 per slice, and the

@@ -19,8 +19,9 @@
  * grouped order; where the tile columns are odd in number, the last pair's second
  * block still loads its half of A for its partner, computes on B's zeros (its boxes
  * lie past the matrix: TMA fills them) and stores nothing.
- * The grid is as many clusters as fit at once (cudaOccupancyMaxActiveClusters),
- * launched with cudaLaunchKernelEx and a cluster-dimension attribute.
+ * The grid is the fewest clusters that take as many rounds of cluster tiles as all
+ * that fit at once would (cudaOccupancyMaxActiveClusters), launched with
+ * cudaLaunchKernelEx and a cluster-dimension attribute.
  *
  * Why: with the transpose gone (step 09), the tensor pipe is busy most of the time
  * and what remains is feeding it: every block reads 48 KB from L2 per slice, and the
@@ -67,10 +68,10 @@
 /* BALANCED_GRID 1: launch the fewest clusters that still finish in as many rounds of
  * cluster tiles as all that fit would (at 4096^3 and 8192^3 on 132 SMs: 64 clusters,
  * each with the same number of tiles, instead of 66 of which 8 or 32 idle in the last
- * round): the SMs left out idle from the start, which under the power limit may buy
- * the others clock. 0: as many clusters as fit. */
+ * round): the SMs left out idle from the start, which under the power limit buys the
+ * others clock (the chapter's table). 0: as many clusters as fit. */
 #ifndef BALANCED_GRID
-#define BALANCED_GRID 0
+#define BALANCED_GRID 1
 #endif
 /* STREAM_K 1: the cluster tiles of the last, partial round (34 of 66 clusters busy at
  * 8192^3; all of them when there are fewer tiles than clusters) are shared out by
