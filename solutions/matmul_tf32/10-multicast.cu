@@ -73,15 +73,6 @@
 #ifndef BALANCED_GRID
 #define BALANCED_GRID 1
 #endif
-/* STREAM_K 1: the cluster tiles of the last, partial round (34 of 66 clusters busy at
- * 8192^3; all of them when there are fewer tiles than clusters) are shared out by
- * K-slices instead: each cluster takes an equal run of the tail's slices, at most two
- * pieces of tiles. The piece that starts a tile stores it and raises the tile's flag;
- * the others wait for the flag and add theirs (atomics). Every cluster that fits is
- * launched, so the small and odd check sizes take this path too. */
-#ifndef STREAM_K
-#define STREAM_K 0
-#endif
 #if CLUSTER != 1 && CLUSTER != 2 && CLUSTER != 4 && CLUSTER != 8
 #error "CLUSTER is 1, 2, 4 or 8: the A tile's 256 rows split evenly into TMA boxes"
 #endif
@@ -105,54 +96,6 @@ static __device__ __forceinline__ void grouped_tile(int t, int tiles_m, int tile
     *tile_m = first_m + in_group % rows;
     *tile_n = in_group / rows;
 }
-
-/* What a cluster works on: the whole of its data-parallel tiles (t = cluster, + clusters,
- * ... below full_tiles), then (STREAM_K) up to two pieces of the tail's tiles. */
-struct schedule {
-    int slices, cluster, clusters, full_tiles, tail_tiles;
-};
-
-struct piece {
-    int tile;       /* cluster tile, in grouped order */
-    int begin, end; /* K-slices */
-    int tail;       /* index among the tail tiles, or -1 */
-};
-
-#if STREAM_K
-/* Piece i of this cluster's work; false past the last. The tail piece that starts a
- * tile comes first, so no cluster waits for a flag before raising its own. */
-static __device__ __forceinline__ bool next_piece(int i, const struct schedule &w, struct piece *pc)
-{
-    int dp = w.cluster < w.full_tiles ? (w.full_tiles - w.cluster + w.clusters - 1) / w.clusters : 0;
-    if (i < dp) {
-        pc->tile = w.cluster + i * w.clusters;
-        pc->begin = 0;
-        pc->end = w.slices;
-        pc->tail = -1;
-        return true;
-    }
-    i -= dp;
-    long long total = (long long)w.tail_tiles * w.slices;
-    long long lo = total * w.cluster / w.clusters, hi = total * (w.cluster + 1) / w.clusters;
-    if (i > 1 || lo >= hi)
-        return false;
-    int a = (int)(lo / w.slices), b = (int)((hi - 1) / w.slices); /* b is a or a + 1 */
-    if (b != a && i == 0) { /* the head of tile b */
-        pc->tail = b;
-        pc->begin = 0;
-        pc->end = (int)(hi - (long long)b * w.slices);
-    } else if (i == (b != a ? 1 : 0)) { /* the rest of tile a */
-        pc->tail = a;
-        pc->begin = (int)(lo - (long long)a * w.slices);
-        pc->end = (int)((hi < (long long)(a + 1) * w.slices ? hi : (long long)(a + 1) * w.slices) -
-                        (long long)a * w.slices);
-    } else {
-        return false;
-    }
-    pc->tile = w.full_tiles + pc->tail;
-    return true;
-}
-#endif
 
 /* Where this thread's fragments sit in a stage's B tile, and which columns of C its
  * wgmma rows g and g + 8 stand for (column, column + 1 of the tile). Consumer c's 64
@@ -232,17 +175,10 @@ static __device__ __forceinline__ void consume_slice(float (&d)[128], uint32_t (
         release_stage(&empty[(it - 1) % STAGES]);
 }
 
-/* *dst += v in L2, no value back (atomicAdd compiles to ATOMG, which returns one). */
-static __device__ __forceinline__ void add_to_global(float *dst, float v)
-{
-    asm volatile("red.global.add.f32 [%0], %1;\n" ::"l"(dst), "f"(v) : "memory");
-}
-
 /* Writes a consumer's 64 x 256 tile of C^T: register 4j + i of lane (g, t) is row
  * 8j + 2t + (i%2) of the tile's C rows, column f.column + i/2. */
 static __device__ __forceinline__ void store_transposed(const struct matmul_problem &p,
-                                                        const float (&d)[128], int row0, int col,
-                                                        bool add)
+                                                        const float (&d)[128], int row0, int col)
 {
     const int t = threadIdx.x % 4;
     const bool pairs = p.n % 2 == 0 && col < p.n; /* 8-byte aligned, both columns inside */
@@ -254,12 +190,7 @@ static __device__ __forceinline__ void store_transposed(const struct matmul_prob
             if (r >= p.m)
                 continue;
             float *dst = p.c + (size_t)r * p.n + col;
-            if (add) { /* a stream-K piece after the tile's first */
-                if (col < p.n)
-                    add_to_global(dst, d[4 * j + h]);
-                if (col + 1 < p.n)
-                    add_to_global(dst + 1, d[4 * j + 2 + h]);
-            } else if (pairs) {
+            if (pairs) {
                 *(float2 *)dst = make_float2(d[4 * j + h], d[4 * j + 2 + h]);
             } else {
                 if (col < p.n)
@@ -270,25 +201,11 @@ static __device__ __forceinline__ void store_transposed(const struct matmul_prob
         }
 }
 
-#if STREAM_K
-static __device__ __forceinline__ unsigned ld_acquire_gpu(const unsigned *flag)
-{
-    unsigned v;
-    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(flag) : "memory");
-    return v;
-}
-
-static __device__ __forceinline__ void st_release_gpu(unsigned *flag, unsigned v)
-{
-    asm volatile("st.release.gpu.global.u32 [%0], %1;\n" ::"l"(flag), "r"(v) : "memory");
-}
-#endif
-
 /* The consumers: as in step 09, over the cluster's tiles. */
 static __device__ __forceinline__ void consume(const struct matmul_problem &p, const float *a_stage,
-                               const float *b_stage, uint64_t *full, uint64_t *empty,
-                               const struct schedule &w, int tiles_m, int pairs_n, unsigned rank,
-                               unsigned *flags, unsigned epoch)
+                               const float *b_stage, uint64_t *full, uint64_t *empty, int slices,
+                               int tiles_m, int pairs_n, int cluster_tiles, int cluster,
+                               int clusters, unsigned rank)
 {
     asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(CONSUMER_REGISTERS));
     const int consumer = threadIdx.x / 128 - 1;
@@ -298,16 +215,10 @@ static __device__ __forceinline__ void consume(const struct matmul_problem &p, c
     float d[128];
     uint32_t frag0[4][4] = {}, frag1[4][4] = {}; /* two sets: one in flight, one loading */
     int it = 0; /* slices consumed so far, across tiles */
-    struct piece pc = {0, 0, w.slices, -1};
-#if STREAM_K
-    for (int index = 0; next_piece(index, w, &pc); ++index) {
-#else
-    for (pc.tile = w.cluster; pc.tile < w.full_tiles; pc.tile += w.clusters) {
-#endif
+    for (int t = cluster; t < cluster_tiles; t += clusters) {
         int tile_m, pair_n;
-        grouped_tile(pc.tile, tiles_m, pairs_n, &tile_m, &pair_n);
+        grouped_tile(t, tiles_m, pairs_n, &tile_m, &pair_n);
         int tile_n = pair_n * CLUSTER + (int)rank; /* may be past the last: stores nothing */
-        const int slices = pc.end - pc.begin;
 #pragma unroll
         for (int i = 0; i < 128; ++i)
             d[i] = 0.0f;
@@ -329,33 +240,14 @@ static __device__ __forceinline__ void consume(const struct matmul_problem &p, c
         fragments_keep(frag1);
         if (leader) /* the tile's last stage */
             release_stage(&empty[(it - 1) % STAGES]);
-#if STREAM_K
-        unsigned *flag = pc.tail >= 0 ? &flags[pc.tail * CLUSTER + rank] : NULL;
-        if (flag != NULL && pc.begin > 0) { /* the tile's first piece is stored */
-            if (threadIdx.x == 128)
-                while (ld_acquire_gpu(flag) != epoch)
-                    ;
-            asm volatile("bar.sync 1, 256;\n" ::: "memory"); /* the consumers of this block */
-        }
-        store_transposed(p, d, tile_m * BM, tile_n * BN + f.column, pc.begin > 0);
-        if (flag != NULL && pc.begin == 0 && pc.end < w.slices) { /* others add to it */
-            asm volatile("bar.sync 1, 256;\n" ::: "memory");
-            if (threadIdx.x == 128) {
-                __threadfence();
-                st_release_gpu(flag, epoch);
-            }
-        }
-#else
-        store_transposed(p, d, tile_m * BM, tile_n * BN + f.column, false);
-#endif
+        store_transposed(p, d, tile_m * BM, tile_n * BN + f.column);
     }
 }
 #endif
 
 __global__ void __launch_bounds__(THREADS, 1)
     matmul_multicast(const __grid_constant__ CUtensorMap a_map,
-                     const __grid_constant__ CUtensorMap b_map, struct matmul_problem p, int kp,
-                     unsigned *flags, unsigned epoch)
+                     const __grid_constant__ CUtensorMap b_map, struct matmul_problem p, int kp)
 {
 #ifdef TF32_NO_WGMMA
     __trap(); /* the compute_90 PTX: never run (the launch refuses all but sm_90a GPUs) */
@@ -371,12 +263,6 @@ __global__ void __launch_bounds__(THREADS, 1)
     const int cluster_tiles = tiles_m * pairs_n;
     const int cluster = blockIdx.x / CLUSTER, clusters = gridDim.x / CLUSTER;
     const unsigned rank = cluster_rank();
-    struct schedule w;
-    w.slices = slices;
-    w.cluster = cluster;
-    w.clusters = clusters;
-    w.full_tiles = STREAM_K ? cluster_tiles / clusters * clusters : cluster_tiles;
-    w.tail_tiles = cluster_tiles - w.full_tiles;
 
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; ++s) {
@@ -391,17 +277,12 @@ __global__ void __launch_bounds__(THREADS, 1)
         asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(PRODUCER_REGISTERS));
         if (threadIdx.x == 0) {
             int it = 0; /* slices loaded so far, across tiles: the ring's position */
-            struct piece pc = {0, 0, w.slices, -1};
-#if STREAM_K
-            for (int index = 0; next_piece(index, w, &pc); ++index) {
-#else
-            for (pc.tile = w.cluster; pc.tile < w.full_tiles; pc.tile += w.clusters) {
-#endif
+            for (int t = cluster; t < cluster_tiles; t += clusters) {
                 int tile_m, pair_n;
-                grouped_tile(pc.tile, tiles_m, pairs_n, &tile_m, &pair_n);
+                grouped_tile(t, tiles_m, pairs_n, &tile_m, &pair_n);
                 /* past the last tile column, B's boxes arrive as zeros (TMA's bounds) */
                 int tile_n = pair_n * CLUSTER + (int)rank;
-                for (int slice = pc.begin; slice < pc.end; ++slice, ++it) {
+                for (int slice = 0; slice < slices; ++slice, ++it) {
                     int s = it % STAGES, round = it / STAGES;
                     if (round > 0) /* both blocks' consumers are done with this stage */
                         mbarrier_wait(&empty[s], (round - 1) % 2);
@@ -417,7 +298,8 @@ __global__ void __launch_bounds__(THREADS, 1)
         }
         __syncwarp(); /* the warp together again for the cluster barrier */
     } else {
-        consume(p, a_stage, b_stage, full, empty, w, tiles_m, pairs_n, rank, flags, epoch);
+        consume(p, a_stage, b_stage, full, empty, slices, tiles_m, pairs_n, cluster_tiles, cluster,
+                clusters, rank);
     }
     cluster_sync(); /* no block leaves while its partner may still arrive on its barriers */
 #endif
@@ -466,7 +348,7 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     if (cluster_tiles > 2147483647LL / CLUSTER)
         return step_refuse_launch("more tiles of C than an int counts");
     /* as many clusters as fit at once, each looping over cluster tiles */
-    long long clusters = cluster_tiles < resident && !STREAM_K ? cluster_tiles : resident;
+    long long clusters = cluster_tiles < resident ? cluster_tiles : resident;
     if (BALANCED_GRID) { /* the same rounds, each cluster as many tiles as the others */
         long long rounds = (cluster_tiles + clusters - 1) / clusters;
         clusters = (cluster_tiles + rounds - 1) / rounds;
@@ -485,31 +367,9 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     if ((status = tf32_tensor_map_cached(&a_map, a, p->m, kp, A_PART_ROWS)) != cudaSuccess ||
         (status = tf32_tensor_map_cached(&b_map, b, p->k, np, BK)) != cudaSuccess)
         return status;
-    unsigned *flags = NULL, epoch = 0;
-#if STREAM_K
-    /* a flag per tail tile and block (at most a block's worth each): raised to this
-     * launch's number, so nothing resets them between launches */
-    static unsigned *flag_buffer = NULL, launches = 0;
-    static size_t flag_count = 0;
-    if (flag_count < grid.x) {
-        if (flag_buffer != NULL && (status = cudaFree(flag_buffer)) != cudaSuccess)
-            return status;
-        flag_buffer = NULL;
-        flag_count = 0;
-        if ((status = cudaMalloc((void **)&flag_buffer, grid.x * sizeof(unsigned))) != cudaSuccess ||
-            (status = cudaMemsetAsync(flag_buffer, 0, grid.x * sizeof(unsigned), stream)) !=
-                cudaSuccess)
-            return status;
-        flag_count = grid.x;
-    }
-    if (++launches == 0) /* 0 is what a fresh flag holds */
-        ++launches;
-    flags = flag_buffer;
-    epoch = launches;
-#endif
     cudaLaunchConfig_t config = cluster_config(grid, stream, &attr);
-    if ((status = cudaLaunchKernelEx(&config, matmul_multicast, a_map.map, b_map.map, *p, kp, flags,
-                                     epoch)) != cudaSuccess)
+    if ((status = cudaLaunchKernelEx(&config, matmul_multicast, a_map.map, b_map.map, *p, kp)) !=
+        cudaSuccess)
         return status;
     return cudaGetLastError();
 }
