@@ -20,8 +20,7 @@
  *   blockIdx.x instead of the counter (CUB's choice: it relies on blocks starting in
  *   order, which CUDA does not promise). For the sweep against CUB's sm_90 tuning
  *   (128 threads of 24 items, plain loads and stores, a sleep in the look-back's
- *   spin): STREAMING_LOADS=0 and STREAMING_STORES=0 (plain ld/st), PREFETCH_256B=1,
- *   EARLY_PUBLISH=1 (the tile's sum published before its segment scan), and
+ *   spin): STREAMING_LOADS=0 and STREAMING_STORES=0 (plain ld/st), and
  *   lookback.cuh's LOOKBACK_SPIN_NS and LOOKBACK_FIRST_NS, which 08 sets to CUB's 688
  *   and 1140 ns: the look-back sleeps between reads of a tile not yet published
  *   instead of polling it, the one choice of CUB's that took 08 past it on the H200.

@@ -24,8 +24,7 @@
  *    ends: equal work per lane whatever the row lengths (Merrill and Garland's merge
  *    path, inside a warp). The warp writes its rows' sums to y in one coalesced store.
  *    The first piece of a long row is stored like any other; its other pieces run in a
- *    second launch, after it, and atomicAdd their sums into y[row] (ONE_LAUNCH=1: all
- *    in the one launch, the last piece of a row to finish adding its pieces' sums).
+ *    second launch, after it, and atomicAdd their sums into y[row].
  * Why: the ways CSR loses bandwidth are scattered loads (steps 01, 02), idle lanes on
  *  short rows and waits for long ones (steps 03, 04), and loads that wait for a search
  *  (step 06). No one layout removes all three on every matrix: ELL's column-major

@@ -20,8 +20,7 @@
  *   blockIdx.x instead of the counter (CUB's choice: it relies on blocks starting in
  *   order, which CUDA does not promise). For the sweep against CUB's sm_90 tuning
  *   (128 threads of 24 items, plain loads and stores, a sleep in the look-back's
- *   spin): STREAMING_LOADS=0 and STREAMING_STORES=0 (plain ld/st), PREFETCH_256B=1,
- *   EARLY_PUBLISH=1 (the tile's sum published before its segment scan), and
+ *   spin): STREAMING_LOADS=0 and STREAMING_STORES=0 (plain ld/st), and
  *   lookback.cuh's LOOKBACK_SPIN_NS and LOOKBACK_FIRST_NS, which 08 sets to CUB's 688
  *   and 1140 ns: the look-back sleeps between reads of a tile not yet published
  *   instead of polling it, the one choice of CUB's that took 08 past it on the H200.
@@ -61,23 +60,12 @@
 #endif
 /* How a whole tile's float4 rows are read and written (the ragged last tile always
  * goes word by word): STREAMING_LOADS 1 __ldcs (ld.global.cs), 0 a plain load (CUB's
- * LOAD_DEFAULT); STREAMING_STORES 1 __stcs (st.global.cs), 0 a plain store;
- * PREFETCH_256B 1 adds the .L2::256B hint to the load (the L2 fetches the whole 256-byte
- * sector group a warp's row of float4 spans in one request). */
+ * LOAD_DEFAULT); STREAMING_STORES 1 __stcs (st.global.cs), 0 a plain store. */
 #ifndef STREAMING_LOADS
 #define STREAMING_LOADS 1
 #endif
 #ifndef STREAMING_STORES
 #define STREAMING_STORES 1
-#endif
-#ifndef PREFETCH_256B
-#define PREFETCH_256B 0
-#endif
-/* EARLY_PUBLISH 1: the first warp sums the segment totals and publishes the tile's
- * AGGREGATE before it scans them, so that the tiles after it stop waiting a scan of
- * SEGMENTS values sooner; 0: published after the scan (one read of its last total). */
-#ifndef EARLY_PUBLISH
-#define EARLY_PUBLISH 0
 #endif
 #define WARPS (THREADS / 32)
 #define ROWS ITEMS                /* rows of float4 per thread */
@@ -120,20 +108,10 @@ __device__ __forceinline__ void scan_segment_sums(float *s, unsigned lane)
     }
 }
 
-/* One whole row's float4, read as STREAMING_LOADS and PREFETCH_256B say. */
+/* One whole row's float4, read as STREAMING_LOADS says. */
 __device__ __forceinline__ float4 load_float4(const float4 *p)
 {
-#if PREFETCH_256B
-    float4 q;
 #if STREAMING_LOADS
-    asm("ld.global.cs.L2::256B.v4.f32 {%0, %1, %2, %3}, [%4];"
-                 : "=f"(q.x), "=f"(q.y), "=f"(q.z), "=f"(q.w) : "l"(p));
-#else
-    asm("ld.global.L2::256B.v4.f32 {%0, %1, %2, %3}, [%4];"
-                 : "=f"(q.x), "=f"(q.y), "=f"(q.z), "=f"(q.w) : "l"(p));
-#endif
-    return q;
-#elif STREAMING_LOADS
     return __ldcs(p);
 #else
     return *p;
@@ -213,28 +191,15 @@ scan_tuned(const float *in, float *out, unsigned long long *status, unsigned *ti
     }
     __syncthreads();
     if (warp == 0) {
-#if EARLY_PUBLISH
-        float aggregate = 0.0f; /* the segment totals summed, before they are scanned */
-        for (unsigned i = lane; i < SEGMENTS; i += 32)
-            aggregate += segment_sums[i];
-#pragma unroll
-        for (unsigned offset = 16; offset > 0; offset /= 2)
-            aggregate += __shfl_xor_sync(FULL_MASK, aggregate, offset);
-        if (tile > 0 && lane == 0)
-            lookback_publish(&status[tile], LOOKBACK_AGGREGATE, aggregate);
-        __syncwarp(); /* every lane has read the totals the scan now overwrites */
-        scan_segment_sums(segment_sums, lane);
-#else
         scan_segment_sums(segment_sums, lane);
         __syncwarp(); /* lane 31 wrote the last total that every lane now reads */
         float aggregate = segment_sums[SEGMENTS - 1];
-#endif
         float exclusive = 0.0f;
         if (tile == 0) {
             if (lane == 0)
                 lookback_publish(&status[0], LOOKBACK_PREFIX, aggregate);
         } else {
-            if (!EARLY_PUBLISH && lane == 0)
+            if (lane == 0)
                 lookback_publish(&status[tile], LOOKBACK_AGGREGATE, aggregate);
             exclusive = lookback_warp<float>(status, tile, lane);
             if (lane == 0)

@@ -24,8 +24,7 @@
  *    ends: equal work per lane whatever the row lengths (Merrill and Garland's merge
  *    path, inside a warp). The warp writes its rows' sums to y in one coalesced store.
  *    The first piece of a long row is stored like any other; its other pieces run in a
- *    second launch, after it, and atomicAdd their sums into y[row] (ONE_LAUNCH=1: all
- *    in the one launch, the last piece of a row to finish adding its pieces' sums).
+ *    second launch, after it, and atomicAdd their sums into y[row].
  * Why: the ways CSR loses bandwidth are scattered loads (steps 01, 02), idle lanes on
  *  short rows and waits for long ones (steps 03, 04), and loads that wait for a search
  *  (step 06). No one layout removes all three on every matrix: ELL's column-major
@@ -52,15 +51,28 @@
 #define PER_LANE 16 /* nonzeros per lane: a piece holds at most 32 * PER_LANE */
 #endif
 #define PIECE (32 * PER_LANE)
-/* ONE_LAUNCH 1: a long row's pieces sit together in the one launch's list, each
- * leaves its sum in a slot of its own, and the last of them to finish (a counter per
- * long row) adds the slots in order and stores y[row]: no second launch, no tail
- * between the two, and y[row] the same every run. 0: its first piece in the first
- * launch, the others atomicAdd into y in a second launch. */
-#ifndef ONE_LAUNCH
-#define ONE_LAUNCH 0
+#ifndef PIECE_ROWS
+#define PIECE_ROWS 32 /* rows per piece: one sum slot per lane (a multiple of 32: PIECE_ROWS / 32 a lane) */
 #endif
-#define PIECE_ROWS 32 /* rows per piece: one sum slot per lane */
+/* Build variables for the powerlaw sweep (issue 41; the defaults are the step as it was):
+ * STREAM_MATRIX 0 reads a piece's columns and values with __ldg; 1 with
+ * ld.global.nc.L1::no_allocate, so that the stream of the matrix leaves L1 to the
+ * gathers of x; 2 also gives them an L2 evict_first policy (createpolicy, then
+ * L2::cache_hint), so that x stays in L2. X_EVICT_LAST 1 gathers x with an L2
+ * evict_last policy (x kept in L2 against the matrix's stream). PIECES_MIN_BLOCKS: blocks per SM the pieces kernel's
+ * __launch_bounds__ asks registers for (0: none asked, as the default). */
+#ifndef STREAM_MATRIX
+#define STREAM_MATRIX 0
+#endif
+#ifndef X_EVICT_LAST
+#define X_EVICT_LAST 0
+#endif
+#ifndef PIECES_MIN_BLOCKS
+#define PIECES_MIN_BLOCKS 0
+#endif
+#if PIECE_ROWS % 32 != 0
+#error "PIECE_ROWS must be a multiple of 32"
+#endif
 #define SHORT_ROWS 8  /* mean and longest row at most 8 and 16: one thread per row */
 #define ELL_SLICE 32       /* rows of a slice of the sliced ELL: a warp */
 #define ELL_WINDOW 256     /* sigma: the rows sorted by length within windows of this many */
@@ -85,11 +97,72 @@ __device__ __forceinline__ int load_streaming(const int *p)
     return v;
 }
 
+/* An L2 eviction policy for a whole load (sm_80's createpolicy): the loads below take
+ * it as their L2::cache_hint. */
+__device__ __forceinline__ unsigned long long l2_evict_first(void)
+{
+    unsigned long long policy;
+    asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+    return policy;
+}
+
+__device__ __forceinline__ unsigned long long l2_evict_last(void)
+{
+    unsigned long long policy;
+    asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+    return policy;
+}
+
+/* A piece's columns and values, read as STREAM_MATRIX says. */
+__device__ __forceinline__ float load_matrix(const float *p)
+{
+#if STREAM_MATRIX == 2
+    float v;
+    asm("ld.global.nc.L1::no_allocate.L2::cache_hint.f32 %0, [%1], %2;" : "=f"(v) : "l"(p), "l"(l2_evict_first()));
+    return v;
+#elif STREAM_MATRIX == 1
+    return load_streaming(p);
+#else
+    return __ldg(p);
+#endif
+}
+
+__device__ __forceinline__ int load_matrix(const int *p)
+{
+#if STREAM_MATRIX == 2
+    int v;
+    asm("ld.global.nc.L1::no_allocate.L2::cache_hint.s32 %0, [%1], %2;" : "=r"(v) : "l"(p), "l"(l2_evict_first()));
+    return v;
+#elif STREAM_MATRIX == 1
+    return load_streaming(p);
+#else
+    return __ldg(p);
+#endif
+}
+
+/* One element of x, gathered as X_EVICT_LAST says. */
+__device__ __forceinline__ float load_x(const float *p)
+{
+#if X_EVICT_LAST
+    float v;
+    asm("ld.global.nc.L2::cache_hint.f32 %0, [%1], %2;" : "=f"(v) : "l"(p), "l"(l2_evict_last()));
+    return v;
+#else
+    return __ldg(p);
+#endif
+}
+
+#if PIECES_MIN_BLOCKS > 0
+#define PIECES_BOUNDS __launch_bounds__(THREADS, PIECES_MIN_BLOCKS)
+#else
+#define PIECES_BOUNDS __launch_bounds__(THREADS)
+#endif
+
 /* A piece: rows first_row .. first_row + rows - 1 (1 to 32), nonzeros begin .. end - 1
  * (at most PIECE). A piece of a long row holds part of one row. */
-__global__ void __launch_bounds__(THREADS)
+__global__ void PIECES_BOUNDS
 spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restrict__ x, float *y,
-            const int4 *pieces, int count, int accumulate, float *part_sums, unsigned *parts_done)
+            const int4 *pieces, int count, int accumulate)
 {
     /* a product i of a warp's piece sits at i + i / 32: lane l's 16 neighbours
      * (l * 16 .. l * 16 + 15) then fall in 32 different banks */
@@ -101,31 +174,29 @@ spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restri
     if (index >= count) /* the whole warp: no barrier below is block-wide */
         return;
     const int4 piece = __ldg(pieces + index);
-    const int first_row = piece.x, begin = piece.z, end = piece.w;
-#if ONE_LAUNCH
-    const bool long_part = piece.y < 0; /* a piece of a long row (rows -1 in the list) */
-    const int rows = long_part ? 1 : piece.y;
-#else
-    const int rows = piece.y;
-#endif
+    const int first_row = piece.x, rows = piece.y, begin = piece.z, end = piece.w;
     int col[PER_LANE];
     float val[PER_LANE];
 #pragma unroll
     for (int u = 0; u < PER_LANE; ++u)
         if (begin + lane + 32 * u < end) {
-            col[u] = __ldg(Aj + begin + lane + 32 * u);
-            val[u] = __ldg(Av + begin + lane + 32 * u);
+            col[u] = load_matrix(Aj + begin + lane + 32 * u);
+            val[u] = load_matrix(Av + begin + lane + 32 * u);
         }
     /* the rows' starts, relative to the piece (the first row's clipped to it) */
-    if (lane < rows)
-        bounds[warp][lane] = lane == 0 ? 0 : __ldg(Ap + first_row + lane) - begin;
+#pragma unroll
+    for (int r = lane; r < PIECE_ROWS; r += 32) /* PIECE_ROWS / 32 rows a lane */
+        if (r < rows)
+            bounds[warp][r] = r == 0 ? 0 : __ldg(Ap + first_row + r) - begin;
     if (lane == 0)
         bounds[warp][rows] = end - begin;
-    sums[warp][lane] = 0.0f;
+#pragma unroll
+    for (int r = lane; r < PIECE_ROWS; r += 32)
+        sums[warp][r] = 0.0f;
 #pragma unroll
     for (int u = 0; u < PER_LANE; ++u)
         if (begin + lane + 32 * u < end)
-            products[warp][lane + 33 * u] = val[u] * __ldg(x + col[u]);
+            products[warp][lane + 33 * u] = val[u] * load_x(x + col[u]);
     __syncwarp();
     /* lane l adds products l * PER_LANE .. l * PER_LANE + PER_LANE - 1 */
     const int length = end - begin, first = lane * PER_LANE;
@@ -152,37 +223,14 @@ spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restri
         atomicAdd(&sums[warp][row], sum);
     }
     __syncwarp();
-#if ONE_LAUNCH
-    if (long_part) { /* the row's pieces are consecutive: which of them is this one */
-        const int row_begin = __ldg(Ap + first_row), row_length = __ldg(Ap + first_row + 1) - row_begin;
-        const int first_part = index - (begin - row_begin) / PIECE, parts = (row_length + PIECE - 1) / PIECE;
-        unsigned arrived = 0;
-        if (lane == 0) {
-            part_sums[index] = sums[warp][0];
-            __threadfence(); /* the sum is visible before the count says so */
-            arrived = atomicAdd(parts_done + first_part, 1u);
-        }
-        if (__shfl_sync(0xffffffffu, arrived, 0) == (unsigned)parts - 1) { /* the last to finish */
-            __threadfence();
-            float total = 0.0f;
-            for (int q = lane; q < parts; q += 32)
-                total += __ldcg(part_sums + first_part + q);
 #pragma unroll
-            for (int offset = 16; offset > 0; offset /= 2)
-                total += __shfl_xor_sync(0xffffffffu, total, offset);
-            if (lane == 0) {
-                y[first_row] = total;
-                parts_done[first_part] = 0; /* ready for the next launch */
-            }
-        }
-        return;
-    }
-#endif
-    if (lane < rows) {
+    for (int r = lane; r < PIECE_ROWS; r += 32) {
+        if (r >= rows)
+            break;
         if (accumulate)
-            atomicAdd(y + first_row + lane, sums[warp][lane]);
+            atomicAdd(y + first_row + r, sums[warp][r]);
         else
-            y[first_row + lane] = sums[warp][lane];
+            y[first_row + r] = sums[warp][r];
     }
 }
 
@@ -294,15 +342,16 @@ static struct {
     float *vals;
 } ell;
 
-static void free_ell(void)
+/* Frees every buffer of the slices, even after one fails; returns the first error. */
+static cudaError_t free_ell(void)
 {
-    cudaFree(ell.start);
-    cudaFree(ell.perm);
-    cudaFree(ell.length);
-    cudaFree(ell.width);
-    cudaFree(ell.cols);
-    cudaFree(ell.vals);
+    void *buffers[] = {ell.start, ell.perm, ell.length, ell.width, ell.cols, ell.vals};
+    cudaError_t status = cudaSuccess, freed;
+    for (size_t b = 0; b < sizeof buffers / sizeof buffers[0]; ++b)
+        if ((freed = cudaFree(buffers[b])) != cudaSuccess && status == cudaSuccess)
+            status = freed;
     memset(&ell, 0, sizeof ell);
+    return status;
 }
 
 /* the pieces of the matrix they were cut from, on the device */
@@ -311,8 +360,6 @@ static struct {
     int cap;                /* the most nonzeros of a piece */
     int4 *pieces;           /* the stored pieces, then the long rows' other pieces */
     int count, long_count;
-    float *part_sums;       /* ONE_LAUNCH: each piece's sum slot (long rows' pieces use theirs) */
-    unsigned *parts_done;   /* ONE_LAUNCH: at a long row's first piece, its pieces finished */
 } split;
 
 static double now_ms(void)
@@ -333,15 +380,6 @@ static long cut(const int *Ap, int rows, int cap, int4 *out, long *long_count)
     for (int r = 0; r < rows;) {
         int begin = Ap[r];
         if (Ap[r + 1] - begin > cap) { /* a long row: pieces of its own */
-            if (ONE_LAUNCH) { /* all of them in the one list, one after another, rows -1 */
-                for (int b = begin; b < Ap[r + 1]; b += cap) {
-                    if (out != NULL)
-                        out[count] = make_int4(r, -1, b, b + cap < Ap[r + 1] ? b + cap : Ap[r + 1]);
-                    ++count;
-                }
-                ++r;
-                continue;
-            }
             if (out != NULL)
                 out[count] = make_int4(r, 1, begin, begin + cap);
             ++count;
@@ -371,12 +409,9 @@ static cudaError_t make_split(const struct spmv_problem *p, int cap)
     cudaError_t status = cudaDeviceSynchronize(); /* the old pieces may still be in use */
     if (status != cudaSuccess)
         return status;
-    cudaFree(split.pieces);
-    cudaFree(split.part_sums);
-    cudaFree(split.parts_done);
+    if ((status = cudaFree(split.pieces)) != cudaSuccess)
+        return status;
     split.pieces = NULL;
-    split.part_sums = NULL;
-    split.parts_done = NULL;
     long others = 0, count = cut(p->host_row_ptr, p->rows, cap, NULL, &others);
     int4 *host = (int4 *)malloc((size_t)(count + others) * sizeof(int4));
     if (host == NULL)
@@ -386,10 +421,6 @@ static cudaError_t make_split(const struct spmv_problem *p, int cap)
     if ((status = cudaMalloc(&split.pieces, (size_t)(count + others) * sizeof(int4))) == cudaSuccess)
         status = cudaMemcpy(split.pieces, host, (size_t)(count + others) * sizeof(int4), cudaMemcpyHostToDevice);
     free(host);
-    if (ONE_LAUNCH && status == cudaSuccess &&
-        (status = cudaMalloc(&split.part_sums, (size_t)count * sizeof(float))) == cudaSuccess &&
-        (status = cudaMalloc(&split.parts_done, (size_t)count * sizeof(unsigned))) == cudaSuccess)
-        status = cudaMemset(split.parts_done, 0, (size_t)count * sizeof(unsigned));
     if (status != cudaSuccess)
         return status;
     split.count = (int)count;
@@ -411,9 +442,8 @@ static cudaError_t make_ell(const struct spmv_problem *p, cudaStream_t stream)
 {
     double begin_ms = now_ms();
     cudaError_t status = cudaDeviceSynchronize(); /* the old slices may still be in use */
-    if (status != cudaSuccess)
+    if (status != cudaSuccess || (status = free_ell()) != cudaSuccess)
         return status;
-    free_ell();
     long long slices = ((long long)p->rows + ELL_SLICE - 1) / ELL_SLICE;
     dim3 grid((unsigned)(((long long)p->rows + THREADS - 1) / THREADS));
     dim3 windows((unsigned)(((long long)p->rows + ELL_WINDOW - 1) / ELL_WINDOW));
@@ -455,7 +485,7 @@ done:
     free(width);
     free(start);
     if (status != cudaSuccess)
-        free_ell();
+        (void)free_ell(); /* the first error is the one reported; a failed free after it adds nothing */
     return status;
 }
 
@@ -510,7 +540,7 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
         if ((status = step_check_grid(grid)) != cudaSuccess)
             return status;
         spmv_pieces<<<grid, THREADS, 0, stream>>>(p->row_ptr, p->col_idx, p->values, p->x, p->y, pieces,
-                                                  count, part, split.part_sums, split.parts_done);
+                                                  count, part);
         if ((status = cudaGetLastError()) != cudaSuccess)
             return status;
     }
