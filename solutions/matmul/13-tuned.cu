@@ -20,7 +20,12 @@
  *  - Two block shapes, the kernel written once for either (struct shape): when the
  *    large tiles number fewer than half the SMs (1024^3: 32 of them for 132 SMs), tiles
  *    of 64x64 (8x4 per thread, 4 blocks of 128 threads per SM) instead, eight times as
- *    many, with the same schedules.
+ *    many, with the same schedules; stream-K there on 3 blocks per SM, not all 4 (fewer,
+ *    longer runs, fewer shares). And where tiles of 64x128 (8x8 per thread) make one
+ *    wave of one tile per SM, 75% of the SMs at least (1024^3: 128 tiles for 132 SMs),
+ *    those, one block per tile: no shares to store and add at all.
+ *  - A warp's 32 lanes laid out 4 along m and 8 along n (LM = 4), not 8 and 4: other
+ *    shared-memory loads per FFMA and other registers, measured faster at every size.
  *  - B is always read 16 bytes at a time: when n % 4 != 0 a first kernel
  *    (matmul_pad_b) copies it into rows of n rounded up to 4, zero-filled, instead of
  *    step 12's four 4-byte copies per float4 in every block. A is copied 4 bytes at a
@@ -35,17 +40,16 @@
  * Build variables: -DBK=8, -DSTAGES=3, -DBN=128, -DTN=8 -DMIN_BLOCKS=2, -DGROUP=16,
  * -DSTREAM_K=0 (one block per tile), -DSPLIT_COST=N ..., for repeating the sweep; the
  * small tile's -DSMALL_BM, -DSMALL_BN, -DSMALL_TN, -DSMALL_MIN_BLOCKS, -DSMALL_STREAM_K,
- * -DSMALL_SK_PER_SM (its stream-K blocks per SM) and -DSMALL_TILES=0 (never) or 2
- * (always); -DFIT_TILE=1 (one wave of 64x128 tiles where they fit one per SM, with
- * -DFIT_BM, -DFIT_BN, -DFIT_MIN_PCT; not yet measured). Variables that measured no
- * faster on the H200 were taken out (data/sweeps/README.md,
- * matmul-13-small-shapes.csv).
+ * -DSMALL_SK_PER_SM=3 (its stream-K blocks per SM; 0: as many as fit) and -DSMALL_TILES=0
+ * (never) or 2 (always); -DFIT_TILE=1 (0: no one-wave tile; its shape -DFIT_BM, -DFIT_BN,
+ * -DFIT_MIN_PCT), -DLM=4 (8: 8 lanes along m). Variables that measured no faster on the
+ * H200 were taken out (data/sweeps/README.md, matmul-13-small-shapes.csv).
  * Expect: over 200 registers in the main kernel (`make report` says how many), 0 local
  *   memory, 99328 B of dynamic shared memory, 1 block of 256 threads per SM (the small
  *   tile's kernel: 4 blocks per SM). On the H100, close to cuBLAS SGEMM from 1024^3 to
  *   8192^3, multiples of the tile or not; further behind at 1023x1025x999, where every
  *   block stores a share. The workspace (2 shares per block, up to 34 MB) and the padded
- *   B are allocated at the first launch (never timed) and kept. Measured: labs/matmul/README.md.s
+ *   B are allocated at the first launch (never timed) and kept. Measured: labs/matmul/README.md's
  *   table, and its step 13 comparing the step with cuBLAS at each size of one
  *   run (make guide-tables, from data/results/).
  * Run:  make run LAB=matmul STEP=13 [RUN_ARGS="--n 4097"]
@@ -102,9 +106,9 @@
  * 128 threads) make one wave of one tile per SM (at most the SMs, at least
  * FIT_MIN_PCT percent of them; 1024^3: 128 tiles of 64x128 for 132 SMs), those tiles,
  * one block per tile, no shares: each SM does one tile's work. Only where C is stored
- * float4 by float4 (one pair of kernels fewer). 0: never (the default until measured). */
+ * float4 by float4 (one pair of kernels fewer). 0: never. */
 #ifndef FIT_TILE
-#define FIT_TILE 0
+#define FIT_TILE 1
 #endif
 #ifndef FIT_BM
 #define FIT_BM 64
@@ -123,7 +127,7 @@
 #define STAGES 4
 #endif
 #ifndef LM
-#define LM 8 /* lanes of a warp along m; 32 / LM along n */
+#define LM 4 /* lanes of a warp along m; 32 / LM along n (8: as steps 09-12) */
 #endif
 #define LN (32 / LM)
 #define A_PAD 4
@@ -146,10 +150,10 @@
 #ifndef SPLIT_COST
 #define SPLIT_COST 8
 #endif
-/* Blocks per SM of the small tile's stream-K launch (0: as many as fit; the large
+/* Blocks per SM of the small tile's stream-K launch (0: as many as fit, 4; the large
  * tile's: as many as fit). */
 #ifndef SMALL_SK_PER_SM
-#define SMALL_SK_PER_SM 0
+#define SMALL_SK_PER_SM 3
 #endif
 
 /* One block shape and everything that follows from it. The kernel is written once,
