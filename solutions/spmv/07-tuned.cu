@@ -51,28 +51,7 @@
 #define PER_LANE 16 /* nonzeros per lane: a piece holds at most 32 * PER_LANE */
 #endif
 #define PIECE (32 * PER_LANE)
-#ifndef PIECE_ROWS
-#define PIECE_ROWS 32 /* rows per piece: one sum slot per lane (a multiple of 32: PIECE_ROWS / 32 a lane) */
-#endif
-/* Build variables for the powerlaw sweep (issue 41; the defaults are the step as it was):
- * STREAM_MATRIX 0 reads a piece's columns and values with __ldg; 1 with
- * ld.global.nc.L1::no_allocate, so that the stream of the matrix leaves L1 to the
- * gathers of x; 2 also gives them an L2 evict_first policy (createpolicy, then
- * L2::cache_hint), so that x stays in L2. X_EVICT_LAST 1 gathers x with an L2
- * evict_last policy (x kept in L2 against the matrix's stream). PIECES_MIN_BLOCKS: blocks per SM the pieces kernel's
- * __launch_bounds__ asks registers for (0: none asked, as the default). */
-#ifndef STREAM_MATRIX
-#define STREAM_MATRIX 0
-#endif
-#ifndef X_EVICT_LAST
-#define X_EVICT_LAST 0
-#endif
-#ifndef PIECES_MIN_BLOCKS
-#define PIECES_MIN_BLOCKS 0
-#endif
-#if PIECE_ROWS % 32 != 0
-#error "PIECE_ROWS must be a multiple of 32"
-#endif
+#define PIECE_ROWS 32 /* rows per piece: one sum slot per lane */
 #define SHORT_ROWS 8  /* mean and longest row at most 8 and 16: one thread per row */
 #define ELL_SLICE 32       /* rows of a slice of the sliced ELL: a warp */
 #define ELL_WINDOW 256     /* sigma: the rows sorted by length within windows of this many */
@@ -97,70 +76,9 @@ __device__ __forceinline__ int load_streaming(const int *p)
     return v;
 }
 
-/* An L2 eviction policy for a whole load (sm_80's createpolicy): the loads below take
- * it as their L2::cache_hint. */
-__device__ __forceinline__ unsigned long long l2_evict_first(void)
-{
-    unsigned long long policy;
-    asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
-    return policy;
-}
-
-__device__ __forceinline__ unsigned long long l2_evict_last(void)
-{
-    unsigned long long policy;
-    asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
-    return policy;
-}
-
-/* A piece's columns and values, read as STREAM_MATRIX says. */
-__device__ __forceinline__ float load_matrix(const float *p)
-{
-#if STREAM_MATRIX == 2
-    float v;
-    asm("ld.global.nc.L1::no_allocate.L2::cache_hint.f32 %0, [%1], %2;" : "=f"(v) : "l"(p), "l"(l2_evict_first()));
-    return v;
-#elif STREAM_MATRIX == 1
-    return load_streaming(p);
-#else
-    return __ldg(p);
-#endif
-}
-
-__device__ __forceinline__ int load_matrix(const int *p)
-{
-#if STREAM_MATRIX == 2
-    int v;
-    asm("ld.global.nc.L1::no_allocate.L2::cache_hint.s32 %0, [%1], %2;" : "=r"(v) : "l"(p), "l"(l2_evict_first()));
-    return v;
-#elif STREAM_MATRIX == 1
-    return load_streaming(p);
-#else
-    return __ldg(p);
-#endif
-}
-
-/* One element of x, gathered as X_EVICT_LAST says. */
-__device__ __forceinline__ float load_x(const float *p)
-{
-#if X_EVICT_LAST
-    float v;
-    asm("ld.global.nc.L2::cache_hint.f32 %0, [%1], %2;" : "=f"(v) : "l"(p), "l"(l2_evict_last()));
-    return v;
-#else
-    return __ldg(p);
-#endif
-}
-
-#if PIECES_MIN_BLOCKS > 0
-#define PIECES_BOUNDS __launch_bounds__(THREADS, PIECES_MIN_BLOCKS)
-#else
-#define PIECES_BOUNDS __launch_bounds__(THREADS)
-#endif
-
 /* A piece: rows first_row .. first_row + rows - 1 (1 to 32), nonzeros begin .. end - 1
  * (at most PIECE). A piece of a long row holds part of one row. */
-__global__ void PIECES_BOUNDS
+__global__ void __launch_bounds__(THREADS)
 spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restrict__ x, float *y,
             const int4 *pieces, int count, int accumulate)
 {
@@ -180,23 +98,19 @@ spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restri
 #pragma unroll
     for (int u = 0; u < PER_LANE; ++u)
         if (begin + lane + 32 * u < end) {
-            col[u] = load_matrix(Aj + begin + lane + 32 * u);
-            val[u] = load_matrix(Av + begin + lane + 32 * u);
+            col[u] = __ldg(Aj + begin + lane + 32 * u);
+            val[u] = __ldg(Av + begin + lane + 32 * u);
         }
     /* the rows' starts, relative to the piece (the first row's clipped to it) */
-#pragma unroll
-    for (int r = lane; r < PIECE_ROWS; r += 32) /* PIECE_ROWS / 32 rows a lane */
-        if (r < rows)
-            bounds[warp][r] = r == 0 ? 0 : __ldg(Ap + first_row + r) - begin;
+    if (lane < rows)
+        bounds[warp][lane] = lane == 0 ? 0 : __ldg(Ap + first_row + lane) - begin;
     if (lane == 0)
         bounds[warp][rows] = end - begin;
-#pragma unroll
-    for (int r = lane; r < PIECE_ROWS; r += 32)
-        sums[warp][r] = 0.0f;
+    sums[warp][lane] = 0.0f;
 #pragma unroll
     for (int u = 0; u < PER_LANE; ++u)
         if (begin + lane + 32 * u < end)
-            products[warp][lane + 33 * u] = val[u] * load_x(x + col[u]);
+            products[warp][lane + 33 * u] = val[u] * __ldg(x + col[u]);
     __syncwarp();
     /* lane l adds products l * PER_LANE .. l * PER_LANE + PER_LANE - 1 */
     const int length = end - begin, first = lane * PER_LANE;
@@ -223,14 +137,11 @@ spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restri
         atomicAdd(&sums[warp][row], sum);
     }
     __syncwarp();
-#pragma unroll
-    for (int r = lane; r < PIECE_ROWS; r += 32) {
-        if (r >= rows)
-            break;
+    if (lane < rows) {
         if (accumulate)
-            atomicAdd(y + first_row + r, sums[warp][r]);
+            atomicAdd(y + first_row + lane, sums[warp][lane]);
         else
-            y[first_row + r] = sums[warp][r];
+            y[first_row + lane] = sums[warp][lane];
     }
 }
 
