@@ -51,6 +51,7 @@
 
 #include "attention.h"
 #include "step_kernel.h"
+#include "wgmma_bf16.cuh"
 
 #define WARPGROUPS 2
 #define THREADS (128 * WARPGROUPS)
@@ -133,78 +134,8 @@ __device__ __forceinline__ uint64_t smem_descriptor(uint32_t address, uint32_t l
 #define K_MAJOR_LEADING 16
 #define MN_MAJOR_LEADING SWIZZLE_ATOM
 
-__device__ __forceinline__ void wgmma_fence(void)
-{
-    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-}
-
-__device__ __forceinline__ void wgmma_commit(void)
-{
-    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-}
-
-__device__ __forceinline__ void wgmma_wait_all(void)
-{
-    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-}
-
-/* Keeps registers that an asynchronous wgmma writes (the accumulators) or reads (P)
- * where they are until this point: after wgmma_wait_all, nothing touches them before
- * the instructions are done. */
-template <int count>
-__device__ __forceinline__ void registers_keep(float (&r)[count])
-{
-#pragma unroll
-    for (int i = 0; i < count; ++i)
-        asm volatile("" : "+f"(r[i])::"memory");
-}
-
-__device__ __forceinline__ void registers_keep(unsigned (&r)[4])
-{
-#pragma unroll
-    for (int i = 0; i < 4; ++i)
-        asm volatile("" : "+r"(r[i])::"memory");
-}
-
-#define WGMMA_D32_REGS                                                                  \
-    "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, " \
-    "%18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}"
-#define WGMMA_D32_OUTS                                                                         \
-    "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),        \
-        "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), \
-        "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]),          \
-        "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]),          \
-        "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-
-/* D (64 x 64, FP32: 32 registers a thread) += A (64 x 16) B (16 x 64), BF16, both from
- * shared memory, both K-major (imm-trans-a = imm-trans-b = 0). */
-__device__ __forceinline__ void wgmma_64x64x16_ss(float (&d)[32], uint64_t a_desc, uint64_t b_desc)
-{
-    asm volatile("{\n"
-                 ".reg .pred p;\n"
-                 "setp.ne.b32 p, %34, 0;\n" /* scale-d: accumulate into d */
-                 "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 " WGMMA_D32_REGS
-                 ", %32, %33, p, 1, 1, 0, 0;\n"
-                 "}\n"
-                 : WGMMA_D32_OUTS
-                 : "l"(a_desc), "l"(b_desc), "r"(1));
-}
-
-/* D (64 x 64, FP32) += A (64 x 16, BF16, from registers: thread (warp w, lane 4g + t)
- * holds rows 16w + g and 16w + g + 8, columns 2t, 2t + 1 in a[0] and a[1], 2t + 8,
- * 2t + 9 in a[2] and a[3], the lower column in the lower half) B (16 x 64, BF16, from
- * shared memory, MN-major: imm-trans-b = 1). */
-__device__ __forceinline__ void wgmma_64x64x16_rs(float (&d)[32], const unsigned (&a)[4], uint64_t b_desc)
-{
-    asm volatile("{\n"
-                 ".reg .pred p;\n"
-                 "setp.ne.b32 p, %37, 0;\n" /* scale-d: accumulate into d */
-                 "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 " WGMMA_D32_REGS
-                 ", {%32, %33, %34, %35}, %36, p, 1, 1, 1;\n"
-                 "}\n"
-                 : WGMMA_D32_OUTS
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b_desc), "r"(1));
-}
+/* The wgmma instructions as inline PTX (fence, commit, wait, the shared-memory and the
+ * register-A forms, registers_keep): wgmma_bf16.cuh, beside attention.h. */
 
 template <int D>
 __device__ __forceinline__ void wgmma_forward(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
@@ -268,7 +199,7 @@ __device__ __forceinline__ void wgmma_forward(const __nv_bfloat16 *q, const __nv
                 uint64_t a = smem_descriptor(q_tile + (kk / 4) * BR * ROW_BYTES + warpgroup * 64 * ROW_BYTES +
                                                  in_slab, K_MAJOR_LEADING);
                 uint64_t b = smem_descriptor(ks + (kk / 4) * BC * ROW_BYTES + in_slab, K_MAJOR_LEADING);
-                wgmma_64x64x16_ss(s, a, b);
+                wgmma_k16_ss(s, a, b, 1);
             }
             wgmma_commit();
             wgmma_wait_all();
@@ -330,7 +261,7 @@ __device__ __forceinline__ void wgmma_forward(const __nv_bfloat16 *q, const __nv
             for (int x = 0; x < SLABS; ++x)
 #pragma unroll
                 for (int kb = 0; kb < BC / 16; ++kb)
-                    wgmma_64x64x16_rs(acc[x], pa[kb],
+                    wgmma_k16_rs(acc[x], pa[kb],
                                       smem_descriptor(vs + x * BC * ROW_BYTES + kb * 16 * ROW_BYTES,
                                                       MN_MAJOR_LEADING));
             wgmma_commit();

@@ -69,10 +69,8 @@
  * Build variables, each a -D flag (the CSV's flags column records those set; make run
  *   LAB=attention STEP=10 ATT_BC=64 ... sets them, lab.mk): -DBC=160 keys per tile (64:
  *   the tile of step 09, S as m64n64k16; 128, 144, 176 or 192: S as m64n<BC>k16, the
- *   last two spilling), -DO_BY_TMA=1 (0: each thread stores its O straight to global
- *   memory), -DQ_IN_REGISTERS=0 (1: Q's fragments loaded once a tile by ldmatrix, S a
- *   register-A wgmma, so only K is read from shared memory; it spills beside BC > 128),
- *   -DSTAGES=2 (3 fits at BC = 128 without O_BY_TMA, in 225 KB), -DWIDE_PV=1 (0:
+ *   last two spilling and fitting only with O_BY_TMA=0), -DO_BY_TMA=1 (0: each thread
+ *   stores its O straight to global memory), -DSTAGES=2 (3 fits at BC = 128 without O_BY_TMA, in 225 KB), -DWIDE_PV=1 (0:
  *   one m64n64k16 per 64 columns), -DPINGPONG=1 (0: no turns, both consumers issue when
  *   ready), -DWGMMA_ASYNC=1 (0: the role test on threadIdx.x / 128 and zeros written
  *   before the first product, which ptxas serializes), -DINTRA_WG_OVERLAP=0 (1: FA3's
@@ -97,6 +95,7 @@
 
 #include "attention.h"
 #include "hopper_tma.cuh"
+#include "wgmma_bf16.cuh"
 #include "step_kernel.h"
 
 /* The build variables (the header's "Build variables"); each default is the fastest build
@@ -127,9 +126,6 @@
 #endif
 #ifndef O_BY_TMA
 #define O_BY_TMA 1 /* 1: O written to shared memory, then stored by TMA (the consumer moves on) */
-#endif
-#ifndef Q_IN_REGISTERS
-#define Q_IN_REGISTERS 0 /* 1: a consumer's 64 rows of Q as A fragments in registers (ldmatrix), S's product a register-A wgmma */
 #endif
 #if BC != 64 && BC != 128 && BC != 144 && BC != 160 && BC != 176 && BC != 192
 #error "BC (keys per tile) must be 64, 128, 144, 160, 176 or 192: the S product is one wgmma m64n<BC>k16"
@@ -197,200 +193,6 @@ __device__ __forceinline__ uint64_t smem_descriptor(uint32_t address, uint32_t l
  * ((8 chunks, slabs), (8 rows, atoms)) : ((16 B, leading), (128 B, stride))). */
 #define MN_MAJOR_SLAB_STEP (BC * ROW_BYTES)
 
-__device__ __forceinline__ void wgmma_fence(void)
-{
-    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-}
-
-__device__ __forceinline__ void wgmma_commit(void)
-{
-    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-}
-
-__device__ __forceinline__ void wgmma_wait_all(void)
-{
-    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-}
-
-/* Waits for every committed batch but the last one (INTRA_WG_OVERLAP: S's, not P V's). */
-__device__ __forceinline__ void wgmma_wait_all_but_last(void)
-{
-    asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
-}
-
-/* Keeps registers that an asynchronous wgmma writes (the accumulators) or reads (P)
- * where they are until this point: after wgmma_wait_all, nothing touches them before
- * the instructions are done. */
-template <int count>
-__device__ __forceinline__ void registers_keep(float (&r)[count])
-{
-#pragma unroll
-    for (int i = 0; i < count; ++i)
-        asm volatile("" : "+f"(r[i])::"memory");
-}
-
-__device__ __forceinline__ void registers_keep(unsigned (&r)[4])
-{
-#pragma unroll
-    for (int i = 0; i < 4; ++i)
-        asm volatile("" : "+r"(r[i])::"memory");
-}
-
-template <int blocks>
-__device__ __forceinline__ void registers_keep(unsigned (&r)[blocks][4])
-{
-#pragma unroll
-    for (int b = 0; b < blocks; ++b)
-        registers_keep(r[b]);
-}
-
-#define WGMMA_D32_REGS                                                                  \
-    "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, " \
-    "%18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}"
-#define WGMMA_D32_OUTS                                                                         \
-    "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),        \
-        "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), \
-        "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]),          \
-        "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]),          \
-        "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-
-#define WGMMA_R0_63                                                                     \
-    "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, " \
-    "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, " \
-    "%36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, " \
-    "%53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
-#define WGMMA_D64_REGS "{" WGMMA_R0_63 "}"
-#define WGMMA_D64_OUTS                                                                           \
-    WGMMA_D32_OUTS, "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), \
-        "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), \
-        "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), \
-        "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), \
-        "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-
-/* D (64 x 64, FP32: 32 registers a thread) += A (64 x 16) B (16 x 64), BF16, both from
- * shared memory, both K-major (imm-trans-a = imm-trans-b = 0); accumulate = 0: D = A B. */
-__device__ __forceinline__ void wgmma_k16_ss(float (&d)[32], uint64_t a_desc, uint64_t b_desc,
-                                             int accumulate)
-{
-    asm volatile("{\n"
-                 ".reg .pred p;\n"
-                 "setp.ne.b32 p, %34, 0;\n" /* scale-d: accumulate into d, or not */
-                 "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 " WGMMA_D32_REGS
-                 ", %32, %33, p, 1, 1, 0, 0;\n"
-                 "}\n"
-                 : WGMMA_D32_OUTS
-                 : "l"(a_desc), "l"(b_desc), "r"(accumulate));
-}
-
-/* D (64 x 64, FP32) += A (64 x 16, BF16, from registers: thread (warp w, lane 4g + t)
- * holds rows 16w + g and 16w + g + 8, columns 2t, 2t + 1 in a[0] and a[1], 2t + 8,
- * 2t + 9 in a[2] and a[3], the lower column in the lower half) B (16 x 64, BF16, from
- * shared memory, MN-major: imm-trans-b = 1). */
-__device__ __forceinline__ void wgmma_k16_rs(float (&d)[32], const unsigned (&a)[4], uint64_t b_desc)
-{
-    asm volatile("{\n"
-                 ".reg .pred p;\n"
-                 "setp.ne.b32 p, %37, 0;\n" /* scale-d: accumulate into d */
-                 "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 " WGMMA_D32_REGS
-                 ", {%32, %33, %34, %35}, %36, p, 1, 1, 1;\n"
-                 "}\n"
-                 : WGMMA_D32_OUTS
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b_desc), "r"(1));
-}
-
-/* The same two with N = 128 (64 registers a thread: register 4c + i is column
- * 8c + 2t + i % 2, as in the N = 64 form), for BC = 128 and WIDE_PV at D = 128. The
- * overloads go by the accumulator's size, so a product's code reads the same at both. */
-__device__ __forceinline__ void wgmma_k16_ss(float (&d)[64], uint64_t a_desc, uint64_t b_desc,
-                                             int accumulate)
-{
-    asm volatile("{\n"
-                 ".reg .pred p;\n"
-                 "setp.ne.b32 p, %66, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 " WGMMA_D64_REGS
-                 ", %64, %65, p, 1, 1, 0, 0;\n"
-                 "}\n"
-                 : WGMMA_D64_OUTS
-                 : "l"(a_desc), "l"(b_desc), "r"(accumulate));
-}
-
-__device__ __forceinline__ void wgmma_k16_rs(float (&d)[64], const unsigned (&a)[4], uint64_t b_desc)
-{
-    asm volatile("{\n"
-                 ".reg .pred p;\n"
-                 "setp.ne.b32 p, %69, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 " WGMMA_D64_REGS
-                 ", {%64, %65, %66, %67}, %68, p, 1, 1, 1;\n"
-                 "}\n"
-                 : WGMMA_D64_OUTS
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b_desc), "r"(1));
-}
-
-/* S's product at BC = 144, 160, 176 or 192 (FlashAttention-3 takes 176 keys a tile at
- * d = 128 without the mask): N = BC, BC / 2 registers a thread, laid out as above. */
-#define WGMMA_R64_79 ", %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79"
-#define WGMMA_R80_95 ", %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95"
-#define WGMMA_OUTS8(b)                                                                                 \
-    "+f"(d[(b)]), "+f"(d[(b) + 1]), "+f"(d[(b) + 2]), "+f"(d[(b) + 3]), "+f"(d[(b) + 4]), "+f"(d[(b) + 5]), \
-        "+f"(d[(b) + 6]), "+f"(d[(b) + 7])
-#if BC == 144
-#define WGMMA_WIDE_SHAPE "m64n144k16"
-#define WGMMA_WIDE_D "{" WGMMA_R0_63 ", %64, %65, %66, %67, %68, %69, %70, %71}"
-#define WGMMA_WIDE_SS ", %72, %73", "%74"
-#define WGMMA_WIDE_RS ", {%72, %73, %74, %75}, %76", "%77"
-#define WGMMA_WIDE_OUTS WGMMA_D64_OUTS, WGMMA_OUTS8(64)
-#elif BC == 160
-#define WGMMA_WIDE_SHAPE "m64n160k16"
-#define WGMMA_WIDE_D "{" WGMMA_R0_63 WGMMA_R64_79 "}"
-#define WGMMA_WIDE_SS ", %80, %81", "%82"
-#define WGMMA_WIDE_RS ", {%80, %81, %82, %83}, %84", "%85"
-#define WGMMA_WIDE_OUTS WGMMA_D64_OUTS, WGMMA_OUTS8(64), WGMMA_OUTS8(72)
-#elif BC == 176
-#define WGMMA_WIDE_SHAPE "m64n176k16"
-#define WGMMA_WIDE_D "{" WGMMA_R0_63 WGMMA_R64_79 ", %80, %81, %82, %83, %84, %85, %86, %87}"
-#define WGMMA_WIDE_SS ", %88, %89", "%90"
-#define WGMMA_WIDE_RS ", {%88, %89, %90, %91}, %92", "%93"
-#define WGMMA_WIDE_OUTS WGMMA_D64_OUTS, WGMMA_OUTS8(64), WGMMA_OUTS8(72), WGMMA_OUTS8(80)
-#elif BC == 192
-#define WGMMA_WIDE_SHAPE "m64n192k16"
-#define WGMMA_WIDE_D "{" WGMMA_R0_63 WGMMA_R64_79 WGMMA_R80_95 "}"
-#define WGMMA_WIDE_SS ", %96, %97", "%98"
-#define WGMMA_WIDE_RS ", {%96, %97, %98, %99}, %100", "%101"
-#define WGMMA_WIDE_OUTS WGMMA_D64_OUTS, WGMMA_OUTS8(64), WGMMA_OUTS8(72), WGMMA_OUTS8(80), WGMMA_OUTS8(88)
-#endif
-/* the operands' macros split into their two: the list of A and B, and scale-d's predicate */
-#define WGMMA_ASM_OPERANDS(...) WGMMA_ASM_OPERANDS_(__VA_ARGS__)
-#define WGMMA_ASM_OPERANDS_(ab, scale_d, shape, d, tail) \
-    "{\n.reg .pred p;\nsetp.ne.b32 p, " scale_d ", 0;\nwgmma.mma_async.sync.aligned." shape ".f32.bf16.bf16 " d ab ", p, 1, 1" tail ";\n}\n"
-#ifdef WGMMA_WIDE_SHAPE
-__device__ __forceinline__ void wgmma_k16_ss(float (&d)[BC / 2], uint64_t a_desc, uint64_t b_desc,
-                                             int accumulate)
-{
-    asm volatile(WGMMA_ASM_OPERANDS(WGMMA_WIDE_SS, WGMMA_WIDE_SHAPE, WGMMA_WIDE_D, ", 0, 0")
-                 : WGMMA_WIDE_OUTS
-                 : "l"(a_desc), "l"(b_desc), "r"(accumulate));
-}
-#endif
-
-#if Q_IN_REGISTERS
-/* S's product with A (Q) from registers, laid out as wgmma_k16_rs's, and B (K) from
- * shared memory, K-major (imm-trans-b = 0); accumulate = 0: D = A B. */
-#define DEFINE_WGMMA_RS_K(regs, shape, d_list, ab, scale_d, ...)                                              \
-    __device__ __forceinline__ void wgmma_k16_rs_k(float (&d)[regs], const unsigned (&a)[4], uint64_t b_desc, \
-                                                   int accumulate)                                          \
-    {                                                                                                       \
-        asm volatile(WGMMA_ASM_OPERANDS(ab, scale_d, shape, d_list, ", 0")                                  \
-                     : __VA_ARGS__                                                                          \
-                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b_desc), "r"(accumulate));          \
-    }
-DEFINE_WGMMA_RS_K(32, "m64n64k16", WGMMA_D32_REGS, ", {%32, %33, %34, %35}, %36", "%37", WGMMA_D32_OUTS)
-DEFINE_WGMMA_RS_K(64, "m64n128k16", WGMMA_D64_REGS, ", {%64, %65, %66, %67}, %68", "%69", WGMMA_D64_OUTS)
-#ifdef WGMMA_WIDE_SHAPE
-#define DEFINE_WGMMA_RS_K_WIDE(...) DEFINE_WGMMA_RS_K(__VA_ARGS__)
-DEFINE_WGMMA_RS_K_WIDE(BC / 2, WGMMA_WIDE_SHAPE, WGMMA_WIDE_D, WGMMA_WIDE_RS, WGMMA_WIDE_OUTS)
-#endif
-#endif
-
 /* The consumers' turns at the tensor cores: named barrier 1 + c is consumer c's. Its 128
  * threads wait there (bar.sync) for the other consumer's 128 to arrive (bar.arrive, which
  * does not wait). */
@@ -429,37 +231,6 @@ __device__ __forceinline__ void issue_scores(float (&sc)[BC / 2], uint32_t q_row
         wgmma_k16_ss(sc, a, b, WGMMA_ASYNC ? kk > 0 : 1);
     }
 }
-
-#if Q_IN_REGISTERS
-/* Q_IN_REGISTERS: the same product with Q's fragments in registers: only K is read from
- * shared memory, 4 KB a k16 step at BC = 128 where the descriptors' form reads 6 KB. */
-template <int D>
-__device__ __forceinline__ void issue_scores(float (&sc)[BC / 2], const unsigned (&qa)[D / 16][4], uint32_t ks)
-{
-#pragma unroll
-    for (int kk = 0; kk < D / 16; ++kk)
-        wgmma_k16_rs_k(sc, qa[kk], smem_descriptor(ks + (kk / 4) * BC * ROW_BYTES + (kk % 4) * 32, K_MAJOR_LEADING),
-                       kk > 0);
-}
-
-/* A warp's 16 rows of Q's swizzled tile as A fragments, one ldmatrix.x4 a k16 step:
- * lane l gives the address of row l % 8 of matrix l / 8 (rows + 8 for matrices 1 and 3,
- * columns + 8 for 2 and 3), and the 16-byte chunk c of row r is at c ^ (r % 8). */
-template <int D>
-__device__ __forceinline__ void load_q_fragments(unsigned (&qa)[D / 16][4], uint32_t q_rows, int warp, int lane)
-{
-    const int r = warp * 16 + lane % 8 + 8 * ((lane / 8) % 2);
-#pragma unroll
-    for (int kk = 0; kk < D / 16; ++kk) {
-        const int chunk = (kk % 4) * 2 + lane / 16;
-        const uint32_t address = q_rows + (kk / 4) * BR * ROW_BYTES + r * ROW_BYTES + ((chunk ^ (r % 8)) * 16);
-        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-                     : "=r"(qa[kk][0]), "=r"(qa[kk][1]), "=r"(qa[kk][2]), "=r"(qa[kk][3])
-                     : "r"(address)
-                     : "memory");
-    }
-}
-#endif
 
 /* O += P V of one tile: per piece of PV_N columns (a slab, or all D with WIDE_PV), BC / 16
  * steps of k16 (16 keys: 2048 bytes); vs is the stage's V tile. */
@@ -734,8 +505,7 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
 
     if (threadIdx.x == 0) {
         mbarrier_init(&q_full, 1); /* the producer's arrival, then TMA's bytes */
-        /* PERSISTENT: both consumers are done with Q (Q_IN_REGISTERS: each warp has its rows) */
-        mbarrier_init(&q_empty, Q_IN_REGISTERS ? 4 * CONSUMERS : CONSUMERS);
+        mbarrier_init(&q_empty, CONSUMERS); /* PERSISTENT: both consumers are done with Q */
         for (int s = 0; s < STAGES; ++s) {
             mbarrier_init(&k_full[s], 1);
             mbarrier_init(&v_full[s], 1);
@@ -816,18 +586,6 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
         if (consumer == 1)
             turn_give(consumer); /* consumer 0 takes the first turn */
         mbarrier_wait(&q_full, item % 2);
-#if Q_IN_REGISTERS
-        unsigned qa[D / 16][4]; /* the warp's 16 rows of Q, A fragments of S's product */
-        load_q_fragments<D>(qa, q_rows, warp, lane);
-#if PERSISTENT
-        __syncwarp(); /* the warp's loads are done: the next item's Q may come */
-        if (lane == 0)
-            mbarrier_arrive(&q_empty);
-#endif
-#define Q_OPERAND qa
-#else
-#define Q_OPERAND q_rows
-#endif
         /* Turn j issues O += P V of tile j - 1 and S = Q K^T of tile j; turn `tiles` only the
          * last P V. Both consumers take tiles + 1 turns, so the arrivals match the waits:
          * consumer 1's first give and its gives after turns 0 .. tiles - 1 are consumer 0's
@@ -855,7 +613,7 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
 #if INTRA_WG_OVERLAP
             /* S first, a batch of its own, so that waiting for it leaves P V running */
             if (scores)
-                issue_scores<D>(sc, Q_OPERAND, shared_address(k_stages + s * TILE_BYTES));
+                issue_scores<D>(sc, q_rows, shared_address(k_stages + s * TILE_BYTES));
             wgmma_commit();
             if (j > 0)
                 issue_pv<D, PV_N>(acc, pa, shared_address(v_stages + prev * TILE_BYTES), V_LEADING);
@@ -864,7 +622,7 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
             if (j > 0)
                 issue_pv<D, PV_N>(acc, pa, shared_address(v_stages + prev * TILE_BYTES), V_LEADING);
             if (scores)
-                issue_scores<D>(sc, Q_OPERAND, shared_address(k_stages + s * TILE_BYTES));
+                issue_scores<D>(sc, q_rows, shared_address(k_stages + s * TILE_BYTES));
             wgmma_commit();
 #endif
             if (consumer == 0 || !last_turn)
@@ -875,7 +633,7 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
             registers_keep(sc);
             if (leader && !last_turn) /* this warpgroup's S has read K's stage s */
                 mbarrier_arrive(&k_empty[s]);
-#if PERSISTENT && !Q_IN_REGISTERS
+#if PERSISTENT
             if (leader && j == tiles - 1) /* ... and Q, for the last time in this item */
                 mbarrier_arrive(&q_empty);
 #endif
@@ -895,9 +653,6 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
             for (int x = 0; x < D / PV_N; ++x)
                 registers_keep(acc[x]);
             registers_keep(pa);
-#if Q_IN_REGISTERS
-            registers_keep(qa);
-#endif
             if (leader && j > 0) /* ... and its P V V's stage prev */
                 mbarrier_arrive(&v_empty[prev]);
             if (last_turn)
@@ -917,15 +672,12 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
                 registers_keep(acc[x]);
             registers_keep(sc);
             registers_keep(pa);
-#if Q_IN_REGISTERS
-            registers_keep(qa);
-#endif
             if (leader) { /* this warpgroup's products have read K's stage s and V's stage prev */
                 if (!last_turn)
                     mbarrier_arrive(&k_empty[s]);
                 if (j > 0)
                     mbarrier_arrive(&v_empty[prev]);
-#if PERSISTENT && !Q_IN_REGISTERS
+#if PERSISTENT
                 if (j == tiles - 1) /* ... and Q, for the last time in this item */
                     mbarrier_arrive(&q_empty);
 #endif
@@ -1000,7 +752,6 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
             }
 #endif
         consumed += tiles;
-#undef Q_OPERAND
     }
 #if O_BY_TMA
     if (leader) /* the block's shared memory stays until the stores have read it */

@@ -40,9 +40,8 @@ endif
 # rings, ATT_WIDE_PV=1 P V as one product of the head's width, ATT_PINGPONG=0 no turns,
 # ATT_WGMMA_ASYNC=1 the code ptxas keeps in flight, ATT_INTRA_WG_OVERLAP=1 the softmax
 # under the same warpgroup's P V, ATT_LEAN_SOFTMAX=0 or 1 the softmax before its lean form,
-# ATT_PERSISTENT=0 a block per query tile, ATT_Q_IN_REGISTERS=1 Q's fragments in
-# registers for S's product, ATT_O_BY_TMA=0 O stored from registers. (Named apart from
-# the other labs' variables.)
+# ATT_PERSISTENT=0 a block per query tile, ATT_O_BY_TMA=0 O stored from registers.
+# (Named apart from the other labs' variables.)
 ATT_BC ?=
 ATT_STAGES ?=
 ATT_WIDE_PV ?=
@@ -51,13 +50,12 @@ ATT_WGMMA_ASYNC ?=
 ATT_INTRA_WG_OVERLAP ?=
 ATT_LEAN_SOFTMAX ?=
 ATT_PERSISTENT ?=
-ATT_Q_IN_REGISTERS ?=
 ATT_O_BY_TMA ?=
 $(call build_variable_choices,ATT_BC,64 128 144 160 176 192,the keys per tile of attention step 10)
 $(call build_variable_choices,ATT_STAGES,2 3 4,the stages of attention step 10's rings (3 only at ATT_BC=128 with ATT_O_BY_TMA=0))
 $(call build_variable_choices,ATT_LEAN_SOFTMAX,0 1 2,attention step 10's LEAN_SOFTMAX)
-$(foreach v,WIDE_PV PINGPONG WGMMA_ASYNC INTRA_WG_OVERLAP PERSISTENT Q_IN_REGISTERS O_BY_TMA,$(call build_variable_choices,ATT_$(v),0 1,attention step 10's $(v)))
-attention_10-pingpong_NVCCFLAGS = $(foreach v,BC STAGES WIDE_PV PINGPONG WGMMA_ASYNC INTRA_WG_OVERLAP LEAN_SOFTMAX PERSISTENT Q_IN_REGISTERS O_BY_TMA,$(if $(ATT_$(v)),-D$(v)=$(ATT_$(v))))
+$(foreach v,WIDE_PV PINGPONG WGMMA_ASYNC INTRA_WG_OVERLAP PERSISTENT O_BY_TMA,$(call build_variable_choices,ATT_$(v),0 1,attention step 10's $(v)))
+attention_10-pingpong_NVCCFLAGS = $(foreach v,BC STAGES WIDE_PV PINGPONG WGMMA_ASYNC INTRA_WG_OVERLAP LEAN_SOFTMAX PERSISTENT O_BY_TMA,$(if $(ATT_$(v)),-D$(v)=$(ATT_$(v))))
 
 # make sweep-pingpong: step 10 built with a grid of -D values toward FlashAttention-3's
 # and cuDNN's kernels, each build's check sizes run, each timed at ATT_SWEEP_SIZES

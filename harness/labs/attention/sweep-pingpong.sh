@@ -28,15 +28,14 @@ CHECK_SECONDS=${ATT_SWEEP_CHECK_SECONDS:-120} RUN_SECONDS=120
 # name|-D flags: the default first (160 keys a tile, O out by TMA, P V of the head's
 # width, the products kept in flight, the softmax without a branch a score, a block per
 # SM: the fastest of the sweeps recorded on the H200, 2026-11-29); then one change at a
-# time from it (a third stage fits only at 128 keys with O stored from registers); then the 64-key tile of step 09, as the step was first taught
+# time from it (a third stage, or 176 keys, fits only with O stored from registers); then the 64-key tile of step 09, as the step was first taught
 # (bc64-serialized: ptxas's C7520, a WARPGROUP.DEPBAR after every HGMMA) and with one
 # change at a time from that; then the softmax and the blocks as they were before
 # (LEAN_SOFTMAX 1 or 0, PERSISTENT=0), alone and together.
 grid='default|
 bc128|-DBC=128
-bc176|-DBC=176
+bc176|-DBC=176 -DO_BY_TMA=0
 direct-o|-DO_BY_TMA=0
-qreg-bc128|-DQ_IN_REGISTERS=1 -DBC=128
 nopingpong|-DPINGPONG=0
 stages3-bc128|-DSTAGES=3 -DBC=128 -DO_BY_TMA=0
 narrowpv|-DWIDE_PV=0
