@@ -198,9 +198,10 @@ __device__ __forceinline__ uint64_t smem_descriptor(uint32_t address, uint32_t l
  *      kernel as const __grid_constant__ CUtensorMap parameters, and keep them while
  *      the buffers and the size stay the same;
  *   2. blocks of three warpgroups (384 threads, __launch_bounds__(384, 1)): warpgroup 0
- *      gives registers back (setmaxnreg.dec to 40), one of its threads loads Q once and
- *      every K and V tile with cp.async.bulk.tensor, each into a ring of two stages;
- *      warpgroups 1 and 2 take the registers (setmaxnreg.inc to 232) and compute;
+ *      gives registers back (setmaxnreg.dec to 40; 24 once the tiles are 128 keys or
+ *      more), one of its threads loads Q once and every K and V tile with
+ *      cp.async.bulk.tensor, each into a ring of two stages; warpgroups 1 and 2 take the
+ *      registers (setmaxnreg.inc to 232; 240) and compute;
  *   3. per stage of each ring a `full` mbarrier (1 arrival with expect_tx of the tile's
  *      bytes; TMA completes it) and an `empty` one (one arrival per consumer after the
  *      wgmma that read the stage are waited for); each side waits on the parity of the

@@ -54,14 +54,16 @@ static struct {
     float *vals;
 } sell;
 
-static void free_sell(void)
+/* Frees every buffer of the last matrix, whatever fails, and returns the first error. */
+static cudaError_t free_sell(void)
 {
-    cudaFree(sell.slice_start);
-    cudaFree(sell.perm);
-    cudaFree(sell.length);
-    cudaFree(sell.cols);
-    cudaFree(sell.vals);
+    void *buffers[] = {sell.slice_start, sell.perm, sell.length, sell.cols, sell.vals};
+    cudaError_t status = cudaSuccess, freed;
+    for (size_t b = 0; b < sizeof buffers / sizeof buffers[0]; ++b)
+        if ((freed = cudaFree(buffers[b])) != cudaSuccess && status == cudaSuccess)
+            status = freed;
     memset(&sell, 0, sizeof sell);
+    return status;
 }
 
 static double now_ms(void)
@@ -100,9 +102,8 @@ static cudaError_t convert(const struct spmv_problem *p, cudaStream_t stream)
 {
     double start = now_ms();
     cudaError_t status = cudaDeviceSynchronize();
-    if (status != cudaSuccess)
+    if (status != cudaSuccess || (status = free_sell()) != cudaSuccess)
         return status;
-    free_sell();
     size_t rows = (size_t)p->rows, nnz = (size_t)p->nnz, slices = (rows + SLICE - 1) / SLICE;
     int *ap = (int *)malloc((rows + 1) * sizeof(int));
     int *aj = (int *)malloc((nnz ? nnz : 1) * sizeof(int));
@@ -182,7 +183,7 @@ done:
     free(cols);
     free(vals);
     if (status != cudaSuccess)
-        free_sell();
+        (void)free_sell(); /* already failing: the first error is the one reported */
     return status;
 }
 
