@@ -43,7 +43,12 @@
  * -DSMALL_SK_PER_SM=3 (its stream-K blocks per SM; 0: as many as fit) and -DSMALL_TILES=0
  * (never) or 2 (always); -DFIT_TILE=1 (0: no one-wave tile; its shape -DFIT_BM, -DFIT_BN,
  * -DFIT_MIN_PCT), -DLM=4 (8: 8 lanes along m). Variables that measured no faster on the
- * H200 were taken out (data/sweeps/README.md, matmul-13-small-shapes.csv).
+ * H200 were taken out (data/sweeps/README.md, matmul-13-small-shapes.csv). Not yet
+ * timed (harness/labs/matmul/sweep-13.sh times them; each is described where it is
+ * defined, below): -DB_UNPADDED=1 (n % 4 != 0 without matmul_pad_b), -DPDL=1 (the
+ * product kernel launched as matmul_pad_b's programmatic dependent), -DFIT_KSPLIT=2
+ * (the fit tile with 8 warps, two halves of k), -DFIT_STAGES=N. Every default is the
+ * step as measured fastest so far.
  * Expect: over 200 registers in the main kernel (`make report` says how many), 0 local
  *   memory, 99328 B of dynamic shared memory, 1 block of 256 threads per SM (the small
  *   tile's kernel: 4 blocks per SM). On the H100, close to cuBLAS SGEMM from 1024^3 to
@@ -156,8 +161,8 @@
 #define SMALL_SK_PER_SM 3
 #endif
 /* Variants for the lead's next sweep (issue 41); each default is the step as measured
- * fastest so far. B_UNPADDED=1: when n % 4 != 0 (or B is not 16-byte aligned) and the
- * small tile is used, no matmul_pad_b: its kernel copies B 4 bytes at a time straight
+ * fastest so far. B_UNPADDED=1: when n % 4 != 0 and the small tile is used, no
+ * matmul_pad_b: the small tile's scalar-C kernel copies B 4 bytes at a time straight
  * from b, a warp's 32 lanes on 32 consecutive columns of one row (coalesced, no bank
  * conflicts), not 4 consecutive columns per lane as the variant timed as PAD_B=0 did
  * (data/sweeps/README.md). PDL=1: when matmul_pad_b runs, the product kernel is
@@ -857,8 +862,8 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     int ldb = p->n;
     bool vec_ok = p->n % 4 == 0 && aligned16(p->c); /* C, 16 bytes at a time */
     bool padded = false;
-    if (B_UNPADDED && use_small && (p->n % 4 != 0 || !aligned16(p->b))) {
-        vec_ok = false; /* the small tile's scalar-C kernel reads B 4 bytes at a time */
+    if (B_UNPADDED && use_small && p->n % 4 != 0) {
+        /* the small tile's scalar-C kernel (vec_ok is false) reads B 4 bytes at a time */
     } else if (p->n % 4 != 0 || !aligned16(p->b)) {
         padded = true;
         ldb = (p->n + 3) / 4 * 4;
