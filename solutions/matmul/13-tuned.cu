@@ -45,7 +45,7 @@
  * -DFIT_MIN_PCT), -DLM=4 (8: 8 lanes along m). Variables that measured no faster on the
  * H200 were taken out (data/sweeps/README.md, matmul-13-small-shapes.csv). Not yet
  * timed (harness/labs/matmul/sweep-13.sh times them; each is described where it is
- * defined, below): -DB_UNPADDED=1 (n % 4 != 0 without matmul_pad_b), -DPDL=1 (the
+ * defined, below): -DB_UNPADDED=1 (n % 4 != 0 without matmul_pad_b), -DPDL=1 or 2 (the
  * product kernel launched as matmul_pad_b's programmatic dependent), -DFIT_KSPLIT=2
  * (the fit tile with 8 warps, two halves of k), -DFIT_STAGES=N. Every default is the
  * step as measured fastest so far.
@@ -166,8 +166,11 @@
  * from b, a warp's 32 lanes on 32 consecutive columns of one row (coalesced, no bank
  * conflicts), not 4 consecutive columns per lane as the variant timed as PAD_B=0 did
  * (data/sweeps/README.md). PDL=1: when matmul_pad_b runs, the product kernel is
- * launched as its programmatic dependent (sm_90): its blocks start while the padding
- * runs and wait for it (griddepcontrol.wait) before their first copy. FIT_KSPLIT=2:
+ * launched as its programmatic dependent (sm_90), once every block of the padding has
+ * copied its part: its launch overlaps the padding's end, and its blocks wait for it
+ * (griddepcontrol.wait) before their first copy. PDL=2: as soon as the padding starts,
+ * the product's blocks then placed beside the padding's, perhaps unevenly (stream-K
+ * counts on the same number of blocks on every SM). FIT_KSPLIT=2:
  * the fit tile's block of 8 warps, not 4, two groups of 4 each taking half of every
  * slice's k, summed through shared memory at the tile's end (the one-wave tile has one
  * block per SM: twice the warps to hide its waits). FIT_STAGES: the fit tile's stages
@@ -652,9 +655,9 @@ typedef void (*matmul_kernel)(const float *, const float *, int, float *, int, i
  * every row starts on 16 bytes: one float4 of the copy per thread and turn. */
 __global__ void matmul_pad_b(const float *b, float *padded, int k, int n, int ldb)
 {
-#if PDL && __CUDA_ARCH__ >= 900
-    /* the product kernel may be launched now; its griddepcontrol.wait still waits for
-     * this whole grid to finish */
+#if PDL == 2 && __CUDA_ARCH__ >= 900
+    /* the product kernel may be launched now (its griddepcontrol.wait still waits for
+     * this whole grid to finish) */
     asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
 #endif
     size_t quads_per_row = (size_t)ldb / 4, quads = (size_t)k * quads_per_row;
@@ -667,6 +670,9 @@ __global__ void matmul_pad_b(const float *b, float *padded, int k, int n, int ld
             v[e] = col + e < n ? src[col + e] : 0.0f;
         ((float4 *)padded)[q] = make_float4(v[0], v[1], v[2], v[3]);
     }
+#if PDL == 1 && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory"); /* as above, once copied */
+#endif
 }
 
 /* What launch() keeps from call to call: set up once per device; buffers that grow
@@ -680,7 +686,7 @@ static struct {
     int concurrent_large, concurrent_small; /* blocks at once of each shape: SMs x per SM */
     struct buffer partials, counters, padded_b; /* shares (2 per block), their counts, B */
     int concurrent_fit;                 /* FIT_TILE=1 */
-    int pdl;                            /* PDL=1: the device has it (sm_90 and later) */
+    int pdl;                            /* PDL=1 or 2: the device has it (sm_90 and later) */
 } kept = {-1, 0, 0, 0, {NULL, 0}, {NULL, 0}, {NULL, 0}, 0, 0};
 
 static bool aligned16(const void *p) { return ((uintptr_t)p & 15u) == 0; }
@@ -796,7 +802,7 @@ static struct schedule plan_schedule(const struct matmul_problem *p, long long c
 
 /* The product with one shape and schedule, B already 16 bytes a row (B_UNPADDED=1: or
  * read 4 bytes at a time by the scalar kernel); after_pad: matmul_pad_b was launched
- * just before (PDL=1: this launch is its programmatic dependent). */
+ * just before (PDL=1 or 2: this launch is its programmatic dependent). */
 template <class S>
 static cudaError_t launch_shape(const struct matmul_problem *p, const float *b, int ldb,
                                 const struct schedule *s, bool vec_ok, matmul_kernel vec,
@@ -861,11 +867,11 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     const float *b = p->b;
     int ldb = p->n;
     bool vec_ok = p->n % 4 == 0 && aligned16(p->c); /* C, 16 bytes at a time */
-    bool padded = false;
-    if (B_UNPADDED && use_small && p->n % 4 != 0) {
-        /* the small tile's scalar-C kernel (vec_ok is false) reads B 4 bytes at a time */
-    } else if (p->n % 4 != 0 || !aligned16(p->b)) {
-        padded = true;
+    /* B_UNPADDED=1: the small tile's scalar-C kernel (vec_ok is false) reads B 4 bytes
+     * at a time, from p->b */
+    bool b_by_float = B_UNPADDED && use_small && p->n % 4 != 0;
+    bool padded = !b_by_float && (p->n % 4 != 0 || !aligned16(p->b));
+    if (padded) {
         ldb = (p->n + 3) / 4 * 4;
         if ((e = grow(&kept.padded_b, (size_t)p->k * ldb * sizeof(float),
                       "the padded copy of B", stream)) != cudaSuccess)

@@ -4,7 +4,8 @@
 # check sizes of every build but the default, and the builds timed only at the sizes
 # whose code they change (per-kernel SASS: B_UNPADDED changes only the small tile's
 # scalar-C kernel, so 1023 x 1025 x 999; FIT_KSPLIT and FIT_STAGES only the fit tile,
-# so 1024^3; PDL adds a wait to every kernel, so every size), one process per build
+# so 1024^3; PDL adds a wait to every kernel, so every size; PDL=2 differs from PDL=1
+# only where B is padded, so 1023 x 1025 x 999), one process per build
 # and size, L2 flushed, with cublas, cublas-default and cublaslt timed before and after
 # the builds at each size. The rows (the flags column names each build's -D values) go
 # to OUT/matmul-13.csv under one run id; bin/lab vs-library then sets each row against
@@ -23,12 +24,13 @@ CHECK_SECONDS=180 RUN_SECONDS=120
 full_grid='default|
 b-unpadded|-DB_UNPADDED=1
 pdl|-DPDL=1
+pdl2|-DPDL=2
 fit-ksplit2|-DFIT_KSPLIT=2
 fit-stages6|-DFIT_STAGES=6
 fit-ksplit2-stages6|-DFIT_KSPLIT=2 -DFIT_STAGES=6'
 # size (m n k) : the builds timed there
 plan='1024 1024 1024:default fit-ksplit2 fit-stages6 fit-ksplit2-stages6 pdl
-1023 1025 999:default b-unpadded pdl
+1023 1025 999:default b-unpadded pdl pdl2
 2048 2048 2048:default pdl
 4096 4096 4096:default pdl'
 
