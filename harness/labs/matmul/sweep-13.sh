@@ -1,0 +1,70 @@
+#!/bin/sh
+# Matmul step 13's build variables for issue 41 (solutions/matmul/13-tuned.cu's header
+# says what each does): each build made in a folder of its own, then, with a GPU, the
+# check sizes of every build but the default, and the builds timed only at the sizes
+# whose code they change (per-kernel SASS: B_UNPADDED changes only the small tile's
+# scalar-C kernel, so 1023 x 1025 x 999; FIT_KSPLIT and FIT_STAGES only the fit tile,
+# so 1024^3; PDL adds a wait to every kernel, so every size; PDL=2 differs from PDL=1
+# only where B is padded, so 1023 x 1025 x 999), one process per build
+# and size, L2 flushed, with cublas, cublas-default and cublaslt timed before and after
+# the builds at each size. The rows (the flags column names each build's -D values) go
+# to OUT/matmul-13.csv under one run id; bin/lab vs-library then sets each row against
+# the fastest library row at its size.
+#   sweep-13.sh MAKE VARIANT_DIR OUT BIN_DIR [build]
+# BIN_DIR holds the library rows and bin/lab (made first if missing). With "build" last
+# it builds every variant, reports their resources and stops (no GPU needed). Exits 1
+# when a build or a check fails, a run's code when a run fails; 0 without a GPU after
+# the builds. The builds, checks and timed runs are harness/sweep.sh's.
+set -u
+make_cmd=$1 variants=$2 out=$3 bins=$4 mode=${5:-run}
+CHECK_SECONDS=180 RUN_SECONDS=120
+
+# name|-D flags: the default (the step as it is), then one change at a time, then the
+# fit tile's two together.
+full_grid='default|
+b-unpadded|-DB_UNPADDED=1
+pdl|-DPDL=1
+pdl2|-DPDL=2
+fit-ksplit2|-DFIT_KSPLIT=2
+fit-stages6|-DFIT_STAGES=6
+fit-ksplit2-stages6|-DFIT_KSPLIT=2 -DFIT_STAGES=6'
+# size (m n k) : the builds timed there
+plan='1024 1024 1024:default fit-ksplit2 fit-stages6 fit-ksplit2-stages6 pdl
+1023 1025 999:default b-unpadded pdl pdl2
+2048 2048 2048:default pdl
+4096 4096 4096:default pdl'
+
+started=$(date +%s)
+sweep_goal=sweep-13 sweep_grid=$full_grid sweep_make=$make_cmd sweep_variants=$variants
+sweep_lab=matmul sweep_stem=13-tuned
+. harness/sweep.sh
+$make_cmd --no-print-directory -s "$bins/lab" "$bins/solutions/matmul/cublas" \
+    "$bins/solutions/matmul/cublas-default" "$bins/solutions/matmul/cublaslt" || exit 1
+sweep_build || exit 1
+sweep_resources
+[ "$mode" = build ] && exit 0
+
+echo
+sweep_checks_or_stop "$(sweep_names | grep -v '^default$')" $CHECK_SECONDS
+echo "checks done ($(($(date +%s) - started)) s in)"
+
+mkdir -p "$out" || exit 1
+sweep_run_id="sweep-13-$(date -u +%Y%m%dT%H%M%SZ)-$$"
+sweep_csv="$out/matmul-13.csv"
+echo
+echo "Run $sweep_run_id: rows in $sweep_csv"
+lib=$bins/solutions/matmul
+printf '%s\n' "$plan" | while IFS=: read -r size names; do
+    echo "$size:"
+    # only this size's builds (sweep_time_size times every build of sweep_grid)
+    sweep_grid=$(for name in $names; do printf '%s\n' "$full_grid" | grep "^$name|"; done)
+    set -- $size
+    sweep_time_size "--m $1 --n $2 --k $3" $RUN_SECONDS "cublas|$lib/cublas
+cublas-default|$lib/cublas-default
+cublaslt|$lib/cublaslt"
+    [ $sweep_status -eq 0 ] || exit $sweep_status
+done || sweep_status=$?
+echo "timed ($(($(date +%s) - started)) s in)"
+
+"$bins/lab" vs-library matmul -- --csv "$sweep_csv" --run-id "$sweep_run_id" || sweep_status=1
+exit $sweep_status
