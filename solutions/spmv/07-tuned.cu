@@ -24,7 +24,9 @@
  *    ends: equal work per lane whatever the row lengths (Merrill and Garland's merge
  *    path, inside a warp). The warp writes its rows' sums to y in one coalesced store.
  *    The first piece of a long row is stored like any other; its other pieces run in a
- *    second launch, after it, and atomicAdd their sums into y[row].
+ *    second launch, after it, and atomicAdd their sums into y[row]. On a small matrix
+ *    (ONE_LAUNCH_NNZ) they are all in the one launch instead, each sum in a slot of its
+ *    own, and the last of a row's pieces to finish adds them in order.
  * Why: the ways CSR loses bandwidth are scattered loads (steps 01, 02), idle lanes on
  *  short rows and waits for long ones (steps 03, 04), and loads that wait for a search
  *  (step 06). No one layout removes all three on every matrix: ELL's column-major
@@ -51,6 +53,15 @@
 #define PER_LANE 16 /* nonzeros per lane: a piece holds at most 32 * PER_LANE */
 #endif
 #define PIECE (32 * PER_LANE)
+/* A long row's pieces in the one launch where the matrix has at most this many
+ * nonzeros: each piece leaves its sum in a slot of its own, and the last of them to
+ * finish (a counter per long row) adds the slots in order and stores y[row]. On a
+ * small matrix the whole product takes microseconds and a second launch is a large
+ * share of them; on a large one the second launch's atomicAdds measured faster
+ * (data/sweeps/NVIDIA-H200/spmv-07-one-launch.csv). 0: never, as before. */
+#ifndef ONE_LAUNCH_NNZ
+#define ONE_LAUNCH_NNZ 0
+#endif
 #define PIECE_ROWS 32 /* rows per piece: one sum slot per lane */
 #define SHORT_ROWS 8  /* mean and longest row at most 8 and 16: one thread per row */
 #define ELL_SLICE 32       /* rows of a slice of the sliced ELL: a warp */
@@ -80,7 +91,7 @@ __device__ __forceinline__ int load_streaming(const int *p)
  * (at most PIECE). A piece of a long row holds part of one row. */
 __global__ void __launch_bounds__(THREADS)
 spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restrict__ x, float *y,
-            const int4 *pieces, int count, int accumulate)
+            const int4 *pieces, int count, int accumulate, float *part_sums, unsigned *parts_done)
 {
     /* a product i of a warp's piece sits at i + i / 32: lane l's 16 neighbours
      * (l * 16 .. l * 16 + 15) then fall in 32 different banks */
@@ -92,7 +103,9 @@ spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restri
     if (index >= count) /* the whole warp: no barrier below is block-wide */
         return;
     const int4 piece = __ldg(pieces + index);
-    const int first_row = piece.x, rows = piece.y, begin = piece.z, end = piece.w;
+    const int first_row = piece.x, begin = piece.z, end = piece.w;
+    const bool long_part = piece.y < 0; /* a long row's piece of the one launch (rows -1) */
+    const int rows = long_part ? 1 : piece.y;
     int col[PER_LANE];
     float val[PER_LANE];
 #pragma unroll
@@ -137,6 +150,30 @@ spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restri
         atomicAdd(&sums[warp][row], sum);
     }
     __syncwarp();
+    if (long_part) { /* the row's pieces are consecutive: which of them is this one */
+        const int row_begin = __ldg(Ap + first_row), row_length = __ldg(Ap + first_row + 1) - row_begin;
+        const int first_part = index - (begin - row_begin) / PIECE, parts = (row_length + PIECE - 1) / PIECE;
+        unsigned arrived = 0;
+        if (lane == 0) {
+            part_sums[index] = sums[warp][0];
+            __threadfence(); /* the sum is visible before the count says so */
+            arrived = atomicAdd(parts_done + first_part, 1u);
+        }
+        if (__shfl_sync(0xffffffffu, arrived, 0) == (unsigned)parts - 1) { /* the last to finish */
+            __threadfence();
+            float total = 0.0f;
+            for (int q = lane; q < parts; q += 32)
+                total += __ldcg(part_sums + first_part + q);
+#pragma unroll
+            for (int offset = 16; offset > 0; offset /= 2)
+                total += __shfl_xor_sync(0xffffffffu, total, offset);
+            if (lane == 0) {
+                y[first_row] = total;
+                parts_done[first_part] = 0; /* ready for the next launch */
+            }
+        }
+        return;
+    }
     if (lane < rows) {
         if (accumulate)
             atomicAdd(y + first_row + lane, sums[warp][lane]);
@@ -271,6 +308,8 @@ static struct {
     int cap;                /* the most nonzeros of a piece */
     int4 *pieces;           /* the stored pieces, then the long rows' other pieces */
     int count, long_count;
+    float *part_sums;       /* one launch: each piece's sum slot (long rows' pieces use theirs) */
+    unsigned *parts_done;   /* one launch: at a long row's first piece, its pieces finished */
 } split;
 
 static double now_ms(void)
@@ -285,12 +324,21 @@ static double now_ms(void)
  * twice: first with out NULL, which sets *long_count to the long rows' other pieces;
  * then with out, whose stored pieces go to out[0..] and the others after the first
  * *long_count entries (the caller passes the stored count there). */
-static long cut(const int *Ap, int rows, int cap, int4 *out, long *long_count)
+static long cut(const int *Ap, int rows, int cap, int one_launch, int4 *out, long *long_count)
 {
     long count = 0, others = 0;
     for (int r = 0; r < rows;) {
         int begin = Ap[r];
         if (Ap[r + 1] - begin > cap) { /* a long row: pieces of its own */
+            if (one_launch) { /* all of them in the one list, one after another, rows -1 */
+                for (int b = begin; b < Ap[r + 1]; b += cap) {
+                    if (out != NULL)
+                        out[count] = make_int4(r, -1, b, b + cap < Ap[r + 1] ? b + cap : Ap[r + 1]);
+                    ++count;
+                }
+                ++r;
+                continue;
+            }
             if (out != NULL)
                 out[count] = make_int4(r, 1, begin, begin + cap);
             ++count;
@@ -320,18 +368,30 @@ static cudaError_t make_split(const struct spmv_problem *p, int cap)
     cudaError_t status = cudaDeviceSynchronize(); /* the old pieces may still be in use */
     if (status != cudaSuccess)
         return status;
-    if ((status = cudaFree(split.pieces)) != cudaSuccess)
+    void *old[] = {split.pieces, split.part_sums, split.parts_done};
+    cudaError_t freed;
+    for (size_t b = 0; b < sizeof old / sizeof old[0]; ++b)
+        if ((freed = cudaFree(old[b])) != cudaSuccess && status == cudaSuccess)
+            status = freed;
+    if (status != cudaSuccess)
         return status;
     split.pieces = NULL;
-    long others = 0, count = cut(p->host_row_ptr, p->rows, cap, NULL, &others);
+    split.part_sums = NULL;
+    split.parts_done = NULL;
+    int one_launch = p->nnz <= (long long)ONE_LAUNCH_NNZ;
+    long others = 0, count = cut(p->host_row_ptr, p->rows, cap, one_launch, NULL, &others);
     int4 *host = (int4 *)malloc((size_t)(count + others) * sizeof(int4));
     if (host == NULL)
         return cudaErrorMemoryAllocation;
     long offset = count; /* where the other pieces go: after the stored ones */
-    cut(p->host_row_ptr, p->rows, cap, host, &offset);
+    cut(p->host_row_ptr, p->rows, cap, one_launch, host, &offset);
     if ((status = cudaMalloc(&split.pieces, (size_t)(count + others) * sizeof(int4))) == cudaSuccess)
         status = cudaMemcpy(split.pieces, host, (size_t)(count + others) * sizeof(int4), cudaMemcpyHostToDevice);
     free(host);
+    if (one_launch && status == cudaSuccess &&
+        (status = cudaMalloc(&split.part_sums, (size_t)count * sizeof(float))) == cudaSuccess &&
+        (status = cudaMalloc(&split.parts_done, (size_t)count * sizeof(unsigned))) == cudaSuccess)
+        status = cudaMemset(split.parts_done, 0, (size_t)count * sizeof(unsigned));
     if (status != cudaSuccess)
         return status;
     split.count = (int)count;
@@ -451,7 +511,7 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
         if ((status = step_check_grid(grid)) != cudaSuccess)
             return status;
         spmv_pieces<<<grid, THREADS, 0, stream>>>(p->row_ptr, p->col_idx, p->values, p->x, p->y, pieces,
-                                                  count, part);
+                                                  count, part, split.part_sums, split.parts_done);
         if ((status = cudaGetLastError()) != cudaSuccess)
             return status;
     }
