@@ -54,17 +54,22 @@ sweep_csv="$out/matmul-13.csv"
 echo
 echo "Run $sweep_run_id: rows in $sweep_csv"
 lib=$bins/solutions/matmul
-printf '%s\n' "$plan" | while IFS=: read -r size names; do
-    echo "$size:"
-    # only this size's builds (sweep_time_size times every build of sweep_grid)
-    sweep_grid=$(for name in $names; do printf '%s\n' "$full_grid" | grep "^$name|"; done)
-    set -- $size
-    sweep_time_size "--m $1 --n $2 --k $3" $RUN_SECONDS "cublas|$lib/cublas
+# (a pipe's subshell: it hands sweep_status back as its exit code; a failed run does
+# not stop the other sizes)
+printf '%s\n' "$plan" | {
+    while IFS=: read -r size names; do
+        echo "$size:"
+        # only this size's builds (sweep_time_size times every build of sweep_grid)
+        sweep_grid=$(for name in $names; do printf '%s\n' "$full_grid" | grep "^$name|"; done)
+        # shellcheck disable=SC2086 # (the size is words)
+        set -- $size
+        sweep_time_size "--m $1 --n $2 --k $3" $RUN_SECONDS "cublas|$lib/cublas
 cublas-default|$lib/cublas-default
 cublaslt|$lib/cublaslt"
-    [ $sweep_status -eq 0 ] || exit $sweep_status
-done || sweep_status=$?
+    done
+    exit "$sweep_status"
+} || sweep_status=$?
 echo "timed ($(($(date +%s) - started)) s in)"
 
 "$bins/lab" vs-library matmul -- --csv "$sweep_csv" --run-id "$sweep_run_id" || sweep_status=1
-exit $sweep_status
+exit "$sweep_status"
