@@ -24,7 +24,9 @@
  *    ends: equal work per lane whatever the row lengths (Merrill and Garland's merge
  *    path, inside a warp). The warp writes its rows' sums to y in one coalesced store.
  *    The first piece of a long row is stored like any other; its other pieces run in a
- *    second launch, after it, and atomicAdd their sums into y[row].
+ *    second launch, after it, and atomicAdd their sums into y[row]. On a small matrix
+ *    (ONE_LAUNCH_NNZ) they are all in the one launch instead, each sum in a slot of its
+ *    own, and the last of a row's pieces to finish adds them in order.
  * Why: the ways CSR loses bandwidth are scattered loads (steps 01, 02), idle lanes on
  *  short rows and waits for long ones (steps 03, 04), and loads that wait for a search
  *  (step 06). No one layout removes all three on every matrix: ELL's column-major
@@ -110,7 +112,11 @@ __global__ void merge_fixup(const struct carry *carries, long long num_threads, 
  *     stores Av[e] x[Aj[e]] in shared memory, __syncwarp(); each lane adds 16
  *     neighbouring products, a shared atomicAdd into a row's slot where the row ends;
  *     __syncwarp(); lanes store the rows' sums. A long row's first piece stores, its
- *     other pieces run in a second launch and atomicAdd into y.
+ *     other pieces run in a second launch and atomicAdd into y. On a matrix of at
+ *     most 2^22 nonzeros, where a second launch is a large share of the time, all of
+ *     a long row's pieces in the one launch: each writes its sum to a slot of its own,
+ *     __threadfence(), atomicAdd on a counter of the row; the piece that finds the
+ *     count complete adds the slots in order, stores y[row] and zeroes the counter.
  *  3. Even rows near the diagonal (longest <= 2 x mean and <= 128, the mean |col - row|
  *     of a sample of rows <= 32768: stencil27, banded): step 05's SELL-32-256, made on
  *     the device once per matrix: a block per window of 256 rows sorts them by length

@@ -54,13 +54,13 @@
 #endif
 #define PIECE (32 * PER_LANE)
 /* A long row's pieces in the one launch where the matrix has at most this many
- * nonzeros: each piece leaves its sum in a slot of its own, and the last of them to
- * finish (a counter per long row) adds the slots in order and stores y[row]. On a
+ * nonzeros (2^22): each piece leaves its sum in a slot of its own, and the last of them
+ * to finish (a counter per long row) adds the slots in order and stores y[row]. On a
  * small matrix the whole product takes microseconds and a second launch is a large
  * share of them; on a large one the second launch's atomicAdds measured faster
- * (data/sweeps/NVIDIA-H200/spmv-07-one-launch.csv). 0: never, as before. */
+ * (data/sweeps/NVIDIA-H200/spmv-07-one-launch*.csv). 0: never. */
 #ifndef ONE_LAUNCH_NNZ
-#define ONE_LAUNCH_NNZ 0
+#define ONE_LAUNCH_NNZ 4194304
 #endif
 #define PIECE_ROWS 32 /* rows per piece: one sum slot per lane */
 #define SHORT_ROWS 8  /* mean and longest row at most 8 and 16: one thread per row */

@@ -37,3 +37,14 @@ spmv-real: deps all
 	$(Q)for m in $(SPMV_REAL); do f='$(SPMV_MATRICES)'/$$m.mtx; \
 	  [ -f "$$f" ] || { echo "spmv-real: no $$f (make spmv-matrices)" >&2; exit 1; }; \
 	  $(BIN_DIR)/lab run --bin-dir $(call tree_bin,$(SRC)) spmv -- --matrix "$$f" $(RUN_ARGS) || exit $$?; done
+
+# make sweep-spmv-launch: step 07 with a long row's pieces in one launch or two
+# (ONE_LAUNCH_NNZ), each build timed on powerlaw at two sizes, random and the real
+# matrices that make spmv-matrices brought, between cuSPARSE's two rows
+# (harness/labs/spmv/sweep-07.sh says how); the rows go to SPMV_SWEEP_OUT.
+SPMV_SWEEP_OUT ?= $(BUILD_DIR)/sweeps/spmv-07
+INSTRUCTOR_GOALS += sweep-spmv-launch
+.PHONY: sweep-spmv-launch
+sweep-spmv-launch: $(BIN_DIR)/lab
+	$(Q)sh harness/labs/spmv/sweep-07.sh '$(MAKE)' '$(BUILD_DIR)/variants/spmv-07' \
+	  '$(SPMV_SWEEP_OUT)' '$(BIN_DIR)' '$(SPMV_MATRICES)'
