@@ -190,8 +190,9 @@ __device__ __forceinline__ uint64_t smem_descriptor(uint32_t address, uint32_t l
 /* TODO (step 10). Load with TMA from a producer warpgroup and let the two consumer
  * warpgroups take turns at the tensor cores (the chapter's section, the TF32 lab's steps
  * 06-08 and FlashAttention-3's section 3.1 say how; harness/hopper_tma.cuh has the
- * mbarrier and TMA instructions and the tensor-map encoder, wgmma_bf16.cuh beside
- * attention.h the products at N = 64 to 192):
+ * mbarrier and TMA instructions and the tensor-map encoder, harness/named_barrier.cuh
+ * the named barriers' sync and arrive, wgmma_bf16.cuh beside attention.h the products
+ * at N = 64 to 192):
  *   1. three tensor maps on the host (hopper_tensor_map), Q, K and V each seen as
  *      [bh][n][d] BF16, boxes of 64 columns x 128 rows (Q) or 64 (K, V), the 128-byte
  *      swizzle: rows past n arrive as zeros, in step 09's layout; pass them to the

@@ -95,6 +95,7 @@
 
 #include "attention.h"
 #include "hopper_tma.cuh"
+#include "named_barrier.cuh"
 #include "wgmma_bf16.cuh"
 #include "step_kernel.h"
 
@@ -195,28 +196,20 @@ __device__ __forceinline__ uint64_t smem_descriptor(uint32_t address, uint32_t l
 
 /* The consumers' turns at the tensor cores: named barrier 1 + c is consumer c's. Its 128
  * threads wait there (bar.sync) for the other consumer's 128 to arrive (bar.arrive, which
- * does not wait). */
+ * does not wait). Named barrier 3 + c is consumer c's own 128 threads meeting (O_BY_TMA). */
 __device__ __forceinline__ void turn_wait(int consumer)
 {
 #if PINGPONG
-    asm volatile("bar.sync %0, %1;\n" ::"r"(1 + consumer), "n"(TURN_THREADS) : "memory");
+    named_barrier_sync<TURN_THREADS>(1 + consumer);
 #endif
 }
 
 __device__ __forceinline__ void turn_give(int consumer)
 {
 #if PINGPONG
-    asm volatile("bar.arrive %0, %1;\n" ::"r"(1 + (consumer ^ 1)), "n"(TURN_THREADS) : "memory");
+    named_barrier_arrive<TURN_THREADS>(1 + (consumer ^ 1));
 #endif
 }
-
-#if O_BY_TMA
-/* The consumer's own 128 threads meet (named barrier 3 + consumer: 1 and 2 are the turns). */
-__device__ __forceinline__ void warpgroup_sync(int consumer)
-{
-    asm volatile("bar.sync %0, 128;\n" ::"r"(3 + consumer) : "memory");
-}
-#endif
 
 /* S = Q K^T of one tile: D / 16 steps of k16, 4 per slab, 32 bytes apart; q_rows is the
  * warpgroup's 64 rows of Q's tile (A), ks the stage's K tile (B, BC keys). */
@@ -717,7 +710,7 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
          * past n; the stage is written again only once the last item's stores have read it. */
         if (leader)
             tma_store_wait_read();
-        warpgroup_sync(consumer);
+        named_barrier_sync<128>(3 + consumer); /* the stage is free: the leader has waited, for all */
         unsigned char *o_rows = o_stage + consumer * 64 * ROW_BYTES;
         const int local_a = warp * 16 + g; /* row b is 8 on: the same row % 8 */
 #pragma unroll
@@ -732,7 +725,7 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
                     pack_bf16(acc[x][4 * c8 + 2] * inv_b, acc[x][4 * c8 + 3] * inv_b);
             }
         fence_proxy_async_shared();
-        warpgroup_sync(consumer);
+        named_barrier_sync<128>(3 + consumer);
         if (leader) {
             for (int x = 0; x < SLABS; ++x)
                 tma_store_3d(o_map, x * 64, w0, head, o_rows + x * BR * ROW_BYTES);
