@@ -88,6 +88,12 @@
  *   consumers have issued their last S; the causal mask's tiles longest first over all
  *   heads; 0: a block per query tile).
  *   harness/labs/attention/sweep-pingpong.sh times a grid of them beside cuDNN.
+ * Headers: this file keeps the roles, the rings, the turns and the loop; what it uses
+ *   from elsewhere is written once, for the other steps too: harness/hopper_tma.cuh (the
+ *   mbarriers, TMA's loads and stores, the tensor maps), harness/named_barrier.cuh (the
+ *   turns' bar.sync and bar.arrive), and beside attention.h wgmma_bf16.cuh (the
+ *   products) and online_softmax.cuh (step 09's softmax, tile_maxima, rescale and
+ *   tile_probabilities, and LEAN_SOFTMAX's lean_softmax and rescale_if_moved).
  * Run:  make run LAB=attention STEP=10
  */
 #include <math.h>
@@ -96,6 +102,7 @@
 #include "attention.h"
 #include "hopper_tma.cuh"
 #include "named_barrier.cuh"
+#include "online_softmax.cuh"
 #include "wgmma_bf16.cuh"
 #include "step_kernel.h"
 
@@ -166,12 +173,6 @@ __device__ __forceinline__ uint32_t shared_address(const void *p)
     return (uint32_t)__cvta_generic_to_shared(p);
 }
 
-__device__ __forceinline__ unsigned pack_bf16(float lo, float hi)
-{
-    __nv_bfloat162 x = __floats2bfloat162_rn(lo, hi);
-    return *reinterpret_cast<unsigned *>(&x);
-}
-
 /* A shared-memory matrix descriptor for a tile in the 128-byte swizzle (layout type 1
  * in bits 62-63): start address, leading byte offset (bits 16-29), stride byte offset
  * (bits 32-45), each in 16-byte units. Of the two offsets, one is the step between
@@ -237,211 +238,6 @@ __device__ __forceinline__ void issue_pv(float (&acc)[D / PV_N][PV_N / 2], const
         for (int kb = 0; kb < BC / 16; ++kb)
             wgmma_k16_rs(acc[x], pa[kb],
                          smem_descriptor(vs + x * (PV_N / 64) * BC * ROW_BYTES + kb * 16 * ROW_BYTES, v_leading));
-}
-
-/* One tile's scores as the softmax sees them: masked (a tile across the diagonal or the
- * end: keys past n, or past the row under the causal mask) and scaled to log2 units. */
-struct tile_scores {
-    int j0, n, causal, row_a, row_b, t;
-    bool edge;
-    float scale_log2;
-    /* register 4 nb + e of S (key j0 + 8 nb + 2t + e % 2 of row a when e < 2, else b) */
-    __device__ __forceinline__ float at(float s, int nb, int e) const
-    {
-        int key = j0 + nb * 8 + 2 * t + (e & 1), i = e < 2 ? row_a : row_b;
-        return !edge || (key < n && !(causal && key > i)) ? s * scale_log2 : -INFINITY;
-    }
-};
-
-/* Rows a and b's maxima over the quad of lanes that holds them (each lane has a share of
- * the row's columns): what both softmax forms below do once a tile. */
-__device__ __forceinline__ void quad_maxima(float &tile_a, float &tile_b)
-{
-#pragma unroll
-    for (int offset = 1; offset < 4; offset <<= 1) {
-        tile_a = fmaxf(tile_a, __shfl_xor_sync(0xffffffffu, tile_a, offset));
-        tile_b = fmaxf(tile_b, __shfl_xor_sync(0xffffffffu, tile_b, offset));
-    }
-}
-
-#if LEAN_SOFTMAX
-/* exp2 as the one MUFU.EX2 (exp2f adds a range test and two multiplies for results
- * below 2^-126, which P's BF16 and the sums do not need) */
-__device__ __forceinline__ float fast_exp2(float x)
-{
-    float y;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-    return y;
-}
-
-/* LEAN_SOFTMAX's score as the softmax sees it, unscaled: the mask's test is compiled
- * in only for an edge tile (a tile across the diagonal or the end), so the interior
- * tiles, nearly all of them, carry no per-element branch. */
-template <bool edge>
-__device__ __forceinline__ float lean_score(const tile_scores &v, float s, int nb, int e)
-{
-    if (!edge)
-        return s;
-    int key = v.j0 + nb * 8 + 2 * v.t + (e & 1), i = e < 2 ? v.row_a : v.row_b;
-    return key < v.n && !(v.causal && key > i) ? s : -INFINITY;
-}
-
-/* The two halves of the online softmax with the maxima kept in score units (m) and the
- * scale folded into exp2's argument: p = exp2(s * scale_log2 - m * scale_log2), one
- * FFMA and one MUFU.EX2 a score (FlashAttention-3's softmax). */
-template <bool edge>
-__device__ __forceinline__ void lean_maxima(const float (&sc)[BC / 2], const tile_scores &v, float &m_a, float &m_b,
-                                            float &l_a, float &l_b, float &alpha_a, float &alpha_b)
-{
-    /* a tree of maxima, not a chain: log2 of BC / 4 dependent FMNMX, not BC / 4 */
-    float ma[BC / 8], mb[BC / 8];
-#pragma unroll
-    for (int nb = 0; nb < BC / 8; ++nb) {
-        ma[nb] = fmaxf(lean_score<edge>(v, sc[4 * nb], nb, 0), lean_score<edge>(v, sc[4 * nb + 1], nb, 1));
-        mb[nb] = fmaxf(lean_score<edge>(v, sc[4 * nb + 2], nb, 2), lean_score<edge>(v, sc[4 * nb + 3], nb, 3));
-    }
-    /* each level folds the upper half onto the lower (an odd count's middle stays), in
-     * loops of constant length: no local array */
-#define LEAN_TREE_LEVEL(count)                                       \
-    _Pragma("unroll") for (int i = 0; i < (count) / 2; ++i)          \
-    {                                                                \
-        ma[i] = fmaxf(ma[i], ma[i + ((count) + 1) / 2]);             \
-        mb[i] = fmaxf(mb[i], mb[i + ((count) + 1) / 2]);             \
-    }
-    constexpr int c0 = BC / 8, c1 = (c0 + 1) / 2, c2 = (c1 + 1) / 2, c3 = (c2 + 1) / 2, c4 = (c3 + 1) / 2;
-    LEAN_TREE_LEVEL(c0)
-    LEAN_TREE_LEVEL(c1)
-    LEAN_TREE_LEVEL(c2)
-    LEAN_TREE_LEVEL(c3)
-    LEAN_TREE_LEVEL(c4)
-#undef LEAN_TREE_LEVEL
-    float tile_a = ma[0], tile_b = mb[0];
-    quad_maxima(tile_a, tile_b);
-    float new_a = fmaxf(m_a, tile_a), new_b = fmaxf(m_b, tile_b); /* finite: key 0 */
-    alpha_a = fast_exp2((m_a - new_a) * v.scale_log2), alpha_b = fast_exp2((m_b - new_b) * v.scale_log2);
-    m_a = new_a, m_b = new_b;
-    l_a *= alpha_a, l_b *= alpha_b;
-}
-
-template <bool edge>
-__device__ __forceinline__ void lean_probabilities(const float (&sc)[BC / 2], const tile_scores &v,
-                                                   unsigned (&pn)[BC / 16][4], float m_a, float m_b, float &l_a,
-                                                   float &l_b)
-{
-    const float shift_a = -m_a * v.scale_log2, shift_b = -m_b * v.scale_log2;
-#pragma unroll
-    for (int kb = 0; kb < BC / 16; ++kb) {
-        float p[2][4];
-#pragma unroll
-        for (int h = 0; h < 2; ++h)
-#pragma unroll
-            for (int e = 0; e < 4; ++e)
-                p[h][e] = fast_exp2(fmaf(lean_score<edge>(v, sc[4 * (2 * kb + h) + e], 2 * kb + h, e), v.scale_log2,
-                                         e < 2 ? shift_a : shift_b));
-        l_a += (p[0][0] + p[0][1]) + (p[1][0] + p[1][1]);
-        l_b += (p[0][2] + p[0][3]) + (p[1][2] + p[1][3]);
-        pn[kb][0] = pack_bf16(p[0][0], p[0][1]);
-        pn[kb][1] = pack_bf16(p[0][2], p[0][3]);
-        pn[kb][2] = pack_bf16(p[1][0], p[1][1]);
-        pn[kb][3] = pack_bf16(p[1][2], p[1][3]);
-    }
-}
-
-/* The whole tile's softmax the lean way: one uniform branch on the edge test. */
-__device__ __forceinline__ void lean_softmax(const float (&sc)[BC / 2], const tile_scores &v, unsigned (&pn)[BC / 16][4],
-                                             float &m_a, float &m_b, float &l_a, float &l_b, float &alpha_a,
-                                             float &alpha_b)
-{
-    if (v.edge) {
-        lean_maxima<true>(sc, v, m_a, m_b, l_a, l_b, alpha_a, alpha_b);
-        lean_probabilities<true>(sc, v, pn, m_a, m_b, l_a, l_b);
-    } else {
-        lean_maxima<false>(sc, v, m_a, m_b, l_a, l_b, alpha_a, alpha_b);
-        lean_probabilities<false>(sc, v, pn, m_a, m_b, l_a, l_b);
-    }
-}
-#endif
-
-/* The online softmax's first half for one tile: the rows' new maxima (m), and the
- * factors (alpha) that move O and the sums (l) to them (l moved here, O by the caller).
- * in_place: sc is left masked and scaled; else it is left as S's product wrote it (under
- * INTRA_WG_OVERLAP: ptxas serializes the wgmma whose accumulator registers other
- * instructions write while a batch is in flight). */
-template <bool in_place>
-__device__ __forceinline__ void tile_maxima(float (&sc)[BC / 2], const tile_scores &v, float &m_a, float &m_b,
-                                            float &l_a, float &l_b, float &alpha_a, float &alpha_b)
-{
-    float tile_a = -INFINITY, tile_b = -INFINITY;
-#pragma unroll
-    for (int nb = 0; nb < BC / 8; ++nb)
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            float x = v.at(sc[4 * nb + e], nb, e);
-            if (in_place)
-                sc[4 * nb + e] = x;
-            if (e < 2)
-                tile_a = fmaxf(tile_a, x);
-            else
-                tile_b = fmaxf(tile_b, x);
-        }
-    quad_maxima(tile_a, tile_b);
-    float new_a = fmaxf(m_a, tile_a), new_b = fmaxf(m_b, tile_b); /* finite: key 0 */
-    alpha_a = exp2f(m_a - new_a), alpha_b = exp2f(m_b - new_b);
-    m_a = new_a, m_b = new_b;
-    l_a *= alpha_a, l_b *= alpha_b;
-}
-
-/* P = exp2(s - m) of one tile, as BF16 A fragments (pn), and its sums added to l;
- * in_place: sc was left masked and scaled by tile_maxima<true>, else it is done here. */
-template <bool in_place>
-__device__ __forceinline__ void tile_probabilities(const float (&sc)[BC / 2], const tile_scores &v,
-                                                   unsigned (&pn)[BC / 16][4], float m_a, float m_b, float &l_a,
-                                                   float &l_b)
-{
-#pragma unroll
-    for (int kb = 0; kb < BC / 16; ++kb) {
-        float p[2][4];
-#pragma unroll
-        for (int h = 0; h < 2; ++h)
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                float x = sc[4 * (2 * kb + h) + e];
-                p[h][e] = exp2f((in_place ? x : v.at(x, 2 * kb + h, e)) - (e < 2 ? m_a : m_b));
-                if (e < 2)
-                    l_a += p[h][e];
-                else
-                    l_b += p[h][e];
-            }
-        pn[kb][0] = pack_bf16(p[0][0], p[0][1]);
-        pn[kb][1] = pack_bf16(p[0][2], p[0][3]);
-        pn[kb][2] = pack_bf16(p[1][0], p[1][1]);
-        pn[kb][3] = pack_bf16(p[1][2], p[1][3]);
-    }
-}
-
-/* O moved to the rows' new maxima: register 4c + i holds row a (i < 2) or row b. */
-template <int pieces, int regs>
-__device__ __forceinline__ void rescale(float (&acc)[pieces][regs], float alpha_a, float alpha_b)
-{
-#pragma unroll
-    for (int x = 0; x < pieces; ++x)
-#pragma unroll
-        for (int c = 0; c < regs / 4; ++c) {
-            acc[x][4 * c] *= alpha_a, acc[x][4 * c + 1] *= alpha_a;
-            acc[x][4 * c + 2] *= alpha_b, acc[x][4 * c + 3] *= alpha_b;
-        }
-}
-
-/* LEAN_SOFTMAX 2: a warp whose rows all kept their maxima (alpha exactly 1: exp2 of 0)
- * skips O's multiplies, which later tiles, their maxima settled, mostly need not do. */
-template <int pieces, int regs>
-__device__ __forceinline__ void rescale_if_moved(float (&acc)[pieces][regs], float alpha_a, float alpha_b)
-{
-#if LEAN_SOFTMAX >= 2
-    if (!__any_sync(0xffffffffu, alpha_a != 1.0f || alpha_b != 1.0f))
-        return;
-#endif
-    rescale(acc, alpha_a, alpha_b);
 }
 
 /* Work item w (a head's tile of BR query rows) as its head and tile. One block an item
@@ -651,7 +447,7 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
             if (last_turn)
                 break;
             if (scores) {
-                rescale_if_moved(acc, alpha_a, alpha_b); /* O holds tile j - 1's P V now: to the new maximum */
+                rescale_if_moved<LEAN_SOFTMAX >= 2>(acc, alpha_a, alpha_b); /* O holds tile j - 1's P V now: to the new maximum */
 #pragma unroll
                 for (int kb = 0; kb < BC / 16; ++kb)
 #pragma unroll
@@ -682,7 +478,7 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
                                        scale_log2};
 #if LEAN_SOFTMAX /* P V is done: pa may be overwritten */
                 lean_softmax(sc, v, pa, m_a, m_b, l_a, l_b, alpha_a, alpha_b);
-                rescale_if_moved(acc, alpha_a, alpha_b); /* O holds tile j - 1's P V now: to the new maximum */
+                rescale_if_moved<LEAN_SOFTMAX >= 2>(acc, alpha_a, alpha_b); /* O holds tile j - 1's P V now: to the new maximum */
 #else
                 tile_maxima<true>(sc, v, m_a, m_b, l_a, l_b, alpha_a, alpha_b);
                 rescale(acc, alpha_a, alpha_b); /* O holds tile j - 1's P V now: to the new maximum */

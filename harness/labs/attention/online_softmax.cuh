@@ -1,0 +1,233 @@
+/* The online softmax of one tile of scores in the accumulator layout of wgmma (and of
+ * mma.sync, per warp): thread (warp w, lane 4g + t) holds query rows a = 16w + g and
+ * b = a + 8, its register 4 nb + e being key 8 nb + 2t + e % 2 of the tile, of row a
+ * when e < 2, else of row b; a row's keys are spread over the quad of lanes 4g .. 4g + 3.
+ * Attention step 10's, out of its file: the maxima (m), the factors (alpha) that move O
+ * and the sums (l) to them, O's rescale, and P = exp2(s - m) as BF16 A fragments of k16
+ * blocks (keys 16 kb .. 16 kb + 15): step 09's softmax (tile_maxima<true>, rescale,
+ * tile_probabilities<true>); and beside it step 10's lean form (its LEAN_SOFTMAX: the
+ * mask's test only in the edge tiles' copy, the scale folded into exp2's argument, O's
+ * rescale skipped by a warp whose rows kept their maxima). None of it is step 10's
+ * lesson; its header says what it takes. The score arrays' sizes are template
+ * parameters (regs = keys per tile / 2), so one copy serves every tile width. */
+#ifndef LAB_ATTENTION_ONLINE_SOFTMAX_CUH
+#define LAB_ATTENTION_ONLINE_SOFTMAX_CUH
+
+#include <math.h>
+#include <cuda_bf16.h>
+
+__device__ __forceinline__ unsigned pack_bf16(float lo, float hi)
+{
+    __nv_bfloat162 x = __floats2bfloat162_rn(lo, hi);
+    return *reinterpret_cast<unsigned *>(&x);
+}
+
+/* One tile's scores as the softmax sees them: masked (a tile across the diagonal or the
+ * end: keys past n, or past the row under the causal mask) and scaled to log2 units. */
+struct tile_scores {
+    int j0, n, causal, row_a, row_b, t;
+    bool edge;
+    float scale_log2;
+    /* register 4 nb + e of S (key j0 + 8 nb + 2t + e % 2 of row a when e < 2, else b) */
+    __device__ __forceinline__ float at(float s, int nb, int e) const
+    {
+        int key = j0 + nb * 8 + 2 * t + (e & 1), i = e < 2 ? row_a : row_b;
+        return !edge || (key < n && !(causal && key > i)) ? s * scale_log2 : -INFINITY;
+    }
+};
+
+/* Rows a and b's maxima over the quad of lanes that holds them (each lane has a share of
+ * the row's columns): what both softmax forms below do once a tile. */
+__device__ __forceinline__ void quad_maxima(float &tile_a, float &tile_b)
+{
+#pragma unroll
+    for (int offset = 1; offset < 4; offset <<= 1) {
+        tile_a = fmaxf(tile_a, __shfl_xor_sync(0xffffffffu, tile_a, offset));
+        tile_b = fmaxf(tile_b, __shfl_xor_sync(0xffffffffu, tile_b, offset));
+    }
+}
+
+/* The online softmax's first half for one tile: the rows' new maxima (m), and the
+ * factors (alpha) that move O and the sums (l) to them (l moved here, O by the caller).
+ * in_place: sc is left masked and scaled; else it is left as S's product wrote it (step
+ * 10's INTRA_WG_OVERLAP: ptxas serializes the wgmma whose accumulator registers other
+ * instructions write while a batch is in flight). */
+template <bool in_place, int regs>
+__device__ __forceinline__ void tile_maxima(float (&sc)[regs], const tile_scores &v, float &m_a, float &m_b,
+                                            float &l_a, float &l_b, float &alpha_a, float &alpha_b)
+{
+    float tile_a = -INFINITY, tile_b = -INFINITY;
+#pragma unroll
+    for (int nb = 0; nb < regs / 4; ++nb)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            float x = v.at(sc[4 * nb + e], nb, e);
+            if (in_place)
+                sc[4 * nb + e] = x;
+            if (e < 2)
+                tile_a = fmaxf(tile_a, x);
+            else
+                tile_b = fmaxf(tile_b, x);
+        }
+    quad_maxima(tile_a, tile_b);
+    float new_a = fmaxf(m_a, tile_a), new_b = fmaxf(m_b, tile_b); /* finite: key 0 */
+    alpha_a = exp2f(m_a - new_a), alpha_b = exp2f(m_b - new_b);
+    m_a = new_a, m_b = new_b;
+    l_a *= alpha_a, l_b *= alpha_b;
+}
+
+/* P = exp2(s - m) of one tile, as BF16 A fragments (pn), and its sums added to l;
+ * in_place: sc was left masked and scaled by tile_maxima<true>, else it is done here. */
+template <bool in_place, int regs>
+__device__ __forceinline__ void tile_probabilities(const float (&sc)[regs], const tile_scores &v,
+                                                   unsigned (&pn)[regs / 8][4], float m_a, float m_b, float &l_a,
+                                                   float &l_b)
+{
+#pragma unroll
+    for (int kb = 0; kb < regs / 8; ++kb) {
+        float p[2][4];
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                float x = sc[4 * (2 * kb + h) + e];
+                p[h][e] = exp2f((in_place ? x : v.at(x, 2 * kb + h, e)) - (e < 2 ? m_a : m_b));
+                if (e < 2)
+                    l_a += p[h][e];
+                else
+                    l_b += p[h][e];
+            }
+        pn[kb][0] = pack_bf16(p[0][0], p[0][1]);
+        pn[kb][1] = pack_bf16(p[0][2], p[0][3]);
+        pn[kb][2] = pack_bf16(p[1][0], p[1][1]);
+        pn[kb][3] = pack_bf16(p[1][2], p[1][3]);
+    }
+}
+
+/* O moved to the rows' new maxima: register 4c + i of each piece holds row a (i < 2) or
+ * row b. */
+template <int pieces, int regs>
+__device__ __forceinline__ void rescale(float (&acc)[pieces][regs], float alpha_a, float alpha_b)
+{
+#pragma unroll
+    for (int x = 0; x < pieces; ++x)
+#pragma unroll
+        for (int c = 0; c < regs / 4; ++c) {
+            acc[x][4 * c] *= alpha_a, acc[x][4 * c + 1] *= alpha_a;
+            acc[x][4 * c + 2] *= alpha_b, acc[x][4 * c + 3] *= alpha_b;
+        }
+}
+
+/* skip_settled (step 10's LEAN_SOFTMAX 2): a warp whose rows all kept their maxima (alpha
+ * exactly 1: exp2 of 0) skips O's multiplies, which later tiles, their maxima settled,
+ * mostly need not do. */
+template <bool skip_settled, int pieces, int regs>
+__device__ __forceinline__ void rescale_if_moved(float (&acc)[pieces][regs], float alpha_a, float alpha_b)
+{
+    if (skip_settled && !__any_sync(0xffffffffu, alpha_a != 1.0f || alpha_b != 1.0f))
+        return;
+    rescale(acc, alpha_a, alpha_b);
+}
+
+/* ---- the lean form (step 10's LEAN_SOFTMAX 1 and 2: FlashAttention-3's softmax) ---- */
+
+/* exp2 as the one MUFU.EX2 (exp2f adds a range test and two multiplies for results
+ * below 2^-126, which P's BF16 and the sums do not need) */
+__device__ __forceinline__ float fast_exp2(float x)
+{
+    float y;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
+}
+
+/* The score as the lean softmax sees it, unscaled: the mask's test is compiled in only
+ * for an edge tile (a tile across the diagonal or the end), so the interior tiles,
+ * nearly all of them, carry no per-element branch. */
+template <bool edge>
+__device__ __forceinline__ float lean_score(const tile_scores &v, float s, int nb, int e)
+{
+    if (!edge)
+        return s;
+    int key = v.j0 + nb * 8 + 2 * v.t + (e & 1), i = e < 2 ? v.row_a : v.row_b;
+    return key < v.n && !(v.causal && key > i) ? s : -INFINITY;
+}
+
+/* The two halves of the online softmax with the maxima kept in score units (m) and the
+ * scale folded into exp2's argument: p = exp2(s * scale_log2 - m * scale_log2), one
+ * FFMA and one MUFU.EX2 a score. */
+template <bool edge, int regs>
+__device__ __forceinline__ void lean_maxima(const float (&sc)[regs], const tile_scores &v, float &m_a, float &m_b,
+                                            float &l_a, float &l_b, float &alpha_a, float &alpha_b)
+{
+    /* a tree of maxima, not a chain: log2 of regs / 4 dependent FMNMX, not regs / 4 */
+    float ma[regs / 4], mb[regs / 4];
+#pragma unroll
+    for (int nb = 0; nb < regs / 4; ++nb) {
+        ma[nb] = fmaxf(lean_score<edge>(v, sc[4 * nb], nb, 0), lean_score<edge>(v, sc[4 * nb + 1], nb, 1));
+        mb[nb] = fmaxf(lean_score<edge>(v, sc[4 * nb + 2], nb, 2), lean_score<edge>(v, sc[4 * nb + 3], nb, 3));
+    }
+    /* each level folds the upper half onto the lower (an odd count's middle stays), in
+     * loops of constant length: no local array; five levels cover up to 32 blocks of 8
+     * keys (256 keys a tile) */
+#define LEAN_TREE_LEVEL(count)                                       \
+    _Pragma("unroll") for (int i = 0; i < (count) / 2; ++i)          \
+    {                                                                \
+        ma[i] = fmaxf(ma[i], ma[i + ((count) + 1) / 2]);             \
+        mb[i] = fmaxf(mb[i], mb[i + ((count) + 1) / 2]);             \
+    }
+    constexpr int c0 = regs / 4, c1 = (c0 + 1) / 2, c2 = (c1 + 1) / 2, c3 = (c2 + 1) / 2, c4 = (c3 + 1) / 2;
+    static_assert(c4 <= 2, "the tree of maxima has five levels: 256 keys a tile at most");
+    LEAN_TREE_LEVEL(c0)
+    LEAN_TREE_LEVEL(c1)
+    LEAN_TREE_LEVEL(c2)
+    LEAN_TREE_LEVEL(c3)
+    LEAN_TREE_LEVEL(c4)
+#undef LEAN_TREE_LEVEL
+    float tile_a = ma[0], tile_b = mb[0];
+    quad_maxima(tile_a, tile_b);
+    float new_a = fmaxf(m_a, tile_a), new_b = fmaxf(m_b, tile_b); /* finite: key 0 */
+    alpha_a = fast_exp2((m_a - new_a) * v.scale_log2), alpha_b = fast_exp2((m_b - new_b) * v.scale_log2);
+    m_a = new_a, m_b = new_b;
+    l_a *= alpha_a, l_b *= alpha_b;
+}
+
+template <bool edge, int regs>
+__device__ __forceinline__ void lean_probabilities(const float (&sc)[regs], const tile_scores &v,
+                                                   unsigned (&pn)[regs / 8][4], float m_a, float m_b, float &l_a,
+                                                   float &l_b)
+{
+    const float shift_a = -m_a * v.scale_log2, shift_b = -m_b * v.scale_log2;
+#pragma unroll
+    for (int kb = 0; kb < regs / 8; ++kb) {
+        float p[2][4];
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+#pragma unroll
+            for (int e = 0; e < 4; ++e)
+                p[h][e] = fast_exp2(fmaf(lean_score<edge>(v, sc[4 * (2 * kb + h) + e], 2 * kb + h, e), v.scale_log2,
+                                         e < 2 ? shift_a : shift_b));
+        l_a += (p[0][0] + p[0][1]) + (p[1][0] + p[1][1]);
+        l_b += (p[0][2] + p[0][3]) + (p[1][2] + p[1][3]);
+        pn[kb][0] = pack_bf16(p[0][0], p[0][1]);
+        pn[kb][1] = pack_bf16(p[0][2], p[0][3]);
+        pn[kb][2] = pack_bf16(p[1][0], p[1][1]);
+        pn[kb][3] = pack_bf16(p[1][2], p[1][3]);
+    }
+}
+
+/* The whole tile's softmax the lean way: one uniform branch on the edge test. */
+template <int regs>
+__device__ __forceinline__ void lean_softmax(const float (&sc)[regs], const tile_scores &v, unsigned (&pn)[regs / 8][4],
+                                             float &m_a, float &m_b, float &l_a, float &l_b, float &alpha_a,
+                                             float &alpha_b)
+{
+    if (v.edge) {
+        lean_maxima<true>(sc, v, m_a, m_b, l_a, l_b, alpha_a, alpha_b);
+        lean_probabilities<true>(sc, v, pn, m_a, m_b, l_a, l_b);
+    } else {
+        lean_maxima<false>(sc, v, m_a, m_b, l_a, l_b, alpha_a, alpha_b);
+        lean_probabilities<false>(sc, v, pn, m_a, m_b, l_a, l_b);
+    }
+}
+
+#endif
