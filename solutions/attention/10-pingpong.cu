@@ -93,7 +93,8 @@
  *   mbarriers, TMA's loads and stores, the tensor maps), harness/named_barrier.cuh (the
  *   turns' bar.sync and bar.arrive), and beside attention.h wgmma_bf16.cuh (the
  *   products) and online_softmax.cuh (step 09's softmax, tile_maxima, rescale and
- *   tile_probabilities, and LEAN_SOFTMAX's lean_softmax and rescale_if_moved).
+ *   tile_probabilities, its end, quad_sums and O_BY_TMA=0's o_store_direct, and
+ *   LEAN_SOFTMAX's lean_softmax and rescale_if_moved).
  * Run:  make run LAB=attention STEP=10
  */
 #include <math.h>
@@ -492,12 +493,7 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
                     pa[kb][0] = pa[kb][1] = pa[kb][2] = pa[kb][3] = 0u;
             }
         }
-        /* the rows' sums: the quad's four partial sums */
-#pragma unroll
-        for (int offset = 1; offset < 4; offset <<= 1) {
-            l_a += __shfl_xor_sync(0xffffffffu, l_a, offset);
-            l_b += __shfl_xor_sync(0xffffffffu, l_b, offset);
-        }
+        quad_sums(l_a, l_b); /* the rows' sums: the quad's four partial sums */
         float inv_a = 1.0f / l_a, inv_b = 1.0f / l_b;
 #if O_BY_TMA
         /* O's 64 rows into the warpgroup's part of the stage, in the maps' swizzled slabs
@@ -527,18 +523,8 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
                 tma_store_3d(o_map, x * 64, w0, head, o_rows + x * BR * ROW_BYTES);
             tma_store_commit();
         }
-#else
-        unsigned *o32 = reinterpret_cast<unsigned *>(o + (long)head * n * D);
-#pragma unroll
-        for (int x = 0; x < D / PV_N; ++x)
-#pragma unroll
-            for (int c8 = 0; c8 < PV_N / 8; ++c8) {
-                int c = x * PV_N + c8 * 8 + 2 * t;
-                if (row_a < n)
-                    o32[((long)row_a * D + c) / 2] = pack_bf16(acc[x][4 * c8] * inv_a, acc[x][4 * c8 + 1] * inv_a);
-                if (row_b < n)
-                    o32[((long)row_b * D + c) / 2] = pack_bf16(acc[x][4 * c8 + 2] * inv_b, acc[x][4 * c8 + 3] * inv_b);
-            }
+#else /* each thread's pairs straight to global memory */
+        o_store_direct<D, PV_N>(acc, inv_a, inv_b, o + (long)head * n * D, n, row_a, row_b, t);
 #endif
         consumed += tiles;
     }

@@ -5,7 +5,8 @@
  * Attention step 10's, out of its file: the maxima (m), the factors (alpha) that move O
  * and the sums (l) to them, O's rescale, and P = exp2(s - m) as BF16 A fragments of k16
  * blocks (keys 16 kb .. 16 kb + 15): step 09's softmax (tile_maxima<true>, rescale,
- * tile_probabilities<true>); and beside it step 10's lean form (its LEAN_SOFTMAX: the
+ * tile_probabilities<true>), and its end (quad_sums, o_store_direct: O divided by the
+ * sums and stored by each thread); and beside it step 10's lean form (its LEAN_SOFTMAX: the
  * mask's test only in the edge tiles' copy, the scale folded into exp2's argument, O's
  * rescale skipped by a warp whose rows kept their maxima). None of it is step 10's
  * lesson; its header says what it takes. The score arrays' sizes are template
@@ -44,6 +45,16 @@ __device__ __forceinline__ void quad_maxima(float &tile_a, float &tile_b)
     for (int offset = 1; offset < 4; offset <<= 1) {
         tile_a = fmaxf(tile_a, __shfl_xor_sync(0xffffffffu, tile_a, offset));
         tile_b = fmaxf(tile_b, __shfl_xor_sync(0xffffffffu, tile_b, offset));
+    }
+}
+
+/* Rows a and b's sums, at the end: the quad's four partial sums added. */
+__device__ __forceinline__ void quad_sums(float &l_a, float &l_b)
+{
+#pragma unroll
+    for (int offset = 1; offset < 4; offset <<= 1) {
+        l_a += __shfl_xor_sync(0xffffffffu, l_a, offset);
+        l_b += __shfl_xor_sync(0xffffffffu, l_b, offset);
     }
 }
 
@@ -127,6 +138,28 @@ __device__ __forceinline__ void rescale_if_moved(float (&acc)[pieces][regs], flo
     if (skip_settled && !__any_sync(0xffffffffu, alpha_a != 1.0f || alpha_b != 1.0f))
         return;
     rescale(acc, alpha_a, alpha_b);
+}
+
+/* The end of a query tile: each thread's pairs of O (D / PV_N pieces of PV_N columns,
+ * register 4c + i of piece x being column x PV_N + 8c + 2t + i % 2 of row a when i < 2,
+ * else of row b) divided by the rows' sums (inv_a, inv_b: 1 / quad_sums' l) and stored
+ * in BF16 straight to the head's n x D matrix o_head, 4 bytes a store, rows past n left
+ * out. */
+template <int D, int PV_N>
+__device__ __forceinline__ void o_store_direct(const float (&acc)[D / PV_N][PV_N / 2], float inv_a, float inv_b,
+                                               __nv_bfloat16 *o_head, int n, int row_a, int row_b, int t)
+{
+    unsigned *o32 = reinterpret_cast<unsigned *>(o_head);
+#pragma unroll
+    for (int x = 0; x < D / PV_N; ++x)
+#pragma unroll
+        for (int c8 = 0; c8 < PV_N / 8; ++c8) {
+            int c = x * PV_N + c8 * 8 + 2 * t;
+            if (row_a < n)
+                o32[((long)row_a * D + c) / 2] = pack_bf16(acc[x][4 * c8] * inv_a, acc[x][4 * c8 + 1] * inv_a);
+            if (row_b < n)
+                o32[((long)row_b * D + c) / 2] = pack_bf16(acc[x][4 * c8 + 2] * inv_b, acc[x][4 * c8 + 3] * inv_b);
+        }
 }
 
 /* ---- the lean form (step 10's LEAN_SOFTMAX 1 and 2: FlashAttention-3's softmax) ---- */
