@@ -193,11 +193,11 @@ __device__ __forceinline__ uint64_t smem_descriptor(uint32_t address, uint32_t l
  * mbarrier and TMA instructions and the tensor-map encoder, harness/named_barrier.cuh
  * the named barriers' sync and arrive, wgmma_bf16.cuh beside attention.h the products
  * at N = 64 to 192):
- *   1. three tensor maps on the host (hopper_tensor_map), Q, K and V each seen as
- *      [bh][n][d] BF16, boxes of 64 columns x 128 rows (Q) or 64 (K, V), the 128-byte
- *      swizzle: rows past n arrive as zeros, in step 09's layout; pass them to the
- *      kernel as const __grid_constant__ CUtensorMap parameters, and keep them while
- *      the buffers and the size stay the same;
+ *   1. three tensor maps on the host (head_maps.cuh beside attention.h makes them with
+ *      hopper_tensor_map and keeps them while the buffers and the size stay the same),
+ *      Q, K and V each seen as [bh][n][d] BF16, boxes of 64 columns x 128 rows (Q) or 64
+ *      (K, V), the 128-byte swizzle: rows past n arrive as zeros, in step 09's layout;
+ *      pass them to the kernel as const __grid_constant__ CUtensorMap parameters;
  *   2. blocks of three warpgroups (384 threads, __launch_bounds__(384, 1)): warpgroup 0
  *      gives registers back (setmaxnreg.dec to 40; 24 once the tiles are 128 keys or
  *      more), one of its threads loads Q once and every K and V tile with

@@ -88,19 +88,21 @@
  *   consumers have issued their last S; the causal mask's tiles longest first over all
  *   heads; 0: a block per query tile).
  *   harness/labs/attention/sweep-pingpong.sh times a grid of them beside cuDNN.
- * Headers: this file keeps the roles, the rings, the turns and the loop; what it uses
- *   from elsewhere is written once, for the other steps too: harness/hopper_tma.cuh (the
- *   mbarriers, TMA's loads and stores, the tensor maps), harness/named_barrier.cuh (the
- *   turns' bar.sync and bar.arrive), and beside attention.h wgmma_bf16.cuh (the
- *   products) and online_softmax.cuh (step 09's softmax, tile_maxima, rescale and
- *   tile_probabilities, its end, quad_sums and O_BY_TMA=0's o_store_direct, and
- *   LEAN_SOFTMAX's lean_softmax and rescale_if_moved).
+ * Headers: this file keeps the roles, the rings, the turns and the loop; the rest is in
+ *   headers, with what other steps share: harness/hopper_tma.cuh (the mbarriers, TMA's
+ *   loads and stores, the tensor maps' encoder), harness/named_barrier.cuh (the turns'
+ *   bar.sync and bar.arrive), and beside attention.h wgmma_bf16.cuh (the products),
+ *   online_softmax.cuh (step 09's softmax, tile_maxima, rescale and tile_probabilities;
+ *   its end, quad_sums and O_BY_TMA=0's o_store_direct; LEAN_SOFTMAX's lean_softmax and
+ *   rescale_if_moved) and head_maps.cuh (the host's tensor maps of Q, K, V and O, kept
+ *   from launch to launch).
  * Run:  make run LAB=attention STEP=10
  */
 #include <math.h>
 #include <stdint.h>
 
 #include "attention.h"
+#include "head_maps.cuh"
 #include "hopper_tma.cuh"
 #include "named_barrier.cuh"
 #include "online_softmax.cuh"
@@ -560,49 +562,6 @@ pingpong_d128(const __grid_constant__ CUtensorMap q_map, const __grid_constant__
 static_assert(SMEM_BYTES(128) + 8 * (2 + 4 * STAGES) <= 227 * 1024,
               "BC and STAGES ask for more shared memory than a block of sm_90 may have");
 
-/* A tensor map over one of Q, K, V, O as [bh][n][d] BF16 (d contiguous), in boxes of
- * 64 columns (128 bytes, the swizzle's row) x box_rows rows of one head: rows past n
- * are outside the head, read as zeros and never written. */
-static cudaError_t head_tensor_map(CUtensorMap *map, const char *name, const uint16_t *base,
-                                   const struct attention_problem *p, int box_rows)
-{
-    cuuint64_t dims[3] = {(cuuint64_t)p->d, (cuuint64_t)p->n, (cuuint64_t)p->bh};
-    cuuint64_t strides[2] = {(cuuint64_t)p->d * 2, (cuuint64_t)p->n * p->d * 2};
-    cuuint32_t box[3] = {64, (cuuint32_t)box_rows, 1};
-    char what[96];
-    snprintf(what, sizeof what, "%s as %ld x %d x %d BF16", name, p->bh, p->n, p->d);
-    return hopper_tensor_map(map, what, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 3, base, dims, strides, box);
-}
-
-/* The maps of the last launch, remade only when the buffers or the size change (the
- * launch is timed); O's is O_BY_TMA's, in a consumer's 64 rows. */
-struct head_maps {
-    CUtensorMap q, k, v, o;
-    const uint16_t *q_ptr, *k_ptr, *v_ptr, *o_ptr;
-    long bh;
-    int n, d;
-};
-
-static cudaError_t head_maps_for(struct head_maps *maps, const struct attention_problem *p)
-{
-    if (maps->q_ptr == p->q && maps->k_ptr == p->k && maps->v_ptr == p->v && maps->o_ptr == p->o &&
-        maps->bh == p->bh && maps->n == p->n && maps->d == p->d)
-        return cudaSuccess;
-    maps->q_ptr = NULL;
-    cudaError_t status = head_tensor_map(&maps->q, "Q", p->q, p, BR);
-    if (status == cudaSuccess)
-        status = head_tensor_map(&maps->k, "K", p->k, p, BC);
-    if (status == cudaSuccess)
-        status = head_tensor_map(&maps->v, "V", p->v, p, BC);
-    if (status == cudaSuccess)
-        status = head_tensor_map(&maps->o, "O", p->o, p, 64);
-    if (status != cudaSuccess)
-        return status;
-    maps->q_ptr = p->q, maps->k_ptr = p->k, maps->v_ptr = p->v, maps->o_ptr = p->o;
-    maps->bh = p->bh, maps->n = p->n, maps->d = p->d;
-    return cudaSuccess;
-}
-
 static cudaError_t launch(const void *problem, cudaStream_t stream)
 {
     const struct attention_problem *p = (const struct attention_problem *)problem;
@@ -625,8 +584,8 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
 #endif
     if ((status = step_check_grid(grid)) != cudaSuccess)
         return status;
-    static struct head_maps maps;
-    if ((status = head_maps_for(&maps, p)) != cudaSuccess)
+    static struct head_maps maps; /* Q's boxes of BR rows, K's and V's of BC, O's of a consumer's 64 */
+    if ((status = head_maps_for(&maps, p, BR, BC, 64)) != cudaSuccess)
         return status;
     /* Both head dims' kernels opt in, whichever launches: the runner reports the d128
      * kernel's occupancy (the one DEFINE_STEP names), and that needs its opt-in too. */
