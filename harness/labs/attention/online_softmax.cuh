@@ -2,15 +2,16 @@
  * mma.sync, per warp): thread (warp w, lane 4g + t) holds query rows a = 16w + g and
  * b = a + 8, its register 4 nb + e being key 8 nb + 2t + e % 2 of the tile, of row a
  * when e < 2, else of row b; a row's keys are spread over the quad of lanes 4g .. 4g + 3.
- * Attention step 10's, out of its file: the maxima (m), the factors (alpha) that move O
- * and the sums (l) to them, O's rescale, and P = exp2(s - m) as BF16 A fragments of k16
- * blocks (keys 16 kb .. 16 kb + 15): step 09's softmax (tile_maxima<true>, rescale,
- * tile_probabilities<true>), and its end (quad_sums, o_store_direct: O divided by the
- * sums and stored by each thread); and beside it step 10's lean form (its LEAN_SOFTMAX: the
- * mask's test only in the edge tiles' copy, the scale folded into exp2's argument, O's
- * rescale skipped by a warp whose rows kept their maxima). None of it is step 10's
- * lesson; its header says what it takes. The score arrays' sizes are template
- * parameters (regs = keys per tile / 2), so one copy serves every tile width. */
+ * Written once for attention's steps 09 and 10 and the students' 10 (step 09's code):
+ * the maxima (m), the factors (alpha) that move O and the sums (l) to them, O's
+ * rescale, and P = exp2(s - m) as BF16 A fragments of k16 blocks (keys 16 kb ..
+ * 16 kb + 15): step 09's softmax (tile_maxima<true>, rescale, tile_probabilities<true>),
+ * and its end (quad_sums, o_store_direct: O divided by the sums and stored by each
+ * thread); and beside it step 10's lean form (its LEAN_SOFTMAX: the mask's test only in
+ * the edge tiles' copy, the scale folded into exp2's argument, O's rescale skipped by a
+ * warp whose rows kept their maxima). None of it is those steps' lesson; their headers
+ * say what they take. The score arrays' sizes are template parameters (regs = keys per
+ * tile / 2), so one copy serves every tile width. */
 #ifndef LAB_ATTENTION_ONLINE_SOFTMAX_CUH
 #define LAB_ATTENTION_ONLINE_SOFTMAX_CUH
 
