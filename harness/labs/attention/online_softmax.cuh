@@ -38,6 +38,18 @@ struct tile_scores {
     }
 };
 
+/* The score as the lean softmax sees it, unscaled: the mask's test is compiled in only
+ * for an edge tile (a tile across the diagonal or the end), so the interior tiles,
+ * nearly all of them, carry no per-element branch. */
+template <bool edge>
+__device__ __forceinline__ float lean_score(const tile_scores &v, float s, int nb, int e)
+{
+    if (!edge)
+        return s;
+    int key = v.j0 + nb * 8 + 2 * v.t + (e & 1), i = e < 2 ? v.row_a : v.row_b;
+    return key < v.n && !(v.causal && key > i) ? s : -INFINITY;
+}
+
 /* Rows a and b's maxima over the quad of lanes that holds them (each lane has a share of
  * the row's columns): what both softmax forms below do once a tile. */
 __device__ __forceinline__ void quad_maxima(float &tile_a, float &tile_b)
@@ -47,6 +59,43 @@ __device__ __forceinline__ void quad_maxima(float &tile_a, float &tile_b)
         tile_a = fmaxf(tile_a, __shfl_xor_sync(0xffffffffu, tile_a, offset));
         tile_b = fmaxf(tile_b, __shfl_xor_sync(0xffffffffu, tile_b, offset));
     }
+}
+
+/* exp2 as the one MUFU.EX2 (exp2f adds a range test and two multiplies for results
+ * below 2^-126, which P's BF16 and the sums do not need) */
+__device__ __forceinline__ float fast_exp2(float x)
+{
+    float y;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
+}
+
+/* The rows' new maxima from the tile's (each lane's share: the quad's maxima are taken
+ * here), and the factors alpha that move O and the sums l to them (l moved here, O by
+ * the caller). lean: m in score units, alpha = exp2((m - new m) scale_log2) by
+ * fast_exp2; else m in log2 units, exp2f. */
+template <bool lean>
+__device__ __forceinline__ void move_maxima(float tile_a, float tile_b, float scale_log2, float &m_a, float &m_b,
+                                            float &l_a, float &l_b, float &alpha_a, float &alpha_b)
+{
+    quad_maxima(tile_a, tile_b);
+    float new_a = fmaxf(m_a, tile_a), new_b = fmaxf(m_b, tile_b); /* finite: key 0 */
+    if (lean)
+        alpha_a = fast_exp2((m_a - new_a) * scale_log2), alpha_b = fast_exp2((m_b - new_b) * scale_log2);
+    else
+        alpha_a = exp2f(m_a - new_a), alpha_b = exp2f(m_b - new_b);
+    m_a = new_a, m_b = new_b;
+    l_a *= alpha_a, l_b *= alpha_b;
+}
+
+/* A k16 block of P (p[h][e]: keys 8h + 2t + e % 2 of row a when e < 2, else of row b) as
+ * the A fragment of wgmma's register form: four BF16 pairs. */
+__device__ __forceinline__ void p_fragment(unsigned (&frag)[4], const float (&p)[2][4])
+{
+    frag[0] = pack_bf16(p[0][0], p[0][1]);
+    frag[1] = pack_bf16(p[0][2], p[0][3]);
+    frag[2] = pack_bf16(p[1][0], p[1][1]);
+    frag[3] = pack_bf16(p[1][2], p[1][3]);
 }
 
 /* Rows a and b's sums, at the end: the quad's four partial sums added. */
@@ -81,20 +130,21 @@ __device__ __forceinline__ void tile_maxima(float (&sc)[regs], const tile_scores
             else
                 tile_b = fmaxf(tile_b, x);
         }
-    quad_maxima(tile_a, tile_b);
-    float new_a = fmaxf(m_a, tile_a), new_b = fmaxf(m_b, tile_b); /* finite: key 0 */
-    alpha_a = exp2f(m_a - new_a), alpha_b = exp2f(m_b - new_b);
-    m_a = new_a, m_b = new_b;
-    l_a *= alpha_a, l_b *= alpha_b;
+    move_maxima<false>(tile_a, tile_b, v.scale_log2, m_a, m_b, l_a, l_b, alpha_a, alpha_b);
 }
 
-/* P = exp2(s - m) of one tile, as BF16 A fragments (pn), and its sums added to l;
- * in_place: sc was left masked and scaled by tile_maxima<true>, else it is done here. */
-template <bool in_place, int regs>
-__device__ __forceinline__ void tile_probabilities(const float (&sc)[regs], const tile_scores &v,
-                                                   unsigned (&pn)[regs / 8][4], float m_a, float m_b, float &l_a,
-                                                   float &l_b)
+/* P = exp2(s - m) of one tile, as BF16 A fragments (pn), and its sums added to l, in
+ * either form. Not lean: m in log2 units, exp2f, and flag (in_place) says sc was left
+ * masked and scaled by tile_maxima<true>, else it is done here; the sums add each p in
+ * turn. Lean: m in score units and the scale folded in, p = exp2(s * scale_log2 -
+ * m * scale_log2), one FFMA and one MUFU.EX2 a score; flag (edge) compiles the mask's
+ * test in; the sums add a block's p as a tree. */
+template <bool lean, bool flag, int regs>
+__device__ __forceinline__ void probabilities(const float (&sc)[regs], const tile_scores &v,
+                                              unsigned (&pn)[regs / 8][4], float m_a, float m_b, float &l_a,
+                                              float &l_b)
 {
+    const float shift_a = -m_a * v.scale_log2, shift_b = -m_b * v.scale_log2; /* (lean) */
 #pragma unroll
     for (int kb = 0; kb < regs / 8; ++kb) {
         float p[2][4];
@@ -103,17 +153,32 @@ __device__ __forceinline__ void tile_probabilities(const float (&sc)[regs], cons
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
                 float x = sc[4 * (2 * kb + h) + e];
-                p[h][e] = exp2f((in_place ? x : v.at(x, 2 * kb + h, e)) - (e < 2 ? m_a : m_b));
-                if (e < 2)
-                    l_a += p[h][e];
-                else
-                    l_b += p[h][e];
+                if (lean) {
+                    p[h][e] = fast_exp2(fmaf(lean_score<flag>(v, x, 2 * kb + h, e), v.scale_log2,
+                                             e < 2 ? shift_a : shift_b));
+                } else {
+                    p[h][e] = exp2f((flag ? x : v.at(x, 2 * kb + h, e)) - (e < 2 ? m_a : m_b));
+                    if (e < 2)
+                        l_a += p[h][e];
+                    else
+                        l_b += p[h][e];
+                }
             }
-        pn[kb][0] = pack_bf16(p[0][0], p[0][1]);
-        pn[kb][1] = pack_bf16(p[0][2], p[0][3]);
-        pn[kb][2] = pack_bf16(p[1][0], p[1][1]);
-        pn[kb][3] = pack_bf16(p[1][2], p[1][3]);
+        if (lean) {
+            l_a += (p[0][0] + p[0][1]) + (p[1][0] + p[1][1]);
+            l_b += (p[0][2] + p[0][3]) + (p[1][2] + p[1][3]);
+        }
+        p_fragment(pn[kb], p);
     }
+}
+
+/* Step 09's form (in_place: sc was left masked and scaled by tile_maxima<true>). */
+template <bool in_place, int regs>
+__device__ __forceinline__ void tile_probabilities(const float (&sc)[regs], const tile_scores &v,
+                                                   unsigned (&pn)[regs / 8][4], float m_a, float m_b, float &l_a,
+                                                   float &l_b)
+{
+    probabilities<false, in_place>(sc, v, pn, m_a, m_b, l_a, l_b);
 }
 
 /* O moved to the rows' new maxima: register 4c + i of each piece holds row a (i < 2) or
@@ -165,30 +230,8 @@ __device__ __forceinline__ void o_store_direct(const float (&acc)[D / PV_N][PV_N
 
 /* ---- the lean form (step 10's LEAN_SOFTMAX 1 and 2: FlashAttention-3's softmax) ---- */
 
-/* exp2 as the one MUFU.EX2 (exp2f adds a range test and two multiplies for results
- * below 2^-126, which P's BF16 and the sums do not need) */
-__device__ __forceinline__ float fast_exp2(float x)
-{
-    float y;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-    return y;
-}
-
-/* The score as the lean softmax sees it, unscaled: the mask's test is compiled in only
- * for an edge tile (a tile across the diagonal or the end), so the interior tiles,
- * nearly all of them, carry no per-element branch. */
-template <bool edge>
-__device__ __forceinline__ float lean_score(const tile_scores &v, float s, int nb, int e)
-{
-    if (!edge)
-        return s;
-    int key = v.j0 + nb * 8 + 2 * v.t + (e & 1), i = e < 2 ? v.row_a : v.row_b;
-    return key < v.n && !(v.causal && key > i) ? s : -INFINITY;
-}
-
-/* The two halves of the online softmax with the maxima kept in score units (m) and the
- * scale folded into exp2's argument: p = exp2(s * scale_log2 - m * scale_log2), one
- * FFMA and one MUFU.EX2 a score. */
+/* The lean form's first half: the maxima kept in score units (m), so that its second
+ * half, probabilities<true, edge>, folds the scale into exp2's argument. */
 template <bool edge, int regs>
 __device__ __forceinline__ void lean_maxima(const float (&sc)[regs], const tile_scores &v, float &m_a, float &m_b,
                                             float &l_a, float &l_b, float &alpha_a, float &alpha_b)
@@ -217,36 +260,7 @@ __device__ __forceinline__ void lean_maxima(const float (&sc)[regs], const tile_
     LEAN_TREE_LEVEL(c3)
     LEAN_TREE_LEVEL(c4)
 #undef LEAN_TREE_LEVEL
-    float tile_a = ma[0], tile_b = mb[0];
-    quad_maxima(tile_a, tile_b);
-    float new_a = fmaxf(m_a, tile_a), new_b = fmaxf(m_b, tile_b); /* finite: key 0 */
-    alpha_a = fast_exp2((m_a - new_a) * v.scale_log2), alpha_b = fast_exp2((m_b - new_b) * v.scale_log2);
-    m_a = new_a, m_b = new_b;
-    l_a *= alpha_a, l_b *= alpha_b;
-}
-
-template <bool edge, int regs>
-__device__ __forceinline__ void lean_probabilities(const float (&sc)[regs], const tile_scores &v,
-                                                   unsigned (&pn)[regs / 8][4], float m_a, float m_b, float &l_a,
-                                                   float &l_b)
-{
-    const float shift_a = -m_a * v.scale_log2, shift_b = -m_b * v.scale_log2;
-#pragma unroll
-    for (int kb = 0; kb < regs / 8; ++kb) {
-        float p[2][4];
-#pragma unroll
-        for (int h = 0; h < 2; ++h)
-#pragma unroll
-            for (int e = 0; e < 4; ++e)
-                p[h][e] = fast_exp2(fmaf(lean_score<edge>(v, sc[4 * (2 * kb + h) + e], 2 * kb + h, e), v.scale_log2,
-                                         e < 2 ? shift_a : shift_b));
-        l_a += (p[0][0] + p[0][1]) + (p[1][0] + p[1][1]);
-        l_b += (p[0][2] + p[0][3]) + (p[1][2] + p[1][3]);
-        pn[kb][0] = pack_bf16(p[0][0], p[0][1]);
-        pn[kb][1] = pack_bf16(p[0][2], p[0][3]);
-        pn[kb][2] = pack_bf16(p[1][0], p[1][1]);
-        pn[kb][3] = pack_bf16(p[1][2], p[1][3]);
-    }
+    move_maxima<true>(ma[0], mb[0], v.scale_log2, m_a, m_b, l_a, l_b, alpha_a, alpha_b);
 }
 
 /* The whole tile's softmax the lean way: one uniform branch on the edge test. */
@@ -257,10 +271,10 @@ __device__ __forceinline__ void lean_softmax(const float (&sc)[regs], const tile
 {
     if (v.edge) {
         lean_maxima<true>(sc, v, m_a, m_b, l_a, l_b, alpha_a, alpha_b);
-        lean_probabilities<true>(sc, v, pn, m_a, m_b, l_a, l_b);
+        probabilities<true, true>(sc, v, pn, m_a, m_b, l_a, l_b);
     } else {
         lean_maxima<false>(sc, v, m_a, m_b, l_a, l_b, alpha_a, alpha_b);
-        lean_probabilities<false>(sc, v, pn, m_a, m_b, l_a, l_b);
+        probabilities<true, false>(sc, v, pn, m_a, m_b, l_a, l_b);
     }
 }
 
