@@ -88,6 +88,14 @@
  *   consumers have issued their last S; the causal mask's tiles longest first over all
  *   heads; 0: a block per query tile).
  *   harness/labs/attention/sweep-pingpong.sh times a grid of them beside cuDNN.
+ * Headers: this file keeps the roles, the rings, the turns and the loop; the rest is in
+ *   headers, with what other steps share: harness/hopper_tma.cuh (the mbarriers, TMA's
+ *   loads and stores, the tensor maps' encoder), harness/named_barrier.cuh (the turns'
+ *   bar.sync and bar.arrive), and beside attention.h wgmma_bf16.cuh (the products),
+ *   online_softmax.cuh (step 09's softmax, tile_maxima, rescale and tile_probabilities;
+ *   its end, quad_sums and O_BY_TMA=0's o_store_direct; LEAN_SOFTMAX's lean_softmax and
+ *   rescale_if_moved) and head_maps.cuh (the host's tensor maps of Q, K, V and O, kept
+ *   from launch to launch).
  * Run:  make run LAB=attention STEP=10
 
  *
