@@ -88,6 +88,14 @@
  *   consumers have issued their last S; the causal mask's tiles longest first over all
  *   heads; 0: a block per query tile).
  *   harness/labs/attention/sweep-pingpong.sh times a grid of them beside cuDNN.
+ * Headers: this file keeps the roles, the rings, the turns and the loop; the rest is in
+ *   headers, with what other steps share: harness/hopper_tma.cuh (the mbarriers, TMA's
+ *   loads and stores, the tensor maps' encoder), harness/named_barrier.cuh (the turns'
+ *   bar.sync and bar.arrive), and beside attention.h wgmma_bf16.cuh (the products),
+ *   online_softmax.cuh (step 09's softmax, tile_maxima, rescale and tile_probabilities;
+ *   its end, quad_sums and O_BY_TMA=0's o_store_direct; LEAN_SOFTMAX's lean_softmax and
+ *   rescale_if_moved) and head_maps.cuh (the host's tensor maps of Q, K, V and O, kept
+ *   from launch to launch).
  * Run:  make run LAB=attention STEP=10
 
  *
@@ -101,6 +109,7 @@
 
 #include "attention.h"
 #include "step_kernel.h"
+#include "online_softmax.cuh"
 #include "wgmma_bf16.cuh"
 
 #define WARPGROUPS 2
@@ -160,12 +169,6 @@ __device__ __forceinline__ void fence_proxy_async(void)
     asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 }
 
-__device__ __forceinline__ unsigned pack_bf16(float lo, float hi)
-{
-    __nv_bfloat162 x = __floats2bfloat162_rn(lo, hi);
-    return *reinterpret_cast<unsigned *>(&x);
-}
-
 /* A shared-memory matrix descriptor for a tile in the 128-byte swizzle (layout type 1
  * in bits 62-63): start address, leading byte offset (bits 16-29), stride byte offset
  * (bits 32-45), each in 16-byte units. Of the two offsets, one is the step between
@@ -185,18 +188,22 @@ __device__ __forceinline__ uint64_t smem_descriptor(uint32_t address, uint32_t l
 #define MN_MAJOR_LEADING SWIZZLE_ATOM
 
 /* The wgmma instructions as inline PTX (fence, commit, wait, the shared-memory and the
- * register-A forms, registers_keep): wgmma_bf16.cuh, beside attention.h. */
+ * register-A forms, registers_keep): wgmma_bf16.cuh, beside attention.h; the online
+ * softmax of a tile in wgmma's accumulator layout (step 08's, a row in a quad: the
+ * maxima, O's rescale, P in BF16) and its end (the rows' sums, O divided by them and
+ * stored): online_softmax.cuh, beside it, which step 10 shares. */
 
 /* TODO (step 10). Load with TMA from a producer warpgroup and let the two consumer
  * warpgroups take turns at the tensor cores (the chapter's section, the TF32 lab's steps
  * 06-08 and FlashAttention-3's section 3.1 say how; harness/hopper_tma.cuh has the
- * mbarrier and TMA instructions and the tensor-map encoder, wgmma_bf16.cuh beside
- * attention.h the products at N = 64 to 192):
- *   1. three tensor maps on the host (hopper_tensor_map), Q, K and V each seen as
- *      [bh][n][d] BF16, boxes of 64 columns x 128 rows (Q) or 64 (K, V), the 128-byte
- *      swizzle: rows past n arrive as zeros, in step 09's layout; pass them to the
- *      kernel as const __grid_constant__ CUtensorMap parameters, and keep them while
- *      the buffers and the size stay the same;
+ * mbarrier and TMA instructions and the tensor-map encoder, harness/named_barrier.cuh
+ * the named barriers' sync and arrive, wgmma_bf16.cuh beside attention.h the products
+ * at N = 64 to 192):
+ *   1. three tensor maps on the host (head_maps.cuh beside attention.h makes them with
+ *      hopper_tensor_map and keeps them while the buffers and the size stay the same),
+ *      Q, K and V each seen as [bh][n][d] BF16, boxes of 64 columns x 128 rows (Q) or 64
+ *      (K, V), the 128-byte swizzle: rows past n arrive as zeros, in step 09's layout;
+ *      pass them to the kernel as const __grid_constant__ CUtensorMap parameters;
  *   2. blocks of three warpgroups (384 threads, __launch_bounds__(384, 1)): warpgroup 0
  *      gives registers back (setmaxnreg.dec to 40; 24 once the tiles are 128 keys or
  *      more), one of its threads loads Q once and every K and V tile with
@@ -280,57 +287,17 @@ __device__ __forceinline__ void pingpong_forward(const __nv_bfloat16 *q, const _
             wgmma_commit();
             wgmma_wait_all();
             registers_keep(s);
-            /* mask (a tile across the diagonal or the end), scale (log2 units), the maxima */
-            bool edge = j0 + BC > n || (causal && j0 + BC - 1 > w0);
-            float tile_a = -INFINITY, tile_b = -INFINITY;
-#pragma unroll
-            for (int nb = 0; nb < BC / 8; ++nb)
-#pragma unroll
-                for (int e = 0; e < 4; ++e) {
-                    int j = j0 + nb * 8 + 2 * t + (e & 1), i = e < 2 ? row_a : row_b;
-                    float x = !edge || (j < n && !(causal && j > i)) ? s[4 * nb + e] * scale_log2 : -INFINITY;
-                    s[4 * nb + e] = x;
-                    if (e < 2)
-                        tile_a = fmaxf(tile_a, x);
-                    else
-                        tile_b = fmaxf(tile_b, x);
-                }
-#pragma unroll
-            for (int offset = 1; offset < 4; offset <<= 1) { /* the quad holding the row */
-                tile_a = fmaxf(tile_a, __shfl_xor_sync(0xffffffffu, tile_a, offset));
-                tile_b = fmaxf(tile_b, __shfl_xor_sync(0xffffffffu, tile_b, offset));
-            }
-            float new_a = fmaxf(m_a, tile_a), new_b = fmaxf(m_b, tile_b); /* finite: key 0 */
-            float alpha_a = exp2f(m_a - new_a), alpha_b = exp2f(m_b - new_b);
-            m_a = new_a, m_b = new_b;
-            l_a *= alpha_a, l_b *= alpha_b;
-#pragma unroll
-            for (int x = 0; x < SLABS; ++x)
-#pragma unroll
-                for (int j = 0; j < 8; ++j) {
-                    acc[x][4 * j] *= alpha_a, acc[x][4 * j + 1] *= alpha_a;
-                    acc[x][4 * j + 2] *= alpha_b, acc[x][4 * j + 3] *= alpha_b;
-                }
-            /* P = exp2(s - m), as BF16 A fragments: keys 16 kb .. 16 kb + 15 */
+            /* the online softmax (online_softmax.cuh): the scores masked (a tile
+             * across the diagonal or the end) and scaled to log2 units, the rows' new maxima,
+             * O and the sums moved to them, P = exp2(s - m) as BF16 A fragments (keys
+             * 16 kb .. 16 kb + 15) */
+            const tile_scores sv = {j0, n, causal, row_a, row_b, t, j0 + BC > n || (causal && j0 + BC - 1 > w0),
+                                    scale_log2};
+            float alpha_a, alpha_b;
+            tile_maxima<true>(s, sv, m_a, m_b, l_a, l_b, alpha_a, alpha_b);
+            rescale(acc, alpha_a, alpha_b);
             unsigned pa[BC / 16][4];
-#pragma unroll
-            for (int kb = 0; kb < BC / 16; ++kb) {
-                float p[2][4];
-#pragma unroll
-                for (int h = 0; h < 2; ++h)
-#pragma unroll
-                    for (int e = 0; e < 4; ++e) {
-                        p[h][e] = exp2f(s[4 * (2 * kb + h) + e] - (e < 2 ? m_a : m_b));
-                        if (e < 2)
-                            l_a += p[h][e];
-                        else
-                            l_b += p[h][e];
-                    }
-                pa[kb][0] = pack_bf16(p[0][0], p[0][1]);
-                pa[kb][1] = pack_bf16(p[0][2], p[0][3]);
-                pa[kb][2] = pack_bf16(p[1][0], p[1][1]);
-                pa[kb][3] = pack_bf16(p[1][2], p[1][3]);
-            }
+            tile_probabilities<true>(s, sv, pa, m_a, m_b, l_a, l_b);
             /* O += P V: per slab of 64 columns, BC / 16 steps of k16 (16 keys: 2048 bytes) */
             wgmma_fence();
 #pragma unroll
@@ -351,24 +318,9 @@ __device__ __forceinline__ void pingpong_forward(const __nv_bfloat16 *q, const _
         }
         __syncthreads(); /* this stage is refilled by the next iteration's copies */
     }
-    /* the rows' sums: the quad's four partial sums */
-#pragma unroll
-    for (int offset = 1; offset < 4; offset <<= 1) {
-        l_a += __shfl_xor_sync(0xffffffffu, l_a, offset);
-        l_b += __shfl_xor_sync(0xffffffffu, l_b, offset);
-    }
+    quad_sums(l_a, l_b); /* the rows' sums: the quad's four partial sums */
     float inv_a = 1.0f / l_a, inv_b = 1.0f / l_b;
-    unsigned *o32 = reinterpret_cast<unsigned *>(o);
-#pragma unroll
-    for (int x = 0; x < SLABS; ++x)
-#pragma unroll
-        for (int j = 0; j < 8; ++j) {
-            int c = x * 64 + j * 8 + 2 * t;
-            if (row_a < n)
-                o32[((long)row_a * D + c) / 2] = pack_bf16(acc[x][4 * j] * inv_a, acc[x][4 * j + 1] * inv_a);
-            if (row_b < n)
-                o32[((long)row_b * D + c) / 2] = pack_bf16(acc[x][4 * j + 2] * inv_b, acc[x][4 * j + 3] * inv_b);
-        }
+    o_store_direct<D, 64>(acc, inv_a, inv_b, o, n, row_a, row_b, t);
 #endif
 }
 

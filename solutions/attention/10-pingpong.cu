@@ -88,13 +88,24 @@
  *   consumers have issued their last S; the causal mask's tiles longest first over all
  *   heads; 0: a block per query tile).
  *   harness/labs/attention/sweep-pingpong.sh times a grid of them beside cuDNN.
+ * Headers: this file keeps the roles, the rings, the turns and the loop; the rest is in
+ *   headers, with what other steps share: harness/hopper_tma.cuh (the mbarriers, TMA's
+ *   loads and stores, the tensor maps' encoder), harness/named_barrier.cuh (the turns'
+ *   bar.sync and bar.arrive), and beside attention.h wgmma_bf16.cuh (the products),
+ *   online_softmax.cuh (step 09's softmax, tile_maxima, rescale and tile_probabilities;
+ *   its end, quad_sums and O_BY_TMA=0's o_store_direct; LEAN_SOFTMAX's lean_softmax and
+ *   rescale_if_moved) and head_maps.cuh (the host's tensor maps of Q, K, V and O, kept
+ *   from launch to launch).
  * Run:  make run LAB=attention STEP=10
  */
 #include <math.h>
 #include <stdint.h>
 
 #include "attention.h"
+#include "head_maps.cuh"
 #include "hopper_tma.cuh"
+#include "named_barrier.cuh"
+#include "online_softmax.cuh"
 #include "wgmma_bf16.cuh"
 #include "step_kernel.h"
 
@@ -165,12 +176,6 @@ __device__ __forceinline__ uint32_t shared_address(const void *p)
     return (uint32_t)__cvta_generic_to_shared(p);
 }
 
-__device__ __forceinline__ unsigned pack_bf16(float lo, float hi)
-{
-    __nv_bfloat162 x = __floats2bfloat162_rn(lo, hi);
-    return *reinterpret_cast<unsigned *>(&x);
-}
-
 /* A shared-memory matrix descriptor for a tile in the 128-byte swizzle (layout type 1
  * in bits 62-63): start address, leading byte offset (bits 16-29), stride byte offset
  * (bits 32-45), each in 16-byte units. Of the two offsets, one is the step between
@@ -195,28 +200,20 @@ __device__ __forceinline__ uint64_t smem_descriptor(uint32_t address, uint32_t l
 
 /* The consumers' turns at the tensor cores: named barrier 1 + c is consumer c's. Its 128
  * threads wait there (bar.sync) for the other consumer's 128 to arrive (bar.arrive, which
- * does not wait). */
+ * does not wait). Named barrier 3 + c is consumer c's own 128 threads meeting (O_BY_TMA). */
 __device__ __forceinline__ void turn_wait(int consumer)
 {
 #if PINGPONG
-    asm volatile("bar.sync %0, %1;\n" ::"r"(1 + consumer), "n"(TURN_THREADS) : "memory");
+    named_barrier_sync<TURN_THREADS>(1 + consumer);
 #endif
 }
 
 __device__ __forceinline__ void turn_give(int consumer)
 {
 #if PINGPONG
-    asm volatile("bar.arrive %0, %1;\n" ::"r"(1 + (consumer ^ 1)), "n"(TURN_THREADS) : "memory");
+    named_barrier_arrive<TURN_THREADS>(1 + (consumer ^ 1));
 #endif
 }
-
-#if O_BY_TMA
-/* The consumer's own 128 threads meet (named barrier 3 + consumer: 1 and 2 are the turns). */
-__device__ __forceinline__ void warpgroup_sync(int consumer)
-{
-    asm volatile("bar.sync %0, 128;\n" ::"r"(3 + consumer) : "memory");
-}
-#endif
 
 /* S = Q K^T of one tile: D / 16 steps of k16, 4 per slab, 32 bytes apart; q_rows is the
  * warpgroup's 64 rows of Q's tile (A), ks the stage's K tile (B, BC keys). */
@@ -244,211 +241,6 @@ __device__ __forceinline__ void issue_pv(float (&acc)[D / PV_N][PV_N / 2], const
         for (int kb = 0; kb < BC / 16; ++kb)
             wgmma_k16_rs(acc[x], pa[kb],
                          smem_descriptor(vs + x * (PV_N / 64) * BC * ROW_BYTES + kb * 16 * ROW_BYTES, v_leading));
-}
-
-/* One tile's scores as the softmax sees them: masked (a tile across the diagonal or the
- * end: keys past n, or past the row under the causal mask) and scaled to log2 units. */
-struct tile_scores {
-    int j0, n, causal, row_a, row_b, t;
-    bool edge;
-    float scale_log2;
-    /* register 4 nb + e of S (key j0 + 8 nb + 2t + e % 2 of row a when e < 2, else b) */
-    __device__ __forceinline__ float at(float s, int nb, int e) const
-    {
-        int key = j0 + nb * 8 + 2 * t + (e & 1), i = e < 2 ? row_a : row_b;
-        return !edge || (key < n && !(causal && key > i)) ? s * scale_log2 : -INFINITY;
-    }
-};
-
-/* Rows a and b's maxima over the quad of lanes that holds them (each lane has a share of
- * the row's columns): what both softmax forms below do once a tile. */
-__device__ __forceinline__ void quad_maxima(float &tile_a, float &tile_b)
-{
-#pragma unroll
-    for (int offset = 1; offset < 4; offset <<= 1) {
-        tile_a = fmaxf(tile_a, __shfl_xor_sync(0xffffffffu, tile_a, offset));
-        tile_b = fmaxf(tile_b, __shfl_xor_sync(0xffffffffu, tile_b, offset));
-    }
-}
-
-#if LEAN_SOFTMAX
-/* exp2 as the one MUFU.EX2 (exp2f adds a range test and two multiplies for results
- * below 2^-126, which P's BF16 and the sums do not need) */
-__device__ __forceinline__ float fast_exp2(float x)
-{
-    float y;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-    return y;
-}
-
-/* LEAN_SOFTMAX's score as the softmax sees it, unscaled: the mask's test is compiled
- * in only for an edge tile (a tile across the diagonal or the end), so the interior
- * tiles, nearly all of them, carry no per-element branch. */
-template <bool edge>
-__device__ __forceinline__ float lean_score(const tile_scores &v, float s, int nb, int e)
-{
-    if (!edge)
-        return s;
-    int key = v.j0 + nb * 8 + 2 * v.t + (e & 1), i = e < 2 ? v.row_a : v.row_b;
-    return key < v.n && !(v.causal && key > i) ? s : -INFINITY;
-}
-
-/* The two halves of the online softmax with the maxima kept in score units (m) and the
- * scale folded into exp2's argument: p = exp2(s * scale_log2 - m * scale_log2), one
- * FFMA and one MUFU.EX2 a score (FlashAttention-3's softmax). */
-template <bool edge>
-__device__ __forceinline__ void lean_maxima(const float (&sc)[BC / 2], const tile_scores &v, float &m_a, float &m_b,
-                                            float &l_a, float &l_b, float &alpha_a, float &alpha_b)
-{
-    /* a tree of maxima, not a chain: log2 of BC / 4 dependent FMNMX, not BC / 4 */
-    float ma[BC / 8], mb[BC / 8];
-#pragma unroll
-    for (int nb = 0; nb < BC / 8; ++nb) {
-        ma[nb] = fmaxf(lean_score<edge>(v, sc[4 * nb], nb, 0), lean_score<edge>(v, sc[4 * nb + 1], nb, 1));
-        mb[nb] = fmaxf(lean_score<edge>(v, sc[4 * nb + 2], nb, 2), lean_score<edge>(v, sc[4 * nb + 3], nb, 3));
-    }
-    /* each level folds the upper half onto the lower (an odd count's middle stays), in
-     * loops of constant length: no local array */
-#define LEAN_TREE_LEVEL(count)                                       \
-    _Pragma("unroll") for (int i = 0; i < (count) / 2; ++i)          \
-    {                                                                \
-        ma[i] = fmaxf(ma[i], ma[i + ((count) + 1) / 2]);             \
-        mb[i] = fmaxf(mb[i], mb[i + ((count) + 1) / 2]);             \
-    }
-    constexpr int c0 = BC / 8, c1 = (c0 + 1) / 2, c2 = (c1 + 1) / 2, c3 = (c2 + 1) / 2, c4 = (c3 + 1) / 2;
-    LEAN_TREE_LEVEL(c0)
-    LEAN_TREE_LEVEL(c1)
-    LEAN_TREE_LEVEL(c2)
-    LEAN_TREE_LEVEL(c3)
-    LEAN_TREE_LEVEL(c4)
-#undef LEAN_TREE_LEVEL
-    float tile_a = ma[0], tile_b = mb[0];
-    quad_maxima(tile_a, tile_b);
-    float new_a = fmaxf(m_a, tile_a), new_b = fmaxf(m_b, tile_b); /* finite: key 0 */
-    alpha_a = fast_exp2((m_a - new_a) * v.scale_log2), alpha_b = fast_exp2((m_b - new_b) * v.scale_log2);
-    m_a = new_a, m_b = new_b;
-    l_a *= alpha_a, l_b *= alpha_b;
-}
-
-template <bool edge>
-__device__ __forceinline__ void lean_probabilities(const float (&sc)[BC / 2], const tile_scores &v,
-                                                   unsigned (&pn)[BC / 16][4], float m_a, float m_b, float &l_a,
-                                                   float &l_b)
-{
-    const float shift_a = -m_a * v.scale_log2, shift_b = -m_b * v.scale_log2;
-#pragma unroll
-    for (int kb = 0; kb < BC / 16; ++kb) {
-        float p[2][4];
-#pragma unroll
-        for (int h = 0; h < 2; ++h)
-#pragma unroll
-            for (int e = 0; e < 4; ++e)
-                p[h][e] = fast_exp2(fmaf(lean_score<edge>(v, sc[4 * (2 * kb + h) + e], 2 * kb + h, e), v.scale_log2,
-                                         e < 2 ? shift_a : shift_b));
-        l_a += (p[0][0] + p[0][1]) + (p[1][0] + p[1][1]);
-        l_b += (p[0][2] + p[0][3]) + (p[1][2] + p[1][3]);
-        pn[kb][0] = pack_bf16(p[0][0], p[0][1]);
-        pn[kb][1] = pack_bf16(p[0][2], p[0][3]);
-        pn[kb][2] = pack_bf16(p[1][0], p[1][1]);
-        pn[kb][3] = pack_bf16(p[1][2], p[1][3]);
-    }
-}
-
-/* The whole tile's softmax the lean way: one uniform branch on the edge test. */
-__device__ __forceinline__ void lean_softmax(const float (&sc)[BC / 2], const tile_scores &v, unsigned (&pn)[BC / 16][4],
-                                             float &m_a, float &m_b, float &l_a, float &l_b, float &alpha_a,
-                                             float &alpha_b)
-{
-    if (v.edge) {
-        lean_maxima<true>(sc, v, m_a, m_b, l_a, l_b, alpha_a, alpha_b);
-        lean_probabilities<true>(sc, v, pn, m_a, m_b, l_a, l_b);
-    } else {
-        lean_maxima<false>(sc, v, m_a, m_b, l_a, l_b, alpha_a, alpha_b);
-        lean_probabilities<false>(sc, v, pn, m_a, m_b, l_a, l_b);
-    }
-}
-#endif
-
-/* The online softmax's first half for one tile: the rows' new maxima (m), and the
- * factors (alpha) that move O and the sums (l) to them (l moved here, O by the caller).
- * in_place: sc is left masked and scaled; else it is left as S's product wrote it (under
- * INTRA_WG_OVERLAP: ptxas serializes the wgmma whose accumulator registers other
- * instructions write while a batch is in flight). */
-template <bool in_place>
-__device__ __forceinline__ void tile_maxima(float (&sc)[BC / 2], const tile_scores &v, float &m_a, float &m_b,
-                                            float &l_a, float &l_b, float &alpha_a, float &alpha_b)
-{
-    float tile_a = -INFINITY, tile_b = -INFINITY;
-#pragma unroll
-    for (int nb = 0; nb < BC / 8; ++nb)
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            float x = v.at(sc[4 * nb + e], nb, e);
-            if (in_place)
-                sc[4 * nb + e] = x;
-            if (e < 2)
-                tile_a = fmaxf(tile_a, x);
-            else
-                tile_b = fmaxf(tile_b, x);
-        }
-    quad_maxima(tile_a, tile_b);
-    float new_a = fmaxf(m_a, tile_a), new_b = fmaxf(m_b, tile_b); /* finite: key 0 */
-    alpha_a = exp2f(m_a - new_a), alpha_b = exp2f(m_b - new_b);
-    m_a = new_a, m_b = new_b;
-    l_a *= alpha_a, l_b *= alpha_b;
-}
-
-/* P = exp2(s - m) of one tile, as BF16 A fragments (pn), and its sums added to l;
- * in_place: sc was left masked and scaled by tile_maxima<true>, else it is done here. */
-template <bool in_place>
-__device__ __forceinline__ void tile_probabilities(const float (&sc)[BC / 2], const tile_scores &v,
-                                                   unsigned (&pn)[BC / 16][4], float m_a, float m_b, float &l_a,
-                                                   float &l_b)
-{
-#pragma unroll
-    for (int kb = 0; kb < BC / 16; ++kb) {
-        float p[2][4];
-#pragma unroll
-        for (int h = 0; h < 2; ++h)
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                float x = sc[4 * (2 * kb + h) + e];
-                p[h][e] = exp2f((in_place ? x : v.at(x, 2 * kb + h, e)) - (e < 2 ? m_a : m_b));
-                if (e < 2)
-                    l_a += p[h][e];
-                else
-                    l_b += p[h][e];
-            }
-        pn[kb][0] = pack_bf16(p[0][0], p[0][1]);
-        pn[kb][1] = pack_bf16(p[0][2], p[0][3]);
-        pn[kb][2] = pack_bf16(p[1][0], p[1][1]);
-        pn[kb][3] = pack_bf16(p[1][2], p[1][3]);
-    }
-}
-
-/* O moved to the rows' new maxima: register 4c + i holds row a (i < 2) or row b. */
-template <int pieces, int regs>
-__device__ __forceinline__ void rescale(float (&acc)[pieces][regs], float alpha_a, float alpha_b)
-{
-#pragma unroll
-    for (int x = 0; x < pieces; ++x)
-#pragma unroll
-        for (int c = 0; c < regs / 4; ++c) {
-            acc[x][4 * c] *= alpha_a, acc[x][4 * c + 1] *= alpha_a;
-            acc[x][4 * c + 2] *= alpha_b, acc[x][4 * c + 3] *= alpha_b;
-        }
-}
-
-/* LEAN_SOFTMAX 2: a warp whose rows all kept their maxima (alpha exactly 1: exp2 of 0)
- * skips O's multiplies, which later tiles, their maxima settled, mostly need not do. */
-template <int pieces, int regs>
-__device__ __forceinline__ void rescale_if_moved(float (&acc)[pieces][regs], float alpha_a, float alpha_b)
-{
-#if LEAN_SOFTMAX >= 2
-    if (!__any_sync(0xffffffffu, alpha_a != 1.0f || alpha_b != 1.0f))
-        return;
-#endif
-    rescale(acc, alpha_a, alpha_b);
 }
 
 /* Work item w (a head's tile of BR query rows) as its head and tile. One block an item
@@ -658,7 +450,7 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
             if (last_turn)
                 break;
             if (scores) {
-                rescale_if_moved(acc, alpha_a, alpha_b); /* O holds tile j - 1's P V now: to the new maximum */
+                rescale_if_moved<LEAN_SOFTMAX >= 2>(acc, alpha_a, alpha_b); /* O holds tile j - 1's P V now: to the new maximum */
 #pragma unroll
                 for (int kb = 0; kb < BC / 16; ++kb)
 #pragma unroll
@@ -689,7 +481,7 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
                                        scale_log2};
 #if LEAN_SOFTMAX /* P V is done: pa may be overwritten */
                 lean_softmax(sc, v, pa, m_a, m_b, l_a, l_b, alpha_a, alpha_b);
-                rescale_if_moved(acc, alpha_a, alpha_b); /* O holds tile j - 1's P V now: to the new maximum */
+                rescale_if_moved<LEAN_SOFTMAX >= 2>(acc, alpha_a, alpha_b); /* O holds tile j - 1's P V now: to the new maximum */
 #else
                 tile_maxima<true>(sc, v, m_a, m_b, l_a, l_b, alpha_a, alpha_b);
                 rescale(acc, alpha_a, alpha_b); /* O holds tile j - 1's P V now: to the new maximum */
@@ -703,12 +495,7 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
                     pa[kb][0] = pa[kb][1] = pa[kb][2] = pa[kb][3] = 0u;
             }
         }
-        /* the rows' sums: the quad's four partial sums */
-#pragma unroll
-        for (int offset = 1; offset < 4; offset <<= 1) {
-            l_a += __shfl_xor_sync(0xffffffffu, l_a, offset);
-            l_b += __shfl_xor_sync(0xffffffffu, l_b, offset);
-        }
+        quad_sums(l_a, l_b); /* the rows' sums: the quad's four partial sums */
         float inv_a = 1.0f / l_a, inv_b = 1.0f / l_b;
 #if O_BY_TMA
         /* O's 64 rows into the warpgroup's part of the stage, in the maps' swizzled slabs
@@ -717,7 +504,7 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
          * past n; the stage is written again only once the last item's stores have read it. */
         if (leader)
             tma_store_wait_read();
-        warpgroup_sync(consumer);
+        named_barrier_sync<128>(3 + consumer); /* the stage is free: the leader has waited, for all */
         unsigned char *o_rows = o_stage + consumer * 64 * ROW_BYTES;
         const int local_a = warp * 16 + g; /* row b is 8 on: the same row % 8 */
 #pragma unroll
@@ -732,24 +519,14 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
                     pack_bf16(acc[x][4 * c8 + 2] * inv_b, acc[x][4 * c8 + 3] * inv_b);
             }
         fence_proxy_async_shared();
-        warpgroup_sync(consumer);
+        named_barrier_sync<128>(3 + consumer);
         if (leader) {
             for (int x = 0; x < SLABS; ++x)
                 tma_store_3d(o_map, x * 64, w0, head, o_rows + x * BR * ROW_BYTES);
             tma_store_commit();
         }
-#else
-        unsigned *o32 = reinterpret_cast<unsigned *>(o + (long)head * n * D);
-#pragma unroll
-        for (int x = 0; x < D / PV_N; ++x)
-#pragma unroll
-            for (int c8 = 0; c8 < PV_N / 8; ++c8) {
-                int c = x * PV_N + c8 * 8 + 2 * t;
-                if (row_a < n)
-                    o32[((long)row_a * D + c) / 2] = pack_bf16(acc[x][4 * c8] * inv_a, acc[x][4 * c8 + 1] * inv_a);
-                if (row_b < n)
-                    o32[((long)row_b * D + c) / 2] = pack_bf16(acc[x][4 * c8 + 2] * inv_b, acc[x][4 * c8 + 3] * inv_b);
-            }
+#else /* each thread's pairs straight to global memory */
+        o_store_direct<D, PV_N>(acc, inv_a, inv_b, o + (long)head * n * D, n, row_a, row_b, t);
 #endif
         consumed += tiles;
     }
@@ -785,49 +562,6 @@ pingpong_d128(const __grid_constant__ CUtensorMap q_map, const __grid_constant__
 static_assert(SMEM_BYTES(128) + 8 * (2 + 4 * STAGES) <= 227 * 1024,
               "BC and STAGES ask for more shared memory than a block of sm_90 may have");
 
-/* A tensor map over one of Q, K, V, O as [bh][n][d] BF16 (d contiguous), in boxes of
- * 64 columns (128 bytes, the swizzle's row) x box_rows rows of one head: rows past n
- * are outside the head, read as zeros and never written. */
-static cudaError_t head_tensor_map(CUtensorMap *map, const char *name, const uint16_t *base,
-                                   const struct attention_problem *p, int box_rows)
-{
-    cuuint64_t dims[3] = {(cuuint64_t)p->d, (cuuint64_t)p->n, (cuuint64_t)p->bh};
-    cuuint64_t strides[2] = {(cuuint64_t)p->d * 2, (cuuint64_t)p->n * p->d * 2};
-    cuuint32_t box[3] = {64, (cuuint32_t)box_rows, 1};
-    char what[96];
-    snprintf(what, sizeof what, "%s as %ld x %d x %d BF16", name, p->bh, p->n, p->d);
-    return hopper_tensor_map(map, what, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 3, base, dims, strides, box);
-}
-
-/* The maps of the last launch, remade only when the buffers or the size change (the
- * launch is timed); O's is O_BY_TMA's, in a consumer's 64 rows. */
-struct head_maps {
-    CUtensorMap q, k, v, o;
-    const uint16_t *q_ptr, *k_ptr, *v_ptr, *o_ptr;
-    long bh;
-    int n, d;
-};
-
-static cudaError_t head_maps_for(struct head_maps *maps, const struct attention_problem *p)
-{
-    if (maps->q_ptr == p->q && maps->k_ptr == p->k && maps->v_ptr == p->v && maps->o_ptr == p->o &&
-        maps->bh == p->bh && maps->n == p->n && maps->d == p->d)
-        return cudaSuccess;
-    maps->q_ptr = NULL;
-    cudaError_t status = head_tensor_map(&maps->q, "Q", p->q, p, BR);
-    if (status == cudaSuccess)
-        status = head_tensor_map(&maps->k, "K", p->k, p, BC);
-    if (status == cudaSuccess)
-        status = head_tensor_map(&maps->v, "V", p->v, p, BC);
-    if (status == cudaSuccess)
-        status = head_tensor_map(&maps->o, "O", p->o, p, 64);
-    if (status != cudaSuccess)
-        return status;
-    maps->q_ptr = p->q, maps->k_ptr = p->k, maps->v_ptr = p->v, maps->o_ptr = p->o;
-    maps->bh = p->bh, maps->n = p->n, maps->d = p->d;
-    return cudaSuccess;
-}
-
 static cudaError_t launch(const void *problem, cudaStream_t stream)
 {
     const struct attention_problem *p = (const struct attention_problem *)problem;
@@ -850,8 +584,8 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
 #endif
     if ((status = step_check_grid(grid)) != cudaSuccess)
         return status;
-    static struct head_maps maps;
-    if ((status = head_maps_for(&maps, p)) != cudaSuccess)
+    static struct head_maps maps; /* Q's boxes of BR rows, K's and V's of BC, O's of a consumer's 64 */
+    if ((status = head_maps_for(&maps, p, BR, BC, 64)) != cudaSuccess)
         return status;
     /* Both head dims' kernels opt in, whichever launches: the runner reports the d128
      * kernel's occupancy (the one DEFINE_STEP names), and that needs its opt-in too. */

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cuda_free_all.h"
 #include "spmv.h"
 #include "step_kernel.h"
 
@@ -58,10 +59,7 @@ static struct {
 static cudaError_t free_sell(void)
 {
     void *buffers[] = {sell.slice_start, sell.perm, sell.length, sell.cols, sell.vals};
-    cudaError_t status = cudaSuccess, freed;
-    for (size_t b = 0; b < sizeof buffers / sizeof buffers[0]; ++b)
-        if ((freed = cudaFree(buffers[b])) != cudaSuccess && status == cudaSuccess)
-            status = freed;
+    cudaError_t status = cuda_free_all(buffers, sizeof buffers / sizeof buffers[0]);
     memset(&sell, 0, sizeof sell);
     return status;
 }

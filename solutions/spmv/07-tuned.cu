@@ -44,6 +44,7 @@
 
 #include <cub/block/block_radix_sort.cuh>
 
+#include "cuda_free_all.h"
 #include "spmv.h"
 #include "step_kernel.h"
 
@@ -294,10 +295,7 @@ static struct {
 static cudaError_t free_ell(void)
 {
     void *buffers[] = {ell.start, ell.perm, ell.length, ell.width, ell.cols, ell.vals};
-    cudaError_t status = cudaSuccess, freed;
-    for (size_t b = 0; b < sizeof buffers / sizeof buffers[0]; ++b)
-        if ((freed = cudaFree(buffers[b])) != cudaSuccess && status == cudaSuccess)
-            status = freed;
+    cudaError_t status = cuda_free_all(buffers, sizeof buffers / sizeof buffers[0]);
     memset(&ell, 0, sizeof ell);
     return status;
 }

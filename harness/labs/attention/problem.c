@@ -18,6 +18,7 @@
 #include "attention_cpu.h"
 #include "csv.h"
 #include "cuda_check.h"
+#include "cuda_free_all.h"
 #include "lab_problem.h"
 #include "results.h"
 #include "step_identity.h"
@@ -160,9 +161,8 @@ static void attention_destroy(void *opaque)
     if (s == NULL)
         return;
     void *device[] = {s->dev_q, s->dev_k, s->dev_v, s->dev_o, s->dev_scores};
-    for (size_t i = 0; i < sizeof device / sizeof device[0]; ++i)
-        if (device[i] != NULL && cudaFree(device[i]) != cudaSuccess)
-            fprintf(stderr, "warning: cudaFree failed while cleaning up\n");
+    if (cuda_free_all(device, sizeof device / sizeof device[0]) != cudaSuccess)
+        fprintf(stderr, "warning: cudaFree failed while cleaning up\n");
     free(s->q), free(s->k), free(s->v);
     if (s->on_host)
         free(s->o);

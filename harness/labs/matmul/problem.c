@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cuda_check.h"
+#include "cuda_free_all.h"
 #include "lab_problem.h"
 #include "matmul.h"
 #include "cpu_reference.h"
@@ -61,10 +62,9 @@ static void matmul_destroy(void *opaque)
     if (s == NULL)
         return;
     /* frees during teardown: report, but do not stop, on failure */
-    float *device[] = {s->dev_a, s->dev_b, s->dev_c};
-    for (size_t i = 0; i < 3; ++i)
-        if (device[i] != NULL && cudaFree(device[i]) != cudaSuccess)
-            fprintf(stderr, "warning: cudaFree failed while cleaning up\n");
+    void *device[] = {s->dev_a, s->dev_b, s->dev_c};
+    if (cuda_free_all(device, sizeof device / sizeof device[0]) != cudaSuccess)
+        fprintf(stderr, "warning: cudaFree failed while cleaning up\n");
     free(s->host_a);
     free(s->host_b);
     free(s->host_c);

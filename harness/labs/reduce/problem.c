@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "cuda_check.h"
+#include "cuda_free_all.h"
 #include "inputs.h"
 #include "lab_problem.h"
 #include "reduce.h"
@@ -85,9 +86,8 @@ struct reduce_state {
 static void buffers_free(struct reduce_buffers *b)
 {
     void *device[] = {b->dev_in, b->dev_work};
-    for (size_t i = 0; i < 2; ++i)
-        if (device[i] != NULL && cudaFree(device[i]) != cudaSuccess)
-            fprintf(stderr, "warning: cudaFree failed while cleaning up\n");
+    if (cuda_free_all(device, sizeof device / sizeof device[0]) != cudaSuccess)
+        fprintf(stderr, "warning: cudaFree failed while cleaning up\n");
     free(b->host);
     memset(b, 0, sizeof *b);
 }

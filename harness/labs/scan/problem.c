@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cuda_check.h"
+#include "cuda_free_all.h"
 #include "lab_problem.h"
 #include "scan.h"
 #include "scan_check.h"
@@ -83,9 +84,8 @@ static void scan_destroy(void *opaque)
     if (s == NULL)
         return;
     void *device[] = {(void *)s->problem.in, s->problem.out, s->problem.scratch};
-    for (size_t i = 0; !s->on_host && i < 3; ++i)
-        if (device[i] != NULL && cudaFree(device[i]) != cudaSuccess)
-            fprintf(stderr, "warning: cudaFree failed while cleaning up\n");
+    if (!s->on_host && cuda_free_all(device, sizeof device / sizeof device[0]) != cudaSuccess)
+        fprintf(stderr, "warning: cudaFree failed while cleaning up\n");
     free(s->host_in);
     free(s->host_out);
     free(s);

@@ -10,6 +10,7 @@
 
 #include "cpu_spmv.h"
 #include "cuda_check.h"
+#include "cuda_free_all.h"
 #include "lab_problem.h"
 #include "matrices.h"
 #include "memory_fit.h"
@@ -241,9 +242,8 @@ static void spmv_destroy(void *opaque)
     if (!s->on_host) {
         void *device[] = {(void *)s->problem.row_ptr, (void *)s->problem.col_idx, (void *)s->problem.values,
                           (void *)s->problem.x, s->problem.y, s->problem.scratch};
-        for (size_t i = 0; i < sizeof device / sizeof device[0]; ++i)
-            if (device[i] != NULL && cudaFree(device[i]) != cudaSuccess)
-                fprintf(stderr, "warning: cudaFree failed while cleaning up\n");
+        if (cuda_free_all(device, sizeof device / sizeof device[0]) != cudaSuccess)
+            fprintf(stderr, "warning: cudaFree failed while cleaning up\n");
     }
     csr_free(&s->a);
     free(s->host_x);
