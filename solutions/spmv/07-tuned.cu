@@ -367,11 +367,7 @@ static cudaError_t make_split(const struct spmv_problem *p, int cap)
     if (status != cudaSuccess)
         return status;
     void *old[] = {split.pieces, split.part_sums, split.parts_done};
-    cudaError_t freed;
-    for (size_t b = 0; b < sizeof old / sizeof old[0]; ++b)
-        if ((freed = cudaFree(old[b])) != cudaSuccess && status == cudaSuccess)
-            status = freed;
-    if (status != cudaSuccess)
+    if ((status = cuda_free_all(old, sizeof old / sizeof old[0])) != cudaSuccess)
         return status;
     split.pieces = NULL;
     split.part_sums = NULL;
