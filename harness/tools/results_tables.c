@@ -452,8 +452,12 @@ int make_sizes_table(const char *results, const char *lab, const char *gpu_dir,
         long other = compared_row(&t, table, run, row, q);
         if (other < 0)
             continue;
-        char size[96], t1[32] = "FAIL", t2[32] = "FAIL", r1[32] = "-", r2[32] = "-", ratio[256] = "-";
+        char size[352], t1[32] = "FAIL", t2[32] = "FAIL", r1[32] = "-", r2[32] = "-", ratio[256] = "-";
         size_label(&t, q, 0, size, sizeof size);
+        /* the lab's text column says what the numbers alone do not (a matrix's name) */
+        const char *label = table->label_column ? field(&t, q, table->label_column) : "";
+        if (label[0] != '\0')
+            snprintf(size + strlen(size), sizeof size - strlen(size), " %.255s", label);
         if (passed_row(&t, (long)q)) { /* a FAIL shows no time and no rate */
             snprintf(t1, sizeof t1, "%.3f", number(&t, q, "median_ms"));
             table_rate_text(number(&t, q, "gflops"), r1, sizeof r1);
