@@ -27,6 +27,8 @@
 #   make plots GPUS="A B"   also draw those results folders side by side, each against its own peak
 #   make sweep-tiles        matmul step 02 at tiles 4..32: blocks per SM here and on the 8800 GTX,
 #                           then (with a GPU) each run at 4096^3 and recorded (PPoPP'08 Figure 4)
+#   make sweep-13           matmul step 13 built with some of its build variables, then (with a GPU)
+#                           each checked and timed beside cuBLAS and cuBLASLt
 #   make sweep-onesweep     sort step 08 built with CUB's onesweep choices (tile, ranking order, loads,
 #                           status words, histogram), then (with a GPU) each timed beside CUB's SortKeys
 #   make sweep-pingpong     attention step 10 built with a grid of its build variables (tile, stages,

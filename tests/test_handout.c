@@ -189,7 +189,8 @@ END_TEST
 
 /* In the students' copy, each goal that needs the solutions: one line, exit 2. */
 static const char *const refused[] = {
-    "solutions", "grade", "grade-all SUBMISSIONS=x", "diffs", "sweep-tiles", "sweep-onesweep", "sweep-pingpong",
+    "solutions", "grade", "grade-all SUBMISSIONS=x", "diffs", "sweep-tiles", "sweep-13", "sweep-onesweep",
+    "sweep-pingpong",
     "handout DEST=x",
     "deps-slurm", "run SRC=solutions", "explore", "explore-metrics",
 };

@@ -26,10 +26,13 @@
  *    those, one block per tile: no shares to store and add at all.
  *  - A warp's 32 lanes laid out 4 along m and 8 along n (LM = 4), not 8 and 4: other
  *    shared-memory loads per FFMA and other registers, measured faster at every size.
- *  - B is always read 16 bytes at a time: when n % 4 != 0 a first kernel
- *    (matmul_pad_b) copies it into rows of n rounded up to 4, zero-filled, instead of
- *    step 12's four 4-byte copies per float4 in every block. A is copied 4 bytes at a
- *    time anyway (stored transposed); C is stored float4 by float4 when n % 4 == 0.
+ *  - B read 16 bytes at a time: when n % 4 != 0 a first kernel (matmul_pad_b) copies
+ *    it into rows of n rounded up to 4, zero-filled, instead of step 12's four 4-byte
+ *    copies per float4 in every block. Except on the small tile (B_UNPADDED): there a
+ *    warp's 32 lanes read B on 32 consecutive columns of a row, 4 bytes each
+ *    (coalesced), and no padding kernel runs; measured faster at 1023x1025x999. A is
+ *    copied 4 bytes at a time anyway (stored transposed); C is stored float4 by float4
+ *    when n % 4 == 0.
  *  - -maxrregcount=255 (lab.def) and B's fragments loaded before A's change nothing the
  *    code does, only which registers ptxas gives the FFMAs, and so how many FFMAs wait
  *    for two operands in one register bank (labs/matmul/README.md, step 13). They measured faster.
@@ -42,8 +45,10 @@
  * small tile's -DSMALL_BM, -DSMALL_BN, -DSMALL_TN, -DSMALL_MIN_BLOCKS, -DSMALL_STREAM_K,
  * -DSMALL_SK_PER_SM=3 (its stream-K blocks per SM; 0: as many as fit) and -DSMALL_TILES=0
  * (never) or 2 (always); -DFIT_TILE=1 (0: no one-wave tile; its shape -DFIT_BM, -DFIT_BN,
- * -DFIT_MIN_PCT), -DLM=4 (8: 8 lanes along m). Variables that measured no faster on the
- * H200 were taken out (data/sweeps/README.md, matmul-13-small-shapes.csv).
+ * -DFIT_MIN_PCT), -DLM=4 (8: 8 lanes along m), -DB_UNPADDED=1 (0: B padded for the
+ * small tile too); harness/labs/matmul/sweep-13.sh times some of them. Variables that
+ * measured no faster on the H200 were taken out (data/sweeps/README.md:
+ * matmul-13-small-shapes.csv, matmul-13-issue41.csv).
  * Expect: over 200 registers in the main kernel (`make report` says how many), 0 local
  *   memory, 99328 B of dynamic shared memory, 1 block of 256 threads per SM (the small
  *   tile's kernel: 4 blocks per SM). On the H100, close to cuBLAS SGEMM from 1024^3 to

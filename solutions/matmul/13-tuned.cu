@@ -26,10 +26,13 @@
  *    those, one block per tile: no shares to store and add at all.
  *  - A warp's 32 lanes laid out 4 along m and 8 along n (LM = 4), not 8 and 4: other
  *    shared-memory loads per FFMA and other registers, measured faster at every size.
- *  - B is always read 16 bytes at a time: when n % 4 != 0 a first kernel
- *    (matmul_pad_b) copies it into rows of n rounded up to 4, zero-filled, instead of
- *    step 12's four 4-byte copies per float4 in every block. A is copied 4 bytes at a
- *    time anyway (stored transposed); C is stored float4 by float4 when n % 4 == 0.
+ *  - B read 16 bytes at a time: when n % 4 != 0 a first kernel (matmul_pad_b) copies
+ *    it into rows of n rounded up to 4, zero-filled, instead of step 12's four 4-byte
+ *    copies per float4 in every block. Except on the small tile (B_UNPADDED): there a
+ *    warp's 32 lanes read B on 32 consecutive columns of a row, 4 bytes each
+ *    (coalesced), and no padding kernel runs; measured faster at 1023x1025x999. A is
+ *    copied 4 bytes at a time anyway (stored transposed); C is stored float4 by float4
+ *    when n % 4 == 0.
  *  - -maxrregcount=255 (lab.def) and B's fragments loaded before A's change nothing the
  *    code does, only which registers ptxas gives the FFMAs, and so how many FFMAs wait
  *    for two operands in one register bank (labs/matmul/README.md, step 13). They measured faster.
@@ -42,13 +45,10 @@
  * small tile's -DSMALL_BM, -DSMALL_BN, -DSMALL_TN, -DSMALL_MIN_BLOCKS, -DSMALL_STREAM_K,
  * -DSMALL_SK_PER_SM=3 (its stream-K blocks per SM; 0: as many as fit) and -DSMALL_TILES=0
  * (never) or 2 (always); -DFIT_TILE=1 (0: no one-wave tile; its shape -DFIT_BM, -DFIT_BN,
- * -DFIT_MIN_PCT), -DLM=4 (8: 8 lanes along m). Variables that measured no faster on the
- * H200 were taken out (data/sweeps/README.md, matmul-13-small-shapes.csv). Not yet
- * timed (harness/labs/matmul/sweep-13.sh times them; each is described where it is
- * defined, below): -DB_UNPADDED=1 (n % 4 != 0 without matmul_pad_b), -DPDL=1 or 2 (the
- * product kernel launched as matmul_pad_b's programmatic dependent), -DFIT_KSPLIT=2
- * (the fit tile with 8 warps, two halves of k), -DFIT_STAGES=N. Every default is the
- * step as measured fastest so far.
+ * -DFIT_MIN_PCT), -DLM=4 (8: 8 lanes along m), -DB_UNPADDED=1 (0: B padded for the
+ * small tile too); harness/labs/matmul/sweep-13.sh times some of them. Variables that
+ * measured no faster on the H200 were taken out (data/sweeps/README.md:
+ * matmul-13-small-shapes.csv, matmul-13-issue41.csv).
  * Expect: over 200 registers in the main kernel (`make report` says how many), 0 local
  *   memory, 99328 B of dynamic shared memory, 1 block of 256 threads per SM (the small
  *   tile's kernel: 4 blocks per SM). On the H100, close to cuBLAS SGEMM from 1024^3 to
@@ -160,52 +160,27 @@
 #ifndef SMALL_SK_PER_SM
 #define SMALL_SK_PER_SM 3
 #endif
-/* Variants for the lead's next sweep (issue 41); each default is the step as measured
- * fastest so far. B_UNPADDED=1: when n % 4 != 0 and the small tile is used, no
- * matmul_pad_b: the small tile's scalar-C kernel copies B 4 bytes at a time straight
- * from b, a warp's 32 lanes on 32 consecutive columns of one row (coalesced, no bank
- * conflicts), not 4 consecutive columns per lane as the variant timed as PAD_B=0 did
- * (data/sweeps/README.md). PDL=1: when matmul_pad_b runs, the product kernel is
- * launched as its programmatic dependent (sm_90), once every block of the padding has
- * copied its part: its launch overlaps the padding's end, and its blocks wait for it
- * (griddepcontrol.wait) before their first copy. PDL=2: as soon as the padding starts,
- * the product's blocks then placed beside the padding's, perhaps unevenly (stream-K
- * counts on the same number of blocks on every SM). FIT_KSPLIT=2:
- * the fit tile's block of 8 warps, not 4, two groups of 4 each taking half of every
- * slice's k, summed through shared memory at the tile's end (the one-wave tile has one
- * block per SM: twice the warps to hide its waits). FIT_STAGES: the fit tile's stages
- * (STAGES unless given; it has the SM alone, so shared memory is free). */
+/* 1: when n % 4 != 0 and the small tile is used, no matmul_pad_b: the small tile's
+ * scalar-C kernel copies B 4 bytes at a time straight from b, a warp's 32 lanes on 32
+ * consecutive columns of one row (coalesced, no bank conflicts; not 4 consecutive
+ * columns per lane, as the PAD_B=0 timed in data/sweeps/README.md did). 0: B padded
+ * first, as for the other kernels. */
 #ifndef B_UNPADDED
-#define B_UNPADDED 0
-#endif
-#ifndef PDL
-#define PDL 0
-#endif
-#ifndef FIT_KSPLIT
-#define FIT_KSPLIT 1
-#endif
-#ifndef FIT_STAGES
-#define FIT_STAGES STAGES
-#endif
-#if FIT_KSPLIT != 1 && FIT_KSPLIT != 2
-#error "FIT_KSPLIT must be 1 or 2"
+#define B_UNPADDED 1
 #endif
 
 /* One block shape and everything that follows from it. The kernel is written once,
  * for any shape; the launch picks one of two (large or small) per problem. */
-template <int BM_, int BN_, int TM_, int TN_, int MIN_BLOCKS_, int STAGES_ = STAGES, int KSPLIT_ = 1>
+template <int BM_, int BN_, int TM_, int TN_, int MIN_BLOCKS_>
 struct shape {
     static constexpr int bm = BM_, bn = BN_;         /* the block's tile of C */
     static constexpr int tm = TM_, tn = TN_;         /* one thread's, in blocks of 4 */
     static constexpr int min_blocks = MIN_BLOCKS_;   /* per SM, for __launch_bounds__ */
-    static constexpr int stages = STAGES_;
-    static constexpr int ksplit = KSPLIT_;           /* groups of warps, each a part of k */
     static constexpr int wm = tm * LM, wn = tn * LN; /* one warp's */
-    static constexpr int group_threads = (bm / wm) * (bn / wn) * 32; /* the tile once */
-    static constexpr int threads = group_threads * ksplit;
+    static constexpr int threads = (bm / wm) * (bn / wn) * 32;
     static constexpr int a_stage = BK * (bm + A_PAD); /* floats of one A buffer, transposed */
     static constexpr int b_stage = BK * bn;           /* floats of one B buffer: [BK][bn] */
-    static constexpr int smem_bytes = stages * (a_stage + b_stage) * (int)sizeof(float);
+    static constexpr int smem_bytes = STAGES * (a_stage + b_stage) * (int)sizeof(float);
     static constexpr int tile_floats = bm * bn; /* one partial tile in the workspace */
     static constexpr int a_rs = threads / 8;        /* rows of A between one thread's copies */
     static constexpr int b_rs = threads / (bn / 4); /* rows of B between one thread's copies */
@@ -217,17 +192,11 @@ struct shape {
                   "the copy layout needs bm % (threads/8) == 0 and threads % (bn/4) == 0");
     static_assert(tile_floats / 4 % (sum_quads * threads) == 0,
                   "a tile must be a whole number of sum_quads float4 per thread");
-    static_assert(stages >= 3, "at least 3 stages (see STAGES)");
-    static_assert(BK % ksplit == 0 && (ksplit - 1) * tile_floats <= stages * (a_stage + b_stage),
-                  "each group of warps takes BK / ksplit rows of a slice; the other groups'"
-                  " sums must fit in the stages' shared memory");
 };
 typedef shape<BM, BN, TM, TN, MIN_BLOCKS> large;
 typedef shape<SMALL_BM, SMALL_BN, SMALL_TM, SMALL_TN, SMALL_MIN_BLOCKS> small;
 #if FIT_TILE
-/* 2 blocks per SM (at most 255 registers a thread) with 4 warps; with FIT_KSPLIT = 2, 8
- * warps and 1 (the same registers). */
-typedef shape<FIT_BM, FIT_BN, 8, 8, (FIT_KSPLIT > 1 ? 1 : 2), FIT_STAGES, FIT_KSPLIT> fit;
+typedef shape<FIT_BM, FIT_BN, 8, 8, 2> fit;
 #endif
 
 /* cp.async of 4 or 16 bytes, global to shared; when `in` is false the source size is 0
@@ -475,39 +444,24 @@ __device__ __forceinline__ void add_shares(const float *partials, const stream_k
     }
 }
 
-/* Wait for the kernel this one depends on (PDL: launched as matmul_pad_b's programmatic
- * dependent) to finish and its writes to be visible; without such a launch, nothing. */
-__device__ __forceinline__ void wait_for_prerequisite(void)
-{
-#if PDL && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.wait;\n" ::: "memory");
-#endif
-}
-
 template <class S, bool VEC_C, bool VEC_B>
 __device__ __forceinline__ void matmul_body(const float *a, const float *b, int ldb, float *c,
                                             int m, int n, int k, stream_k sk, float *partials,
                                             int *counters)
 {
-    constexpr int STG = S::stages;
     __shared__ int arrived; /* how many of a split tile's blocks were done before this one */
     extern __shared__ float4 smem4[]; /* float4: 16-byte aligned */
     float *smem = (float *)smem4;
-    float *a_stages = smem;                    /* STG x [BK][bm + A_PAD] */
-    float *b_stages = smem + STG * S::a_stage; /* STG x [BK][bn] */
+    float *a_stages = smem;                       /* STAGES x [BK][bm + A_PAD] */
+    float *b_stages = smem + STAGES * S::a_stage; /* STAGES x [BK][bn] */
 
     int tid = threadIdx.x;
-    /* ksplit > 1: group g of warps takes rows g * BK / ksplit .. of every slice */
-    int group = S::ksplit > 1 ? tid / S::group_threads : 0;
-    int gtid = S::ksplit > 1 ? tid % S::group_threads : tid;
-    int warp = gtid / 32, lane = gtid % 32;
+    int warp = tid / 32, lane = tid % 32;
     int wr = warp / (S::bn / S::wn), wc = warp % (S::bn / S::wn);
     int lane_m = lane / LN, lane_n = lane % LN;
     int a_off = wr * S::wm + lane_m * 4;
     int b_off = wc * S::wn + lane_n * 4;
-    int kk0 = group * (BK / S::ksplit);
 
-    wait_for_prerequisite(); /* PDL: B padded before any copy */
     long long it = sk_begin(sk, blockIdx.x), end = sk_begin(sk, blockIdx.x + 1);
     int first_tile = (int)(it / sk.slices);
     while (it < end) { /* one tile, or the part of it this block's run covers */
@@ -525,10 +479,10 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, int 
             for (int j = 0; j < S::tn; ++j)
                 acc[i][j] = 0.0f;
 
-        /* Prologue: start slices 0 .. STG-2 of the segment, one commit group each
+        /* Prologue: start slices 0 .. STAGES-2 of the segment, one commit group each
          * (empty groups past the end keep the counting simple). */
 #pragma unroll
-        for (int s = 0; s < STG - 1; ++s) {
+        for (int s = 0; s < STAGES - 1; ++s) {
             if (s < count)
                 copy_slice<S, VEC_B>(plan, a, b, k, (s0 + s) * BK, a_stages + s * S::a_stage,
                                      b_stages + s * S::b_stage);
@@ -536,24 +490,24 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, int 
         }
 
         for (int s = 0; s < count; ++s) {
-            /* Slice s has landed once at most STG-2 younger groups are pending. */
-            cp_async_wait<STG - 2>();
+            /* Slice s has landed once at most STAGES-2 younger groups are pending. */
+            cp_async_wait<STAGES - 2>();
             __syncthreads(); /* everyone's copies visible; everyone done with slice s-1 */
 
-            /* Refill the buffer slice s-1 used with slice s + STG - 1. */
-            int next = s + STG - 1;
+            /* Refill the buffer slice s-1 used with slice s + STAGES - 1. */
+            int next = s + STAGES - 1;
             if (next < count)
                 copy_slice<S, VEC_B>(plan, a, b, k, (s0 + next) * BK,
-                                     a_stages + (next % STG) * S::a_stage,
-                                     b_stages + (next % STG) * S::b_stage);
+                                     a_stages + (next % STAGES) * S::a_stage,
+                                     b_stages + (next % STAGES) * S::b_stage);
             cp_async_commit();
 
-            const float *as = a_stages + (s % STG) * S::a_stage;
-            const float *bs = b_stages + (s % STG) * S::b_stage;
+            const float *as = a_stages + (s % STAGES) * S::a_stage;
+            const float *bs = b_stages + (s % STAGES) * S::b_stage;
 #pragma unroll
-            for (int kk = 0; kk < BK / S::ksplit; ++kk) {
+            for (int kk = 0; kk < BK; ++kk) {
                 float a_frag[S::tm], b_frag[S::tn];
-                load_frags<S>(as, bs, kk0 + kk, a_off, b_off, a_frag, b_frag);
+                load_frags<S>(as, bs, kk, a_off, b_off, a_frag, b_frag);
 #pragma unroll
                 for (int i = 0; i < S::tm; ++i)
 #pragma unroll
@@ -563,30 +517,8 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, int 
         }
         cp_async_wait<0>(); /* no copy may outlive the segment (the last groups are empty) */
 
-        if (S::ksplit > 1) {
-            /* Group 0 adds the other groups' sums, through the stages' shared memory:
-             * element (i, j) of thread gtid of group g at ((g-1) tm tn + i tn + j) x
-             * group_threads + gtid, consecutive lanes at consecutive words. */
-            __syncthreads(); /* every warp done with the last slice's buffers */
-            if (group > 0)
-#pragma unroll
-                for (int i = 0; i < S::tm; ++i)
-#pragma unroll
-                    for (int j = 0; j < S::tn; ++j)
-                        smem[((group - 1) * S::tm * S::tn + i * S::tn + j) * S::group_threads + gtid] =
-                            acc[i][j];
-            __syncthreads();
-            if (group == 0)
-                for (int g = 1; g < S::ksplit; ++g)
-#pragma unroll
-                    for (int i = 0; i < S::tm; ++i)
-#pragma unroll
-                        for (int j = 0; j < S::tn; ++j)
-                            acc[i][j] += smem[((g - 1) * S::tm * S::tn + i * S::tn + j) * S::group_threads + gtid];
-        }
-
         /* acc[i][j] is row a_off + (i / 4) * 4 * LM + i % 4, column b_off + (j / 4) * 4 * LN
-         * + j % 4 of the tile; with ksplit > 1, group 0's acc is the whole sum */
+         * + j % 4 of the tile */
         if (count < sk.slices) {
             /* A share of a split tile: to the workspace. The last of the tile's blocks
              * to get here adds all the shares, in block order, and stores the tile. */
@@ -594,15 +526,14 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, int 
             int last = sk_owner(sk, (long long)(tile + 1) * sk.slices - 1);
             float *mine =
                 partials + ((size_t)blockIdx.x * 2 + (tile == first_tile ? 0 : 1)) * S::tile_floats;
-            if (group == 0)
 #pragma unroll
-                for (int i = 0; i < S::tm; ++i) {
-                    int row = a_off + (i / 4) * 4 * LM + i % 4;
+            for (int i = 0; i < S::tm; ++i) {
+                int row = a_off + (i / 4) * 4 * LM + i % 4;
 #pragma unroll
-                    for (int j = 0; j < S::tn; j += 4)
-                        *(float4 *)&mine[row * S::bn + b_off + (j / 4) * 4 * LN] =
-                            make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]);
-                }
+                for (int j = 0; j < S::tn; j += 4)
+                    *(float4 *)&mine[row * S::bn + b_off + (j / 4) * 4 * LN] =
+                        make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]);
+            }
             __syncthreads(); /* the whole share stored, as far as this block can see */
             if (tid == 0)
                 arrived = arrive(&counters[lead], last - lead);
@@ -612,7 +543,7 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, int 
                 if (tid == 0)
                     counters[lead] = 0; /* ready for the next launch */
             }
-        } else if (group == 0) { /* the whole tile: straight to C */
+        } else { /* the whole tile: straight to C */
 #pragma unroll
             for (int i = 0; i < S::tm; ++i) {
                 int row = block_row + a_off + (i / 4) * 4 * LM + i % 4;
@@ -633,7 +564,7 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, int 
 /* The step's main kernel (the one the harness reports): the large tile, C stored float4
  * by float4. Its siblings differ in the shape or in storing C one float at a time, for
  * n % 4 != 0 (rows of C that do not start on 16 bytes) or a C pointer not 16-byte
- * aligned (B_UNPADDED=1: the small one's also reads B 4 bytes at a time, unpadded). */
+ * aligned (B_UNPADDED: the small one's also reads B 4 bytes at a time, unpadded). */
 #define MATMUL_KERNEL(name, S, VEC_C, VEC_B)                                               \
     __global__ void __launch_bounds__(S::threads, S::min_blocks)                           \
     name(const float *a, const float *b, int ldb, float *c, int m, int n, int k, stream_k sk, \
@@ -655,11 +586,6 @@ typedef void (*matmul_kernel)(const float *, const float *, int, float *, int, i
  * every row starts on 16 bytes: one float4 of the copy per thread and turn. */
 __global__ void matmul_pad_b(const float *b, float *padded, int k, int n, int ldb)
 {
-#if PDL == 2 && __CUDA_ARCH__ >= 900
-    /* the product kernel may be launched now (its griddepcontrol.wait still waits for
-     * this whole grid to finish) */
-    asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
-#endif
     size_t quads_per_row = (size_t)ldb / 4, quads = (size_t)k * quads_per_row;
     for (size_t q = (size_t)blockIdx.x * blockDim.x + threadIdx.x; q < quads;
          q += (size_t)gridDim.x * blockDim.x) {
@@ -670,9 +596,6 @@ __global__ void matmul_pad_b(const float *b, float *padded, int k, int n, int ld
             v[e] = col + e < n ? src[col + e] : 0.0f;
         ((float4 *)padded)[q] = make_float4(v[0], v[1], v[2], v[3]);
     }
-#if PDL == 1 && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory"); /* as above, once copied */
-#endif
 }
 
 /* What launch() keeps from call to call: set up once per device; buffers that grow
@@ -686,8 +609,7 @@ static struct {
     int concurrent_large, concurrent_small; /* blocks at once of each shape: SMs x per SM */
     struct buffer partials, counters, padded_b; /* shares (2 per block), their counts, B */
     int concurrent_fit;                 /* FIT_TILE=1 */
-    int pdl;                            /* PDL=1 or 2: the device has it (sm_90 and later) */
-} kept = {-1, 0, 0, 0, {NULL, 0}, {NULL, 0}, {NULL, 0}, 0, 0};
+} kept = {-1, 0, 0, 0, {NULL, 0}, {NULL, 0}, {NULL, 0}, 0};
 
 static bool aligned16(const void *p) { return ((uintptr_t)p & 15u) == 0; }
 
@@ -730,12 +652,6 @@ static cudaError_t set_up(void)
 #if FIT_TILE
     if ((e = set_up_shape<fit>(matmul_tuned_fit, matmul_tuned_fit, &kept.concurrent_fit)) != cudaSuccess)
         return e;
-#endif
-#if PDL
-    int major = 0;
-    if ((e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device)) != cudaSuccess)
-        return e;
-    kept.pdl = major >= 9;
 #endif
     kept.device = device;
     return cudaSuccess;
@@ -800,13 +716,12 @@ static struct schedule plan_schedule(const struct matmul_problem *p, long long c
     return s;
 }
 
-/* The product with one shape and schedule, B already 16 bytes a row (B_UNPADDED=1: or
- * read 4 bytes at a time by the scalar kernel); after_pad: matmul_pad_b was launched
- * just before (PDL=1 or 2: this launch is its programmatic dependent). */
+/* The product with one shape and schedule, B already 16 bytes a row (or, B_UNPADDED,
+ * read 4 bytes at a time by the small tile's scalar kernel). */
 template <class S>
 static cudaError_t launch_shape(const struct matmul_problem *p, const float *b, int ldb,
                                 const struct schedule *s, bool vec_ok, matmul_kernel vec,
-                                matmul_kernel scalar, bool after_pad, cudaStream_t stream)
+                                matmul_kernel scalar, cudaStream_t stream)
 {
     long long tiles = tiles_of<S>(p), blocks = s->blocks;
     stream_k sk = s->sk;
@@ -822,26 +737,6 @@ static cudaError_t launch_shape(const struct matmul_problem *p, const float *b, 
     float *partials = (float *)kept.partials.at;
     int *counters = (int *)kept.counters.at;
     matmul_kernel kernel = vec_ok ? vec : scalar;
-#if PDL
-    if (after_pad && kept.pdl) {
-        cudaLaunchAttribute attr;
-        attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-        attr.val.programmaticStreamSerializationAllowed = 1;
-        cudaLaunchConfig_t config = {};
-        config.gridDim = dim3((unsigned)blocks);
-        config.blockDim = dim3(S::threads);
-        config.dynamicSmemBytes = S::smem_bytes;
-        config.stream = stream;
-        config.attrs = &attr;
-        config.numAttrs = 1;
-        if ((e = cudaLaunchKernelEx(&config, kernel, p->a, b, ldb, p->c, p->m, p->n, p->k, sk,
-                                    partials, counters)) != cudaSuccess)
-            return e;
-        return cudaGetLastError();
-    }
-#else
-    (void)after_pad;
-#endif
     kernel<<<(unsigned)blocks, S::threads, S::smem_bytes, stream>>>(p->a, b, ldb, p->c, p->m, p->n,
                                                                     p->k, sk, partials, counters);
     return cudaGetLastError();
@@ -867,11 +762,10 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     const float *b = p->b;
     int ldb = p->n;
     bool vec_ok = p->n % 4 == 0 && aligned16(p->c); /* C, 16 bytes at a time */
-    /* B_UNPADDED=1: the small tile's scalar-C kernel (vec_ok is false) reads B 4 bytes
-     * at a time, from p->b */
+    /* B_UNPADDED: the small tile's scalar-C kernel (vec_ok is false) reads B 4 bytes at
+     * a time, from p->b */
     bool b_by_float = B_UNPADDED && use_small && p->n % 4 != 0;
-    bool padded = !b_by_float && (p->n % 4 != 0 || !aligned16(p->b));
-    if (padded) {
+    if (!b_by_float && (p->n % 4 != 0 || !aligned16(p->b))) {
         ldb = (p->n + 3) / 4 * 4;
         if ((e = grow(&kept.padded_b, (size_t)p->k * ldb * sizeof(float),
                       "the padded copy of B", stream)) != cudaSuccess)
@@ -888,19 +782,18 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     if (use_small && SMALL_TILES == 1 && vec_ok && fit_tiles <= kept.sms &&
         100 * fit_tiles >= (long long)FIT_MIN_PCT * kept.sms) {
         struct schedule plan = plan_schedule<fit>(p, kept.concurrent_fit, 0, false);
-        return launch_shape<fit>(p, b, ldb, &plan, true, matmul_tuned_fit, matmul_tuned_fit, padded,
-                                 stream);
+        return launch_shape<fit>(p, b, ldb, &plan, true, matmul_tuned_fit, matmul_tuned_fit, stream);
     }
 #endif
     if (use_small) {
         struct schedule plan = plan_schedule<small>(p, kept.concurrent_small, SMALL_SK_PER_SM,
                                                     STREAM_K && SMALL_STREAM_K);
         return launch_shape<small>(p, b, ldb, &plan, vec_ok, matmul_tuned_small,
-                                   matmul_tuned_small_scalar_c, padded, stream);
+                                   matmul_tuned_small_scalar_c, stream);
     }
     struct schedule plan = plan_schedule<large>(p, kept.concurrent_large, 0, STREAM_K);
     return launch_shape<large>(p, b, ldb, &plan, vec_ok, matmul_tuned, matmul_tuned_scalar_c,
-                               padded, stream);
+                               stream);
 }
 
 DEFINE_STEP(matmul_tuned, large::threads, large::smem_bytes, launch);

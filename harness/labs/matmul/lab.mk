@@ -5,6 +5,8 @@
 #   make run LAB=matmul STEP=05 RESULTS=2 UNROLL=4   step 05: results per thread, unroll factor
 #   make sweep-tiles                            step 02 at every tile size, recorded, with the
 #                                               8800 GTX's figures beside today's
+#   make sweep-13                               step 13 with some of its build variables, each
+#                                               timed beside the three library rows
 
 # The library rows: cuBLAS SGEMM (library-cublas.cu) in pedantic math mode and, as
 # cublas-default, in default math mode (the CSV's flags column says which); cuBLASLt's
@@ -34,6 +36,19 @@ INSTRUCTOR_GOALS += sweep-tiles
 sweep-tiles: deps $(BIN_DIR)/occupancy
 	$(Q)sh harness/labs/matmul/sweep-tiles.sh '$(MAKE)' '$(BUILD_DIR)/variants' '$(MATMUL_TILES)' \
 	  '$(BIN_DIR)/occupancy'
+
+# make sweep-13: step 13 built with a grid of its build variables, each build's check
+# sizes run, each timed at the sizes whose code it changes between runs of cublas,
+# cublas-default and cublaslt (harness/labs/matmul/sweep-13.sh says which and why);
+# the rows go to MATMUL_SWEEP_OUT. MATMUL_SWEEP_BUILD_ONLY=1 builds the grid and
+# reports its resources, no GPU needed.
+MATMUL_SWEEP_OUT ?= $(BUILD_DIR)/sweeps/matmul-13
+INSTRUCTOR_GOALS += sweep-13
+.PHONY: sweep-13
+sweep-13: $(BIN_DIR)/lab $(BIN_DIR)/solutions/matmul/cublas $(BIN_DIR)/solutions/matmul/cublas-default \
+          $(BIN_DIR)/solutions/matmul/cublaslt
+	$(Q)sh harness/labs/matmul/sweep-13.sh '$(MAKE)' '$(BUILD_DIR)/variants/matmul-13' \
+	  '$(MATMUL_SWEEP_OUT)' '$(BIN_DIR)' $(if $(MATMUL_SWEEP_BUILD_ONLY),build)
 
 # The full check's CPU reference (problem.c) runs its rows on every core, and the
 # inputs are generated on every core (cpu_reference.c): OpenMP,

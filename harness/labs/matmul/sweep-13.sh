@@ -1,38 +1,36 @@
 #!/bin/sh
-# Matmul step 13's build variables for issue 41 (solutions/matmul/13-tuned.cu's header
-# says what each does): each build made in a folder of its own, then, with a GPU, the
-# check sizes of every build but the default, and the builds timed only at the sizes
-# whose code they change (per-kernel SASS: B_UNPADDED changes only the small tile's
-# scalar-C kernel, so 1023 x 1025 x 999; FIT_KSPLIT and FIT_STAGES only the fit tile,
-# so 1024^3; PDL adds a wait to every kernel, so every size; PDL=2 differs from PDL=1
-# only where B is padded, so 1023 x 1025 x 999), one process per build
-# and size, L2 flushed, with cublas, cublas-default and cublaslt timed before and after
-# the builds at each size. The rows (the flags column names each build's -D values) go
-# to OUT/matmul-13.csv under one run id; bin/lab vs-library then sets each row against
-# the fastest library row at its size.
+# make sweep-13: matmul step 13 built with some of its build variables
+# (solutions/matmul/13-tuned.cu's header says what each does), each build made in a
+# folder of its own, then, with a GPU, the check sizes of every build but the default,
+# and the builds timed only at the sizes whose code they change: B_UNPADDED=0 (B
+# padded for the small tile too) and SMALL_SK_PER_SM=0 (its stream-K on every block
+# that fits) only the small tile's, so 1023 x 1025 x 999; FIT_TILE=0 (no one-wave tile)
+# 1024^3's; the default alone at 2048^3 and 4096^3 (large tiles, and the chapter's
+# targets). One process per build and size, L2 flushed, with cublas, cublas-default
+# and cublaslt timed before and after the builds at each size. The rows (the flags
+# column names each build's -D values) go to OUT/matmul-13.csv under one run id;
+# bin/lab vs-library then sets each row against the fastest library row at its size.
 #   sweep-13.sh MAKE VARIANT_DIR OUT BIN_DIR [build]
 # BIN_DIR holds the library rows and bin/lab (made first if missing). With "build" last
 # it builds every variant, reports their resources and stops (no GPU needed). Exits 1
 # when a build or a check fails, a run's code when a run fails; 0 without a GPU after
-# the builds. The builds, checks and timed runs are harness/sweep.sh's.
+# the builds. The builds, checks and timed runs are harness/sweep.sh's. Issue 41's
+# grid (PDL, FIT_KSPLIT, FIT_STAGES, since taken out) is data/sweeps/README.md's
+# matmul-13-issue41.csv.
 set -u
 make_cmd=$1 variants=$2 out=$3 bins=$4 mode=${5:-run}
 CHECK_SECONDS=180 RUN_SECONDS=120
 
-# name|-D flags: the default (the step as it is), then one change at a time, then the
-# fit tile's two together.
+# name|-D flags: the default (the step as it is), then one change at a time.
 full_grid='default|
-b-unpadded|-DB_UNPADDED=1
-pdl|-DPDL=1
-pdl2|-DPDL=2
-fit-ksplit2|-DFIT_KSPLIT=2
-fit-stages6|-DFIT_STAGES=6
-fit-ksplit2-stages6|-DFIT_KSPLIT=2 -DFIT_STAGES=6'
+b-padded|-DB_UNPADDED=0
+small-sk-all|-DSMALL_SK_PER_SM=0
+no-fit-tile|-DFIT_TILE=0'
 # size (m n k) : the builds timed there
-plan='1024 1024 1024:default fit-ksplit2 fit-stages6 fit-ksplit2-stages6 pdl
-1023 1025 999:default b-unpadded pdl pdl2
-2048 2048 2048:default pdl
-4096 4096 4096:default pdl'
+plan='1024 1024 1024:default no-fit-tile
+1023 1025 999:default b-padded small-sk-all
+2048 2048 2048:default
+4096 4096 4096:default'
 
 started=$(date +%s)
 sweep_goal=sweep-13 sweep_grid=$full_grid sweep_make=$make_cmd sweep_variants=$variants
