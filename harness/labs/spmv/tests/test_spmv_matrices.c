@@ -58,53 +58,40 @@ static void assert_converts_exactly(const char *fmt, const char *name, struct cs
     ck_assert_msg(read == 0, "%s", why);
 }
 
-START_TEST(metis_graph_becomes_its_adjacency_plus_the_diagonal)
+/* What a fixture must become: its shape and every row's column indices, as the
+ * lab's reader reads the converted file (every value 1: a pattern). */
+struct converted {
+    const char *fmt, *name, *what;
+    int rows, cols, nnz;
+    int row_ptr[8], col_idx[16];
+};
+
+static const struct converted fixtures[] = {
+    {"metis", "tiny.graph",
+     "a triangle 1-2-3, an edge 3-4, vertex 5 alone: 4 edges both ways and 5 diagonals",
+     5, 5, 13, {0, 3, 6, 10, 12, 13}, {0, 1, 2, 0, 1, 2, 0, 1, 2, 3, 2, 3, 4}},
+    {"hgr", "tiny.hgr", "3 nets over 4 vertices: {1,2}, {2,3,4}, {4}",
+     3, 4, 6, {0, 2, 5, 6}, {0, 1, 1, 2, 3, 3}},
+    {"wordnet", "tiny-wordnet",
+     "nouns 1-3, the verb 4, the adjective 5 and its satellite 6; no adverbs; noun 3 "
+     "points twice to noun 1, which counts once",
+     6, 6, 9, {0, 2, 4, 6, 7, 8, 9}, {1, 2, 0, 3, 0, 4, 1, 5, 4}},
+};
+
+START_TEST(fixture_becomes_its_matrix)
 {
+    const struct converted *f = &fixtures[_i];
     struct csr_matrix a;
-    assert_converts_exactly("metis", "tiny.graph", &a);
-    /* a triangle 1-2-3, an edge 3-4, vertex 5 alone: 4 edges both ways and 5 diagonals */
-    ck_assert_int_eq(a.rows, 5);
-    ck_assert_int_eq(a.cols, 5);
-    ck_assert_int_eq(a.nnz, 13);
-    static const int want_ptr[] = {0, 3, 6, 10, 12, 13};
-    static const int want_col[] = {0, 1, 2, 0, 1, 2, 0, 1, 2, 3, 2, 3, 4};
-    ck_assert(memcmp(a.row_ptr, want_ptr, sizeof want_ptr) == 0);
-    ck_assert(memcmp(a.col_idx, want_col, sizeof want_col) == 0);
-    for (int e = 0; e < 13; ++e)
+    assert_converts_exactly(f->fmt, f->name, &a);
+    ck_assert_msg(a.rows == f->rows && a.cols == f->cols && a.nnz == f->nnz,
+                  "%s (%s): %d x %d with %lld nonzeros", f->name, f->what, a.rows, a.cols,
+                  (long long)a.nnz);
+    ck_assert_msg(memcmp(a.row_ptr, f->row_ptr, (size_t)(f->rows + 1) * sizeof(int)) == 0,
+                  "%s: row pointers", f->name);
+    ck_assert_msg(memcmp(a.col_idx, f->col_idx, (size_t)f->nnz * sizeof(int)) == 0,
+                  "%s: column indices", f->name);
+    for (int e = 0; e < f->nnz; ++e)
         ck_assert(a.values[e] == 1.0f);
-    csr_free(&a);
-}
-END_TEST
-
-START_TEST(hypergraph_becomes_a_row_per_net)
-{
-    struct csr_matrix a;
-    assert_converts_exactly("hgr", "tiny.hgr", &a);
-    /* 3 nets over 4 vertices: {1,2}, {2,3,4}, {4} */
-    ck_assert_int_eq(a.rows, 3);
-    ck_assert_int_eq(a.cols, 4);
-    ck_assert_int_eq(a.nnz, 6);
-    static const int want_ptr[] = {0, 2, 5, 6};
-    static const int want_col[] = {0, 1, 1, 2, 3, 3};
-    ck_assert(memcmp(a.row_ptr, want_ptr, sizeof want_ptr) == 0);
-    ck_assert(memcmp(a.col_idx, want_col, sizeof want_col) == 0);
-    csr_free(&a);
-}
-END_TEST
-
-START_TEST(wordnet_becomes_a_row_per_synset)
-{
-    struct csr_matrix a;
-    assert_converts_exactly("wordnet", "tiny-wordnet", &a);
-    /* nouns 1-3, the verb 4, the adjective 5 and its satellite 6; no adverbs; noun 3
-     * points twice to noun 1, which counts once */
-    ck_assert_int_eq(a.rows, 6);
-    ck_assert_int_eq(a.cols, 6);
-    ck_assert_int_eq(a.nnz, 9);
-    static const int want_ptr[] = {0, 2, 4, 6, 7, 8, 9};
-    static const int want_col[] = {1, 2, 0, 3, 0, 4, 1, 5, 4};
-    ck_assert(memcmp(a.row_ptr, want_ptr, sizeof want_ptr) == 0);
-    ck_assert(memcmp(a.col_idx, want_col, sizeof want_col) == 0);
     csr_free(&a);
 }
 END_TEST
@@ -158,9 +145,8 @@ Suite *spmv_matrices_suite(void)
 {
     Suite *s = suite_create("spmv_matrices");
     TCase *tc = tcase_create("spmv real matrices' converter");
-    tcase_add_test(tc, metis_graph_becomes_its_adjacency_plus_the_diagonal);
-    tcase_add_test(tc, hypergraph_becomes_a_row_per_net);
-    tcase_add_test(tc, wordnet_becomes_a_row_per_synset);
+    tcase_add_loop_test(tc, fixture_becomes_its_matrix, 0,
+                        (int)(sizeof fixtures / sizeof fixtures[0]));
     tcase_add_loop_test(tc, malformed_input_is_one_line_and_no_file, 0,
                         (int)(sizeof malformed / sizeof malformed[0]));
     tcase_add_test(tc, offline_names_what_is_missing);
