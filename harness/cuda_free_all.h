@@ -1,9 +1,8 @@
 /* Frees a list of device buffers, every one of them even after a failure, and returns
- * the first error (cudaSuccess when all were freed): the steps that keep device buffers
- * between launches (SpMV 05, 07, the students' 06) free them with it, and the problem.c
- * of matmul, attention, scan, reduce and spmv their teardown's (a failure there is a
- * warning, not a stop). A NULL entry is skipped: nothing to free, and no CUDA call,
- * which on a machine without a GPU (a CPU run's teardown) would fail. C and CUDA C. */
+ * the first error (cudaSuccess when all were freed): for a step that keeps device
+ * buffers between launches, and for a lab's teardown (where a failure is a warning, not
+ * a stop). A NULL entry is skipped: nothing to free, and no CUDA call, which on a
+ * machine without a GPU (a CPU run's teardown) would fail. C and CUDA C. */
 #ifndef LAB_CUDA_FREE_ALL_H
 #define LAB_CUDA_FREE_ALL_H
 

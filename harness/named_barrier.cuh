@@ -4,9 +4,8 @@
  * in and goes on without waiting, so one group of warps can signal another (a producer
  * to its consumer, one consumer's turn handed to the other). Kept apart from
  * hopper_tma.cuh, which is Hopper's asynchronous copies: named barriers are as old as
- * CUDA and order threads, not copies. Included by the step files that split a block
- * into groups of warps with jobs of their own (attention's step 10); each step's
- * header says which ids it takes and why. */
+ * CUDA and order threads, not copies. For a step that splits a block into groups of
+ * warps with jobs of their own; its header says which ids it takes and why. */
 #ifndef LAB_NAMED_BARRIER_CUH
 #define LAB_NAMED_BARRIER_CUH
 

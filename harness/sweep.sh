@@ -165,3 +165,21 @@ sweep_time_bracket() { # (a here-document, not a pipe: sweep_status must outlive
 $sweep_bracket
 SWEEP_BRACKET
 }
+
+# sweep_open_run OUT FILE: the timed rows' run id (the goal, the time, this process) and
+# their CSV, OUT/FILE, said on a line of their own.
+sweep_open_run() {
+    mkdir -p "$1" || exit 1
+    sweep_run_id="$sweep_goal-$(date -u +%Y%m%dT%H%M%SZ)-$$"
+    sweep_csv="$1/$2"
+    echo
+    echo "Run $sweep_run_id: rows in $sweep_csv"
+}
+
+# sweep_close_run LAB: each timed row against the fastest library row of the run at its
+# size, by the one vs-library rule (harness/vs_library.h), each build named by its -D
+# values (LAB: the bin/lab binary); then exits with the sweep's status.
+sweep_close_run() {
+    "$1" vs-library "$sweep_lab" -- --csv "$sweep_csv" --run-id "$sweep_run_id" || sweep_status=1
+    exit $sweep_status
+}

@@ -84,19 +84,12 @@ echo
 echo "Check sizes ($(($(date +%s) - started)) s in):"
 sweep_checks_or_stop "$(sweep_names)" $CHECK_SECONDS
 
-mkdir -p "$out" || exit 1
-sweep_run_id="sweep-pingpong-$(date -u +%Y%m%dT%H%M%SZ)-$$"
-sweep_csv="$out/attention-pingpong.csv"
-echo
-echo "Run $sweep_run_id: rows in $sweep_csv ($(($(date +%s) - started)) s in)"
+sweep_open_run "$out" attention-pingpong.csv
 while read -r m n k; do
     echo "m $m, n $n, k $k:"
     sweep_time_size "--m $m --n $n --k $k" $RUN_SECONDS "cudnn|$cudnn
 09-wgmma|$step09"
 done <"$variants/sizes"
 echo "($(($(date +%s) - started)) s in all)"
-
-# Each build (and step 09) against the faster of cuDNN's runs at its size, by the one
-# vs-library rule (harness/vs_library.h), each named by its -D values.
-"$lab" vs-library attention -- --csv "$sweep_csv" --run-id "$sweep_run_id" || sweep_status=1
-exit $sweep_status
+# each build (and step 09) against the faster of cuDNN's runs at its size
+sweep_close_run "$lab"

@@ -46,11 +46,7 @@ echo
 sweep_checks_or_stop "$(sweep_names | grep -v '^default$')" $CHECK_SECONDS
 echo "checks done ($(($(date +%s) - started)) s in)"
 
-mkdir -p "$out" || exit 1
-sweep_run_id="sweep-13-$(date -u +%Y%m%dT%H%M%SZ)-$$"
-sweep_csv="$out/matmul-13.csv"
-echo
-echo "Run $sweep_run_id: rows in $sweep_csv"
+sweep_open_run "$out" matmul-13.csv
 lib=$bins/solutions/matmul
 # (a pipe's subshell: it hands sweep_status back as its exit code; a failed run does
 # not stop the other sizes)
@@ -68,6 +64,4 @@ cublaslt|$lib/cublaslt"
     exit "$sweep_status"
 } || sweep_status=$?
 echo "timed ($(($(date +%s) - started)) s in)"
-
-"$bins/lab" vs-library matmul -- --csv "$sweep_csv" --run-id "$sweep_run_id" || sweep_status=1
-exit "$sweep_status"
+sweep_close_run "$bins/lab"

@@ -68,17 +68,10 @@ for name in $(sweep_names); do
 done
 sweep_checks_or_stop "$checked" 300
 
-mkdir -p "$out" || exit 1
-sweep_run_id="sweep-onesweep-$(date -u +%Y%m%dT%H%M%SZ)-$$"
-sweep_csv="$out/sort-onesweep.csv"
-echo
-echo "Run $sweep_run_id: rows in $sweep_csv"
+sweep_open_run "$out" sort-onesweep.csv
 for n in $sizes; do
     echo "n $n:"
     sweep_time_size "--n $n" 600 "cub-keys-i64|$cub"
 done
-
-# Each build against the faster of CUB's runs at its size, by the one vs-library rule
-# (harness/vs_library.h), each named by its -D values.
-"$lab" vs-library sort -- --csv "$sweep_csv" --run-id "$sweep_run_id" || sweep_status=1
-exit $sweep_status
+# each build against the faster of CUB's runs at its size
+sweep_close_run "$lab"

@@ -185,16 +185,16 @@ if [ "${LAB_OFFLINE:-0}" = 1 ]; then
     [ -z "$missing" ] || die "LAB_OFFLINE=1: missing in $src:$missing"
 fi
 
-if ! sha_ok "$src/$METIS_DEB" "$METIS_SHA"; then
-    (cd "$src" && rm -f "$METIS_DEB" && apt-get download libmetis-doc=5.1.0.dfsg-7 >/dev/null 2>&1) ||
-        die "apt-get download libmetis-doc=5.1.0.dfsg-7 failed (no network, or apt's lists lack that version: apt-get update)"
-    sha_ok "$src/$METIS_DEB" "$METIS_SHA" || die "$src/$METIS_DEB: sha256 is not $METIS_SHA"
-fi
-if ! sha_ok "$src/$WN_DEB" "$WN_SHA"; then
-    (cd "$src" && rm -f "$WN_DEB" && apt-get download wordnet-base=1:3.0-37 >/dev/null 2>&1) ||
-        die "apt-get download wordnet-base=1:3.0-37 failed (no network, or apt's lists lack that version: apt-get update)"
-    sha_ok "$src/$WN_DEB" "$WN_SHA" || die "$src/$WN_DEB: sha256 is not $WN_SHA"
-fi
+# fetch_deb FILE SHA PACKAGE=VERSION: the package into $src unless it is there already,
+# checked
+fetch_deb() {
+    sha_ok "$src/$1" "$2" && return 0
+    (cd "$src" && rm -f "$1" && apt-get download "$3" >/dev/null 2>&1) ||
+        die "apt-get download $3 failed (no network, or apt's lists lack that version: apt-get update)"
+    sha_ok "$src/$1" "$2" || die "$src/$1: sha256 is not $2"
+}
+fetch_deb "$METIS_DEB" "$METIS_SHA" libmetis-doc=5.1.0.dfsg-7
+fetch_deb "$WN_DEB" "$WN_SHA" wordnet-base=1:3.0-37
 if ! sha_ok "$src/$MTK_SDIST" "$MTK_SHA"; then
     pip=""
     for candidate in "python3 -m pip" "pip3" "pip"; do

@@ -16,7 +16,7 @@ one-launch-4M|-DONE_LAUNCH_NNZ=4194304
 one-launch-always|-DONE_LAUNCH_NNZ=2147483647'
 
 started=$(date +%s)
-sweep_goal=sweep-07 sweep_grid=$full_grid sweep_make=$make_cmd sweep_variants=$variants
+sweep_goal=sweep-spmv-launch sweep_grid=$full_grid sweep_make=$make_cmd sweep_variants=$variants
 sweep_lab=spmv sweep_stem=07-tuned
 . harness/sweep.sh
 $make_cmd --no-print-directory -s "$bins/lab" "$bins/solutions/spmv/cusparse" \
@@ -26,10 +26,7 @@ sweep_resources
 sweep_checks_or_stop "$(sweep_names | grep -v '^default$')" $CHECK_SECONDS
 echo "checks done ($(($(date +%s) - started)) s in)"
 
-mkdir -p "$out" || exit 1
-sweep_run_id="sweep-07-$(date -u +%Y%m%dT%H%M%SZ)-$$"
-sweep_csv="$out/spmv-07.csv"
-echo "Run $sweep_run_id: rows in $sweep_csv"
+sweep_open_run "$out" spmv-07.csv
 lib=$bins/solutions/spmv
 sizes='--matrix powerlaw
 --matrix powerlaw --n 131072
@@ -38,12 +35,15 @@ for m in wordnet powersim copter2; do
     [ -f "$matrices/$m.mtx" ] && sizes="$sizes
 --matrix $matrices/$m.mtx"
 done
-printf '%s\n' "$sizes" | while read -r size; do
-    echo "$size:"
-    sweep_time_size "$size" $RUN_SECONDS "cusparse|$lib/cusparse
+# (a pipe's subshell: it hands sweep_status back as its exit code; a failed run does
+# not stop the other matrices)
+printf '%s\n' "$sizes" | {
+    while read -r size; do
+        echo "$size:"
+        sweep_time_size "$size" $RUN_SECONDS "cusparse|$lib/cusparse
 cusparse-alg2|$lib/cusparse-alg2"
-    [ $sweep_status -eq 0 ] || exit $sweep_status
-done || sweep_status=$?
+    done
+    exit "$sweep_status"
+} || sweep_status=$?
 echo "timed ($(($(date +%s) - started)) s in)"
-"$bins/lab" vs-library spmv -- --csv "$sweep_csv" --run-id "$sweep_run_id" || sweep_status=1
-exit $sweep_status
+sweep_close_run "$bins/lab"
