@@ -112,7 +112,8 @@ struct lab_problem {
     void (*destroy)(void *state);
     /* The values of the lab's own columns (lab.def's COLUMN lines: its step table's
      * columns, in that order) for one run, given the median time of one launch (after
-     * the checks passed). */
+     * the checks passed); NAN for a run not timed (a step still TODO, checked alone),
+     * so that a rate computed from it is NAN and shown as "-". */
     void (*column_values)(void *state, double median_seconds, double *values);
     /* 1: create makes the same problem in host memory alone (on_host), so a CPU row
      * (lab.def ROW role "cpu") runs where there is no GPU (harness/host_row.h); problem,

@@ -480,7 +480,8 @@ static int run_at_size(const struct lab_problem *lab, const struct run_options *
     record.max_err = report.max_abs_error;
     record.verdict = marked_todo ? "TODO" : passed ? "PASS" : "FAIL";
     if (passed && lab->column_values != NULL)
-        lab->column_values(state, record.median_ms * 1e-3, record.lab_values);
+        lab->column_values(state, record.median_ms > 0 ? record.median_ms * 1e-3 : NAN,
+                           record.lab_values);
 
     char csv_path[512];
     results_path(options, &record, csv_path, sizeof csv_path);

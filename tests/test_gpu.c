@@ -184,6 +184,9 @@ START_TEST(labs_steps_pass_or_are_todo)
                           rel, code, out, err);
             ck_assert_msg(strstr(out, " TODO") != NULL, "labs/%s: %s", rel, out);
             ck_assert_msg(strstr(err, "TODO: ") != NULL, "labs/%s: %s", rel, err);
+            /* not timed: its rates are "-", never a rate of an infinite speed */
+            ck_assert_msg(strstr(out, " inf") == NULL && strstr(out, " nan") == NULL,
+                          "labs/%s, not timed, shows a rate: %s", rel, out);
         } else {
             int code = run_step_untimed(path, size, out, sizeof out, err, sizeof err);
             if (util_step_skipped(code, err, reason, sizeof reason)) {
