@@ -14,7 +14,7 @@
  * Suites run side by side, each in a process of its own, its output shown whole when
  * it ends: up to LAB_TEST_JOBS at once (default: one per CPU, at most 16; one on a
  * machine of 2 or 3 CPUs, where the suites run one after the other as Check runs
- * them), of which up to LAB_TEST_GPU_JOBS (default 12) need the GPU. A suite's long
+ * them), of which up to LAB_TEST_GPU_JOBS (default 8) need the GPU. A suite's long
  * cases made with side_by_side_tcase (side_by_side.h: every solution step past 2^31
  * elements, a class graded) are jobs of their own, the rest of the suite one more;
  * those that declare device memory hold at most LAB_TEST_GPU_GB of it at once
@@ -482,11 +482,12 @@ static double gpu_budget_gb(double memory_gb)
 }
 
 /* How many jobs may use the GPU at once, by default. Most GPU jobs are a chain of short
- * processes, and the GPU was busy a third of the time with 12 of them on the H200; but
- * with 16, every job ran longer and make test ended later (330 s and not done, against
- * 341 s with 12, 2026-11-29): the processes' CUDA starts, allocations and copies, not
- * the kernels, are what they queue for. */
-#define DEFAULT_GPU_JOBS 12
+ * processes, each waiting on its kernels, and the GPU runs one process's work at a
+ * time (time-slicing): the more processes share it, the longer each one waits for its
+ * turn. On the H200 (2026-11-30, a fresh copy's make test, build included) 16 ended in
+ * 331 s, 12 in 330 s and 8 in 301 s, its SMs busy 40% of the time; the TODO steps of
+ * labs/matmul took 6 s alone, 29 s beside 7 others and 86 s beside 15. */
+#define DEFAULT_GPU_JOBS 8
 
 int main(void)
 {

@@ -35,9 +35,13 @@ SUITE(plots_render, GNUPLOT)
 SUITE(demo_lab_plots, GNUPLOT)
 /* the GPU suites whose cases run longest (a binary after another), first: the runner
  * starts GPU jobs in this order as slots free up (tests/job_schedule.h) */
+/* The runner starts GPU jobs in this order as its GPU slots free up: grading's cases
+ * and gpu_steps' parts, the longest, before gpu's shorter cases, so that the run does
+ * not end on a long one started last (gpu_steps' part of reduce's 2^31-float sizes
+ * started last ended the H200's make test alone for 25 s, 2026-11-30). */
 SUITE(grading_gpu, GPU)
-SUITE(gpu, GPU)
 SUITE(gpu_steps, GPU)
+SUITE(gpu, GPU)
 SUITE(handout, NOTHING)
 SUITE(handout_long, LONG)
 SUITE(toolkit_cuda12, LONG)

@@ -6,7 +6,7 @@
  * and for N-body step 07 (its first shared-memory step: tiles, barriers, so racecheck
  * and synccheck have something to look at, and the technique check's shared-memory
  * rule; at the physics check's full 1000 bodies, where step 01 has 257), then the class
- * (bin/lab grade-all, matmul step 02, in four parts: grade_class) and N-body step 07
+ * (bin/lab grade-all, matmul step 02, in five parts: grade_class) and N-body step 07
  * with its tile load unguarded (tests/fixtures/tile-without-guard.sh); each case reads
  * one student's report. This fits one 10-minute call on the H100; the whole solutions
  * tree of each lab, every step with every check, is graded by tests/verify-on-gpu.sh's
@@ -89,29 +89,39 @@ static void grade_solutions(void)
     }
 }
 
-/* The class, tests/submissions at matmul step 02, graded in four parts, each a case
+/* The class, tests/submissions at matmul step 02, graded in five parts, each a case
  * (and a bin/lab grade-all) of its own, so that the runner grades them side by side:
  * the students whose step runs and is wrong, in three parts of three (as one part it
- * took 238 s of the H100's 335 s make test, 2026-11-27, the longest case of the run),
- * and the others: the step that never finishes, the one graded right after it (the
- * GPU usable again), those that do not build or are refused, and every folder without
- * a matmul step 02. */
+ * took 238 s of the H100's 335 s make test, 2026-11-27, the longest case of the run);
+ * the step that never finishes with the one graded right after it (the GPU usable
+ * again), a part that has the GPU alone (below); and the others: those that do not
+ * build or are refused, and every folder without a matmul step 02.
+ *
+ * Why the never-ending kernel has the GPU alone: the GPU runs one process's work at
+ * a time, and a kernel that never ends takes its whole turn every time, so every
+ * other process waits that long for each of its kernels. Beside the other GPU jobs
+ * it spun for 84 s (its limit, ten times its reference's checks, measured in that
+ * crowd: rubric.def), while class part 1 took 71 s there and 11 s alone (H200,
+ * 2026-11-30); alone, its reference is measured alone and its limit is short. */
 #define RUNNING_PARTS 3
-static const char *const class_running[RUNNING_PARTS][3] = {
+#define NEVER_FINISHES_PART RUNNING_PARTS
+#define OTHERS_PART (RUNNING_PARTS + 1)
+static const char *const class_running[RUNNING_PARTS + 1][3] = {
     {"missing-barrier", "oob-read", "partial-write"},
     {"ignores-technique", "decoy-kernel", "side-stream"},
     {"cached-results", "leftover-output", "exits-in-launch"},
+    {"never-finishes", "off-by-one-edge", NULL}, /* graded in this order, by name */
 };
 static size_t class_size; /* the folders of this part */
 
-/* The part student is graded in: its running part, or RUNNING_PARTS (the others). */
+/* The part student is graded in: its part of class_running, or OTHERS_PART. */
 static int class_part(const char *student)
 {
-    for (int p = 0; p < RUNNING_PARTS; ++p)
+    for (int p = 0; p <= NEVER_FINISHES_PART; ++p)
         for (size_t i = 0; i < sizeof class_running[p] / sizeof class_running[p][0]; ++i)
-            if (strcmp(student, class_running[p][i]) == 0)
+            if (class_running[p][i] != NULL && strcmp(student, class_running[p][i]) == 0)
                 return p;
-    return RUNNING_PARTS;
+    return OTHERS_PART;
 }
 
 static void grade_class(int part)
@@ -119,6 +129,8 @@ static void grade_class(int part)
     char sub[32];
     if (part < RUNNING_PARTS)
         snprintf(sub, sizeof sub, "class-running-%d", part + 1);
+    else if (part == NEVER_FINISHES_PART)
+        snprintf(sub, sizeof sub, "class-never-finishes");
     else
         snprintf(sub, sizeof sub, "class-others");
     make_dir(sub);
@@ -145,8 +157,19 @@ static void grade_class(int part)
     bin_path("lab", lab, sizeof lab);
     const char *sanitizer = getenv("COMPUTE_SANITIZER");
     char *env[] = {"MAKEFLAGS=", NULL};
-    char *cls[] = {lab, "grade-all", "--submissions", subs, "--gradebook", book,
-                   "--sanitizer", (char *)(sanitizer ? sanitizer : ""), "matmul", "02", NULL};
+    /* the never-ending kernel's part one run at a time: its limit is then ten times
+     * its reference's checks alone (rubric.def), where with runs side by side it is
+     * scaled by how crowded they were (references.h): 22 s and not 53 s */
+    char *cls[16] = {lab, "grade-all", "--submissions", subs, "--gradebook", book,
+                     "--sanitizer", (char *)(sanitizer ? sanitizer : "")};
+    int a = 8;
+    if (part == NEVER_FINISHES_PART) {
+        cls[a++] = "--concurrency";
+        cls[a++] = "1";
+    }
+    cls[a++] = "matmul";
+    cls[a++] = "02";
+    cls[a] = NULL;
     code = run_capture(cls, (const char *const *)env, out, sizeof out, err, sizeof err);
     printf("%s", out);
 }
@@ -166,9 +189,14 @@ static void grade_class_running_3(void)
     grade_class(2);
 }
 
+static void grade_class_never_finishes(void)
+{
+    grade_class(NEVER_FINISHES_PART);
+}
+
 static void grade_class_others(void)
 {
-    grade_class(RUNNING_PARTS);
+    grade_class(OTHERS_PART);
 }
 
 /* N-body step 07 with its tile load unguarded (tests/fixtures/tile-without-guard.sh) */
@@ -852,6 +880,7 @@ static const char *const names[] = {
     "class_gradebook_has_a_row_per_student (steps that run and are wrong, part 1 of 3)",
     "class_gradebook_has_a_row_per_student (steps that run and are wrong, part 2 of 3)",
     "class_gradebook_has_a_row_per_student (steps that run and are wrong, part 3 of 3)",
+    "class_gradebook_has_a_row_per_student (the step that never finishes, and the one after it)",
     "class_gradebook_has_a_row_per_student (the others)",
     "sanitizer_tools_run_at_once_and_a_hang_is_killed_alone",
     "sanitizer_tools_one_after_the_other_with_concurrency_1",
@@ -904,11 +933,16 @@ Suite *grading_gpu_suite(void)
     tcase_add_test(tc, exit_from_inside_launch_passes_nothing);
     tcase_add_test(tc, class_gradebook_has_a_row_per_student);
 
+    tc = side_by_side_tcase(s, "grading_gpu",
+                            "class, the step that never finishes, and the one after it", 60,
+                            SIDE_BY_SIDE_GPU_ALONE); /* (class_running says why) */
+    tcase_add_unchecked_fixture(tc, grade_class_never_finishes, remove_everything);
+    tcase_add_test(tc, a_kernel_that_never_finishes_is_killed_and_grading_goes_on);
+    tcase_add_test(tc, off_by_one_at_the_edge_loses_the_step);
+    tcase_add_test(tc, class_gradebook_has_a_row_per_student);
     tc = side_by_side_tcase(s, "grading_gpu", "class, the others", 60, 0);
     tcase_add_unchecked_fixture(tc, grade_class_others, remove_everything);
-    tcase_add_test(tc, off_by_one_at_the_edge_loses_the_step);
     tcase_add_test(tc, writing_nothing_loses_the_step);
-    tcase_add_test(tc, a_kernel_that_never_finishes_is_killed_and_grading_goes_on);
     tcase_add_test(tc, compile_error_is_graded_as_such);
     tcase_add_test(tc, todo_step_earns_nothing);
     tcase_add_test(tc, class_gradebook_has_a_row_per_student);
