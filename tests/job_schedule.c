@@ -30,6 +30,11 @@ void job_load_add(struct job_load *load, const struct job_need *need, int sign)
     }
 }
 
+int job_nice_increment(const struct job_need *need)
+{
+    return need->gpu ? 0 : 5;
+}
+
 int job_start_rank(const struct job_need *need)
 {
     return need->alone ? 0 : need->gpu_gb > 0 ? 1 : need->gpu ? 2 : need->tools ? 3 : 4;

@@ -50,6 +50,15 @@ enum long_gpu { LONG_GPU_LEFT_OUT, LONG_GPU_TOO, LONG_GPU_ONLY };
 int job_case_runs(int case_is_long, int suite_needs_gpu, enum long_gpu policy);
 int job_rest_runs(int suite_needs_gpu, enum long_gpu policy);
 
+/* How much lower (in nice steps) a job's CPU priority is than the runner's: a job that
+ * needs no GPU yields the CPU to those that do. A GPU job is a chain of short
+ * processes, each waiting for a CPU to start its next kernel, and a job that needs the
+ * GPU alone holds every other GPU job back while it runs; the CPU-only suites
+ * (grading's sandbox, compiling, the SpMV converters) are throughput, and all start at
+ * once with the run: at the start of the H200's make test they held its 16 cores while
+ * grading's own solution, graded alone, waited for them (2026-11-30). */
+int job_nice_increment(const struct job_need *need);
+
 /* The order jobs are started in, lowest first (stable within a rank): the jobs that
  * need the GPU alone (before the others take it), those that hold GPU memory, which queue on the budget, then the other GPU jobs, then those
  * needing a tool, then the rest. */

@@ -210,6 +210,18 @@ static void openmp_waits_passively(void)
     setenv("OMP_WAIT_POLICY", "passive", 0);
 }
 
+/* In a job's child: its CPU priority, lowered by job_nice_increment (job_schedule.h
+ * says why), never below the lowest. */
+static void lower_cpu_priority(int increment)
+{
+    if (increment <= 0)
+        return;
+    errno = 0;
+    int now = getpriority(PRIO_PROCESS, 0);
+    if (errno == 0)
+        setpriority(PRIO_PROCESS, 0, now + increment < 19 ? now + increment : 19);
+}
+
 /* One job of the run: a whole suite, one side-by-side case of it (case_name), or the
  * rest of a suite that has such cases (rest: its cases not tagged side-by-side). */
 struct test_job {
@@ -376,6 +388,7 @@ static int run_side_by_side(const struct test_job *jobs, size_t n,
                 close(fd);
                 own_log_files(jobs[i].suite->name, i);
                 openmp_waits_passively();
+                lower_cpu_priority(job_nice_increment(&jobs[i].need));
                 run_job(&jobs[i]);
                 _exit(0);
             }

@@ -262,6 +262,20 @@ START_TEST(long_gpu_checks_are_left_to_make_test_long)
 }
 END_TEST
 
+/* A job that needs no GPU runs at a lower CPU priority than the GPU jobs, whatever
+ * else it needs; a GPU job, alone or holding memory, keeps the runner's. */
+START_TEST(cpu_jobs_yield_the_cpu_to_gpu_jobs)
+{
+    struct job_need cpu = {0, 0, 0, 0}, tools = {0, 0, 1, 0}, gpu = {1, 0, 0, 0},
+                    holding = {1, 18, 0, 0}, timed = {1, 0, 0, 1};
+    ck_assert_int_gt(job_nice_increment(&cpu), 0);
+    ck_assert_int_gt(job_nice_increment(&tools), 0);
+    ck_assert_int_eq(job_nice_increment(&gpu), 0);
+    ck_assert_int_eq(job_nice_increment(&holding), 0);
+    ck_assert_int_eq(job_nice_increment(&timed), 0);
+}
+END_TEST
+
 Suite *job_schedule_suite(void)
 {
     Suite *s = suite_create("job_schedule");
@@ -271,6 +285,7 @@ Suite *job_schedule_suite(void)
     tcase_add_test(tc, a_case_past_the_budget_runs_alone);
     tcase_add_test(tc, memory_holders_start_first_then_gpu_then_tools);
     tcase_add_test(tc, a_timing_case_has_the_gpu_alone);
+    tcase_add_test(tc, cpu_jobs_yield_the_cpu_to_gpu_jobs);
     tcase_add_test(tc, long_gpu_checks_are_left_to_make_test_long);
     suite_add_tcase(s, tc);
     tc = tcase_create("a stopped run");
