@@ -64,102 +64,10 @@
 
 #include "matmul.h"
 #include "step_kernel.h"
+/* Beside the step in harness/labs/matmul/ (the handout leaves both out): */
+#include "tuned_shapes.cuh" /* the block shapes: their build variables, struct shape */
+#include "stream_k.cuh"     /* the schedule: stream_k, tile_origin, arrive, plan_schedule */
 
-/* The large tile, the shape of the whole sequence's last step (build variables). */
-#ifndef BM
-#define BM 128 /* rows of C per block */
-#endif
-#ifndef BN
-#define BN 256 /* columns of C per block */
-#endif
-#ifndef TM
-#define TM 8 /* rows of C per thread: TM / 4 blocks of 4 */
-#endif
-#ifndef TN
-#define TN 16 /* columns of C per thread: TN / 4 blocks of 4 */
-#endif
-#ifndef MIN_BLOCKS
-#define MIN_BLOCKS 1 /* blocks per SM the register budget must allow */
-#endif
-/* The small tile, for problems with too few large tiles to go round the SMs: 64x64,
- * 8x4 per thread, 4 warps, 4 blocks per SM. The fastest of seven shapes and schedules
- * tried at 1024^3 and 1023x1025x999 on the H100 (data/sweeps/README.md). */
-#ifndef SMALL_BM
-#define SMALL_BM 64
-#endif
-#ifndef SMALL_BN
-#define SMALL_BN 64
-#endif
-#ifndef SMALL_TM
-#define SMALL_TM 8
-#endif
-#ifndef SMALL_TN
-#define SMALL_TN 4
-#endif
-#ifndef SMALL_MIN_BLOCKS
-#define SMALL_MIN_BLOCKS 4
-#endif
-/* 1: the small tile when the large tiles number fewer than half the SMs; 0: never;
- * 2: always (to measure either shape at any size). */
-#ifndef SMALL_TILES
-#define SMALL_TILES 1
-#endif
-#ifndef SMALL_STREAM_K
-#define SMALL_STREAM_K 1 /* 0: the small tile one block per tile */
-#endif
-/* 1: where the small tile would be used and tiles of FIT_BM x FIT_BN (8x8 per thread,
- * 128 threads) make one wave of one tile per SM (at most the SMs, at least
- * FIT_MIN_PCT percent of them; 1024^3: 128 tiles of 64x128 for 132 SMs), those tiles,
- * one block per tile, no shares: each SM does one tile's work. Only where C is stored
- * float4 by float4 (one pair of kernels fewer). 0: never. */
-#ifndef FIT_TILE
-#define FIT_TILE 1
-#endif
-#ifndef FIT_BM
-#define FIT_BM 64
-#endif
-#ifndef FIT_BN
-#define FIT_BN 128
-#endif
-#ifndef FIT_MIN_PCT
-#define FIT_MIN_PCT 75
-#endif
-/* Both shapes */
-#ifndef BK
-#define BK 16
-#endif
-#ifndef STAGES
-#define STAGES 4
-#endif
-#ifndef LM
-#define LM 4 /* lanes of a warp along m; 32 / LM along n (8: as steps 09-12) */
-#endif
-#define LN (32 / LM)
-#define A_PAD 4
-#if STAGES < 3
-/* Two stages gave wrong results on the 16-byte path in the H100 tests (3 and 4 pass
- * every check and compute-sanitizer); not understood yet: at least 3 buffers. */
-#error "STAGES must be at least 3"
-#endif
-#if BK % 8 != 0
-#error "BK must be a multiple of 8"
-#endif
-#ifndef GROUP
-#define GROUP 8 /* rows of tiles per band */
-#endif
-#ifndef STREAM_K
-#define STREAM_K 1 /* 0: one block per tile, as in steps 01-12 */
-#endif
-/* What the shares of split tiles cost, in slices of main-loop time (stored, counted,
- * read back): a rough figure from the H100, deciding only close cases. */
-#ifndef SPLIT_COST
-#define SPLIT_COST 8
-#endif
-/* Blocks per SM of the small tile's stream-K launch (0: as many as fit, 4; the large
- * tile's: as many as fit). */
-#ifndef SMALL_SK_PER_SM
-#define SMALL_SK_PER_SM 3
-#endif
 /* 1: when n % 4 != 0 and the small tile is used, no matmul_pad_b: the small tile's
  * scalar-C kernel copies B 4 bytes at a time straight from b, a warp's 32 lanes on 32
  * consecutive columns of one row (coalesced, no bank conflicts; not 4 consecutive
@@ -167,36 +75,6 @@
  * first, as for the other kernels. */
 #ifndef B_UNPADDED
 #define B_UNPADDED 1
-#endif
-
-/* One block shape and everything that follows from it. The kernel is written once,
- * for any shape; the launch picks one of two (large or small) per problem. */
-template <int BM_, int BN_, int TM_, int TN_, int MIN_BLOCKS_>
-struct shape {
-    static constexpr int bm = BM_, bn = BN_;         /* the block's tile of C */
-    static constexpr int tm = TM_, tn = TN_;         /* one thread's, in blocks of 4 */
-    static constexpr int min_blocks = MIN_BLOCKS_;   /* per SM, for __launch_bounds__ */
-    static constexpr int wm = tm * LM, wn = tn * LN; /* one warp's */
-    static constexpr int threads = (bm / wm) * (bn / wn) * 32;
-    static constexpr int a_stage = BK * (bm + A_PAD); /* floats of one A buffer, transposed */
-    static constexpr int b_stage = BK * bn;           /* floats of one B buffer: [BK][bn] */
-    static constexpr int smem_bytes = STAGES * (a_stage + b_stage) * (int)sizeof(float);
-    static constexpr int tile_floats = bm * bn; /* one partial tile in the workspace */
-    static constexpr int a_rs = threads / 8;        /* rows of A between one thread's copies */
-    static constexpr int b_rs = threads / (bn / 4); /* rows of B between one thread's copies */
-    /* float4 loads in flight per thread while the last block adds a tile's shares */
-    static constexpr int sum_quads = tile_floats / 4 / threads < 16 ? tile_floats / 4 / threads : 16;
-    static_assert(bm % wm == 0 && bn % wn == 0 && tm % 4 == 0 && tn % 4 == 0,
-                  "the warp tile must divide the block tile, the thread tile be 4x4 blocks");
-    static_assert(bm % a_rs == 0 && threads % (bn / 4) == 0 && BK % b_rs == 0,
-                  "the copy layout needs bm % (threads/8) == 0 and threads % (bn/4) == 0");
-    static_assert(tile_floats / 4 % (sum_quads * threads) == 0,
-                  "a tile must be a whole number of sum_quads float4 per thread");
-};
-typedef shape<BM, BN, TM, TN, MIN_BLOCKS> large;
-typedef shape<SMALL_BM, SMALL_BN, SMALL_TM, SMALL_TN, SMALL_MIN_BLOCKS> small;
-#if FIT_TILE
-typedef shape<FIT_BM, FIT_BN, 8, 8, 2> fit;
 #endif
 
 /* cp.async of 4 or 16 bytes, global to shared; when `in` is false the source size is 0
@@ -336,47 +214,6 @@ __device__ __forceinline__ void load_frags(const float *as, const float *bs, int
         *(float4 *)&a_frag[4 * q] = *(const float4 *)&as[kk * (S::bm + A_PAD) + a_off + q * 4 * LM];
 }
 
-/* The stream-K schedule. Iteration t * slices + s is slice s of tile t; block b takes
- * the run [sk_begin(b), sk_begin(b + 1)): `per` iterations, the first `extra` blocks
- * one more. Its share of a split tile goes to its workspace slot 0 for the first tile
- * of its run, slot 1 for the last. */
-struct stream_k {
-    long long per; /* iterations of every block (at least 1) */
-    int extra;     /* the first `extra` blocks take one more */
-    int slices;    /* BK-slices of one tile: ceil(k / BK) */
-};
-
-__host__ __device__ __forceinline__ long long sk_begin(const stream_k &s, int b)
-{
-    return b * s.per + (b < s.extra ? b : s.extra);
-}
-
-/* The block whose run holds iteration it. */
-__host__ __device__ __forceinline__ int sk_owner(const stream_k &s, long long it)
-{
-    long long longer = (long long)s.extra * (s.per + 1); /* iterations of the longer runs */
-    return it < longer ? (int)(it / (s.per + 1)) : s.extra + (int)((it - longer) / s.per);
-}
-
-/* The workspace slot in which block b left its share of tile t. */
-__host__ __device__ __forceinline__ int sk_slot(const stream_k &s, int b, int t)
-{
-    return sk_begin(s, b) / s.slices == t ? 0 : 1;
-}
-
-/* Tile number -> its first row and column of C: bands of GROUP rows of tiles,
- * numbered column by column inside a band (the last band may be shorter), as in 12. */
-template <class S>
-__device__ __forceinline__ void tile_origin(int tile, int m, int n, int &row, int &col)
-{
-    int tiles_n = (n + S::bn - 1) / S::bn, tiles_m = (m + S::bm - 1) / S::bm;
-    int per_band = GROUP * tiles_n;
-    int band = tile / per_band, in_band = tile % per_band;
-    int band_rows = min(GROUP, tiles_m - band * GROUP);
-    row = (band * GROUP + in_band % band_rows) * S::bm;
-    col = (in_band / band_rows) * S::bn;
-}
-
 /* Columns col .. col + 3 of a row of C: one float4 when n % 4 == 0 (VEC_C: then the
  * four are all inside the row or all outside), else each one inside the row. */
 template <bool VEC_C>
@@ -392,20 +229,6 @@ __device__ __forceinline__ void store_c4(float *crow, int col, int n, float4 v)
     for (int q = 0; q < 4; ++q)
         if (col + q < n)
             crow[col + q] = x[q];
-}
-
-/* One thread counts the block's share of a split tile in and returns how many were in
- * before (`last`: this block is the last). The fence before the count releases the
- * share the whole block stored before its barrier; the one after it, in the last
- * block, acquires the others' shares. Not __threadfence() in every thread: that is a
- * sequentially consistent fence (MEMBAR.SC.GPU), 256 of them per share. */
-__device__ __forceinline__ int arrive(int *counter, int last)
-{
-    asm volatile("fence.acq_rel.gpu;\n" ::: "memory");
-    int before = atomicAdd(counter, 1);
-    if (before == last)
-        asm volatile("fence.acq_rel.gpu;\n" ::: "memory");
-    return before;
 }
 
 /* The last block of a split tile sums it into C, in block order (so the result does
@@ -682,40 +505,6 @@ static cudaError_t grow(struct buffer *buf, size_t bytes, const char *what, cuda
     return cudaSuccess;
 }
 
-template <class S>
-static long long tiles_of(const struct matmul_problem *p)
-{
-    return ((p->m + S::bm - 1LL) / S::bm) * ((p->n + S::bn - 1LL) / S::bn);
-}
-
-/* One shape's schedule for a problem: the blocks and their runs. */
-struct schedule {
-    long long blocks;
-    stream_k sk;
-};
-
-/* The schedule with the shorter estimate, in slices of the busiest block (every block
- * as fast as if it had its SM alone): one block per tile, waves of whole tiles; or
- * stream-K, sk_per_sm blocks on every SM (0: as many as fit), equal runs, plus
- * SPLIT_COST for the split tiles' shares. */
-template <class S>
-static struct schedule plan_schedule(const struct matmul_problem *p, long long concurrent,
-                                     int sk_per_sm, bool stream_k_allowed)
-{
-    long long tiles = tiles_of<S>(p);
-    int slices = (p->k + BK - 1) / BK;
-    long long iterations = tiles * slices;
-    long long sms = kept.sms, per_sm = concurrent / sms;
-    long long sk_blocks = sms * (sk_per_sm > 0 && sk_per_sm < per_sm ? sk_per_sm : per_sm);
-    long long whole_time = (tiles + concurrent - 1) / concurrent * slices;
-    long long split_time = (iterations + sk_blocks - 1) / sk_blocks + SPLIT_COST;
-    struct schedule s;
-    bool split = stream_k_allowed && split_time < whole_time;
-    s.blocks = split ? (iterations < sk_blocks ? iterations : sk_blocks) : tiles;
-    s.sk = {iterations / s.blocks, (int)(iterations % s.blocks), slices};
-    return s;
-}
-
 /* The product with one shape and schedule, B already 16 bytes a row (or, B_UNPADDED,
  * read 4 bytes at a time by the small tile's scalar kernel). */
 template <class S>
@@ -781,17 +570,17 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     long long fit_tiles = tiles_of<fit>(p);
     if (use_small && SMALL_TILES == 1 && vec_ok && fit_tiles <= kept.sms &&
         100 * fit_tiles >= (long long)FIT_MIN_PCT * kept.sms) {
-        struct schedule plan = plan_schedule<fit>(p, kept.concurrent_fit, 0, false);
+        struct schedule plan = plan_schedule<fit>(p, kept.sms, kept.concurrent_fit, 0, false);
         return launch_shape<fit>(p, b, ldb, &plan, true, matmul_tuned_fit, matmul_tuned_fit, stream);
     }
 #endif
     if (use_small) {
-        struct schedule plan = plan_schedule<small>(p, kept.concurrent_small, SMALL_SK_PER_SM,
-                                                    STREAM_K && SMALL_STREAM_K);
+        struct schedule plan = plan_schedule<small>(p, kept.sms, kept.concurrent_small,
+                                                    SMALL_SK_PER_SM, STREAM_K && SMALL_STREAM_K);
         return launch_shape<small>(p, b, ldb, &plan, vec_ok, matmul_tuned_small,
                                    matmul_tuned_small_scalar_c, stream);
     }
-    struct schedule plan = plan_schedule<large>(p, kept.concurrent_large, 0, STREAM_K);
+    struct schedule plan = plan_schedule<large>(p, kept.sms, kept.concurrent_large, 0, STREAM_K);
     return launch_shape<large>(p, b, ldb, &plan, vec_ok, matmul_tuned, matmul_tuned_scalar_c,
                                stream);
 }
