@@ -12,7 +12,10 @@
  * row) with the 128-byte swizzle the descriptor's layout type 1 reads: the 16-byte
  * chunk c of row r sits at chunk c ^ (r % 8), so the 8 rows of a core matrix fall on
  * different banks; each slab starts on 1024 bytes. A k16 step is 32 bytes along the
- * row: the descriptor's start address moves, nothing else.
+ * row: the descriptor's start address moves, nothing else. The descriptor, the layout's
+ * sizes and the copies that write it are in swizzled_tiles.cuh, beside attention.h,
+ * which step 10 shares: smem_descriptor's comment there says what each field holds and
+ * which byte offset a K-major and an MN-major tile use.
  *   The scores land in wgmma's accumulator layout: thread (warp w of the warpgroup,
  * lane 4g + t) holds rows 16w + g and 16w + g + 8, register 4j + i being key
  * 8j + 2t + (i % 2) of row 16w + g + 8 (i / 2): per warp the layout of step 08's

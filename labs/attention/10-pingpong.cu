@@ -91,7 +91,9 @@
  * Headers: this file keeps the roles, the rings, the turns and the loop; the rest is in
  *   headers, with what other steps share: harness/hopper_tma.cuh (the mbarriers, TMA's
  *   loads and stores, the tensor maps' encoder), harness/named_barrier.cuh (the turns'
- *   bar.sync and bar.arrive), and beside attention.h wgmma_bf16.cuh (the products),
+ *   bar.sync and bar.arrive), harness/shared_address.cuh (a pointer's shared-memory
+ *   address), and beside attention.h swizzled_tiles.cuh (step 09's descriptor of the
+ *   swizzled tiles and the layout's sizes), wgmma_bf16.cuh (the products),
  *   online_softmax.cuh (step 09's softmax, tile_maxima, rescale and tile_probabilities;
  *   its end, quad_sums and O_BY_TMA=0's o_store_direct; LEAN_SOFTMAX's lean_softmax and
  *   rescale_if_moved) and head_maps.cuh (the host's tensor maps of Q, K, V and O, kept
@@ -108,16 +110,17 @@
 #include <stdint.h>
 
 #include "attention.h"
+#include "shared_address.cuh"
 #include "step_kernel.h"
 #include "online_softmax.cuh"
+#include "swizzled_tiles.cuh"
 #include "wgmma_bf16.cuh"
 
 #define WARPGROUPS 2
 #define THREADS (128 * WARPGROUPS)
 #define BR (64 * WARPGROUPS) /* query rows per block: 64 per warpgroup */
 #define BC 64                /* keys per tile */
-#define ROW_BYTES 128        /* a slab's row: 64 BF16 columns */
-#define SWIZZLE_ATOM 1024    /* 8 rows of 128 bytes: the 128-byte swizzle's period */
+/* (ROW_BYTES, a slab's row, and SWIZZLE_ATOM, the swizzle's 1024 bytes: swizzled_tiles.cuh) */
 
 /* nvcc -arch=sm_90a also embeds PTX; compiled for anything but sm_90a's features
  * wgmma does not exist, and the kernel's body is left out (the runner refuses any GPU
@@ -126,72 +129,15 @@
 #define ATTENTION_NO_WGMMA 1
 #endif
 
-__device__ __forceinline__ uint32_t shared_address(const void *p)
-{
-    return (uint32_t)__cvta_generic_to_shared(p);
-}
-
-/* Starts copying rows [row0, row0 + ROWS) of a head's n x D matrix into shared memory
- * at dst (1024-byte aligned), in D / 64 slabs of ROWS rows of 64 columns, swizzled:
- * 16-byte chunk c of a slab's row r at chunk c ^ (r % 8). cp.async of 16 bytes each;
- * rows past n are zero-filled (source size 0, the head's first row as a harmless
- * address). */
-template <int D, int ROWS>
-__device__ __forceinline__ void copy_tile(uint32_t dst, const __nv_bfloat16 *src, int row0, int n)
-{
-    const int chunks = D / 8; /* 16-byte chunks per row of the matrix */
-    for (int at = threadIdx.x; at < ROWS * chunks; at += THREADS) {
-        int r = at / chunks, c = at % chunks;
-        int inside = row0 + r < n;
-        const __nv_bfloat16 *from = src + (inside ? (long)(row0 + r) * D + c * 8 : 0);
-        uint32_t to = dst + (c / 8) * ROWS * ROW_BYTES + r * ROW_BYTES + (((c % 8) ^ (r % 8)) * 16);
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(to), "l"(from),
-                     "r"(inside ? 16 : 0));
-    }
-}
-
-__device__ __forceinline__ void copy_commit(void)
-{
-    asm volatile("cp.async.commit_group;\n" ::);
-}
-
-/* Waits until at most `pending` committed groups of this thread are still in flight. */
-template <int pending>
-__device__ __forceinline__ void copy_wait(void)
-{
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(pending) : "memory");
-}
-
-/* Makes this thread's cp.async writes to shared memory visible to the async proxy
- * that wgmma reads through. */
-__device__ __forceinline__ void fence_proxy_async(void)
-{
-    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-}
-
-/* A shared-memory matrix descriptor for a tile in the 128-byte swizzle (layout type 1
- * in bits 62-63): start address, leading byte offset (bits 16-29), stride byte offset
- * (bits 32-45), each in 16-byte units. Of the two offsets, one is the step between
- * groups of 8 rows (the swizzle's 1024-byte atoms) along the tile, the other the step
- * between atoms across the instruction's 128-byte rows, which no tile here has: a
- * K-major k16 step is 32 bytes of one row, and V is read one 64-column slab (N = 64)
- * per instruction. For a K-major tile (Q, K) the stride offset is the atom step and the
- * leading offset is unused (16 bytes, by convention); for an MN-major one (V) the two
- * roles swap places in the PTX ISA's and CUTLASS's descriptions of the transposed
- * layouts, so V's descriptor gives both the atom step: the unused one does not matter. */
-__device__ __forceinline__ uint64_t smem_descriptor(uint32_t address, uint32_t leading_bytes)
-{
-    return (uint64_t)((address & 0x3FFFF) >> 4) | ((uint64_t)(leading_bytes >> 4) << 16) |
-           ((uint64_t)(SWIZZLE_ATOM >> 4) << 32) | ((uint64_t)1 << 62);
-}
-#define K_MAJOR_LEADING 16
-#define MN_MAJOR_LEADING SWIZZLE_ATOM
-
 /* The wgmma instructions as inline PTX (fence, commit, wait, the shared-memory and the
- * register-A forms, registers_keep): wgmma_bf16.cuh, beside attention.h; the online
- * softmax of a tile in wgmma's accumulator layout (step 08's, a row in a quad: the
- * maxima, O's rescale, P in BF16) and its end (the rows' sums, O divided by them and
- * stored): online_softmax.cuh, beside it, which step 10 shares. */
+ * register-A forms, registers_keep): wgmma_bf16.cuh, beside attention.h; the tiles'
+ * swizzled layout, its matrix descriptor (smem_descriptor, K_MAJOR_LEADING,
+ * MN_MAJOR_LEADING) and the cp.async copies that write it (copy_tile, copy_commit,
+ * copy_wait, fence_proxy_async): swizzled_tiles.cuh, beside it; the online softmax of
+ * a tile in wgmma's accumulator layout (step 08's, a row in a quad: the maxima, O's
+ * rescale, P in BF16) and its end (the rows' sums, O divided by them and stored):
+ * online_softmax.cuh, beside it. Step 10 shares all three; shared_address, a pointer's
+ * shared-memory address: harness/shared_address.cuh. */
 
 /* TODO (step 10). Load with TMA from a producer warpgroup and let the two consumer
  * warpgroups take turns at the tensor cores (the chapter's section, the TF32 lab's steps
@@ -252,15 +198,15 @@ __device__ __forceinline__ void pingpong_forward(const __nv_bfloat16 *q, const _
             acc[x][i] = 0.0f;
     float m_a = -INFINITY, m_b = -INFINITY, l_a = 0.0f, l_b = 0.0f; /* per thread: partial sums */
 
-    copy_tile<D, BR>(q_tile, q, tile_i * BR, n); /* Q's tile with K's and V's first */
-    copy_tile<D, BC>(stages, k, 0, n);
-    copy_tile<D, BC>(stages + K_BYTES, v, 0, n);
+    copy_tile<D, BR, THREADS>(q_tile, q, tile_i * BR, n); /* Q's tile with K's and V's first */
+    copy_tile<D, BC, THREADS>(stages, k, 0, n);
+    copy_tile<D, BC, THREADS>(stages + K_BYTES, v, 0, n);
     copy_commit();
     for (int j0 = 0, stage = 0; j0 < end; j0 += BC, stage ^= 1) {
         if (j0 + BC < end) { /* the next tile into the other stage, then wait for this one */
             uint32_t next = stages + (stage ^ 1) * 2 * K_BYTES;
-            copy_tile<D, BC>(next, k, j0 + BC, n);
-            copy_tile<D, BC>(next + K_BYTES, v, j0 + BC, n);
+            copy_tile<D, BC, THREADS>(next, k, j0 + BC, n);
+            copy_tile<D, BC, THREADS>(next + K_BYTES, v, j0 + BC, n);
             copy_commit();
             copy_wait<1>();
         } else {

@@ -91,7 +91,9 @@
  * Headers: this file keeps the roles, the rings, the turns and the loop; the rest is in
  *   headers, with what other steps share: harness/hopper_tma.cuh (the mbarriers, TMA's
  *   loads and stores, the tensor maps' encoder), harness/named_barrier.cuh (the turns'
- *   bar.sync and bar.arrive), and beside attention.h wgmma_bf16.cuh (the products),
+ *   bar.sync and bar.arrive), harness/shared_address.cuh (a pointer's shared-memory
+ *   address), and beside attention.h swizzled_tiles.cuh (step 09's descriptor of the
+ *   swizzled tiles and the layout's sizes), wgmma_bf16.cuh (the products),
  *   online_softmax.cuh (step 09's softmax, tile_maxima, rescale and tile_probabilities;
  *   its end, quad_sums and O_BY_TMA=0's o_store_direct; LEAN_SOFTMAX's lean_softmax and
  *   rescale_if_moved) and head_maps.cuh (the host's tensor maps of Q, K, V and O, kept
@@ -106,6 +108,8 @@
 #include "hopper_tma.cuh"
 #include "named_barrier.cuh"
 #include "online_softmax.cuh"
+#include "shared_address.cuh"
+#include "swizzled_tiles.cuh"
 #include "wgmma_bf16.cuh"
 #include "step_kernel.h"
 
@@ -148,8 +152,7 @@
 #define CONSUMERS 2
 #define THREADS (128 * (CONSUMERS + 1)) /* a producer warpgroup and the consumers */
 #define BR (64 * CONSUMERS)             /* query rows per block: 64 per consumer */
-#define ROW_BYTES 128                   /* a slab's row: 64 BF16 columns */
-#define SWIZZLE_ATOM 1024               /* 8 rows of 128 bytes: the 128-byte swizzle's period */
+/* (ROW_BYTES, a slab's row, and SWIZZLE_ATOM, the swizzle's 1024 bytes: swizzled_tiles.cuh) */
 /* 40 x 128 + 232 x 256 = 168 x 384: the block's share. At BC = 128 the consumers hold
  * S (64 registers), O (64 at D = 128) and P (32) at once and spill at 232 with nvcc 13:
  * there the split is FlashAttention-3's for two consumers, 24 and 240. */
@@ -171,31 +174,10 @@
 #define ATTENTION_NO_WGMMA 1
 #endif
 
-__device__ __forceinline__ uint32_t shared_address(const void *p)
-{
-    return (uint32_t)__cvta_generic_to_shared(p);
-}
-
-/* A shared-memory matrix descriptor for a tile in the 128-byte swizzle (layout type 1
- * in bits 62-63): start address, leading byte offset (bits 16-29), stride byte offset
- * (bits 32-45), each in 16-byte units. Of the two offsets, one is the step between
- * groups of 8 rows (the swizzle's 1024-byte atoms) along the tile, the other the step
- * between atoms across the instruction's 128-byte rows, which no tile here has: a
- * K-major k16 step is 32 bytes of one row, and V is read one 64-column slab (N = 64)
- * per instruction. For a K-major tile (Q, K) the stride offset is the atom step and the
- * leading offset is unused (16 bytes, by convention); for an MN-major one (V) the two
- * roles swap places in the PTX ISA's and CUTLASS's descriptions of the transposed
- * layouts, so V's descriptor gives both the atom step: the unused one does not matter. */
-__device__ __forceinline__ uint64_t smem_descriptor(uint32_t address, uint32_t leading_bytes)
-{
-    return (uint64_t)((address & 0x3FFFF) >> 4) | ((uint64_t)(leading_bytes >> 4) << 16) |
-           ((uint64_t)(SWIZZLE_ATOM >> 4) << 32) | ((uint64_t)1 << 62);
-}
-#define K_MAJOR_LEADING 16
-#define MN_MAJOR_LEADING SWIZZLE_ATOM
-/* WIDE_PV's V operand spans D / 64 slabs across N: there the leading offset is the step
- * from one slab to the next (CUTLASS's canonical MN-major 128-byte layout,
- * ((8 chunks, slabs), (8 rows, atoms)) : ((16 B, leading), (128 B, stride))). */
+/* WIDE_PV's V operand spans D / 64 slabs across N: there smem_descriptor's leading
+ * offset (swizzled_tiles.cuh) is the step from one slab to the next (CUTLASS's canonical
+ * MN-major 128-byte layout, ((8 chunks, slabs), (8 rows, atoms)) : ((16 B, leading),
+ * (128 B, stride))). */
 #define MN_MAJOR_SLAB_STEP (BC * ROW_BYTES)
 
 /* The consumers' turns at the tensor cores: named barrier 1 + c is consumer c's. Its 128

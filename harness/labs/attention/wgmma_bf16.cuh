@@ -1,9 +1,9 @@
-/* BF16 wgmma for the attention lab's step 10, as inline PTX: the fences, commits and
- * waits of a warpgroup's batches, the products with A and B from shared memory (ss) or
- * A from registers (rs) at N = 64, 128, 144, 160, 176 and 192, and a way to keep the
- * registers an asynchronous product reads or writes where they are. None of it is the
- * step's lesson (step 09 writes the N = 64 forms out in its own file, where they are);
- * the step's header says how it uses them. sm_90a only: the step leaves its kernel's
+/* BF16 wgmma for the attention lab's steps 09 and 10 (and the students' 10), as inline
+ * PTX: the fences, commits and waits of a warpgroup's batches, the products with A and
+ * B from shared memory (ss) or A from registers (rs) at N = 64, 128, 144, 160, 176 and
+ * 192, and a way to keep the registers an asynchronous product reads or writes where
+ * they are. The instructions' operands are the PTX ISA's, written out once; what the
+ * steps teach is how they feed them (step 09's header says how, and step 10's). sm_90a only: the step leaves its kernel's
  * body out where wgmma does not exist. */
 #ifndef LAB_ATTENTION_WGMMA_BF16_CUH
 #define LAB_ATTENTION_WGMMA_BF16_CUH

@@ -46,6 +46,8 @@ static inline cudaError_t tf32_require_arch(int major, int minor, int exact, con
 }
 
 #ifdef __CUDACC__
+#include "shared_address.cuh"
+
 /* Rounds to TF32 (10 mantissa bits), to nearest, ties away from zero; the result is a
  * float with the low 13 bits zero, as the tensor core reads it. */
 static __device__ __forceinline__ uint32_t tf32_round(float x)
@@ -53,11 +55,6 @@ static __device__ __forceinline__ uint32_t tf32_round(float x)
     uint32_t out;
     asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(out) : "f"(x));
     return out;
-}
-
-static __device__ __forceinline__ uint32_t shared_address(const void *p)
-{
-    return (uint32_t)__cvta_generic_to_shared(p);
 }
 
 /* cp.async of 16 bytes (both addresses 16-byte aligned), of which the first
