@@ -21,6 +21,7 @@
 #include <math.h>
 
 #include "attention.h"
+#include "cp_async.cuh"
 #include "step_kernel.h"
 
 #define THREADS 128
@@ -43,18 +44,6 @@ __device__ __forceinline__ void copy_tile(__nv_bfloat16 *dst, const __nv_bfloat1
         asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(to), "l"(from),
                      "r"(inside ? 16 : 0));
     }
-}
-
-__device__ __forceinline__ void copy_commit(void)
-{
-    asm volatile("cp.async.commit_group;\n" ::);
-}
-
-/* Waits until at most `pending` committed groups of this thread are still in flight. */
-template <int pending>
-__device__ __forceinline__ void copy_wait(void)
-{
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(pending));
 }
 
 __device__ __forceinline__ unsigned pack_bf16(float lo, float hi)

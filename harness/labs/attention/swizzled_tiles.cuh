@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <cuda_bf16.h>
 
+#include "cp_async.cuh"
+
 #define ROW_BYTES 128     /* a slab's row: 64 BF16 columns */
 #define SWIZZLE_ATOM 1024 /* 8 rows of 128 bytes: the 128-byte swizzle's period */
 
@@ -55,18 +57,6 @@ __device__ __forceinline__ void copy_tile(uint32_t dst, const __nv_bfloat16 *src
         asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(to), "l"(from),
                      "r"(inside ? 16 : 0));
     }
-}
-
-__device__ __forceinline__ void copy_commit(void)
-{
-    asm volatile("cp.async.commit_group;\n" ::);
-}
-
-/* Waits until at most `pending` committed groups of this thread are still in flight. */
-template <int pending>
-__device__ __forceinline__ void copy_wait(void)
-{
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(pending) : "memory");
 }
 
 /* Makes this thread's cp.async writes to shared memory visible to the async proxy
