@@ -369,7 +369,22 @@ arch_for = $(patsubst %a,%,$(or $(patsubst -arch=%,%,$(lastword $(filter -arch=%
 # $(5) source file  $(6) extra libraries  $(7) the step's extra nvcc flags
 # $(8) the folder of its objects ($(BUILD_DIR)/<tree>; a graded submission's own)
 # $(9) the architecture it is compiled for (build_arch_of; empty: ARCH)
+# $(10) an object compiled from the same file with the same flags by another tree's
+#       rules, which this one copies with its resource report instead of compiling
+#       it again (a row: both trees build it from harness/labs/<lab>/); empty: compile
 define STEP_RULES
+$(if $(10),$(STEP_OBJECT_COPIED),$(STEP_OBJECT_COMPILED))
+$(STEP_IDENTITY_AND_LINK)
+endef
+
+# The object of STEP_RULES's step as a copy of $(10), made by the other tree's rules.
+define STEP_OBJECT_COPIED
+$(8)/$(2)/$(3).o: $(10)
+	$(Q)mkdir -p $$(@D)
+	$(Q)cp -f '$(10:.o=.res)' '$$(@:.o=.res)' && cp -f '$(10)' '$$@'
+endef
+
+define STEP_OBJECT_COMPILED
 $(8)/$(2)/$(3).flags: FORCE
 	$(Q)mkdir -p $$(@D)
 	$(Q)echo '$(strip $(7))' | cmp -s - $$@ || { tmp='$$@'.$$$$$$$$.tmp; echo '$(strip $(7))' > "$$$$tmp" && mv -f "$$$$tmp" '$$@'; }
@@ -386,7 +401,10 @@ $(8)/$(2)/$(3).o: $(5) $(FLAGS_STAMP) $(8)/$(2)/$(3).flags $(wildcard $(call lab
 	  status=$$$$?; awk '/Performance Loss/ || !/^ptxas info|bytes stack frame/' "$$$$tmp.res.tmp" >&2; \
 	  if [ $$$$status -ne 0 ]; then rm -f "$$$$tmp.d.tmp" "$$$$tmp.o.tmp" "$$$$tmp.res.tmp"; exit $$$$status; fi; \
 	  mv -f "$$$$tmp.res.tmp" '$$(@:.o=.res)' && mv -f "$$$$tmp.d.tmp" '$$(@:.o=.d)' && mv -f "$$$$tmp.o.tmp" '$$@'
+endef
 
+# The identity of STEP_RULES's step (its tree among it) and its binary.
+define STEP_IDENTITY_AND_LINK
 $(8)/$(2)/$(3).id.c: $(8)/$(2)/$(3).o harness/embed-step-identity.sh $(FLAGS_STAMP)
 	$(Q)tmp='$$@'.$$$$$$$$.tmp; sh harness/embed-step-identity.sh '$(2)' '$(3)' '$(1)' '$(strip $(call nvcc_flags_for,$(7),$(9)) $(7))' \
 	  '$(NVCC_VERSION)' '$(call arch_for,$(7),$(9))' $$(<:.o=.res) > "$$$$tmp" && mv -f "$$$$tmp" '$$@' || { rm -f "$$$$tmp"; exit 1; }
@@ -417,9 +435,10 @@ $(3)/$(1)/$(2): harness/step_skip.c $(call HOST_OBJ,gpu_needs step_table) $(call
 	    $(NVCC_LDFLAGS) && mv -f "$$$$tmp" '$$@' || { rm -f "$$$$tmp"; exit 1; }
 endef
 # STEP_RULES when ARCH runs step (or row) $(3) of lab $(2) and nothing it links is
-# missing, SKIP_RULES when not; the arguments are STEP_RULES's first eight.
+# missing, SKIP_RULES when not; the arguments are STEP_RULES's first eight, and its
+# tenth as $(9).
 define STEP_OR_SKIP_RULES
-$(if $(and $(call build_arch_of,$(2),$(3)),$(if $($(2)_$(3)_MISSING),,built)),$(call STEP_RULES,$(1),$(2),$(3),$(4),$(5),$(6),$(7),$(8),$(call build_arch_of,$(2),$(3))),$(call SKIP_RULES,$(2),$(3),$(4),$(8)))
+$(if $(and $(call build_arch_of,$(2),$(3)),$(if $($(2)_$(3)_MISSING),,built)),$(call STEP_RULES,$(1),$(2),$(3),$(4),$(5),$(6),$(7),$(8),$(call build_arch_of,$(2),$(3)),$(9)),$(call SKIP_RULES,$(2),$(3),$(4),$(8)))
 endef
 
 tree_bin = $(if $(filter solutions,$(1)),$(BIN_DIR)/solutions,$(BIN_DIR))
@@ -431,11 +450,15 @@ $(foreach tree,$(TREES),$(foreach lab,$(LABS),$(foreach stem,$(call steps_of,$(l
 # lab.def: a vendor library, the CPU code the lab starts from), each built from
 # harness/labs/<lab>/<file>, become bin/<lab>/<name> in both trees, so their
 # speedups are measured against the same tree's steps. A row links
-# $(<lab>_<name>_LIBS) and is compiled with $(<lab>_<name>_NVCCFLAGS).
+# $(<lab>_<name>_LIBS) and is compiled with $(<lab>_<name>_NVCCFLAGS), once: the
+# solutions tree's binary links a copy of the labs tree's object (only the identity
+# each embeds, its tree among it, differs), which spares make test a second compile of
+# every row (CUB's sorts take seconds each).
 rows_of = $(lab_rows_$(1))
 row_source = harness/labs/$(1)/$(lab_row_file_$(1)_$(2))
+row_object_from = $(if $(filter-out labs,$(1)),$(BUILD_DIR)/labs/$(2)/$(3).o)
 $(foreach tree,$(TREES),$(foreach lab,$(LABS),$(foreach row,$(call rows_of,$(lab)),\
-  $(eval $(call STEP_OR_SKIP_RULES,$(tree),$(lab),$(row),$(call tree_bin,$(tree)),$(call row_source,$(lab),$(row)),$($(lab)_$(row)_LIBS),$($(lab)_$(row)_NVCCFLAGS),$(BUILD_DIR)/$(tree))))))
+  $(eval $(call STEP_OR_SKIP_RULES,$(tree),$(lab),$(row),$(call tree_bin,$(tree)),$(call row_source,$(lab),$(row)),$($(lab)_$(row)_LIBS),$($(lab)_$(row)_NVCCFLAGS),$(BUILD_DIR)/$(tree),$(call row_object_from,$(tree),$(lab),$(row)))))))
 row_bins = $(foreach lab,$(LABS),$(foreach row,$(call rows_of,$(lab)),$(call tree_bin,$(1))/$(lab)/$(row)))
 
 # A lab may build more than its step table with STEP_RULES: harness/labs/<lab>/rules.mk
