@@ -13,19 +13,15 @@
 #include <cudaTypedefs.h>
 #include <cuda_runtime.h>
 
-#include "cuda_compat.h" /* lab_driver_entry_point */
-#include "step_kernel.h" /* step_refuse_launch */
+#include "cuda_compat.h"    /* lab_driver_entry_point */
+#include "shared_address.cuh" /* every shared-memory operand below */
+#include "step_kernel.h"      /* step_refuse_launch */
 
 /* ---- mbarriers ---------------------------------------------------------------------- */
 
-static __device__ __forceinline__ uint32_t mbarrier_address(const uint64_t *bar)
-{
-    return (uint32_t)__cvta_generic_to_shared(bar);
-}
-
 static __device__ __forceinline__ void mbarrier_init(uint64_t *bar, unsigned count)
 {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(mbarrier_address(bar)),
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(shared_address(bar)),
                  "r"(count));
 }
 
@@ -39,14 +35,14 @@ static __device__ __forceinline__ void mbarrier_init_fence(void)
 static __device__ __forceinline__ void mbarrier_expect_bytes(uint64_t *bar, unsigned bytes)
 {
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(
-                     mbarrier_address(bar)),
+                     shared_address(bar)),
                  "r"(bytes)
                  : "memory");
 }
 
 static __device__ __forceinline__ void mbarrier_arrive(uint64_t *bar)
 {
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(mbarrier_address(bar))
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(shared_address(bar))
                  : "memory");
 }
 
@@ -58,7 +54,7 @@ static __device__ __forceinline__ void mbarrier_wait(uint64_t *bar, unsigned par
                  "wait:\n"
                  "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
                  "@!done bra wait;\n"
-                 "}\n" ::"r"(mbarrier_address(bar)),
+                 "}\n" ::"r"(shared_address(bar)),
                  "r"(parity)
                  : "memory");
 }
@@ -72,8 +68,8 @@ static __device__ __forceinline__ void tma_load_2d(void *dst, const CUtensorMap 
                                                    uint64_t *bar)
 {
     asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
-                 "[%0], [%1, {%2, %3}], [%4];\n" ::"r"((uint32_t)__cvta_generic_to_shared(dst)),
-                 "l"(map), "r"(x), "r"(y), "r"(mbarrier_address(bar))
+                 "[%0], [%1, {%2, %3}], [%4];\n" ::"r"(shared_address(dst)),
+                 "l"(map), "r"(x), "r"(y), "r"(shared_address(bar))
                  : "memory");
 }
 
@@ -82,8 +78,8 @@ static __device__ __forceinline__ void tma_load_3d(void *dst, const CUtensorMap 
                                                    int z, uint64_t *bar)
 {
     asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes "
-                 "[%0], [%1, {%2, %3, %4}], [%5];\n" ::"r"((uint32_t)__cvta_generic_to_shared(dst)),
-                 "l"(map), "r"(x), "r"(y), "r"(z), "r"(mbarrier_address(bar))
+                 "[%0], [%1, {%2, %3, %4}], [%5];\n" ::"r"(shared_address(dst)),
+                 "l"(map), "r"(x), "r"(y), "r"(z), "r"(shared_address(bar))
                  : "memory");
 }
 
@@ -104,7 +100,7 @@ static __device__ __forceinline__ void tma_store_3d(const CUtensorMap *map, int 
                                                     const void *src)
 {
     asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%1, %2, %3}], [%4];\n" ::"l"(map),
-                 "r"(x), "r"(y), "r"(z), "r"((uint32_t)__cvta_generic_to_shared(src))
+                 "r"(x), "r"(y), "r"(z), "r"(shared_address(src))
                  : "memory");
 }
 
