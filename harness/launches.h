@@ -31,9 +31,9 @@ struct launch_window {
 /* How far a kernel's GPU timestamps may lie outside its window before it counts as
  * outside. CUPTI puts the GPU's clock on the host's, usually to within a few
  * microseconds, but not always: on the H200, with seven other test jobs sharing the
- * GPU, the solution of matmul step 02 was found "still running 0.085 ms after the
- * launch's stream had drained", which cannot be (a kernel ends before the end event
- * after it), and failed its check (make test, 2026-11-30; the slack was 0.05 ms).
+ * GPU, a correct solution step was found "still running 0.085 ms after the launch's
+ * stream had drained", which cannot be (a kernel ends before the end event after it),
+ * and failed its check (make test, 2026-11-30; the slack was 0.05 ms).
  * A correct step must never be failed for the clocks' error; a kernel that escapes
  * its window by less than this costs the timer at most this much. Kept below half the
  * gap that the tests' windows leave, so that work between two launches still shows. */
@@ -52,8 +52,8 @@ int launch_kernel_base_name(const char *name, char *out, size_t len, char *scope
  * end_ns is ~0 while one is open) and returns how many are left, in order. Those
  * checks launch the step on a stream of their own, so a kernel is the lab's when it
  * started inside a lab window widened by LAUNCH_CLOCK_SLACK_NS (a short kernel's GPU
- * timestamp may lie a few microseconds before the host opened the window: N-body's
- * physics check at 3 bodies was once taken for the step escaping onto another
+ * timestamp may lie a few microseconds before the host opened the window: a lab's
+ * check of a 3-element problem was once taken for the step escaping onto another
  * stream) and, when the step's stream is known, did not run on it: a kernel on the
  * step's own stream is always the step's. */
 size_t launch_drop_lab_checks(struct launch_record *records, size_t count,
