@@ -76,11 +76,6 @@
 #ifndef B_UNPADDED
 #define B_UNPADDED 1
 #endif
-/* 1: the shares of split tiles added by a kernel of their own after the product
- * (matmul_add_split_shares: every SM adds), not by each tile's last block. */
-#ifndef SPLIT_REDUCE
-#define SPLIT_REDUCE 0
-#endif
 
 /* cp.async of 4 or 16 bytes, global to shared; when `in` is false the source size is 0
  * and the destination is zero-filled (src must still be valid: the matrix's base). The
@@ -362,13 +357,11 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, int 
                     *(float4 *)&mine[row * S::bn + b_off + (j / 4) * 4 * LN] =
                         make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]);
             }
-            if (!SPLIT_REDUCE)
-                __syncthreads(); /* the whole share stored, as far as this block can see */
-            if (!SPLIT_REDUCE && tid == 0)
+            __syncthreads(); /* the whole share stored, as far as this block can see */
+            if (tid == 0)
                 arrived = arrive(&counters[lead], last - lead);
-            if (!SPLIT_REDUCE)
-                __syncthreads();
-            if (!SPLIT_REDUCE && arrived == last - lead) { /* the last: every share is in */
+            __syncthreads();
+            if (arrived == last - lead) { /* the last: every share is in */
                 add_shares<S, VEC_C>(partials, sk, tile, lead, last, c, m, n, block_row, block_col);
                 if (tid == 0)
                     counters[lead] = 0; /* ready for the next launch */
@@ -409,34 +402,6 @@ MATMUL_KERNEL(matmul_tuned_small_scalar_c, small, false, !B_UNPADDED)
 #if FIT_TILE
 MATMUL_KERNEL(matmul_tuned_fit, fit, true, true)
 #endif
-/* SPLIT_REDUCE: every split tile's shares added, in block order (as add_shares does),
- * and stored: a thread a float4 of the tile, a block 256 of them. */
-template <class S, bool VEC_C>
-__global__ void __launch_bounds__(256)
-matmul_add_split_shares(const float *partials, stream_k sk, float *c, int m, int n)
-{
-    constexpr int chunks = S::tile_floats / 4 / 256;
-    int tile = blockIdx.x / chunks, e = (blockIdx.x % chunks) * 256 + threadIdx.x;
-    int lead = sk_owner(sk, (long long)tile * sk.slices);
-    int last = sk_owner(sk, (long long)(tile + 1) * sk.slices - 1);
-    if (lead == last) /* one block's whole tile: it stored it */
-        return;
-    int block_row, block_col;
-    tile_origin<S>(tile, m, n, block_row, block_col);
-    float4 sum = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    for (int q = lead; q <= last; ++q) {
-        float4 v = __ldcg((const float4 *)(partials + ((size_t)q * 2 + sk_slot(sk, q, tile)) *
-                                                          S::tile_floats) + e);
-        sum.x += v.x;
-        sum.y += v.y;
-        sum.z += v.z;
-        sum.w += v.w;
-    }
-    int row = block_row + e / (S::bn / 4);
-    if (row < m)
-        store_c4<VEC_C>(c + (size_t)row * n, block_col + (e % (S::bn / 4)) * 4, n, sum);
-}
-
 typedef void (*matmul_kernel)(const float *, const float *, int, float *, int, int, int, stream_k,
                               float *, int *);
 
@@ -563,16 +528,6 @@ static cudaError_t launch_shape(const struct matmul_problem *p, const float *b, 
     matmul_kernel kernel = vec_ok ? vec : scalar;
     kernel<<<(unsigned)blocks, S::threads, S::smem_bytes, stream>>>(p->a, b, ldb, p->c, p->m, p->n,
                                                                     p->k, sk, partials, counters);
-    if ((e = cudaGetLastError()) != cudaSuccess || !SPLIT_REDUCE || !split)
-        return e;
-    static_assert(S::tile_floats / 4 % 256 == 0, "the adding kernel takes 256 float4 a block");
-    long long add_blocks = tiles * (S::tile_floats / 4 / 256);
-    if (add_blocks > INT_MAX)
-        return step_refuse_launch("too many tiles to add their shares in one launch");
-    if (vec_ok)
-        matmul_add_split_shares<S, true><<<(unsigned)add_blocks, 256, 0, stream>>>(partials, sk, p->c, p->m, p->n);
-    else
-        matmul_add_split_shares<S, false><<<(unsigned)add_blocks, 256, 0, stream>>>(partials, sk, p->c, p->m, p->n);
     return cudaGetLastError();
 }
 

@@ -34,13 +34,6 @@
 #ifndef GROUP
 #define GROUP 8 /* rows of tiles per band (tile_origin) */
 #endif
-/* Split-K, as cuBLASLt runs 1024^3 on the H200 (a kernel on 32 tiles of 128x256, 4
- * blocks a tile, then a kernel that adds the shares): where the tiles are fewer than the
- * blocks the GPU runs at once, S = min(SPLIT_K, blocks at once / tiles) blocks a tile,
- * each an equal part of its slices, when S >= 2. 0: stream-K's equal runs instead. */
-#ifndef SPLIT_K
-#define SPLIT_K 0
-#endif
 
 /* The stream-K schedule. Iteration t * slices + s is slice s of tile t; block b takes
  * the run [sk_begin(b), sk_begin(b + 1)): `per` iterations, the first `extra` blocks
@@ -125,12 +118,6 @@ static struct schedule plan_schedule(const struct matmul_problem *p, long long s
     long long whole_time = (tiles + concurrent - 1) / concurrent * slices;
     long long split_time = (iterations + sk_blocks - 1) / sk_blocks + SPLIT_COST;
     struct schedule s;
-    long long per_tile = tiles > 0 ? concurrent / tiles : 0;
-    if (SPLIT_K > 0 && stream_k_allowed && per_tile >= 2) { /* SPLIT_K blocks a tile at most */
-        s.blocks = tiles * (per_tile < SPLIT_K ? per_tile : SPLIT_K);
-        s.sk = {iterations / s.blocks, (int)(iterations % s.blocks), slices};
-        return s;
-    }
     bool split = stream_k_allowed && split_time < whole_time;
     s.blocks = split ? (iterations < sk_blocks ? iterations : sk_blocks) : tiles;
     s.sk = {iterations / s.blocks, (int)(iterations % s.blocks), slices};

@@ -23,13 +23,12 @@ CHECK_SECONDS=180 RUN_SECONDS=120
 
 # name|-D flags: the default (the step as it is), then one change at a time.
 full_grid='default|
-split4|-DSMALL_TILES=0 -DSPLIT_K=4
-split4-reduce|-DSMALL_TILES=0 -DSPLIT_K=4 -DSPLIT_REDUCE=1
-split3-reduce|-DSMALL_TILES=0 -DSPLIT_K=3 -DSPLIT_REDUCE=1
-sk-reduce|-DSMALL_TILES=0 -DSPLIT_REDUCE=1'
+b-padded|-DB_UNPADDED=0
+small-sk-all|-DSMALL_SK_PER_SM=0
+no-fit-tile|-DFIT_TILE=0'
 # size (m n k) : the builds timed there
-plan='1024 1024 1024:default split4 split4-reduce split3-reduce sk-reduce
-1023 1025 999:default split4 split4-reduce sk-reduce
+plan='1024 1024 1024:default no-fit-tile
+1023 1025 999:default b-padded small-sk-all
 2048 2048 2048:default
 4096 4096 4096:default'
 
