@@ -23,13 +23,14 @@ CHECK_SECONDS=180 RUN_SECONDS=120
 
 # name|-D flags: the default (the step as it is), then one change at a time.
 full_grid='default|
-t128x32|-DSMALL_BM=128 -DSMALL_BN=32 -DSMALL_TN=4 -DSMALL_STREAM_K=0
-t128x32-2|-DSMALL_BM=128 -DSMALL_BN=32 -DSMALL_TN=4 -DSMALL_STREAM_K=0 -DSMALL_MIN_BLOCKS=2
-t128x32-sk|-DSMALL_BM=128 -DSMALL_BN=32 -DSMALL_TN=4
-t128x32-pad|-DSMALL_BM=128 -DSMALL_BN=32 -DSMALL_TN=4 -DSMALL_STREAM_K=0 -DB_UNPADDED=0'
+b-padded|-DB_UNPADDED=0
+small-sk-all|-DSMALL_SK_PER_SM=0
+no-fit-tile|-DFIT_TILE=0'
 # size (m n k) : the builds timed there
-plan='1023 1025 999:default t128x32 t128x32-2 t128x32-sk t128x32-pad
-1023 1025 999:default t128x32 t128x32-2'
+plan='1024 1024 1024:default no-fit-tile
+1023 1025 999:default b-padded small-sk-all
+2048 2048 2048:default
+4096 4096 4096:default'
 
 started=$(date +%s)
 sweep_goal=sweep-13 sweep_grid=$full_grid sweep_make=$make_cmd sweep_variants=$variants
