@@ -132,8 +132,11 @@ static void parallel_pass(const uint32_t *from_k, const uint32_t *from_v, uint32
     }
 }
 
-void sort_cpu_radix(uint32_t *keys, uint32_t *values, uint32_t *tmp_keys, uint32_t *tmp_values,
-                    long n, int threads)
+/* The four passes, the first reading src_keys (src_values): keys itself for a sort in
+ * place, or the input of a sort into keys. */
+static void radix_passes(const uint32_t *src_keys, const uint32_t *src_values, uint32_t *keys,
+                         uint32_t *values, uint32_t *tmp_keys, uint32_t *tmp_values, long n,
+                         int threads)
 {
     size_t *counts = threads > 1 ? malloc((size_t)threads * 256 * sizeof *counts) : NULL;
     if (counts == NULL)
@@ -141,12 +144,32 @@ void sort_cpu_radix(uint32_t *keys, uint32_t *values, uint32_t *tmp_keys, uint32
     uint32_t *k[2] = {keys, tmp_keys}, *v[2] = {values, values != NULL ? tmp_values : NULL};
     for (int pass = 0; pass < 4; ++pass) { /* an even number: the result ends in keys */
         int from = pass % 2, to = 1 - from;
+        const uint32_t *from_k = pass == 0 ? src_keys : k[from];
+        const uint32_t *from_v = pass == 0 ? src_values : v[from];
         if (threads > 1)
-            parallel_pass(k[from], v[from], k[to], v[to], n, 8 * pass, threads, counts);
+            parallel_pass(from_k, from_v, k[to], v[to], n, 8 * pass, threads, counts);
         else
-            serial_pass(k[from], v[from], k[to], v[to], n, 8 * pass);
+            serial_pass(from_k, from_v, k[to], v[to], n, 8 * pass);
     }
     free(counts);
+}
+
+void sort_cpu_radix(uint32_t *keys, uint32_t *values, uint32_t *tmp_keys, uint32_t *tmp_values,
+                    long n, int threads)
+{
+    radix_passes(keys, values, keys, values, tmp_keys, tmp_values, n, threads);
+}
+
+void sort_cpu_radix_into(const uint32_t *in, uint32_t *out, uint32_t *tmp, long n, int threads)
+{
+    radix_passes(in, NULL, out, NULL, tmp, NULL, n, threads);
+}
+
+void sort_fill_indices(uint32_t *a, long n)
+{
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; ++i)
+        a[i] = (uint32_t)i;
 }
 
 const char *sort_fault_text(enum sort_fault fault)

@@ -82,6 +82,21 @@ START_TEST(cpu_sorts_agree_at_every_check_size)
     sort_cpu_qsort(c, n);
     ck_assert(memcmp(a, b, bytes) == 0);
     ck_assert(memcmp(a, c, bytes) == 0);
+    /* the reference's sort into a buffer of its own (the problem's): the same keys,
+     * on one thread or several, its input untouched */
+    uint32_t *in_copy = malloc(bytes), *into = malloc(bytes);
+    memcpy(in_copy, in, bytes);
+    for (int threads = 1; threads <= 4; threads += 3) {
+        memset(into, 0xA5, bytes);
+        sort_cpu_radix_into(in, into, tmp, n, threads);
+        ck_assert(memcmp(into, a, bytes) == 0);
+        ck_assert(memcmp(in, in_copy, bytes) == 0);
+    }
+    sort_fill_indices(into, n);
+    for (long i = 0; i < n; ++i)
+        ck_assert_uint_eq(into[i], (uint32_t)i);
+    free(in_copy);
+    free(into);
     struct verify_report r;
     verify_report_init(&r);
     long where;
