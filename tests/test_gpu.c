@@ -84,8 +84,12 @@ size_t gpu_case_names(const char **names, size_t max)
  * runs its lab's check sizes in one process, as grading's check run does
  * (--check-sizes; once each, untimed): 930 processes, one per size, each timed
  * three times, took over 6 minutes of the H100 beside the other GPU cases
- * (2026-11-27). In the students' copy the suite is empty. */
-#define GPU_PARTS 12
+ * (2026-11-27). 16 parts, not 12: with 12, one part held ten of reduce's binaries,
+ * each generating and summing 2^31 floats on the host, and ended the H200's make test
+ * a minute after it started, the others taking half that (2026-11-30); 16 deal them
+ * into parts of at most seven, still three parts at most. In the students' copy the
+ * suite is empty. */
+#define GPU_PARTS 16
 static size_t part_begin(int k)
 {
     return binary_count() * (size_t)k / GPU_PARTS;
