@@ -6,6 +6,8 @@
 # take seconds on one. Like every C file of the lab it is linked into every scan
 # binary and the test runner, so they link libgomp, which ships with gcc.
 $(BUILD_DIR)/host/labs/scan/scan_check.o: CFLAGS += -fopenmp
+# problem.c's host_pages_touch (harness/host_pages.h) on every core
+$(BUILD_DIR)/host/labs/scan/problem.o: CFLAGS += -fopenmp
 scan_LDLIBS := -lgomp
 
 # Step 08's tile: float4 rows per thread (ITEMS), threads per block (THREADS) and

@@ -8,6 +8,7 @@
 
 #include "cuda_check.h"
 #include "cuda_free_all.h"
+#include "host_pages.h"
 #include "lab_problem.h"
 #include "scan.h"
 #include "scan_check.h"
@@ -125,6 +126,7 @@ static enum lab_status scan_create(const struct problem_size *size, uint64_t see
                  2 * bytes / 1e9);
         return LAB_OUT_OF_MEMORY;
     }
+    host_pages_touch(s->host_out, bytes); /* before the first download: host_pages.h */
     scan_inputs(s->host_in, s->n, seed);
     s->span = scan_span(s->host_in, s->n);
     s->exact = s->span <= SCAN_EXACT_SPAN;

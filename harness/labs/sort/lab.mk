@@ -6,6 +6,8 @@
 # core with OpenMP. Like every C file of the lab it is linked into every sort binary
 # and the test runner, so they link libgomp, which ships with gcc.
 $(BUILD_DIR)/host/labs/sort/sort_keys.o: CFLAGS += -fopenmp
+# problem.c's host_pages_touch (harness/host_pages.h) on every core
+$(BUILD_DIR)/host/labs/sort/problem.o: CFLAGS += -fopenmp
 sort_LDLIBS := -lgomp
 
 # Steps 08 and 09's tile: threads per block (SORT_THREADS, 256 or more: a thread per

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cuda_check.h"
+#include "host_pages.h"
 #include "lab_problem.h"
 #include "sort.h"
 #include "sort_keys.h"
@@ -207,11 +208,9 @@ static enum lab_status sort_create(const struct problem_size *size, uint64_t see
     sort_keys_generate(s->host_in, s->n, s->kind, seed);
     /* the reference: the CPU radix sort of the same keys, on every core */
     sort_cpu_radix_into(s->host_in, s->host_ref, tmp, s->n, sort_cpu_threads());
-    /* the output's pages touched on every core now, not one by one by the driver's
-     * copy of the first download (2^28 keys: a GB, a quarter of a million pages) */
-    sort_fill_indices(s->host_out, s->n);
+    host_pages_touch(s->host_out, bytes); /* before the first download: host_pages.h */
     if (s->pairs)
-        sort_fill_indices(s->host_values, s->n);
+        host_pages_touch(s->host_values, bytes);
     const char *names[6] = {"input keys", "output keys", "second key buffer",
                             "input values", "output values", "second value buffer"};
     enum lab_status status = LAB_OK;

@@ -51,9 +51,7 @@ void sort_cpu_radix(uint32_t *keys, uint32_t *values, uint32_t *tmp_keys, uint32
 /* The same sort of in into out (n keys each, tmp n more), in left as it was: the first
  * pass reads in, so that no copy of it comes first. */
 void sort_cpu_radix_into(const uint32_t *in, uint32_t *out, uint32_t *tmp, long n, int threads);
-/* a[i] = i for every i < n, on every core: the values of a pairs sort, and a first
- * touch of a large buffer's pages spread over the cores (a copy into untouched pages
- * from one thread takes a page fault per 4 KB page, one after the other). */
+/* a[i] = i for every i < n, on every core: the values of a pairs sort. */
 void sort_fill_indices(uint32_t *a, long n);
 /* The OpenMP row's thread count: omp_get_max_threads(). */
 int sort_cpu_threads(void);
