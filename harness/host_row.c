@@ -107,19 +107,11 @@ int host_row_run(const struct lab_problem *lab, const struct run_options *option
         return created == LAB_BAD_SIZE || created == LAB_OUT_OF_MEMORY ? EXIT_USAGE : EXIT_WRONG;
     }
     struct verify_report report;
-    double first_began = clock_now_s();
-    int first = run_once(lab, state, program);
-    double warm_s = clock_now_s() - first_began;
-    int passed = first == 0 ? check(lab, state, options, &report, "first run", program) : -1;
+    int passed = run_once(lab, state, program) == 0 ? check(lab, state, options, &report, "first run", program)
+                                                     : -1;
     if (passed > 0) {
-        /* --warmup runs, but none once the runs so far took --min-time: a row that slow
-         * (C's qsort of 2^22 keys) is warm after its first, checked run, and each more
-         * would add its whole time to make run */
-        for (int w = 0; w < options->warmup && warm_s < options->min_seconds; ++w) {
-            double began = clock_now_s();
+        for (int w = 0; w < options->warmup; ++w)
             run_once(lab, state, program);
-            warm_s += clock_now_s() - began;
-        }
         int capacity = options->max_repeats, count = 0;
         double *times_ms = malloc((size_t)capacity * sizeof *times_ms), total_s = 0;
         if (times_ms == NULL) {
