@@ -3,8 +3,9 @@
  * one thread of the driver's copy: a quarter of a million faults for a GB (the sort
  * lab's output at 2^28 keys, the scan lab's at 2^28 floats). Touched first by every
  * core (a lab's create, before its first download), they are the same faults spread
- * over the cores. Header-only, so that it runs on every core in a file compiled with
- * -fopenmp (the lab's lab.mk says which) and, elsewhere, on one. */
+ * over the cores. It writes a zero into the first byte of every page: call it before
+ * anything is written into the buffer. Header-only, so that it runs on every core in a
+ * file compiled with -fopenmp (the lab's lab.mk says which) and, elsewhere, on one. */
 #ifndef LAB_HOST_PAGES_H
 #define LAB_HOST_PAGES_H
 
