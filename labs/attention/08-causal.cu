@@ -117,16 +117,16 @@ __device__ __forceinline__ void causal_forward(const __nv_bfloat16 *q, const __n
 
     copy_tile<D>(tiles, k, 0, n);
     copy_tile<D>(tiles + BC * S, v, 0, n);
-    copy_commit();
+    cp_async_commit();
     for (int j0 = 0, stage = 0; j0 < n; j0 += BC, stage ^= 1) {
         if (j0 + BC < n) { /* the next tile into the other stage, then wait for this one */
             __nv_bfloat16 *next = tiles + (stage ^ 1) * 2 * BC * S;
             copy_tile<D>(next, k, j0 + BC, n);
             copy_tile<D>(next + BC * S, v, j0 + BC, n);
-            copy_commit();
-            copy_wait<1>();
+            cp_async_commit();
+            cp_async_wait<1>();
         } else {
-            copy_wait<0>();
+            cp_async_wait<0>();
         }
         __syncthreads(); /* every thread's copies of this tile have landed */
         const __nv_bfloat16 *ks = tiles + stage * 2 * BC * S, *vs = ks + BC * S;

@@ -75,8 +75,8 @@
 /* The wgmma instructions as inline PTX (fence, commit, wait, the shared-memory and the
  * register-A forms, registers_keep): wgmma_bf16.cuh, beside attention.h; the tiles'
  * swizzled layout, its matrix descriptor (smem_descriptor, K_MAJOR_LEADING,
- * MN_MAJOR_LEADING) and the cp.async copies that write it (copy_tile, copy_commit,
- * copy_wait, fence_proxy_async): swizzled_tiles.cuh, beside it; the online softmax of
+ * MN_MAJOR_LEADING) and the cp.async copies that write it (copy_tile, cp_async_commit,
+ * cp_async_wait, fence_proxy_async): swizzled_tiles.cuh, beside it; the online softmax of
  * a tile in wgmma's accumulator layout (step 08's, a row in a quad: the maxima, O's
  * rescale, P in BF16) and its end (the rows' sums, O divided by them and stored):
  * online_softmax.cuh, beside it. Step 10 shares all three; shared_address, a pointer's
@@ -117,16 +117,16 @@ __device__ __forceinline__ void wgmma_forward(const __nv_bfloat16 *q, const __nv
     copy_tile<D, BR, THREADS>(q_tile, q, tile_i * BR, n); /* Q's tile with K's and V's first */
     copy_tile<D, BC, THREADS>(stages, k, 0, n);
     copy_tile<D, BC, THREADS>(stages + K_BYTES, v, 0, n);
-    copy_commit();
+    cp_async_commit();
     for (int j0 = 0, stage = 0; j0 < end; j0 += BC, stage ^= 1) {
         if (j0 + BC < end) { /* the next tile into the other stage, then wait for this one */
             uint32_t next = stages + (stage ^ 1) * 2 * K_BYTES;
             copy_tile<D, BC, THREADS>(next, k, j0 + BC, n);
             copy_tile<D, BC, THREADS>(next + K_BYTES, v, j0 + BC, n);
-            copy_commit();
-            copy_wait<1>();
+            cp_async_commit();
+            cp_async_wait<1>();
         } else {
-            copy_wait<0>();
+            cp_async_wait<0>();
         }
         fence_proxy_async(); /* this thread's copies, visible to wgmma */
         __syncthreads();     /* every thread's */

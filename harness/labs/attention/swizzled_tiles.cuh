@@ -54,8 +54,7 @@ __device__ __forceinline__ void copy_tile(uint32_t dst, const __nv_bfloat16 *src
         int inside = row0 + r < n;
         const __nv_bfloat16 *from = src + (inside ? (long)(row0 + r) * D + c * 8 : 0);
         uint32_t to = dst + (c / 8) * ROWS * ROW_BYTES + r * ROW_BYTES + (((c % 8) ^ (r % 8)) * 16);
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(to), "l"(from),
-                     "r"(inside ? 16 : 0));
+        cp_async_16_to(to, from, inside ? 16 : 0);
     }
 }
 

@@ -1,7 +1,8 @@
 /* What every step of the TF32 lab shares that is not its lesson: the check that the
  * GPU has the instructions the step uses (a launch on another GPU refuses with one
- * line and exit 2, never a crash or a wrong answer), the conversion to TF32, and the
- * 16- and 4-byte cp.async copies with zero fill. CUDA C, included by the step files. */
+ * line and exit 2, never a crash or a wrong answer), the conversion to TF32, and (from
+ * harness/cp_async.cuh, which the attention lab shares) the 16- and 4-byte cp.async
+ * copies with zero fill. CUDA C, included by the step files. */
 #ifndef LAB_MATMUL_TF32_COMMON_CUH
 #define LAB_MATMUL_TF32_COMMON_CUH
 
@@ -46,7 +47,7 @@ static inline cudaError_t tf32_require_arch(int major, int minor, int exact, con
 }
 
 #ifdef __CUDACC__
-#include "shared_address.cuh"
+#include "cp_async.cuh" /* the copies with zero fill that steps 04 on start */
 
 /* Rounds to TF32 (10 mantissa bits), to nearest, ties away from zero; the result is a
  * float with the low 13 bits zero, as the tensor core reads it. */
@@ -57,32 +58,6 @@ static __device__ __forceinline__ uint32_t tf32_round(float x)
     return out;
 }
 
-/* cp.async of 16 bytes (both addresses 16-byte aligned), of which the first
- * src_bytes (0..16) are read and the rest of the destination zero-filled. */
-static __device__ __forceinline__ void cp_async_16(void *dst, const void *src, int src_bytes)
-{
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared_address(dst)),
-                 "l"(src), "r"(src_bytes));
-}
-
-/* cp.async of one float, zero-filled when src_bytes is 0. */
-static __device__ __forceinline__ void cp_async_4(void *dst, const void *src, int src_bytes)
-{
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(shared_address(dst)),
-                 "l"(src), "r"(src_bytes));
-}
-
-static __device__ __forceinline__ void cp_async_commit(void)
-{
-    asm volatile("cp.async.commit_group;\n" ::);
-}
-
-/* Waits until at most `pending` committed groups of this thread are still in flight. */
-template <int pending>
-static __device__ __forceinline__ void cp_async_wait(void)
-{
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(pending));
-}
 #endif
 
 #endif
