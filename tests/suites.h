@@ -33,8 +33,6 @@ SUITE(job_schedule, NOTHING)
 SUITE(slurm, SLURM)
 SUITE(plots_render, GNUPLOT)
 SUITE(demo_lab_plots, GNUPLOT)
-/* the GPU suites whose cases run longest (a binary after another), first: the runner
- * starts GPU jobs in this order as slots free up (tests/job_schedule.h) */
 /* The runner starts GPU jobs in this order as its GPU slots free up: grading's cases
  * and gpu_steps' parts, the longest, before gpu's shorter cases, so that the run does
  * not end on a long one started last (gpu_steps' part of reduce's 2^31-float sizes
