@@ -768,6 +768,7 @@ test-long: deps
 # would warn on their stderr, which the tests read)
 test-after-deps: $(LAB_BINS) $(SOLUTION_BINS) $(TOOLS) $(BIN_DIR)/run-tests $(if $(TEST_LONG),test-long-checks)
 	$(Q)MAKEFLAGS="$$(printf '%s' "$$MAKEFLAGS" | sed 's/--jobserver-[a-z]*=[^ ]*//g')" LAB_TEST_LONG='$(TEST_LONG)' LAB_RESOURCE_FILES='$(subst $(space),:,$(strip $(RESOURCE_FILES)))' LAB_BIN_DIR='$(BIN_DIR)' \
+	  LAB_TEST_JOB_SECONDS=tests/job-seconds.tsv LAB_TEST_JOB_SECONDS_OUT='$(BUILD_DIR)/test-job-seconds.tsv' \
 	  CUOBJDUMP='$(CUOBJDUMP)' $(BIN_DIR)/run-tests
 test-long-checks: $(BIN_DIR)/occupancy-xcheck
 	$(Q)$(BIN_DIR)/occupancy-xcheck

@@ -1,6 +1,9 @@
 /* The runner's choice of what to start (job_schedule.h). */
 #include "job_schedule.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 int job_may_start(const struct job_need *need, const struct job_load *load,
                   const struct job_limits *limits)
 {
@@ -43,10 +46,54 @@ int job_start_rank(const struct job_need *need)
 void job_start_order(const struct job_need *needs, size_t n, size_t *order)
 {
     size_t k = 0;
-    for (int rank = 0; rank <= 4; ++rank)
-        for (size_t i = 0; i < n; ++i)
-            if (job_start_rank(&needs[i]) == rank)
+    for (int rank = 0; rank <= 4; ++rank) {
+        for (size_t i = 0; i < n; ++i) /* the untimed, in the order made */
+            if (job_start_rank(&needs[i]) == rank && !(needs[i].recorded_s > 0))
                 order[k++] = i;
+        size_t timed = k;
+        for (size_t i = 0; i < n; ++i) /* then the timed, longest first (stable) */
+            if (job_start_rank(&needs[i]) == rank && needs[i].recorded_s > 0) {
+                size_t b = k++;
+                for (; b > timed && needs[order[b - 1]].recorded_s < needs[i].recorded_s; --b)
+                    order[b] = order[b - 1];
+                order[b] = i;
+            }
+    }
+}
+
+double job_recorded_seconds(const char *text, const char *label)
+{
+    size_t len = strlen(label);
+    for (const char *line = text; line != NULL && *line != '\0';) {
+        const char *end = strchr(line, '\n');
+        size_t line_len = end != NULL ? (size_t)(end - line) : strlen(line);
+        const char *tab = memchr(line, '\t', line_len);
+        if (line[0] != '#' && tab != NULL && (size_t)(line + line_len - tab - 1) == len &&
+            memcmp(tab + 1, label, len) == 0) {
+            char *after;
+            double seconds = strtod(line, &after);
+            if (after == tab && seconds > 0)
+                return seconds;
+        }
+        line = end != NULL ? end + 1 : NULL;
+    }
+    return 0;
+}
+
+int job_seconds_write(FILE *f, const char *const *labels, const double *seconds, size_t n)
+{
+    fprintf(f, "# seconds<TAB>job: each job of a make test (bin/run-tests), longest first; the\n"
+               "# runner starts the jobs of each kind longest first by such a file\n");
+    size_t order[1024];
+    for (size_t i = 0; i < n && i < sizeof order / sizeof order[0]; ++i) {
+        size_t b = i;
+        for (; b > 0 && seconds[order[b - 1]] < seconds[i]; --b)
+            order[b] = order[b - 1];
+        order[b] = i;
+    }
+    for (size_t k = 0; k < n && k < sizeof order / sizeof order[0]; ++k)
+        fprintf(f, "%.1f\t%s\n", seconds[order[k]], labels[order[k]]);
+    return ferror(f) ? -1 : 0;
 }
 
 int job_case_runs(int case_is_long, int suite_needs_gpu, enum long_gpu policy)

@@ -6,12 +6,14 @@
 #define LAB_TEST_JOB_SCHEDULE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct job_need {
     int gpu;       /* it needs the GPU */
     double gpu_gb; /* device memory it holds at most, GB; 0: little */
     int tools;     /* it needs a tool the runner looked for (gnuplot, cuobjdump, Slurm) */
     int alone;     /* it times the GPU (grading's speed points): no other GPU job beside it */
+    double recorded_s; /* how long the job took in the recorded run (job_recorded_seconds); 0: not there */
 };
 
 struct job_limits {
@@ -59,12 +61,29 @@ int job_rest_runs(int suite_needs_gpu, enum long_gpu policy);
  * grading's own solution, graded alone, waited for them (2026-11-30). */
 int job_nice_increment(const struct job_need *need);
 
-/* The order jobs are started in, lowest first (stable within a rank): the jobs that
- * need the GPU alone (before the others take it), those that hold GPU memory, which queue on the budget, then the other GPU jobs, then those
- * needing a tool, then the rest. */
+/* The order jobs are started in, lowest first: the jobs that need the GPU alone
+ * (before the others take it), those that hold GPU memory, which queue on the budget,
+ * then the other GPU jobs, then those needing a tool, then the rest. */
 int job_start_rank(const struct job_need *need);
 
-/* order[0..n) := 0..n-1 sorted by job_start_rank of needs, stable. */
+/* order[0..n) := 0..n-1 sorted by job_start_rank of needs; within a rank, the jobs the
+ * recorded run did not time first (one new since may be long), in the order they are
+ * made, then the timed ones longest first (ties in the order made). A long job started
+ * last ends the run alone: gpu_steps' parts holding reduce's 2^31-float sizes took 45 s,
+ * started 45 s before the end of the H200's make test (2026-11-30). CTest schedules
+ * its tests by their last cost the same way. */
 void job_start_order(const struct job_need *needs, size_t n, size_t *order);
+
+/* The seconds the job labelled label took in the recorded run, read from text, the
+ * contents of a job-seconds file (tests/job-seconds.tsv): one line a job, "seconds",
+ * a tab, its label, as the runner writes them (LAB_TEST_JOB_SECONDS_OUT); lines
+ * starting with # are comments. 0 when label is not there (or text is NULL); a line
+ * that does not read as that is skipped. */
+double job_recorded_seconds(const char *text, const char *label);
+
+/* Writes labels[i] with seconds[i] to f in that format, longest first (ties in the
+ * order given), after a comment line that says what the file is. 0, or -1 when f
+ * reports an error. */
+int job_seconds_write(FILE *f, const char *const *labels, const double *seconds, size_t n);
 
 #endif

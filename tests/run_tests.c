@@ -245,7 +245,7 @@ static size_t make_jobs(const struct suite_entry *const *suites_in, size_t count
     size_t n = 0;
     for (size_t i = 0; i < count && n < max; ++i) {
         const struct suite_entry *s = suites_in[i];
-        struct job_need whole = {s->needs == GPU, 0, s->needs != GPU && s->needs != NOTHING, 0};
+        struct job_need whole = {s->needs == GPU, 0, s->needs != GPU && s->needs != NOTHING, 0, 0};
         struct side_by_side_case cases[256];
         size_t parts = side_by_side_cases(s->name, cases, sizeof cases / sizeof cases[0]);
         for (size_t c = 0; c < parts && n < max; ++c) {
@@ -317,10 +317,42 @@ static void job_label(const struct test_job *job, char *label, size_t len)
         snprintf(label, len, "%s%s", job->suite->name, job->rest ? " (its other cases)" : "");
 }
 
-/* Runs the jobs, as many at once as limits allow (job_schedule.h), each in a child
- * whose output goes to a file in tmp, shown whole when it ends (a rest job that ran
- * nothing is not shown); adds up the cases run and failed. Returns 0, or -1 when a
- * child could not be started. */
+/* Each job's seconds from the recorded run's file (LAB_TEST_JOB_SECONDS, the
+ * Makefile's tests/job-seconds.tsv; job_schedule.h), for the order they start in. A
+ * file that cannot be read orders nothing: the jobs start in the order made. */
+static void read_recorded_seconds(struct test_job *jobs, size_t n)
+{
+    const char *path = getenv("LAB_TEST_JOB_SECONDS");
+    char *text = path != NULL && path[0] != '\0' ? util_read_file(path, NULL) : NULL;
+    for (size_t i = 0; i < n; ++i) {
+        char label[512];
+        job_label(&jobs[i], label, sizeof label);
+        jobs[i].need.recorded_s = job_recorded_seconds(text, label);
+    }
+    free(text);
+}
+
+/* Each job's seconds in this run into LAB_TEST_JOB_SECONDS_OUT (the Makefile's
+ * build/test-job-seconds.tsv) in job_recorded_seconds' format, longest first: after a
+ * whole make test on a GPU, copied over tests/job-seconds.tsv (INSTRUCTORS.md). Not
+ * writing it fails nothing: it orders the next runs, it tests nothing. */
+static void write_job_seconds(const struct test_job *jobs, const double *seconds, size_t n)
+{
+    const char *path = getenv("LAB_TEST_JOB_SECONDS_OUT");
+    if (path == NULL || path[0] == '\0')
+        return;
+    static char labels[1024][512];
+    const char *names[1024];
+    for (size_t i = 0; i < n && i < 1024; ++i) {
+        job_label(&jobs[i], labels[i], sizeof labels[i]);
+        names[i] = labels[i];
+    }
+    FILE *f = fopen(path, "w");
+    int failed = f == NULL || job_seconds_write(f, names, seconds, n < 1024 ? n : 1024) != 0;
+    if ((f != NULL && fclose(f) != 0) || failed)
+        fprintf(stderr, "note: %s: %s (each job's seconds not written)\n", path, strerror(errno));
+}
+
 /* The signal that stopped a side-by-side run (Ctrl-C, a kill, a closed terminal): its
  * jobs, each a process group of its own, are stopped too, its temporary folder is
  * removed, and the runner ends by that signal. Set by the handler, read by the loop:
@@ -343,6 +375,10 @@ static void catch_stops(void (*handler)(int))
         sigaction(stop_signals[i], &sa, NULL);
 }
 
+/* Runs the jobs, as many at once as limits allow (job_schedule.h), each in a child
+ * whose output goes to a file in tmp, shown whole when it ends (a rest job that ran
+ * nothing is not shown); adds up the cases run and failed, and writes each job's
+ * seconds (write_job_seconds). Returns 0, or -1 when a child could not be started. */
 static int run_side_by_side(const struct test_job *jobs, size_t n,
                             const struct job_limits *limits, const char *tmp, int *run,
                             int *failed)
@@ -353,7 +389,7 @@ static int run_side_by_side(const struct test_job *jobs, size_t n,
         needs[i] = jobs[i].need;
     job_start_order(needs, n, order);
     pid_t pids[1024] = {0};
-    double started[1024] = {0}, run_began = clock_now_s();
+    double started[1024] = {0}, seconds[1024] = {0}, run_began = clock_now_s();
     struct job_load load = {0};
     size_t done = 0, next = 0;
     printf("Running %zu jobs, up to %d at once (LAB_TEST_JOBS), %d of them on the GPU "
@@ -421,6 +457,7 @@ static int run_side_by_side(const struct test_job *jobs, size_t n,
                 continue;
             pids[i] = -1;
             job_load_add(&load, &jobs[i].need, -1);
+            seconds[i] = clock_now_s() - started[i];
             ++done;
             char log[4200], label[512];
             snprintf(log, sizeof log, "%s/job-%zu.log", tmp, i);
@@ -444,7 +481,7 @@ static int run_side_by_side(const struct test_job *jobs, size_t n,
             /* CPU seconds beside the wall's: a job far below its wall time waited (for
              * the GPU, or for CPUs the others held) */
             printf("(suite %s: %.0f s, %.0f s of CPU, ended %.0f s into the run)\n", label,
-                   clock_now_s() - started[i],
+                   seconds[i],
                    usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
                        (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6,
                    clock_now_s() - run_began);
@@ -455,6 +492,7 @@ static int run_side_by_side(const struct test_job *jobs, size_t n,
             *failed += f;
         }
     }
+    write_job_seconds(jobs, seconds, n);
     return 0;
 }
 
@@ -607,6 +645,7 @@ int main(void)
     static struct test_job job_list[1024];
     size_t job_count = make_jobs(selected, selected_count, long_gpu, job_list,
                                  sizeof job_list / sizeof job_list[0]);
+    read_recorded_seconds(job_list, job_count);
     int run = 0, failed = 0;
     if (runner == NULL) {
         /* no suite to run here (make test-long in the students' copy, which has no

@@ -20,7 +20,7 @@ static const struct job_limits limits = {4, 2, 68};
 
 START_TEST(counts_are_limits)
 {
-    struct job_need cpu = {0, 0, 0, 0}, gpu = {1, 0, 0, 0};
+    struct job_need cpu = {0, 0, 0, 0, 0}, gpu = {1, 0, 0, 0, 0};
     struct job_load load = {0};
     for (int i = 0; i < 2; ++i) {
         ck_assert(job_may_start(&gpu, &load, &limits));
@@ -43,7 +43,7 @@ END_TEST
 START_TEST(declared_memory_stays_within_the_budget)
 {
     struct job_limits many = {16, 10, 68};
-    struct job_need scan = {1, 18, 0, 0}, matmul = {1, 11, 0, 0}, small = {1, 0, 0, 0};
+    struct job_need scan = {1, 18, 0, 0, 0}, matmul = {1, 11, 0, 0, 0}, small = {1, 0, 0, 0, 0};
     struct job_load load = {0};
     for (int i = 0; i < 3; ++i) {
         ck_assert(job_may_start(&scan, &load, &many));
@@ -70,7 +70,7 @@ END_TEST
 START_TEST(a_case_past_the_budget_runs_alone)
 {
     struct job_limits small_gpu = {16, 10, 12.8};
-    struct job_need scan = {1, 18, 0, 0}, matmul = {1, 11, 0, 0};
+    struct job_need scan = {1, 18, 0, 0, 0}, matmul = {1, 11, 0, 0, 0};
     struct job_load load = {0};
     ck_assert(job_may_start(&scan, &load, &small_gpu));
     job_load_add(&load, &scan, +1);
@@ -89,7 +89,7 @@ END_TEST
 START_TEST(memory_holders_start_first_then_gpu_then_tools)
 {
     const struct job_need needs[] = {
-        {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 0, 1, 0}, {1, 18, 0, 0}, {0, 0, 0, 0}, {1, 11, 0, 0}, {1, 0, 0, 0},
+        {0, 0, 0, 0, 0}, {1, 0, 0, 0, 0}, {0, 0, 1, 0, 0}, {1, 18, 0, 0, 0}, {0, 0, 0, 0, 0}, {1, 11, 0, 0, 0}, {1, 0, 0, 0, 0},
     };
     size_t order[7];
     job_start_order(needs, 7, order);
@@ -103,8 +103,8 @@ END_TEST
  * starts beside it, CPU jobs still do; it is started first. */
 START_TEST(a_timing_case_has_the_gpu_alone)
 {
-    struct job_need timed = {1, 0, 0, 1}, gpu = {1, 0, 0, 0}, scan = {1, 18, 0, 0},
-                    cpu = {0, 0, 0, 0};
+    struct job_need timed = {1, 0, 0, 1, 0}, gpu = {1, 0, 0, 0, 0}, scan = {1, 18, 0, 0, 0},
+                    cpu = {0, 0, 0, 0, 0};
     struct job_load load = {0};
     job_load_add(&load, &gpu, +1);
     ck_assert(!job_may_start(&timed, &load, &limits));
@@ -121,6 +121,71 @@ START_TEST(a_timing_case_has_the_gpu_alone)
     job_start_order(needs, 4, order);
     ck_assert_uint_eq(order[0], 2);
     ck_assert_uint_eq(order[1], 1);
+}
+END_TEST
+
+/* Within a rank, the jobs the recorded run did not time start first, in the order
+ * made (a new one may be long), then the timed ones longest first, ties in the order
+ * made; the ranks still come first: a short timed GPU job before a long CPU one. */
+START_TEST(timed_jobs_start_longest_first_after_the_untimed)
+{
+    const struct job_need needs[] = {
+        {1, 0, 0, 0, 9},  {1, 0, 0, 0, 45}, {1, 0, 0, 0, 0}, {0, 0, 0, 0, 140},
+        {1, 0, 0, 0, 19}, {1, 0, 0, 0, 45}, {1, 0, 0, 0, 0}, {0, 0, 0, 0, 2},
+    };
+    size_t order[8];
+    job_start_order(needs, 8, order);
+    const size_t want[8] = {2, 6, 1, 5, 4, 0, 3, 7};
+    for (size_t i = 0; i < 8; ++i)
+        ck_assert_msg(order[i] == want[i], "position %zu: job %zu, not %zu", i, order[i], want[i]);
+}
+END_TEST
+
+/* A recorded file's seconds by the job's whole label: a label that only starts
+ * another's is not it, and comments, lines without a tab and numbers that are not
+ * seconds are passed over; what job_seconds_write writes reads back the same, longest
+ * first. */
+START_TEST(recorded_seconds_are_read_by_label)
+{
+    char path[512];
+    char *text = util_read_file(fixture_path("job-seconds/recorded.tsv", path, sizeof path), NULL);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_double_eq_tol(job_recorded_seconds(text, "gpu_steps, case solution steps, part 10 of 16"),
+                            45.2, 1e-9);
+    ck_assert_double_eq_tol(job_recorded_seconds(text, "gpu, case rows"), 19.0, 1e-9);
+    ck_assert_double_eq_tol(job_recorded_seconds(text, "gpu"), 3.0, 1e-9);
+    ck_assert_double_eq(job_recorded_seconds(text, "gpu, case"), 0);
+    ck_assert_double_eq(job_recorded_seconds(text, "grading, case never timed"), 0);
+    ck_assert_double_eq(job_recorded_seconds(text, "negative, case before the clock"), 0);
+    ck_assert_double_eq(job_recorded_seconds(text, "gpu, case spaces not a tab"), 0);
+    ck_assert_double_eq(job_recorded_seconds(text, "# seconds<TAB>job, as bin/run-tests writes them (a recorded run, cut down)"), 0);
+    ck_assert_double_eq(job_recorded_seconds(NULL, "gpu"), 0);
+    free(text);
+
+    char *dir = util_temp_dir("job-seconds");
+    ck_assert_ptr_nonnull(dir);
+    char written[600];
+    snprintf(written, sizeof written, "%s/seconds.tsv", dir);
+    const char *labels[] = {"spmv", "gpu_steps, case solution steps, part 11 of 16", "rng"};
+    const double seconds[] = {127.4, 44.96, 0.2};
+    const double shuffled[] = {seconds[1], seconds[0], seconds[2]};
+    const char *shuffled_labels[] = {labels[1], labels[0], labels[2]};
+    FILE *f = fopen(written, "w");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(job_seconds_write(f, shuffled_labels, shuffled, 3), 0);
+    fclose(f);
+    text = util_read_file(written, NULL);
+    util_remove_tree(dir);
+    free(dir);
+    ck_assert_ptr_nonnull(text);
+    for (int i = 0; i < 3; ++i)
+        ck_assert_double_eq_tol(job_recorded_seconds(text, labels[i]), seconds[i], 0.05 + 1e-9);
+    const char *first = strstr(text, "\tspmv\n"), *second = strstr(text, "\tgpu_steps"),
+               *third = strstr(text, "\trng\n");
+    ck_assert_msg(text[0] == '#' && first != NULL && second != NULL && third != NULL &&
+                      first < second && second < third,
+                  "not longest first:\n%s", text);
+    free(text);
 }
 END_TEST
 
@@ -266,8 +331,8 @@ END_TEST
  * else it needs; a GPU job, alone or holding memory, keeps the runner's. */
 START_TEST(cpu_jobs_yield_the_cpu_to_gpu_jobs)
 {
-    struct job_need cpu = {0, 0, 0, 0}, tools = {0, 0, 1, 0}, gpu = {1, 0, 0, 0},
-                    holding = {1, 18, 0, 0}, timed = {1, 0, 0, 1};
+    struct job_need cpu = {0, 0, 0, 0, 0}, tools = {0, 0, 1, 0, 0}, gpu = {1, 0, 0, 0, 0},
+                    holding = {1, 18, 0, 0, 0}, timed = {1, 0, 0, 1, 0};
     ck_assert_int_gt(job_nice_increment(&cpu), 0);
     ck_assert_int_gt(job_nice_increment(&tools), 0);
     ck_assert_int_eq(job_nice_increment(&gpu), 0);
@@ -285,6 +350,8 @@ Suite *job_schedule_suite(void)
     tcase_add_test(tc, a_case_past_the_budget_runs_alone);
     tcase_add_test(tc, memory_holders_start_first_then_gpu_then_tools);
     tcase_add_test(tc, a_timing_case_has_the_gpu_alone);
+    tcase_add_test(tc, timed_jobs_start_longest_first_after_the_untimed);
+    tcase_add_test(tc, recorded_seconds_are_read_by_label);
     tcase_add_test(tc, cpu_jobs_yield_the_cpu_to_gpu_jobs);
     tcase_add_test(tc, long_gpu_checks_are_left_to_make_test_long);
     suite_add_tcase(s, tc);
