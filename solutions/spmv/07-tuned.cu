@@ -54,6 +54,16 @@
 #define PER_LANE 16 /* nonzeros per lane: a piece holds at most 32 * PER_LANE */
 #endif
 #define PIECE (32 * PER_LANE)
+/* 1: a warp's loads of a piece's nonzeros start on a 128-byte line (its first nonzero's
+ * index rounded down to a multiple of 32; the lanes before it and past the end load
+ * nothing), so that each of its loads of 32 consecutive words is one line, 4 sectors,
+ * not two lines' 5 as wherever a piece begins. A piece then holds at most 32 fewer
+ * nonzeros (PIECE_CAP), so that PER_LANE loads a lane still reach its end. 0: the loads
+ * start at the piece's first nonzero. */
+#ifndef ALIGNED_LOADS
+#define ALIGNED_LOADS 0
+#endif
+#define PIECE_CAP (ALIGNED_LOADS ? PIECE - 32 : PIECE) /* the most nonzeros of a piece */
 /* A long row's pieces in the one launch where the matrix has at most this many
  * nonzeros (2^22): each piece leaves its sum in a slot of its own, and the last of them
  * to finish (a counter per long row) adds the slots in order and stores y[row]. On a
@@ -89,7 +99,7 @@ __device__ __forceinline__ int load_streaming(const int *p)
 }
 
 /* A piece: rows first_row .. first_row + rows - 1 (1 to 32), nonzeros begin .. end - 1
- * (at most PIECE). A piece of a long row holds part of one row. */
+ * (at most PIECE_CAP). A piece of a long row holds part of one row. */
 __global__ void __launch_bounds__(THREADS)
 spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restrict__ x, float *y,
             const int4 *pieces, int count, int accumulate, float *part_sums, unsigned *parts_done)
@@ -109,11 +119,12 @@ spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restri
     const int rows = long_part ? 1 : piece.y;
     int col[PER_LANE];
     float val[PER_LANE];
+    const int base = ALIGNED_LOADS ? begin & ~31 : begin; /* lane l's u-th load: base + l + 32 u */
 #pragma unroll
     for (int u = 0; u < PER_LANE; ++u)
-        if (begin + lane + 32 * u < end) {
-            col[u] = __ldg(Aj + begin + lane + 32 * u);
-            val[u] = __ldg(Av + begin + lane + 32 * u);
+        if (base + lane + 32 * u >= begin && base + lane + 32 * u < end) {
+            col[u] = __ldg(Aj + base + lane + 32 * u);
+            val[u] = __ldg(Av + base + lane + 32 * u);
         }
     /* the rows' starts, relative to the piece (the first row's clipped to it) */
     if (lane < rows)
@@ -123,8 +134,10 @@ spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restri
     sums[warp][lane] = 0.0f;
 #pragma unroll
     for (int u = 0; u < PER_LANE; ++u)
-        if (begin + lane + 32 * u < end)
-            products[warp][lane + 33 * u] = val[u] * __ldg(x + col[u]);
+        if (base + lane + 32 * u >= begin && base + lane + 32 * u < end) {
+            const int i = base - begin + lane + 32 * u; /* the product's index in the piece */
+            products[warp][i + i / 32] = val[u] * __ldg(x + col[u]);
+        }
     __syncwarp();
     /* lane l adds products l * PER_LANE .. l * PER_LANE + PER_LANE - 1 */
     const int length = end - begin, first = lane * PER_LANE;
@@ -153,7 +166,8 @@ spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restri
     __syncwarp();
     if (long_part) { /* the row's pieces are consecutive: which of them is this one */
         const int row_begin = __ldg(Ap + first_row), row_length = __ldg(Ap + first_row + 1) - row_begin;
-        const int first_part = index - (begin - row_begin) / PIECE, parts = (row_length + PIECE - 1) / PIECE;
+        const int first_part = index - (begin - row_begin) / PIECE_CAP,
+                  parts = (row_length + PIECE_CAP - 1) / PIECE_CAP;
         unsigned arrived = 0;
         if (lane == 0) {
             part_sums[index] = sums[warp][0];
@@ -494,7 +508,7 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
                                                p->y);
         return cudaGetLastError();
     }
-    if ((split.pieces == NULL || split.matrix_id != p->matrix_id) && (status = make_split(p, PIECE)) != cudaSuccess)
+    if ((split.pieces == NULL || split.matrix_id != p->matrix_id) && (status = make_split(p, PIECE_CAP)) != cudaSuccess)
         return status;
     for (int part = 0; part < 2; ++part) { /* the stored pieces, then the long rows' others */
         int count = part == 0 ? split.count : split.long_count;

@@ -12,8 +12,7 @@ set -u
 make_cmd=$1 variants=$2 out=$3 bins=$4 matrices=$5
 CHECK_SECONDS=180 RUN_SECONDS=120
 full_grid='default|
-one-launch-4M|-DONE_LAUNCH_NNZ=4194304
-one-launch-always|-DONE_LAUNCH_NNZ=2147483647'
+aligned|-DALIGNED_LOADS=1'
 
 started=$(date +%s)
 sweep_goal=sweep-spmv-launch sweep_grid=$full_grid sweep_make=$make_cmd sweep_variants=$variants
