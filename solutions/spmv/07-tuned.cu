@@ -100,7 +100,7 @@ __device__ __forceinline__ int load_streaming(const int *p)
 
 /* A piece: rows first_row .. first_row + rows - 1 (1 to 32), nonzeros begin .. end - 1
  * (at most PIECE_CAP). A piece of a long row holds part of one row. */
-__global__ void __launch_bounds__(THREADS)
+__global__ void __launch_bounds__(THREADS, 4) /* 4 blocks an SM: at most 64 registers */
 spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restrict__ x, float *y,
             const int4 *pieces, int count, int accumulate, float *part_sums, unsigned *parts_done)
 {
@@ -119,10 +119,12 @@ spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restri
     const int rows = long_part ? 1 : piece.y;
     int col[PER_LANE];
     float val[PER_LANE];
-    const int base = ALIGNED_LOADS ? begin & ~31 : begin; /* lane l's u-th load: base + l + 32 u */
+    /* lane l's u-th load: nonzero base + l + 32 u, product i = off + 32 u of the piece,
+     * stored at i + i / 32 (below); only u = 0 can fall before the piece (off < 0) */
+    const int base = ALIGNED_LOADS ? begin & ~31 : begin, off = base - begin + lane;
 #pragma unroll
     for (int u = 0; u < PER_LANE; ++u)
-        if (base + lane + 32 * u >= begin && base + lane + 32 * u < end) {
+        if ((u > 0 || off >= 0) && base + lane + 32 * u < end) {
             col[u] = __ldg(Aj + base + lane + 32 * u);
             val[u] = __ldg(Av + base + lane + 32 * u);
         }
@@ -132,12 +134,12 @@ spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restri
     if (lane == 0)
         bounds[warp][rows] = end - begin;
     sums[warp][lane] = 0.0f;
+    /* i + i / 32 = off + 33 u, less 1 where off < 0 (then i / 32 is u - 1) */
+    float *product = &products[warp][off - (off < 0)];
 #pragma unroll
     for (int u = 0; u < PER_LANE; ++u)
-        if (base + lane + 32 * u >= begin && base + lane + 32 * u < end) {
-            const int i = base - begin + lane + 32 * u; /* the product's index in the piece */
-            products[warp][i + i / 32] = val[u] * __ldg(x + col[u]);
-        }
+        if ((u > 0 || off >= 0) && base + lane + 32 * u < end)
+            product[33 * u] = val[u] * __ldg(x + col[u]);
     __syncwarp();
     /* lane l adds products l * PER_LANE .. l * PER_LANE + PER_LANE - 1 */
     const int length = end - begin, first = lane * PER_LANE;
