@@ -58,10 +58,12 @@
  * index rounded down to a multiple of 32; the lanes before it and past the end load
  * nothing), so that each of its loads of 32 consecutive words is one line, 4 sectors,
  * not two lines' 5 as wherever a piece begins. A piece then holds at most 32 fewer
- * nonzeros (PIECE_CAP), so that PER_LANE loads a lane still reach its end. 0: the loads
- * start at the piece's first nonzero. */
+ * nonzeros (PIECE_CAP), so that PER_LANE loads a lane still reach its end. Measured
+ * faster on powerlaw, level or faster on the other matrices that take pieces
+ * (data/sweeps/NVIDIA-H200/spmv-07-aligned.csv). 0: the loads start at the piece's
+ * first nonzero, as before. */
 #ifndef ALIGNED_LOADS
-#define ALIGNED_LOADS 0
+#define ALIGNED_LOADS 1
 #endif
 #define PIECE_CAP (ALIGNED_LOADS ? PIECE - 32 : PIECE) /* the most nonzeros of a piece */
 /* A long row's pieces in the one launch where the matrix has at most this many

@@ -1,5 +1,6 @@
 #!/bin/sh
-# SpMV step 07's long rows in one launch or two (ONE_LAUNCH_NNZ, in the step's header):
+# SpMV step 07's long rows in one launch or two (ONE_LAUNCH_NNZ, in the step's header),
+# and its loads of a piece from the piece's first nonzero (ALIGNED_LOADS=0) or its line:
 # each build made in a folder of its own, checked at the lab's check sizes, then timed
 # on matrices with long rows, large and small, with cusparse and cusparse-alg2 timed
 # before and after the builds on each; rows to OUT/spmv-07.csv under one run id, then
@@ -12,7 +13,9 @@ set -u
 make_cmd=$1 variants=$2 out=$3 bins=$4 matrices=$5
 CHECK_SECONDS=180 RUN_SECONDS=120
 full_grid='default|
-aligned|-DALIGNED_LOADS=1'
+one-launch-4M|-DONE_LAUNCH_NNZ=4194304
+one-launch-always|-DONE_LAUNCH_NNZ=2147483647
+unaligned|-DALIGNED_LOADS=0'
 
 started=$(date +%s)
 sweep_goal=sweep-spmv-launch sweep_grid=$full_grid sweep_make=$make_cmd sweep_variants=$variants
