@@ -15,12 +15,12 @@
  *    the matrix to the host and back as step 05's conversion makes. Its price and
  *    padding are printed on a line of their own.
  *  - The rest (random, powerlaw): pieces, cut once per matrix on the host: consecutive
- *    whole rows, at most 32 of them and 512 nonzeros, a longer row cut into pieces of
+ *    whole rows, at most 32 of them and 480 nonzeros, a longer row cut into pieces of
  *    its own (16 bytes a piece: first row, rows, first and last nonzero; the time the
  *    cut took printed on its own line). A warp a piece: each lane loads 16 nonzeros 32
  *    apart, from the 128-byte line the piece's first nonzero lies in, so that each of
- *    the warp's loads is one line, not two (all in flight before the first is used; a
- *    piece holds at most 480 nonzeros, so 16 reach its end), multiplies them by x and leaves
+ *    the warp's loads is one line, not two (all in flight before the first is used;
+ *    16 loads reach the end of a piece of 480), multiplies them by x and leaves
  *    the products in shared memory; then it adds 16 neighbouring products, closing a
  *    row's partial sum into that row's slot (a shared-memory atomicAdd) where the row
  *    ends: equal work per lane whatever the row lengths (Merrill and Garland's merge
