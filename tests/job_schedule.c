@@ -84,15 +84,15 @@ int job_seconds_write(FILE *f, const char *const *labels, const double *seconds,
 {
     fprintf(f, "# seconds<TAB>job: each job of a make test (bin/run-tests), longest first; the\n"
                "# runner starts the jobs of each kind longest first by such a file\n");
+    static struct job_need by_time[1024]; /* (static: 40 KB off the stack, zeroed) */
     size_t order[1024];
-    for (size_t i = 0; i < n && i < sizeof order / sizeof order[0]; ++i) {
-        size_t b = i;
-        for (; b > 0 && seconds[order[b - 1]] < seconds[i]; --b)
-            order[b] = order[b - 1];
-        order[b] = i;
-    }
-    for (size_t k = 0; k < n && k < sizeof order / sizeof order[0]; ++k)
-        fprintf(f, "%.1f\t%s\n", seconds[order[k]], labels[order[k]]);
+    n = n < 1024 ? n : 1024;
+    for (size_t i = 0; i < n; ++i)
+        by_time[i] = (struct job_need){0, 0, 0, 0, seconds[i]}; /* one rank: by time alone */
+    job_start_order(by_time, n, order);
+    for (size_t k = 0; k < n; ++k)
+        if (seconds[order[k]] > 0) /* (a job that took no time says nothing) */
+            fprintf(f, "%.1f\t%s\n", seconds[order[k]], labels[order[k]]);
     return ferror(f) ? -1 : 0;
 }
 

@@ -82,8 +82,8 @@ void job_start_order(const struct job_need *needs, size_t n, size_t *order);
 double job_recorded_seconds(const char *text, const char *label);
 
 /* Writes labels[i] with seconds[i] to f in that format, longest first (ties in the
- * order given), after a comment line that says what the file is. 0, or -1 when f
- * reports an error. */
+ * order given; a job of 0 seconds left out), after comment lines that say what the
+ * file is. 0, or -1 when f reports an error. */
 int job_seconds_write(FILE *f, const char *const *labels, const double *seconds, size_t n);
 
 #endif

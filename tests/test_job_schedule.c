@@ -144,7 +144,7 @@ END_TEST
 /* A recorded file's seconds by the job's whole label: a label that only starts
  * another's is not it, and comments, lines without a tab and numbers that are not
  * seconds are passed over; what job_seconds_write writes reads back the same, longest
- * first. */
+ * first, a job of 0 s left out. */
 START_TEST(recorded_seconds_are_read_by_label)
 {
     char path[512];
@@ -166,20 +166,22 @@ START_TEST(recorded_seconds_are_read_by_label)
     ck_assert_ptr_nonnull(dir);
     char written[600];
     snprintf(written, sizeof written, "%s/seconds.tsv", dir);
-    const char *labels[] = {"spmv", "gpu_steps, case solution steps, part 11 of 16", "rng"};
-    const double seconds[] = {127.4, 44.96, 0.2};
-    const double shuffled[] = {seconds[1], seconds[0], seconds[2]};
-    const char *shuffled_labels[] = {labels[1], labels[0], labels[2]};
+    const char *labels[] = {"spmv", "gpu_steps, case solution steps, part 11 of 16", "rng",
+                            "gpu (its other cases)"};
+    const double seconds[] = {127.4, 44.96, 0.2, 0};
+    const double shuffled[] = {seconds[3], seconds[1], seconds[0], seconds[2]};
+    const char *shuffled_labels[] = {labels[3], labels[1], labels[0], labels[2]};
     FILE *f = fopen(written, "w");
     ck_assert_ptr_nonnull(f);
-    ck_assert_int_eq(job_seconds_write(f, shuffled_labels, shuffled, 3), 0);
+    ck_assert_int_eq(job_seconds_write(f, shuffled_labels, shuffled, 4), 0);
     fclose(f);
     text = util_read_file(written, NULL);
     util_remove_tree(dir);
     free(dir);
     ck_assert_ptr_nonnull(text);
-    for (int i = 0; i < 3; ++i)
+    for (int i = 0; i < 4; ++i)
         ck_assert_double_eq_tol(job_recorded_seconds(text, labels[i]), seconds[i], 0.05 + 1e-9);
+    ck_assert_msg(strstr(text, "its other cases") == NULL, "a job of 0 s was written:\n%s", text);
     const char *first = strstr(text, "\tspmv\n"), *second = strstr(text, "\tgpu_steps"),
                *third = strstr(text, "\trng\n");
     ck_assert_msg(text[0] == '#' && first != NULL && second != NULL && third != NULL &&
