@@ -114,12 +114,13 @@ int results_append(const char *path, const struct run_record *r, char *err, size
     char numbers[22 + LAB_MAX_COLUMNS][FIELD_LEN];
     int i = 0;
 #define NUM(fmt, value) (snprintf(numbers[i], FIELD_LEN, fmt, value), numbers[i++])
+#define RATE(value) (results_format_number(value, "%.2f", numbers[i], FIELD_LEN), numbers[i++])
     const char *values[] = {
         r->date, r->run_id, r->commit, r->gpu, r->cc, NUM("%d", r->sms),
         NUM("%d", r->clock_mhz), r->driver, r->runtime, r->nvcc, r->lab, r->step, r->role,
         r->source, r->flags, r->cache, NUM("%ld", r->m), NUM("%ld", r->n), NUM("%ld", r->k),
         NUM("%" PRIu64, r->seed), NUM("%d", r->repeats), NUM("%.6f", r->median_ms),
-        NUM("%.6f", r->min_ms), NUM("%.6f", r->max_ms), NUM("%.2f", r->gflops),
+        NUM("%.6f", r->min_ms), NUM("%.6f", r->max_ms), RATE(r->gflops),
         NUM("%d", r->regs), NUM("%zu", r->smem_static), NUM("%zu", r->smem_dynamic),
         NUM("%zu", r->local_bytes), NUM("%d", r->threads_per_block),
         NUM("%d", r->blocks_per_sm), r->limiter, NUM("%.1f", r->occupancy_pct),
@@ -145,6 +146,7 @@ int results_append(const char *path, const struct run_record *r, char *err, size
             row[COMMON + c] = NUM("%.9g", r->lab_values[c]);
     }
 #undef NUM
+#undef RATE
     size_t ncols = COMMON + r->lab_column_count;
     if (r->label_column != NULL) {
         header[ncols] = r->label_column;
@@ -358,6 +360,16 @@ void results_format_speedup(double speedup, char *buf, size_t len)
         snprintf(buf, len, "%.2fx", speedup);
 }
 
+void results_format_number(double value, const char *format, char *buf, size_t len)
+{
+    snprintf(buf, len, format, value);
+    int significant = 0; /* the digits from the first nonzero one to the end or an exponent */
+    for (const char *p = strpbrk(buf, "123456789"); p != NULL && *p != '\0' && *p != 'e' && *p != 'E'; ++p)
+        significant += *p >= '0' && *p <= '9';
+    if (value != 0 && isfinite(value) && significant < 2)
+        snprintf(buf, len, "%.2g", value);
+}
+
 void results_print_row(FILE *out, const struct run_record *r, const char *size_text,
                        double vs_previous, double vs_first)
 {
@@ -365,7 +377,7 @@ void results_print_row(FILE *out, const struct run_record *r, const char *size_t
     if (r->repeats > 0) {
         snprintf(times, sizeof times, "%.3f", r->median_ms);
         snprintf(range, sizeof range, "%.3f - %.3f", r->min_ms, r->max_ms);
-        snprintf(rate, sizeof rate, "%.1f", r->gflops);
+        results_format_number(r->gflops, "%.1f", rate, sizeof rate);
     } else { /* a failed step is not timed */
         snprintf(times, sizeof times, "-");
         snprintf(range, sizeof range, "-");
@@ -394,8 +406,8 @@ void results_print_row(FILE *out, const struct run_record *r, const char *size_t
     for (size_t c = 0; c < r->lab_column_count; ++c) {
         char cell[32] = "-";
         if (!isnan(r->lab_values[c]))
-            snprintf(cell, sizeof cell, r->lab_columns[c].format,
-                     r->lab_values[c] * r->lab_columns[c].table_scale);
+            results_format_number(r->lab_values[c] * r->lab_columns[c].table_scale,
+                                  r->lab_columns[c].format, cell, sizeof cell);
         fprintf(out, " %10s", cell);
     }
     fputc('\n', out);

@@ -157,6 +157,12 @@ void results_size_text(const char *m, const char *n, const char *k, int n_alone,
 /* A speedup for a table: "2.50x" to two decimals, below 0.1 to two significant
  * digits ("0.018x": a slowdown of 56), "-" for NAN. */
 void results_format_speedup(double speedup, char *buf, size_t len);
+
+/* value in format (a table's "%.1f", a lab column's own), unless that shows a nonzero
+ * value with fewer than two significant digits ("0.00" or "0.01" for a CPU row's 0.0048
+ * or 0.0058 Gkeys/s, "0" for 0.4): then in two ("%.2g"), as a speedup below 0.1 is. The
+ * run table and the CSV's gflops column both use it. */
+void results_format_number(double value, const char *format, char *buf, size_t len);
 /* vs_previous and vs_first are speedups (NAN prints as "-"). A row of role "step"
  * shows its kernel's resources; any other row only its threads, when it has any. */
 void results_print_row(FILE *out, const struct run_record *record, const char *size_text,

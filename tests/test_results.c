@@ -286,6 +286,63 @@ END_TEST
 /* A lab whose gflops column counts something else (lab.def's RATE_LABEL: sort counts
  * keys, in a Gkeys/s column of its own) has no GFLOP/s column in its run table: a CPU
  * row's "0.0" there said nothing true. The columns after it stay aligned. */
+/* A slow CPU row's rate is not shown as zero: qsort's 0.0048 Gkeys/s read "0.00" in
+ * the sort lab's table and its CSV (its pass rate "0"); where the column's format would
+ * show a nonzero value with fewer than two significant digits it takes two. A rate of
+ * zero, and any value the format shows with two or more, stay as the format writes them. */
+START_TEST(a_slow_rows_rate_is_not_shown_as_zero)
+{
+    char cell[32];
+    results_format_number(0.0048, "%.2f", cell, sizeof cell);
+    ck_assert_str_eq(cell, "0.0048");
+    results_format_number(0.4, "%.0f", cell, sizeof cell);
+    ck_assert_str_eq(cell, "0.4");
+    results_format_number(0.0, "%.1f", cell, sizeof cell);
+    ck_assert_str_eq(cell, "0.0");
+    results_format_number(6872.04, "%.1f", cell, sizeof cell);
+    ck_assert_str_eq(cell, "6872.0");
+    results_format_number(0.06, "%.2f", cell, sizeof cell);
+    ck_assert_str_eq(cell, "0.06");
+    results_format_number(0.0058, "%.2f", cell, sizeof cell); /* not "0.01" */
+    ck_assert_str_eq(cell, "0.0058");
+    results_format_number(3.4, "%.0f", cell, sizeof cell);
+    ck_assert_str_eq(cell, "3.4");
+    results_format_number(12.4, "%.0f", cell, sizeof cell);
+    ck_assert_str_eq(cell, "12");
+    results_format_number(0.00481, "%.1e", cell, sizeof cell);
+    ck_assert_str_eq(cell, "4.8e-03");
+
+    static const struct lab_column columns[] = {{"gkeys", "Gkeys/s", 1.0, "%.2f"},
+                                                {"pass_gbps", "GB/s/pass", 1.0, "%.0f"}};
+    struct run_record r = sample_record();
+    results_set_lab_columns(&r, columns, 2);
+    r.lab_values[0] = 0.0048;
+    r.lab_values[1] = 0.31;
+    r.gflops = 0.0048;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    results_print_row(out, &r, "4194304", NAN, NAN);
+    fclose(out);
+    ck_assert_msg(strstr(text, " 0.0048") != NULL && strstr(text, " 0.31") != NULL &&
+                      strstr(text, " 0.00 ") == NULL,
+                  "%s", text);
+    free(text);
+
+    char *dir = util_temp_dir("slow-rate");
+    ck_assert_ptr_nonnull(dir);
+    char path[600], err[256];
+    snprintf(path, sizeof path, "%s/rows.csv", dir);
+    ck_assert_int_eq(results_append(path, &r, err, sizeof err), 0);
+    struct csv_table t;
+    ck_assert_int_eq(csv_read_file(path, &t, err, sizeof err), 0);
+    ck_assert_str_eq(csv_get(&t, 0, "gflops"), "0.0048");
+    csv_free(&t);
+    ck_assert_int_eq(util_remove_tree(dir), 0);
+    free(dir);
+}
+END_TEST
+
 START_TEST(a_lab_whose_rate_is_not_flops_has_no_gflops_column)
 {
     static const struct lab_column columns[] = {{"gkeys", "Gkeys/s", 1.0, "%.2f"}};
@@ -516,6 +573,7 @@ Suite *results_suite(void)
     tcase_add_test(tc, table_row_shows_limiter_and_speedups);
     tcase_add_test(tc, failed_row_shows_no_time);
     tcase_add_test(tc, a_lab_whose_rate_is_not_flops_has_no_gflops_column);
+    tcase_add_test(tc, a_slow_rows_rate_is_not_shown_as_zero);
     tcase_add_test(tc, timed_runs_are_summarized_by_their_median);
     tcase_add_test(tc, a_step_is_set_against_the_best_library_row_of_its_size_and_label);
     tcase_add_test(tc, vs_library_says_how_much_in_words);
