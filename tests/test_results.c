@@ -283,34 +283,28 @@ START_TEST(table_row_shows_limiter_and_speedups)
 }
 END_TEST
 
-/* A lab whose gflops column counts something else (lab.def's RATE_LABEL: sort counts
- * keys, in a Gkeys/s column of its own) has no GFLOP/s column in its run table: a CPU
- * row's "0.0" there said nothing true. The columns after it stay aligned. */
 /* A slow CPU row's rate is not shown as zero: qsort's 0.0048 Gkeys/s read "0.00" in
  * the sort lab's table and its CSV (its pass rate "0"); where the column's format would
  * show a nonzero value with fewer than two significant digits it takes two. A rate of
  * zero, and any value the format shows with two or more, stay as the format writes them. */
 START_TEST(a_slow_rows_rate_is_not_shown_as_zero)
 {
-    char cell[32];
-    results_format_number(0.0048, "%.2f", cell, sizeof cell);
-    ck_assert_str_eq(cell, "0.0048");
-    results_format_number(0.4, "%.0f", cell, sizeof cell);
-    ck_assert_str_eq(cell, "0.4");
-    results_format_number(0.0, "%.1f", cell, sizeof cell);
-    ck_assert_str_eq(cell, "0.0");
-    results_format_number(6872.04, "%.1f", cell, sizeof cell);
-    ck_assert_str_eq(cell, "6872.0");
-    results_format_number(0.06, "%.2f", cell, sizeof cell);
-    ck_assert_str_eq(cell, "0.06");
-    results_format_number(0.0058, "%.2f", cell, sizeof cell); /* not "0.01" */
-    ck_assert_str_eq(cell, "0.0058");
-    results_format_number(3.4, "%.0f", cell, sizeof cell);
-    ck_assert_str_eq(cell, "3.4");
-    results_format_number(12.4, "%.0f", cell, sizeof cell);
-    ck_assert_str_eq(cell, "12");
-    results_format_number(0.00481, "%.1e", cell, sizeof cell);
-    ck_assert_str_eq(cell, "4.8e-03");
+    static const struct {
+        double value;
+        const char *format, *shown;
+    } cells[] = {
+        {0.0048, "%.2f", "0.0048"}, {0.0058, "%.2f", "0.0058"}, /* not "0.01" */
+        {0.4, "%.0f", "0.4"},       {3.4, "%.0f", "3.4"},
+        {0.0, "%.1f", "0.0"},       {6872.04, "%.1f", "6872.0"},
+        {0.06, "%.2f", "0.06"},     {12.4, "%.0f", "12"},
+        {0.00481, "%.1e", "4.8e-03"},
+    };
+    for (size_t i = 0; i < sizeof cells / sizeof cells[0]; ++i) {
+        char cell[32];
+        results_format_number(cells[i].value, cells[i].format, cell, sizeof cell);
+        ck_assert_msg(strcmp(cell, cells[i].shown) == 0, "%g in %s: \"%s\", not \"%s\"",
+                      cells[i].value, cells[i].format, cell, cells[i].shown);
+    }
 
     static const struct lab_column columns[] = {{"gkeys", "Gkeys/s", 1.0, "%.2f"},
                                                 {"pass_gbps", "GB/s/pass", 1.0, "%.0f"}};
@@ -343,6 +337,9 @@ START_TEST(a_slow_rows_rate_is_not_shown_as_zero)
 }
 END_TEST
 
+/* A lab whose gflops column counts something else (lab.def's RATE_LABEL: sort counts
+ * keys, in a Gkeys/s column of its own) has no GFLOP/s column in its run table: a CPU
+ * row's "0.0" there said nothing true. The columns after it stay aligned. */
 START_TEST(a_lab_whose_rate_is_not_flops_has_no_gflops_column)
 {
     static const struct lab_column columns[] = {{"gkeys", "Gkeys/s", 1.0, "%.2f"}};
