@@ -36,8 +36,9 @@
  *  pieces of equal size never wait, whatever the rows. The choice costs a look at the
  *  row lengths, as cuSPARSE's analysis does.
  * What to expect: ahead of cuSPARSE's default algorithm on laplace2d, at step 05's
- *  speed on stencil27 and banded, level with cuSPARSE on random and powerlaw. The
- *  guide's tables say where it lands.
+ *  speed on stencil27 and banded, level with cuSPARSE on random, a little behind it on
+ *  powerlaw (L2-bound gathers of x: the guide's step 07). The guide's tables say where
+ *  it lands.
  * Run:  make run LAB=spmv STEP=07
  *
  * This file is step 06's solution with the new kernel name: it runs and is
