@@ -50,6 +50,9 @@
 #                           data/profiles/ and grading's records)
 #   make profile [LAB=] [STEP=] [SRC=]  each step once under Nsight Compute (ncu): its counters in
 #                           data/profiles/<gpu>/<lab>.csv (harness/profile.mk; NCU=/path/to/ncu)
+#   make clocks LAB= STEP="10 cublas-tf32"  steps and library rows timed while NVML samples the SM
+#                           clock and power: what each sustains under the power limit, recorded in
+#                           data/clocks/<gpu>/clocks.csv (bin/clocks --help)
 #   make handout DEST=dir   write the students' repository into dir: no solutions/, no grading tests
 #   make clean              remove build/ and bin/
 #   make bin/occupancy      the occupancy calculator alone (bin/occupancy --help)
@@ -533,6 +536,37 @@ $(BIN_DIR)/peaks: harness/tools/peaks.cu $(call HOST_OBJ,csv untrusted results) 
 peaks: $(BIN_DIR)/peaks
 	$(Q)$(BIN_DIR)/peaks
 
+# bin/clocks (harness/tools/clocks.c): a command run while NVML samples the GPU's SM
+# clock, power and utilization; no CUDA of its own, NVML loaded at run time (-ldl).
+$(BIN_DIR)/clocks: $(BUILD_DIR)/host/tools/clocks.o $(call HOST_OBJ,clock_samples csv untrusted results) $(PROCS_OBJS)
+	$(call say,LINK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -o $@ $^ -ldl -lm
+
+# make clocks LAB=matmul_tf32 STEP="10 cublas-tf32" [SRC=solutions] [RUN_ARGS="--n 8192"]:
+# each named step or library row of one lab timed for CLOCKS_SECONDS under bin/clocks,
+# the named ones taking turns for CLOCKS_ROUNDS rounds: the SM clock and power each
+# sustained while busy, a line each, recorded in CLOCKS_OUT/<gpu>/clocks.csv. Two
+# kernels equally busy per cycle differ in speed by the clock the power limit allows
+# each (GUIDE.md, "What limits a step").
+CLOCKS_OUT ?= data/clocks
+CLOCKS_ROUNDS ?= 2
+CLOCKS_SECONDS ?= 2
+clocks_stems = $(foreach s,$(STEP),$(filter $(s) $(s)-% %-$(s),$(call steps_of,$(LAB)) $(call rows_of,$(LAB))))
+.PHONY: clocks
+clocks: $(BIN_DIR)/clocks
+	$(Q)$(if $(and $(LAB),$(STEP)),,echo 'make clocks: name LAB= and STEP= (make clocks LAB=matmul_tf32 STEP="10 cublas-tf32")' >&2; exit 2;)
+	$(Q)$(if $(filter $(LAB),$(LABS)),,echo "make clocks: no lab '$(LAB)' (labs: $(LABS))" >&2; exit 2;)
+	$(Q)$(foreach s,$(STEP),$(if $(filter $(s) $(s)-% %-$(s),$(call steps_of,$(LAB)) $(call rows_of,$(LAB))),,echo "make clocks: $(LAB) has no step or library row '$(s)' (steps: $(call steps_of,$(LAB)); rows: $(call rows_of,$(LAB)))" >&2; exit 2;))
+	$(Q)case '$(CLOCKS_ROUNDS)$(CLOCKS_SECONDS)' in *[!0-9]* | '') echo "make clocks: CLOCKS_ROUNDS and CLOCKS_SECONDS are whole numbers" >&2; exit 2;; esac
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) $(addprefix $(call tree_bin,$(SRC))/$(LAB)/,$(clocks_stems))
+	$(Q)status=0; round=1; while [ $$round -le $(CLOCKS_ROUNDS) ]; do \
+	  for stem in $(clocks_stems); do \
+	    $(BIN_DIR)/clocks --record '$(CLOCKS_OUT)' --label "$(LAB)/$$stem" -- \
+	      $(call tree_bin,$(SRC))/$(LAB)/$$stem $(RUN_ARGS) --min-time $(CLOCKS_SECONDS) --no-csv; \
+	    code=$$?; [ $$code -ne 77 ] || exit 77; [ $$code -eq 0 ] || status=$$code; done; \
+	  round=$$((round + 1)); done; exit $$status
+
 # make run on a GPU the lab has never seen (no data/results/<gpu>/peaks.csv) measures
 # its ceilings once, which the normalized figures and grading's impossible-speed rule
 # need, and says so; without a GPU, or with them recorded, it does nothing. The
@@ -548,7 +582,7 @@ peaks-once:
 	echo "make run: make peaks failed (exit $$?): the normalized figures and the impossible-speed rule go without this GPU's ceilings"
 
 TOOLS := $(BIN_DIR)/profile $(BIN_DIR)/guide-tables $(BIN_DIR)/doc-links $(BIN_DIR)/occupancy $(BIN_DIR)/lab $(BIN_DIR)/gpu-probe $(BIN_DIR)/results-check \
-         $(BIN_DIR)/occupancy-api-check
+         $(BIN_DIR)/occupancy-api-check $(BIN_DIR)/clocks
 
 include plots/plots.mk
 include harness/profile.mk
@@ -723,7 +757,7 @@ $(BUILD_DIR)/tests:
 
 # (grading's pure parts and the child processes, harness/procs.c, are tested on
 # their own)
-$(BIN_DIR)/run-tests: $(TEST_OBJS) $(BUILD_DIR)/host/tools/markdown_files.o $(call HOST_OBJ,$(HARNESS_PURE) lab_registry sass_listing $(addprefix grading/,$(GRADING_PURE) files) procs sandbox) $(LAB_PURE_OBJS) $(ALL_TABLE_OBJS)
+$(BIN_DIR)/run-tests: $(TEST_OBJS) $(BUILD_DIR)/host/tools/markdown_files.o $(call HOST_OBJ,$(HARNESS_PURE) lab_registry sass_listing $(addprefix grading/,$(GRADING_PURE) files) procs sandbox clock_samples) $(LAB_PURE_OBJS) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ $(CHECK_LIBS) $(foreach lab,$(LABS),$($(lab)_LDLIBS))

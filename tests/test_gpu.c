@@ -62,6 +62,7 @@ static const char *const solution_names[] = {
     "results CSV row is written with GPU, driver, nvcc, commit, role, cache; unwritable: exit 4",
     "step 01 is compared with the CPU baseline row, a later CPU row with the one before it",
     "bin/gpu-probe --results-dir names the folder of the GPU a step records",
+    "bin/clocks samples a step's SM clock and power while it runs and records their summary",
 };
 
 size_t gpu_case_names(const char **names, size_t max)
@@ -304,6 +305,50 @@ START_TEST(gpu_probe_names_the_results_folder)
 }
 END_TEST
 
+/* bin/clocks on a GPU: a solution step timed for a second at its lab's largest check
+ * size while NVML is sampled; the summary recorded as a CSV row with busy samples, an
+ * SM clock between 0 and the GPU's most, and a power reading. */
+START_TEST(clocks_sample_a_step)
+{
+    char *dir = util_temp_dir("gpu");
+    ck_assert_ptr_nonnull(dir);
+    const struct step_table *t = all_step_tables[0];
+    const struct check_size *size = &t->check_sizes[t->check_size_count - 1];
+    char csv[256], path[256], stem[128], rel[256], tool[256], m[24], n[24], k[24];
+    snprintf(csv, sizeof csv, "%s/clocks.csv", dir);
+    snprintf(rel, sizeof rel, "solutions/%s/%s", t->lab, step_stem(&t->steps[0], stem, sizeof stem));
+    bin_path(rel, path, sizeof path);
+    snprintf(m, sizeof m, "%ld", size->m);
+    snprintf(n, sizeof n, "%ld", size->n);
+    snprintf(k, sizeof k, "%ld", size->k);
+    /* --busy 1: any kernel in a sample period counts (a check size's kernels are short) */
+    char *argv[] = {(char *)bin_path("clocks", tool, sizeof tool), "--csv", csv, "--interval", "10",
+                    "--busy", "1", "--label", stem, "--", path, "--m", m, "--n", n, "--k", k,
+                    "--min-time", "1", "--no-csv", "--no-observe", NULL};
+    ck_assert_msg(run_capture(argv, NULL, out, sizeof out, err, sizeof err) == 0, "%s%s", out, err);
+    ck_assert_msg(strstr(out, "samples busy (utilization at least 1%): SM clock") != NULL, "%s", out);
+    char why[600];
+    char *busy = util_csv_last_field(csv, "busy_samples", why, sizeof why);
+    char *mean = util_csv_last_field(csv, "sm_mhz_mean", why, sizeof why);
+    char *most = util_csv_last_field(csv, "sm_mhz_most", why, sizeof why);
+    char *power = util_csv_last_field(csv, "power_w_mean", why, sizeof why);
+    char *label = util_csv_last_field(csv, "label", why, sizeof why);
+    ck_assert_msg(busy && mean && most && power && label, "%s", why);
+    ck_assert_int_gt(atoi(busy), 0);
+    ck_assert_int_gt(atoi(mean), 0);
+    ck_assert_msg(atoi(most) == 0 || atoi(mean) <= atoi(most), "mean %s MHz above the most, %s", mean, most);
+    ck_assert_double_gt(atof(power), 0.0);
+    ck_assert_str_eq(label, stem);
+    free(busy);
+    free(mean);
+    free(most);
+    free(power);
+    free(label);
+    ck_assert_int_eq(util_remove_tree(dir), 0);
+    free(dir);
+}
+END_TEST
+
 START_TEST(rows_record_their_role)
 {
     for (const struct step_table *const *it_t = all_step_tables, *t; (t = *it_t) != NULL; ++it_t)
@@ -465,5 +510,6 @@ Suite *gpu_suite(void)
     tcase_add_test(tc, results_csv_row);
     tcase_add_test(tc, first_step_is_compared_with_the_baseline);
     tcase_add_test(tc, gpu_probe_names_the_results_folder);
+    tcase_add_test(tc, clocks_sample_a_step);
     return s;
 }
