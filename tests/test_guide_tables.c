@@ -539,6 +539,53 @@ START_TEST(guide_tables_set_a_sweep_against_its_library)
 }
 END_TEST
 
+/* A clocks table (make clocks' rows, tests/fixtures/clocks/clocks.csv): the rows whose
+ * label starts with the mark's prefix and whose command holds its words in a row, of
+ * the newest commit that recorded any, in the order they ran; a malformed mark, a file
+ * that is not bin/clocks' and a mark no row matches each stop the run in one line. */
+START_TEST(guide_tables_show_the_clocks_steps_sustained)
+{
+    char fixture[4096], dir[900], guide[4600];
+    ck_assert_ptr_nonnull(realpath("tests/fixtures/clocks/clocks.csv", fixture));
+    snprintf(dir, sizeof dir, "%s/clocks", tree);
+    ck_assert_int_eq(mkdir(dir, 0777), 0);
+    snprintf(guide, sizeof guide, "<!-- clocks-table %s demo/ --n 64 -->\nstale\n<!-- end results-table -->\n",
+             fixture);
+    write_text(dir, "guide.md", guide);
+    char *got;
+    ck_assert_int_eq(guide_tables(dir, &got, NULL), 0);
+    ck_assert_msg(strstr(got, "|---|---:|---:|---|---:|---:|---:|---|---:|\n"
+                              "| demo/02-shared | 1500 | 1510 | 1400 to 1600 | 76% | 640.5 | 700 | power cap | 80 |\n"
+                              "| demo/lib | 1600 | 1605 | 1500 to 1700 | 81% | 630.0 | 700 | power cap, thermal (software) | 85 |\n"
+                              "\nG, `make clocks`") != NULL,
+                  "%s", got);
+    ck_assert_msg(strstr(got, "recorded 2026-11-30 (commit new222)") != NULL &&
+                      strstr(got, "a sample is busy at a utilization of 90% or more") != NULL &&
+                      strstr(got, "stale") == NULL,
+                  "%s", got);
+    free(got);
+    const char *const refused[][2] = {
+        {"<!-- clocks-table %s -->", "expected <!-- clocks-table FILE.csv LABEL-PREFIX [WORD...] -->"},
+        {"<!-- clocks-table %s nothing/ -->", "no row whose label starts with nothing/"},
+        {"<!-- clocks-table %s demo/ --n 65 -->", "no row whose label starts with demo/ and whose command holds"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; ++i) {
+        char mark[4400];
+        snprintf(mark, sizeof mark, refused[i][0], fixture);
+        snprintf(guide, sizeof guide, "%s\n<!-- end results-table -->\n", mark);
+        write_text(dir, "guide.md", guide);
+        ck_assert_int_eq(guide_tables(dir, NULL, NULL), 2);
+        ck_assert_msg(strstr(err, refused[i][1]) != NULL, "case %zu: %s", i, err);
+    }
+    /* a results CSV is not bin/clocks' */
+    ck_assert_ptr_nonnull(realpath("tests/fixtures/sweep-table/with-library.csv", fixture));
+    snprintf(guide, sizeof guide, "<!-- clocks-table %s demo/ -->\n<!-- end results-table -->\n", fixture);
+    write_text(dir, "guide.md", guide);
+    ck_assert_int_eq(guide_tables(dir, NULL, NULL), 2);
+    ck_assert_msg(strstr(err, "not a file of bin/clocks' rows") != NULL, "%s", err);
+}
+END_TEST
+
 START_TEST(guide_tables_set_two_steps_side_by_side_across_runs)
 {
     char dir[700];
@@ -648,6 +695,7 @@ Suite *guide_tables_suite(void)
     tcase_add_test(tc, guide_tables_set_steps_against_the_ceilings);
     tcase_add_test(tc, guide_tables_set_two_steps_side_by_side_across_runs);
     tcase_add_test(tc, guide_tables_set_a_sweep_against_its_library);
+    tcase_add_test(tc, guide_tables_show_the_clocks_steps_sustained);
     suite_add_tcase(s, tc);
     return s;
 }
