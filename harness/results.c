@@ -352,12 +352,17 @@ void results_size_text(const char *m, const char *n, const char *k, int n_alone,
 
 void results_format_speedup(double speedup, char *buf, size_t len)
 {
-    if (isnan(speedup))
+    if (isnan(speedup)) {
         snprintf(buf, len, "-");
-    else if (speedup < 0.1) /* one GPU thread against a CPU core: "0.00x" would say nothing */
-        snprintf(buf, len, "%.2gx", speedup);
-    else
-        snprintf(buf, len, "%.2fx", speedup);
+        return;
+    }
+    /* one GPU thread against a CPU core: "0.00x" would say nothing */
+    results_format_number(speedup, "%.2f", buf, len);
+    size_t used = strlen(buf);
+    if (used + 1 < len) {
+        buf[used] = 'x';
+        buf[used + 1] = '\0';
+    }
 }
 
 void results_format_number(double value, const char *format, char *buf, size_t len)

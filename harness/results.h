@@ -154,14 +154,15 @@ void results_print_header(FILE *out, const struct lab_column *columns, size_t co
  * "n³" when m, n and k agree, else "MxNxK". */
 void results_size_text(const char *m, const char *n, const char *k, int n_alone, char *buf,
                        size_t len);
-/* A speedup for a table: "2.50x" to two decimals, below 0.1 to two significant
- * digits ("0.018x": a slowdown of 56), "-" for NAN. */
+/* A speedup for a table: "2.50x" to two decimals, or where two decimals show fewer
+ * than two significant digits in two (results_format_number: "0.018x", a slowdown of
+ * 56), "-" for NAN. */
 void results_format_speedup(double speedup, char *buf, size_t len);
 
 /* value in format (a table's "%.1f", a lab column's own), unless that shows a nonzero
  * value with fewer than two significant digits ("0.00" or "0.01" for a CPU row's 0.0048
- * or 0.0058 Gkeys/s, "0" for 0.4): then in two ("%.2g"), as a speedup below 0.1 is. The
- * run table and the CSV's gflops column both use it. */
+ * or 0.0058 Gkeys/s, "0" for 0.4): then in two ("%.2g"). The run table, the CSV's gflops
+ * column and every speedup (results_format_speedup) use it. */
 void results_format_number(double value, const char *format, char *buf, size_t len);
 /* vs_previous and vs_first are speedups (NAN prints as "-"). A row of role "step"
  * shows its kernel's resources; any other row only its threads, when it has any. */

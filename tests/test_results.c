@@ -379,8 +379,9 @@ START_TEST(failed_row_shows_no_time)
 }
 END_TEST
 
-/* Speedups read in the table: two decimals, and below 0.1 two significant digits,
- * so one GPU thread against a CPU core reads 0.018x, not 0.02x. */
+/* Speedups read in the table: two decimals, and where two decimals show fewer than two
+ * significant digits, two (results_format_number's rule), so one GPU thread against a
+ * CPU core reads 0.018x, not 0.02x; 0.0996 rounds to 0.10x, as any value does. */
 START_TEST(speedups_keep_two_digits)
 {
     char buf[32];
@@ -390,6 +391,13 @@ START_TEST(speedups_keep_two_digits)
     ck_assert_str_eq(buf, "0.42x");
     results_format_speedup(1.0 / 56.3, buf, sizeof buf);
     ck_assert_str_eq(buf, "0.018x");
+    results_format_speedup(0.094, buf, sizeof buf);
+    ck_assert_str_eq(buf, "0.094x");
+    results_format_speedup(0.0996, buf, sizeof buf);
+    ck_assert_str_eq(buf, "0.10x");
+    char small[4]; /* cut short, still ended */
+    results_format_speedup(0.42, small, sizeof small);
+    ck_assert_str_eq(small, "0.4");
     results_format_speedup(61509.0, buf, sizeof buf);
     ck_assert_str_eq(buf, "61509.00x");
     results_format_speedup(NAN, buf, sizeof buf);
