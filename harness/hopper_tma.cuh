@@ -84,14 +84,8 @@ static __device__ __forceinline__ void tma_load_3d(void *dst, const CUtensorMap 
 }
 
 /* ---- TMA stores --------------------------------------------------------------------- */
-
-/* Orders this thread's ordinary writes to shared memory before the async proxy's reads of
- * it (a TMA store's): each writer fences, then the writers meet at a barrier, then one
- * thread stores. */
-static __device__ __forceinline__ void fence_proxy_async_shared(void)
-{
-    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-}
+/* The threads that wrote the tile each fence (fence_proxy_async, shared_address.cuh),
+ * meet at a barrier, then one thread stores it. */
 
 /* Copies shared memory at src to the box at (x, y, z) of a 3-D tensor map; the box's
  * elements outside the tensor are not written. Asynchronous: tma_store_commit closes a

@@ -133,11 +133,12 @@
  * register-A forms, registers_keep): wgmma_bf16.cuh, beside attention.h; the tiles'
  * swizzled layout, its matrix descriptor (smem_descriptor, K_MAJOR_LEADING,
  * MN_MAJOR_LEADING) and the cp.async copies that write it (copy_tile, cp_async_commit,
- * cp_async_wait, fence_proxy_async): swizzled_tiles.cuh, beside it; the online softmax of
+ * cp_async_wait): swizzled_tiles.cuh, beside it; the online softmax of
  * a tile in wgmma's accumulator layout (step 08's, a row in a quad: the maxima, O's
  * rescale, P in BF16) and its end (the rows' sums, O divided by them and stored):
  * online_softmax.cuh, beside it. Step 10 shares all three; shared_address, a pointer's
- * shared-memory address: harness/shared_address.cuh. */
+ * shared-memory address, and fence_proxy_async, which hands the copies over to wgmma:
+ * harness/shared_address.cuh. */
 
 /* TODO (step 10). Load with TMA from a producer warpgroup and let the two consumer
  * warpgroups take turns at the tensor cores (the chapter's section, the TF32 lab's steps

@@ -500,7 +500,7 @@ __device__ __forceinline__ void pingpong_forward(const CUtensorMap *q_map, const
                 *reinterpret_cast<unsigned *>(at + 8 * ROW_BYTES) =
                     pack_bf16(acc[x][4 * c8 + 2] * inv_b, acc[x][4 * c8 + 3] * inv_b);
             }
-        fence_proxy_async_shared();
+        fence_proxy_async();
         named_barrier_sync<128>(3 + consumer);
         if (leader) {
             for (int x = 0; x < SLABS; ++x)

@@ -58,11 +58,4 @@ __device__ __forceinline__ void copy_tile(uint32_t dst, const __nv_bfloat16 *src
     }
 }
 
-/* Makes this thread's cp.async writes to shared memory visible to the async proxy
- * that wgmma reads through. */
-__device__ __forceinline__ void fence_proxy_async(void)
-{
-    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-}
-
 #endif

@@ -176,13 +176,6 @@ static __device__ __forceinline__ void wgmma_wait(void)
     asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(pending) : "memory");
 }
 
-/* Makes this thread's earlier writes to shared memory (st.shared, cp.async) visible
- * to the async proxy that wgmma and TMA read and write through. */
-static __device__ __forceinline__ void fence_proxy_async(void)
-{
-    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-}
-
 /* Keeps the accumulators in registers across the asynchronous wgmma: the compiler
  * must not move their uses across the fence/commit/wait. */
 template <int count>
