@@ -36,6 +36,8 @@
 #                           checked and timed beside cuDNN and step 09
 #   make sweep-spmv-launch  SpMV step 07 with a long row's pieces in one launch or two, each timed on
 #                           powerlaw, random and make spmv-matrices' real matrices beside cuSPARSE
+#   make sweep-tf32-10      TF32 step 10 built with its grid, cluster and tile-order choices, then (with
+#                           a GPU) each checked and timed beside cuBLAS TF32 and cuBLASLt TF32
 #   make sweep-seqlen       attention steps 06-10 and its library rows at sequence lengths 512..16384
 #                           (65536 / n heads, d = 128), recorded: plots/attention/sizes-<gpu>.png
 #   make explore            the optimization-space explorer (CGO'08; not in the students' copy): metrics

@@ -190,7 +190,7 @@ END_TEST
 /* In the students' copy, each goal that needs the solutions: one line, exit 2. */
 static const char *const refused[] = {
     "solutions", "grade", "grade-all SUBMISSIONS=x", "diffs", "sweep-tiles", "sweep-13", "sweep-onesweep",
-    "sweep-pingpong",
+    "sweep-pingpong", "sweep-tf32-10",
     "handout DEST=x",
     "deps-slurm", "run SRC=solutions", "explore", "explore-metrics",
 };

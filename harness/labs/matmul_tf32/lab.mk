@@ -27,3 +27,17 @@ matmul_tf32_cublas-tf32_NVCCFLAGS := -Iharness/labs/matmul -DCUBLAS_MODE_TF32=1
 # cublaslt_row.cuh, which this lab's library-cublaslt.cu includes).
 matmul_tf32_cublaslt-tf32_LIBS := -lcublasLt
 matmul_tf32_cublaslt-tf32_NVCCFLAGS := -Iharness/labs/matmul
+
+# make sweep-tf32-10: step 10 built with a grid of its build variables (the grid of
+# clusters, the cluster's size, the tile order), each build's check sizes run, each
+# timed at TF32_SWEEP_SIZES between runs of cublas-tf32 and cublaslt-tf32
+# (harness/labs/matmul_tf32/sweep-10.sh says which and why); the rows go to
+# TF32_SWEEP_OUT. TF32_SWEEP_BUILD_ONLY=1 builds the grid and reports its resources, no
+# GPU needed.
+TF32_SWEEP_SIZES ?= 4096 8192
+TF32_SWEEP_OUT ?= $(BUILD_DIR)/sweeps/matmul_tf32-10
+INSTRUCTOR_GOALS += sweep-tf32-10
+.PHONY: sweep-tf32-10
+sweep-tf32-10: $(BIN_DIR)/lab $(BIN_DIR)/solutions/matmul_tf32/cublas-tf32 $(BIN_DIR)/solutions/matmul_tf32/cublaslt-tf32
+	$(Q)sh harness/labs/matmul_tf32/sweep-10.sh '$(MAKE)' '$(BUILD_DIR)/variants/matmul_tf32-10' \
+	  '$(TF32_SWEEP_OUT)' '$(BIN_DIR)' '$(TF32_SWEEP_SIZES)' $(if $(TF32_SWEEP_BUILD_ONLY),build)
