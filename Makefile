@@ -208,6 +208,10 @@ lab_def = harness/labs/$(1)/lab.def
 # Each lab's table as make reads it: build/gen/step-tables.mk (included below, made from
 # the C tables: one reader of lab.def). The stems of lab $(1), in order:
 steps_of = $(lab_steps_$(1))
+# The names of list $(1) that a STEP word $(2) names: the name itself, its number
+# ("02" for 02-tiled) or its words after the number ("tiled"); make profile's and make
+# clocks' reading of STEP.
+stems_named = $(filter $(2) $(2)-% %-$(2),$(1))
 # extra nvcc flags of step $(2) of lab $(1)
 flags_of = $(lab_flags_$(1)_$(2))
 # A lab may add make variables of its own in harness/labs/<lab>/lab.mk:
@@ -540,7 +544,7 @@ peaks: $(BIN_DIR)/peaks
 
 # bin/clocks (harness/tools/clocks.c): a command run while NVML samples the GPU's SM
 # clock, power and utilization; no CUDA of its own, NVML loaded at run time (-ldl).
-$(BIN_DIR)/clocks: $(BUILD_DIR)/host/tools/clocks.o $(call HOST_OBJ,clock_samples csv untrusted results) $(PROCS_OBJS)
+$(BIN_DIR)/clocks: $(BUILD_DIR)/host/tools/clocks.o $(call HOST_OBJ,clock_samples cli csv untrusted results) $(PROCS_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -ldl -lm
@@ -554,12 +558,13 @@ $(BIN_DIR)/clocks: $(BUILD_DIR)/host/tools/clocks.o $(call HOST_OBJ,clock_sample
 CLOCKS_OUT ?= data/clocks
 CLOCKS_ROUNDS ?= 2
 CLOCKS_SECONDS ?= 2
-clocks_stems = $(foreach s,$(STEP),$(filter $(s) $(s)-% %-$(s),$(call steps_of,$(LAB)) $(call rows_of,$(LAB))))
+clocks_names = $(call steps_of,$(LAB)) $(call rows_of,$(LAB))
+clocks_stems = $(foreach s,$(STEP),$(call stems_named,$(clocks_names),$(s)))
 .PHONY: clocks
 clocks: $(BIN_DIR)/clocks
 	$(Q)$(if $(and $(LAB),$(STEP)),,echo 'make clocks: name LAB= and STEP= (make clocks LAB=matmul_tf32 STEP="10 cublas-tf32")' >&2; exit 2;)
 	$(Q)$(if $(filter $(LAB),$(LABS)),,echo "make clocks: no lab '$(LAB)' (labs: $(LABS))" >&2; exit 2;)
-	$(Q)$(foreach s,$(STEP),$(if $(filter $(s) $(s)-% %-$(s),$(call steps_of,$(LAB)) $(call rows_of,$(LAB))),,echo "make clocks: $(LAB) has no step or library row '$(s)' (steps: $(call steps_of,$(LAB)); rows: $(call rows_of,$(LAB)))" >&2; exit 2;))
+	$(Q)$(foreach s,$(STEP),$(if $(call stems_named,$(clocks_names),$(s)),,echo "make clocks: $(LAB) has no step or library row '$(s)' (steps: $(call steps_of,$(LAB)); rows: $(call rows_of,$(LAB)))" >&2; exit 2;))
 	$(Q)case '$(CLOCKS_ROUNDS)$(CLOCKS_SECONDS)' in *[!0-9]* | '') echo "make clocks: CLOCKS_ROUNDS and CLOCKS_SECONDS are whole numbers" >&2; exit 2;; esac
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) $(addprefix $(call tree_bin,$(SRC))/$(LAB)/,$(clocks_stems))
 	$(Q)status=0; round=1; while [ $$round -le $(CLOCKS_ROUNDS) ]; do \

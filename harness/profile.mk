@@ -14,7 +14,7 @@ NCU ?= $(firstword $(wildcard $(CUDA_HOME)/bin/ncu) $(shell command -v ncu 2>/de
 PROFILE_OUT ?= data/profiles
 PROFILE_LABS = $(or $(LAB),$(LABS))
 # the stems to build: STEP's ("02", "02-tiled" or "tiled"), else every step of the lab
-profile_stems = $(or $(if $(STEP),$(filter $(STEP) $(STEP)-% %-$(STEP),$(call steps_of,$(1)))),$(call steps_of,$(1)))
+profile_stems = $(or $(if $(STEP),$(call stems_named,$(call steps_of,$(1)),$(STEP))),$(call steps_of,$(1)))
 
 $(BIN_DIR)/profile: $(BUILD_DIR)/host/tools/profile.o $(call HOST_OBJ,$(HARNESS_PURE) lab_registry sass_listing) \
   $(BUILD_DIR)/host/grading/own_kernels.o $(BUILD_DIR)/host/grading/files.o $(PROCS_OBJS) $(ALL_TABLE_OBJS)

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "clock_samples.h"
 #include "csv.h"
 #include "procs.h"
@@ -148,13 +149,12 @@ struct options {
     char **command;
 };
 
-/* A whole number from lo to hi: 0, or -1 after one line saying what was wrong. */
+/* A whole number from lo to hi (cli_parse_long's): 0, or -1 after one line saying what
+ * was wrong. */
 static int parse_count(const char *option, const char *text, unsigned lo, unsigned hi, unsigned *out)
 {
-    char *end;
-    errno = 0;
-    unsigned long v = strtoul(text, &end, 10);
-    if (text[0] == '\0' || text[0] == '-' || *end != '\0' || errno != 0 || v < lo || v > hi) {
+    long v;
+    if (cli_parse_long(text, lo, hi, &v) != 0) {
         fprintf(stderr, "%s: %s takes a whole number from %u to %u, not '%s'\n", program, option, lo,
                 hi, text);
         return -1;

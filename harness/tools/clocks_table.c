@@ -39,11 +39,7 @@ static int holds_words(const char *command, char *const words[], int count)
 int clocks_table(const char *line, struct text *out, char *why, size_t why_len)
 {
     char words_of[4096], *word[MAX_WORDS + 1];
-    int words = 0;
-    snprintf(words_of, sizeof words_of, "%s", line + strlen(CLOCKS_MARK));
-    for (char *w = strtok(words_of, " \t\n"); w != NULL && strcmp(w, "-->") != 0 && words <= MAX_WORDS;
-         w = strtok(NULL, " \t\n"))
-        word[words++] = w;
+    int words = mark_words(line + strlen(CLOCKS_MARK), words_of, sizeof words_of, word, MAX_WORDS + 1);
     if (words < 2 || words > MAX_WORDS) {
         snprintf(why, why_len, "expected %s", USAGE);
         return 2;

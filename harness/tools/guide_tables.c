@@ -108,11 +108,7 @@ static int print_table_run(const char *results, const char *lab, const char *gpu
             if (strncmp(line, BEGIN_MARK, strlen(BEGIN_MARK)) != 0)
                 continue;
             char words_of[4096], *word[4] = {NULL};
-            int words = 0;
-            snprintf(words_of, sizeof words_of, "%s", line + strlen(BEGIN_MARK));
-            for (char *w = strtok(words_of, " \t\n"); w != NULL && strcmp(w, "-->") != 0 && words < 4;
-                 w = strtok(NULL, " \t\n"))
-                word[words++] = w;
+            int words = mark_words(line + strlen(BEGIN_MARK), words_of, sizeof words_of, word, 4);
             if (words < 2 || strcmp(word[0], lab) != 0 || strcmp(word[1], gpu_dir) != 0)
                 continue;
             fclose(f);
@@ -197,11 +193,7 @@ static int one_file(const char *file, int check, const char *results, const char
             continue;
         /* the marker's words, up to its "-->" */
         char words_of[4096], *word[16], why[2048];
-        int words = 0;
-        snprintf(words_of, sizeof words_of, "%s", line + strlen(marks[kind]));
-        for (char *w = strtok(words_of, " \t\n"); w != NULL && strcmp(w, "-->") != 0 && words < 16;
-             w = strtok(NULL, " \t\n"))
-            word[words++] = w;
+        int words = mark_words(line + strlen(marks[kind]), words_of, sizeof words_of, word, 16);
         if (words < least[kind] || words > most[kind]) {
             fprintf(stderr, "%s:%ld: expected %s\n", file, lineno, usage[kind]);
             return 2;

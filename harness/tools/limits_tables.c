@@ -487,11 +487,7 @@ int limits_table(const char *line, const char *results, const char *profiles, st
     while (kind < 3 && strncmp(line, marks[kind], strlen(marks[kind])) != 0)
         ++kind;
     char words_of[4096], *word[MAX_WORDS + 1];
-    int words = 0;
-    snprintf(words_of, sizeof words_of, "%s", line + strlen(marks[kind]));
-    for (char *w = strtok(words_of, " \t\n"); w != NULL && strcmp(w, "-->") != 0 && words <= MAX_WORDS;
-         w = strtok(NULL, " \t\n"))
-        word[words++] = w;
+    int words = mark_words(line + strlen(marks[kind]), words_of, sizeof words_of, word, MAX_WORDS + 1);
     if (words < least[kind] || words > most[kind]) {
         snprintf(why, why_len, "expected %s", usage[kind]);
         return 2;

@@ -1,4 +1,5 @@
-/* A growing piece of text: text_buffer.h. */
+/* A growing piece of text, and a mark's words: text_buffer.h. */
+#define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include "text_buffer.h"
 
 #include <stdarg.h>
@@ -30,4 +31,15 @@ int text_printf(struct text *t, const char *fmt, ...)
     int n = vsnprintf(piece, sizeof piece, fmt, ap);
     va_end(ap);
     return n < 0 ? -1 : text_put(t, piece);
+}
+
+int mark_words(const char *text, char *buf, size_t len, char **word, int capacity)
+{
+    int words = 0;
+    char *rest = NULL;
+    snprintf(buf, len, "%s", text);
+    for (char *w = strtok_r(buf, " \t\n", &rest); w != NULL && strcmp(w, "-->") != 0 && words < capacity;
+         w = strtok_r(NULL, " \t\n", &rest))
+        word[words++] = w;
+    return words;
 }
