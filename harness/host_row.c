@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -57,8 +56,7 @@ int host_row_run(const struct lab_problem *lab, const struct run_options *option
 {
     struct run_record r;
     memset(&r, 0, sizeof r);
-    time_t now = time(NULL);
-    strftime(r.date, sizeof r.date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    results_utc_date(RESULTS_DATE, r.date, sizeof r.date);
     if (options->run_id != NULL)
         snprintf(r.run_id, sizeof r.run_id, "%s", options->run_id);
     else

@@ -1,4 +1,4 @@
-#define _POSIX_C_SOURCE 200809L /* popen */
+#define _POSIX_C_SOURCE 200809L /* popen, gmtime_r */
 #include "results.h"
 
 #include <ctype.h>
@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 const char *const results_columns[] = {
@@ -86,6 +87,18 @@ void results_commit(char *buf, size_t len)
                          dirty, sizeof dirty, "");
     snprintf(buf, len, "%s%s", commit,
              dirty[0] != '\0' && strcmp(commit, "unknown") != 0 ? "-dirty" : "");
+}
+
+void results_utc_date(enum results_date_form form, char *buf, size_t len)
+{
+    time_t now = time(NULL);
+    struct tm utc;
+    if (len == 0)
+        return;
+    if (gmtime_r(&now, &utc) == NULL ||
+        strftime(buf, len, form == RESULTS_STAMP ? "%Y%m%dT%H%M%SZ" : "%Y-%m-%dT%H:%M:%SZ",
+                 &utc) == 0)
+        buf[0] = '\0';
 }
 
 int results_header_mismatch(const struct csv_table *t, const struct step_table *table, char *why,

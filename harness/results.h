@@ -101,6 +101,11 @@ void results_command_line(const char *command, char *buf, size_t len, const char
  * tracked files, "unknown" outside git); LAB_COMMIT overrides it where the tree has no
  * .git (a copy sent to a GPU machine). Every record of a run names it this way. */
 void results_commit(char *buf, size_t len);
+/* The time now in UTC, as every record writes it: RESULTS_DATE a row's date,
+ * "2026-11-30T15:17:57Z"; RESULTS_STAMP a run id's, "20261130T151757Z". A buffer too
+ * short for it gets "". */
+enum results_date_form { RESULTS_DATE, RESULTS_STAMP };
+void results_utc_date(enum results_date_form form, char *buf, size_t len);
 
 /* A folder name for a GPU: "NVIDIA H100 80GB HBM3" -> "NVIDIA-H100-80GB-HBM3". */
 void results_gpu_dir(const char *gpu_name, char *buf, size_t len);

@@ -139,13 +139,12 @@ static void skip_if_gpu_cannot_run(int major, int minor)
 static void fill_run_facts(struct run_record *r, const struct device_facts *d,
                            const struct run_options *options)
 {
-    time_t now = time(NULL);
-    strftime(r->date, sizeof r->date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    results_utc_date(RESULTS_DATE, r->date, sizeof r->date);
     if (options->run_id != NULL)
         snprintf(r->run_id, sizeof r->run_id, "%s", options->run_id);
     else {
         char stamp[32];
-        strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", gmtime(&now));
+        results_utc_date(RESULTS_STAMP, stamp, sizeof stamp);
         snprintf(r->run_id, sizeof r->run_id, "%s-%ld", stamp, (long)getpid());
     }
     results_commit(r->commit, sizeof r->commit);

@@ -1,10 +1,12 @@
 /* Result rows: the CSV columns, the GPU folder name, the speedup lookup and the
  * table row. */
+#define _POSIX_C_SOURCE 200809L /* gmtime_r */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "lab_registry.h"
 #include "results.h"
@@ -59,6 +61,36 @@ START_TEST(gpu_folder_names)
     ck_assert_str_eq(buf, "GeForce-GTX-480-rev.-a");
     results_gpu_dir("///", buf, sizeof buf);
     ck_assert_str_eq(buf, "unknown");
+}
+END_TEST
+
+/* The date a record writes and a run id's stamp: the same instant, in UTC, each in its
+ * form; a buffer too short gets "", never a cut date. */
+START_TEST(dates_are_utc_now_in_the_two_forms)
+{
+    time_t before = time(NULL);
+    char date[32], stamp[32], tiny[10] = "untouched";
+    results_utc_date(RESULTS_DATE, date, sizeof date);
+    results_utc_date(RESULTS_STAMP, stamp, sizeof stamp);
+    time_t after = time(NULL);
+    int y, mo, d, h, mi, sec;
+    char z;
+    ck_assert_int_eq((int)strlen(date), 20);
+    ck_assert_int_eq(sscanf(date, "%4d-%2d-%2dT%2d:%2d:%2d%c", &y, &mo, &d, &h, &mi, &sec, &z), 7);
+    ck_assert_int_eq(z, 'Z');
+    struct tm utc;
+    gmtime_r(&before, &utc);
+    int lo = utc.tm_year + 1900;
+    gmtime_r(&after, &utc);
+    ck_assert(y >= lo && y <= utc.tm_year + 1900); /* UTC, not a local year's turn */
+    ck_assert(mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && h <= 23 && mi <= 59 && sec <= 60);
+    ck_assert_int_eq((int)strlen(stamp), 16);
+    char from_date[32];
+    snprintf(from_date, sizeof from_date, "%04d%02d%02dT%02d%02d%02dZ", y, mo, d, h, mi, sec);
+    if (before == after) /* the same second: the two forms of one instant */
+        ck_assert_str_eq(stamp, from_date);
+    results_utc_date(RESULTS_DATE, tiny, sizeof tiny);
+    ck_assert_str_eq(tiny, "");
 }
 END_TEST
 
@@ -567,6 +599,7 @@ Suite *results_suite(void)
     Suite *s = suite_create("results");
     TCase *tc = tcase_create("rows");
     tcase_add_test(tc, gpu_folder_names);
+    tcase_add_test(tc, dates_are_utc_now_in_the_two_forms);
     tcase_add_test(tc, record_round_trips_through_csv);
     tcase_add_test(tc, lab_columns_follow_the_common_ones);
     tcase_add_test(tc, label_column_follows_the_lab_columns);

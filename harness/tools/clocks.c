@@ -12,7 +12,7 @@
  * tool builds without the driver and says in one line where it is missing (exit 77).
  * The command runs through the one process spawner (procs.h), in the caller's process
  * group (a Ctrl-C reaches it), its output the caller's; no CUDA call is made here. */
-#define _POSIX_C_SOURCE 200809L /* gmtime_r, nanosleep */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
@@ -282,10 +282,7 @@ static int append_row(const char *path, const struct options *o, const char *gpu
     enum { COLUMNS = sizeof header / sizeof header[0] };
     char text[COLUMNS][512];
     const char *values[COLUMNS];
-    time_t now = time(NULL);
-    struct tm utc;
-    gmtime_r(&now, &utc);
-    strftime(text[0], sizeof text[0], "%Y-%m-%dT%H:%M:%SZ", &utc);
+    results_utc_date(RESULTS_DATE, text[0], sizeof text[0]);
     results_commit(text[1], sizeof text[1]);
     snprintf(text[2], sizeof text[2], "%s", gpu);
     snprintf(text[3], sizeof text[3], "%s", o->label);

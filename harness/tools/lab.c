@@ -25,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -322,8 +321,7 @@ static int run_steps(const char *bin_dir, const struct selection *sel, int repor
     char limit_text[32];
     snprintf(limit_text, sizeof limit_text, "%g", time_limit_s);
     char run_id[64];
-    time_t now = time(NULL);
-    strftime(run_id, sizeof run_id, "%Y%m%dT%H%M%SZ", gmtime(&now));
+    results_utc_date(RESULTS_STAMP, run_id, sizeof run_id);
     snprintf(run_id + strlen(run_id), sizeof run_id - strlen(run_id), "-%ld", (long)getpid());
 
     int worst = 0, ran = 0, passed = 0, todo = 0, failed = 0, stopped = 0, skipped = 0;

@@ -161,14 +161,6 @@ static void name_regex(char (*names)[256], size_t count, char *buf, size_t len)
     snprintf(buf + used, len - used, ")$");
 }
 
-static void iso_date(char *buf, size_t len)
-{
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 enum step_outcome { STEP_PROFILED, STEP_SKIPPED, STEP_FAILED, STEP_UNAVAILABLE, STEP_NO_GPU };
 
 static enum step_outcome profile_step(const struct options *o, const struct step_table *t,
@@ -297,7 +289,7 @@ static enum step_outcome profile_step(const struct options *o, const struct step
     free(text);
     if (outcome == STEP_PROFILED) {
         char date[32], commit[64], gpu_dir[256], path[1600];
-        iso_date(date, sizeof date);
+        results_utc_date(RESULTS_DATE, date, sizeof date);
         results_commit(commit, sizeof commit);
         results_gpu_dir(csv_get(&plain, last, "gpu"), gpu_dir, sizeof gpu_dir);
         snprintf(path, sizeof path, "%s/%s/%s.csv", o->out_dir, gpu_dir, t->lab);
@@ -418,7 +410,7 @@ int main(int argc, char **argv)
     }
     char version[64], run_id[64];
     ncu_version(o.ncu, work, version, sizeof version);
-    iso_date(run_id, sizeof run_id);
+    results_utc_date(RESULTS_DATE, run_id, sizeof run_id); /* a profile's run id is its date */
     char size[96];
     snprintf(size, sizeof size, "m %ld, n %ld, k %ld (0: the step's default)", t->profile_size.m,
              t->profile_size.n, t->profile_size.k);
