@@ -544,7 +544,7 @@ peaks: $(BIN_DIR)/peaks
 
 # bin/clocks (harness/tools/clocks.c): a command run while NVML samples the GPU's SM
 # clock, power and utilization; no CUDA of its own, NVML loaded at run time (-ldl).
-$(BIN_DIR)/clocks: $(BUILD_DIR)/host/tools/clocks.o $(call HOST_OBJ,clock_samples cli csv untrusted results) $(PROCS_OBJS)
+$(BIN_DIR)/clocks: $(BUILD_DIR)/host/tools/clocks.o $(call HOST_OBJ,clock_samples cli csv untrusted results visible_gpu) $(PROCS_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -ldl -lm
@@ -764,7 +764,7 @@ $(BUILD_DIR)/tests:
 
 # (grading's pure parts and the child processes, harness/procs.c, are tested on
 # their own)
-$(BIN_DIR)/run-tests: $(TEST_OBJS) $(BUILD_DIR)/host/tools/markdown_files.o $(call HOST_OBJ,$(HARNESS_PURE) lab_registry sass_listing $(addprefix grading/,$(GRADING_PURE) files) procs sandbox clock_samples) $(LAB_PURE_OBJS) $(ALL_TABLE_OBJS)
+$(BIN_DIR)/run-tests: $(TEST_OBJS) $(BUILD_DIR)/host/tools/markdown_files.o $(call HOST_OBJ,$(HARNESS_PURE) lab_registry sass_listing $(addprefix grading/,$(GRADING_PURE) files) procs sandbox clock_samples visible_gpu) $(LAB_PURE_OBJS) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ $(CHECK_LIBS) $(foreach lab,$(LABS),$($(lab)_LDLIBS))

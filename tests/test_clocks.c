@@ -1,7 +1,8 @@
 /* bin/clocks without a GPU: the summary of a samples file (harness/clock_samples.c) from
  * fixtures (tests/fixtures/clocks/), the reasons in words, the samples file written and
- * read back, a malformed one refused with its line, and the tool's answers to bad
- * input and to a machine without the NVIDIA driver. Sampling a step on a GPU:
+ * read back, a malformed one refused with its line, the command's GPU read from
+ * CUDA_VISIBLE_DEVICES, and the tool's answers to bad input, to a list that leaves no
+ * GPU and to a machine without the NVIDIA driver. Sampling a step on a GPU:
  * tests/test_gpu.c (clocks_sample_a_step). */
 #include <check.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 
 #include "clock_samples.h"
 #include "util.h"
+#include "visible_gpu.h"
 
 static char out[8192], err[4096];
 
@@ -175,6 +177,66 @@ START_TEST(tool_rejects_bad_input)
 }
 END_TEST
 
+/* CUDA_VISIBLE_DEVICES's first entry, read as the driver reads it: the GPU bin/clocks
+ * samples is the command's. */
+START_TEST(the_commands_gpu_from_cuda_visible_devices)
+{
+    struct visible_gpu v = visible_gpu_first(NULL);
+    ck_assert_int_eq(v.kind, VISIBLE_GPU_ALL);
+    ck_assert_uint_eq(v.index, 0);
+    v = visible_gpu_first("2");
+    ck_assert_int_eq(v.kind, VISIBLE_GPU_INDEX);
+    ck_assert_uint_eq(v.index, 2);
+    v = visible_gpu_first("13,0"); /* only the first: the command's device 0 */
+    ck_assert_int_eq(v.kind, VISIBLE_GPU_INDEX);
+    ck_assert_uint_eq(v.index, 13);
+    v = visible_gpu_first("GPU-8f3e6a1c-55aa,1");
+    ck_assert_int_eq(v.kind, VISIBLE_GPU_UUID);
+    ck_assert_str_eq(v.uuid, "GPU-8f3e6a1c-55aa");
+    v = visible_gpu_first("MIG-4b1f");
+    ck_assert_int_eq(v.kind, VISIBLE_GPU_MIG);
+    ck_assert_str_eq(v.uuid, "MIG-4b1f");
+    /* what leaves no GPU: empty, a negative or unreadable first entry, "GPU-" alone */
+    static const char *const none[] = {"", ",1", "-1", "x", "1x", "12345", "GPU-", "gpu-8f3e", " 1"};
+    for (size_t i = 0; i < sizeof none / sizeof none[0]; ++i)
+        ck_assert_msg(visible_gpu_first(none[i]).kind == VISIBLE_GPU_NONE, "'%s'", none[i]);
+    /* a UUID or a prefix of it names the GPU; another does not */
+    const char *uuid = "GPU-8f3e6a1c-55aa-4b1f-9c2d-0123456789ab";
+    ck_assert(visible_gpu_uuid_matches(uuid, uuid));
+    ck_assert(visible_gpu_uuid_matches("GPU-8f3e", uuid));
+    ck_assert(!visible_gpu_uuid_matches("GPU-8f3f", uuid));
+    ck_assert(!visible_gpu_uuid_matches("GPU-", uuid));
+    ck_assert(!visible_gpu_uuid_matches(uuid, "GPU-8f3e"));
+}
+END_TEST
+
+/* A CUDA_VISIBLE_DEVICES that leaves the command no GPU, or names a MIG instance: one
+ * line and exit 2 before anything runs, with a driver or without. */
+START_TEST(tool_refuses_a_list_that_leaves_no_gpu)
+{
+    char *dir = util_temp_dir("clocks");
+    ck_assert_ptr_nonnull(dir);
+    char marker[600], script[700];
+    snprintf(marker, sizeof marker, "%s/ran", dir);
+    snprintf(script, sizeof script, "touch '%s'", marker);
+    char *args[] = {"--", "/bin/sh", "-c", script, NULL};
+    static const char *const lists[][2] = {{"CUDA_VISIBLE_DEVICES=", NULL},
+                                           {"CUDA_VISIBLE_DEVICES=-1", NULL},
+                                           {"CUDA_VISIBLE_DEVICES=MIG-4b1f", NULL}};
+    static const char *const said[] = {"CUDA_VISIBLE_DEVICES='' leaves the command no GPU",
+                                       "CUDA_VISIBLE_DEVICES='-1' leaves the command no GPU",
+                                       "names a MIG instance (MIG-4b1f): name its GPU with --device N"};
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; ++i) {
+        ck_assert_int_eq(run_clocks(args, lists[i]), 2);
+        ck_assert_str_eq(out, "");
+        ck_assert_msg(count_lines(err) == 1 && strstr(err, said[i]) != NULL, "%s", err);
+    }
+    ck_assert_int_ne(access(marker, F_OK), 0);
+    ck_assert_int_eq(util_remove_tree(dir), 0);
+    free(dir);
+}
+END_TEST
+
 /* Where NVML cannot be loaded (no NVIDIA driver): one line and 77, the command not run. */
 START_TEST(tool_without_the_driver)
 {
@@ -205,11 +267,13 @@ Suite *clocks_suite(void)
     tcase_add_test(tc, reasons_in_words);
     tcase_add_test(tc, samples_file_round_trip);
     tcase_add_test(tc, malformed_samples_refused);
+    tcase_add_test(tc, the_commands_gpu_from_cuda_visible_devices);
     suite_add_tcase(s, tc);
     tc = tcase_create("tool");
     tcase_add_test(tc, tool_summarizes_a_file);
     tcase_add_test(tc, tool_rejects_bad_input);
     tcase_add_test(tc, tool_without_the_driver);
+    tcase_add_test(tc, tool_refuses_a_list_that_leaves_no_gpu);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -62,7 +62,7 @@ static const char *const solution_names[] = {
     "results CSV row is written with GPU, driver, nvcc, commit, role, cache; unwritable: exit 4",
     "step 01 is compared with the CPU baseline row, a later CPU row with the one before it",
     "bin/gpu-probe --results-dir names the folder of the GPU a step records",
-    "bin/clocks samples a step's SM clock and power while it runs and records their summary",
+    "bin/clocks samples the step's own GPU (CUDA_VISIBLE_DEVICES) while it runs and records a summary",
 };
 
 size_t gpu_case_names(const char **names, size_t max)
@@ -307,7 +307,9 @@ END_TEST
 
 /* bin/clocks on a GPU: a solution step timed for a second at its lab's largest check
  * size while NVML is sampled; the summary recorded as a CSV row with busy samples, an
- * SM clock between 0 and the GPU's most, and a power reading. */
+ * SM clock between 0 and the GPU's most, and a power reading. The step runs on the GPU
+ * CUDA_VISIBLE_DEVICES gives it (the machine's own list, under Slurm; else 0), and
+ * bin/clocks says it samples that one. */
 START_TEST(clocks_sample_a_step)
 {
     char *dir = util_temp_dir("gpu");
@@ -325,8 +327,15 @@ START_TEST(clocks_sample_a_step)
     char *argv[] = {(char *)bin_path("clocks", tool, sizeof tool), "--csv", csv, "--interval", "10",
                     "--busy", "1", "--label", stem, "--", path, "--m", m, "--n", n, "--k", k,
                     "--min-time", "1", "--no-csv", "--no-observe", NULL};
-    ck_assert_msg(run_capture(argv, NULL, out, sizeof out, err, sizeof err) == 0, "%s%s", out, err);
+    const char *given = getenv("CUDA_VISIBLE_DEVICES");
+    char visible[300];
+    snprintf(visible, sizeof visible, "CUDA_VISIBLE_DEVICES=%s", given != NULL ? given : "0");
+    const char *env[] = {visible, NULL};
+    ck_assert_msg(run_capture(argv, env, out, sizeof out, err, sizeof err) == 0, "%s%s", out, err);
     ck_assert_msg(strstr(out, "samples busy (utilization at least 1%): SM clock") != NULL, "%s", out);
+    ck_assert_msg(strstr(err, "clocks: sampling GPU ") != NULL &&
+                      strstr(err, "the command's by CUDA_VISIBLE_DEVICES=") != NULL,
+                  "%s", err);
     char why[600];
     char *busy = util_csv_last_field(csv, "busy_samples", why, sizeof why);
     char *mean = util_csv_last_field(csv, "sm_mhz_mean", why, sizeof why);

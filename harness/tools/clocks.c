@@ -26,6 +26,7 @@
 #include "csv.h"
 #include "procs.h"
 #include "results.h"
+#include "visible_gpu.h"
 
 #define EXIT_USAGE 2
 #define EXIT_NO_GPU 77
@@ -43,16 +44,20 @@ static void usage(FILE *out)
             "  --label L        the name in the summary and the CSV (default: COMMAND's file name)\n"
             "  --interval MS    sampling period in milliseconds, 5 to 1000 (default 20)\n"
             "  --busy PCT       a sample counts when the utilization is at least PCT (default 90)\n"
-            "  --device N       NVML's device index: nvidia-smi's numbering (default 0)\n"
+            "  --device N       the GPU to sample, nvidia-smi's number (default: the command's\n"
+            "                   first GPU, CUDA_VISIBLE_DEVICES's first entry, else 0)\n"
             "  --samples PATH   also write every sample there (tab-separated)\n"
             "  --csv PATH       append the summary to that CSV\n"
             "  --record DIR     append it to DIR/<gpu>/clocks.csv (make clocks: data/clocks)\n"
             "  --summarize PATH sum up a samples file written by --samples (no GPU, no COMMAND)\n"
+            "COMMAND runs with CUDA_DEVICE_ORDER=PCI_BUS_ID unless it is set: CUDA then numbers\n"
+            "the GPUs as nvidia-smi and NVML do.\n"
             "Give the command time: a step timed for a second or more (--min-time 2) is mostly\n"
             "busy samples; its setup and checks are not (the GPU idles then).\n"
             "Exit: COMMAND's exit code when it fails (the summary printed all the same, nothing\n"
             "recorded); 1 when no sample was busy or the CSV could not be written; 2 for bad\n"
-            "usage; 77 without NVML (the NVIDIA driver; LAB_NVML_LIBRARY names another copy).\n",
+            "usage, or a CUDA_VISIBLE_DEVICES that leaves no GPU or names one NVML cannot find;\n"
+            "77 without NVML (the NVIDIA driver; LAB_NVML_LIBRARY names another copy).\n",
             program, program);
 }
 
@@ -69,6 +74,8 @@ static struct {
     nvml_return (*init)(void);
     nvml_return (*shutdown)(void);
     nvml_return (*handle_by_index)(unsigned, nvml_device *);
+    nvml_return (*count)(unsigned *);
+    nvml_return (*uuid)(nvml_device, char *, unsigned);
     nvml_return (*name)(nvml_device, char *, unsigned);
     nvml_return (*clock)(nvml_device, int, unsigned *);
     nvml_return (*max_clock)(nvml_device, int, unsigned *);
@@ -80,8 +87,8 @@ static struct {
     nvml_device device;
 } nvml;
 
-/* 0, or -1 with why in err: no library, a symbol missing, no such device. */
-static int nvml_open(unsigned index, char *err, size_t err_len)
+/* 0, or -1 with why in err: no library, a symbol missing, NVML not starting. */
+static int nvml_open(char *err, size_t err_len)
 {
     const char *path = getenv("LAB_NVML_LIBRARY");
     if (path == NULL || path[0] == '\0')
@@ -102,6 +109,8 @@ static int nvml_open(unsigned index, char *err, size_t err_len)
     NVML_SYMBOL(init, "nvmlInit_v2");
     NVML_SYMBOL(shutdown, "nvmlShutdown");
     NVML_SYMBOL(handle_by_index, "nvmlDeviceGetHandleByIndex_v2");
+    NVML_SYMBOL(count, "nvmlDeviceGetCount_v2");
+    NVML_SYMBOL(uuid, "nvmlDeviceGetUUID");
     NVML_SYMBOL(name, "nvmlDeviceGetName");
     NVML_SYMBOL(clock, "nvmlDeviceGetClockInfo");
     NVML_SYMBOL(max_clock, "nvmlDeviceGetMaxClockInfo");
@@ -116,12 +125,32 @@ static int nvml_open(unsigned index, char *err, size_t err_len)
         snprintf(err, err_len, "NVML did not start (error %d): no GPU to sample", r);
         return -1;
     }
-    if ((r = nvml.handle_by_index(index, &nvml.device)) != NVML_OK) {
-        snprintf(err, err_len, "NVML has no device %u (error %d)", index, r);
-        nvml.shutdown();
+    return 0;
+}
+
+/* nvml.device := the GPU with that UUID or UUID prefix; its index in *index. 0, or -1
+ * with why in err. */
+static int nvml_find_uuid(const char *entry, unsigned *index, char *err, size_t err_len)
+{
+    unsigned count = 0;
+    nvml_return r = nvml.count(&count);
+    if (r != NVML_OK) {
+        snprintf(err, err_len, "NVML cannot count the GPUs (error %d)", r);
         return -1;
     }
-    return 0;
+    for (unsigned i = 0; i < count; ++i) {
+        char uuid[96] = "";
+        nvml_device d;
+        if (nvml.handle_by_index(i, &d) == NVML_OK && nvml.uuid(d, uuid, sizeof uuid) == NVML_OK &&
+            visible_gpu_uuid_matches(entry, uuid)) {
+            nvml.device = d;
+            *index = i;
+            return 0;
+        }
+    }
+    snprintf(err, err_len, "CUDA_VISIBLE_DEVICES names %s, which none of NVML's %u GPUs is", entry,
+             count);
+    return -1;
 }
 
 /* One sample at t seconds; a reading NVML cannot give stays 0. */
@@ -146,6 +175,7 @@ static struct clock_sample nvml_sample(double t)
 struct options {
     const char *label, *samples_path, *csv_path, *record_dir, *summarize;
     unsigned interval_ms, busy_pct, device;
+    int device_given; /* --device N; else the command's first GPU (CUDA_VISIBLE_DEVICES) */
     char **command;
 };
 
@@ -203,6 +233,8 @@ static int parse_options(int argc, char **argv, struct options *o)
             return -1;
         else if (strcmp(a, "--device") == 0 && parse_count(a, v, 0, 63, &o->device) != 0)
             return -1;
+        else if (strcmp(a, "--device") == 0)
+            o->device_given = 1;
         else if (strcmp(a, "--samples") == 0)
             o->samples_path = v;
         else if (strcmp(a, "--csv") == 0)
@@ -336,16 +368,56 @@ int main(int argc, char **argv)
     if (o.summarize != NULL)
         return summarize_file(&o);
 
+    /* The GPU the command will run on, before NVML: a list that leaves it none is bad
+     * input whatever the machine. */
+    const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+    struct visible_gpu first = visible_gpu_first(o.device_given ? NULL : visible);
+    if (first.kind == VISIBLE_GPU_NONE) {
+        fprintf(stderr, "%s: CUDA_VISIBLE_DEVICES='%s' leaves the command no GPU: nothing to sample\n",
+                program, visible);
+        return EXIT_USAGE;
+    }
+    if (first.kind == VISIBLE_GPU_MIG) {
+        fprintf(stderr, "%s: CUDA_VISIBLE_DEVICES names a MIG instance (%s): name its GPU with --device N "
+                "(nvidia-smi's number)\n", program, first.uuid);
+        return EXIT_USAGE;
+    }
+    /* CUDA's own order is fastest first; nvidia-smi's and NVML's is the PCI bus. With
+     * PCI_BUS_ID the command's GPU N is NVML's N, on machines of unlike GPUs too. */
+    const char *order = getenv("CUDA_DEVICE_ORDER");
+    if (order == NULL || order[0] == '\0')
+        setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
+    else if (strcmp(order, "PCI_BUS_ID") != 0 && first.kind == VISIBLE_GPU_INDEX)
+        fprintf(stderr, "%s: CUDA_DEVICE_ORDER=%s: CUDA's GPU %u is NVML's only where the GPUs are "
+                "alike (--device names one)\n", program, order, first.index);
+
     char err[512];
-    if (nvml_open(o.device, err, sizeof err) != 0) {
+    if (nvml_open(err, sizeof err) != 0) {
         fprintf(stderr, "%s: %s\n", program, err);
         return EXIT_NO_GPU;
+    }
+    unsigned index = o.device_given ? o.device : first.index;
+    nvml_return found;
+    if (first.kind == VISIBLE_GPU_UUID) {
+        if (nvml_find_uuid(first.uuid, &index, err, sizeof err) != 0) {
+            fprintf(stderr, "%s: %s\n", program, err);
+            nvml.shutdown();
+            return EXIT_USAGE;
+        }
+    } else if ((found = nvml.handle_by_index(index, &nvml.device)) != NVML_OK) {
+        fprintf(stderr, "%s: NVML has no GPU %u (error %d)%s\n", program, index, found,
+                first.kind == VISIBLE_GPU_INDEX ? ", the first of CUDA_VISIBLE_DEVICES" : "");
+        nvml.shutdown();
+        return first.kind == VISIBLE_GPU_INDEX ? EXIT_USAGE : EXIT_NO_GPU;
     }
     char gpu[96] = "unknown";
     unsigned most_mhz = 0, limit_mw = 0;
     nvml.name(nvml.device, gpu, sizeof gpu);
     nvml.max_clock(nvml.device, NVML_CLOCK_SM, &most_mhz);
     nvml.power_limit(nvml.device, &limit_mw);
+    if (first.kind == VISIBLE_GPU_INDEX || first.kind == VISIBLE_GPU_UUID)
+        fprintf(stderr, "%s: sampling GPU %u (%s), the command's by CUDA_VISIBLE_DEVICES=%s\n", program,
+                index, gpu, visible);
 
     size_t count = 0, room = 4096;
     struct clock_sample *samples = malloc(room * sizeof *samples);
