@@ -210,9 +210,10 @@ START_TEST(the_commands_gpu_from_cuda_visible_devices)
 }
 END_TEST
 
-/* A CUDA_VISIBLE_DEVICES that leaves the command no GPU, or names a MIG instance: one
- * line and exit 2 before anything runs, with a driver or without. */
-START_TEST(tool_refuses_a_list_that_leaves_no_gpu)
+/* bin/clocks refuses under env before running anything: exit `code`, nothing on
+ * stdout, one line on stderr holding `said`, and the command (a shell that would leave
+ * a marker file) never started. */
+static void refused_before_the_command_runs(const char *const env[], int code, const char *said)
 {
     char *dir = util_temp_dir("clocks");
     ck_assert_ptr_nonnull(dir);
@@ -220,42 +221,36 @@ START_TEST(tool_refuses_a_list_that_leaves_no_gpu)
     snprintf(marker, sizeof marker, "%s/ran", dir);
     snprintf(script, sizeof script, "touch '%s'", marker);
     char *args[] = {"--", "/bin/sh", "-c", script, NULL};
+    ck_assert_int_eq(run_clocks(args, env), code);
+    ck_assert_str_eq(out, "");
+    ck_assert_msg(count_lines(err) == 1 && strstr(err, said) != NULL, "%s", err);
+    ck_assert_int_ne(access(marker, F_OK), 0);
+    ck_assert_int_eq(util_remove_tree(dir), 0);
+    free(dir);
+}
+
+/* A CUDA_VISIBLE_DEVICES that leaves the command no GPU, or names a MIG instance: one
+ * line and exit 2 before anything runs, with a driver or without. */
+START_TEST(tool_refuses_a_list_that_leaves_no_gpu)
+{
     static const char *const lists[][2] = {{"CUDA_VISIBLE_DEVICES=", NULL},
                                            {"CUDA_VISIBLE_DEVICES=-1", NULL},
                                            {"CUDA_VISIBLE_DEVICES=MIG-4b1f", NULL}};
     static const char *const said[] = {"CUDA_VISIBLE_DEVICES='' leaves the command no GPU",
                                        "CUDA_VISIBLE_DEVICES='-1' leaves the command no GPU",
                                        "names a MIG instance (MIG-4b1f): name its GPU with --device N"};
-    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; ++i) {
-        ck_assert_int_eq(run_clocks(args, lists[i]), 2);
-        ck_assert_str_eq(out, "");
-        ck_assert_msg(count_lines(err) == 1 && strstr(err, said[i]) != NULL, "%s", err);
-    }
-    ck_assert_int_ne(access(marker, F_OK), 0);
-    ck_assert_int_eq(util_remove_tree(dir), 0);
-    free(dir);
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; ++i)
+        refused_before_the_command_runs(lists[i], 2, said[i]);
 }
 END_TEST
 
 /* Where NVML cannot be loaded (no NVIDIA driver): one line and 77, the command not run. */
 START_TEST(tool_without_the_driver)
 {
-    char *dir = util_temp_dir("clocks");
-    ck_assert_ptr_nonnull(dir);
-    char marker[600], script[700];
-    snprintf(marker, sizeof marker, "%s/ran", dir);
-    snprintf(script, sizeof script, "touch '%s'", marker);
-    char *args[] = {"--", "/bin/sh", "-c", script, NULL};
-    const char *env[] = {"LAB_NVML_LIBRARY=/nonexistent/libnvidia-ml.so.1", NULL};
-    ck_assert_int_eq(run_clocks(args, env), 77);
-    ck_assert_str_eq(out, "");
-    ck_assert_int_eq(count_lines(err), 1);
-    ck_assert_msg(strstr(err, "no NVIDIA driver here (/nonexistent/libnvidia-ml.so.1 cannot be loaded)") !=
-                      NULL,
-                  "%s", err);
-    ck_assert_int_ne(access(marker, F_OK), 0);
-    ck_assert_int_eq(util_remove_tree(dir), 0);
-    free(dir);
+    /* (a GPU named, whatever this machine's CUDA_VISIBLE_DEVICES: the driver is missing) */
+    const char *env[] = {"LAB_NVML_LIBRARY=/nonexistent/libnvidia-ml.so.1", "CUDA_VISIBLE_DEVICES=0", NULL};
+    refused_before_the_command_runs(env, 77,
+                                    "no NVIDIA driver here (/nonexistent/libnvidia-ml.so.1 cannot be loaded)");
 }
 END_TEST
 
