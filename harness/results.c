@@ -101,6 +101,13 @@ void results_utc_date(enum results_date_form form, char *buf, size_t len)
         buf[0] = '\0';
 }
 
+void results_new_run_id(char *buf, size_t len)
+{
+    char stamp[32];
+    results_utc_date(RESULTS_STAMP, stamp, sizeof stamp);
+    snprintf(buf, len, "%s-%ld", stamp, (long)getpid());
+}
+
 int results_header_mismatch(const struct csv_table *t, const struct step_table *table, char *why,
                             size_t why_len)
 {

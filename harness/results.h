@@ -106,6 +106,9 @@ void results_commit(char *buf, size_t len);
  * short for it gets "". */
 enum results_date_form { RESULTS_DATE, RESULTS_STAMP };
 void results_utc_date(enum results_date_form form, char *buf, size_t len);
+/* A run id for a run not given one: its start's RESULTS_STAMP and this process,
+ * "20261130T151757Z-4242". */
+void results_new_run_id(char *buf, size_t len);
 
 /* A folder name for a GPU: "NVIDIA H100 80GB HBM3" -> "NVIDIA-H100-80GB-HBM3". */
 void results_gpu_dir(const char *gpu_name, char *buf, size_t len);

@@ -142,11 +142,8 @@ static void fill_run_facts(struct run_record *r, const struct device_facts *d,
     results_utc_date(RESULTS_DATE, r->date, sizeof r->date);
     if (options->run_id != NULL)
         snprintf(r->run_id, sizeof r->run_id, "%s", options->run_id);
-    else {
-        char stamp[32];
-        results_utc_date(RESULTS_STAMP, stamp, sizeof stamp);
-        snprintf(r->run_id, sizeof r->run_id, "%s-%ld", stamp, (long)getpid());
-    }
+    else
+        results_new_run_id(r->run_id, sizeof r->run_id);
     results_commit(r->commit, sizeof r->commit);
     snprintf(r->gpu, sizeof r->gpu, "%s", d->prop.name);
     snprintf(r->cc, sizeof r->cc, "%d.%d", d->prop.major, d->prop.minor);

@@ -3,7 +3,6 @@
 #include "visible_gpu.h"
 
 #include <ctype.h>
-#include <stdio.h>
 #include <string.h>
 
 struct visible_gpu visible_gpu_first(const char *value)

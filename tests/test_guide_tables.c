@@ -62,6 +62,17 @@ static void write_text(const char *dir, const char *name, const char *text)
     ck_assert_int_eq(fclose(f), 0);
 }
 
+/* dir/guide.md := mark_fmt with the absolute path of the fixture file (relative to the
+ * tree's root) in place of its %s; that path in fixture (PATH_MAX bytes). */
+static void write_guide_naming(const char *dir, const char *mark_fmt, const char *fixture_rel,
+                               char *fixture)
+{
+    ck_assert_msg(realpath(fixture_rel, fixture) != NULL, "no fixture %s", fixture_rel);
+    char guide[4600];
+    snprintf(guide, sizeof guide, mark_fmt, fixture);
+    write_text(dir, "guide.md", guide);
+}
+
 /* The tree's bin/guide-tables with args (NULL ended) and then dir/guide.md; the exit
  * code. dir/guide.md read back into *guide when guide is not NULL (the caller frees). */
 static int guide_tables(const char *dir, char **guide, const char *arg, ...)
@@ -515,12 +526,11 @@ END_TEST
  * a ratio being of one size. */
 START_TEST(guide_tables_set_a_sweep_against_its_library)
 {
-    char fixture[4096], dir[900], guide[4400];
-    ck_assert_ptr_nonnull(realpath("tests/fixtures/sweep-table/with-library.csv", fixture));
+    char fixture[4096], dir[900];
     snprintf(dir, sizeof dir, "%s/sweep-lib", tree);
     ck_assert_int_eq(mkdir(dir, 0777), 0);
-    snprintf(guide, sizeof guide, "<!-- sweep-table demo %s A -->\n<!-- end results-table -->\n", fixture);
-    write_text(dir, "guide.md", guide);
+    const char *const mark = "<!-- sweep-table demo %s A -->\n<!-- end results-table -->\n";
+    write_guide_naming(dir, mark, "tests/fixtures/sweep-table/with-library.csv", fixture);
     char *got;
     ck_assert_int_eq(guide_tables(dir, &got, NULL), 0);
     ck_assert_msg(strstr(got, "| `A` | regs | blocks/SM (limiter) | median ms | GFLOP/s | vs lib |\n"
@@ -531,9 +541,7 @@ START_TEST(guide_tables_set_a_sweep_against_its_library)
                       strstr(got, "the bar is the fastest of its lib rows in the same run (1.000 ms)") != NULL,
                   "%s", got);
     free(got);
-    ck_assert_ptr_nonnull(realpath("tests/fixtures/sweep-table/library-two-sizes.csv", fixture));
-    snprintf(guide, sizeof guide, "<!-- sweep-table demo %s A -->\n<!-- end results-table -->\n", fixture);
-    write_text(dir, "guide.md", guide);
+    write_guide_naming(dir, mark, "tests/fixtures/sweep-table/library-two-sizes.csv", fixture);
     ck_assert_int_eq(guide_tables(dir, NULL, NULL), 2);
     ck_assert_msg(strstr(err, "a sweep-table is of one size") != NULL, "%s%s", out, err);
 }
@@ -546,12 +554,10 @@ END_TEST
 START_TEST(guide_tables_show_the_clocks_steps_sustained)
 {
     char fixture[4096], dir[900], guide[4600];
-    ck_assert_ptr_nonnull(realpath("tests/fixtures/clocks/clocks.csv", fixture));
     snprintf(dir, sizeof dir, "%s/clocks", tree);
     ck_assert_int_eq(mkdir(dir, 0777), 0);
-    snprintf(guide, sizeof guide, "<!-- clocks-table %s demo/ --n 64 -->\nstale\n<!-- end results-table -->\n",
-             fixture);
-    write_text(dir, "guide.md", guide);
+    write_guide_naming(dir, "<!-- clocks-table %s demo/ --n 64 -->\nstale\n<!-- end results-table -->\n",
+                       "tests/fixtures/clocks/clocks.csv", fixture);
     char *got;
     ck_assert_int_eq(guide_tables(dir, &got, NULL), 0);
     ck_assert_msg(strstr(got, "|---|---:|---:|---|---:|---:|---:|---|---:|\n"
@@ -578,9 +584,8 @@ START_TEST(guide_tables_show_the_clocks_steps_sustained)
         ck_assert_msg(strstr(err, refused[i][1]) != NULL, "case %zu: %s", i, err);
     }
     /* a results CSV is not bin/clocks' */
-    ck_assert_ptr_nonnull(realpath("tests/fixtures/sweep-table/with-library.csv", fixture));
-    snprintf(guide, sizeof guide, "<!-- clocks-table %s demo/ -->\n<!-- end results-table -->\n", fixture);
-    write_text(dir, "guide.md", guide);
+    write_guide_naming(dir, "<!-- clocks-table %s demo/ -->\n<!-- end results-table -->\n",
+                       "tests/fixtures/sweep-table/with-library.csv", fixture);
     ck_assert_int_eq(guide_tables(dir, NULL, NULL), 2);
     ck_assert_msg(strstr(err, "not a file of bin/clocks' rows") != NULL, "%s", err);
 }

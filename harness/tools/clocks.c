@@ -359,6 +359,55 @@ static int summarize_file(const struct options *o)
     return s.busy > 0 ? 0 : 1;
 }
 
+/* Chooses the GPU to sample: --device N, else the command's first (`first`, read from
+ * CUDA_VISIBLE_DEVICES `visible`), sets CUDA_DEVICE_ORDER for the command, opens NVML
+ * on it (nvml.device, its index in *index). 0, or the exit code after one line: a list
+ * that leaves no GPU, or names one NVML cannot find, is bad input whatever the machine
+ * (2, before NVML); NVML missing or without that --device, 77. */
+static int open_the_commands_gpu(const struct options *o, const struct visible_gpu *first,
+                                 const char *visible, unsigned *index)
+{
+    if (first->kind == VISIBLE_GPU_NONE) {
+        fprintf(stderr, "%s: CUDA_VISIBLE_DEVICES='%s' leaves the command no GPU: nothing to sample\n",
+                program, visible);
+        return EXIT_USAGE;
+    }
+    if (first->kind == VISIBLE_GPU_MIG) {
+        fprintf(stderr, "%s: CUDA_VISIBLE_DEVICES names a MIG instance (%s): name its GPU with --device N "
+                "(nvidia-smi's number)\n", program, first->uuid);
+        return EXIT_USAGE;
+    }
+    /* CUDA's own order is fastest first; nvidia-smi's and NVML's is the PCI bus. With
+     * PCI_BUS_ID the command's GPU N is NVML's N, on machines of unlike GPUs too. */
+    const char *order = getenv("CUDA_DEVICE_ORDER");
+    if (order == NULL || order[0] == '\0')
+        setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
+    else if (strcmp(order, "PCI_BUS_ID") != 0 && first->kind == VISIBLE_GPU_INDEX)
+        fprintf(stderr, "%s: CUDA_DEVICE_ORDER=%s: CUDA's GPU %u is NVML's only where the GPUs are "
+                "alike (--device names one)\n", program, order, first->index);
+
+    char err[512];
+    if (nvml_open(err, sizeof err) != 0) {
+        fprintf(stderr, "%s: %s\n", program, err);
+        return EXIT_NO_GPU;
+    }
+    *index = o->device_given ? o->device : first->index;
+    if (first->kind == VISIBLE_GPU_UUID) {
+        if (nvml_find_uuid(first->uuid, index, err, sizeof err) == 0)
+            return 0;
+        fprintf(stderr, "%s: %s\n", program, err);
+        nvml.shutdown();
+        return EXIT_USAGE;
+    }
+    nvml_return found = nvml.handle_by_index(*index, &nvml.device);
+    if (found == NVML_OK)
+        return 0;
+    fprintf(stderr, "%s: NVML has no GPU %u (error %d)%s\n", program, *index, found,
+            first->kind == VISIBLE_GPU_INDEX ? ", the first of CUDA_VISIBLE_DEVICES" : "");
+    nvml.shutdown();
+    return first->kind == VISIBLE_GPU_INDEX ? EXIT_USAGE : EXIT_NO_GPU;
+}
+
 int main(int argc, char **argv)
 {
     struct options o;
@@ -368,48 +417,13 @@ int main(int argc, char **argv)
     if (o.summarize != NULL)
         return summarize_file(&o);
 
-    /* The GPU the command will run on, before NVML: a list that leaves it none is bad
-     * input whatever the machine. */
+    /* The GPU the command will run on, then NVML on it (nvml.device, its index). */
+    unsigned index = 0;
     const char *visible = getenv("CUDA_VISIBLE_DEVICES");
     struct visible_gpu first = visible_gpu_first(o.device_given ? NULL : visible);
-    if (first.kind == VISIBLE_GPU_NONE) {
-        fprintf(stderr, "%s: CUDA_VISIBLE_DEVICES='%s' leaves the command no GPU: nothing to sample\n",
-                program, visible);
-        return EXIT_USAGE;
-    }
-    if (first.kind == VISIBLE_GPU_MIG) {
-        fprintf(stderr, "%s: CUDA_VISIBLE_DEVICES names a MIG instance (%s): name its GPU with --device N "
-                "(nvidia-smi's number)\n", program, first.uuid);
-        return EXIT_USAGE;
-    }
-    /* CUDA's own order is fastest first; nvidia-smi's and NVML's is the PCI bus. With
-     * PCI_BUS_ID the command's GPU N is NVML's N, on machines of unlike GPUs too. */
-    const char *order = getenv("CUDA_DEVICE_ORDER");
-    if (order == NULL || order[0] == '\0')
-        setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
-    else if (strcmp(order, "PCI_BUS_ID") != 0 && first.kind == VISIBLE_GPU_INDEX)
-        fprintf(stderr, "%s: CUDA_DEVICE_ORDER=%s: CUDA's GPU %u is NVML's only where the GPUs are "
-                "alike (--device names one)\n", program, order, first.index);
-
-    char err[512];
-    if (nvml_open(err, sizeof err) != 0) {
-        fprintf(stderr, "%s: %s\n", program, err);
-        return EXIT_NO_GPU;
-    }
-    unsigned index = o.device_given ? o.device : first.index;
-    nvml_return found;
-    if (first.kind == VISIBLE_GPU_UUID) {
-        if (nvml_find_uuid(first.uuid, &index, err, sizeof err) != 0) {
-            fprintf(stderr, "%s: %s\n", program, err);
-            nvml.shutdown();
-            return EXIT_USAGE;
-        }
-    } else if ((found = nvml.handle_by_index(index, &nvml.device)) != NVML_OK) {
-        fprintf(stderr, "%s: NVML has no GPU %u (error %d)%s\n", program, index, found,
-                first.kind == VISIBLE_GPU_INDEX ? ", the first of CUDA_VISIBLE_DEVICES" : "");
-        nvml.shutdown();
-        return first.kind == VISIBLE_GPU_INDEX ? EXIT_USAGE : EXIT_NO_GPU;
-    }
+    int refused = open_the_commands_gpu(&o, &first, visible, &index);
+    if (refused != 0)
+        return refused;
     char gpu[96] = "unknown";
     unsigned most_mhz = 0, limit_mw = 0;
     nvml.name(nvml.device, gpu, sizeof gpu);
@@ -451,6 +465,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: %s could not be started\n", program, o.command[0]);
 
     int status = code;
+    char err[512];
     if (o.samples_path != NULL && clock_samples_write(o.samples_path, samples, count, err, sizeof err) != 0) {
         fprintf(stderr, "%s: the samples were not written: %s\n", program, err);
         status = status ? status : 1;

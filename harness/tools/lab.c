@@ -321,8 +321,7 @@ static int run_steps(const char *bin_dir, const struct selection *sel, int repor
     char limit_text[32];
     snprintf(limit_text, sizeof limit_text, "%g", time_limit_s);
     char run_id[64];
-    results_utc_date(RESULTS_STAMP, run_id, sizeof run_id);
-    snprintf(run_id + strlen(run_id), sizeof run_id - strlen(run_id), "-%ld", (long)getpid());
+    results_new_run_id(run_id, sizeof run_id);
 
     int worst = 0, ran = 0, passed = 0, todo = 0, failed = 0, stopped = 0, skipped = 0;
     double run_began = procs_now();
