@@ -49,16 +49,6 @@ static __device__ __forceinline__ void mbarrier_arrive(uint64_t *bar)
 /* Waits until the barrier's phase with this parity has completed. */
 static __device__ __forceinline__ void mbarrier_wait(uint64_t *bar, unsigned parity)
 {
-#ifdef MBARRIER_SUSPEND_NS /* experiment: try_wait's suspend-time hint, as CUTLASS passes */
-    asm volatile("{\n"
-                 ".reg .pred done;\n"
-                 "wait:\n"
-                 "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1, %2;\n"
-                 "@!done bra wait;\n"
-                 "}\n" ::"r"(shared_address(bar)),
-                 "r"(parity), "n"(MBARRIER_SUSPEND_NS)
-                 : "memory");
-#else
     asm volatile("{\n"
                  ".reg .pred done;\n"
                  "wait:\n"
@@ -67,7 +57,6 @@ static __device__ __forceinline__ void mbarrier_wait(uint64_t *bar, unsigned par
                  "}\n" ::"r"(shared_address(bar)),
                  "r"(parity)
                  : "memory");
-#endif
 }
 
 /* ---- TMA loads ---------------------------------------------------------------------- */
