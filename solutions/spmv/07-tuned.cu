@@ -105,7 +105,10 @@ __device__ __forceinline__ int load_streaming(const int *p)
 
 /* A piece: rows first_row .. first_row + rows - 1 (1 to 32), nonzeros begin .. end - 1
  * (at most PIECE_CAP). A piece of a long row holds part of one row. */
-__global__ void __launch_bounds__(THREADS, 4) /* 4 blocks an SM: at most 64 registers */
+#ifndef PIECES_MIN_BLOCKS /* experiment: blocks an SM the pieces' registers must allow */
+#define PIECES_MIN_BLOCKS 4
+#endif
+__global__ void __launch_bounds__(THREADS, PIECES_MIN_BLOCKS) /* 4 blocks an SM: at most 64 registers */
 spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restrict__ x, float *y,
             const int4 *pieces, int count, int accumulate, float *part_sums, unsigned *parts_done)
 {
