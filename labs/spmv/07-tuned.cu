@@ -15,13 +15,13 @@
  *    the matrix to the host and back as step 05's conversion makes. Its price and
  *    padding are printed on a line of their own.
  *  - The rest (random, powerlaw): pieces, cut once per matrix on the host: consecutive
- *    whole rows, at most 32 of them and 480 nonzeros, a longer row cut into pieces of
+ *    whole rows, at most 32 of them and 224 nonzeros, a longer row cut into pieces of
  *    its own (16 bytes a piece: first row, rows, first and last nonzero; the time the
- *    cut took printed on its own line). A warp a piece: each lane loads 16 nonzeros 32
+ *    cut took printed on its own line). A warp a piece: each lane loads 8 nonzeros 32
  *    apart, from the 128-byte line the piece's first nonzero lies in, so that each of
  *    the warp's loads is one line, not two (all in flight before the first is used;
- *    16 loads reach the end of a piece of 480), multiplies them by x and leaves
- *    the products in shared memory; then it adds 16 neighbouring products, closing a
+ *    8 loads reach the end of a piece of 224), multiplies them by x and leaves
+ *    the products in shared memory; then it adds 8 neighbouring products, closing a
  *    row's partial sum into that row's slot (a shared-memory atomicAdd) where the row
  *    ends: equal work per lane whatever the row lengths (Merrill and Garland's merge
  *    path, inside a warp). The warp writes its rows' sums to y in one coalesced store.
@@ -108,13 +108,13 @@ __global__ void merge_fixup(const struct carry *carries, long long num_threads, 
 /* TODO (step 07). Make it as fast as cuSPARSE on every class; one way (the solution's):
  *  0. Short even rows (mean <= 8, longest <= 16): step 01's thread per row.
  *  1. Once per matrix (keyed on p->matrix_id), on the host from p->host_row_ptr: cut
- *     the rows into pieces of whole consecutive rows, at most 32 rows and 480 nonzeros
+ *     the rows into pieces of whole consecutive rows, at most 32 rows and 224 nonzeros
  *     each (a longer row: pieces of its own); copy them (int4: first row, rows, first
  *     and last nonzero) to the device.
- *  2. A warp per piece: each lane loads 16 nonzeros 32 apart (coalesced, all in flight),
+ *  2. A warp per piece: each lane loads 8 nonzeros 32 apart (coalesced, all in flight),
  *     from the piece's first nonzero rounded down to a multiple of 32 (a 128-byte line;
  *     the lanes before that nonzero load nothing: each load one line, not two),
- *     stores Av[e] x[Aj[e]] in shared memory, __syncwarp(); each lane adds 16
+ *     stores Av[e] x[Aj[e]] in shared memory, __syncwarp(); each lane adds 8
  *     neighbouring products, a shared atomicAdd into a row's slot where the row ends;
  *     __syncwarp(); lanes store the rows' sums. A long row's first piece stores, its
  *     other pieces run in a second launch and atomicAdd into y. On a matrix of at
@@ -150,5 +150,5 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     return cudaGetLastError();
 }
 
-STEP_TODO("the way chosen from the matrix's shape: short rows a thread each, even rows near the diagonal a sliced ELL made on the device, the rest pieces of at most 32 rows and 480 nonzeros, a warp per piece read coalesced");
+STEP_TODO("the way chosen from the matrix's shape: short rows a thread each, even rows near the diagonal a sliced ELL made on the device, the rest pieces of at most 32 rows and 224 nonzeros, a warp per piece read coalesced");
 DEFINE_STEP(spmv_tuned, THREADS, 0, launch);

@@ -15,13 +15,13 @@
  *    the matrix to the host and back as step 05's conversion makes. Its price and
  *    padding are printed on a line of their own.
  *  - The rest (random, powerlaw): pieces, cut once per matrix on the host: consecutive
- *    whole rows, at most 32 of them and 480 nonzeros, a longer row cut into pieces of
+ *    whole rows, at most 32 of them and 224 nonzeros, a longer row cut into pieces of
  *    its own (16 bytes a piece: first row, rows, first and last nonzero; the time the
- *    cut took printed on its own line). A warp a piece: each lane loads 16 nonzeros 32
+ *    cut took printed on its own line). A warp a piece: each lane loads 8 nonzeros 32
  *    apart, from the 128-byte line the piece's first nonzero lies in, so that each of
  *    the warp's loads is one line, not two (all in flight before the first is used;
- *    16 loads reach the end of a piece of 480), multiplies them by x and leaves
- *    the products in shared memory; then it adds 16 neighbouring products, closing a
+ *    8 loads reach the end of a piece of 224), multiplies them by x and leaves
+ *    the products in shared memory; then it adds 8 neighbouring products, closing a
  *    row's partial sum into that row's slot (a shared-memory atomicAdd) where the row
  *    ends: equal work per lane whatever the row lengths (Merrill and Garland's merge
  *    path, inside a warp). The warp writes its rows' sums to y in one coalesced store.
@@ -53,8 +53,16 @@
 
 #define THREADS 256
 #define WARPS (THREADS / 32)
+/* Nonzeros per lane (a piece holds at most 32 * PER_LANE), and the blocks an SM the
+ * pieces' kernel's registers must allow: 8 and 6 (40 registers, 48 warps an SM) measured
+ * faster than 16 and 4 (64 registers, 32 warps) on powerlaw and on the real matrices,
+ * level on random (data/sweeps/NVIDIA-H200/spmv-07-occupancy*.csv): more warps to
+ * gather x while others add. */
 #ifndef PER_LANE
-#define PER_LANE 16 /* nonzeros per lane: a piece holds at most 32 * PER_LANE */
+#define PER_LANE 8
+#endif
+#ifndef PIECES_MIN_BLOCKS
+#define PIECES_MIN_BLOCKS 6
 #endif
 #define PIECE (32 * PER_LANE)
 /* 1: a warp's loads of a piece's nonzeros start on a 128-byte line (its first nonzero's
@@ -105,15 +113,12 @@ __device__ __forceinline__ int load_streaming(const int *p)
 
 /* A piece: rows first_row .. first_row + rows - 1 (1 to 32), nonzeros begin .. end - 1
  * (at most PIECE_CAP). A piece of a long row holds part of one row. */
-#ifndef PIECES_MIN_BLOCKS /* experiment: blocks an SM the pieces' registers must allow */
-#define PIECES_MIN_BLOCKS 4
-#endif
-__global__ void __launch_bounds__(THREADS, PIECES_MIN_BLOCKS) /* 4 blocks an SM: at most 64 registers */
+__global__ void __launch_bounds__(THREADS, PIECES_MIN_BLOCKS) /* 6 blocks an SM: at most 40 registers */
 spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restrict__ x, float *y,
             const int4 *pieces, int count, int accumulate, float *part_sums, unsigned *parts_done)
 {
-    /* a product i of a warp's piece sits at i + i / 32: lane l's 16 neighbours
-     * (l * 16 .. l * 16 + 15) then fall in 32 different banks */
+    /* a product i of a warp's piece sits at i + i / 32: lane l's PER_LANE neighbours
+     * (l * PER_LANE onwards) then fall in 32 different banks (8 and 16 alike) */
     __shared__ float products[WARPS][PIECE + PER_LANE];
     __shared__ int bounds[WARPS][PIECE_ROWS + 1];
     __shared__ float sums[WARPS][PIECE_ROWS];
