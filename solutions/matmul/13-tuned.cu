@@ -76,12 +76,6 @@
 #ifndef B_UNPADDED
 #define B_UNPADDED 1
 #endif
-#ifndef BARRIER_AHEAD /* experiment (1: the barrier a slice ahead; needs STAGES >= 4) */
-#define BARRIER_AHEAD 0
-#endif
-#if BARRIER_AHEAD && STAGES < 4
-#error "BARRIER_AHEAD needs STAGES >= 4: a slice ahead of the one computed, and one refilled"
-#endif
 
 /* cp.async of 4 or 16 bytes, global to shared; when `in` is false the source size is 0
  * and the destination is zero-filled (src must still be valid: the matrix's base). The
@@ -318,51 +312,6 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, int 
             cp_async_commit();
         }
 
-#if BARRIER_AHEAD
-        /* experiment: the barrier of slice s waits for slice s + 1 too, so that slice
-         * s + 1's first row of fragments is loaded during slice s's last FFMAs, not
-         * after a barrier with nothing to hide its latency */
-        cp_async_wait<STAGES - 2>();
-        __syncthreads(); /* slice 0 visible */
-        float a_next[S::tm], b_next[S::tn];
-        load_frags<S>(a_stages, b_stages, 0, a_off, b_off, a_next, b_next);
-        for (int s = 0; s < count; ++s) {
-            cp_async_wait<STAGES - 3>(); /* slice s + 1 landed (this thread's copies) */
-            __syncthreads(); /* everyone's copies of s + 1 visible; everyone done with s - 1 */
-            int next = s + STAGES - 1;
-            if (next < count)
-                copy_slice<S, VEC_B>(plan, a, b, k, (s0 + next) * BK,
-                                     a_stages + (next % STAGES) * S::a_stage,
-                                     b_stages + (next % STAGES) * S::b_stage);
-            cp_async_commit();
-
-            const float *as = a_stages + (s % STAGES) * S::a_stage;
-            const float *bs = b_stages + (s % STAGES) * S::b_stage;
-#pragma unroll
-            for (int kk = 0; kk < BK; ++kk) {
-                float a_frag[S::tm], b_frag[S::tn];
-                if (kk == 0) {
-#pragma unroll
-                    for (int i = 0; i < S::tm; ++i)
-                        a_frag[i] = a_next[i];
-#pragma unroll
-                    for (int j = 0; j < S::tn; ++j)
-                        b_frag[j] = b_next[j];
-                } else {
-                    load_frags<S>(as, bs, kk, a_off, b_off, a_frag, b_frag);
-                }
-                if (kk == BK - 1 && s + 1 < count)
-                    load_frags<S>(a_stages + ((s + 1) % STAGES) * S::a_stage,
-                                  b_stages + ((s + 1) % STAGES) * S::b_stage, 0, a_off, b_off,
-                                  a_next, b_next);
-#pragma unroll
-                for (int i = 0; i < S::tm; ++i)
-#pragma unroll
-                    for (int j = 0; j < S::tn; ++j)
-                        acc[i][j] += a_frag[i] * b_frag[j];
-            }
-        }
-#else
         for (int s = 0; s < count; ++s) {
             /* Slice s has landed once at most STAGES-2 younger groups are pending. */
             cp_async_wait<STAGES - 2>();
@@ -389,7 +338,6 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, int 
                         acc[i][j] += a_frag[i] * b_frag[j];
             }
         }
-#endif
         cp_async_wait<0>(); /* no copy may outlive the segment (the last groups are empty) */
 
         /* acc[i][j] is row a_off + (i / 4) * 4 * LM + i % 4, column b_off + (j / 4) * 4 * LN
