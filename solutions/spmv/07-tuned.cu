@@ -64,14 +64,6 @@
 #ifndef PIECES_MIN_BLOCKS
 #define PIECES_MIN_BLOCKS 6
 #endif
-#ifndef PERSISTENT_PIECES /* experiment (1: at most one wave of blocks, looping over pieces) */
-#define PERSISTENT_PIECES 0
-#endif
-#if PERSISTENT_PIECES
-#define PIECE_DONE continue /* on to the warp's next piece */
-#else
-#define PIECE_DONE return
-#endif
 #define PIECE (32 * PER_LANE)
 /* 1: a warp's loads of a piece's nonzeros start on a 128-byte line (its first nonzero's
  * index rounded down to a multiple of 32; the lanes before it and past the end load
@@ -131,15 +123,9 @@ spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restri
     __shared__ int bounds[WARPS][PIECE_ROWS + 1];
     __shared__ float sums[WARPS][PIECE_ROWS];
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-#if PERSISTENT_PIECES /* experiment: one wave of blocks, each warp taking piece after piece */
-    for (int index = blockIdx.x * WARPS + warp; index < count; index += gridDim.x * WARPS) {
-    __syncwarp(); /* the previous piece's products and sums read by every lane */
-#else
     const int index = blockIdx.x * WARPS + warp;
     if (index >= count) /* the whole warp: no barrier below is block-wide */
         return;
-    {
-#endif
     const int4 piece = __ldg(pieces + index);
     const int first_row = piece.x, begin = piece.z, end = piece.w;
     const bool long_part = piece.y < 0; /* a long row's piece of the one launch (rows -1) */
@@ -216,7 +202,7 @@ spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restri
                 parts_done[first_part] = 0; /* ready for the next launch */
             }
         }
-        PIECE_DONE;
+        return;
     }
     if (lane < rows) {
         if (accumulate)
@@ -224,7 +210,6 @@ spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restri
         else
             y[first_row + lane] = sums[warp][lane];
     }
-    } /* the pieces */
 }
 
 /* Even rows near the diagonal: sliced ELL, step 05's layout (SELL-32-256), made on the
@@ -498,29 +483,6 @@ done:
     return status;
 }
 
-#if PERSISTENT_PIECES
-/* grid := at most the blocks of spmv_pieces that the GPU runs at once */
-static cudaError_t cap_to_one_wave(dim3 *grid)
-{
-    static int resident = 0, device = -1;
-    int now;
-    cudaError_t e = cudaGetDevice(&now);
-    if (e != cudaSuccess)
-        return e;
-    if (now != device) {
-        int sms = 0, per_sm = 0;
-        if ((e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, now)) != cudaSuccess ||
-            (e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, spmv_pieces, THREADS, 0)) != cudaSuccess)
-            return e;
-        resident = sms * (per_sm > 0 ? per_sm : 1);
-        device = now;
-    }
-    if (grid->x > (unsigned)resident)
-        grid->x = (unsigned)resident;
-    return cudaSuccess;
-}
-#endif
-
 static cudaError_t launch(const void *problem, cudaStream_t stream)
 {
     const struct spmv_problem *p = (const struct spmv_problem *)problem;
@@ -569,10 +531,6 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
         if (count == 0)
             continue;
         dim3 grid((unsigned)((count + WARPS - 1) / WARPS));
-#if PERSISTENT_PIECES
-        if ((status = cap_to_one_wave(&grid)) != cudaSuccess)
-            return status;
-#endif
         if ((status = step_check_grid(grid)) != cudaSuccess)
             return status;
         spmv_pieces<<<grid, THREADS, 0, stream>>>(p->row_ptr, p->col_idx, p->values, p->x, p->y, pieces,
