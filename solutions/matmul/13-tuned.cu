@@ -317,13 +317,20 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, int 
             cp_async_wait<STAGES - 2>();
             __syncthreads(); /* everyone's copies visible; everyone done with slice s-1 */
 
-            /* Refill the buffer slice s-1 used with slice s + STAGES - 1. */
-            int next = s + STAGES - 1;
-            if (next < count)
-                copy_slice<S, VEC_B>(plan, a, b, k, (s0 + next) * BK,
-                                     a_stages + (next % STAGES) * S::a_stage,
-                                     b_stages + (next % STAGES) * S::b_stage);
-            cp_async_commit();
+            /* Refill the buffer slice s-1 used with slice s + STAGES - 1: right after the
+             * barrier, or after row S::copy_at of this slice's FFMAs (the large tile: its
+             * address arithmetic then falls among FFMAs, not between the barrier and the
+             * first of them, where all 8 warps of the SM would wait on it at once). */
+            const int next = s + STAGES - 1;
+            auto refill = [&]() {
+                if (next < count)
+                    copy_slice<S, VEC_B>(plan, a, b, k, (s0 + next) * BK,
+                                         a_stages + (next % STAGES) * S::a_stage,
+                                         b_stages + (next % STAGES) * S::b_stage);
+                cp_async_commit();
+            };
+            if (S::copy_at < 0)
+                refill();
 
             const float *as = a_stages + (s % STAGES) * S::a_stage;
             const float *bs = b_stages + (s % STAGES) * S::b_stage;
@@ -336,6 +343,8 @@ __device__ __forceinline__ void matmul_body(const float *a, const float *b, int 
 #pragma unroll
                     for (int j = 0; j < S::tn; ++j)
                         acc[i][j] += a_frag[i] * b_frag[j];
+                if (kk == S::copy_at)
+                    refill();
             }
         }
         cp_async_wait<0>(); /* no copy may outlive the segment (the last groups are empty) */

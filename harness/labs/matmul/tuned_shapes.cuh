@@ -74,6 +74,20 @@
 #ifndef STAGES
 #define STAGES 4
 #endif
+/* The row of a slice after whose FFMAs the large tile starts the refill copies of a
+ * later slice (-1: right after the slice's barrier, as the small and fit tiles do):
+ * the FFMAs of rows 0 .. COPY_AT then follow the barrier at once, and the copies'
+ * address arithmetic falls among FFMAs instead of between the barrier and the first
+ * of them (data/sweeps/README.md: matmul-13-copy-at.csv). */
+#ifndef COPY_AT
+#define COPY_AT 4
+#endif
+#ifndef SMALL_COPY_AT
+#define SMALL_COPY_AT -1
+#endif
+#if COPY_AT >= BK || SMALL_COPY_AT >= BK
+#error "COPY_AT and SMALL_COPY_AT must be less than BK (-1: right after the barrier)"
+#endif
 #ifndef LM
 #define LM 4 /* lanes of a warp along m; 32 / LM along n (8: as steps 09-12) */
 #endif
@@ -90,9 +104,10 @@
 
 /* One block shape and everything that follows from it. The kernel is written once,
  * for any shape; the launch picks one per problem. */
-template <int BM_, int BN_, int TM_, int TN_, int MIN_BLOCKS_>
+template <int BM_, int BN_, int TM_, int TN_, int MIN_BLOCKS_, int COPY_AT_>
 struct shape {
     static constexpr int bm = BM_, bn = BN_;         /* the block's tile of C */
+    static constexpr int copy_at = COPY_AT_;          /* refill after this row (-1: at the barrier) */
     static constexpr int tm = TM_, tn = TN_;         /* one thread's, in blocks of 4 */
     static constexpr int min_blocks = MIN_BLOCKS_;   /* per SM, for __launch_bounds__ */
     static constexpr int wm = tm * LM, wn = tn * LN; /* one warp's */
@@ -112,10 +127,10 @@ struct shape {
     static_assert(tile_floats / 4 % (sum_quads * threads) == 0,
                   "a tile must be a whole number of sum_quads float4 per thread");
 };
-typedef shape<BM, BN, TM, TN, MIN_BLOCKS> large;
-typedef shape<SMALL_BM, SMALL_BN, SMALL_TM, SMALL_TN, SMALL_MIN_BLOCKS> small;
+typedef shape<BM, BN, TM, TN, MIN_BLOCKS, COPY_AT> large;
+typedef shape<SMALL_BM, SMALL_BN, SMALL_TM, SMALL_TN, SMALL_MIN_BLOCKS, SMALL_COPY_AT> small;
 #if FIT_TILE
-typedef shape<FIT_BM, FIT_BN, 8, 8, 2> fit;
+typedef shape<FIT_BM, FIT_BN, 8, 8, 2, SMALL_COPY_AT> fit;
 #endif
 
 #endif
