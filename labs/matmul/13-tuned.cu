@@ -4,7 +4,7 @@
  *
  * What changed from 12:
  *  - 8x16 elements of C per thread (TM = 8, TN = 16), blocks of 128x256 (8 warps of
- *    64x64): per k, 128 FFMAs for 6 float4 shared loads instead of 64 for 4. The 128
+ *    32x128): per k, 128 FFMAs for 6 float4 shared loads instead of 64 for 4. The 128
  *    accumulators need over 200 registers: __launch_bounds__(256, MIN_BLOCKS = 1).
  *  - BK = 16 and STAGES = 4 (99 KB of dynamic shared memory, opted in once); the copy
  *    addresses worked out once per tile (struct copy_plan), per slice only t added.
@@ -33,6 +33,12 @@
  *    (coalesced), and no padding kernel runs; measured faster at 1023x1025x999. A is
  *    copied 4 bytes at a time anyway (stored transposed); C is stored float4 by float4
  *    when n % 4 == 0.
+ *  - On the large tile, a slice's refill copies start after its row 4 of FFMAs
+ *    (COPY_AT = 4), not right after the barrier: the copies' address arithmetic and
+ *    cp.async instructions then fall among FFMAs instead of between the barrier and the
+ *    first FFMA, where the SM's 8 warps, just released together, would all wait on
+ *    them (CUTLASS's SIMT loop spreads its copies the same way; the small and fit
+ *    tiles, with less work a slice, keep theirs at the barrier: SMALL_COPY_AT = -1).
  *  - -maxrregcount=255 (lab.def) and B's fragments loaded before A's change nothing the
  *    code does, only which registers ptxas gives the FFMAs, and so how many FFMAs wait
  *    for two operands in one register bank (labs/matmul/README.md, step 13). They measured faster.
@@ -45,10 +51,11 @@
  * small tile's -DSMALL_BM, -DSMALL_BN, -DSMALL_TN, -DSMALL_MIN_BLOCKS, -DSMALL_STREAM_K,
  * -DSMALL_SK_PER_SM=3 (its stream-K blocks per SM; 0: as many as fit) and -DSMALL_TILES=0
  * (never) or 2 (always); -DFIT_TILE=1 (0: no one-wave tile; its shape -DFIT_BM, -DFIT_BN,
- * -DFIT_MIN_PCT), -DLM=4 (8: 8 lanes along m), -DB_UNPADDED=1 (0: B padded for the
+ * -DFIT_MIN_PCT), -DLM=4 (8: 8 lanes along m), -DCOPY_AT=4 and -DSMALL_COPY_AT=-1 (the
+ * row after which each shape starts its refill; -1: at the barrier), -DB_UNPADDED=1 (0: B padded for the
  * small tile too); harness/labs/matmul/sweep-13.sh times some of them. Variables that
  * measured no faster on the H200 were taken out (data/sweeps/README.md:
- * matmul-13-small-shapes.csv, matmul-13-issue41.csv).
+ * matmul-13-small-shapes.csv, matmul-13-issue41.csv, matmul-13-copy-at*.csv).
  * Expect: over 200 registers in the main kernel (`make report` says how many), 0 local
  *   memory, 99328 B of dynamic shared memory, 1 block of 256 threads per SM (the small
  *   tile's kernel: 4 blocks per SM). On the H100, close to cuBLAS SGEMM from 1024^3 to
@@ -342,5 +349,5 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
     return cudaGetLastError();
 }
 
-STEP_TODO("__launch_bounds__, 8x16 results per thread (128x256 tiles), BK 16, 4 stages, hoisted copy addresses, stream-K, padded B, 64x64 tiles for small problems");
+STEP_TODO("__launch_bounds__, 8x16 results per thread (128x256 tiles), BK 16, 4 stages, hoisted copy addresses, refill copies after row 4 of a slice, stream-K, padded B, 64x64 tiles for small problems");
 DEFINE_STEP(matmul_tuned, THREADS, SMEM_BYTES, launch);
