@@ -5,8 +5,9 @@
 # and the builds timed only at the sizes whose code they change: B_UNPADDED=0 (B
 # padded for the small tile too) and SMALL_SK_PER_SM=0 (its stream-K on every block
 # that fits) only the small tile's, so 1023 x 1025 x 999; FIT_TILE=0 (no one-wave tile)
-# 1024^3's; the default alone at 2048^3 and 4096^3 (large tiles, and the chapter's
-# targets). One process per build and size, L2 flushed, with cublas, cublas-default
+# 1024^3's; COPY_AT=-1 (the large tile's refill copies right after the barrier, as
+# before they moved among the FFMAs) at 2048^3 and 4096^3, the large tile's sizes and
+# the chapter's targets. One process per build and size, L2 flushed, with cublas, cublas-default
 # and cublaslt timed before and after the builds at each size. The rows (the flags
 # column names each build's -D values) go to OUT/matmul-13.csv under one run id;
 # bin/lab vs-library then sets each row against the fastest library row at its size.
@@ -25,12 +26,13 @@ CHECK_SECONDS=180 RUN_SECONDS=120
 full_grid='default|
 b-padded|-DB_UNPADDED=0
 small-sk-all|-DSMALL_SK_PER_SM=0
-no-fit-tile|-DFIT_TILE=0'
+no-fit-tile|-DFIT_TILE=0
+copies-at-barrier|-DCOPY_AT=-1'
 # size (m n k) : the builds timed there
 plan='1024 1024 1024:default no-fit-tile
 1023 1025 999:default b-padded small-sk-all
-2048 2048 2048:default
-4096 4096 4096:default'
+2048 2048 2048:default copies-at-barrier
+4096 4096 4096:default copies-at-barrier'
 
 started=$(date +%s)
 sweep_goal=sweep-13 sweep_grid=$full_grid sweep_make=$make_cmd sweep_variants=$variants
