@@ -52,6 +52,9 @@
 #                           data/profiles/ and grading's records)
 #   make profile [LAB=] [STEP=] [SRC=]  each step once under Nsight Compute (ncu): its counters in
 #                           data/profiles/<gpu>/<lab>.csv (harness/profile.mk; NCU=/path/to/ncu)
+#   make sass-loop LAB= STEP= [SRC=] [KERNEL=] [OP=]  each kernel's main loop in the step's SASS:
+#                           instructions by opcode, shared loads and barriers per FFMA (OP=), operand
+#                           reuse, register-bank pairs, load-to-use distances (no GPU needed)
 #   make clocks LAB= STEP="10 cublas-tf32"  steps and library rows timed while NVML samples the SM
 #                           clock and power: what each sustains under the power limit, recorded in
 #                           data/clocks/<gpu>/clocks.csv (bin/clocks --help)
@@ -498,6 +501,31 @@ $(BIN_DIR)/occupancy: $(BUILD_DIR)/host/tools/occupancy.o $(call HOST_OBJ,occupa
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm
 
+$(BIN_DIR)/sass-loop: $(BUILD_DIR)/host/tools/sass_loop_tool.o $(call HOST_OBJ,sass_listing sass_loop)
+	$(call say,LINK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -o $@ $^
+
+# make sass-loop LAB=matmul STEP=13 [SRC=solutions] [KERNEL=matmul_tuned] [OP=FFMA]: the
+# step's binary built, its SASS listed (harness/sass-listing.sh) into build/sass/, and
+# each kernel's main loop read there (bin/sass-loop --help). No GPU needed; cuobjdump is.
+SASS_LOOP_DIR = $(BUILD_DIR)/sass
+.PHONY: sass-loop
+sass-loop: $(BIN_DIR)/sass-loop $(BIN_DIR)/lab
+	$(Q)[ -n '$(LAB)' ] && [ -n '$(STEP)' ] || { echo 'make sass-loop: needs LAB= and STEP= (make sass-loop LAB=matmul STEP=13)' >&2; exit 2; }
+	$(Q)$(BIN_DIR)/lab list '$(LAB)' '$(STEP)' >/dev/null || exit 2
+	$(Q)stems='$(call stems_named,$(call steps_of,$(LAB)),$(STEP))'; [ -n "$$stems" ] || { \
+	  echo 'make sass-loop: STEP=$(STEP) names a library row of $(LAB), not a step: its SASS is the library'"'"'s' >&2; exit 2; }; \
+	[ -n '$(CUOBJDUMP)' ] || { echo 'make sass-loop: cuobjdump was not found (make deps installs it from PyPI; or CUOBJDUMP=path)' >&2; exit 2; }; \
+	for stem in $$stems; do \
+	  $(MAKE) --no-print-directory -s $(call tree_bin,$(SRC))/$(LAB)/$$stem || exit $$?; \
+	  mkdir -p '$(SASS_LOOP_DIR)/$(SRC)/$(LAB)' && listing='$(SASS_LOOP_DIR)/$(SRC)/$(LAB)'/$$stem.sass && \
+	  sh harness/sass-listing.sh '$(CUOBJDUMP)' $(call tree_bin,$(SRC))/$(LAB)/$$stem > "$$listing" || { \
+	    echo "make sass-loop: cuobjdump could not list $(call tree_bin,$(SRC))/$(LAB)/$$stem" >&2; exit 1; }; \
+	  echo "== $(SRC)/$(LAB)/$$stem ($$listing)"; \
+	  $(BIN_DIR)/sass-loop $(if $(KERNEL),--kernel '$(KERNEL)') $(if $(OP),--op '$(OP)') "$$listing" || exit $$?; \
+	done
+
 # bin/doc-links: every relative link and #anchor between the documents, and each step
 # header's guide line, resolves (make test runs it; no network).
 $(BIN_DIR)/doc-links: $(BUILD_DIR)/host/tools/doc_links.o $(BUILD_DIR)/host/tools/markdown_files.o
@@ -589,7 +617,7 @@ peaks-once:
 	echo "make run: make peaks failed (exit $$?): the normalized figures and the impossible-speed rule go without this GPU's ceilings"
 
 TOOLS := $(BIN_DIR)/profile $(BIN_DIR)/guide-tables $(BIN_DIR)/doc-links $(BIN_DIR)/occupancy $(BIN_DIR)/lab $(BIN_DIR)/gpu-probe $(BIN_DIR)/results-check \
-         $(BIN_DIR)/occupancy-api-check $(BIN_DIR)/clocks
+         $(BIN_DIR)/occupancy-api-check $(BIN_DIR)/clocks $(BIN_DIR)/sass-loop
 
 include plots/plots.mk
 include harness/profile.mk
