@@ -501,7 +501,7 @@ $(BIN_DIR)/occupancy: $(BUILD_DIR)/host/tools/occupancy.o $(call HOST_OBJ,occupa
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm
 
-$(BIN_DIR)/sass-loop: $(BUILD_DIR)/host/tools/sass_loop_tool.o $(call HOST_OBJ,sass_listing sass_loop)
+$(BIN_DIR)/sass-loop: $(BUILD_DIR)/host/tools/sass_loop_tool.o $(call HOST_OBJ,sass_listing sass_loop grading/files untrusted)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^

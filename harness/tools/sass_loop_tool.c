@@ -10,8 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grading/files.h"
 #include "sass_listing.h"
 #include "sass_loop.h"
+
+/* the most of a listing read: a step's is a few MB */
+#define LISTING_MAX ((size_t)1 << 26)
 
 static const char *program = "sass-loop";
 
@@ -19,37 +23,6 @@ static int usage(const char *why)
 {
     fprintf(stderr, "%s: %s (usage: sass-loop [--kernel NAME] [--op OPCODE] LISTING)\n", program, why);
     return 2;
-}
-
-static char *read_listing(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    size_t cap = 1 << 16, len = 0;
-    char *text = malloc(cap);
-    for (size_t got; text != NULL && (got = fread(text + len, 1, cap - len - 1, f)) > 0;) {
-        len += got;
-        if (len + 1 == cap) {
-            if (cap >= (size_t)1 << 28) { /* 256 MB: no listing of one step is near it */
-                free(text);
-                text = NULL;
-                break;
-            }
-            char *grown = realloc(text, cap *= 2);
-            if (grown == NULL)
-                free(text);
-            text = grown;
-        }
-    }
-    int failed = ferror(f);
-    fclose(f);
-    if (text == NULL || failed) {
-        free(text);
-        return NULL;
-    }
-    text[len] = '\0';
-    return text;
 }
 
 int main(int argc, char **argv)
@@ -89,7 +62,7 @@ int main(int argc, char **argv)
                 program, op);
         return 2;
     }
-    char *text = read_listing(path);
+    char *text = read_text(path, LISTING_MAX);
     if (text == NULL) {
         fprintf(stderr, "%s: cannot read the listing %s\n", program, path);
         return 2;
