@@ -2,7 +2,7 @@
  * counts by hand (labs/matmul/README.md, "CUTLASS's loop, built here", question 4),
  * for any step. Pure C11 over harness/sass_listing.h's instructions; bin/sass-loop
  * (harness/tools/sass_loop_tool.c, make sass-loop) prints them. Tested with a listing
- * written by hand (tests/test_sass_loop.c, tests/fixtures/sass/loop.sass). */
+ * written by hand (tests/test_sass_loop.c, tests/fixtures/sass-loop/loop.sass). */
 #ifndef LAB_SASS_LOOP_H
 #define LAB_SASS_LOOP_H
 

@@ -1,5 +1,5 @@
 /* bin/sass-loop (harness/sass_loop.c): a kernel's main loop read in a SASS listing
- * written by hand (tests/fixtures/sass/loop.sass, whose header says what each figure
+ * written by hand (tests/fixtures/sass-loop/loop.sass, whose header says what each figure
  * must be), the inner of two loops chosen, and one line and a documented exit code for
  * each bad input, make sass-loop's included. No cuobjdump needed. */
 #include <check.h>
@@ -22,7 +22,7 @@ static int run_tool(const char *a1, const char *a2, const char *a3, const char *
 static const char *listing(void)
 {
     static char path[512];
-    return fixture_path("sass/loop.sass", path, sizeof path);
+    return fixture_path("sass-loop/loop.sass", path, sizeof path);
 }
 
 START_TEST(figures_of_a_loop_written_by_hand)
