@@ -304,3 +304,37 @@ long sass_count_elsewhere(const char *text, const char *function, const char *mn
     }
     return 0;
 }
+
+int sass_load_destination(const struct sass_insn *insn, int *first)
+{
+    const char *r = insn->operands;
+    if (r[0] != 'R' || !isdigit((unsigned char)r[1]))
+        return 0;
+    *first = atoi(r + 1);
+    return strstr(insn->opcode, ".128") ? 4 : strstr(insn->opcode, ".64") ? 2 : 1;
+}
+
+int sass_reads_marked(const struct sass_insn *insn, const unsigned char *marked)
+{
+    const char *p = insn->operands;
+    if (!(insn->opcode[0] == 'S' && insn->opcode[1] == 'T')) { /* skip the destination */
+        const char *comma = strchr(p, ',');
+        if (comma == NULL)
+            return 0;
+        p = comma + 1;
+    }
+    for (; *p; ++p) {
+        if (*p != 'R' || !isdigit((unsigned char)p[1]))
+            continue;
+        if (p > insn->operands && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+            continue; /* UR4, SR_... */
+        char *end;
+        long r = strtol(p + 1, &end, 10);
+        int width = strncmp(end, ".64", 3) == 0 ? 2 : 1;
+        for (int w = 0; w < width; ++w)
+            if (r + w < SASS_REGISTERS && marked[r + w])
+                return 1;
+        p = end - 1;
+    }
+    return 0;
+}

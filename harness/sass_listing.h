@@ -59,6 +59,19 @@ int sass_insn_matches(const struct sass_insn *insn, const char *mnemonic);
  * optionally ":OPERAND" (letters, digits, '_' and '.'). */
 int sass_mnemonic_valid(const char *mnemonic);
 
+/* The general registers R0..R254 (RZ is 255). */
+#define SASS_REGISTERS 256
+
+/* The registers a load writes: R<first> and the next ones, 1, 2 or 4 of them (.64,
+ * .128); 0 when its first operand is not a general register (RZ, a predicate). */
+int sass_load_destination(const struct sass_insn *insn, int *first);
+
+/* Whether insn reads a register r that marked[r] (SASS_REGISTERS of them) sets: an
+ * R<n> of its operands after the first (its destination), or of all of them for a
+ * store (STS, STG, STL, ST: every operand is read); R<n>.64 reads R<n> and R<n+1>;
+ * UR<n> and SR_... are not general registers. */
+int sass_reads_marked(const struct sass_insn *insn, const unsigned char *marked);
+
 /* How many instructions of function (every listing of it in text) match mnemonic
  * (sass_insn_matches);
  * -1 when no function of that name is listed. */

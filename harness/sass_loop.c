@@ -18,26 +18,6 @@ static int is_padding(const struct sass_insn *in)
     return is_base(in, "LDS") && strncmp(in->operands, "RZ, [RZ]", 8) == 0;
 }
 
-/* The 32-bit registers an operand names, R<n> (not UR<n>, not RZ); an address's
- * R<n>.64 names R<n> and R<n+1>. Returns how many went into regs (at most max). */
-static int operand_registers(const char *operand, size_t len, long *regs, int max)
-{
-    int count = 0;
-    for (size_t i = 0; i < len && count < max; ++i) {
-        if (operand[i] != 'R' || i + 1 >= len || !isdigit((unsigned char)operand[i + 1]))
-            continue;
-        if (i > 0 && (isalnum((unsigned char)operand[i - 1]) || operand[i - 1] == '_'))
-            continue; /* UR8, SR_TID... */
-        char *end;
-        long r = strtol(operand + i + 1, &end, 10);
-        regs[count++] = r;
-        if (strncmp(end, ".64", 3) == 0 && count < max)
-            regs[count++] = r + 1;
-        i = (size_t)(end - operand) - 1;
-    }
-    return count;
-}
-
 /* Splits operands at commas: the start and length of operand k, or 0 when there is none. */
 static int nth_operand(const char *operands, int k, const char **start, size_t *len)
 {
@@ -54,35 +34,6 @@ static int nth_operand(const char *operands, int k, const char **start, size_t *
         return 0;
     *start = p;
     *len = strcspn(p, ",");
-    return 1;
-}
-
-/* Does in read register r? Its operands after the first (the destination), or all of
- * them for a store, whose first operand is an address. */
-static int reads_register(const struct sass_insn *in, long r)
-{
-    char base[48];
-    sass_base_opcode(in->opcode, base, sizeof base);
-    int first = strncmp(base, "ST", 2) == 0 || strcmp(base, "RED") == 0 ? 0 : 1;
-    const char *start;
-    size_t len;
-    for (int k = first; nth_operand(in->operands, k, &start, &len); ++k) {
-        long regs[8];
-        int n = operand_registers(start, len, regs, 8);
-        for (int i = 0; i < n; ++i)
-            if (regs[i] == r)
-                return 1;
-    }
-    return 0;
-}
-
-/* 32-bit words an LDS loads: its width modifier (.64, .128), else one */
-static int shared_load_words(const struct sass_insn *in)
-{
-    if (strstr(in->opcode, ".128") != NULL)
-        return 4;
-    if (strstr(in->opcode, ".64") != NULL)
-        return 2;
     return 1;
 }
 
@@ -227,26 +178,20 @@ int sass_main_loop(const struct sass_insn *insns, long n, const char *op, struct
                 loop->bar_to_work[loop->bars] = d < len ? d : -1;
             ++loop->bars;
         } else if (is_base(in, "LDS")) {
-            int words = shared_load_words(in);
+            int first = 0, words = sass_load_destination(in, &first);
             ++loop->shared_loads;
-            loop->shared_words += words;
-            long regs[2];
-            const char *start;
-            size_t olen;
-            if (!nth_operand(in->operands, 0, &start, &olen) ||
-                operand_registers(start, olen, regs, 1) != 1)
+            loop->shared_words += words > 0 ? words : 1;
+            if (words == 0)
                 continue;
+            unsigned char loaded[SASS_REGISTERS] = {0};
+            for (int w = 0; w < words && first + w < SASS_REGISTERS; ++w)
+                loaded[first + w] = 1;
             /* the first instruction after it, around the loop, that reads a word it loaded */
-            for (long d = 1; d < len; ++d) {
-                const struct sass_insn *later = &insns[at[(p + d) % len]];
-                int reads = 0;
-                for (int w = 0; w < words && !reads; ++w)
-                    reads = reads_register(later, regs[0] + w);
-                if (reads) {
+            for (long d = 1; d < len; ++d)
+                if (sass_reads_marked(&insns[at[(p + d) % len]], loaded)) {
                     distances[used++] = d;
                     break;
                 }
-            }
         }
     }
     loop->loads_used = used;

@@ -1,7 +1,8 @@
-/* A kernel's main loop, read in its SASS: the figures the FP32 lab's step 13 chapter
- * counts by hand (labs/matmul/README.md, "CUTLASS's loop, built here", question 4),
- * for any step. Pure C11 over harness/sass_listing.h's instructions; bin/sass-loop
- * (harness/tools/sass_loop_tool.c, make sass-loop) prints them. Tested with a listing
+/* A kernel's main loop, read in its SASS: what the instructions around the work cost
+ * (the other instructions, shared loads, operand reuse, register banks, the waits after
+ * barriers and loads), for any step. Pure C11 over harness/sass_listing.h's
+ * instructions; bin/sass-loop (harness/tools/sass_loop_tool.c, make sass-loop) prints
+ * them. Tested with a listing
  * written by hand (tests/test_sass_loop.c, tests/fixtures/sass-loop/loop.sass). */
 #ifndef LAB_SASS_LOOP_H
 #define LAB_SASS_LOOP_H
@@ -42,7 +43,7 @@ struct sass_loop {
 int sass_main_loop(const struct sass_insn *insns, long n, const char *op, struct sass_loop *loop);
 
 /* The function's name for people: the source name inside a plain C++ mangled name
- * ("_Z12matmul_tunedPKf..." gives "matmul_tuned"), else the name as listed, cut to fit. */
+ * ("_Z9my_kernelPf" gives "my_kernel"), else the name as listed, cut to fit. */
 void sass_display_name(const char *listed, size_t len, char *out, size_t out_len);
 
 /* loop's figures, a line each, under a heading naming the function (name) and the

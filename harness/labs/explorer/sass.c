@@ -8,7 +8,6 @@
 
 #include "sass_listing.h"
 
-#define MAX_REGS 256 /* R0..R254 and RZ */
 
 static int is_long_latency_load(const char *base)
 {
@@ -29,47 +28,6 @@ static int is_barrier(const char *opcode, const char *base)
 static int is_wait(const char *base)
 {
     return strcmp(base, "DEPBAR") == 0;
-}
-
-static int is_store_like(const char *base)
-{
-    return base[0] == 'S' && base[1] == 'T'; /* STS, STG, STL, ST: every operand is read */
-}
-
-/* Registers written by a load: its first operand, 1, 2 or 4 wide. */
-static int load_destination(const struct sass_insn *in, int *first)
-{
-    const char *r = in->operands;
-    if (r[0] != 'R' || !isdigit((unsigned char)r[1]))
-        return 0;
-    *first = atoi(r + 1);
-    return strstr(in->opcode, ".128") ? 4 : strstr(in->opcode, ".64") ? 2 : 1;
-}
-
-/* 1 when the instruction reads a register marked in pending. */
-static int reads_pending(const struct sass_insn *in, const char *base, const unsigned char *pending)
-{
-    const char *p = in->operands;
-    if (!is_store_like(base)) { /* skip the destination */
-        const char *comma = strchr(p, ',');
-        if (comma == NULL)
-            return 0;
-        p = comma + 1;
-    }
-    for (; *p; ++p) {
-        if (*p != 'R' || !isdigit((unsigned char)p[1]))
-            continue;
-        if (p > in->operands && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
-            continue; /* UR4, SR_... */
-        char *end;
-        long r = strtol(p + 1, &end, 10);
-        int width = strncmp(end, ".64", 3) == 0 ? 2 : 1;
-        for (int w = 0; w < width; ++w)
-            if (r + w < MAX_REGS && pending[r + w])
-                return 1;
-        p = end - 1;
-    }
-    return 0;
 }
 
 struct loop {
@@ -129,7 +87,7 @@ int sass_count(const char *text, const char *function, const long *trips, int tr
         return -1;
     }
 
-    unsigned char pending[MAX_REGS];
+    unsigned char pending[SASS_REGISTERS];
     memset(pending, 0, sizeof pending);
     int group_open = 0;
     for (long i = 0; i < last; ++i) {
@@ -148,7 +106,7 @@ int sass_count(const char *text, const char *function, const long *trips, int tr
         int is_target = 0;
         for (long j = 0; j < last && !is_target; ++j)
             is_target = insns[j].target == in->address;
-        if (is_target || (group_open && reads_pending(in, base, pending))) {
+        if (is_target || (group_open && sass_reads_marked(in, pending))) {
             group_open = 0;
             memset(pending, 0, sizeof pending);
         }
@@ -164,9 +122,9 @@ int sass_count(const char *text, const char *function, const long *trips, int tr
                 group_open = 1;
                 out->load_groups += times;
             }
-            int first = 0, width = load_destination(in, &first);
+            int first = 0, width = sass_load_destination(in, &first);
             for (int w = 0; w < width; ++w)
-                if (first + w < MAX_REGS)
+                if (first + w < SASS_REGISTERS)
                     pending[first + w] = 1;
         }
         if (in->target >= 0) { /* a branch ends the group */
