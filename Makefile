@@ -55,6 +55,9 @@
 #   make sass-loop LAB= STEP= [SRC=] [KERNEL=] [OP=]  each kernel's main loop in the step's SASS:
 #                           instructions by opcode, shared loads and barriers per FFMA (OP=), operand
 #                           reuse, register-bank pairs, load-to-use distances (no GPU needed)
+#   make stalls LAB= STEP= [SRC=] [RUN_ARGS=] [KERNEL=] [REASON=] [TOP=]  where the step's warps
+#                           wait, instruction by instruction (ncu's warp-state samples; GPU and ncu
+#                           needed; harness/profile.mk, bin/stall-lines --help)
 #   make clocks LAB= STEP="10 cublas-tf32"  steps and library rows timed while NVML samples the SM
 #                           clock and power: what each sustains under the power limit, recorded in
 #                           data/clocks/<gpu>/clocks.csv (bin/clocks --help)
@@ -617,7 +620,7 @@ peaks-once:
 	echo "make run: make peaks failed (exit $$?): the normalized figures and the impossible-speed rule go without this GPU's ceilings"
 
 TOOLS := $(BIN_DIR)/profile $(BIN_DIR)/guide-tables $(BIN_DIR)/doc-links $(BIN_DIR)/occupancy $(BIN_DIR)/lab $(BIN_DIR)/gpu-probe $(BIN_DIR)/results-check \
-         $(BIN_DIR)/occupancy-api-check $(BIN_DIR)/clocks $(BIN_DIR)/sass-loop
+         $(BIN_DIR)/occupancy-api-check $(BIN_DIR)/clocks $(BIN_DIR)/sass-loop $(BIN_DIR)/stall-lines
 
 include plots/plots.mk
 include harness/profile.mk
@@ -792,7 +795,7 @@ $(BUILD_DIR)/tests:
 
 # (grading's pure parts and the child processes, harness/procs.c, are tested on
 # their own)
-$(BIN_DIR)/run-tests: $(TEST_OBJS) $(BUILD_DIR)/host/tools/markdown_files.o $(call HOST_OBJ,$(HARNESS_PURE) lab_registry sass_listing $(addprefix grading/,$(GRADING_PURE) files) procs sandbox clock_samples visible_gpu) $(LAB_PURE_OBJS) $(ALL_TABLE_OBJS)
+$(BIN_DIR)/run-tests: $(TEST_OBJS) $(BUILD_DIR)/host/tools/markdown_files.o $(call HOST_OBJ,$(HARNESS_PURE) lab_registry sass_listing stall_samples $(addprefix grading/,$(GRADING_PURE) files) procs sandbox clock_samples visible_gpu) $(LAB_PURE_OBJS) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ $(CHECK_LIBS) $(foreach lab,$(LABS),$($(lab)_LDLIBS))

@@ -32,6 +32,44 @@ profile: $(BIN_DIR)/profile
 	  $(BIN_DIR)/profile --lab $$lab $(if $(STEP),--step '$(STEP)') --source $(SRC) --ncu '$(NCU)' --out '$(PROFILE_OUT)'; \
 	  code=$$?; [ $$code -eq 0 ] || { [ $$code -eq 1 ] && failed=1 || exit $$code; }; done; exit $${failed:-0}
 
+# make stalls LAB=matmul STEP=13 [SRC=solutions] [RUN_ARGS="--n 2048"] [KERNEL=matmul_tuned]
+#             [REASON=short_sb] [TOP=10]: where the step's warps wait, instruction by
+# instruction. The step (or library row) is run once plainly (it must pass its check;
+# without a GPU it exits 77 there), then once under ncu's warp-state sampling
+# (--section SourceCounters, clocks at base, every kernel of the run, or those KERNEL
+# names) into build/stalls/; ncu's source page of the report, as CSV, is read by
+# bin/stall-lines (harness/stall_samples.h): each kernel's samples by reason and the
+# TOP instructions with the most samples of REASON (default: every reason but
+# "selected"), each with the instruction that last wrote a register it reads. Exit: 0;
+# 1 a check or ncu failed, or no sample; 2 bad usage; 6 ncu missing or its counters
+# kept to administrators; 77 no GPU. GUIDE.md, "What limits a step".
+STALLS_DIR = $(BUILD_DIR)/stalls
+$(BIN_DIR)/stall-lines: $(BUILD_DIR)/host/tools/stall_lines.o $(call HOST_OBJ,stall_samples sass_listing grading/files step_table lab_registry csv untrusted results vs_library profile launches gpu_needs occupancy) $(ALL_TABLE_OBJS)
+	$(call say,LINK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -o $@ $^ -lm
+
+.PHONY: stalls
+stalls: $(BIN_DIR)/stall-lines $(BIN_DIR)/lab
+	$(Q)[ -n '$(LAB)' ] && [ -n '$(STEP)' ] || { echo 'make stalls: needs LAB= and STEP= (make stalls LAB=matmul STEP=13)' >&2; exit 2; }
+	$(Q)$(BIN_DIR)/lab list '$(LAB)' '$(STEP)' >/dev/null || exit 2
+	$(Q)stems='$(call stems_named,$(call steps_of,$(LAB)) $(call rows_of,$(LAB)),$(STEP))'; \
+	[ -n '$(NCU)' ] && [ -x '$(NCU)' ] || { echo 'make stalls: Nsight Compute (ncu) was not found: the CUDA Toolkit'"'"'s bin/ncu, or NCU=/path/to/ncu' >&2; exit 6; }; \
+	for stem in $$stems; do \
+	  bin=$(call tree_bin,$(SRC))/$(LAB)/$$stem; dir='$(STALLS_DIR)/$(SRC)/$(LAB)'; \
+	  $(MAKE) --no-print-directory -s "$$bin" || exit $$?; \
+	  "$$bin" $(RUN_ARGS) --untimed --no-observe --no-csv || exit $$?; \
+	  mkdir -p "$$dir" && rm -f "$$dir/$$stem.ncu-rep" "$$dir/$$stem.csv" && \
+	  echo "make stalls: $$bin under ncu's warp-state sampling (log: $$dir/$$stem.ncu.log)"; \
+	  '$(NCU)' --section SourceCounters --clock-control base $(if $(KERNEL),-k 'regex:$(KERNEL)') \
+	    -f -o "$$dir/$$stem" "$$bin" $(RUN_ARGS) --untimed --no-observe --no-csv > "$$dir/$$stem.ncu.log" 2>&1; \
+	  [ -f "$$dir/$$stem.ncu-rep" ] && '$(NCU)' --import "$$dir/$$stem.ncu-rep" --page source \
+	    --print-source sass --csv > "$$dir/$$stem.csv" 2>> "$$dir/$$stem.ncu.log" || : > "$$dir/$$stem.csv"; \
+	  echo "== $(SRC)/$(LAB)/$$stem ($$dir/$$stem.csv)"; \
+	  $(BIN_DIR)/stall-lines --ncu-log "$$dir/$$stem.ncu.log" $(if $(KERNEL),--kernel '$(KERNEL)') \
+	    $(if $(REASON),--reason '$(REASON)') $(if $(TOP),--top '$(TOP)') "$$dir/$$stem.csv" || exit $$?; \
+	done
+
 # One figure per lab and GPU with profiles (make plots draws it): each step's speed above
 # its memory and compute throughput, plots/<lab>/profile-<gpu>.png (plots/profile.gp),
 # from bin/results-check's sum of each step's newest profiling.

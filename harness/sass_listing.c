@@ -54,6 +54,32 @@ struct label {
     long address;
 };
 
+int sass_parse_code(const char *code, struct sass_insn *in)
+{
+    memset(in, 0, sizeof *in);
+    in->address = -1;
+    in->target = -1;
+    while (isspace((unsigned char)*code))
+        ++code;
+    if (code[0] == '@') { /* the guard predicate */
+        code += strcspn(code, " ");
+        while (*code == ' ')
+            ++code;
+    }
+    size_t op = strcspn(code, " ;");
+    if (op == 0)
+        return -1;
+    snprintf(in->opcode, sizeof in->opcode, "%.*s", (int)op, code);
+    code += op;
+    while (*code == ' ')
+        ++code;
+    snprintf(in->operands, sizeof in->operands, "%.*s", (int)strcspn(code, ";"), code);
+    size_t olen = strlen(in->operands);
+    while (olen > 0 && isspace((unsigned char)in->operands[olen - 1]))
+        in->operands[--olen] = '\0';
+    return 0;
+}
+
 long sass_read_body(const char *body, struct sass_insn **out)
 {
     long capacity = 256, count = 0;
@@ -130,29 +156,14 @@ long sass_read_body(const char *body, struct sass_insn **out)
         }
         struct sass_insn *in = &insns[count];
         branch_label[count++] = NULL;
-        memset(in, 0, sizeof *in);
+        sass_parse_code(code, in);
         in->address = address;
-        in->target = -1;
         if (label_waiting) {
             for (int i = 0; i < label_count; ++i)
                 if (labels[i].address < 0)
                     labels[i].address = address;
             label_waiting = 0;
         }
-        if (code[0] == '@') { /* the guard predicate */
-            code += strcspn(code, " ");
-            while (*code == ' ')
-                ++code;
-        }
-        size_t op = strcspn(code, " ");
-        snprintf(in->opcode, sizeof in->opcode, "%.*s", (int)op, code);
-        code += op;
-        while (*code == ' ')
-            ++code;
-        snprintf(in->operands, sizeof in->operands, "%s", code);
-        size_t olen = strlen(in->operands);
-        while (olen > 0 && isspace((unsigned char)in->operands[olen - 1]))
-            in->operands[--olen] = '\0';
         char base[48];
         sass_base_opcode(in->opcode, base, sizeof base);
         if (strcmp(base, "BRA") == 0) {
@@ -305,7 +316,7 @@ long sass_count_elsewhere(const char *text, const char *function, const char *mn
     return 0;
 }
 
-int sass_load_destination(const struct sass_insn *insn, int *first)
+int sass_destination(const struct sass_insn *insn, int *first)
 {
     const char *r = insn->operands;
     if (r[0] != 'R' || !isdigit((unsigned char)r[1]))
@@ -317,11 +328,11 @@ int sass_load_destination(const struct sass_insn *insn, int *first)
 int sass_reads_marked(const struct sass_insn *insn, const unsigned char *marked)
 {
     const char *p = insn->operands;
-    if (!(insn->opcode[0] == 'S' && insn->opcode[1] == 'T')) { /* skip the destination */
-        const char *comma = strchr(p, ',');
-        if (comma == NULL)
+    size_t first_len = strcspn(p, ",");
+    if (memchr(p, '[', first_len) == NULL) { /* skip the destination */
+        if (p[first_len] == '\0')
             return 0;
-        p = comma + 1;
+        p += first_len + 1;
     }
     for (; *p; ++p) {
         if (*p != 'R' || !isdigit((unsigned char)p[1]))

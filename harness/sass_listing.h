@@ -62,14 +62,21 @@ int sass_mnemonic_valid(const char *mnemonic);
 /* The general registers R0..R254 (RZ is 255). */
 #define SASS_REGISTERS 256
 
-/* The registers a load writes: R<first> and the next ones, 1, 2 or 4 of them (.64,
- * .128); 0 when its first operand is not a general register (RZ, a predicate). */
-int sass_load_destination(const struct sass_insn *insn, int *first);
+/* The registers an instruction writes when its first operand is a general register
+ * (a load, an FFMA, a MOV...): R<first> and the next ones, 1, 2 or 4 of them (.64,
+ * .128 in the opcode); 0 when its first operand is not one (a store's address, RZ, a
+ * predicate, a barrier's number). */
+int sass_destination(const struct sass_insn *insn, int *first);
+
+/* One instruction's text as a listing writes it between the address and the ';'
+ * ("@P0 LDS.128 R44, [R179+0xa50]"), its guard predicate left out, into insn's
+ * opcode and operands (address -1, target -1). 0, or -1 when code holds no opcode. */
+int sass_parse_code(const char *code, struct sass_insn *insn);
 
 /* Whether insn reads a register r that marked[r] (SASS_REGISTERS of them) sets: an
- * R<n> of its operands after the first (its destination), or of all of them for a
- * store (STS, STG, STL, ST: every operand is read); R<n>.64 reads R<n> and R<n+1>;
- * UR<n> and SR_... are not general registers. */
+ * R<n> of its operands after the first (its destination), or of all of them where the
+ * first is a memory reference (a store, a cp.async's LDGSTS, a RED: every operand is
+ * read); R<n>.64 reads R<n> and R<n+1>; UR<n> and SR_... are not general registers. */
 int sass_reads_marked(const struct sass_insn *insn, const unsigned char *marked);
 
 /* How many instructions of function (every listing of it in text) match mnemonic

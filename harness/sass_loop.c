@@ -178,7 +178,7 @@ int sass_main_loop(const struct sass_insn *insns, long n, const char *op, struct
                 loop->bar_to_work[loop->bars] = d < len ? d : -1;
             ++loop->bars;
         } else if (is_base(in, "LDS")) {
-            int first = 0, words = sass_load_destination(in, &first);
+            int first = 0, words = sass_destination(in, &first);
             ++loop->shared_loads;
             loop->shared_words += words > 0 ? words : 1;
             if (words == 0)

@@ -122,7 +122,7 @@ int sass_count(const char *text, const char *function, const long *trips, int tr
                 group_open = 1;
                 out->load_groups += times;
             }
-            int first = 0, width = sass_load_destination(in, &first);
+            int first = 0, width = sass_destination(in, &first);
             for (int w = 0; w < width; ++w)
                 if (first + w < SASS_REGISTERS)
                     pending[first + w] = 1;
