@@ -358,7 +358,8 @@ static void speedups(const char *csv_path, const struct run_record *r, double *v
     *vs_previous = *vs_first = NAN;
     const struct step_table *table = step_identity.table;
     int index = step_table_index(table, step_table_step(table, r->step));
-    if (strcmp(r->verdict, "PASS") != 0 || (index < 0 && step_table_row(table, r->step) == NULL))
+    if (strcmp(r->verdict, "PASS") != 0 || (index < 0 && step_table_row(table, r->step) == NULL) ||
+        !(r->median_ms > 0)) /* an untimed run (--untimed) has no time to compare */
         return;
     char stem[128];
     const char *previous = step_table_previous_name(table, r->step, stem, sizeof stem);

@@ -1,8 +1,10 @@
 /* Reading a SASS listing: the text of `cuobjdump -sass` (or nvdisasm) of a compiled
  * CUDA file, function by function, instruction by instruction. Pure C11, no tools
  * run: the listing comes from harness/sass-listing.sh, the one place that runs
- * cuobjdump. Read by the explorer's instruction counts (harness/labs/explorer/sass.c)
- * and by grading's `sass` and `no-sass` technique lines (harness/grading/judging.c).
+ * cuobjdump. Read by the explorer's instruction counts (harness/labs/explorer/sass.c),
+ * grading's `sass` and `no-sass` technique lines (harness/grading/judging.c), make
+ * sass-loop (harness/sass_loop.c) and, an instruction at a time, make stalls
+ * (harness/stall_samples.c: ncu's source page prints the same SASS).
  * Tested with committed listings, no cuobjdump needed (tests/test_grading.c,
  * harness/labs/explorer/tests/test_explorer_sass.c). */
 #ifndef LAB_SASS_LISTING_H
