@@ -21,10 +21,13 @@
  *    apart, from the 128-byte line the piece's first nonzero lies in, so that each of
  *    the warp's loads is one line, not two (all in flight before the first is used;
  *    8 loads reach the end of a piece of 224), multiplies them by x and leaves
- *    the products in shared memory; then it adds 8 neighbouring products, closing a
- *    row's partial sum into that row's slot (a shared-memory atomicAdd) where the row
- *    ends: equal work per lane whatever the row lengths (Merrill and Garland's merge
- *    path, inside a warp). The warp writes its rows' sums to y in one coalesced store.
+ *    the products in shared memory; then it adds 8 neighbouring products: equal work
+ *    per lane whatever the row lengths (Merrill and Garland's merge path, inside a
+ *    warp). Each row's sum is stored once, by the lane where the row ends; what earlier
+ *    lanes add to it comes from a segmented scan of shuffles across the warp (not a
+ *    shared-memory atomicAdd per lane and row: on sm_80 and sm_90 a float atomicAdd to
+ *    shared memory is a compare-and-swap loop). The warp writes its rows' sums to y in
+ *    one coalesced store.
  *    The first piece of a long row is stored like any other; its other pieces run in a
  *    second launch, after it, and atomicAdd their sums into y[row]. On a small matrix
  *    (ONE_LAUNCH_NNZ) they are all in the one launch instead, each sum in a slot of its

@@ -21,10 +21,13 @@
  *    apart, from the 128-byte line the piece's first nonzero lies in, so that each of
  *    the warp's loads is one line, not two (all in flight before the first is used;
  *    8 loads reach the end of a piece of 224), multiplies them by x and leaves
- *    the products in shared memory; then it adds 8 neighbouring products, closing a
- *    row's partial sum into that row's slot (a shared-memory atomicAdd) where the row
- *    ends: equal work per lane whatever the row lengths (Merrill and Garland's merge
- *    path, inside a warp). The warp writes its rows' sums to y in one coalesced store.
+ *    the products in shared memory; then it adds 8 neighbouring products: equal work
+ *    per lane whatever the row lengths (Merrill and Garland's merge path, inside a
+ *    warp). Each row's sum is stored once, by the lane where the row ends; what earlier
+ *    lanes add to it comes from a segmented scan of shuffles across the warp (not a
+ *    shared-memory atomicAdd per lane and row: on sm_80 and sm_90 a float atomicAdd to
+ *    shared memory is a compare-and-swap loop). The warp writes its rows' sums to y in
+ *    one coalesced store.
  *    The first piece of a long row is stored like any other; its other pieces run in a
  *    second launch, after it, and atomicAdd their sums into y[row]. On a small matrix
  *    (ONE_LAUNCH_NNZ) they are all in the one launch instead, each sum in a slot of its
@@ -77,6 +80,15 @@
 #define ALIGNED_LOADS 1
 #endif
 #define PIECE_CAP (ALIGNED_LOADS ? PIECE - 32 : PIECE) /* the most nonzeros of a piece */
+/* 1: each row's sum stored once by the lane where it ends, what flows in from earlier
+ * lanes found by a segmented scan of shuffles; 0: each lane's part of a row added into
+ * the row's slot with a shared-memory atomicAdd, as before (on sm_80 and sm_90 a float
+ * atomicAdd to shared memory is a compare-and-swap loop, ATOMS.CAST.SPIN in the SASS).
+ * 1 measured faster on powerlaw and the real matrices, level on the rest
+ * (data/sweeps/NVIDIA-H200/spmv-07-segmented.csv). */
+#ifndef SEGMENTED_SUMS
+#define SEGMENTED_SUMS 1
+#endif
 /* A long row's pieces in the one launch where the matrix has at most this many
  * nonzeros (2^22): each piece leaves its sum in a slot of its own, and the last of them
  * to finish (a counter per long row) adds the slots in order and stores y[row]. On a
@@ -156,6 +168,60 @@ spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restri
     __syncwarp();
     /* lane l adds products l * PER_LANE .. l * PER_LANE + PER_LANE - 1 */
     const int length = end - begin, first = lane * PER_LANE;
+#if SEGMENTED_SUMS
+    {
+        /* Each row's sum is stored once, by the lane where the row ends: the rows that
+         * begin and end in a lane by it alone; the first row a lane ends (its head) with
+         * what flows in from the lanes before, found by a segmented scan of shuffles. */
+        float sum = 0.0f, head = 0.0f;
+        int head_row = -1;
+        if (first < length) {
+            int lo = 0, hi = rows - 1; /* the row holding `first` */
+            while (lo < hi) {
+                int mid = (lo + hi + 1) / 2;
+                if (bounds[warp][mid] <= first)
+                    lo = mid;
+                else
+                    hi = mid - 1;
+            }
+            int row = lo, next = bounds[warp][row + 1];
+            int last = first + PER_LANE < length ? first + PER_LANE : length;
+            for (int i = first; i <= last; ++i) {
+                /* the rows that end at i (at `last` too: a row ending on this lane's
+                 * edge is closed here, so the next lane starts on a fresh row) */
+                while (row < rows && i >= next) {
+                    if (head_row < 0) {
+                        head_row = row;
+                        head = sum;
+                    } else {
+                        sums[warp][row] = sum; /* begun and ended in this lane */
+                    }
+                    sum = 0.0f;
+                    ++row;
+                    next = row < rows ? bounds[warp][row + 1] : length + 1;
+                }
+                if (i < last)
+                    sum += products[warp][i + i / 32];
+            }
+        }
+        /* carry: what this lane passes on to the next, the open row's sum so far; a
+         * lane that ended a row (or has no products) starts the chain afresh */
+        bool reset = head_row >= 0 || first >= length;
+        float carry = sum;
+#pragma unroll
+        for (int offset = 1; offset < 32; offset *= 2) {
+            float c = __shfl_up_sync(0xffffffffu, carry, offset);
+            bool r = __shfl_up_sync(0xffffffffu, reset, offset);
+            if (lane >= offset && !reset) {
+                carry += c;
+                reset = r;
+            }
+        }
+        float carry_in = __shfl_up_sync(0xffffffffu, carry, 1);
+        if (head_row >= 0)
+            sums[warp][head_row] = (lane > 0 ? carry_in : 0.0f) + head;
+    }
+#else
     if (first < length) {
         int lo = 0, hi = rows - 1; /* the row holding `first`: the last whose start <= first */
         while (lo < hi) {
@@ -178,6 +244,7 @@ spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restri
         }
         atomicAdd(&sums[warp][row], sum);
     }
+#endif
     __syncwarp();
     if (long_part) { /* the row's pieces are consecutive: which of them is this one */
         const int row_begin = __ldg(Ap + first_row), row_length = __ldg(Ap + first_row + 1) - row_begin;
