@@ -2,7 +2,8 @@
 # matrix classes, clustered by step: gnuplot -c classes.gp table.dat out.png GPU WHAT
 # table.dat: a header line "step CLASS... copy" (the classes with a recorded row, of
 # laplace2d stencil27 random powerlaw banded) and one line per step (made by plots.mk
-# from the results CSV: the newest passing row of each step and class, solutions);
+# from the results CSV: the newest passing row of each step and class, solutions, of a
+# run that timed a class at several sizes the largest);
 # WHAT is "gflops" or "gbps" (then the measured copy bandwidth, the table's last
 # column, is drawn as a line). The table's last line names the GPU and the newest row's
 # date for the title (plots.mk).
@@ -16,7 +17,7 @@ run = system("sed -n 's/^# run //p' '" . data . "'")
 bar = strstrt(run, "|")
 if (bar > 1) { gpu = run[1:bar - 1] }
 newest = bar > 0 ? date_text(run[bar + 1:]) : ""
-run_line = "\n" . (newest ne "" ? "newest row " . newest . ", " : "") . "solutions, the newest passing row of each step and class"
+run_line = "\n" . (newest ne "" ? "newest row " . newest . ", " : "") . "solutions, the newest passing row of each step and class (of a run, its largest)"
 outfile = out   # png_terminal (common.gp): an SVG for slides when out ends in .svg
 eval png_terminal(1300, 560)
 set output out

@@ -8,7 +8,8 @@
 #                                       measured device-copy line
 # Each figure's table takes, for every step or row and class, the newest passing row of
 # solutions/ at any size of that class, by the CSV's matrix column (make spmv-classes
-# records the default sizes; rows of a class since changed carry another name there);
+# records the default sizes; rows of a class since changed carry another name there),
+# and of a run that timed the class at several sizes the largest (its --n);
 # its last line, "# run GPU NAME|DATE", the GPU's name and the newest row's date, for the
 # title.
 PLOT_LAB_TARGETS += plots-spmv
@@ -27,7 +28,9 @@ SPMV_TABLE = awk -F, -v dir="$$dir" -v what="$$what" ' \
   $$col["source"] == "solutions" && $$col["verdict"] == "PASS" && ($$col["matrix"] in class) && \
   $$col["role"] != "cpu" && folder == dir { \
     gpu = $$col["gpu"]; if ($$col["date"] > newest) newest = $$col["date"]; \
-    key = $$col["step"] SUBSEP class[$$col["matrix"]]; value[key] = $$col[what]; \
+    key = $$col["step"] SUBSEP class[$$col["matrix"]]; \
+    if (!(key in value) || ($$col["run_id"] == run[key] ? $$col["n"] + 0 > rows[key] : $$col["date"] > when[key])) { \
+      value[key] = $$col[what]; run[key] = $$col["run_id"]; rows[key] = $$col["n"] + 0; when[key] = $$col["date"] } \
     if (!($$col["step"] in seen)) { seen[$$col["step"]] = 1; order[++steps] = $$col["step"] } \
     copy += $$col["copy_gbps"]; copies++ } \
   END { for (s = 1; s <= steps; ++s) for (m = 1; m <= 5; ++m) if ((order[s], m) in value) has[m] = 1; \
