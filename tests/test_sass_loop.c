@@ -12,11 +12,8 @@ static char tool_out[16384], tool_err[4096];
 
 static int run_tool(const char *a1, const char *a2, const char *a3, const char *a4, const char *a5)
 {
-    char path[512];
-    char *argv[] = {(char *)bin_path("sass-loop", path, sizeof path), (char *)a1, (char *)a2,
-                    (char *)a3, (char *)a4, (char *)a5, NULL};
-    tool_out[0] = tool_err[0] = '\0';
-    return run_capture(argv, NULL, tool_out, sizeof tool_out, tool_err, sizeof tool_err);
+    const char *const args[5] = {a1, a2, a3, a4, a5};
+    return util_run_tool("sass-loop", args, tool_out, sizeof tool_out, tool_err, sizeof tool_err);
 }
 
 static const char *listing(void)
@@ -66,13 +63,15 @@ START_TEST(the_inner_loop_unless_the_work_is_outside_it)
 }
 END_TEST
 
+/* LISTING: the fixture's path */
+static const char *resolve(const char *arg)
+{
+    return strcmp(arg, "LISTING") == 0 ? listing() : arg;
+}
+
 START_TEST(one_line_for_each_bad_input)
 {
-    static const struct {
-        const char *a[5];
-        int code;
-        const char *says;
-    } cases[] = {
+    static const struct tool_refusal cases[] = {
         {{NULL}, 2, "no listing named"},
         {{"/nonexistent/listing.sass"}, 2, "cannot read the listing /nonexistent/listing.sass"},
         {{"--kernel"}, 2, "--kernel needs a kernel's name"},
@@ -83,17 +82,7 @@ START_TEST(one_line_for_each_bad_input)
         {{"--kernel", "demo_flat", "LISTING"}, 1, "kernel demo_flat has no loop"},
         {{"README.md"}, 1, "no kernel in README.md has a loop"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        const char *a[5];
-        for (int k = 0; k < 5; ++k)
-            a[k] = cases[i].a[k] != NULL && strcmp(cases[i].a[k], "LISTING") == 0 ? listing() : cases[i].a[k];
-        int code = run_tool(a[0], a[1], a[2], a[3], a[4]);
-        ck_assert_msg(code == cases[i].code, "case %zu: exit %d, want %d (%s)", i, code, cases[i].code, tool_err);
-        ck_assert_str_eq(tool_out, "");
-        ck_assert_int_eq(count_lines(tool_err), 1);
-        ck_assert_msg(strncmp(tool_err, "sass-loop: ", 11) == 0 && strstr(tool_err, cases[i].says) != NULL,
-                      "case %zu: %s", i, tool_err);
-    }
+    util_assert_tool_refusals("sass-loop", cases, sizeof cases / sizeof cases[0], resolve);
 }
 END_TEST
 
@@ -106,13 +95,7 @@ START_TEST(make_target_refuses_in_one_line)
         {"make --no-print-directory -s sass-loop LAB=matmul STEP=cublas", "names a library row"},
         {"make --no-print-directory -s sass-loop LAB=matmul STEP=13 CUOBJDUMP=", "cuobjdump was not found"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        char out[4096], err[4096];
-        int rc = util_run_shell(cases[i][0], out, sizeof out, err, sizeof err);
-        ck_assert_msg(rc != 0, "%s: exit 0", cases[i][0]);
-        ck_assert_msg(strstr(err, cases[i][1]) != NULL, "%s: %s", cases[i][0], err);
-        ck_assert_msg(strstr(out, "==") == NULL, "%s listed something: %s", cases[i][0], out);
-    }
+    util_assert_refusals(cases, sizeof cases / sizeof cases[0]);
 }
 END_TEST
 

@@ -104,11 +104,8 @@ static char tool_out[32768], tool_err[4096];
 
 static int run_tool(const char *a1, const char *a2, const char *a3, const char *a4, const char *a5)
 {
-    char path[512];
-    char *argv[] = {(char *)bin_path("stall-lines", path, sizeof path), (char *)a1, (char *)a2,
-                    (char *)a3, (char *)a4, (char *)a5, NULL};
-    tool_out[0] = tool_err[0] = '\0';
-    return run_capture(argv, NULL, tool_out, sizeof tool_out, tool_err, sizeof tool_err);
+    const char *const args[5] = {a1, a2, a3, a4, a5};
+    return util_run_tool("stall-lines", args, tool_out, sizeof tool_out, tool_err, sizeof tool_err);
 }
 
 START_TEST(the_tool_prints_each_kernel)
@@ -133,13 +130,19 @@ START_TEST(the_tool_prints_each_kernel)
 }
 END_TEST
 
+/* CSV, NOSTALLS, PERMLOG, ERRLOG: the fixtures' paths */
+static const char *resolve(const char *arg)
+{
+    return strcmp(arg, "CSV") == 0        ? fixture("ncu-source/two-kernels.csv")
+           : strcmp(arg, "NOSTALLS") == 0 ? fixture("ncu-source/no-samples.csv")
+           : strcmp(arg, "PERMLOG") == 0  ? fixture("ncu/nvgpuctrperm.log")
+           : strcmp(arg, "ERRLOG") == 0   ? fixture("ncu/bad-metric.log")
+                                          : arg;
+}
+
 START_TEST(one_line_for_each_bad_input)
 {
-    static const struct {
-        const char *a[5];
-        int code;
-        const char *says;
-    } cases[] = {
+    static const struct tool_refusal cases[] = {
         {{NULL}, 2, "no file named"},
         {{"/nonexistent/source.csv"}, 2, "cannot read /nonexistent/source.csv"},
         {{"--top", "0", "CSV"}, 2, "--top wants a whole number from 1 to 200"},
@@ -153,29 +156,12 @@ START_TEST(one_line_for_each_bad_input)
         {{"--ncu-log", "PERMLOG", "CSV"}, 6, "only administrators"},
         {{"--ncu-log", "ERRLOG", "CSV"}, 1, "ncu: "},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        const char *a[5];
-        for (int k = 0; k < 5; ++k) {
-            const char *v = cases[i].a[k];
-            a[k] = v == NULL                       ? NULL
-                   : strcmp(v, "CSV") == 0         ? fixture("ncu-source/two-kernels.csv")
-                   : strcmp(v, "NOSTALLS") == 0    ? fixture("ncu-source/no-samples.csv")
-                   : strcmp(v, "PERMLOG") == 0     ? fixture("ncu/nvgpuctrperm.log")
-                   : strcmp(v, "ERRLOG") == 0      ? fixture("ncu/bad-metric.log")
-                                                   : v;
-        }
-        int code = run_tool(a[0], a[1], a[2], a[3], a[4]);
-        ck_assert_msg(code == cases[i].code, "case %zu: exit %d, want %d (%s)", i, code, cases[i].code, tool_err);
-        ck_assert_msg(tool_out[0] == '\0', "case %zu printed: %s", i, tool_out);
-        ck_assert_int_eq(count_lines(tool_err), 1);
-        ck_assert_msg(strncmp(tool_err, "stall-lines: ", 13) == 0 && strstr(tool_err, cases[i].says) != NULL,
-                      "case %zu: %s", i, tool_err);
-    }
+    util_assert_tool_refusals("stall-lines", cases, sizeof cases / sizeof cases[0], resolve);
 }
 END_TEST
 
-/* make stalls refuses in one line what it cannot profile; without a GPU the step's own
- * run says so (exit 77) before ncu is started */
+/* make stalls refuses in one line what it cannot profile, before building anything
+ * (without a GPU, the step's own run says so and exits 77: GUIDE.md) */
 START_TEST(make_target_refuses_in_one_line)
 {
     static const char *const cases[][2] = {
@@ -184,13 +170,7 @@ START_TEST(make_target_refuses_in_one_line)
         {"make --no-print-directory -s stalls LAB=matmul STEP=01 NCU=/nonexistent/ncu",
          "make stalls: Nsight Compute (ncu) was not found"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        char out[4096], err[4096];
-        int rc = util_run_shell(cases[i][0], out, sizeof out, err, sizeof err);
-        ck_assert_msg(rc != 0, "%s: exit 0", cases[i][0]);
-        ck_assert_msg(strstr(err, cases[i][1]) != NULL, "%s: %s", cases[i][0], err);
-        ck_assert_msg(strstr(out, "==") == NULL, "%s printed samples: %s", cases[i][0], out);
-    }
+    util_assert_refusals(cases, sizeof cases / sizeof cases[0]);
 }
 END_TEST
 

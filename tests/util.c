@@ -1,5 +1,7 @@
 #include "util.h"
 
+#include <check.h>
+
 #include "csv.h"
 
 #include <errno.h>
@@ -486,5 +488,45 @@ void util_grade_wrongs_at_once(const char *lab, const char *const students[],
                             WIFEXITED(wait_status)
                         ? WEXITSTATUS(wait_status)
                         : -1;
+    }
+}
+
+void util_assert_refusals(const char *const (*cases)[2], size_t count)
+{
+    for (size_t i = 0; i < count; ++i) {
+        char out[4096], err[4096];
+        int rc = util_run_shell(cases[i][0], out, sizeof out, err, sizeof err);
+        ck_assert_msg(rc != 0, "%s: exit 0", cases[i][0]);
+        ck_assert_msg(strstr(err, cases[i][1]) != NULL, "%s: %s", cases[i][0], err);
+        ck_assert_msg(strstr(out, "==") == NULL, "%s printed a report: %s", cases[i][0], out);
+    }
+}
+
+int util_run_tool(const char *tool, const char *const args[5], char *out, size_t out_len, char *err,
+                  size_t err_len)
+{
+    char path[512];
+    char *argv[7] = {(char *)bin_path(tool, path, sizeof path)};
+    for (int k = 0; k < 5 && args[k] != NULL; ++k)
+        argv[k + 1] = (char *)args[k];
+    out[0] = err[0] = '\0';
+    return run_capture(argv, NULL, out, out_len, err, err_len);
+}
+
+void util_assert_tool_refusals(const char *tool, const struct tool_refusal *cases, size_t count,
+                               const char *(*resolve)(const char *arg))
+{
+    char prefix[64], out[16384], err[4096];
+    snprintf(prefix, sizeof prefix, "%s: ", tool);
+    for (size_t i = 0; i < count; ++i) {
+        const char *a[5] = {NULL};
+        for (int k = 0; k < 5 && cases[i].a[k] != NULL; ++k)
+            a[k] = resolve(cases[i].a[k]);
+        int code = util_run_tool(tool, a, out, sizeof out, err, sizeof err);
+        ck_assert_msg(code == cases[i].code, "case %zu: exit %d, want %d (%s)", i, code, cases[i].code, err);
+        ck_assert_msg(out[0] == '\0', "case %zu printed: %s", i, out);
+        ck_assert_int_eq(count_lines(err), 1);
+        ck_assert_msg(strncmp(err, prefix, strlen(prefix)) == 0 && strstr(err, cases[i].says) != NULL,
+                      "case %zu: %s", i, err);
     }
 }

@@ -65,6 +65,29 @@ int count_lines(const char *text);
  * as run_capture does. */
 int util_run_shell(const char *command, char *out, size_t out_len, char *err, size_t err_len);
 
+/* Runs bin/<tool> with up to five arguments (the first NULL ends them), its output
+ * into out and err as run_capture does; its exit code. */
+int util_run_tool(const char *tool, const char *const args[5], char *out, size_t out_len, char *err,
+                  size_t err_len);
+
+/* A bad input a tool must refuse: its arguments, the exit code, and the words its one
+ * line on stderr holds. */
+struct tool_refusal {
+    const char *a[5];
+    int code;
+    const char *says;
+};
+/* Runs bin/<tool> on each case's arguments, each first given to resolve (a fixture's
+ * placeholder to its path; it returns the argument itself otherwise), and asserts the
+ * exit code, nothing on stdout and one line on stderr: "<tool>: " and the words. */
+void util_assert_tool_refusals(const char *tool, const struct tool_refusal *cases, size_t count,
+                               const char *(*resolve)(const char *arg));
+
+/* Each command of cases[i][0] (a make goal run where it must refuse) is run by
+ * util_run_shell and must exit non-zero, say cases[i][1] on stderr, and print no
+ * report on stdout (no line starting "=="): a Check assertion fails otherwise. */
+void util_assert_refusals(const char *const (*cases)[2], size_t count);
+
 /* The start of a shell script whose makes run as from a fresh shell: the make running
  * the tests may have handed down a jobserver (its descriptors are not open here),
  * Check's filters and log files (a runner the script starts would write over this

@@ -123,6 +123,21 @@ __device__ __forceinline__ int load_streaming(const int *p)
     return v;
 }
 
+/* The row of a piece that holds its product `at`: the last of its `rows` whose start
+ * (bounds: relative to the piece) is at most `at`. */
+__device__ __forceinline__ int row_holding(const int *bounds, int rows, int at)
+{
+    int lo = 0, hi = rows - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (bounds[mid] <= at)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
 /* A piece: rows first_row .. first_row + rows - 1 (1 to 32), nonzeros begin .. end - 1
  * (at most PIECE_CAP). A piece of a long row holds part of one row. */
 __global__ void __launch_bounds__(THREADS, PIECES_MIN_BLOCKS) /* 6 blocks an SM: at most 40 registers */
@@ -176,15 +191,7 @@ spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restri
         float sum = 0.0f, head = 0.0f;
         int head_row = -1;
         if (first < length) {
-            int lo = 0, hi = rows - 1; /* the row holding `first` */
-            while (lo < hi) {
-                int mid = (lo + hi + 1) / 2;
-                if (bounds[warp][mid] <= first)
-                    lo = mid;
-                else
-                    hi = mid - 1;
-            }
-            int row = lo, next = bounds[warp][row + 1];
+            int row = row_holding(bounds[warp], rows, first), next = bounds[warp][row + 1];
             int last = first + PER_LANE < length ? first + PER_LANE : length;
             for (int i = first; i <= last; ++i) {
                 /* the rows that end at i (at `last` too: a row ending on this lane's
@@ -223,15 +230,7 @@ spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restri
     }
 #else
     if (first < length) {
-        int lo = 0, hi = rows - 1; /* the row holding `first`: the last whose start <= first */
-        while (lo < hi) {
-            int mid = (lo + hi + 1) / 2;
-            if (bounds[warp][mid] <= first)
-                lo = mid;
-            else
-                hi = mid - 1;
-        }
-        int row = lo, next = bounds[warp][row + 1];
+        int row = row_holding(bounds[warp], rows, first), next = bounds[warp][row + 1];
         int last = first + PER_LANE < length ? first + PER_LANE : length;
         float sum = 0.0f;
         for (int i = first; i < last; ++i) {
