@@ -33,6 +33,7 @@ static int read_block(const char *name, const char *table_text, struct stall_ker
 {
     memset(k, 0, sizeof *k);
     snprintf(k->name, sizeof k->name, "%s", name);
+    k->launches = 1;
     struct csv_table t;
     char why[256] = "";
     if (csv_parse(table_text, &t, why, sizeof why) != 0) {
@@ -91,6 +92,35 @@ static int read_block(const char *name, const char *table_text, struct stall_ker
     return 0;
 }
 
+/* Is b another launch of a? The same name, reasons and instructions. */
+static int same_kernel(const struct stall_kernel *a, const struct stall_kernel *b)
+{
+    if (strcmp(a->name, b->name) != 0 || a->count != b->count || a->reasons.count != b->reasons.count)
+        return 0;
+    for (int i = 0; i < a->reasons.count; ++i)
+        if (strcmp(a->reasons.name[i], b->reasons.name[i]) != 0)
+            return 0;
+    for (long i = 0; i < a->count; ++i)
+        if (strcmp(a->lines[i].insn.opcode, b->lines[i].insn.opcode) != 0 ||
+            strcmp(a->lines[i].insn.operands, b->lines[i].insn.operands) != 0)
+            return 0;
+    return 1;
+}
+
+/* Adds b's samples into a, line by line (same_kernel holds). */
+static void add_launch(struct stall_kernel *a, const struct stall_kernel *b)
+{
+    for (long i = 0; i < a->count; ++i) {
+        a->lines[i].samples += b->lines[i].samples;
+        for (int r = 0; r < a->reasons.count; ++r)
+            a->lines[i].by_reason[r] += b->lines[i].by_reason[r];
+    }
+    for (int r = 0; r < a->reasons.count; ++r)
+        a->by_reason[r] += b->by_reason[r];
+    a->samples += b->samples;
+    a->launches += b->launches;
+}
+
 long stall_parse_source_csv(const char *text, struct stall_kernel **out, char *err, size_t err_len)
 {
     *out = NULL;
@@ -138,7 +168,15 @@ long stall_parse_source_csv(const char *text, struct stall_kernel **out, char *e
             stall_free(kernels, count);
             return -1;
         }
-        ++count;
+        long earlier = 0;
+        while (earlier < count && !same_kernel(&kernels[earlier], &kernels[count]))
+            ++earlier;
+        if (earlier < count) { /* another launch of a kernel already read */
+            add_launch(&kernels[earlier], &kernels[count]);
+            free(kernels[count].lines);
+        } else {
+            ++count;
+        }
         if (next == NULL)
             break;
         p = next;

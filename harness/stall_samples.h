@@ -31,6 +31,7 @@ struct stall_line {
 
 struct stall_kernel {
     char name[512];
+    long launches;            /* the profiled launches added up here (1 or more) */
     struct stall_reasons reasons;
     struct stall_line *lines; /* in the listing's order */
     long count;
@@ -38,11 +39,13 @@ struct stall_kernel {
     long by_reason[STALL_REASON_MAX]; /* of every line */
 };
 
-/* Reads the source page's CSV: for each kernel a line "Kernel Name","NAME", a header
- * ("Address","Source",...,"stall_<reason>",... and their "(Not Issued)" twins, left
- * out), then a line per instruction. Returns how many kernels into *out (malloc'd;
- * stall_free), or -1 with one line in err: no kernel, a header without "Source" or
- * without a stall_ column, a count that is not a whole number. */
+/* Reads the source page's CSV: for each profiled launch a line "Kernel Name","NAME", a
+ * header ("Address","Source",...,"stall_<reason>",... and their "(Not Issued)" twins,
+ * left out), then a line per instruction. Launches of one kernel (the same name and
+ * the same instructions) are added up into one, in the order kernels first ran.
+ * Returns how many kernels into *out (malloc'd; stall_free), or -1 with one line in
+ * err: no kernel, a header without "Source" or without a stall_ column, a count that
+ * is not a whole number. */
 long stall_parse_source_csv(const char *text, struct stall_kernel **out, char *err, size_t err_len);
 void stall_free(struct stall_kernel *kernels, long count);
 

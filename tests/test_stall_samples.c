@@ -66,6 +66,40 @@ START_TEST(two_kernels_their_lines_and_sums)
 }
 END_TEST
 
+/* a kernel launched twice is one kernel: its samples added line by line, kept in the
+ * order kernels first ran */
+START_TEST(launches_of_one_kernel_add_up)
+{
+    long once_count, count;
+    struct stall_kernel *once = read_fixture(&once_count);
+    char *text = read_text(fixture("ncu-source/repeated-launches.csv"), 1 << 20);
+    ck_assert_ptr_nonnull(text);
+    struct stall_kernel *k = NULL;
+    char err[512] = "";
+    count = stall_parse_source_csv(text, &k, err, sizeof err);
+    free(text);
+    ck_assert_msg(count == 2, "%ld kernels: %s", count, err);
+    ck_assert_ptr_nonnull(strstr(k[0].name, "cutlass::Kernel2"));
+    ck_assert_ptr_nonnull(strstr(k[1].name, "matmul_tuned"));
+    ck_assert_int_eq(k[0].launches, 2);
+    ck_assert_int_eq(k[1].launches, 1);
+    ck_assert_int_eq(k[0].count, once[1].count);
+    ck_assert_int_eq(k[0].samples, 2 * once[1].samples);
+    for (long i = 0; i < k[0].count; ++i) {
+        ck_assert_int_eq(k[0].lines[i].samples, 2 * once[1].lines[i].samples);
+        ck_assert_int_eq(k[0].lines[i].by_reason[0], 2 * once[1].lines[i].by_reason[0]);
+    }
+    ck_assert_int_eq(k[1].samples, once[0].samples);
+    stall_free(k, count);
+    stall_free(once, once_count);
+    /* and the tool says how many */
+    char out[16384], errs[4096];
+    const char *const args[5] = {"--top", "1", fixture("ncu-source/repeated-launches.csv")};
+    ck_assert_int_eq(util_run_tool("stall-lines", args, out, sizeof out, errs, sizeof errs), 0);
+    ck_assert_ptr_nonnull(strstr(out, ": 7 instructions, 3552 samples in 2 launches\n"));
+}
+END_TEST
+
 START_TEST(ranked_lines_and_what_they_wait_on)
 {
     long count;
@@ -180,6 +214,7 @@ Suite *stall_samples_suite(void)
     TCase *tc = tcase_create("source_page");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, two_kernels_their_lines_and_sums);
+    tcase_add_test(tc, launches_of_one_kernel_add_up);
     tcase_add_test(tc, ranked_lines_and_what_they_wait_on);
     tcase_add_test(tc, the_tool_prints_each_kernel);
     tcase_add_test(tc, one_line_for_each_bad_input);

@@ -82,7 +82,11 @@ static void print_kernel(const struct stall_kernel *k, int reason, long top)
 {
     char name[512];
     short_name(k->name, name, sizeof name);
-    printf("== %s: %ld instructions, %ld samples\n", name, k->count, k->samples);
+    if (k->launches > 1)
+        printf("== %s: %ld instructions, %ld samples in %ld launches\n", name, k->count, k->samples,
+               k->launches);
+    else
+        printf("== %s: %ld instructions, %ld samples\n", name, k->count, k->samples);
     /* the reasons, largest first */
     int order[STALL_REASON_MAX], n = 0;
     for (int i = 0; i < k->reasons.count; ++i) {
