@@ -264,7 +264,7 @@ long profile_parse_ncu_csv(const char *text, struct profile_kernel *out, size_t 
     return count;
 }
 
-enum profile_problem profile_ncu_problem(const char *text, char *why, size_t why_len)
+enum profile_problem profile_ncu_error(const char *text, char *why, size_t why_len)
 {
     if (strstr(text, "ERR_NVGPUCTRPERM") != NULL) {
         snprintf(why, why_len,
@@ -283,6 +283,16 @@ enum profile_problem profile_ncu_problem(const char *text, char *why, size_t why
         snprintf(why, why_len, "ncu: %.*s", (int)(n < 300 ? n : 300), e);
         return PROFILE_NCU_ERROR;
     }
+    if (why_len > 0)
+        why[0] = '\0';
+    return PROFILE_OK;
+}
+
+enum profile_problem profile_ncu_problem(const char *text, char *why, size_t why_len)
+{
+    enum profile_problem error = profile_ncu_error(text, why, why_len);
+    if (error != PROFILE_OK)
+        return error;
     if (strstr(text, "No kernels were profiled") != NULL || table_start(text) == NULL) {
         snprintf(why, why_len, "ncu profiled no kernel (none of the step's own kernels matched "
                                "its kernel filter)");

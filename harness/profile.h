@@ -88,6 +88,10 @@ enum profile_problem {
     PROFILE_NOTHING_PROFILED
 };
 enum profile_problem profile_ncu_problem(const char *text, char *why, size_t why_len);
+/* The first two of those alone, for ncu output that holds no raw table (a report
+ * written with -o, make stalls): PROFILE_NO_PERMISSION, PROFILE_NCU_ERROR or
+ * PROFILE_OK. */
+enum profile_problem profile_ncu_error(const char *text, char *why, size_t why_len);
 
 /* The exit code of bin/profile (and make profile) where profiling cannot work on
  * this machine: no ncu, or the driver refuses performance counters (GUIDE.md). */

@@ -325,6 +325,14 @@ int sass_destination(const struct sass_insn *insn, int *first)
     return strstr(insn->opcode, ".128") ? 4 : strstr(insn->opcode, ".64") ? 2 : 1;
 }
 
+int sass_mark_destination(const struct sass_insn *insn, unsigned char *marked)
+{
+    int first = 0, words = sass_destination(insn, &first);
+    for (int w = 0; w < words && first + w < SASS_REGISTERS; ++w)
+        marked[first + w] = 1;
+    return words;
+}
+
 int sass_reads_marked(const struct sass_insn *insn, const unsigned char *marked)
 {
     const char *p = insn->operands;

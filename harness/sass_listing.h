@@ -69,6 +69,9 @@ int sass_mnemonic_valid(const char *mnemonic);
  * .128 in the opcode); 0 when its first operand is not one (a store's address, RZ, a
  * predicate, a barrier's number). */
 int sass_destination(const struct sass_insn *insn, int *first);
+/* Sets marked[r] (SASS_REGISTERS of them) for each register insn writes
+ * (sass_destination), leaving the others as they are; how many it writes. */
+int sass_mark_destination(const struct sass_insn *insn, unsigned char *marked);
 
 /* One instruction's text as a listing writes it between the address and the ';'
  * ("@P0 LDS.128 R44, [R179+0xa50]"), its guard predicate left out, into insn's

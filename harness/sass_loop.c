@@ -178,14 +178,12 @@ int sass_main_loop(const struct sass_insn *insns, long n, const char *op, struct
                 loop->bar_to_work[loop->bars] = d < len ? d : -1;
             ++loop->bars;
         } else if (is_base(in, "LDS")) {
-            int first = 0, words = sass_destination(in, &first);
+            unsigned char loaded[SASS_REGISTERS] = {0};
+            int words = sass_mark_destination(in, loaded);
             ++loop->shared_loads;
             loop->shared_words += words > 0 ? words : 1;
             if (words == 0)
                 continue;
-            unsigned char loaded[SASS_REGISTERS] = {0};
-            for (int w = 0; w < words && first + w < SASS_REGISTERS; ++w)
-                loaded[first + w] = 1;
             /* the first instruction after it, around the loop, that reads a word it loaded */
             for (long d = 1; d < len; ++d)
                 if (sass_reads_marked(&insns[at[(p + d) % len]], loaded)) {

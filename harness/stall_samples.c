@@ -218,13 +218,9 @@ long stall_writer_before(const struct stall_kernel *k, long line)
 {
     unsigned char marked[SASS_REGISTERS];
     for (long i = line - 1; i >= 0; --i) {
-        int first = 0, words = sass_destination(&k->lines[i].insn, &first);
-        if (words == 0)
-            continue;
         memset(marked, 0, sizeof marked);
-        for (int w = 0; w < words && first + w < SASS_REGISTERS; ++w)
-            marked[first + w] = 1;
-        if (sass_reads_marked(&k->lines[line].insn, marked))
+        if (sass_mark_destination(&k->lines[i].insn, marked) > 0 &&
+            sass_reads_marked(&k->lines[line].insn, marked))
             return i;
     }
     return -1;
@@ -239,12 +235,9 @@ static int is_memory(const struct sass_insn *insn)
 
 long stall_pending_reader_before(const struct stall_kernel *k, long line, long window)
 {
-    int first = 0, words = sass_destination(&k->lines[line].insn, &first);
-    if (words == 0)
-        return -1;
     unsigned char marked[SASS_REGISTERS] = {0};
-    for (int w = 0; w < words && first + w < SASS_REGISTERS; ++w)
-        marked[first + w] = 1;
+    if (sass_mark_destination(&k->lines[line].insn, marked) == 0)
+        return -1;
     for (long i = line - 1; i >= 0 && i >= line - window; --i)
         if (is_memory(&k->lines[i].insn) && sass_reads_marked(&k->lines[i].insn, marked))
             return i;

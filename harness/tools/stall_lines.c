@@ -195,9 +195,9 @@ int main(int argc, char **argv)
         return usage("no file named");
     if (ncu_log != NULL) { /* ncu's own account first: a failed profile leaves no CSV worth reading */
         char *log = read_text(ncu_log, 1 << 24);
-        if (log != NULL && (strstr(log, "ERR_NVGPUCTRPERM") || strstr(log, "==ERROR=="))) {
-            char why[512];
-            enum profile_problem problem = profile_ncu_problem(log, why, sizeof why);
+        char why[512];
+        enum profile_problem problem = log != NULL ? profile_ncu_error(log, why, sizeof why) : PROFILE_OK;
+        if (problem != PROFILE_OK) {
             free(log);
             fprintf(stderr, "%s: %s\n", program, why);
             return problem == PROFILE_NO_PERMISSION ? PROFILE_EXIT_UNAVAILABLE : 1;

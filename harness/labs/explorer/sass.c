@@ -122,10 +122,7 @@ int sass_count(const char *text, const char *function, const long *trips, int tr
                 group_open = 1;
                 out->load_groups += times;
             }
-            int first = 0, width = sass_destination(in, &first);
-            for (int w = 0; w < width; ++w)
-                if (first + w < SASS_REGISTERS)
-                    pending[first + w] = 1;
+            sass_mark_destination(in, pending);
         }
         if (in->target >= 0) { /* a branch ends the group */
             group_open = 0;
