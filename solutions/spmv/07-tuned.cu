@@ -98,6 +98,13 @@
 #ifndef ONE_LAUNCH_NNZ
 #define ONE_LAUNCH_NNZ 4194304
 #endif
+/* 1: a long row's part counts itself done with a release atomic (atom.release.gpu:
+ * the SASS has MEMBAR.ALL.GPU before the atomic), which orders only this thread's
+ * earlier stores before it; 0: __threadfence() then atomicAdd (MEMBAR.SC.GPU, ERRBAR
+ * and CCTL.IVALL: a sequentially consistent fence, which also invalidates L1). */
+#ifndef RELEASE_COUNT
+#define RELEASE_COUNT 0
+#endif
 #define PIECE_ROWS 32 /* rows per piece: one sum slot per lane */
 #define SHORT_ROWS 8  /* mean and longest row at most 8 and 16: one thread per row */
 #define ELL_SLICE 32       /* rows of a slice of the sliced ELL: a warp */
@@ -121,6 +128,16 @@ __device__ __forceinline__ int load_streaming(const int *p)
     int v;
     asm("ld.global.nc.L1::no_allocate.s32 %0, [%1];" : "=r"(v) : "l"(p));
     return v;
+}
+
+/* Adds 1 to a long row's count of finished parts, after this thread's earlier stores
+ * (its part's sum) are visible to any thread that reads the count it leaves; returns
+ * the count before. */
+__device__ __forceinline__ unsigned count_released(unsigned *count)
+{
+    unsigned before;
+    asm volatile("atom.release.gpu.global.add.u32 %0, [%1], 1;" : "=r"(before) : "l"(count) : "memory");
+    return before;
 }
 
 /* The row of a piece that holds its product `at`: the last of its `rows` whose start
@@ -252,8 +269,12 @@ spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restri
         unsigned arrived = 0;
         if (lane == 0) {
             part_sums[index] = sums[warp][0];
+#if RELEASE_COUNT
+            arrived = count_released(parts_done + first_part);
+#else
             __threadfence(); /* the sum is visible before the count says so */
             arrived = atomicAdd(parts_done + first_part, 1u);
+#endif
         }
         if (__shfl_sync(0xffffffffu, arrived, 0) == (unsigned)parts - 1) { /* the last to finish */
             __threadfence();
