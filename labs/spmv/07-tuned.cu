@@ -31,7 +31,8 @@
  *    The first piece of a long row is stored like any other; its other pieces run in a
  *    second launch, after it, and atomicAdd their sums into y[row]. On a small matrix
  *    (ONE_LAUNCH_NNZ) they are all in the one launch instead, each sum in a slot of its
- *    own, and the last of a row's pieces to finish adds them in order.
+ *    own, counted in with a release atomic, and the last of a row's pieces to finish
+ *    adds them in order.
  * Why: the ways CSR loses bandwidth are scattered loads (steps 01, 02), idle lanes on
  *  short rows and waits for long ones (steps 03, 04), and loads that wait for a search
  *  (step 06). No one layout removes all three on every matrix: ELL's column-major
@@ -118,12 +119,15 @@ __global__ void merge_fixup(const struct carry *carries, long long num_threads, 
  *     from the piece's first nonzero rounded down to a multiple of 32 (a 128-byte line;
  *     the lanes before that nonzero load nothing: each load one line, not two),
  *     stores Av[e] x[Aj[e]] in shared memory, __syncwarp(); each lane adds 8
- *     neighbouring products, a shared atomicAdd into a row's slot where the row ends;
- *     __syncwarp(); lanes store the rows' sums. A long row's first piece stores, its
+ *     neighbouring products and stores the sum of each row that ends in them, what
+ *     earlier lanes added to its first such row coming from a segmented scan of
+ *     shuffles (a shared atomicAdd into the row's slot is simpler, and a
+ *     compare-and-swap loop on sm_90); __syncwarp(); lanes store the rows' sums. A long row's first piece stores, its
  *     other pieces run in a second launch and atomicAdd into y. On a matrix of at
  *     most 2^22 nonzeros, where a second launch is a large share of the time, all of
  *     a long row's pieces in the one launch: each writes its sum to a slot of its own,
- *     __threadfence(), atomicAdd on a counter of the row; the piece that finds the
+ *     then a release atomic add on a counter of the row (atom.release.gpu, in inline
+ *     PTX: the sum is visible before the count says so); the piece that finds the
  *     count complete adds the slots in order, stores y[row] and zeroes the counter.
  *  3. Even rows near the diagonal (longest <= 2 x mean and <= 128, the mean |col - row|
  *     of a sample of rows <= 32768: stencil27, banded): step 05's SELL-32-256, made on

@@ -31,7 +31,8 @@
  *    The first piece of a long row is stored like any other; its other pieces run in a
  *    second launch, after it, and atomicAdd their sums into y[row]. On a small matrix
  *    (ONE_LAUNCH_NNZ) they are all in the one launch instead, each sum in a slot of its
- *    own, and the last of a row's pieces to finish adds them in order.
+ *    own, counted in with a release atomic, and the last of a row's pieces to finish
+ *    adds them in order.
  * Why: the ways CSR loses bandwidth are scattered loads (steps 01, 02), idle lanes on
  *  short rows and waits for long ones (steps 03, 04), and loads that wait for a search
  *  (step 06). No one layout removes all three on every matrix: ELL's column-major
@@ -98,13 +99,6 @@
 #ifndef ONE_LAUNCH_NNZ
 #define ONE_LAUNCH_NNZ 4194304
 #endif
-/* 1: a long row's part counts itself done with a release atomic (atom.release.gpu:
- * the SASS has MEMBAR.ALL.GPU before the atomic), which orders only this thread's
- * earlier stores before it; 0: __threadfence() then atomicAdd (MEMBAR.SC.GPU, ERRBAR
- * and CCTL.IVALL: a sequentially consistent fence, which also invalidates L1). */
-#ifndef RELEASE_COUNT
-#define RELEASE_COUNT 0
-#endif
 #define PIECE_ROWS 32 /* rows per piece: one sum slot per lane */
 #define SHORT_ROWS 8  /* mean and longest row at most 8 and 16: one thread per row */
 #define ELL_SLICE 32       /* rows of a slice of the sliced ELL: a warp */
@@ -130,9 +124,13 @@ __device__ __forceinline__ int load_streaming(const int *p)
     return v;
 }
 
-/* Adds 1 to a long row's count of finished parts, after this thread's earlier stores
- * (its part's sum) are visible to any thread that reads the count it leaves; returns
- * the count before. */
+/* Adds 1 to a long row's count of finished parts once this thread's earlier stores (its
+ * part's sum) are visible to any thread that reads the count it leaves; returns the
+ * count before. A release atomic (MEMBAR.ALL.GPU before the ATOMG in the SASS), not
+ * __threadfence() then atomicAdd: that fence is sequentially consistent (MEMBAR.SC.GPU)
+ * and drops the SM's L1 as well (CCTL.IVALL), more than the order needs; measured 1 to
+ * 2% faster on the smaller power-law matrices, level elsewhere
+ * (data/sweeps/NVIDIA-H200/spmv-07-release.csv). */
 __device__ __forceinline__ unsigned count_released(unsigned *count)
 {
     unsigned before;
@@ -269,12 +267,7 @@ spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restri
         unsigned arrived = 0;
         if (lane == 0) {
             part_sums[index] = sums[warp][0];
-#if RELEASE_COUNT
             arrived = count_released(parts_done + first_part);
-#else
-            __threadfence(); /* the sum is visible before the count says so */
-            arrived = atomicAdd(parts_done + first_part, 1u);
-#endif
         }
         if (__shfl_sync(0xffffffffu, arrived, 0) == (unsigned)parts - 1) { /* the last to finish */
             __threadfence();
