@@ -70,7 +70,7 @@ set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.85 border rgb "#333333"
 set boxwidth 0.9
-set key inside left top vertical opaque # in the headroom the offsets leave: the title alone above the plot
+set key inside left top vertical Left reverse opaque # in the headroom the offsets leave: the title alone above the plot; the sample first and the text after it, so a long title runs right, not over the y axis's labels
 set offsets 0, 0, graph 0.25, 0
 set grid ytics lc rgb "#dddddd"
 set xtics rotate by -30
