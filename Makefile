@@ -214,10 +214,15 @@ lab_def = harness/labs/$(1)/lab.def
 # Each lab's table as make reads it: build/gen/step-tables.mk (included below, made from
 # the C tables: one reader of lab.def). The stems of lab $(1), in order:
 steps_of = $(lab_steps_$(1))
-# The names of list $(1) that a STEP word $(2) names: the name itself, its number
-# ("02" for 02-tiled) or its words after the number ("tiled"); make profile's and make
-# clocks' reading of STEP.
-stems_named = $(filter $(2) $(2)-% %-$(2),$(1))
+# The names of list $(1) that a STEP word $(2) names, as bin/lab reads a step
+# (step_table_step): the name itself, and only it where it is one (STEP=cublas is not
+# cublas-default too); else its number, with or without the zero ("02" or "2" for
+# 02-tiled), or its words after the number ("tiled"). make profile's, clocks', stalls'
+# and sass-loop's reading of STEP.
+# (Library rows are named whole: STEP=default names no row.)
+step_ids := $(foreach n,0 1 2 3 4 5 6 7 8 9,$(addprefix $(n),0 1 2 3 4 5 6 7 8 9))
+step_number = $(filter $(step_ids),$(if $(filter 1 2 3 4 5 6 7 8 9,$(1)),0$(1),$(1)))
+stems_named = $(or $(filter $(2),$(1)),$(filter $(addsuffix -%,$(call step_number,$(2))) $(addsuffix -$(2),$(step_ids)),$(1)))
 # extra nvcc flags of step $(2) of lab $(1)
 flags_of = $(lab_flags_$(1)_$(2))
 # A lab may add make variables of its own in harness/labs/<lab>/lab.mk:

@@ -54,6 +54,7 @@ stalls: $(BIN_DIR)/stall-lines $(BIN_DIR)/lab
 	$(Q)[ -n '$(LAB)' ] && [ -n '$(STEP)' ] || { echo 'make stalls: needs LAB= and STEP= (make stalls LAB=matmul STEP=13)' >&2; exit 2; }
 	$(Q)$(BIN_DIR)/lab list '$(LAB)' '$(STEP)' >/dev/null || exit 2
 	$(Q)stems='$(call stems_named,$(call steps_of,$(LAB)) $(call rows_of,$(LAB)),$(STEP))'; \
+	[ -n "$$stems" ] || { echo 'make stalls: STEP=$(STEP): name the step as bin/lab list $(LAB) shows it (01, 01-naive or naive)' >&2; exit 2; }; \
 	[ -n '$(NCU)' ] && [ -x '$(NCU)' ] || { echo 'make stalls: Nsight Compute (ncu) was not found: the CUDA Toolkit'"'"'s bin/ncu, or NCU=/path/to/ncu' >&2; exit 6; }; \
 	for stem in $$stems; do \
 	  bin=$(call tree_bin,$(SRC))/$(LAB)/$$stem; dir='$(STALLS_DIR)/$(SRC)/$(LAB)'; \

@@ -254,6 +254,34 @@ START_TEST(tool_without_the_driver)
 }
 END_TEST
 
+/* make clocks reads each STEP word as bin/lab reads a step (the Makefile's stems_named):
+ * a row's name is that row alone (cublas, not cublas-default too), a step's number with
+ * or without its zero and its words name the step, and a word that is neither, such as
+ * the end of a row's name, is refused. make -n prints the rounds' loop with the stems. */
+START_TEST(make_clocks_reads_step_words_as_bin_lab_does)
+{
+    static const char *const words[][2] = {
+        {"cublas", "for stem in cublas;"},
+        {"cublas-default", "for stem in cublas-default;"},
+        {"2 tiled 02-tiled 13", "for stem in 02-tiled 02-tiled 02-tiled 13-tuned;"},
+        {"default", "has no step or library row 'default'"},
+        {"tuned-x", "has no step or library row 'tuned-x'"},
+    };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; ++i) {
+        char command[512];
+        /* (the loop's line alone: make -n prints every build command before it) */
+        snprintf(command, sizeof command,
+                 "said=$(make -n --no-print-directory clocks LAB=matmul STEP='%s') || exit $?; "
+                 "printf '%%s\\n' \"$said\" | grep -o -e 'for stem in [^;]*;' -e 'has no step or [^(]*'",
+                 words[i][0]);
+        int code = util_run_shell(command, out, sizeof out, err, sizeof err);
+        ck_assert_msg(code == 0, "%s exited %d:\n%s", command, code, err);
+        ck_assert_msg(strstr(out, words[i][1]) != NULL, "STEP='%s': no \"%s\" in make -n's output:\n%s",
+                      words[i][0], words[i][1], out);
+    }
+}
+END_TEST
+
 Suite *clocks_suite(void)
 {
     Suite *s = suite_create("clocks");
@@ -269,6 +297,10 @@ Suite *clocks_suite(void)
     tcase_add_test(tc, tool_rejects_bad_input);
     tcase_add_test(tc, tool_without_the_driver);
     tcase_add_test(tc, tool_refuses_a_list_that_leaves_no_gpu);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("make");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, make_clocks_reads_step_words_as_bin_lab_does);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -201,6 +201,7 @@ START_TEST(make_target_refuses_in_one_line)
     static const char *const cases[][2] = {
         {"make --no-print-directory -s stalls", "make stalls: needs LAB= and STEP="},
         {"make --no-print-directory -s stalls LAB=matmul STEP=99", "unknown step '99' of lab matmul"},
+        {"make --no-print-directory -s stalls LAB=matmul STEP=002", "make stalls: STEP=002: name the step as"},
         {"make --no-print-directory -s stalls LAB=matmul STEP=01 NCU=/nonexistent/ncu",
          "make stalls: Nsight Compute (ncu) was not found"},
     };
