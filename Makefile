@@ -247,7 +247,9 @@ $(if $(instructor_only),$(error $(instructor_only): this is the students' copy (
 # ---------------------------------------------------------------------------
 # Host code of the harness (C11). The pure part has no CUDA calls and is what the
 # unit tests link; a step binary adds the runner and its own lab's problem.
-HARNESS_PURE := rng verify csv untrusted cli step_table step_table_make results vs_library occupancy resources launches profile memory_fit gpu_needs
+# (results records the commit through procs, the one child-process spawner: procs and
+# sandbox come with it wherever results is linked)
+HARNESS_PURE := rng verify csv untrusted cli step_table step_table_make results procs sandbox vs_library occupancy resources launches profile memory_fit gpu_needs
 # What a step binary adds: the runner, and what it watches of the step's launches (the
 # launch observer, CUPTI loaded at run time: harness/launch_observer.h).
 RUNNER_OBJS = $(call HOST_OBJ,$(HARNESS_PURE) runner lab_problem launch_watch launch_observer host_row static_report step_identity)
@@ -547,18 +549,18 @@ $(BIN_DIR)/lab: $(BUILD_DIR)/host/tools/lab.o $(BUILD_DIR)/host/tools/todo_runs.
 	$(Q)$(CC) -o $@.$$$$.tmp $^ -lm && mv -f $@.$$$$.tmp $@
 
 # (results and csv: --results-dir names the GPU's folder as the results do)
-$(BIN_DIR)/gpu-probe: harness/tools/gpu_probe.c $(call HOST_OBJ,results csv untrusted)
+$(BIN_DIR)/gpu-probe: harness/tools/gpu_probe.c $(call HOST_OBJ,results procs sandbox csv untrusted)
 	$(call say,CC,$<)
 	$(Q)mkdir -p $(@D) $(BUILD_DIR)/host/tools
 	$(Q)$(NVCC) -x cu $(call arch_flags,$(ARCH)) -Iharness -c -o $(BUILD_DIR)/host/tools/gpu_probe.cu.o $<
-	$(Q)$(NVCC) $(call arch_flags,$(ARCH)) $(NVCC_LDFLAGS) -o $@ $(BUILD_DIR)/host/tools/gpu_probe.cu.o $(call HOST_OBJ,results csv untrusted) -lm
+	$(Q)$(NVCC) $(call arch_flags,$(ARCH)) $(NVCC_LDFLAGS) -o $@ $(BUILD_DIR)/host/tools/gpu_probe.cu.o $(call HOST_OBJ,results procs sandbox csv untrusted) -lm
 
 $(BIN_DIR)/occupancy-api-check: harness/tools/occupancy_api_check.cu $(call HOST_OBJ,occupancy) $(FLAGS_STAMP)
 	$(call say,NVCC,$<)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(NVCC) $(NVCCFLAGS) $(NVCC_LDFLAGS) -o $@ $< $(call HOST_OBJ,occupancy)
 
-$(BIN_DIR)/guide-tables: $(BUILD_DIR)/host/tools/guide_tables.o $(BUILD_DIR)/host/tools/results_tables.o $(BUILD_DIR)/host/tools/profile_tables.o $(BUILD_DIR)/host/tools/gpus_table.o $(BUILD_DIR)/host/tools/limits_tables.o $(BUILD_DIR)/host/tools/clocks_table.o $(BUILD_DIR)/host/tools/text_buffer.o $(BUILD_DIR)/host/tools/markdown_files.o $(BUILD_DIR)/host/tools/table_staleness.o $(call HOST_OBJ,step_table lab_registry csv untrusted results vs_library profile launches gpu_needs occupancy) $(ALL_TABLE_OBJS)
+$(BIN_DIR)/guide-tables: $(BUILD_DIR)/host/tools/guide_tables.o $(BUILD_DIR)/host/tools/results_tables.o $(BUILD_DIR)/host/tools/profile_tables.o $(BUILD_DIR)/host/tools/gpus_table.o $(BUILD_DIR)/host/tools/limits_tables.o $(BUILD_DIR)/host/tools/clocks_table.o $(BUILD_DIR)/host/tools/text_buffer.o $(BUILD_DIR)/host/tools/markdown_files.o $(BUILD_DIR)/host/tools/table_staleness.o $(call HOST_OBJ,step_table lab_registry csv untrusted results procs sandbox vs_library profile launches gpu_needs occupancy) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm
@@ -568,11 +570,11 @@ $(BIN_DIR)/guide-tables: $(BUILD_DIR)/host/tools/guide_tables.o $(BUILD_DIR)/hos
 # for the figures. ARCH=sm_90 builds it for sm_90a, the H100's own target, so that it
 # measures wgmma too (tf32_wgmma); any other ARCH as it is.
 PEAKS_ARCH_FLAGS = $(if $(filter-out sm_90 sm_90a,$(ARCH)),$(call arch_flags,$(ARCH)),-gencode=arch=compute_90a$(comma)code=sm_90a -DPEAKS_WGMMA=1)
-$(BIN_DIR)/peaks: harness/tools/peaks.cu $(call HOST_OBJ,csv untrusted results) harness/csv.h harness/results.h harness/cuda_check.h
+$(BIN_DIR)/peaks: harness/tools/peaks.cu $(call HOST_OBJ,csv untrusted results procs sandbox) harness/csv.h harness/results.h harness/cuda_check.h
 	$(call say,NVCC,$<)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(NVCC) -O3 -std=c++17 $(PEAKS_ARCH_FLAGS) -ftz=true -Iharness -Xcompiler -Wall \
-	  '-DPEAKS_NVCC_VERSION="$(NVCC_VERSION)"' $(NVCC_LDFLAGS) -o $@ $< $(call HOST_OBJ,csv untrusted results) -lm
+	  '-DPEAKS_NVCC_VERSION="$(NVCC_VERSION)"' $(NVCC_LDFLAGS) -o $@ $< $(call HOST_OBJ,csv untrusted results procs sandbox) -lm
 
 .PHONY: peaks peaks-once
 peaks: $(BIN_DIR)/peaks
@@ -800,7 +802,7 @@ $(BUILD_DIR)/tests:
 
 # (grading's pure parts and the child processes, harness/procs.c, are tested on
 # their own)
-$(BIN_DIR)/run-tests: $(TEST_OBJS) $(BUILD_DIR)/host/tools/markdown_files.o $(call HOST_OBJ,$(HARNESS_PURE) lab_registry sass_listing stall_samples $(addprefix grading/,$(GRADING_PURE) files) procs sandbox clock_samples visible_gpu) $(LAB_PURE_OBJS) $(ALL_TABLE_OBJS)
+$(BIN_DIR)/run-tests: $(TEST_OBJS) $(BUILD_DIR)/host/tools/markdown_files.o $(call HOST_OBJ,$(HARNESS_PURE) lab_registry sass_listing stall_samples $(addprefix grading/,$(GRADING_PURE) files) clock_samples visible_gpu) $(LAB_PURE_OBJS) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ $(CHECK_LIBS) $(foreach lab,$(LABS),$($(lab)_LDLIBS))

@@ -3,8 +3,8 @@
  * the whole group is killed, and, when it runs code nobody vetted, in a sandbox
  * (sandbox.h); several at once, each with its own deadline, as one pool that may hold
  * the runs of several steps (a series per step: one step's first hang ends that step's
- * runs, not the others'). The one place where bin/lab, bin/profile and grading fork,
- * wait and kill. No GPU, no globals: tested on its own (tests/test_procs.c). */
+ * runs, not the others'). The one place where bin/lab, bin/profile, grading and the
+ * records' git queries (results.h, table_staleness.h) fork, wait and kill. No GPU, no globals: tested on its own (tests/test_procs.c). */
 #ifndef LAB_PROCS_H
 #define LAB_PROCS_H
 
@@ -70,6 +70,12 @@ void procs_stop(struct proc *p);
 
 /* One process to its end (or its limit), waiting for it: its outcome's code. */
 int procs_run_one(struct proc *p);
+
+/* A command's first line of output (git's commit, say): argv run to its end or
+ * limit_s (0: none), its stdout to a temporary file, its stderr to /dev/null; the first
+ * line, without its newline, into line ("" when it printed nothing). Returns the exit
+ * code (127: it could not start; -1: no temporary file, line ""). */
+int procs_output_line(char *const argv[], double limit_s, char *line, size_t len);
 
 /* Called with the index of a process that has ended, in index order: process i once
  * every process before it has ended or been cancelled (a cancelled one is skipped).

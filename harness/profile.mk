@@ -17,7 +17,7 @@ PROFILE_LABS = $(or $(LAB),$(LABS))
 profile_stems = $(or $(if $(STEP),$(call stems_named,$(call steps_of,$(1)),$(STEP))),$(call steps_of,$(1)))
 
 $(BIN_DIR)/profile: $(BUILD_DIR)/host/tools/profile.o $(call HOST_OBJ,$(HARNESS_PURE) lab_registry sass_listing) \
-  $(BUILD_DIR)/host/grading/own_kernels.o $(BUILD_DIR)/host/grading/files.o $(PROCS_OBJS) $(ALL_TABLE_OBJS)
+  $(BUILD_DIR)/host/grading/own_kernels.o $(BUILD_DIR)/host/grading/files.o $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@.$$$$.tmp $^ -lm && mv -f $@.$$$$.tmp $@
@@ -44,7 +44,7 @@ profile: $(BIN_DIR)/profile
 # 1 a check or ncu failed, or no sample; 2 bad usage; 6 ncu missing or its counters
 # kept to administrators; 77 no GPU. GUIDE.md, "What limits a step".
 STALLS_DIR = $(BUILD_DIR)/stalls
-$(BIN_DIR)/stall-lines: $(BUILD_DIR)/host/tools/stall_lines.o $(call HOST_OBJ,stall_samples sass_listing grading/files step_table lab_registry csv untrusted results vs_library profile launches gpu_needs occupancy) $(ALL_TABLE_OBJS)
+$(BIN_DIR)/stall-lines: $(BUILD_DIR)/host/tools/stall_lines.o $(call HOST_OBJ,stall_samples sass_listing grading/files step_table lab_registry csv untrusted results procs sandbox vs_library profile launches gpu_needs occupancy) $(ALL_TABLE_OBJS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm

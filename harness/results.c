@@ -1,4 +1,4 @@
-#define _POSIX_C_SOURCE 200809L /* popen, gmtime_r */
+#define _POSIX_C_SOURCE 200809L /* gmtime_r */
 #include "results.h"
 
 #include <ctype.h>
@@ -8,6 +8,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "procs.h"
 
 const char *const results_columns[] = {
     "date", "run_id", "commit", "gpu", "cc", "sms", "clock_mhz", "driver", "runtime", "nvcc",
@@ -40,9 +42,22 @@ void results_set_label(struct run_record *record, const char *column, const char
 
 void results_cpu_line(char *buf, size_t len)
 {
-    char cpu[128];
-    results_command_line("sed -n 's/^model name[^:]*: *//p' /proc/cpuinfo 2>/dev/null | head -n1", cpu,
-                         sizeof cpu, "unknown CPU");
+    /* /proc/cpuinfo's first "model name : ..." line (Linux; elsewhere, unknown) */
+    char cpu[128] = "unknown CPU", line[512];
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+        const char *colon = strchr(line, ':');
+        if (strncmp(line, "model name", 10) != 0 || colon == NULL)
+            continue;
+        for (++colon; *colon == ' ' || *colon == '\t'; ++colon)
+            ;
+        line[strcspn(line, "\r\n")] = '\0';
+        if (*colon != '\0')
+            snprintf(cpu, sizeof cpu, "%s", colon);
+        break;
+    }
+    if (f != NULL)
+        fclose(f);
     snprintf(buf, len, "CPU: %s, %ld logical CPUs online", cpu, sysconf(_SC_NPROCESSORS_ONLN));
 }
 
@@ -58,19 +73,11 @@ void results_set_times(struct run_record *record, double *times_ms, int count)
 
 #define FIELD_LEN 64
 
-void results_command_line(const char *command, char *buf, size_t len, const char *fallback)
+void results_command_line(char *const argv[], char *buf, size_t len, const char *fallback)
 {
-    snprintf(buf, len, "%s", fallback);
-    FILE *p = popen(command, "r");
-    if (p == NULL)
-        return;
-    char line[256];
-    if (fgets(line, sizeof line, p) != NULL) {
-        line[strcspn(line, "\r\n")] = '\0';
-        if (line[0] != '\0')
-            snprintf(buf, len, "%s", line);
-    }
-    pclose(p);
+    int code = procs_output_line(argv, RESULTS_COMMAND_LIMIT_S, buf, len);
+    if (len > 0 && (code != 0 || buf[0] == '\0'))
+        snprintf(buf, len, "%s", fallback);
 }
 
 void results_commit(char *buf, size_t len)
@@ -81,10 +88,11 @@ void results_commit(char *buf, size_t len)
         return;
     }
     char commit[48], dirty[8];
-    results_command_line("git rev-parse --short=12 HEAD 2>/dev/null", commit, sizeof commit,
-                         "unknown");
-    results_command_line("git status --porcelain --untracked-files=no 2>/dev/null | head -c1",
-                         dirty, sizeof dirty, "");
+    char *const rev_parse[] = {"git", "rev-parse", "--short=12", "HEAD", NULL};
+    char *const status[] = {"git", "status", "--porcelain", "--untracked-files=no", NULL};
+    results_command_line(rev_parse, commit, sizeof commit, "unknown");
+    /* a changed tracked file is a line of git status; a clean tree prints none */
+    results_command_line(status, dirty, sizeof dirty, "");
     snprintf(buf, len, "%s%s", commit,
              dirty[0] != '\0' && strcmp(commit, "unknown") != 0 ? "-dirty" : "");
 }

@@ -95,8 +95,10 @@ int results_header_mismatch(const struct csv_table *t, const struct step_table *
  * common columns, then the record's lab columns. */
 int results_append(const char *path, const struct run_record *record, char *err, size_t err_len);
 
-/* The first line a shell command prints, or fallback. */
-void results_command_line(const char *command, char *buf, size_t len, const char *fallback);
+/* The first line a command prints (argv, through procs.h's spawner, no shell), or
+ * fallback where it prints nothing, fails, or runs past RESULTS_COMMAND_LIMIT_S. */
+#define RESULTS_COMMAND_LIMIT_S 30.0
+void results_command_line(char *const argv[], char *buf, size_t len, const char *fallback);
 /* The commit of the tree a run is in (git's short hash, "-dirty" with changes to
  * tracked files, "unknown" outside git); LAB_COMMIT overrides it where the tree has no
  * .git (a copy sent to a GPU machine). Every record of a run names it this way. */

@@ -142,7 +142,7 @@ plots-check: $(RESULTS_CHECK) $(GUIDE_TABLES)
 
 # (every lab's step table: which step a row is compared with, for the vs_previous columns)
 $(RESULTS_CHECK): $(BUILD_DIR)/host/tools/results_check.o \
-                  $(call HOST_OBJ,step_table lab_registry csv untrusted results vs_library profile launches) $(ALL_TABLE_OBJS)
+                  $(call HOST_OBJ,step_table lab_registry csv untrusted results procs sandbox vs_library profile launches) $(ALL_TABLE_OBJS)
 	$(if $(value say),$(call say,LINK,$@),@printf '  %-8s %s\n' LINK $@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $^ -lm

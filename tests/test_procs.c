@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "procs.h"
+#include "results.h"
 #include "untrusted.h"
 #include "util.h"
 
@@ -547,6 +548,83 @@ START_TEST(a_slot_is_read_through_no_link)
 }
 END_TEST
 
+/* A command's first line (results.h reads git's commit and status so, not through a
+ * shell): the first line without its newline and the exit code; nothing printed is
+ * ""; a program that cannot start is 127; one past its limit is stopped (124); the
+ * temporary file it wrote is gone. */
+START_TEST(a_commands_first_line)
+{
+    char line[64];
+    char *const two[] = {"/bin/sh", "-c", "printf 'first line\\nsecond\\n'; echo noise >&2; exit 3", NULL};
+    ck_assert_int_eq(procs_output_line(two, 10, line, sizeof line), 3);
+    ck_assert_str_eq(line, "first line");
+    char *const quiet[] = {"/bin/sh", "-c", "exit 0", NULL};
+    ck_assert_int_eq(procs_output_line(quiet, 10, line, sizeof line), 0);
+    ck_assert_str_eq(line, "");
+    char *const missing[] = {"/nonexistent/program", NULL};
+    ck_assert_int_eq(procs_output_line(missing, 10, line, sizeof line), 127);
+    ck_assert_str_eq(line, "");
+    char *const hangs[] = {"/bin/sh", "-c", "echo started; sleep 30", NULL};
+    double start = procs_now();
+    ck_assert_int_eq(procs_output_line(hangs, 0.3, line, sizeof line), 124);
+    ck_assert_msg(procs_now() - start < 5, "the limit did not stop it");
+    ck_assert_str_eq(line, "started");
+    /* a line longer than the buffer is cut to it */
+    char small[6];
+    ck_assert_int_eq(procs_output_line(two, 10, small, sizeof small), 3);
+    ck_assert_str_eq(small, "first");
+    /* and the temporary files are gone: TMPDIR pointed at a folder of our own */
+    char *dir = util_temp_dir("output-line");
+    ck_assert_ptr_nonnull(dir);
+    const char *old = getenv("TMPDIR");
+    char *saved = old != NULL ? strdup(old) : NULL;
+    setenv("TMPDIR", dir, 1);
+    ck_assert_int_eq(procs_output_line(two, 10, line, sizeof line), 3);
+    if (saved != NULL)
+        setenv("TMPDIR", saved, 1);
+    else
+        unsetenv("TMPDIR");
+    free(saved);
+    ck_assert_int_eq(rmdir(dir), 0); /* empty: the output file was removed */
+    free(dir);
+}
+END_TEST
+
+/* The commit a record names: outside git, "unknown"; LAB_COMMIT wins. The CPU line
+ * names the processor from /proc/cpuinfo where Linux has it. */
+START_TEST(the_commit_and_cpu_a_record_names)
+{
+    char commit[64], cpu[256];
+    char *dir = util_temp_dir("no-git");
+    ck_assert_ptr_nonnull(dir);
+    char here[4096];
+    ck_assert_ptr_nonnull(getcwd(here, sizeof here));
+    unsetenv("LAB_COMMIT");
+    setenv("GIT_CEILING_DIRECTORIES", dir, 1); /* git looks no further up than the folder */
+    ck_assert_int_eq(chdir(dir), 0);
+    results_commit(commit, sizeof commit);
+    ck_assert_int_eq(chdir(here), 0);
+    unsetenv("GIT_CEILING_DIRECTORIES");
+    ck_assert_str_eq(commit, "unknown");
+    setenv("LAB_COMMIT", "abc123", 1);
+    results_commit(commit, sizeof commit);
+    ck_assert_str_eq(commit, "abc123");
+    unsetenv("LAB_COMMIT");
+    ck_assert_int_eq(rmdir(dir), 0);
+    free(dir);
+    results_cpu_line(cpu, sizeof cpu);
+    ck_assert_msg(strncmp(cpu, "CPU: ", 5) == 0 && strstr(cpu, "logical CPUs online") != NULL, "%s", cpu);
+    FILE *info = fopen("/proc/cpuinfo", "r");
+    char line[512];
+    int named = 0;
+    while (info != NULL && fgets(line, sizeof line, info) != NULL)
+        named |= strncmp(line, "model name", 10) == 0;
+    if (info != NULL)
+        fclose(info);
+    ck_assert_msg(!named || strstr(cpu, "unknown CPU") == NULL, "/proc/cpuinfo names the CPU: %s", cpu);
+}
+END_TEST
+
 Suite *procs_suite(void)
 {
     Suite *s = suite_create("procs");
@@ -561,6 +639,8 @@ Suite *procs_suite(void)
     tcase_add_test(tc, runs_of_several_steps_share_one_pool_up_to_its_limit);
     tcase_add_test(tc, a_hung_or_crashed_run_fails_alone_in_the_pool);
     tcase_add_test(tc, a_slot_is_read_through_no_link);
+    tcase_add_test(tc, a_commands_first_line);
+    tcase_add_test(tc, the_commit_and_cpu_a_record_names);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -6,9 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
-/* A word safe to pass to the shell unquoted-in-quotes: letters, digits, ., _, -, /. */
+#include "procs.h"
+
+/* A plain word: letters, digits, ., _, -, / (what a commit hash and a lab name are). */
 static int plain(const char *s)
 {
     if (*s == '\0')
@@ -19,30 +20,28 @@ static int plain(const char *s)
     return 1;
 }
 
+/* git's answer, through procs.h's spawner (no shell): its exit code, its first line of
+ * output into out when out is not NULL. */
+static int git(char *const argv[], char *out, size_t len)
+{
+    char line[256];
+    int code = procs_output_line(argv, 60, out != NULL ? out : line, out != NULL ? len : sizeof line);
+    return code;
+}
+
 /* The last commit that changed path, into out; 0, or -1 when git cannot say. */
 static int last_change(const char *path, char *out, size_t len)
 {
-    char command[1200];
-    snprintf(command, sizeof command, "git log -1 --format=%%H -- '%s' 2>/dev/null", path);
-    FILE *p = popen(command, "r");
-    if (p == NULL)
-        return -1;
-    int got = fgets(out, (int)len, p) != NULL;
-    int status = pclose(p);
-    out[strcspn(out, "\n")] = '\0';
-    return got && status == 0 && plain(out) ? 0 : -1;
+    char *const argv[] = {"git", "log", "-1", "--format=%H", "--", (char *)path, NULL};
+    return git(argv, out, len) == 0 && plain(out) ? 0 : -1;
 }
 
 /* 1 when ancestor is in commit's history, 0 when it is not, -1 when git cannot tell. */
 static int is_ancestor(const char *ancestor, const char *commit)
 {
-    char command[600];
-    snprintf(command, sizeof command, "git merge-base --is-ancestor '%s' '%s' >/dev/null 2>&1",
-             ancestor, commit);
-    int status = system(command);
-    if (status == -1 || !WIFEXITED(status))
-        return -1;
-    return WEXITSTATUS(status) == 0 ? 1 : WEXITSTATUS(status) == 1 ? 0 : -1;
+    char *const argv[] = {"git", "merge-base", "--is-ancestor", (char *)ancestor, (char *)commit, NULL};
+    int code = git(argv, NULL, 0);
+    return code == 0 ? 1 : code == 1 ? 0 : -1;
 }
 
 /* 1 when path's code differs between commit and HEAD, comment lines aside (a hunk
@@ -50,19 +49,17 @@ static int is_ancestor(const char *ancestor, const char *commit)
  * change of code); 0 when it does not; -1 when git cannot tell. */
 static int code_changed_since(const char *path, const char *commit)
 {
-    char command[1200];
     /* a file the commit does not hold was in the run's uncommitted tree ("-dirty"):
      * what the run measured cannot be told */
-    snprintf(command, sizeof command, "git cat-file -e '%s:%s' >/dev/null 2>&1", commit, path);
-    if (system(command) != 0)
+    char object[1200];
+    snprintf(object, sizeof object, "%s:%s", commit, path);
+    char *const exists[] = {"git", "cat-file", "-e", object, NULL};
+    if (git(exists, NULL, 0) != 0)
         return -1;
-    snprintf(command, sizeof command,
-             "git diff --quiet -I'^[[:space:]]*(/\\*|\\*|//)' '%s' HEAD -- '%s' >/dev/null 2>&1", commit,
-             path);
-    int status = system(command);
-    if (status == -1 || !WIFEXITED(status))
-        return -1;
-    return WEXITSTATUS(status) == 1 ? 1 : WEXITSTATUS(status) == 0 ? 0 : -1;
+    char *const diff[] = {"git", "diff", "--quiet", "-I^[[:space:]]*(/\\*|\\*|//)", (char *)commit,
+                          "HEAD", "--", (char *)path, NULL};
+    int code = git(diff, NULL, 0);
+    return code == 1 ? 1 : code == 0 ? 0 : -1;
 }
 
 int table_staleness_flag(const char *where, const char *lab, const char *table)
