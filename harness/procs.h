@@ -73,8 +73,9 @@ int procs_run_one(struct proc *p);
 
 /* A command's first line of output (git's commit, say): argv run to its end or
  * limit_s (0: none), its stdout to a temporary file, its stderr to /dev/null; the first
- * line, without its newline, into line ("" when it printed nothing). Returns the exit
- * code (127: it could not start; -1: no temporary file, line ""). */
+ * line, without its newline, into line ("" when it printed nothing). line NULL: only
+ * the exit code is wanted, stdout to /dev/null too. Returns the exit code (127: it
+ * could not start; -1: no temporary file, line ""). */
 int procs_output_line(char *const argv[], double limit_s, char *line, size_t len);
 
 /* Called with the index of a process that has ended, in index order: process i once

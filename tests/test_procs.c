@@ -558,6 +558,7 @@ START_TEST(a_commands_first_line)
     char *const two[] = {"/bin/sh", "-c", "printf 'first line\\nsecond\\n'; echo noise >&2; exit 3", NULL};
     ck_assert_int_eq(procs_output_line(two, 10, line, sizeof line), 3);
     ck_assert_str_eq(line, "first line");
+    ck_assert_int_eq(procs_output_line(two, 10, NULL, 0), 3); /* the exit code alone */
     char *const quiet[] = {"/bin/sh", "-c", "exit 0", NULL};
     ck_assert_int_eq(procs_output_line(quiet, 10, line, sizeof line), 0);
     ck_assert_str_eq(line, "");

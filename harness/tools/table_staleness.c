@@ -20,27 +20,21 @@ static int plain(const char *s)
     return 1;
 }
 
-/* git's answer, through procs.h's spawner (no shell): its exit code, its first line of
- * output into out when out is not NULL. */
-static int git(char *const argv[], char *out, size_t len)
-{
-    char line[256];
-    int code = procs_output_line(argv, 60, out != NULL ? out : line, out != NULL ? len : sizeof line);
-    return code;
-}
+/* How long one git query may take (procs.h's spawner, no shell) */
+#define GIT_LIMIT_S 60.0
 
 /* The last commit that changed path, into out; 0, or -1 when git cannot say. */
 static int last_change(const char *path, char *out, size_t len)
 {
     char *const argv[] = {"git", "log", "-1", "--format=%H", "--", (char *)path, NULL};
-    return git(argv, out, len) == 0 && plain(out) ? 0 : -1;
+    return procs_output_line(argv, GIT_LIMIT_S, out, len) == 0 && plain(out) ? 0 : -1;
 }
 
 /* 1 when ancestor is in commit's history, 0 when it is not, -1 when git cannot tell. */
 static int is_ancestor(const char *ancestor, const char *commit)
 {
     char *const argv[] = {"git", "merge-base", "--is-ancestor", (char *)ancestor, (char *)commit, NULL};
-    int code = git(argv, NULL, 0);
+    int code = procs_output_line(argv, GIT_LIMIT_S, NULL, 0);
     return code == 0 ? 1 : code == 1 ? 0 : -1;
 }
 
@@ -54,11 +48,11 @@ static int code_changed_since(const char *path, const char *commit)
     char object[1200];
     snprintf(object, sizeof object, "%s:%s", commit, path);
     char *const exists[] = {"git", "cat-file", "-e", object, NULL};
-    if (git(exists, NULL, 0) != 0)
+    if (procs_output_line(exists, GIT_LIMIT_S, NULL, 0) != 0)
         return -1;
     char *const diff[] = {"git", "diff", "--quiet", "-I^[[:space:]]*(/\\*|\\*|//)", (char *)commit,
                           "HEAD", "--", (char *)path, NULL};
-    int code = git(diff, NULL, 0);
+    int code = procs_output_line(diff, GIT_LIMIT_S, NULL, 0);
     return code == 1 ? 1 : code == 0 ? 0 : -1;
 }
 

@@ -128,8 +128,8 @@ __device__ __forceinline__ int load_streaming(const int *p)
  * part's sum) are visible to any thread that reads the count it leaves; returns the
  * count before. A release atomic (MEMBAR.ALL.GPU before the ATOMG in the SASS), not
  * __threadfence() then atomicAdd: that fence is sequentially consistent (MEMBAR.SC.GPU)
- * and drops the SM's L1 as well (CCTL.IVALL), more than the order needs; measured 1 to
- * 2% faster on the smaller power-law matrices, level elsewhere
+ * and drops the SM's L1 as well (CCTL.IVALL), more than the order needs; measured a
+ * little faster on the smaller power-law matrices, level elsewhere
  * (data/sweeps/NVIDIA-H200/spmv-07-release.csv). */
 __device__ __forceinline__ unsigned count_released(unsigned *count)
 {
