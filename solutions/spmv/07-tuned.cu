@@ -99,6 +99,28 @@
 #ifndef ONE_LAUNCH_NNZ
 #define ONE_LAUNCH_NNZ 4194304
 #endif
+/* 1: a piece of one row (a whole row, or a part of a long one) skips the products in
+ * shared memory and the segmented scan: each lane adds its own products in registers
+ * and the warp adds the lanes' sums by shuffles. 0: every piece the general way. */
+#ifndef ROW_SUMS
+#define ROW_SUMS 0
+#endif
+/* A row longer than a piece is cut into parts of up to LONG_ROUNDS pieces' worth of
+ * loads (a warp runs its loads LONG_ROUNDS times), so that fewer parts store a sum and
+ * count themselves in; a row that fits in one such part is one piece of its own. Only
+ * with ROW_SUMS (the general way's products hold one piece's worth). */
+#ifndef LONG_ROUNDS
+#define LONG_ROUNDS 1
+#endif
+#if LONG_ROUNDS > 1 && !ROW_SUMS
+#error "LONG_ROUNDS > 1 needs ROW_SUMS=1"
+#endif
+#define LONG_CAP (LONG_ROUNDS * PIECE - (PIECE - PIECE_CAP)) /* the most nonzeros of a long row's part */
+/* 1: x read with plain loads (LDG.E, through L1), as cuSPARSE's kernel reads it; 0:
+ * through the read-only path (__ldg, LDG.E.CONSTANT). */
+#ifndef X_PLAIN
+#define X_PLAIN 0
+#endif
 #define PIECE_ROWS 32 /* rows per piece: one sum slot per lane */
 #define SHORT_ROWS 8  /* mean and longest row at most 8 and 16: one thread per row */
 #define ELL_SLICE 32       /* rows of a slice of the sliced ELL: a warp */
@@ -122,6 +144,17 @@ __device__ __forceinline__ int load_streaming(const int *p)
     int v;
     asm("ld.global.nc.L1::no_allocate.s32 %0, [%1];" : "=r"(v) : "l"(p));
     return v;
+}
+
+__device__ __forceinline__ float load_x(const float *__restrict__ x, int col)
+{
+#if X_PLAIN
+    float v;
+    asm("ld.global.f32 %0, [%1];" : "=f"(v) : "l"(x + col));
+    return v;
+#else
+    return __ldg(x + col);
+#endif
 }
 
 /* Adds 1 to a long row's count of finished parts once this thread's earlier stores (its
@@ -153,6 +186,69 @@ __device__ __forceinline__ int row_holding(const int *bounds, int rows, int at)
     return lo;
 }
 
+/* The end of a long row's part in the one launch, its sum `part` in lane 0: the sum
+ * stored in the part's slot and counted in; the last of the row's parts to finish adds
+ * the slots in order (the same sum from run to run) and stores y[row]. The row's parts
+ * are consecutive pieces of at most LONG_CAP nonzeros: index less the parts before this
+ * one is its first. */
+__device__ void finish_long_part(const int *Ap, float *y, int row, int index, int begin, float part,
+                                 float *part_sums, unsigned *parts_done, int lane)
+{
+    const int row_begin = __ldg(Ap + row), row_length = __ldg(Ap + row + 1) - row_begin;
+    const int first_part = index - (begin - row_begin) / LONG_CAP, parts = (row_length + LONG_CAP - 1) / LONG_CAP;
+    unsigned arrived = 0;
+    if (lane == 0) {
+        part_sums[index] = part;
+        arrived = count_released(parts_done + first_part);
+    }
+    if (__shfl_sync(0xffffffffu, arrived, 0) != (unsigned)parts - 1)
+        return;
+    __threadfence(); /* the last to finish: every other part's sum is visible */
+    float total = 0.0f;
+    for (int q = lane; q < parts; q += 32)
+        total += __ldcg(part_sums + first_part + q);
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2)
+        total += __shfl_xor_sync(0xffffffffu, total, offset);
+    if (lane == 0) {
+        y[row] = total;
+        parts_done[first_part] = 0; /* ready for the next launch */
+    }
+}
+
+#if ROW_SUMS
+/* A piece of one row (rows 1, or a long row's part): lane l adds the products of
+ * nonzeros base + l + 32 u in registers, PER_LANE loads at a time, LONG_ROUNDS times
+ * at most, and the warp adds the lanes' sums by shuffles, in a fixed order. */
+__device__ float row_piece_sum(const int *Aj, const float *Av, const float *__restrict__ x, int begin, int end,
+                               int lane)
+{
+    float sum = 0.0f;
+    for (int base = ALIGNED_LOADS ? begin & ~31 : begin; base < end; base += PIECE) {
+        int col[PER_LANE];
+        float val[PER_LANE];
+#pragma unroll
+        for (int u = 0; u < PER_LANE; ++u) {
+            const int i = base + lane + 32 * u;
+            if (i >= begin && i < end) {
+                col[u] = __ldg(Aj + i);
+                val[u] = __ldg(Av + i);
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < PER_LANE; ++u) {
+            const int i = base + lane + 32 * u;
+            if (i >= begin && i < end)
+                sum += val[u] * load_x(x, col[u]);
+        }
+    }
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2)
+        sum += __shfl_xor_sync(0xffffffffu, sum, offset);
+    return sum;
+}
+#endif
+
 /* A piece: rows first_row .. first_row + rows - 1 (1 to 32), nonzeros begin .. end - 1
  * (at most PIECE_CAP). A piece of a long row holds part of one row. */
 __global__ void __launch_bounds__(THREADS, PIECES_MIN_BLOCKS) /* 6 blocks an SM: at most 40 registers */
@@ -172,6 +268,18 @@ spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restri
     const int first_row = piece.x, begin = piece.z, end = piece.w;
     const bool long_part = piece.y < 0; /* a long row's piece of the one launch (rows -1) */
     const int rows = long_part ? 1 : piece.y;
+#if ROW_SUMS
+    if (rows == 1) { /* one row: no segments to find (the whole warp takes this branch) */
+        const float sum = row_piece_sum(Aj, Av, x, begin, end, lane);
+        if (long_part)
+            finish_long_part(Ap, y, first_row, index, begin, sum, part_sums, parts_done, lane);
+        else if (lane == 0 && accumulate)
+            atomicAdd(y + first_row, sum);
+        else if (lane == 0)
+            y[first_row] = sum;
+        return;
+    }
+#endif
     int col[PER_LANE];
     float val[PER_LANE];
     /* lane l's u-th load: nonzero base + l + 32 u, product i = off + 32 u of the piece,
@@ -194,7 +302,7 @@ spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restri
 #pragma unroll
     for (int u = 0; u < PER_LANE; ++u)
         if ((u > 0 || off >= 0) && base + lane + 32 * u < end)
-            product[33 * u] = val[u] * __ldg(x + col[u]);
+            product[33 * u] = val[u] * load_x(x, col[u]);
     __syncwarp();
     /* lane l adds products l * PER_LANE .. l * PER_LANE + PER_LANE - 1 */
     const int length = end - begin, first = lane * PER_LANE;
@@ -260,28 +368,8 @@ spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restri
     }
 #endif
     __syncwarp();
-    if (long_part) { /* the row's pieces are consecutive: which of them is this one */
-        const int row_begin = __ldg(Ap + first_row), row_length = __ldg(Ap + first_row + 1) - row_begin;
-        const int first_part = index - (begin - row_begin) / PIECE_CAP,
-                  parts = (row_length + PIECE_CAP - 1) / PIECE_CAP;
-        unsigned arrived = 0;
-        if (lane == 0) {
-            part_sums[index] = sums[warp][0];
-            arrived = count_released(parts_done + first_part);
-        }
-        if (__shfl_sync(0xffffffffu, arrived, 0) == (unsigned)parts - 1) { /* the last to finish */
-            __threadfence();
-            float total = 0.0f;
-            for (int q = lane; q < parts; q += 32)
-                total += __ldcg(part_sums + first_part + q);
-#pragma unroll
-            for (int offset = 16; offset > 0; offset /= 2)
-                total += __shfl_xor_sync(0xffffffffu, total, offset);
-            if (lane == 0) {
-                y[first_row] = total;
-                parts_done[first_part] = 0; /* ready for the next launch */
-            }
-        }
+    if (long_part) {
+        finish_long_part(Ap, y, first_row, index, begin, sums[warp][0], part_sums, parts_done, lane);
         return;
     }
     if (lane < rows) {
@@ -426,7 +514,8 @@ static double now_ms(void)
     return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
 }
 
-/* Cuts the rows into pieces of at most cap nonzeros and PIECE_ROWS rows; returns how
+/* Cuts the rows into pieces of at most cap nonzeros and PIECE_ROWS rows, a longer row
+ * into a piece of its own up to LONG_CAP nonzeros and parts of LONG_CAP past that; returns how
  * many are stored by the first launch (a long row's first piece among them). Called
  * twice: first with out NULL, which sets *long_count to the long rows' other pieces;
  * then with out, whose stored pieces go to out[0..] and the others after the first
@@ -436,22 +525,30 @@ static long cut(const int *Ap, int rows, int cap, int one_launch, int4 *out, lon
     long count = 0, others = 0;
     for (int r = 0; r < rows;) {
         int begin = Ap[r];
-        if (Ap[r + 1] - begin > cap) { /* a long row: pieces of its own */
+        const int length = Ap[r + 1] - begin;
+        if (length > cap && length <= LONG_CAP) { /* a row of one piece of its own */
+            if (out != NULL)
+                out[count] = make_int4(r, 1, begin, Ap[r + 1]);
+            ++count;
+            ++r;
+            continue;
+        }
+        if (length > cap) { /* a long row: parts of LONG_CAP of its own */
             if (one_launch) { /* all of them in the one list, one after another, rows -1 */
-                for (int b = begin; b < Ap[r + 1]; b += cap) {
+                for (int b = begin; b < Ap[r + 1]; b += LONG_CAP) {
                     if (out != NULL)
-                        out[count] = make_int4(r, -1, b, b + cap < Ap[r + 1] ? b + cap : Ap[r + 1]);
+                        out[count] = make_int4(r, -1, b, b + LONG_CAP < Ap[r + 1] ? b + LONG_CAP : Ap[r + 1]);
                     ++count;
                 }
                 ++r;
                 continue;
             }
             if (out != NULL)
-                out[count] = make_int4(r, 1, begin, begin + cap);
+                out[count] = make_int4(r, 1, begin, begin + LONG_CAP);
             ++count;
-            for (int b = begin + cap; b < Ap[r + 1]; b += cap) {
+            for (int b = begin + LONG_CAP; b < Ap[r + 1]; b += LONG_CAP) {
                 if (out != NULL)
-                    out[*long_count + others] = make_int4(r, 1, b, b + cap < Ap[r + 1] ? b + cap : Ap[r + 1]);
+                    out[*long_count + others] = make_int4(r, 1, b, b + LONG_CAP < Ap[r + 1] ? b + LONG_CAP : Ap[r + 1]);
                 ++others;
             }
             ++r;
@@ -501,9 +598,9 @@ static cudaError_t make_split(const struct spmv_problem *p, int cap)
     split.long_count = (int)others;
     split.matrix_id = p->matrix_id;
     split.cap = cap;
-    fprintf(stderr, "07-tuned: %ld pieces of at most %d nonzeros and %d rows (%ld more for long rows), cut once "
-                    "for this matrix in %.1f ms on the host (not in the timed runs)\n",
-            count, cap, PIECE_ROWS, others, now_ms() - start);
+    fprintf(stderr, "07-tuned: %ld pieces of at most %d nonzeros and %d rows, a long row's of %d (%ld more for long "
+                    "rows), cut once for this matrix in %.1f ms on the host (not in the timed runs)\n",
+            count, cap, PIECE_ROWS, LONG_CAP, others, now_ms() - start);
     return cudaSuccess;
 }
 
