@@ -121,6 +121,11 @@
 #ifndef X_PLAIN
 #define X_PLAIN 0
 #endif
+/* 1: the pieces of rows longer than a piece come first in the list (their warps, which
+ * count in and gather, start first); 0: in row order. */
+#ifndef LONG_FIRST
+#define LONG_FIRST 0
+#endif
 #define PIECE_ROWS 32 /* rows per piece: one sum slot per lane */
 #define SHORT_ROWS 8  /* mean and longest row at most 8 and 16: one thread per row */
 #define ELL_SLICE 32       /* rows of a slice of the sliced ELL: a warp */
@@ -523,9 +528,14 @@ static double now_ms(void)
 static long cut(const int *Ap, int rows, int cap, int one_launch, int4 *out, long *long_count)
 {
     long count = 0, others = 0;
+    for (int pass = LONG_FIRST ? 0 : 1; pass < 2; ++pass) /* LONG_FIRST: the long rows' pieces, then the rest */
     for (int r = 0; r < rows;) {
         int begin = Ap[r];
         const int length = Ap[r + 1] - begin;
+        if (length > cap ? LONG_FIRST && pass == 1 : pass == 0) { /* not this pass's */
+            ++r;
+            continue;
+        }
         if (length > cap && length <= LONG_CAP) { /* a row of one piece of its own */
             if (out != NULL)
                 out[count] = make_int4(r, 1, begin, Ap[r + 1]);
