@@ -105,17 +105,19 @@
 #ifndef ROW_SUMS
 #define ROW_SUMS 0
 #endif
-/* A row longer than a piece is cut into parts of up to LONG_ROUNDS pieces' worth of
- * loads (a warp runs its loads LONG_ROUNDS times), so that fewer parts store a sum and
- * count themselves in; a row that fits in one such part is one piece of its own. Only
- * with ROW_SUMS (the general way's products hold one piece's worth). */
+/* A row longer than a piece is cut into parts of up to `rounds` pieces' worth (a warp
+ * runs its PER_LANE loads a lane that many times), so that fewer parts store a sum and
+ * count themselves in; a row that fits in one such part is one piece of its own.
+ * LONG_ROUNDS 0: rounds chosen per matrix (long_rounds, below); N: always N. More than
+ * one only with ROW_SUMS (the general way's products hold one piece's worth). */
 #ifndef LONG_ROUNDS
-#define LONG_ROUNDS 1
+#define LONG_ROUNDS 0
 #endif
 #if LONG_ROUNDS > 1 && !ROW_SUMS
 #error "LONG_ROUNDS > 1 needs ROW_SUMS=1"
 #endif
-#define LONG_CAP (LONG_ROUNDS * PIECE - (PIECE - PIECE_CAP)) /* the most nonzeros of a long row's part */
+#define MAX_LONG_ROUNDS 4
+#define LONG_CAP(rounds) ((rounds) * PIECE - (PIECE - PIECE_CAP)) /* the most nonzeros of a long row's part */
 /* 1: x read with plain loads (LDG.E, through L1), as cuSPARSE's kernel reads it; 0:
  * through the read-only path (__ldg, LDG.E.CONSTANT). */
 #ifndef X_PLAIN
@@ -194,13 +196,13 @@ __device__ __forceinline__ int row_holding(const int *bounds, int rows, int at)
 /* The end of a long row's part in the one launch, its sum `part` in lane 0: the sum
  * stored in the part's slot and counted in; the last of the row's parts to finish adds
  * the slots in order (the same sum from run to run) and stores y[row]. The row's parts
- * are consecutive pieces of at most LONG_CAP nonzeros: index less the parts before this
+ * are consecutive pieces of at most long_cap nonzeros: index less the parts before this
  * one is its first. */
-__device__ void finish_long_part(const int *Ap, float *y, int row, int index, int begin, float part,
+__device__ void finish_long_part(const int *Ap, float *y, int row, int index, int begin, int long_cap, float part,
                                  float *part_sums, unsigned *parts_done, int lane)
 {
     const int row_begin = __ldg(Ap + row), row_length = __ldg(Ap + row + 1) - row_begin;
-    const int first_part = index - (begin - row_begin) / LONG_CAP, parts = (row_length + LONG_CAP - 1) / LONG_CAP;
+    const int first_part = index - (begin - row_begin) / long_cap, parts = (row_length + long_cap - 1) / long_cap;
     unsigned arrived = 0;
     if (lane == 0) {
         part_sums[index] = part;
@@ -223,7 +225,7 @@ __device__ void finish_long_part(const int *Ap, float *y, int row, int index, in
 
 #if ROW_SUMS
 /* A piece of one row (rows 1, or a long row's part): lane l adds the products of
- * nonzeros base + l + 32 u in registers, PER_LANE loads at a time, LONG_ROUNDS times
+ * nonzeros base + l + 32 u in registers, PER_LANE loads at a time, once a round
  * at most, and the warp adds the lanes' sums by shuffles, in a fixed order. */
 __device__ float row_piece_sum(const int *Aj, const float *Av, const float *__restrict__ x, int begin, int end,
                                int lane)
@@ -258,7 +260,7 @@ __device__ float row_piece_sum(const int *Aj, const float *Av, const float *__re
  * (at most PIECE_CAP). A piece of a long row holds part of one row. */
 __global__ void __launch_bounds__(THREADS, PIECES_MIN_BLOCKS) /* 6 blocks an SM: at most 40 registers */
 spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restrict__ x, float *y,
-            const int4 *pieces, int count, int accumulate, float *part_sums, unsigned *parts_done)
+            const int4 *pieces, int count, int accumulate, int long_cap, float *part_sums, unsigned *parts_done)
 {
     /* a product i of a warp's piece sits at i + i / 32: lane l's PER_LANE neighbours
      * (l * PER_LANE onwards) then fall in 32 different banks (8 and 16 alike) */
@@ -277,7 +279,7 @@ spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restri
     if (rows == 1) { /* one row: no segments to find (the whole warp takes this branch) */
         const float sum = row_piece_sum(Aj, Av, x, begin, end, lane);
         if (long_part)
-            finish_long_part(Ap, y, first_row, index, begin, sum, part_sums, parts_done, lane);
+            finish_long_part(Ap, y, first_row, index, begin, long_cap, sum, part_sums, parts_done, lane);
         else if (lane == 0 && accumulate)
             atomicAdd(y + first_row, sum);
         else if (lane == 0)
@@ -374,7 +376,7 @@ spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restri
 #endif
     __syncwarp();
     if (long_part) {
-        finish_long_part(Ap, y, first_row, index, begin, sums[warp][0], part_sums, parts_done, lane);
+        finish_long_part(Ap, y, first_row, index, begin, long_cap, sums[warp][0], part_sums, parts_done, lane);
         return;
     }
     if (lane < rows) {
@@ -506,6 +508,7 @@ static cudaError_t free_ell(void)
 static struct {
     unsigned long long matrix_id;
     int cap;                /* the most nonzeros of a piece */
+    int long_cap;           /* the most nonzeros of a long row's part (or piece of its own) */
     int4 *pieces;           /* the stored pieces, then the long rows' other pieces */
     int count, long_count;
     float *part_sums;       /* one launch: each piece's sum slot (long rows' pieces use theirs) */
@@ -520,12 +523,12 @@ static double now_ms(void)
 }
 
 /* Cuts the rows into pieces of at most cap nonzeros and PIECE_ROWS rows, a longer row
- * into a piece of its own up to LONG_CAP nonzeros and parts of LONG_CAP past that; returns how
+ * into a piece of its own up to long_cap nonzeros and parts of long_cap past that; returns how
  * many are stored by the first launch (a long row's first piece among them). Called
  * twice: first with out NULL, which sets *long_count to the long rows' other pieces;
  * then with out, whose stored pieces go to out[0..] and the others after the first
  * *long_count entries (the caller passes the stored count there). */
-static long cut(const int *Ap, int rows, int cap, int one_launch, int4 *out, long *long_count)
+static long cut(const int *Ap, int rows, int cap, int long_cap, int one_launch, int4 *out, long *long_count)
 {
     long count = 0, others = 0;
     for (int pass = LONG_FIRST ? 0 : 1; pass < 2; ++pass) /* LONG_FIRST: the long rows' pieces, then the rest */
@@ -536,29 +539,29 @@ static long cut(const int *Ap, int rows, int cap, int one_launch, int4 *out, lon
             ++r;
             continue;
         }
-        if (length > cap && length <= LONG_CAP) { /* a row of one piece of its own */
+        if (length > cap && length <= long_cap) { /* a row of one piece of its own */
             if (out != NULL)
                 out[count] = make_int4(r, 1, begin, Ap[r + 1]);
             ++count;
             ++r;
             continue;
         }
-        if (length > cap) { /* a long row: parts of LONG_CAP of its own */
+        if (length > cap) { /* a long row: parts of long_cap of its own */
             if (one_launch) { /* all of them in the one list, one after another, rows -1 */
-                for (int b = begin; b < Ap[r + 1]; b += LONG_CAP) {
+                for (int b = begin; b < Ap[r + 1]; b += long_cap) {
                     if (out != NULL)
-                        out[count] = make_int4(r, -1, b, b + LONG_CAP < Ap[r + 1] ? b + LONG_CAP : Ap[r + 1]);
+                        out[count] = make_int4(r, -1, b, b + long_cap < Ap[r + 1] ? b + long_cap : Ap[r + 1]);
                     ++count;
                 }
                 ++r;
                 continue;
             }
             if (out != NULL)
-                out[count] = make_int4(r, 1, begin, begin + LONG_CAP);
+                out[count] = make_int4(r, 1, begin, begin + long_cap);
             ++count;
-            for (int b = begin + LONG_CAP; b < Ap[r + 1]; b += LONG_CAP) {
+            for (int b = begin + long_cap; b < Ap[r + 1]; b += long_cap) {
                 if (out != NULL)
-                    out[*long_count + others] = make_int4(r, 1, b, b + LONG_CAP < Ap[r + 1] ? b + LONG_CAP : Ap[r + 1]);
+                    out[*long_count + others] = make_int4(r, 1, b, b + long_cap < Ap[r + 1] ? b + long_cap : Ap[r + 1]);
                 ++others;
             }
             ++r;
@@ -576,6 +579,29 @@ static long cut(const int *Ap, int rows, int cap, int one_launch, int4 *out, lon
     return count;
 }
 
+/* How many pieces' worth a long row's part holds, with LONG_ROUNDS 0: in the one
+ * launch, about as many as there are waves of pieces (the pieces over the warps the GPU
+ * holds at once), 1 to MAX_LONG_ROUNDS. A part of r rounds keeps its warp r times as
+ * long; where each warp slot runs r pieces or more in turn anyway, the long warps, begun
+ * first (LONG_FIRST), end no later than the rest, and the row's parts store, count in
+ * and are gathered r times fewer. With fewer pieces than slots, the long warps are the
+ * last to finish; in two launches the second holds only long rows' parts, too few. */
+static cudaError_t long_rounds(long pieces, int one_launch, int *rounds)
+{
+    *rounds = LONG_ROUNDS > 0 ? LONG_ROUNDS : 1;
+    if (LONG_ROUNDS > 0 || !ROW_SUMS || !one_launch)
+        return cudaSuccess;
+    int device, sms, per_sm;
+    cudaError_t status;
+    if ((status = cudaGetDevice(&device)) != cudaSuccess ||
+        (status = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) != cudaSuccess ||
+        (status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, spmv_pieces, THREADS, 0)) != cudaSuccess)
+        return status;
+    long waves = (long)((double)pieces / ((double)sms * per_sm * WARPS) + 0.5);
+    *rounds = waves < 1 ? 1 : waves > MAX_LONG_ROUNDS ? MAX_LONG_ROUNDS : (int)waves;
+    return cudaSuccess;
+}
+
 static cudaError_t make_split(const struct spmv_problem *p, int cap)
 {
     double start = now_ms();
@@ -589,12 +615,18 @@ static cudaError_t make_split(const struct spmv_problem *p, int cap)
     split.part_sums = NULL;
     split.parts_done = NULL;
     int one_launch = p->nnz <= (long long)ONE_LAUNCH_NNZ;
-    long others = 0, count = cut(p->host_row_ptr, p->rows, cap, one_launch, NULL, &others);
+    long others = 0, count = cut(p->host_row_ptr, p->rows, cap, cap, one_launch, NULL, &others);
+    int rounds;
+    if ((status = long_rounds(count + others, one_launch, &rounds)) != cudaSuccess)
+        return status;
+    const int long_cap = LONG_CAP(rounds);
+    if (rounds > 1)
+        count = cut(p->host_row_ptr, p->rows, cap, long_cap, one_launch, NULL, &others);
     int4 *host = (int4 *)malloc((size_t)(count + others) * sizeof(int4));
     if (host == NULL)
         return cudaErrorMemoryAllocation;
     long offset = count; /* where the other pieces go: after the stored ones */
-    cut(p->host_row_ptr, p->rows, cap, one_launch, host, &offset);
+    cut(p->host_row_ptr, p->rows, cap, long_cap, one_launch, host, &offset);
     if ((status = cudaMalloc(&split.pieces, (size_t)(count + others) * sizeof(int4))) == cudaSuccess)
         status = cudaMemcpy(split.pieces, host, (size_t)(count + others) * sizeof(int4), cudaMemcpyHostToDevice);
     free(host);
@@ -608,9 +640,10 @@ static cudaError_t make_split(const struct spmv_problem *p, int cap)
     split.long_count = (int)others;
     split.matrix_id = p->matrix_id;
     split.cap = cap;
-    fprintf(stderr, "07-tuned: %ld pieces of at most %d nonzeros and %d rows, a long row's of %d (%ld more for long "
-                    "rows), cut once for this matrix in %.1f ms on the host (not in the timed runs)\n",
-            count, cap, PIECE_ROWS, LONG_CAP, others, now_ms() - start);
+    split.long_cap = long_cap;
+    fprintf(stderr, "07-tuned: %ld pieces of at most %d nonzeros and %d rows, a long row's of %d (%d rounds; %ld more "
+                    "for long rows), cut once for this matrix in %.1f ms on the host (not in the timed runs)\n",
+            count, cap, PIECE_ROWS, long_cap, rounds, others, now_ms() - start);
     return cudaSuccess;
 }
 
@@ -721,7 +754,7 @@ static cudaError_t launch(const void *problem, cudaStream_t stream)
         if ((status = step_check_grid(grid)) != cudaSuccess)
             return status;
         spmv_pieces<<<grid, THREADS, 0, stream>>>(p->row_ptr, p->col_idx, p->values, p->x, p->y, pieces,
-                                                  count, part, split.part_sums, split.parts_done);
+                                                  count, part, split.long_cap, split.part_sums, split.parts_done);
         if ((status = cudaGetLastError()) != cudaSuccess)
             return status;
     }
