@@ -103,7 +103,7 @@
  * shared memory and the segmented scan: each lane adds its own products in registers
  * and the warp adds the lanes' sums by shuffles. 0: every piece the general way. */
 #ifndef ROW_SUMS
-#define ROW_SUMS 0
+#define ROW_SUMS 1
 #endif
 /* A row longer than a piece is cut into parts of up to `rounds` pieces' worth (a warp
  * runs its PER_LANE loads a lane that many times), so that fewer parts store a sum and
@@ -126,7 +126,7 @@
 /* 1: the pieces of rows longer than a piece come first in the list (their warps, which
  * count in and gather, start first); 0: in row order. */
 #ifndef LONG_FIRST
-#define LONG_FIRST 0
+#define LONG_FIRST 1
 #endif
 #define PIECE_ROWS 32 /* rows per piece: one sum slot per lane */
 #define SHORT_ROWS 8  /* mean and longest row at most 8 and 16: one thread per row */
