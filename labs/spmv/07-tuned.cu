@@ -27,12 +27,16 @@
  *    lanes add to it comes from a segmented scan of shuffles across the warp (not a
  *    shared-memory atomicAdd per lane and row: on sm_80 and sm_90 a float atomicAdd to
  *    shared memory is a compare-and-swap loop). The warp writes its rows' sums to y in
- *    one coalesced store.
- *    The first piece of a long row is stored like any other; its other pieces run in a
- *    second launch, after it, and atomicAdd their sums into y[row]. On a small matrix
- *    (ONE_LAUNCH_NNZ) they are all in the one launch instead, each sum in a slot of its
- *    own, counted in with a release atomic, and the last of a row's pieces to finish
- *    adds them in order.
+ *    one coalesced store. A piece of one row needs none of that: its lanes add their
+ *    own products and the warp adds the lanes' sums by shuffles.
+ *    A row longer than a piece gets pieces of its own, first in the list (their warps
+ *    start first), each of up to `rounds` pieces' worth of loads: about as many as
+ *    the matrix makes waves of pieces on this GPU, 1 to 4, so that a long row's parts
+ *    are fewer where the warps would take turns anyway. On a matrix of up to
+ *    ONE_LAUNCH_NNZ nonzeros they all run in the one launch, each sum in a slot of its
+ *    own, counted in with a release atomic, and the last of a row's parts to finish
+ *    adds them in order; on a larger one the first part is stored like any other
+ *    piece and the rest run in a second launch, after it, and atomicAdd into y[row].
  * Why: the ways CSR loses bandwidth are scattered loads (steps 01, 02), idle lanes on
  *  short rows and waits for long ones (steps 03, 04), and loads that wait for a search
  *  (step 06). No one layout removes all three on every matrix: ELL's column-major
@@ -40,9 +44,8 @@
  *  pieces of equal size never wait, whatever the rows. The choice costs a look at the
  *  row lengths, as cuSPARSE's analysis does.
  * What to expect: ahead of cuSPARSE's default algorithm on laplace2d, at step 05's
- *  speed on stencil27 and banded, level with cuSPARSE on random, a little behind it on
- *  powerlaw (L2-bound gathers of x: the guide's step 07). The guide's tables say where
- *  it lands.
+ *  speed on stencil27 and banded, about level with cuSPARSE on random and powerlaw
+ *  (L2-bound gathers of x: the guide's step 07). The guide's tables say where it lands.
  * Run:  make run LAB=spmv STEP=07
  *
  * This file is step 06's solution with the new kernel name: it runs and is
@@ -122,13 +125,18 @@ __global__ void merge_fixup(const struct carry *carries, long long num_threads, 
  *     neighbouring products and stores the sum of each row that ends in them, what
  *     earlier lanes added to its first such row coming from a segmented scan of
  *     shuffles (a shared atomicAdd into the row's slot is simpler, and a
- *     compare-and-swap loop on sm_90); __syncwarp(); lanes store the rows' sums. A long row's first piece stores, its
- *     other pieces run in a second launch and atomicAdd into y. On a matrix of at
- *     most 2^22 nonzeros, where a second launch is a large share of the time, all of
- *     a long row's pieces in the one launch: each writes its sum to a slot of its own,
- *     then a release atomic add on a counter of the row (atom.release.gpu, in inline
- *     PTX: the sum is visible before the count says so); the piece that finds the
- *     count complete adds the slots in order, stores y[row] and zeroes the counter.
+ *     compare-and-swap loop on sm_90); __syncwarp(); lanes store the rows' sums. A
+ *     piece of one row skips all that: each lane adds its own products in registers,
+ *     the warp adds the lanes' sums by shuffles.
+ *  2b. A long row's pieces first in the list, each of up to r pieces' worth of loads
+ *     (r rounds of the 8 loads a lane; r about the pieces over the warps the GPU holds
+ *     at once, 1 to 4). On a matrix of at most 2^25 nonzeros all of a long row's
+ *     parts run in the one launch: each writes its sum to a slot of its own, then a
+ *     release atomic add on a counter of the row (atom.release.gpu, in inline PTX: the
+ *     sum is visible before the count says so); the part that finds the count
+ *     complete adds the slots in order, stores y[row] and zeroes the counter. On a
+ *     larger one a long row's first part stores, the others run in a second launch
+ *     and atomicAdd into y.
  *  3. Even rows near the diagonal (longest <= 2 x mean and <= 128, the mean |col - row|
  *     of a sample of rows <= 32768: stencil27, banded): step 05's SELL-32-256, made on
  *     the device once per matrix: a block per window of 256 rows sorts them by length

@@ -27,12 +27,16 @@
  *    lanes add to it comes from a segmented scan of shuffles across the warp (not a
  *    shared-memory atomicAdd per lane and row: on sm_80 and sm_90 a float atomicAdd to
  *    shared memory is a compare-and-swap loop). The warp writes its rows' sums to y in
- *    one coalesced store.
- *    The first piece of a long row is stored like any other; its other pieces run in a
- *    second launch, after it, and atomicAdd their sums into y[row]. On a small matrix
- *    (ONE_LAUNCH_NNZ) they are all in the one launch instead, each sum in a slot of its
- *    own, counted in with a release atomic, and the last of a row's pieces to finish
- *    adds them in order.
+ *    one coalesced store. A piece of one row needs none of that: its lanes add their
+ *    own products and the warp adds the lanes' sums by shuffles.
+ *    A row longer than a piece gets pieces of its own, first in the list (their warps
+ *    start first), each of up to `rounds` pieces' worth of loads: about as many as
+ *    the matrix makes waves of pieces on this GPU, 1 to 4, so that a long row's parts
+ *    are fewer where the warps would take turns anyway. On a matrix of up to
+ *    ONE_LAUNCH_NNZ nonzeros they all run in the one launch, each sum in a slot of its
+ *    own, counted in with a release atomic, and the last of a row's parts to finish
+ *    adds them in order; on a larger one the first part is stored like any other
+ *    piece and the rest run in a second launch, after it, and atomicAdd into y[row].
  * Why: the ways CSR loses bandwidth are scattered loads (steps 01, 02), idle lanes on
  *  short rows and waits for long ones (steps 03, 04), and loads that wait for a search
  *  (step 06). No one layout removes all three on every matrix: ELL's column-major
@@ -40,20 +44,21 @@
  *  pieces of equal size never wait, whatever the rows. The choice costs a look at the
  *  row lengths, as cuSPARSE's analysis does.
  * What to expect: ahead of cuSPARSE's default algorithm on laplace2d, at step 05's
- *  speed on stencil27 and banded, level with cuSPARSE on random, a little behind it on
- *  powerlaw (L2-bound gathers of x: the guide's step 07). The guide's tables say where
- *  it lands.
+ *  speed on stencil27 and banded, about level with cuSPARSE on random and powerlaw
+ *  (L2-bound gathers of x: the guide's step 07). The guide's tables say where it lands.
  * Run:  make run LAB=spmv STEP=07 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include <cub/block/block_radix_sort.cuh>
-
+#include "clock.h"
 #include "cuda_free_all.h"
 #include "spmv.h"
 #include "step_kernel.h"
+/* Beside the step in harness/labs/spmv/ (the handout leaves it out): the sliced ELL made
+ * on the device, its constants (ELL_SLICE, ELL_WINDOW, ELL_MAX_WIDTH), kernels, buffers
+ * and make_ell. */
+#include "tuned_ell.cuh"
 
 #define THREADS 256
 #define WARPS (THREADS / 32)
@@ -91,17 +96,22 @@
 #define SEGMENTED_SUMS 1
 #endif
 /* A long row's pieces in the one launch where the matrix has at most this many
- * nonzeros (2^22): each piece leaves its sum in a slot of its own, and the last of them
+ * nonzeros (2^25): each piece leaves its sum in a slot of its own, and the last of them
  * to finish (a counter per long row) adds the slots in order and stores y[row]. On a
  * small matrix the whole product takes microseconds and a second launch is a large
  * share of them; on a large one the second launch's atomicAdds measured faster
- * (data/sweeps/NVIDIA-H200/spmv-07-one-launch*.csv). 0: never. */
+ * (data/sweeps/NVIDIA-H200/spmv-07-one-launch*.csv, with one round a part; 2^22 then).
+ * With parts of several rounds (below) one launch measured faster up to 2^25 (powerlaw
+ * at 1M rows), two past it (at 2M rows; spmv-07-one-launch-rounds.csv). 0: never. */
 #ifndef ONE_LAUNCH_NNZ
-#define ONE_LAUNCH_NNZ 4194304
+#define ONE_LAUNCH_NNZ 33554432
 #endif
 /* 1: a piece of one row (a whole row, or a part of a long one) skips the products in
  * shared memory and the segmented scan: each lane adds its own products in registers
- * and the warp adds the lanes' sums by shuffles. 0: every piece the general way. */
+ * and the warp adds the lanes' sums by shuffles. 0: every piece the general way. 1
+ * measured faster on the power-law matrices up to 65536 rows, level on the larger ones
+ * and the real matrices but powersim, a little slower there
+ * (data/sweeps/NVIDIA-H200/spmv-07-row-sums.csv). */
 #ifndef ROW_SUMS
 #define ROW_SUMS 1
 #endif
@@ -109,7 +119,10 @@
  * runs its PER_LANE loads a lane that many times), so that fewer parts store a sum and
  * count themselves in; a row that fits in one such part is one piece of its own.
  * LONG_ROUNDS 0: rounds chosen per matrix (long_rounds, below); N: always N. More than
- * one only with ROW_SUMS (the general way's products hold one piece's worth). */
+ * one only with ROW_SUMS (the general way's products hold one piece's worth). Fixed
+ * rounds were faster on some power-law sizes and far slower on others (4096 rows of
+ * mean 200: a few thousand pieces, fewer than the GPU's warps); the choice was the
+ * fastest or near it at every size (spmv-07-long-rounds.csv). */
 #ifndef LONG_ROUNDS
 #define LONG_ROUNDS 0
 #endif
@@ -124,15 +137,13 @@
 #define X_PLAIN 0
 #endif
 /* 1: the pieces of rows longer than a piece come first in the list (their warps, which
- * count in and gather, start first); 0: in row order. */
+ * count in and gather, start first); 0: in row order. 1 measured faster on every
+ * power-law size (spmv-07-row-sums2.csv). */
 #ifndef LONG_FIRST
 #define LONG_FIRST 1
 #endif
 #define PIECE_ROWS 32 /* rows per piece: one sum slot per lane */
 #define SHORT_ROWS 8  /* mean and longest row at most 8 and 16: one thread per row */
-#define ELL_SLICE 32       /* rows of a slice of the sliced ELL: a warp */
-#define ELL_WINDOW 256     /* sigma: the rows sorted by length within windows of this many */
-#define ELL_MAX_WIDTH 128  /* even rows: none past twice the mean nor past this */
 /* sliced ELL only where the nonzeros sit this near the diagonal on average (|col - row|,
  * in columns of x: 128 KB), so that lanes on neighbouring rows gather neighbouring x */
 #ifndef ELL_REACH
@@ -393,44 +404,6 @@ spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restri
  * column, element j of the slice's r-th row at start + 32 j + r, with zeros (and the
  * row's last column) in the padding. */
 
-/* a block a window: its rows sorted by length (CUB's block radix sort, stable, on the
- * 8 bits a length up to ELL_MAX_WIDTH needs), each position's row and length written,
- * and each slice's width (its first row's length) */
-__global__ void __launch_bounds__(ELL_WINDOW)
-ell_sort_windows(const int *Ap, int num_rows, int *perm, int *length, int *width)
-{
-    typedef cub::BlockRadixSort<unsigned, ELL_WINDOW, 1, int> WindowSort;
-    __shared__ typename WindowSort::TempStorage temp;
-    long long position = (long long)blockIdx.x * ELL_WINDOW + threadIdx.x;
-    /* a length plus one: positions past the last row (key 0) sort after every row */
-    unsigned key[1] = {position < num_rows ? (unsigned)(__ldg(Ap + position + 1) - __ldg(Ap + position)) + 1u : 0u};
-    int row[1] = {(int)position};
-    WindowSort(temp).SortDescending(key, row, 0, 8);
-    if (position < num_rows) {
-        perm[position] = row[0];
-        length[position] = (int)key[0] - 1;
-        if (position % ELL_SLICE == 0)
-            width[position / ELL_SLICE] = (int)key[0] - 1;
-    }
-}
-
-/* the slices, once their starts are known: a thread copies the row at its position */
-__global__ void __launch_bounds__(THREADS)
-ell_fill(const int *Ap, const int *Aj, const float *Av, int num_rows, const int *perm, const int *length,
-         const long long *start, const int *width, int *cols, float *vals)
-{
-    long long position = (long long)blockIdx.x * THREADS + threadIdx.x;
-    if (position >= num_rows)
-        return;
-    long long base = start[position / ELL_SLICE] + (position % ELL_SLICE);
-    int begin = Ap[perm[position]], row_length = length[position], w = width[position / ELL_SLICE];
-    int pad = row_length > 0 ? Aj[begin + row_length - 1] : 0;
-    for (int j = 0; j < w; ++j) {
-        cols[base + (long long)ELL_SLICE * j] = j < row_length ? Aj[begin + j] : pad;
-        vals[base + (long long)ELL_SLICE * j] = j < row_length ? Av[begin + j] : 0.0f;
-    }
-}
-
 /* the product: a thread a row, as step 05's, its 32 loads of a warp at each j 32
  * consecutive words, and lanes on rows of one window gather nearby x (a stencil's or a
  * band's columns move with the row) */
@@ -466,43 +439,11 @@ spmv_short_rows(const int *Ap, const int *Aj, const float *Av, int num_rows, con
     }
 }
 
-/* The mean distance |col - row| of the nonzeros of up to 4096 rows spread over the
- * matrix: how near the diagonal its columns sit. */
-static double mean_reach(const struct spmv_problem *p)
-{
-    double total = 0, count = 0;
-    int stride = p->rows > 4096 ? p->rows / 4096 : 1;
-    for (int r = 0; r < p->rows; r += stride)
-        for (int e = p->host_row_ptr[r]; e < p->host_row_ptr[r + 1]; ++e) {
-            total += abs(p->host_col_idx[e] - r);
-            count += 1;
-        }
-    return count > 0 ? total / count : 0;
-}
-
 /* how the matrix is multiplied: sliced ELL or in stripes */
 static struct {
     unsigned long long matrix_id;
     int made, ell;
 } plan;
-
-/* the sliced ELL of the matrix it was made from, on the device */
-static struct {
-    unsigned long long matrix_id;
-    long long *start; /* each slice's first element, and the end: slices + 1 */
-    int *perm, *length; /* each position's row and its length (sorted within windows) */
-    int *width, *cols;
-    float *vals;
-} ell;
-
-/* Frees every buffer of the slices, even after one fails; returns the first error. */
-static cudaError_t free_ell(void)
-{
-    void *buffers[] = {ell.start, ell.perm, ell.length, ell.width, ell.cols, ell.vals};
-    cudaError_t status = cuda_free_all(buffers, sizeof buffers / sizeof buffers[0]);
-    memset(&ell, 0, sizeof ell);
-    return status;
-}
 
 /* the pieces of the matrix they were cut from, on the device */
 static struct {
@@ -514,13 +455,6 @@ static struct {
     float *part_sums;       /* one launch: each piece's sum slot (long rows' pieces use theirs) */
     unsigned *parts_done;   /* one launch: at a long row's first piece, its pieces finished */
 } split;
-
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
-}
 
 /* Cuts the rows into pieces of at most cap nonzeros and PIECE_ROWS rows, a longer row
  * into a piece of its own up to long_cap nonzeros and parts of long_cap past that; returns how
@@ -604,7 +538,7 @@ static cudaError_t long_rounds(long pieces, int one_launch, int *rounds)
 
 static cudaError_t make_split(const struct spmv_problem *p, int cap)
 {
-    double start = now_ms();
+    double start = (clock_now_s() * 1e3);
     cudaError_t status = cudaDeviceSynchronize(); /* the old pieces may still be in use */
     if (status != cudaSuccess)
         return status;
@@ -643,64 +577,8 @@ static cudaError_t make_split(const struct spmv_problem *p, int cap)
     split.long_cap = long_cap;
     fprintf(stderr, "07-tuned: %ld pieces of at most %d nonzeros and %d rows, a long row's of %d (%d rounds; %ld more "
                     "for long rows), cut once for this matrix in %.1f ms on the host (not in the timed runs)\n",
-            count, cap, PIECE_ROWS, long_cap, rounds, others, now_ms() - start);
+            count, cap, PIECE_ROWS, long_cap, rounds, others, (clock_now_s() * 1e3) - start);
     return cudaSuccess;
-}
-
-/* The sliced ELL on the device: the widths there, their starts summed on the host
- * (a number a slice), the slices filled there. Its price in time is printed on its own
- * line, as step 05's conversion is (05 converts on the host: copies of the whole matrix
- * there and back). cudaErrorMemoryAllocation when the padded copy does not fit: the
- * caller then multiplies in stripes. */
-static cudaError_t make_ell(const struct spmv_problem *p, cudaStream_t stream)
-{
-    double begin_ms = now_ms();
-    cudaError_t status = cudaDeviceSynchronize(); /* the old slices may still be in use */
-    if (status != cudaSuccess || (status = free_ell()) != cudaSuccess)
-        return status;
-    long long slices = ((long long)p->rows + ELL_SLICE - 1) / ELL_SLICE;
-    dim3 grid((unsigned)(((long long)p->rows + THREADS - 1) / THREADS));
-    dim3 windows((unsigned)(((long long)p->rows + ELL_WINDOW - 1) / ELL_WINDOW));
-    if ((status = step_check_grid(grid)) != cudaSuccess || (status = step_check_grid(windows)) != cudaSuccess)
-        return status;
-    int *width = (int *)malloc((size_t)slices * sizeof(int));
-    long long *start = (long long *)malloc((size_t)(slices + 1) * sizeof(long long));
-    status = cudaErrorMemoryAllocation;
-    if (width == NULL || start == NULL)
-        goto done;
-    if ((status = cudaMalloc(&ell.width, (size_t)slices * sizeof(int))) != cudaSuccess ||
-        (status = cudaMalloc(&ell.start, (size_t)(slices + 1) * sizeof(long long))) != cudaSuccess ||
-        (status = cudaMalloc(&ell.perm, (size_t)p->rows * sizeof(int))) != cudaSuccess ||
-        (status = cudaMalloc(&ell.length, (size_t)p->rows * sizeof(int))) != cudaSuccess)
-        goto done;
-    ell_sort_windows<<<windows, ELL_WINDOW, 0, stream>>>(p->row_ptr, p->rows, ell.perm, ell.length, ell.width);
-    if ((status = cudaGetLastError()) != cudaSuccess ||
-        (status = cudaMemcpyAsync(width, ell.width, (size_t)slices * sizeof(int), cudaMemcpyDeviceToHost,
-                                  stream)) != cudaSuccess ||
-        (status = cudaStreamSynchronize(stream)) != cudaSuccess)
-        goto done;
-    start[0] = 0;
-    for (long long sl = 0; sl < slices; ++sl)
-        start[sl + 1] = start[sl] + (long long)ELL_SLICE * width[sl];
-    if ((status = cudaMalloc(&ell.cols, (size_t)(start[slices] ? start[slices] : 1) * sizeof(int))) != cudaSuccess ||
-        (status = cudaMalloc(&ell.vals, (size_t)(start[slices] ? start[slices] : 1) * sizeof(float))) != cudaSuccess ||
-        (status = cudaMemcpyAsync(ell.start, start, (size_t)(slices + 1) * sizeof(long long), cudaMemcpyHostToDevice,
-                                  stream)) != cudaSuccess)
-        goto done;
-    ell_fill<<<grid, THREADS, 0, stream>>>(p->row_ptr, p->col_idx, p->values, p->rows, ell.perm, ell.length,
-                                           ell.start, ell.width, ell.cols, ell.vals);
-    if ((status = cudaGetLastError()) != cudaSuccess || (status = cudaStreamSynchronize(stream)) != cudaSuccess)
-        goto done;
-    ell.matrix_id = p->matrix_id;
-    fprintf(stderr, "07-tuned: sliced ELL (SELL-%d-%d), %.1f%% padding, made once for this matrix in %.1f ms "
-                    "on the device (not in the timed runs)\n",
-            ELL_SLICE, ELL_WINDOW, p->nnz ? 100.0 * ((double)start[slices] - p->nnz) / p->nnz : 0.0, now_ms() - begin_ms);
-done:
-    free(width);
-    free(start);
-    if (status != cudaSuccess)
-        (void)free_ell(); /* the first error is the one reported; a failed free after it adds nothing */
-    return status;
 }
 
 static cudaError_t launch(const void *problem, cudaStream_t stream)
