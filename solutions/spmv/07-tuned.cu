@@ -131,6 +131,12 @@
 #endif
 #define MAX_LONG_ROUNDS 4
 #define LONG_CAP(rounds) ((rounds) * PIECE - (PIECE - PIECE_CAP)) /* the most nonzeros of a long row's part */
+/* 1: x read with plain loads (LDG.E, through L1), as cuSPARSE's kernel reads it; 0:
+ * through the read-only path (__ldg, LDG.E.CONSTANT). Level everywhere
+ * (data/sweeps/NVIDIA-H200/spmv-07-row-sums.csv); kept for comparing the two paths. */
+#ifndef X_PLAIN
+#define X_PLAIN 0
+#endif
 /* 1: the pieces of rows longer than a piece come first in the list (their warps, which
  * count in and gather, start first); 0: in row order. 1 measured faster on every
  * power-law size (spmv-07-row-sums2.csv). */
@@ -157,6 +163,17 @@ __device__ __forceinline__ int load_streaming(const int *p)
     int v;
     asm("ld.global.nc.L1::no_allocate.s32 %0, [%1];" : "=r"(v) : "l"(p));
     return v;
+}
+
+__device__ __forceinline__ float load_x(const float *__restrict__ x, int col)
+{
+#if X_PLAIN
+    float v;
+    asm("ld.global.f32 %0, [%1];" : "=f"(v) : "l"(x + col));
+    return v;
+#else
+    return __ldg(x + col);
+#endif
 }
 
 /* Adds 1 to a long row's count of finished parts once this thread's earlier stores (its
@@ -241,7 +258,7 @@ __device__ float row_piece_sum(const int *Aj, const float *Av, const float *__re
         for (int u = 0; u < PER_LANE; ++u) {
             const int i = base + lane + 32 * u;
             if (i >= begin && i < end)
-                sum += val[u] * __ldg(x + col[u]);
+                sum += val[u] * load_x(x, col[u]);
         }
     }
 #pragma unroll
@@ -304,7 +321,7 @@ spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restri
 #pragma unroll
     for (int u = 0; u < PER_LANE; ++u)
         if ((u > 0 || off >= 0) && base + lane + 32 * u < end)
-            product[33 * u] = val[u] * __ldg(x + col[u]);
+            product[33 * u] = val[u] * load_x(x, col[u]);
     __syncwarp();
     /* lane l adds products l * PER_LANE .. l * PER_LANE + PER_LANE - 1 */
     const int length = end - begin, first = lane * PER_LANE;
