@@ -39,7 +39,8 @@ spmv-real: deps all
 	  $(BIN_DIR)/lab run --bin-dir $(call tree_bin,$(SRC)) spmv -- --matrix "$$f" $(RUN_ARGS) || exit $$?; done
 
 # make sweep-spmv-launch: step 07 with a long row's pieces in one launch or two
-# (ONE_LAUNCH_NNZ) and its loads not aligned (ALIGNED_LOADS=0), each build timed on powerlaw at two sizes, random and the real
+# (ONE_LAUNCH_NNZ), their parts of fixed rounds (LONG_ROUNDS 1 or 4) and its loads not
+# aligned (ALIGNED_LOADS=0), each build timed on powerlaw at three sizes, random and the real
 # matrices that make spmv-matrices brought, between cuSPARSE's two rows
 # (harness/labs/spmv/sweep-07.sh says how); the rows go to SPMV_SWEEP_OUT.
 SPMV_SWEEP_OUT ?= $(BUILD_DIR)/sweeps/spmv-07

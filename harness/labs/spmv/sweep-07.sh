@@ -1,6 +1,8 @@
 #!/bin/sh
 # SpMV step 07's long rows in one launch or two (ONE_LAUNCH_NNZ, in the step's header),
-# and its loads of a piece from the piece's first nonzero (ALIGNED_LOADS=0) or its line:
+# their parts of 1 or 4 pieces' worth whatever the matrix (LONG_ROUNDS; the default
+# chooses per matrix), and its loads of a piece from the piece's first nonzero
+# (ALIGNED_LOADS=0) or its line:
 # each build made in a folder of its own, checked at the lab's check sizes, then timed
 # on matrices with long rows, large and small, with cusparse and cusparse-alg2 timed
 # before and after the builds on each; rows to OUT/spmv-07.csv under one run id, then
@@ -15,6 +17,8 @@ CHECK_SECONDS=180 RUN_SECONDS=120
 full_grid='default|
 two-launches|-DONE_LAUNCH_NNZ=0
 one-launch-always|-DONE_LAUNCH_NNZ=2147483647
+one-round|-DLONG_ROUNDS=1
+four-rounds|-DLONG_ROUNDS=4
 unaligned|-DALIGNED_LOADS=0'
 
 started=$(date +%s)
@@ -32,6 +36,7 @@ sweep_open_run "$out" spmv-07.csv
 lib=$bins/solutions/spmv
 sizes='--matrix powerlaw
 --matrix powerlaw --n 131072
+--matrix powerlaw --n 4096 --k 200
 --matrix random'
 for m in wordnet powersim copter2; do
     [ -f "$matrices/$m.mtx" ] && sizes="$sizes
