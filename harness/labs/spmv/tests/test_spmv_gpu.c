@@ -1,7 +1,8 @@
 /* The spmv lab's own GPU cases (every step at every check matrix is tests/test_gpu.c's):
  * every step and row on the committed Matrix Market file (a symmetric file, mirrored,
  * with an empty row and values that are not exact), step 05 states its conversion on
- * a line of its own, nnz past 2^31 is refused in one line with exit 2, and the wrong
+ * a line of its own, nnz past 2^31 is refused in one line with exit 2, step 07 is
+ * right with its long rows in one launch and in two, and the wrong
  * spmv steps of tests/submissions lose what they should when graded (the last row
  * lost, an empty row left unwritten, a race in the shared cache of x; the library
  * call, which does not build, is graded without a GPU in test_spmv.c). Runs only
@@ -80,6 +81,34 @@ START_TEST(nnz_past_2_31_is_refused)
 }
 END_TEST
 
+/* Step 07's long rows on both of its paths, which the check sizes are too small for:
+ * powerlaw at its default 2M rows (56M nonzeros, past ONE_LAUNCH_NNZ) puts a long row's
+ * other parts in a second launch; 32768 rows of mean 64 keep them in the one launch, in
+ * parts of the rounds the step chooses from the GPU's warps (2 on 132 SMs). Its cut
+ * line on stderr says which: "(R rounds; N more for long rows)", N the second launch's. */
+static char *const tuned_long_rows[][7] = {
+    {"--matrix", "powerlaw", NULL},
+    {"--matrix", "powerlaw", "--n", "32768", "--k", "64", NULL},
+};
+#define TUNED_LONG_ROWS (sizeof tuned_long_rows / sizeof tuned_long_rows[0])
+
+START_TEST(tuned_long_rows_pass_on_both_paths)
+{
+    int code = run_spmv("07-tuned", tuned_long_rows[_i]);
+    ck_assert_msg(code == 0, "exit %d\n%s%s", code, out, err);
+    ck_assert_msg(strstr(out, "PASS") != NULL, "%s", out);
+    const char *cut = strstr(err, "a long row's of ");
+    int rounds = 0;
+    long more = -1;
+    ck_assert_msg(cut != NULL && sscanf(cut, "a long row's of %*d (%d rounds; %ld more", &rounds, &more) == 2,
+                  "no cut line on stderr:\n%s", err);
+    if (_i == 0) /* two launches: one round, the long rows' other parts in the second */
+        ck_assert_msg(rounds == 1 && more > 0, "rounds %d, %ld more\n%s", rounds, more, err);
+    else /* one launch: no second */
+        ck_assert_msg(rounds >= 1 && more == 0, "rounds %d, %ld more\n%s", rounds, more, err);
+}
+END_TEST
+
 /* ------------------------------------------------------------------------- */
 /* The wrong submissions, each graded at its own step by bin/lab grade, the three at
  * once (each a child of the fixture, its output in a log beside its gradebook). */
@@ -152,6 +181,10 @@ size_t spmv_gpu_case_names(const char **names, size_t max)
         names[n++] = "solutions/spmv/05-sliced-ell: the conversion on a line of its own";
     if (n < max)
         names[n++] = "solutions/spmv/07-tuned at 2.6e9 nonzeros: refused, exit 2";
+    if (n < max)
+        names[n++] = "solutions/spmv/07-tuned on powerlaw at 2M rows: long rows in a second launch";
+    if (n < max)
+        names[n++] = "solutions/spmv/07-tuned on powerlaw at 32768 rows of mean 64: long rows in the one launch";
     for (size_t i = 0; i < WRONGS && n < max && n < 30; ++i) {
         snprintf(case_name_store[n], sizeof case_name_store[n], "grading tests/submissions/%s (%s)",
                  wrongs[i].student, wrongs[i].why);
@@ -169,6 +202,7 @@ Suite *spmv_gpu_suite(void)
     tcase_add_loop_test(tc, each_binary_passes_on_the_tiny_file, 0, (int)binaries());
     tcase_add_test(tc, sell_states_its_conversion);
     tcase_add_test(tc, nnz_past_2_31_is_refused);
+    tcase_add_loop_test(tc, tuned_long_rows_pass_on_both_paths, 0, (int)TUNED_LONG_ROWS);
     suite_add_tcase(s, tc);
     TCase *wrong = tcase_create("spmv's wrong submissions graded");
     tcase_set_timeout(wrong, 60);
