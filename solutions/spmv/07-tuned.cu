@@ -458,11 +458,12 @@ static struct {
 } split;
 
 /* Cuts the rows into pieces of at most cap nonzeros and PIECE_ROWS rows, a longer row
- * into a piece of its own up to long_cap nonzeros and parts of long_cap past that; returns how
- * many are stored by the first launch (a long row's first piece among them). Called
- * twice: first with out NULL, which sets *long_count to the long rows' other pieces;
- * then with out, whose stored pieces go to out[0..] and the others after the first
- * *long_count entries (the caller passes the stored count there). */
+ * into a piece of its own up to long_cap nonzeros and parts of long_cap past that;
+ * returns how many are stored by the first launch (a long row's first part among
+ * them). With out NULL it only counts, and sets *long_count to the long rows' other
+ * parts (make_split counts once at one round, for long_rounds, and again at the
+ * rounds chosen); with out, the stored pieces go to out[0..] and the others after the
+ * first *long_count entries (the caller passes the stored count there). */
 static long cut(const int *Ap, int rows, int cap, int long_cap, int one_launch, int4 *out, long *long_count)
 {
     long count = 0, others = 0;
