@@ -59,6 +59,9 @@
  * on the device, its constants (ELL_SLICE, ELL_WINDOW, ELL_MAX_WIDTH), kernels, buffers
  * and make_ell. */
 #include "tuned_ell.cuh"
+/* and the cut of the rows into pieces (spmv_cut, struct spmv_piece, spmv_long_rounds):
+ * plain C, checked without a GPU by the lab's tests/test_spmv_cut.c */
+#include "tuned_cut.h"
 
 #define THREADS 256
 #define WARPS (THREADS / 32)
@@ -235,6 +238,28 @@ __device__ void finish_long_part(const int *Ap, float *y, int row, int index, in
     }
 }
 
+/* Whether lane's u-th load from base (nonzero base + lane + 32 u) lies in the piece's
+ * begin .. end - 1: base is the piece's first nonzero or its 128-byte line's, at most
+ * 31 before it, so only u = 0 can fall before begin. */
+__device__ __forceinline__ bool in_piece(int base, int u, int begin, int end, int lane)
+{
+    const int i = base + lane + 32 * u;
+    return (u > 0 || i >= begin) && i < end;
+}
+
+/* A lane's PER_LANE loads of a piece's columns and values from base, each where it is
+ * in the piece: all issued before any is used. */
+__device__ __forceinline__ void load_nonzeros(const int *Aj, const float *Av, int base, int begin, int end,
+                                              int lane, int (&col)[PER_LANE], float (&val)[PER_LANE])
+{
+#pragma unroll
+    for (int u = 0; u < PER_LANE; ++u)
+        if (in_piece(base, u, begin, end, lane)) {
+            col[u] = __ldg(Aj + base + lane + 32 * u);
+            val[u] = __ldg(Av + base + lane + 32 * u);
+        }
+}
+
 #if ROW_SUMS
 /* A piece of one row (rows 1, or a long row's part): lane l adds the products of
  * nonzeros base + l + 32 u in registers, PER_LANE loads at a time, once a round
@@ -246,20 +271,11 @@ __device__ float row_piece_sum(const int *Aj, const float *Av, const float *__re
     for (int base = ALIGNED_LOADS ? begin & ~31 : begin; base < end; base += PIECE) {
         int col[PER_LANE];
         float val[PER_LANE];
+        load_nonzeros(Aj, Av, base, begin, end, lane, col, val);
 #pragma unroll
-        for (int u = 0; u < PER_LANE; ++u) {
-            const int i = base + lane + 32 * u;
-            if (i >= begin && i < end) {
-                col[u] = __ldg(Aj + i);
-                val[u] = __ldg(Av + i);
-            }
-        }
-#pragma unroll
-        for (int u = 0; u < PER_LANE; ++u) {
-            const int i = base + lane + 32 * u;
-            if (i >= begin && i < end)
+        for (int u = 0; u < PER_LANE; ++u)
+            if (in_piece(base, u, begin, end, lane))
                 sum += val[u] * load_x(x, col[u]);
-        }
     }
 #pragma unroll
     for (int offset = 16; offset > 0; offset /= 2)
@@ -304,12 +320,7 @@ spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restri
     /* lane l's u-th load: nonzero base + l + 32 u, product i = off + 32 u of the piece,
      * stored at i + i / 32 (below); only u = 0 can fall before the piece (off < 0) */
     const int base = ALIGNED_LOADS ? begin & ~31 : begin, off = base - begin + lane;
-#pragma unroll
-    for (int u = 0; u < PER_LANE; ++u)
-        if ((u > 0 || off >= 0) && base + lane + 32 * u < end) {
-            col[u] = __ldg(Aj + base + lane + 32 * u);
-            val[u] = __ldg(Av + base + lane + 32 * u);
-        }
+    load_nonzeros(Aj, Av, base, begin, end, lane, col, val);
     /* the rows' starts, relative to the piece (the first row's clipped to it) */
     if (lane < rows)
         bounds[warp][lane] = lane == 0 ? 0 : __ldg(Ap + first_row + lane) - begin;
@@ -320,7 +331,7 @@ spmv_pieces(const int *Ap, const int *Aj, const float *Av, const float *__restri
     float *product = &products[warp][off - (off < 0)];
 #pragma unroll
     for (int u = 0; u < PER_LANE; ++u)
-        if ((u > 0 || off >= 0) && base + lane + 32 * u < end)
+        if (in_piece(base, u, begin, end, lane))
             product[33 * u] = val[u] * load_x(x, col[u]);
     __syncwarp();
     /* lane l adds products l * PER_LANE .. l * PER_LANE + PER_LANE - 1 */
@@ -456,72 +467,11 @@ static struct {
     float *part_sums;       /* one launch: each piece's sum slot (long rows' pieces use theirs) */
     unsigned *parts_done;   /* one launch: at a long row's first piece, its pieces finished */
 } split;
+static_assert(sizeof(struct spmv_piece) == sizeof(int4), "the cut's pieces are the kernel's int4s");
 
-/* Cuts the rows into pieces of at most cap nonzeros and PIECE_ROWS rows, a longer row
- * into a piece of its own up to long_cap nonzeros and parts of long_cap past that;
- * returns how many are stored by the first launch (a long row's first part among
- * them). With out NULL it only counts, and sets *long_count to the long rows' other
- * parts (make_split counts once at one round, for long_rounds, and again at the
- * rounds chosen); with out, the stored pieces go to out[0..] and the others after the
- * first *long_count entries (the caller passes the stored count there). */
-static long cut(const int *Ap, int rows, int cap, int long_cap, int one_launch, int4 *out, long *long_count)
-{
-    long count = 0, others = 0;
-    for (int pass = LONG_FIRST ? 0 : 1; pass < 2; ++pass) /* LONG_FIRST: the long rows' pieces, then the rest */
-    for (int r = 0; r < rows;) {
-        int begin = Ap[r];
-        const int length = Ap[r + 1] - begin;
-        if (length > cap ? LONG_FIRST && pass == 1 : pass == 0) { /* not this pass's */
-            ++r;
-            continue;
-        }
-        if (length > cap && length <= long_cap) { /* a row of one piece of its own */
-            if (out != NULL)
-                out[count] = make_int4(r, 1, begin, Ap[r + 1]);
-            ++count;
-            ++r;
-            continue;
-        }
-        if (length > cap) { /* a long row: parts of long_cap of its own */
-            if (one_launch) { /* all of them in the one list, one after another, rows -1 */
-                for (int b = begin; b < Ap[r + 1]; b += long_cap) {
-                    if (out != NULL)
-                        out[count] = make_int4(r, -1, b, b + long_cap < Ap[r + 1] ? b + long_cap : Ap[r + 1]);
-                    ++count;
-                }
-                ++r;
-                continue;
-            }
-            if (out != NULL)
-                out[count] = make_int4(r, 1, begin, begin + long_cap);
-            ++count;
-            for (int b = begin + long_cap; b < Ap[r + 1]; b += long_cap) {
-                if (out != NULL)
-                    out[*long_count + others] = make_int4(r, 1, b, b + long_cap < Ap[r + 1] ? b + long_cap : Ap[r + 1]);
-                ++others;
-            }
-            ++r;
-            continue;
-        }
-        int first = r;
-        while (r < rows && r - first < PIECE_ROWS && Ap[r + 1] - begin <= cap)
-            ++r;
-        if (out != NULL)
-            out[count] = make_int4(first, r - first, begin, Ap[r]);
-        ++count;
-    }
-    if (out == NULL)
-        *long_count = others;
-    return count;
-}
-
-/* How many pieces' worth a long row's part holds, with LONG_ROUNDS 0: in the one
- * launch, about as many as there are waves of pieces (the pieces over the warps the GPU
- * holds at once), 1 to MAX_LONG_ROUNDS. A part of r rounds keeps its warp r times as
- * long; where each warp slot runs r pieces or more in turn anyway, the long warps, begun
- * first (LONG_FIRST), end no later than the rest, and the row's parts store, count in
- * and are gathered r times fewer. With fewer pieces than slots, the long warps are the
- * last to finish; in two launches the second holds only long rows' parts, too few. */
+/* How many pieces' worth a long row's part holds (LONG_ROUNDS 0: chosen per matrix by
+ * spmv_long_rounds, from the pieces and the warps the GPU holds at once; one round in
+ * two launches, whose second holds only long rows' parts, too few to fill the GPU). */
 static cudaError_t long_rounds(long pieces, int one_launch, int *rounds)
 {
     *rounds = LONG_ROUNDS > 0 ? LONG_ROUNDS : 1;
@@ -533,14 +483,13 @@ static cudaError_t long_rounds(long pieces, int one_launch, int *rounds)
         (status = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) != cudaSuccess ||
         (status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, spmv_pieces, THREADS, 0)) != cudaSuccess)
         return status;
-    long waves = (long)((double)pieces / ((double)sms * per_sm * WARPS) + 0.5);
-    *rounds = waves < 1 ? 1 : waves > MAX_LONG_ROUNDS ? MAX_LONG_ROUNDS : (int)waves;
+    *rounds = spmv_long_rounds(pieces, (long)sms * per_sm * WARPS, MAX_LONG_ROUNDS);
     return cudaSuccess;
 }
 
 static cudaError_t make_split(const struct spmv_problem *p, int cap)
 {
-    double start = (clock_now_s() * 1e3);
+    const double start_s = clock_now_s();
     cudaError_t status = cudaDeviceSynchronize(); /* the old pieces may still be in use */
     if (status != cudaSuccess)
         return status;
@@ -550,23 +499,24 @@ static cudaError_t make_split(const struct spmv_problem *p, int cap)
     split.pieces = NULL;
     split.part_sums = NULL;
     split.parts_done = NULL;
-    int one_launch = p->nnz <= (long long)ONE_LAUNCH_NNZ;
-    long others = 0, count = cut(p->host_row_ptr, p->rows, cap, cap, one_launch, NULL, &others);
+    /* counted at one round (for long_rounds), again at the rounds chosen, then filled */
+    struct spmv_cut_rule rule = {cap, PIECE_ROWS, cap, p->nnz <= (long long)ONE_LAUNCH_NNZ, LONG_FIRST};
+    long others = 0, count = spmv_cut(p->host_row_ptr, p->rows, rule, NULL, &others);
     int rounds;
-    if ((status = long_rounds(count + others, one_launch, &rounds)) != cudaSuccess)
+    if ((status = long_rounds(count + others, rule.one_launch, &rounds)) != cudaSuccess)
         return status;
-    const int long_cap = LONG_CAP(rounds);
+    rule.long_cap = LONG_CAP(rounds);
     if (rounds > 1)
-        count = cut(p->host_row_ptr, p->rows, cap, long_cap, one_launch, NULL, &others);
-    int4 *host = (int4 *)malloc((size_t)(count + others) * sizeof(int4));
+        count = spmv_cut(p->host_row_ptr, p->rows, rule, NULL, &others);
+    struct spmv_piece *host = (struct spmv_piece *)malloc((size_t)(count + others) * sizeof *host);
     if (host == NULL)
         return cudaErrorMemoryAllocation;
     long offset = count; /* where the other pieces go: after the stored ones */
-    cut(p->host_row_ptr, p->rows, cap, long_cap, one_launch, host, &offset);
-    if ((status = cudaMalloc(&split.pieces, (size_t)(count + others) * sizeof(int4))) == cudaSuccess)
-        status = cudaMemcpy(split.pieces, host, (size_t)(count + others) * sizeof(int4), cudaMemcpyHostToDevice);
+    spmv_cut(p->host_row_ptr, p->rows, rule, host, &offset);
+    if ((status = cudaMalloc(&split.pieces, (size_t)(count + others) * sizeof *host)) == cudaSuccess)
+        status = cudaMemcpy(split.pieces, host, (size_t)(count + others) * sizeof *host, cudaMemcpyHostToDevice);
     free(host);
-    if (one_launch && status == cudaSuccess &&
+    if (rule.one_launch && status == cudaSuccess &&
         (status = cudaMalloc(&split.part_sums, (size_t)count * sizeof(float))) == cudaSuccess &&
         (status = cudaMalloc(&split.parts_done, (size_t)count * sizeof(unsigned))) == cudaSuccess)
         status = cudaMemset(split.parts_done, 0, (size_t)count * sizeof(unsigned));
@@ -576,10 +526,10 @@ static cudaError_t make_split(const struct spmv_problem *p, int cap)
     split.long_count = (int)others;
     split.matrix_id = p->matrix_id;
     split.cap = cap;
-    split.long_cap = long_cap;
+    split.long_cap = rule.long_cap;
     fprintf(stderr, "07-tuned: %ld pieces of at most %d nonzeros and %d rows, a long row's of %d (%d rounds; %ld more "
                     "for long rows), cut once for this matrix in %.1f ms on the host (not in the timed runs)\n",
-            count, cap, PIECE_ROWS, long_cap, rounds, others, (clock_now_s() * 1e3) - start);
+            count, cap, PIECE_ROWS, rule.long_cap, rounds, others, 1e3 * (clock_now_s() - start_s));
     return cudaSuccess;
 }
 

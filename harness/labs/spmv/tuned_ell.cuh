@@ -101,7 +101,7 @@ static cudaError_t free_ell(void)
  * caller then multiplies in stripes. */
 static cudaError_t make_ell(const struct spmv_problem *p, cudaStream_t stream)
 {
-    double begin_ms = (clock_now_s() * 1e3);
+    const double begin_s = clock_now_s();
     cudaError_t status = cudaDeviceSynchronize(); /* the old slices may still be in use */
     if (status != cudaSuccess || (status = free_ell()) != cudaSuccess)
         return status;
@@ -141,7 +141,7 @@ static cudaError_t make_ell(const struct spmv_problem *p, cudaStream_t stream)
     ell.matrix_id = p->matrix_id;
     fprintf(stderr, "07-tuned: sliced ELL (SELL-%d-%d), %.1f%% padding, made once for this matrix in %.1f ms "
                     "on the device (not in the timed runs)\n",
-            ELL_SLICE, ELL_WINDOW, p->nnz ? 100.0 * ((double)start[slices] - p->nnz) / p->nnz : 0.0, (clock_now_s() * 1e3) - begin_ms);
+            ELL_SLICE, ELL_WINDOW, p->nnz ? 100.0 * ((double)start[slices] - p->nnz) / p->nnz : 0.0, 1e3 * (clock_now_s() - begin_s));
 done:
     free(width);
     free(start);
