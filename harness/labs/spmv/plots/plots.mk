@@ -6,7 +6,8 @@
 #   plots/spmv/gflops-<gpu>.png         GFLOP/s per step and library row, a bar per class
 #   plots/spmv/bandwidth-<gpu>.png      GB/s of the minimum bytes, the same way, under the
 #                                       measured device-copy line
-# Each figure's table takes, for every step or row and class, the newest passing row of
+# The steps stand in their order, the library rows after them (in the order the CSV
+# first holds them). Each figure's table takes, for every step or row and class, the newest passing row of
 # solutions/ at any size of that class, by the CSV's matrix column (make spmv-classes
 # records the default sizes; rows of a class since changed carry another name there),
 # and of a run that timed the class at several sizes the largest (its --n);
@@ -33,7 +34,11 @@ SPMV_TABLE = awk -F, -v dir="$$dir" -v what="$$what" ' \
       value[key] = $$col[what]; run[key] = $$col["run_id"]; rows[key] = $$col["n"] + 0; when[key] = $$col["date"] } \
     if (!($$col["step"] in seen)) { seen[$$col["step"]] = 1; order[++steps] = $$col["step"] } \
     copy += $$col["copy_gbps"]; copies++ } \
-  END { for (s = 1; s <= steps; ++s) for (m = 1; m <= 5; ++m) if ((order[s], m) in value) has[m] = 1; \
+  END { for (s = 1; s <= steps; ++s) rank[s] = (order[s] ~ /^[0-9]/ ? "0" order[s] : "1" sprintf("%05d", s)); \
+    for (i = 2; i <= steps; ++i) { r = rank[i]; o = order[i]; \
+      for (j = i - 1; j >= 1 && rank[j] > r; --j) { rank[j + 1] = rank[j]; order[j + 1] = order[j] } \
+      rank[j + 1] = r; order[j + 1] = o } \
+    for (s = 1; s <= steps; ++s) for (m = 1; m <= 5; ++m) if ((order[s], m) in value) has[m] = 1; \
     line = "step"; for (m = 1; m <= 5; ++m) if (m in has) line = line " " names[m]; print line " copy"; \
     for (s = 1; s <= steps; ++s) { line = order[s]; \
       for (m = 1; m <= 5; ++m) if (m in has) line = line " " ((order[s], m) in value ? value[order[s], m] : "NaN"); \
