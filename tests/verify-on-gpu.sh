@@ -34,7 +34,7 @@
 # `make test` now runs the suites side by side (tests/run_tests.c) and, on a GPU
 # machine, leaves the long checks that need no GPU (the explorer's configurations, the
 # occupancy cross-check, the students' copy built and tested) to `make test-long`: the
-# INSTRUCTORS.md ("What make test does") says what it costs (289 s for a fresh copy on
+# INSTRUCTORS.md ("What make test does") says what it costs (249 s and 289 s in two fresh copies on
 # the H200, 2026-12-01).
 set -u
 LOG_DIR=${LOG_DIR:-build/gpu-verify}
