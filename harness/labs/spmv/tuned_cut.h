@@ -46,9 +46,10 @@ static long spmv_cut(const int *Ap, int rows, struct spmv_cut_rule rule, struct 
             }
             if (is_long) { /* parts of long_cap, one if the row fits in one */
                 const int several = end - begin > rule.long_cap;
-                for (int b = begin; b < end; b += rule.long_cap) {
-                    const struct spmv_piece part = {r, rule.one_launch && several ? -1 : 1, b,
-                                                    end - b > rule.long_cap ? b + rule.long_cap : end};
+                /* (each part's end found without b + long_cap, which could pass 2^31 - 1) */
+                for (int b = begin, e; b < end; b = e) {
+                    e = end - b > rule.long_cap ? b + rule.long_cap : end;
+                    const struct spmv_piece part = {r, rule.one_launch && several ? -1 : 1, b, e};
                     if (rule.one_launch || b == begin) {
                         if (out != NULL)
                             out[count] = part;
