@@ -31,13 +31,13 @@ void grading_case_dir_remove(char *dir, int kept)
     free(dir);
 }
 
-int grading_case_grade_all(const char *book, const char *lab, const char *step, char *out, size_t out_len,
-                           char *err, size_t err_len)
+int grading_case_grade_all(const char *submissions, const char *book, const char *lab, const char *step,
+                           char *out, size_t out_len, char *err, size_t err_len)
 {
     char program[512];
     bin_path("lab", program, sizeof program);
     const char *sanitizer = getenv("COMPUTE_SANITIZER"), *cuobjdump = getenv("CUOBJDUMP");
-    char *argv[] = {program, "grade-all", "--submissions", "tests/submissions", "--gradebook", (char *)book,
+    char *argv[] = {program, "grade-all", "--submissions", (char *)submissions, "--gradebook", (char *)book,
                     "--sanitizer", (char *)(sanitizer ? sanitizer : ""), "--cuobjdump",
                     (char *)(cuobjdump ? cuobjdump : ""), (char *)lab, (char *)step, NULL};
     int code = run_capture(argv, util_plain_make_env, out, out_len, err, err_len);

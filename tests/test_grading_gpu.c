@@ -6,15 +6,15 @@
  * and for N-body step 07 (its first shared-memory step: tiles, barriers, so racecheck
  * and synccheck have something to look at, and the technique check's shared-memory
  * rule; at the physics check's full 1000 bodies, where step 01 has 257), then the class
- * (bin/lab grade-all, matmul step 02, in five parts: grade_class) and N-body step 07
- * with its tile load unguarded (tests/fixtures/tile-without-guard.sh); each case reads
- * one student's report. This fits one 10-minute call on the H100; the whole solutions
+ * (bin/lab grade-all, matmul step 02, in five parts: grade_class); each case reads one
+ * student's report. This fits one 10-minute call on the H100; the whole solutions
  * tree of each lab, every step with every check, is graded by tests/verify-on-gpu.sh's
  * part `grading`, one call per lab. LAB_GRADING_KEEP=dir grades into dir and keeps the
  * gradebooks, reports and JUnit files there. Grading's pool of compute-sanitizer runs
  * is tested in tests/test_grading_sanitizer_gpu.c; the labs' own wrong submissions in
- * each lab's grading suite (harness/labs/reduce/tests/test_reduce_grading_gpu.c,
- * harness/labs/matmul_tf32/tests/test_matmul_tf32_grading_gpu.c) or GPU suite. */
+ * each lab's grading suite (harness/labs/<lab>/tests/test_<lab>_grading_gpu.c: N-body
+ * step 07 with its tile load unguarded, reduce's shortcuts, TF32's wrong steps) or GPU
+ * suite. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,8 +28,7 @@
 #include "util.h"
 
 static char *dir;
-static char book[600], nbody_book[600], nbody_out[1 << 16];
-static int nbody_code;
+static char book[600];
 static char out[1 << 17], err[1 << 16];
 static int code, keeping;
 
@@ -179,32 +178,6 @@ static void grade_class_others(void)
     grade_class(OTHERS_PART);
 }
 
-/* N-body step 07 with its tile load unguarded (tests/fixtures/tile-without-guard.sh) */
-static void grade_nbody_class(void)
-{
-    dir = grading_case_dir(NULL, "grade-gpu", &keeping);
-    if (dir == NULL)
-        return;
-    char lab[512];
-    bin_path("lab", lab, sizeof lab);
-    const char *sanitizer = getenv("COMPUTE_SANITIZER");
-    char *env[] = {"MAKEFLAGS=", NULL};
-    char subs[700], step[800], cmd[2000];
-    snprintf(nbody_book, sizeof nbody_book, "%s/nbody-class.csv", dir);
-    snprintf(subs, sizeof subs, "%s/nbody-subs", dir);
-    snprintf(step, sizeof step, "%s/tile-without-guard/labs/nbody", subs);
-    snprintf(cmd, sizeof cmd, "mkdir -p '%s' && sh tests/fixtures/tile-without-guard.sh "
-             "solutions/nbody/07-shared.cu '%s/07-shared.cu'", step, step);
-    char *make_it[] = {"/bin/sh", "-c", cmd, NULL};
-    nbody_code = run_capture(make_it, NULL, nbody_out, sizeof nbody_out, err, sizeof err);
-    char *nbody[] = {lab, "grade-all", "--submissions", subs, "--gradebook", nbody_book,
-                     "--sanitizer", (char *)(sanitizer ? sanitizer : ""), "nbody", "07", NULL};
-    if (nbody_code == 0)
-        nbody_code = run_capture(nbody, (const char *const *)env, nbody_out, sizeof nbody_out,
-                                 err, sizeof err);
-    printf("%s", nbody_out);
-}
-
 static void remove_everything(void)
 {
     grading_case_dir_remove(dir, keeping);
@@ -304,19 +277,6 @@ END_TEST
 /* N-body's arrays are allocations of their own: a tile load past n reads outside
  * them, and memcheck says so (carved from one block, the read landed in the next
  * array, stayed correct and earned full marks). */
-START_TEST(tile_load_past_n_is_a_memory_error)
-{
-    ck_assert_msg(nbody_code == 0, "grade-all exited %d\n%s\n%s", nbody_code, nbody_out, err);
-    char *r = report_of("nbody-class.reports", "tile-without-guard");
-    ck_assert_msg(strstr(r, "nbody/07-shared correct PASS 0/4") != NULL, "%s", r);
-    ck_assert_msg(strstr(r, "nbody/07-shared memcheck FAIL 0/1") != NULL, "%s", r);
-    ck_assert_msg(strstr(r, "Invalid __global__ read") != NULL, "%s", r);
-    ck_assert_msg(strstr(r, "(a required check failed (memcheck: a memory error)") != NULL, "%s",
-                  r);
-    free(r);
-}
-END_TEST
-
 START_TEST(off_by_one_at_the_edge_loses_the_step)
 {
     char *r = report_of("class.reports", "off-by-one-edge");
@@ -457,7 +417,6 @@ static const char *const names[] = {
     "solutions_earn_full_marks (nbody 07)",
     "missing_barrier_loses_racecheck",
     "out_of_bounds_read_loses_memcheck_though_correct",
-    "tile_load_past_n_is_a_memory_error",
     "off_by_one_at_the_edge_loses_the_step",
     "partial_write_loses_the_step",
     "writing_nothing_loses_the_step",
@@ -529,9 +488,6 @@ Suite *grading_gpu_suite(void)
     tcase_add_test(tc, todo_step_earns_nothing);
     tcase_add_test(tc, class_gradebook_has_a_row_per_student);
 
-    tc = side_by_side_tcase(s, "grading_gpu", "nbody class", 60, 0);
-    tcase_add_unchecked_fixture(tc, grade_nbody_class, remove_everything);
-    tcase_add_test(tc, tile_load_past_n_is_a_memory_error);
 
     return s;
 }
