@@ -7,8 +7,9 @@
 #
 # State beside the gradebook: GRADEBOOK without .csv, plus .slurm/ (it must be on a
 # file system the compute nodes see, as must this tree and the submissions):
-#   round-<k>/tree.tar             this tree as it was at submission (harness,
-#                                  Makefile, solutions, built tools), for every task
+#   round-<k>/tree.tar             this tree as it was at submission (harness, the
+#                                  Makefile and the .mk files it includes, solutions,
+#                                  built tools), for every task
 #   round-<k>/task-<i>/subs/<name> links to the submissions of task i
 #   round-<k>/task-<i>/gradebook.csv, .reports/  what task i graded
 #   round-<k>/task-<i>/complete    task i finished
@@ -155,7 +156,7 @@ else
     printf '%s\n' "$tasks" > "$round/tasks"
     # the instructor's tree as it is now: what every task grades with
     tar -cf "$round/tree.tar" --exclude=build/grade --exclude=build/tests --exclude='*.slurm' \
-        Makefile harness labs solutions plots/plots.mk bin/lab bin/gpu-probe bin/solutions build \
+        Makefile tests/tests.mk harness labs solutions plots/plots.mk bin/lab bin/gpu-probe bin/solutions build \
         || die "cannot pack this tree into $round/tree.tar"
     cp harness/slurm/task.sh "$round/task.sh" || die "cannot copy the task script"
     submit "$round" 1 "0-$((tasks - 1))"
