@@ -644,7 +644,7 @@ endif
 
 # ---------------------------------------------------------------------------
 # Tests: make test, make test-long, the suites and the runner
-include tests/tests.mk
+include harness/tests.mk
 
 # The change each step makes: a unified diff of its solution against the previous
 # step's, one file per step under build/diffs/, so the guide and the code stay in step.

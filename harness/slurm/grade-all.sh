@@ -156,7 +156,7 @@ else
     printf '%s\n' "$tasks" > "$round/tasks"
     # the instructor's tree as it is now: what every task grades with
     tar -cf "$round/tree.tar" --exclude=build/grade --exclude=build/tests --exclude='*.slurm' \
-        Makefile tests/tests.mk harness labs solutions plots/plots.mk bin/lab bin/gpu-probe bin/solutions build \
+        Makefile harness labs solutions plots/plots.mk bin/lab bin/gpu-probe bin/solutions build \
         || die "cannot pack this tree into $round/tree.tar"
     cp harness/slurm/task.sh "$round/task.sh" || die "cannot copy the task script"
     submit "$round" 1 "0-$((tasks - 1))"
