@@ -31,15 +31,25 @@ void grading_case_dir_remove(char *dir, int kept)
     free(dir);
 }
 
-int grading_case_grade_all(const char *submissions, const char *book, const char *lab, const char *step,
-                           char *out, size_t out_len, char *err, size_t err_len)
+int grading_case_grade_all(const char *submissions, const char *book, const char *const *options,
+                           const char *lab, const char *step, char *out, size_t out_len, char *err,
+                           size_t err_len)
 {
     char program[512];
     bin_path("lab", program, sizeof program);
     const char *sanitizer = getenv("COMPUTE_SANITIZER"), *cuobjdump = getenv("CUOBJDUMP");
-    char *argv[] = {program, "grade-all", "--submissions", (char *)submissions, "--gradebook", (char *)book,
-                    "--sanitizer", (char *)(sanitizer ? sanitizer : ""), "--cuobjdump",
-                    (char *)(cuobjdump ? cuobjdump : ""), (char *)lab, (char *)step, NULL};
+    enum { FIXED = 10, MOST_OPTIONS = 8 };
+    char *argv[FIXED + MOST_OPTIONS + 3] = {
+        program, "grade-all", "--submissions", (char *)submissions, "--gradebook", (char *)book,
+        "--sanitizer", (char *)(sanitizer ? sanitizer : ""), "--cuobjdump", (char *)(cuobjdump ? cuobjdump : "")};
+    int a = FIXED;
+    for (size_t i = 0; options != NULL && options[i] != NULL; ++i) {
+        ck_assert_msg(i < MOST_OPTIONS, "more than %d options for grade-all", MOST_OPTIONS);
+        argv[a++] = (char *)options[i];
+    }
+    argv[a++] = (char *)lab;
+    argv[a++] = (char *)step;
+    argv[a] = NULL;
     int code = run_capture(argv, util_plain_make_env, out, out_len, err, err_len);
     printf("%s", out);
     return code;

@@ -18,11 +18,13 @@ void grading_case_dir_remove(char *dir, int kept);
 
 /* bin/lab grade-all of every folder of submissions (tests/submissions, or one a case
  * made) at lab's step into the gradebook book (its reports beside it, in <book without .csv>.reports/), with
- * compute-sanitizer and cuobjdump from $COMPUTE_SANITIZER and $CUOBJDUMP, and nothing
- * of a surrounding make; output captured as run_capture does and printed (the case's
- * log). Its exit code. */
-int grading_case_grade_all(const char *submissions, const char *book, const char *lab, const char *step,
-                           char *out, size_t out_len, char *err, size_t err_len);
+ * compute-sanitizer and cuobjdump from $COMPUTE_SANITIZER and $CUOBJDUMP, the further
+ * options of grade-all in options (NULL-terminated; NULL: none), and nothing of a
+ * surrounding make; output captured as run_capture does and printed (the case's log).
+ * Its exit code. */
+int grading_case_grade_all(const char *submissions, const char *book, const char *const *options,
+                           const char *lab, const char *step, char *out, size_t out_len, char *err,
+                           size_t err_len);
 
 /* student's report of gradebook book, malloc'ed; the case fails, with the grading's
  * exit code and output, when there is none. */

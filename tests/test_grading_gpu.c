@@ -37,7 +37,7 @@ static int code, keeping;
 #define SOLUTION_STEPS 2
 static const char *const sol_lab[SOLUTION_STEPS] = {"matmul", "nbody"};
 static const char *const sol_step[SOLUTION_STEPS] = {"02", "07"};
-static char sol_book[SOLUTION_STEPS][600], sol_reports[SOLUTION_STEPS][64];
+static char sol_book[SOLUTION_STEPS][600];
 static char sol_out[SOLUTION_STEPS][1 << 16], sol_err[SOLUTION_STEPS][1 << 16];
 static int sol_code[SOLUTION_STEPS];
 
@@ -55,8 +55,6 @@ static void grade_solutions(void)
     char *env[] = {"MAKEFLAGS=", "GRADE_COUNTERS=1", NULL};
     for (int i = 0; i < SOLUTION_STEPS; ++i) {
         snprintf(sol_book[i], sizeof sol_book[i], "%s/solutions-%s-%s.csv", dir, sol_lab[i],
-                 sol_step[i]);
-        snprintf(sol_reports[i], sizeof sol_reports[i], "solutions-%s-%s.reports", sol_lab[i],
                  sol_step[i]);
         char *sol[] = {lab, "grade", "--submission", "solutions", "--student", "solutions",
                        "--gradebook", sol_book[i], "--sanitizer",
@@ -132,25 +130,12 @@ static void grade_class(int part)
     }
     if (all != NULL)
         closedir(all);
-    char lab[512];
-    bin_path("lab", lab, sizeof lab);
-    const char *sanitizer = getenv("COMPUTE_SANITIZER");
-    char *env[] = {"MAKEFLAGS=", NULL};
     /* the never-ending kernel's part one run at a time: its limit is then ten times
      * its reference's checks alone (rubric.def), where with runs side by side it is
      * scaled by how crowded they were (references.h): 22 s and not 53 s */
-    char *cls[16] = {lab, "grade-all", "--submissions", subs, "--gradebook", book,
-                     "--sanitizer", (char *)(sanitizer ? sanitizer : "")};
-    int a = 8;
-    if (part == NEVER_FINISHES_PART) {
-        cls[a++] = "--concurrency";
-        cls[a++] = "1";
-    }
-    cls[a++] = "matmul";
-    cls[a++] = "02";
-    cls[a] = NULL;
-    code = run_capture(cls, (const char *const *)env, out, sizeof out, err, sizeof err);
-    printf("%s", out);
+    static const char *const one_at_a_time[] = {"--concurrency", "1", NULL};
+    code = grading_case_grade_all(subs, book, part == NEVER_FINISHES_PART ? one_at_a_time : NULL,
+                                  "matmul", "02", out, sizeof out, err, sizeof err);
 }
 
 static void grade_class_running_1(void)
@@ -184,13 +169,10 @@ static void remove_everything(void)
     dir = NULL;
 }
 
-static char *report_of(const char *reports, const char *student)
+/* the class's report of student */
+static char *report_of(const char *student)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s/%s.txt", dir, reports, student);
-    char *text = util_read_file(path, NULL);
-    ck_assert_msg(text != NULL, "no report %s (exit %d)\n%s\n%s", path, code, out, err);
-    return text;
+    return grading_case_report(book, student, code, out, err);
 }
 
 /* solutions/ step _i of the fixture's (matmul 02, N-body 07), graded as one student:
@@ -206,7 +188,7 @@ START_TEST(solutions_earn_full_marks)
     ck_assert_str_eq(csv_get(&t, 0, "total"), csv_get(&t, 0, "max"));
     ck_assert_str_eq(csv_get(&t, 0, "not_run"), "0");
     csv_free(&t);
-    char *r = report_of(sol_reports[_i], "solutions");
+    char *r = grading_case_report(sol_book[_i], "solutions", sol_code[_i], sol_out[_i], sol_err[_i]);
     ck_assert_ptr_null(strstr(r, " FAIL "));
     ck_assert_ptr_null(strstr(r, " not-run "));
     /* the step graded is the one asked for, with every check of the rubric */
@@ -253,7 +235,7 @@ END_TEST
 
 START_TEST(missing_barrier_loses_racecheck)
 {
-    char *r = report_of("class.reports", "missing-barrier");
+    char *r = report_of("missing-barrier");
     grading_case_expect(r, "matmul/02-tiled racecheck FAIL 0/1", "Race reported between Write access");
     grading_case_expect(r, "matmul/02-tiled memcheck PASS", NULL);
     ck_assert_ptr_nonnull(strstr(r, "matmul/02-tiled: 0 of 11 (a required check failed"));
@@ -263,7 +245,7 @@ END_TEST
 
 START_TEST(out_of_bounds_read_loses_memcheck_though_correct)
 {
-    char *r = report_of("class.reports", "oob-read");
+    char *r = report_of("oob-read");
     /* every size right, but a read past the end of A: memcheck is required, so the
      * step earns nothing (it earned 10 of 11 when a memory error cost one point) */
     grading_case_expect(r, "matmul/02-tiled correct PASS 0/4", "9 of 9");
@@ -279,7 +261,7 @@ END_TEST
  * array, stayed correct and earned full marks). */
 START_TEST(off_by_one_at_the_edge_loses_the_step)
 {
-    char *r = report_of("class.reports", "off-by-one-edge");
+    char *r = report_of("off-by-one-edge");
     grading_case_expect(r, "matmul/02-tiled correct FAIL", "5 of 9 check sizes correct; first failure at 1x1x1");
     ck_assert_ptr_nonnull(strstr(r, "matmul/02-tiled: 0 of 11"));
     grading_case_expect(r, "matmul/02-tiled speed FAIL 0/2", "results are wrong");
@@ -289,7 +271,7 @@ END_TEST
 
 START_TEST(partial_write_loses_the_step)
 {
-    char *r = report_of("class.reports", "partial-write");
+    char *r = report_of("partial-write");
     grading_case_expect(r, "matmul/02-tiled correct FAIL", "5 of 9 check sizes correct");
     ck_assert_ptr_nonnull(strstr(r, "matmul/02-tiled: 0 of 11"));
     free(r);
@@ -298,7 +280,7 @@ END_TEST
 
 START_TEST(writing_nothing_loses_the_step)
 {
-    char *r = report_of("class.reports", "writes-nothing");
+    char *r = report_of("writes-nothing");
     grading_case_expect(r, "matmul/02-tiled correct FAIL", "0 of 9 check sizes correct");
     grading_case_expect(r, "matmul/02-tiled technique FAIL", "uses no shared memory");
     free(r);
@@ -307,12 +289,12 @@ END_TEST
 
 START_TEST(a_kernel_that_never_finishes_is_killed_and_grading_goes_on)
 {
-    char *r = report_of("class.reports", "never-finishes");
+    char *r = report_of("never-finishes");
     grading_case_expect(r, "matmul/02-tiled correct FAIL", "did not finish within");
     grading_case_expect(r, "matmul/02-tiled racecheck not-run", "does not finish");
     free(r);
     /* the GPU was usable for the next submission: it ran and passed sizes */
-    r = report_of("class.reports", "off-by-one-edge");
+    r = report_of("off-by-one-edge");
     grading_case_expect(r, "matmul/02-tiled correct FAIL", "5 of 9");
     free(r);
 }
@@ -320,7 +302,7 @@ END_TEST
 
 START_TEST(compile_error_is_graded_as_such)
 {
-    char *r = report_of("class.reports", "does-not-compile");
+    char *r = report_of("does-not-compile");
     ck_assert_ptr_nonnull(strstr(r, "(compile error)"));
     grading_case_expect(r, "matmul/02-tiled build FAIL 0/1", "__syncthread");
     free(r);
@@ -329,7 +311,7 @@ END_TEST
 
 START_TEST(ignoring_the_technique_loses_its_point)
 {
-    char *r = report_of("class.reports", "ignores-technique");
+    char *r = report_of("ignores-technique");
     grading_case_expect(r, "matmul/02-tiled correct PASS 4/4", NULL);
     grading_case_expect(r, "matmul/02-tiled memcheck PASS", NULL);
     grading_case_expect(r, "matmul/02-tiled racecheck PASS", NULL);
@@ -343,7 +325,7 @@ END_TEST
  * each file's header says what it expects). */
 START_TEST(a_decoy_kernel_fails_the_technique)
 {
-    char *r = report_of("class.reports", "decoy-kernel");
+    char *r = report_of("decoy-kernel");
     grading_case_expect(r, "matmul/02-tiled correct PASS 4/4", "9 of 9");
     grading_case_expect(r, "matmul/02-tiled technique FAIL 0/1",
            "matmul_tiled, the kernel DEFINE_STEP names, never ran: the step's work ran in "
@@ -354,7 +336,7 @@ END_TEST
 
 START_TEST(work_on_a_side_stream_fails_every_run)
 {
-    char *r = report_of("class.reports", "side-stream");
+    char *r = report_of("side-stream");
     grading_case_expect(r, "matmul/02-tiled correct FAIL 0/4", "ran on another stream");
     grading_case_expect(r, "matmul/02-tiled speed FAIL 0/2", NULL);
     free(r);
@@ -368,7 +350,7 @@ START_TEST(cached_or_leftover_output_is_poisoned)
 {
     const char *const who[] = {"cached-results", "leftover-output"};
     for (int i = 0; i < 2; ++i) {
-        char *r = report_of("class.reports", who[i]);
+        char *r = report_of(who[i]);
         grading_case_expect(r, "matmul/02-tiled correct FAIL 0/4", "after timing");
         ck_assert_msg(strstr(r, "matmul/02-tiled: 0 of 11") != NULL, "%s", r);
         free(r);
@@ -378,7 +360,7 @@ END_TEST
 
 START_TEST(exit_from_inside_launch_passes_nothing)
 {
-    char *r = report_of("class.reports", "exits-in-launch");
+    char *r = report_of("exits-in-launch");
     grading_case_expect(r, "matmul/02-tiled correct FAIL 0/4", "0 of 9 check sizes correct");
     ck_assert_msg(strstr(r, "matmul/02-tiled: 0 of 11") != NULL, "%s", r);
     free(r);
@@ -387,7 +369,7 @@ END_TEST
 
 START_TEST(todo_step_earns_nothing)
 {
-    char *r = report_of("class.reports", "still-todo");
+    char *r = report_of("still-todo");
     ck_assert_ptr_nonnull(strstr(r, "matmul/02-tiled: 0 of 11 (TODO)"));
     free(r);
 }

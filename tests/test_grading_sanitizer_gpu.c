@@ -19,7 +19,7 @@
 #include "util.h"
 
 static char *fake_dir;
-static char fake_times[2][700], fake_report[2][700];
+static char fake_times[2][700], fake_book[2][700];
 static char fake_out[2][1 << 16], fake_err[2][1 << 15];
 static int fake_code[2];
 
@@ -38,10 +38,8 @@ static void grade_with_fake_sanitizer(int run)
         return;
     char lab[512];
     bin_path("lab", lab, sizeof lab);
-    char book[700], times_env[800];
-    snprintf(book, sizeof book, "%s/fake-%d.csv", fake_dir, run);
-    snprintf(fake_report[run], sizeof fake_report[run], "%s/fake-%d.reports/fake.txt",
-             fake_dir, run);
+    char times_env[800];
+    snprintf(fake_book[run], sizeof fake_book[run], "%s/fake-%d.csv", fake_dir, run);
     snprintf(fake_times[run], sizeof fake_times[run], "%s/times-%d", fake_dir, run);
     snprintf(times_env, sizeof times_env, "FAKE_SANITIZER_TIMES=%s", fake_times[run]);
     /* GRADE_SANDBOX=off: the fake sanitizer talks through FAKE_SANITIZER_* variables and
@@ -49,7 +47,7 @@ static void grade_with_fake_sanitizer(int run)
     const char *env[] = {"MAKEFLAGS=", times_env, "GRADE_SANDBOX=off",
                          run == 0 ? "FAKE_SANITIZER_HANG=1" : "FAKE_SANITIZER_HANG=0", NULL};
     char *argv[] = {lab, "grade", "--submission", "solutions", "--student", "fake",
-                    "--gradebook", book, "--sanitizer", sanitizer, "--concurrency",
+                    "--gradebook", fake_book[run], "--sanitizer", sanitizer, "--concurrency",
                     run == 0 ? "12" : "1", "matmul", "02", NULL};
     fake_code[run] = run_capture(argv, env, fake_out[run], sizeof fake_out[run],
                                  fake_err[run], sizeof fake_err[run]);
@@ -120,9 +118,7 @@ static void assert_at_once(const struct span spans[3], const char *who)
 
 START_TEST(sanitizer_tools_run_at_once_and_a_hang_is_killed_alone)
 {
-    char *r = util_read_file(fake_report[0], NULL);
-    ck_assert_msg(r != NULL, "no report (exit %d)\n%s\n%s", fake_code[0], fake_out[0],
-                  fake_err[0]);
+    char *r = grading_case_report(fake_book[0], "fake", fake_code[0], fake_out[0], fake_err[0]);
     struct span ref[3], student[3];
     spans_of(0, "reference", ref);
     spans_of(0, "student", student);
@@ -143,9 +139,7 @@ END_TEST
 
 START_TEST(sanitizer_tools_one_after_the_other_with_concurrency_1)
 {
-    char *r = util_read_file(fake_report[1], NULL);
-    ck_assert_msg(r != NULL, "no report (exit %d)\n%s\n%s", fake_code[1], fake_out[1],
-                  fake_err[1]);
+    char *r = grading_case_report(fake_book[1], "fake", fake_code[1], fake_out[1], fake_err[1]);
     static const char *const whos[2] = {"reference", "student"};
     for (int w = 0; w < 2; ++w) {
         struct span spans[3];

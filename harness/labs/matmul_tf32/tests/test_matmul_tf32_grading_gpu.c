@@ -37,7 +37,7 @@ static void grade_tf32(int i)
     static char probe_out[1 << 14], probe_err[1 << 14];
     tf32_hopper = run_capture(hopper, NULL, probe_out, sizeof probe_out, probe_err, sizeof probe_err) == 0;
     snprintf(tf32_book[i], sizeof tf32_book[i], "%s/tf32-%s.csv", tf32_dir, tf32_step[i]);
-    tf32_code[i] = grading_case_grade_all("tests/submissions", tf32_book[i], "matmul_tf32", tf32_step[i],
+    tf32_code[i] = grading_case_grade_all("tests/submissions", tf32_book[i], NULL, "matmul_tf32", tf32_step[i],
                                           tf32_out[i], sizeof tf32_out[i], tf32_err[i], sizeof tf32_err[i]);
 }
 

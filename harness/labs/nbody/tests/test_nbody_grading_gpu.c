@@ -30,7 +30,7 @@ static void grade_tile_without_guard(void)
     char *make_it[] = {"/bin/sh", "-c", cmd, NULL};
     code = run_capture(make_it, NULL, out, sizeof out, err, sizeof err);
     if (code == 0)
-        code = grading_case_grade_all(subs, book, "nbody", "07", out, sizeof out, err, sizeof err);
+        code = grading_case_grade_all(subs, book, NULL, "nbody", "07", out, sizeof out, err, sizeof err);
 }
 
 static void remove_tile_without_guard(void)

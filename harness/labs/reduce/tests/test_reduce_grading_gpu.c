@@ -21,7 +21,7 @@ static void grade_reduce(void)
     if (reduce_dir == NULL)
         return;
     snprintf(reduce_book, sizeof reduce_book, "%s/reduce-09.csv", reduce_dir);
-    reduce_code = grading_case_grade_all("tests/submissions", reduce_book, "reduce", "09", reduce_out,
+    reduce_code = grading_case_grade_all("tests/submissions", reduce_book, NULL, "reduce", "09", reduce_out,
                                          sizeof reduce_out, reduce_err, sizeof reduce_err);
 }
 
