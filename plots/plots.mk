@@ -68,7 +68,8 @@ include $(wildcard harness/labs/*/plots/plots.mk)
 #       (plots/roofline.gp over harness/labs/LAB/plots/intensity.csv), sizes
 #       (plots/sweep.gp), or the name of a shell function of the lab's recipe that
 #       draws a figure of its own for that folder. Each sees out (plots/LAB), rows
-#       (the lab's checked rows), peaks, lab (its lab.gp), dir (the folder) and name
+#       (the lab's checked rows), order (its steps then its rows in lab.def's order, one
+#       a line: bin/results-check), peaks, lab (its lab.gp), dir (the folder) and name
 #       (the folder's name made file-safe), and run: the run the table of that lab and
 #       folder in PLOT_TABLE_FILES shows (bin/guide-tables --table-run; empty when none),
 #       which the steps figure and the roofline draw, so that a figure and the table
@@ -96,6 +97,7 @@ PLOT_SH = failed=0; \
     fi; rm -f "$$log"; }; \
   need() { [ -s "$$1" ] || { echo "plots: $$1 is missing or empty: $$2 not drawn" >&2; return 1; }; }; \
   lab_figures() { plot_lab=$$1; shift; out='$(PLOT_FIGURES)'/$$plot_lab; rows='$(PLOT_WORK)'/$$plot_lab.csv; \
+    order='$(PLOT_WORK)'/$$plot_lab.order; \
     peaks='$(PLOT_WORK)/peaks.csv'; lab=harness/labs/$$plot_lab/plots/lab.gp; \
     [ -s '$(PLOT_WORK)'/$$plot_lab.dirs ] || return 1; \
     while IFS= read -r dir; do name=$$(figure_name "$$dir"); \
@@ -134,7 +136,7 @@ plots: $(PLOT_LAB_TARGETS)
 plots-check: $(RESULTS_CHECK) $(GUIDE_TABLES)
 	$(Q)command -v $(GNUPLOT) >/dev/null 2>&1 || \
 	  { echo "plots: $(GNUPLOT) not found: 'make deps' installs it (gnuplot-nox)" >&2; exit 1; }
-	$(Q)mkdir -p '$(PLOT_WORK)' && rm -f '$(PLOT_WORK)'/*.csv '$(PLOT_WORK)'/*.dirs '$(PLOT_KEPT)'
+	$(Q)mkdir -p '$(PLOT_WORK)' && rm -f '$(PLOT_WORK)'/*.csv '$(PLOT_WORK)'/*.dirs '$(PLOT_WORK)'/*.order '$(PLOT_KEPT)'
 	$(Q)set -- '$(PLOT_RESULTS)'/*/*.csv; \
 	  if [ ! -e "$$1" ]; then echo "plots: no results in $(PLOT_RESULTS)/<gpu>/<lab>.csv yet: published figures only"; exit 0; fi; \
 	  status=0; $(RESULTS_CHECK) --out '$(PLOT_WORK)' "$$@" || status=$$?; \

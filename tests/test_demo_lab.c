@@ -313,7 +313,9 @@ END_TEST
  * warm-cache CPU row of another run, and says why; 02 is, with 01 of its own run. Its
  * vs library columns (the figures' library line) name the best library row of the run
  * for each row of it, the library row itself included, and nothing for the other run.
- * Last, build_variant: 0 for every row (none was built with a -D word). */
+ * Last, build_variant: 0 for every row (none was built with a -D word). And beside the
+ * rows, the lab's order for figures that draw steps and rows side by side: its steps,
+ * then its rows, as lab.def lists them, whichever the CSV holds first. */
 START_TEST(results_check_compares_each_row_with_the_one_its_table_says)
 {
     char dir[1024], csv[1100], out_dir[1100], kept[1200];
@@ -348,6 +350,11 @@ START_TEST(results_check_compares_each_row_with_the_one_its_table_says)
                       strstr(rows, ",vendor,library,") != NULL && strstr(rows, ",PASS,,,,NaN,,vendor,1,0\n") != NULL,
                   "%s", rows);
     free(rows);
+    snprintf(kept, sizeof kept, "%s/demo.order", out_dir);
+    char *order = util_read_file(kept, NULL);
+    ck_assert_msg(order != NULL && strcmp(order, "01-fill\n02-shared\ncpu-fill\ncpu-fill-reverse\n") == 0,
+                  "demo.order: %s", order != NULL ? order : "none");
+    free(order);
 }
 END_TEST
 

@@ -15,7 +15,10 @@
  *
  * With --out, the sound rows of every file of lab L go to DIR/L.csv (the
  * figures read only these), after a first column results_dir (the file's
- * folder), and DIR/L.dirs lists those folders, one per line. Fields are written
+ * folder), DIR/L.dirs lists those folders, one per line, and DIR/L.order the names
+ * of L's steps (their stems, 02-tiled) then of its rows, in lab.def's order, one per
+ * line (empty for a lab this program does not know): the order a figure that draws
+ * steps and rows side by side puts them in. Fields are written
  * without quotes, commas inside a field as ';': gnuplot 5.4 does not read
  * RFC 4180 quoting (it splits "a, b" at the comma), which is the one reason this
  * step is C and not gnuplot. Empty numbers become NaN. After the file's columns
@@ -235,6 +238,23 @@ static void join_header(const struct csv_table *t, char *buf, size_t len)
         used += (size_t)snprintf(buf + used, len - used, "%s%s", c > 0 ? "," : "", t->header[c]);
 }
 
+/* DIR/<lab>.order: the lab's steps, then its rows, in lab.def's order. */
+static void write_order(const char *out_dir, const char *lab)
+{
+    char file[4096], stem[128];
+    snprintf(file, sizeof file, "%s/%s.order", out_dir, lab);
+    FILE *f = fopen(file, "w");
+    const struct step_table *table = step_table_find(lab);
+    for (size_t i = 0; f != NULL && table != NULL && i < table->count; ++i)
+        fprintf(f, "%s\n", step_stem(&table->steps[i], stem, sizeof stem));
+    for (size_t i = 0; f != NULL && table != NULL && i < table->row_count; ++i)
+        fprintf(f, "%s\n", table->rows[i].name);
+    if (f == NULL || fclose(f) != 0) {
+        fprintf(stderr, "results-check: cannot write %s: %s\n", file, strerror(errno));
+        exit(2);
+    }
+}
+
 static struct lab_out *open_lab(struct lab_out *labs, size_t *nlabs, const char *out_dir,
                                 const char *name, const struct csv_table *t)
 {
@@ -257,6 +277,7 @@ static struct lab_out *open_lab(struct lab_out *labs, size_t *nlabs, const char 
         fprintf(stderr, "results-check: cannot write %s: %s\n", file, strerror(errno));
         exit(2);
     }
+    write_order(out_dir, name);
     join_header(t, l->header, sizeof l->header);
     fprintf(l->csv, "results_dir,%s,%s\n", l->header, /* column names: plain words */
             "vs_previous_step,vs_previous_run,vs_previous_why,vs_previous,variant,vs_library_step,"

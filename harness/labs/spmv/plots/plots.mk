@@ -6,8 +6,8 @@
 #   plots/spmv/gflops-<gpu>.png         GFLOP/s per step and library row, a bar per class
 #   plots/spmv/bandwidth-<gpu>.png      GB/s of the minimum bytes, the same way, under the
 #                                       measured device-copy line
-# The steps stand in their order, the library rows after them (in the order the CSV
-# first holds them). Each figure's table takes, for every step or row and class, the newest passing row of
+# The steps and rows stand in lab.def's order (the lab's order file from bin/results-check:
+# the steps, then the library rows; a name it does not hold, after them). Each figure's table takes, for every step or row and class, the newest passing row of
 # solutions/ at any size of that class, by the CSV's matrix column (make spmv-classes
 # records the default sizes; rows of a class since changed carry another name there),
 # and of a run that timed the class at several sizes the largest (its --n);
@@ -21,10 +21,12 @@ $(BIN_DIR)/spmv-pattern: $(SPMV_PLOTS)/pattern.c harness/labs/spmv/matrices.c ha
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -fopenmp -Iharness/labs/spmv -o $@ $^ -lm
 
-# the table classes.gp reads, for results folder $$dir, from the sound rows in $$rows
+# the table classes.gp reads, for results folder $$dir, from the lab's order in $$order
+# and the sound rows in $$rows
 SPMV_TABLE = awk -F, -v dir="$$dir" -v what="$$what" ' \
   BEGIN { split("laplace2d stencil27 random powerlaw banded", names, " "); for (m = 1; m <= 5; ++m) class[names[m]] = m } \
-  NR == 1 { for (i = 1; i <= NF; ++i) col[$$i] = i; next } \
+  FILENAME == ARGV[1] { order[++steps] = $$0; seen[$$0] = 1; next } \
+  FNR == 1 { for (i = 1; i <= NF; ++i) col[$$i] = i; next } \
   { folder = $$col["gpu"]; gsub(/[^A-Za-z0-9._+-]/, "-", folder) } \
   $$col["source"] == "solutions" && $$col["verdict"] == "PASS" && ($$col["matrix"] in class) && \
   $$col["role"] != "cpu" && folder == dir { \
@@ -34,13 +36,10 @@ SPMV_TABLE = awk -F, -v dir="$$dir" -v what="$$what" ' \
       value[key] = $$col[what]; run[key] = $$col["run_id"]; rows[key] = $$col["n"] + 0; when[key] = $$col["date"] } \
     if (!($$col["step"] in seen)) { seen[$$col["step"]] = 1; order[++steps] = $$col["step"] } \
     copy += $$col["copy_gbps"]; copies++ } \
-  END { for (s = 1; s <= steps; ++s) rank[s] = (order[s] ~ /^[0-9]/ ? "0" order[s] : "1" sprintf("%05d", s)); \
-    for (i = 2; i <= steps; ++i) { r = rank[i]; o = order[i]; \
-      for (j = i - 1; j >= 1 && rank[j] > r; --j) { rank[j + 1] = rank[j]; order[j + 1] = order[j] } \
-      rank[j + 1] = r; order[j + 1] = o } \
-    for (s = 1; s <= steps; ++s) for (m = 1; m <= 5; ++m) if ((order[s], m) in value) has[m] = 1; \
+  END { for (s = 1; s <= steps; ++s) for (m = 1; m <= 5; ++m) if ((order[s], m) in value) has[m] = 1; \
     line = "step"; for (m = 1; m <= 5; ++m) if (m in has) line = line " " names[m]; print line " copy"; \
-    for (s = 1; s <= steps; ++s) { line = order[s]; \
+    for (s = 1; s <= steps; ++s) { any = 0; for (m = 1; m <= 5; ++m) if ((order[s], m) in value) any = 1; \
+      if (!any) continue; line = order[s]; \
       for (m = 1; m <= 5; ++m) if (m in has) line = line " " ((order[s], m) in value ? value[order[s], m] : "NaN"); \
       print line " " (copies ? copy / copies : "NaN") } \
     print "\# run " gpu "|" newest }'
@@ -51,7 +50,7 @@ plots-spmv: plots-check $(BIN_DIR)/spmv-pattern
 	  $(BIN_DIR)/spmv-pattern > '$(PLOT_WORK)/spmv-pattern.dat' && \
 	    draw "$$out/patterns.png" $(SPMV_PLOTS)/patterns.gp '$(PLOT_WORK)/spmv-pattern.dat'; \
 	  classes() { for what in gflops gbps; do table='$(PLOT_WORK)'/spmv-$$what-$$name.dat; \
-	      $(SPMV_TABLE) "$$rows" > "$$table"; \
+	      $(SPMV_TABLE) "$$order" "$$rows" > "$$table"; \
 	      fig=$$([ $$what = gflops ] && echo gflops || echo bandwidth); \
 	      draw "$$out/$$fig-$$name.png" $(SPMV_PLOTS)/classes.gp "$$table" "$$dir" "$$what"; \
 	    done; }; \
