@@ -1,7 +1,8 @@
-/* What the GPU suites that grade submissions share (tests/test_grading_gpu.c, its
- * sanitizer pool's cases, and the labs' own grading suites under harness/labs/<lab>/
- * tests/): the folder a case grades into, bin/lab grade-all of tests/submissions at one
- * step, a student's report, and the report lines a case expects. */
+/* What the GPU suites that grade submissions share (the labs' grading suites,
+ * harness/labs/<lab>/tests/test_<lab>_grading_gpu.c, and grading's sanitizer pool,
+ * tests/test_grading_sanitizer_gpu.c): the folder a case grades into, bin/lab
+ * grade-all of tests/submissions at one step, solutions/ graded as one student and
+ * its full marks, a student's report, and the report lines a case expects. */
 #ifndef LAB_TEST_GRADING_CASES_H
 #define LAB_TEST_GRADING_CASES_H
 
@@ -25,6 +26,19 @@ void grading_case_dir_remove(char *dir, int kept);
 int grading_case_grade_all(const char *submissions, const char *book, const char *const *options,
                            const char *lab, const char *step, char *out, size_t out_len, char *err,
                            size_t err_len);
+
+/* bin/lab grade of solutions/ as one student, "solutions", at lab's step into the
+ * gradebook book, with compute-sanitizer from $COMPUTE_SANITIZER and each step's
+ * hardware counters beside the reference's (GRADE_COUNTERS=1: ncu, where found);
+ * output captured and printed as grading_case_grade_all's. Its exit code. */
+int grading_case_grade_solutions(const char *book, const char *lab, const char *step, char *out,
+                                 size_t out_len, char *err, size_t err_len);
+
+/* What grading the solutions must give (code, out and err: what grading said): full
+ * marks, every check of the rubric run, none failed, and the counters line (or why
+ * there is none). */
+void grading_case_expect_full_marks(const char *book, const char *lab, const char *step, int code,
+                                    const char *out, const char *err);
 
 /* student's report of gradebook book, malloc'ed; the case fails, with the grading's
  * exit code and output, when there is none. */

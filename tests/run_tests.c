@@ -69,7 +69,7 @@ struct suite_entry {
 #define LONG_LIST(name) name##_case_names
 #define SUITE(name, needs) {#name, name##_suite, needs##_LIST(name), needs},
 /* The labs' own suites first: each lab's GPU suite is one job of a minute or so (its
- * wrong submissions graded), and started after grading_gpu's cases it waited for a GPU
+ * wrong submissions graded), and started after the class's grading cases it waited for a GPU
  * slot and ended the run (make test on the H200: attention_gpu started 252 s in). */
 static const struct suite_entry suites[] = {
 #include "lab_suites.h"

@@ -40,7 +40,6 @@ SUITE(demo_lab_plots, GNUPLOT)
  * and gpu_steps' parts, the longest, before gpu's shorter cases, so that the run does
  * not end on a long one started last (gpu_steps' part of reduce's 2^31-float sizes
  * started last ended the H200's make test alone for 25 s, 2026-11-30). */
-SUITE(grading_gpu, GPU)
 SUITE(grading_sanitizer_gpu, GPU)
 SUITE(gpu_steps, GPU)
 SUITE(gpu, GPU)

@@ -3,7 +3,8 @@
  * from make refused by name, and the fake-GPU case of grading's pool
  * (tests/test_grading_fake_gpu.c, the same suite). Grading a lab end to end, its
  * wrong submissions built for real, is tests/test_grading_demo_lab.c (the demo lab in
- * its own tree); the GPU half is tests/test_grading_gpu.c. */
+ * its own tree); the GPU half is each lab's grading suite
+ * (harness/labs/<lab>/tests/test_<lab>_grading_gpu.c). */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>

@@ -10,8 +10,8 @@
  *                 tests/fixtures/fake-gpu.
  * Then, in the same tree: a resumed grade-all, a gradebook of another selection,
  * `make grade` with a name made to break a shell; and tests/test_grading_records.c's
- * cases (an instructor's data never lost). The GPU half is
- * tests/test_grading_gpu.c; grading's pool on a fake GPU, tests/test_grading_fake_gpu.c.
+ * cases (an instructor's data never lost). The GPU half is each lab's grading suite
+ * (harness/labs/<lab>/tests/test_<lab>_grading_gpu.c); grading's pool on a fake GPU, tests/test_grading_fake_gpu.c.
  * Not in the students' copy, as no grading test is (tests/handout.exclude). */
 #include <check.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * a step's launches by (every kernel on the stream it was given, none still running
  * when the end event is read, none outside a launch), the summary of a run's kernels
  * and the launch log grading reads. The observer that records them (CUPTI) runs in the
- * GPU suites (tests/test_grading_gpu.c, the shortcut submissions). */
+ * GPU suites (the labs' grading suites: the shortcut submissions). */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
  * series each) share it up to its limit, their results come in the order they were
  * submitted, and a hung or crashed run fails alone, a hang ending only its own step's
  * series. Shell commands that sleep stand for the step binaries and compute-sanitizer
- * runs (the same through bin/lab on a GPU: tests/test_grading_gpu.c). */
+ * runs (the same through bin/lab on a GPU: tests/test_grading_sanitizer_gpu.c). */
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -454,8 +454,8 @@ static int run_session(struct session *sess, const struct grade_request *q)
     /* ncu, for each step's counters beside the reference's, when asked for
      * (GRADE_COUNTERS=1): $NCU, else on PATH. Not by default: a profile of every correct
      * step adds seconds to every step of every submission (matmul 02 graded with it on
-     * the H100: its profile 0.9 s plainly, 3.1 s under ncu, 2026-11-28). grading_gpu's
-     * solutions case grades with it, ncu there or not. */
+     * the H100: its profile 0.9 s plainly, 3.1 s under ncu, 2026-11-28). The labs' grading
+     * suites grade the solutions with it, ncu there or not. */
     const char *counters = getenv("GRADE_COUNTERS");
     sess->counters_asked = counters != NULL && strcmp(counters, "1") == 0;
     sess->ncu = sess->counters_asked

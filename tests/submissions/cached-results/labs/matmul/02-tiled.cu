@@ -1,5 +1,5 @@
 /* tests/submissions/cached-results: a shortcut step 02 for the grading tests
- * (tests/test_grading_gpu.c).
+ * (harness/labs/matmul/tests/test_matmul_grading_gpu.c).
  *
  * Results cached across calls: the right tiled kernel, launched only when launch is
  * called with other pointers or sizes than the last time; a repeat of the same

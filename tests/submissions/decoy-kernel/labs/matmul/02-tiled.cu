@@ -1,5 +1,5 @@
 /* tests/submissions/decoy-kernel: a shortcut step 02 for the grading tests
- * (tests/test_grading_gpu.c).
+ * (harness/labs/matmul/tests/test_matmul_grading_gpu.c).
  *
  * A decoy kernel: DEFINE_STEP names the tiled kernel, which is here and right, but
  * launch runs a plain kernel that reads every operand from global memory. Its

@@ -1,5 +1,5 @@
 /* tests/submissions/does-not-compile: a deliberately wrong step 02 for the grading tests
- * (tests/test_grading.c, tests/test_grading_gpu.c).
+ * (tests/test_grading.c, harness/labs/matmul/tests/test_matmul_grading_gpu.c).
  *
  * Does not compile: __syncthread() for __syncthreads().
  * Expect: verdict "compile error" with nvcc's message; no other check runs.

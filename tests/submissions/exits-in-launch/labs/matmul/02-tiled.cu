@@ -1,5 +1,5 @@
 /* tests/submissions/exits-in-launch: a shortcut step 02 for the grading tests
- * (tests/test_grading_gpu.c).
+ * (harness/labs/matmul/tests/test_matmul_grading_gpu.c).
  *
  * exit(0) from inside launch, after printing a result row as the runner would, with
  * PASS and a fast time: the process ends "successfully" before the harness has

@@ -1,5 +1,5 @@
 /* tests/submissions/ignores-technique: a deliberately wrong step 02 for the grading tests
- * (tests/test_grading.c, tests/test_grading_gpu.c).
+ * (tests/test_grading.c, harness/labs/matmul/tests/test_matmul_grading_gpu.c).
  *
  * Correct, but ignores the step's technique: step 01's kernel (every operand from
  * global memory) under step 02's name and launch. Every check size passes and the

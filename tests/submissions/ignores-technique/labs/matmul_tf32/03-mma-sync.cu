@@ -1,6 +1,6 @@
 /* tests/submissions/ignores-technique: a step 03 of the TF32 lab that is correct and
  * skips its technique, for the grading tests (tests/test_techniques_sass.c,
- * tests/test_grading_gpu.c "tf32").
+ * harness/labs/matmul_tf32/tests/test_matmul_tf32_grading_gpu.c).
  *
  * The tiles, the TF32 rounding and the fragment layout of each thread's results are
  * the solution's, but the products are computed with fmaf on the CUDA cores: no

@@ -1,5 +1,5 @@
 /* tests/submissions/includes-solution: a deliberately wrong step 02 for the grading
- * tests (tests/test_grading.c, tests/test_grading_gpu.c).
+ * tests (tests/test_grading.c, harness/labs/matmul/tests/test_matmul_grading_gpu.c).
  *
  * Hands in the instructor's solution: the harness's include path (-Iharness) makes
  * "../solutions/..." the grading tree's solutions/ folder. It builds, and its numbers

@@ -1,5 +1,5 @@
 /* tests/submissions/l2-persisting: a shortcut step 09 for the grading tests
- * (tests/test_grading_gpu.c).
+ * (harness/labs/reduce/tests/test_reduce_grading_gpu.c).
  *
  * An L2 persisting access-policy window on a memory-bound lab: the step's kernel is
  * the solution's, but launch first sets aside as much L2 as the GPU allows for

@@ -1,5 +1,5 @@
 /* tests/submissions/leftover-output: a shortcut step 02 for the grading tests
- * (tests/test_grading_gpu.c).
+ * (harness/labs/matmul/tests/test_matmul_grading_gpu.c).
  *
  * Output left over from an earlier correct run: the right tiled kernel, launched by
  * the first call of the process alone; every later call returns at once, counting

@@ -1,5 +1,6 @@
 /* tests/submissions/library-call: a shortcut step 09 for the grading tests
- * (tests/test_grading.c without a GPU, tests/test_grading_gpu.c).
+ * (tests/test_grading.c without a GPU,
+ * harness/labs/reduce/tests/test_reduce_grading_gpu.c).
  *
  * A library call instead of a kernel: the step's kernel is here and is what
  * DEFINE_STEP names, but launch calls CUB's cub::DeviceReduce::Sum (header-only, so

@@ -1,5 +1,5 @@
 /* tests/submissions/missing-barrier: a deliberately wrong step 02 for the grading tests
- * (tests/test_grading.c, tests/test_grading_gpu.c).
+ * (tests/test_grading.c, harness/labs/matmul/tests/test_matmul_grading_gpu.c).
  *
  * A missing barrier: the second __syncthreads() is gone, so a fast warp loads the
  * next tile while a slow one still reads this one. Whether the numbers come out

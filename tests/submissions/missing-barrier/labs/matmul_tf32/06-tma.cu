@@ -1,5 +1,5 @@
 /* tests/submissions/missing-barrier: a deliberately wrong step 06 of the TF32 lab for
- * the grading tests (tests/test_grading_gpu.c, "tf32").
+ * the grading tests (harness/labs/matmul_tf32/tests/test_matmul_tf32_grading_gpu.c).
  *
  * A missing mbarrier wait: the warpgroups issue their wgmma on a stage without first
  * waiting for its full barrier (mbarrier_wait on full[s], the phase TMA completes when

@@ -1,5 +1,5 @@
 /* tests/submissions/never-finishes: a deliberately wrong step 02 for the grading tests
- * (tests/test_grading.c, tests/test_grading_gpu.c).
+ * (tests/test_grading.c, harness/labs/matmul/tests/test_matmul_grading_gpu.c).
  *
  * Never finishes: the tile loop's step is 0 (t += TILE was meant), so the kernel
  * spins forever. Grading kills it at the time limit and goes on; the GPU stays usable.

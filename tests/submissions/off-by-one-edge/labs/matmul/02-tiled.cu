@@ -1,5 +1,5 @@
 /* tests/submissions/off-by-one-edge: a deliberately wrong step 02 for the grading tests
- * (tests/test_grading.c, tests/test_grading_gpu.c).
+ * (tests/test_grading.c, harness/labs/matmul/tests/test_matmul_grading_gpu.c).
  *
  * An off-by-one at the edge: the tile loop stops at k - 1, so when k is one more
  * than a multiple of 16 the last tile (one column of A, one row of B) is dropped.

@@ -1,5 +1,5 @@
 /* tests/submissions/off-by-one-edge: a deliberately wrong step 04 of the TF32 lab for
- * the grading tests (tests/test_grading_gpu.c, "tf32").
+ * the grading tests (harness/labs/matmul_tf32/tests/test_matmul_tf32_grading_gpu.c).
  *
  * A pipeline that reads a stage before its copy lands: the wait at the top of the
  * main loop is off by one, cp.async.wait_group 2 (STAGES - 1) instead of 1 (STAGES -

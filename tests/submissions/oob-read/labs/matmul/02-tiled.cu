@@ -1,5 +1,5 @@
 /* tests/submissions/oob-read: a deliberately wrong step 02 for the grading tests
- * (tests/test_grading.c, tests/test_grading_gpu.c).
+ * (tests/test_grading.c, harness/labs/matmul/tests/test_matmul_grading_gpu.c).
  *
  * An out-of-bounds read whose numbers come out right: A's tile is loaded without
  * checking t + tx < k, so the last tile reads past the end of A's rows (the next row,

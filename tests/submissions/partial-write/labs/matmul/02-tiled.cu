@@ -1,5 +1,5 @@
 /* tests/submissions/partial-write: a deliberately wrong step 02 for the grading tests
- * (tests/test_grading.c, tests/test_grading_gpu.c).
+ * (tests/test_grading.c, harness/labs/matmul/tests/test_matmul_grading_gpu.c).
  *
  * Writes only part of C: the grid's x and y are swapped (m blocks across, n down).
  * Square C is covered; for any other shape whole blocks of C are never written and

@@ -1,5 +1,6 @@
 /* tests/submissions/partial-write: a deliberately wrong step 03 of the TF32 lab for
- * the grading tests (tests/test_grading_gpu.c, "tf32"; tests/test_techniques_sass.c).
+ * the grading tests (harness/labs/matmul_tf32/tests/test_matmul_tf32_grading_gpu.c,
+ * tests/test_techniques_sass.c).
  *
  * A wrong mma fragment layout: the accumulator fragment of mma.m16n8k8 holds rows g
  * (c0, c1) and g + 8 (c2, c3), but the epilogue below stores both halves to row g.

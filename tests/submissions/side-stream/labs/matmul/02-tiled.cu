@@ -1,5 +1,5 @@
 /* tests/submissions/side-stream: a shortcut step 02 for the grading tests
- * (tests/test_grading_gpu.c).
+ * (harness/labs/matmul/tests/test_matmul_grading_gpu.c).
  *
  * Work that escapes the timer: the right tiled kernel, launched on a private
  * non-blocking stream of its own and waited for on the host inside launch. The

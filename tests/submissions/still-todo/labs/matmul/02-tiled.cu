@@ -1,5 +1,5 @@
 /* tests/submissions/still-todo: a deliberately wrong step 02 for the grading tests
- * (tests/test_grading.c, tests/test_grading_gpu.c).
+ * (tests/test_grading.c, harness/labs/matmul/tests/test_matmul_grading_gpu.c).
  *
  * Not started: the handed-out file, STEP_TODO line and all.
  * Expect: verdict TODO, no points.

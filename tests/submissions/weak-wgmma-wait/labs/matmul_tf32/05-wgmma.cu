@@ -1,5 +1,5 @@
 /* tests/submissions/weak-wgmma-wait: a deliberately wrong step 05 for the grading
- * tests (tests/test_grading_gpu.c).
+ * tests (harness/labs/matmul_tf32/tests/test_matmul_tf32_grading_gpu.c).
  *
  * A race the old sanitize size never reached: the solution's wgmma step with the wait
  * inside the k loop weakened to wgmma_wait<1>, so one wgmma group may still be

@@ -1,5 +1,5 @@
 /* tests/submissions/writes-inputs: a shortcut step 09 for the grading tests
- * (tests/test_grading_gpu.c).
+ * (harness/labs/reduce/tests/test_reduce_grading_gpu.c).
  *
  * A step that writes into its inputs: each block adds up its 512 elements by a tree
  * in global memory, in place (in[i] += in[i + s], Harris's first kernel without the

@@ -1,5 +1,5 @@
 /* tests/submissions/writes-nothing: a deliberately wrong step 02 for the grading tests
- * (tests/test_grading.c, tests/test_grading_gpu.c).
+ * (tests/test_grading.c, harness/labs/matmul/tests/test_matmul_grading_gpu.c).
  *
  * Writes nothing: the handed-out file with its TODO left as it was (and the
  * STEP_TODO line deleted), so C keeps the NaN the harness fills it with.

@@ -1,20 +1,15 @@
-/* Grading on a GPU: the solution steps the cases need earn full marks, and each
- * deliberately wrong submission of tests/submissions/ loses the right points with the
+/* The matmul lab's grading on a GPU: solutions/ at step 02 earns full marks, and each
+ * deliberately wrong step 02 of tests/submissions loses the right points with the
  * right reason. In unchecked fixtures, one per test case (each case a job of its own
  * that the runner runs beside the others: tests/side_by_side.h), graded once:
- * solutions/ as one student for matmul step 02 (the step the wrong submissions are of)
- * and for N-body step 07 (its first shared-memory step: tiles, barriers, so racecheck
- * and synccheck have something to look at, and the technique check's shared-memory
- * rule; at the physics check's full 1000 bodies, where step 01 has 257), then the class
- * (bin/lab grade-all, matmul step 02, in five parts: grade_class); each case reads one
- * student's report. This fits one 10-minute call on the H100; the whole solutions
- * tree of each lab, every step with every check, is graded by tests/verify-on-gpu.sh's
- * part `grading`, one call per lab. LAB_GRADING_KEEP=dir grades into dir and keeps the
+ * solutions/ as one student, then the class (bin/lab grade-all at step 02, in five
+ * parts: grade_class); each case reads one student's report. The whole solutions tree
+ * of each lab, every step with every check, is graded by tests/verify-on-gpu.sh's part
+ * `grading`, one call per lab. LAB_GRADING_KEEP=dir grades into dir and keeps the
  * gradebooks, reports and JUnit files there. Grading's pool of compute-sanitizer runs
- * is tested in tests/test_grading_sanitizer_gpu.c; the labs' own wrong submissions in
- * each lab's grading suite (harness/labs/<lab>/tests/test_<lab>_grading_gpu.c: N-body
- * step 07 with its tile load unguarded, reduce's shortcuts, TF32's wrong steps) or GPU
- * suite. */
+ * is tested in tests/test_grading_sanitizer_gpu.c; the other labs' wrong submissions
+ * and solutions in each lab's grading suite
+ * (harness/labs/<lab>/tests/test_<lab>_grading_gpu.c). */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,38 +27,19 @@ static char book[600];
 static char out[1 << 17], err[1 << 16];
 static int code, keeping;
 
-/* The solution steps graded as one student each: the lab, the step, the gradebook's
- * name (in dir) and what grading said. */
-#define SOLUTION_STEPS 2
-static const char *const sol_lab[SOLUTION_STEPS] = {"matmul", "nbody"};
-static const char *const sol_step[SOLUTION_STEPS] = {"02", "07"};
-static char sol_book[SOLUTION_STEPS][600];
-static char sol_out[SOLUTION_STEPS][1 << 16], sol_err[SOLUTION_STEPS][1 << 16];
-static int sol_code[SOLUTION_STEPS];
+/* solutions/ at step 02, graded as one student: its gradebook and what grading said */
+static char sol_book[600];
+static char sol_out[1 << 16], sol_err[1 << 16];
+static int sol_code;
 
-/* The fixtures of the three cases below: each grades what its case reads, so that
- * the runner runs them side by side (tests/side_by_side.h). */
 static void grade_solutions(void)
 {
     dir = grading_case_dir(NULL, "grade-gpu", &keeping);
     if (dir == NULL)
         return;
-    char lab[512];
-    bin_path("lab", lab, sizeof lab);
-    const char *sanitizer = getenv("COMPUTE_SANITIZER");
-    /* with each step's hardware counters beside the reference's (ncu, where found) */
-    char *env[] = {"MAKEFLAGS=", "GRADE_COUNTERS=1", NULL};
-    for (int i = 0; i < SOLUTION_STEPS; ++i) {
-        snprintf(sol_book[i], sizeof sol_book[i], "%s/solutions-%s-%s.csv", dir, sol_lab[i],
-                 sol_step[i]);
-        char *sol[] = {lab, "grade", "--submission", "solutions", "--student", "solutions",
-                       "--gradebook", sol_book[i], "--sanitizer",
-                       (char *)(sanitizer ? sanitizer : ""), (char *)sol_lab[i],
-                       (char *)sol_step[i], NULL};
-        sol_code[i] = run_capture(sol, (const char *const *)env, sol_out[i], sizeof sol_out[i],
-                                  sol_err[i], sizeof sol_err[i]);
-        printf("%s", sol_out[i]);
-    }
+    snprintf(sol_book, sizeof sol_book, "%s/solutions-matmul-02.csv", dir);
+    sol_code = grading_case_grade_solutions(sol_book, "matmul", "02", sol_out, sizeof sol_out, sol_err,
+                                            sizeof sol_err);
 }
 
 /* The class, tests/submissions at matmul step 02, graded in five parts, each a case
@@ -175,61 +151,11 @@ static char *report_of(const char *student)
     return grading_case_report(book, student, code, out, err);
 }
 
-/* solutions/ step _i of the fixture's (matmul 02, N-body 07), graded as one student:
- * full marks, every check run, none failed. */
+/* solutions/ at step 02, graded as one student: full marks, every check run, none
+ * failed. */
 START_TEST(solutions_earn_full_marks)
 {
-    ck_assert_msg(sol_code[_i] == 0, "grading solutions/ %s %s exited %d\n%s\n%s", sol_lab[_i],
-                  sol_step[_i], sol_code[_i], sol_out[_i], sol_err[_i]);
-    struct csv_table t;
-    char why[256];
-    ck_assert_int_eq(csv_read_file(sol_book[_i], &t, why, sizeof why), 0);
-    ck_assert_uint_eq(t.nrows, 1);
-    ck_assert_str_eq(csv_get(&t, 0, "total"), csv_get(&t, 0, "max"));
-    ck_assert_str_eq(csv_get(&t, 0, "not_run"), "0");
-    csv_free(&t);
-    char *r = grading_case_report(sol_book[_i], "solutions", sol_code[_i], sol_out[_i], sol_err[_i]);
-    ck_assert_ptr_null(strstr(r, " FAIL "));
-    ck_assert_ptr_null(strstr(r, " not-run "));
-    /* the step graded is the one asked for, with every check of the rubric */
-    char line[128];
-    snprintf(line, sizeof line, "  %s/%s-", sol_lab[_i], sol_step[_i]);
-    ck_assert_msg(strstr(r, line) != NULL, "no '%s' in\n%s", line, r);
-    ck_assert_ptr_nonnull(strstr(r, " racecheck PASS"));
-    ck_assert_ptr_nonnull(strstr(r, " technique PASS"));
-    /* GRADE_COUNTERS=1: where ncu is found ($NCU, else on PATH), the step's counters
-     * (ncu's, on the student's build) beside the reference solution's, in one line;
-     * where it is not, the report says so once */
-    char counters[128], probe[64], found[256] = "", quiet[256];
-    snprintf(counters, sizeof counters, "%s/%s-", sol_lab[_i], sol_step[_i]);
-    snprintf(probe, sizeof probe, "%s", getenv("NCU") != NULL && getenv("NCU")[0] != '\0'
-                                            ? "test -x \"$NCU\" && echo yes"
-                                            : "command -v ncu >/dev/null && echo yes");
-    util_run_shell(probe, found, sizeof found, quiet, sizeof quiet);
-    const char *line_at = strstr(r, " counters: yours: ");
-    /* the driver's default keeps the counters to administrators, and the sandbox runs
-     * the student as none: then the line says why (INSTRUCTORS.md, "The sandbox") */
-    char restricted[256] = "";
-    util_run_shell("grep -q 'RestrictProfilingToAdminUsers: 1' /proc/driver/nvidia/params "
-                   "&& echo yes",
-                   restricted, sizeof restricted, quiet, sizeof quiet);
-    if (strncmp(found, "yes", 3) == 0 && strncmp(restricted, "yes", 3) == 0) {
-        ck_assert_msg(strstr(r, " counters: not measured: ncu in the sandbox runs without "
-                                "administrator rights") != NULL &&
-                          strstr(r, "ERR_NVGPUCTRPERM") != NULL,
-                      "profiling restricted to administrators, but the report does not say "
-                      "why the counters are missing:\n%s",
-                      r);
-    } else if (strncmp(found, "yes", 3) == 0) {
-        ck_assert_msg(line_at != NULL && strstr(line_at, "; the reference solution") != NULL,
-                      "ncu is there, but no counters line beside the reference's:\n%s", r);
-        ck_assert_msg(strstr(r, counters) != NULL && strstr(line_at, "limited by ") != NULL,
-                      "%s", r);
-    } else {
-        ck_assert_msg(line_at == NULL && strstr(r, "ncu not found: no hardware counters") != NULL,
-                      "without ncu the report says so once:\n%s", r);
-    }
-    free(r);
+    grading_case_expect_full_marks(sol_book, "matmul", "02", sol_code, sol_out, sol_err);
 }
 END_TEST
 
@@ -395,8 +321,7 @@ START_TEST(class_gradebook_has_a_row_per_student)
 END_TEST
 
 static const char *const names[] = {
-    "solutions_earn_full_marks (matmul 02)",
-    "solutions_earn_full_marks (nbody 07)",
+    "solutions_earn_full_marks",
     "missing_barrier_loses_racecheck",
     "out_of_bounds_read_loses_memcheck_though_correct",
     "off_by_one_at_the_edge_loses_the_step",
@@ -417,7 +342,7 @@ static const char *const names[] = {
     "class_gradebook_has_a_row_per_student (the others)",
 };
 
-size_t grading_gpu_case_names(const char **out_names, size_t max)
+size_t matmul_grading_gpu_case_names(const char **out_names, size_t max)
 {
     size_t n = 0;
     for (; n < sizeof names / sizeof names[0] && n < max; ++n)
@@ -425,51 +350,49 @@ size_t grading_gpu_case_names(const char **out_names, size_t max)
     return n;
 }
 
-Suite *grading_gpu_suite(void)
+Suite *matmul_grading_gpu_suite(void)
 {
-    Suite *s = suite_create("grading_gpu");
-    TCase *tc = side_by_side_tcase(s, "grading_gpu", "solutions", 60,
+    Suite *s = suite_create("matmul_grading_gpu");
+    TCase *tc = side_by_side_tcase(s, "matmul_grading_gpu", "solutions", 60,
                                    SIDE_BY_SIDE_GPU_ALONE); /* full marks: speed too */
     tcase_add_unchecked_fixture(tc, grade_solutions, remove_everything);
-    tcase_add_loop_test(tc, solutions_earn_full_marks, 0, SOLUTION_STEPS);
+    tcase_add_test(tc, solutions_earn_full_marks);
 
     /* the class's parts first, the longest of grading's cases: the runner starts GPU
      * jobs in the order they are made as slots free up (tests/suites.h) */
-    tc = side_by_side_tcase(s, "grading_gpu", "class, steps that run and are wrong, part 1 of 3",
+    tc = side_by_side_tcase(s, "matmul_grading_gpu", "class, steps that run and are wrong, part 1 of 3",
                             60, 0);
     tcase_add_unchecked_fixture(tc, grade_class_running_1, remove_everything);
     tcase_add_test(tc, missing_barrier_loses_racecheck);
     tcase_add_test(tc, out_of_bounds_read_loses_memcheck_though_correct);
     tcase_add_test(tc, partial_write_loses_the_step);
     tcase_add_test(tc, class_gradebook_has_a_row_per_student);
-    tc = side_by_side_tcase(s, "grading_gpu", "class, steps that run and are wrong, part 2 of 3",
+    tc = side_by_side_tcase(s, "matmul_grading_gpu", "class, steps that run and are wrong, part 2 of 3",
                             60, 0);
     tcase_add_unchecked_fixture(tc, grade_class_running_2, remove_everything);
     tcase_add_test(tc, ignoring_the_technique_loses_its_point);
     tcase_add_test(tc, a_decoy_kernel_fails_the_technique);
     tcase_add_test(tc, work_on_a_side_stream_fails_every_run);
     tcase_add_test(tc, class_gradebook_has_a_row_per_student);
-    tc = side_by_side_tcase(s, "grading_gpu", "class, steps that run and are wrong, part 3 of 3",
+    tc = side_by_side_tcase(s, "matmul_grading_gpu", "class, steps that run and are wrong, part 3 of 3",
                             60, 0);
     tcase_add_unchecked_fixture(tc, grade_class_running_3, remove_everything);
     tcase_add_test(tc, cached_or_leftover_output_is_poisoned);
     tcase_add_test(tc, exit_from_inside_launch_passes_nothing);
     tcase_add_test(tc, class_gradebook_has_a_row_per_student);
 
-    tc = side_by_side_tcase(s, "grading_gpu",
+    tc = side_by_side_tcase(s, "matmul_grading_gpu",
                             "class, the step that never finishes, and the one after it", 60,
                             SIDE_BY_SIDE_GPU_ALONE); /* (class_running says why) */
     tcase_add_unchecked_fixture(tc, grade_class_never_finishes, remove_everything);
     tcase_add_test(tc, a_kernel_that_never_finishes_is_killed_and_grading_goes_on);
     tcase_add_test(tc, off_by_one_at_the_edge_loses_the_step);
     tcase_add_test(tc, class_gradebook_has_a_row_per_student);
-    tc = side_by_side_tcase(s, "grading_gpu", "class, the others", 60, 0);
+    tc = side_by_side_tcase(s, "matmul_grading_gpu", "class, the others", 60, 0);
     tcase_add_unchecked_fixture(tc, grade_class_others, remove_everything);
     tcase_add_test(tc, writing_nothing_loses_the_step);
     tcase_add_test(tc, compile_error_is_graded_as_such);
     tcase_add_test(tc, todo_step_earns_nothing);
     tcase_add_test(tc, class_gradebook_has_a_row_per_student);
-
-
     return s;
 }
