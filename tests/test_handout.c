@@ -325,14 +325,15 @@ START_TEST(handout_names_nothing_it_leaves_out)
     char dest[512];
     char *dir = make_handout(dest, sizeof dest);
     int help = shell(FRESH_MAKE "cd \"$1\" && make -s --no-print-directory help", dest);
-    char *help_text = strdup(out);
+    char *help_text = strdup(out), *help_err = strdup(err);
     scan_root_len = strlen(dest) + 1;
     int walked = nftw(dest, scan_file, 16, FTW_PHYS | FTW_ACTIONRETVAL);
     ck_assert_int_eq(util_remove_tree(dir), 0);
     free(dir);
     ck_assert_int_eq(walked, 0);
     ck_assert_msg(help == 0 && help_text != NULL && strstr(help_text, "make run") != NULL,
-                  "make help in the copy: exit %d", help);
+                  "make help in the copy: exit %d\n%s", help, help_err != NULL ? help_err : "");
+    free(help_err);
     scan_text("make help", help_text);
     free(help_text);
     ck_assert_msg(scan_hits == 0, "the students' copy names %zu thing(s) it does not have:\n%s",
