@@ -4,7 +4,7 @@
 TEST_SUITES := $(wildcard tests/test_*.c)
 LAB_TEST_SUITES := $(wildcard harness/labs/*/tests/test_*.c)
 TEST_OBJS := $(patsubst tests/%.c,$(BUILD_DIR)/tests/%.o,$(TEST_SUITES) tests/util.c tests/grading_cases.c tests/resource_expectations.c tests/svg_labels.c \
-             tests/side_by_side.c tests/job_schedule.c) \
+             tests/side_by_side.c tests/job_schedule.c tests/run_jobs.c) \
              $(patsubst harness/labs/%.c,$(BUILD_DIR)/tests/labs/%.o,$(LAB_TEST_SUITES)) \
              $(BUILD_DIR)/tests/run_tests.o $(BUILD_DIR)/tests/demo_step_table.o \
              $(BUILD_DIR)/tests/params_missing_step_table.o
