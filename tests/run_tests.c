@@ -12,9 +12,9 @@
  * bin/gpu-probe in a child, and GPU tests run the step binaries as children.
  *
  * Suites run side by side, each in a process of its own, its output shown whole when
- * it ends: up to LAB_TEST_JOBS at once (default: one per CPU, at most 16; one on a
- * machine of 2 or 3 CPUs, where the suites run one after the other as Check runs
- * them), of which up to LAB_TEST_GPU_JOBS (default 8) need the GPU. A suite's long
+ * it ends, with the seconds it took: up to LAB_TEST_JOBS at once (default: one per CPU,
+ * at most 16; one on a machine of 2 or 3 CPUs, where the jobs run one after the other),
+ * of which up to LAB_TEST_GPU_JOBS (default 8) need the GPU. A suite's long
  * cases made with side_by_side_tcase (side_by_side.h: every solution step past 2^31
  * elements, a class graded) are jobs of their own, the rest of the suite one more;
  * those that declare device memory hold at most LAB_TEST_GPU_GB of it at once
@@ -136,8 +136,8 @@ static int jobs_from_env(const char *name, int fallback)
     return (int)n;
 }
 
-/* One job per CPU, at most 16 (one on a machine of 2 or 3 CPUs, where the suites run one
- * after the other as Check runs them): most GPU jobs are one process that mostly waits
+/* One job per CPU, at most 16 (one on a machine of 2 or 3 CPUs, where the jobs run one
+ * after the other): most GPU jobs are one process that mostly waits
  * for the GPU or checks its output on one core. */
 static int default_jobs(void)
 {
@@ -382,9 +382,12 @@ int main(void)
     if (runner == NULL) {
         /* no suite to run here (make test-long in the students' copy, which has no
          * LONG suite): nothing run, nothing failed */
-    } else if ((jobs <= 1 || job_count <= 1) && long_gpu != LONG_GPU_ONLY) {
-        /* one after the other, as Check runs them (make test-long always goes by its
-         * jobs: of a GPU suite it runs some cases only) */
+    } else if (job_count <= 1 && long_gpu != LONG_GPU_ONLY) {
+        /* one job: as Check runs it (make test-long always goes by its jobs: of a GPU
+         * suite it runs some cases only). More, even one at a time (LAB_TEST_JOBS=1, the
+         * default on two cores, as in CI), go by their jobs too, so that each job's
+         * seconds are shown and written (LAB_TEST_JOB_SECONDS_OUT): where CI's time
+         * goes. */
         srunner_set_fork_status(runner, CK_FORK);
         srunner_run_tagged(runner, NULL, NULL, NULL,
                            long_gpu == LONG_GPU_LEFT_OUT ? SIDE_BY_SIDE_LONG_TAG : NULL, CK_ENV);
