@@ -252,7 +252,7 @@ $(if $(instructor_only),$(error $(instructor_only): this is the students' copy (
 HARNESS_PURE := rng verify csv untrusted cli step_table step_table_make results procs sandbox vs_library occupancy resources launches profile memory_fit gpu_needs
 # What a step binary adds: the runner, and what it watches of the step's launches (the
 # launch observer, CUPTI loaded at run time: harness/launch_observer.h).
-RUNNER_OBJS = $(call HOST_OBJ,$(HARNESS_PURE) runner lab_problem launch_watch launch_observer host_row static_report step_identity)
+RUNNER_OBJS = $(call HOST_OBJ,$(HARNESS_PURE) runner run_facts lab_problem launch_watch launch_observer host_row static_report step_identity)
 # Grading (harness/grading/, bin/lab grade): the rubric and judging, pure and linked
 # into the unit tests too, and the parts that build, run and record (session.h).
 GRADING_PURE := rubric judging report own_kernels

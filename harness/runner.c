@@ -24,6 +24,7 @@
 #include "static_report.h"
 #include "profile.h"
 #include "results.h"
+#include "run_facts.h"
 #include "step_kernel.h"
 #include "step_identity.h"
 #include "step_table.h"
@@ -85,130 +86,6 @@ static void die(int code, const char *fmt, const char *detail)
 {
     cli_complain(program, fmt, detail);
     exit(code);
-}
-
-struct device_facts {
-    struct cudaDeviceProp prop;
-    int driver, runtime, clock_khz;
-};
-
-static void open_device(const struct run_options *options, struct device_facts *d)
-{
-    int count = 0;
-    cudaError_t status = cudaGetDeviceCount(&count);
-    if (status != cudaSuccess || count == 0) {
-        /* With no driver installed at all the runtime says "driver version is
-         * insufficient", which sends people hunting for a driver update. */
-        int have_driver = access("/proc/driver/nvidia/version", F_OK) == 0;
-        if (!have_driver || status == cudaErrorNoDevice || count == 0)
-            fprintf(stderr, "%s: no NVIDIA driver or GPU found%s\n", program,
-                    options->print_header ? "; --report shows this step's resources without one"
-                                          : "");
-        else
-            fprintf(stderr, "%s: the GPU cannot be used: %s (%s)\n", program,
-                    cudaGetErrorString(status), cudaGetErrorName(status));
-        exit(EXIT_NO_DEVICE);
-    }
-    if (options->device >= count) {
-        fprintf(stderr, "%s: --device %d, but only %d CUDA device(s) visible\n", program,
-                options->device, count);
-        exit(EXIT_USAGE);
-    }
-    CUDA_CHECK(cudaSetDevice(options->device));
-    CUDA_CHECK(cudaGetDeviceProperties(&d->prop, options->device));
-    CUDA_CHECK(cudaDriverGetVersion(&d->driver));
-    CUDA_CHECK(cudaRuntimeGetVersion(&d->runtime));
-    CUDA_CHECK(cudaDeviceGetAttribute(&d->clock_khz, cudaDevAttrClockRate, options->device));
-}
-
-/* A GPU older than the step needs (lab.def's needs): one line and exit 77, before
- * anything runs (the build leaves such a step out when ARCH is older still: a skip
- * binary, harness/step_skip.c, says the same). */
-static void skip_if_gpu_cannot_run(int major, int minor)
-{
-    const char *needs = step_table_needs(step_identity.table, step_identity.stem);
-    if (gpu_need_met(needs, major, minor) != 0)
-        return;
-    char why[160];
-    gpu_need_reason(needs, "this GPU is", major, minor, why, sizeof why);
-    if (!gpu_need_skip_note(step_identity.stem, why)) /* bin/lab shows a noted one */
-        fprintf(stderr, "%s: %s\n", program, why);
-    exit(EXIT_GPU_CANNOT_RUN);
-}
-
-static void fill_run_facts(struct run_record *r, const struct device_facts *d,
-                           const struct run_options *options)
-{
-    results_utc_date(RESULTS_DATE, r->date, sizeof r->date);
-    if (options->run_id != NULL)
-        snprintf(r->run_id, sizeof r->run_id, "%s", options->run_id);
-    else
-        results_new_run_id(r->run_id, sizeof r->run_id);
-    results_commit(r->commit, sizeof r->commit);
-    snprintf(r->gpu, sizeof r->gpu, "%s", d->prop.name);
-    snprintf(r->cc, sizeof r->cc, "%d.%d", d->prop.major, d->prop.minor);
-    r->sms = d->prop.multiProcessorCount;
-    r->clock_mhz = d->clock_khz / 1000;
-    snprintf(r->driver, sizeof r->driver, "%d.%d", d->driver / 1000, d->driver % 1000 / 10);
-    snprintf(r->runtime, sizeof r->runtime, "%d.%d", d->runtime / 1000, d->runtime % 1000 / 10);
-    snprintf(r->nvcc, sizeof r->nvcc, "%s", step_identity.nvcc_version);
-    r->lab = step_identity.lab;
-    r->step = step_identity.stem;
-    const struct row_info *row = step_table_row(step_identity.table, step_identity.stem);
-    r->role = row != NULL ? row->role : "step";
-    r->source = step_identity.source;
-    r->flags = step_identity.nvcc_flags;
-    r->cache = options->warm_cache ? "warm" : "flushed";
-    r->m = options->size.m;
-    r->n = options->size.n;
-    r->k = options->size.k;
-    r->seed = options->seed;
-    r->verdict = "FAIL";
-    r->limiter = "?";
-}
-
-/* Registers, shared and local memory from the runtime, blocks per SM from the
- * occupancy API, and the limiting resource from the lab's own model. */
-static void fill_resources(struct run_record *r, const struct device_facts *d)
-{
-    if (step_entry.kernel == NULL) { /* a row beside the steps: no kernel of ours to report */
-        r->limiter = "-";
-        if (step_entry.host_threads != NULL) /* a CPU row: the threads it runs on */
-            r->threads_per_block = step_entry.host_threads();
-        return;
-    }
-    struct cudaFuncAttributes attr;
-    CUDA_CHECK(cudaFuncGetAttributes(&attr, step_entry.kernel));
-    int blocks = 0;
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &blocks, step_entry.kernel, (int)step_entry.threads_per_block,
-        step_entry.dynamic_smem_bytes));
-    r->regs = attr.numRegs;
-    r->smem_static = attr.sharedSizeBytes;
-    r->smem_dynamic = step_entry.dynamic_smem_bytes;
-    r->local_bytes = attr.localSizeBytes;
-    r->threads_per_block = (int)step_entry.threads_per_block;
-    r->blocks_per_sm = blocks;
-    int warps_per_block = (r->threads_per_block + d->prop.warpSize - 1) / d->prop.warpSize;
-    r->occupancy_pct = 100.0 * blocks * warps_per_block /
-                       (d->prop.maxThreadsPerMultiProcessor / d->prop.warpSize);
-
-    const struct gpu_arch *arch = arch_for_cc(d->prop.major, d->prop.minor);
-    if (arch == NULL) {
-        r->limiter = "?";
-        return;
-    }
-    struct occ_input in = {r->threads_per_block, r->regs, r->smem_static + r->smem_dynamic};
-    struct occ_result model;
-    char why[256];
-    if (occ_compute(arch, &in, &model, why, sizeof why) == 0) {
-        r->limiter = occ_limiter_name(model.limiter);
-        if (model.blocks_per_sm != blocks)
-            fprintf(stderr,
-                    "%s: note: the occupancy model predicts %d blocks per SM on %s, the CUDA "
-                    "runtime says %d; the table shows the runtime's number\n",
-                    program, model.blocks_per_sm, arch->name, blocks);
-    }
 }
 
 /* Enqueues the step; a launch that refuses the size ends the run with exit 2, one
@@ -403,7 +280,7 @@ static int run_at_size(const struct lab_problem *lab, const struct run_options *
     char why[512];
     struct run_record record;
     memset(&record, 0, sizeof record);
-    fill_run_facts(&record, device, options);
+    run_facts_fill(&record, device, options);
     results_set_lab_columns(&record, step_identity.table->columns, step_identity.table->column_count);
     record.rate_label = table->rate_label;
     char label[sizeof record.label] = "";
@@ -458,7 +335,7 @@ static int run_at_size(const struct lab_problem *lab, const struct run_options *
     sync_or_die(stream);
     /* after the first launch: a step that opts in to more than 48 KB of dynamic shared
      * memory does so in its launch, and the occupancy API counts it only from then on */
-    fill_resources(&record, device);
+    run_facts_fill_resources(&record, device, program);
     int passed = check_output(lab, state, options, &report, "first run", !marked_todo);
     /* A step still marked TODO is timed only at a size given to it, and only when its
      * result is right (it is then the previous step's code): a baseline for the change
@@ -638,7 +515,7 @@ int main(int argc, char **argv)
         die(EXIT_USAGE, GPU_PRETEND_SM_VARIABLE "=%s names no architecture (86 or sm_86)",
             getenv(GPU_PRETEND_SM_VARIABLE));
     if (pretending)
-        skip_if_gpu_cannot_run(pretend_major, pretend_minor);
+        run_facts_skip_if_gpu_cannot_run(pretend_major, pretend_minor, program);
     /* A CPU row still runs where there is no GPU, if its lab says how (host_row.h). */
     int devices = 0;
     int on_host = options.check_from == 0 && host_row_possible(lab) &&
@@ -659,9 +536,9 @@ int main(int argc, char **argv)
     if (on_host)
         return host_row_run(lab, &options, program);
     struct device_facts device;
-    open_device(&options, &device);
+    run_facts_open_device(&options, &device, program);
     if (!pretending)
-        skip_if_gpu_cannot_run(device.prop.major, device.prop.minor);
+        run_facts_skip_if_gpu_cannot_run(device.prop.major, device.prop.minor, program);
     launch_watch_start(&options, program);
     if (options.check_from > 0)
         return run_check_sizes(lab, &options, &device, marked_todo);
