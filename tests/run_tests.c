@@ -28,7 +28,7 @@
  *   LAB_REQUIRE_GPU=1  fail instead of skipping when no GPU is visible
  *   CK_RUN_SUITE / CK_RUN_CASE / CK_VERBOSITY  Check's own filters (with
  *   CK_TAP_LOG_FILE_NAME and the other log files, each job writes its own,
- *   FILE.<suite>.<job>, when several run at once) */
+ *   FILE.<suite>.<job>, when there are several jobs) */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
