@@ -20,7 +20,8 @@ endif
 endif
 EXPLORER_METRICS = $(EXPLORER_BUILD)/metrics-$(EXPLORER_ARCH)-$(EXPLORER_SIZE).csv
 
-$(EXPLORER_TOOL): $(BUILD_DIR)/host/labs/explorer/tools/explorer.o $(EXPLORER_PURE_OBJS) \
+$(EXPLORER_TOOL): $(BUILD_DIR)/host/labs/explorer/tools/explorer.o $(BUILD_DIR)/host/labs/explorer/tools/explorer_report.o \
+                  $(EXPLORER_PURE_OBJS) \
                   $(call HOST_OBJ,csv untrusted occupancy resources sass_listing)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
