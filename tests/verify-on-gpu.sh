@@ -24,18 +24,14 @@
 # also packs them with data/results, data/grading and data/explorer into one file, for
 # a GPU machine that hands back few files. Exit status: non-zero when any check fails.
 # Check without a package registry: CHECK_PREFIX=dir.
-# Measured on the H100 (2026-11-23, a warm build; gpu and grading_gpu at d2cb543,
-# grading at 9851ca0): Check suite gpu 4.6 minutes,
-# matmul_gpu over 4 (13 steps at matrices of more than 2^31 elements, 10 GB each),
-# nbody_gpu 4.7, grading_gpu 2.8; sanitizers for N-body (16 steps, --quick) 20 to 40 s
-# per tool, the three tools side by side; grading 1.4 minutes for matmul (CLASS=2)
-# and 1.1 for N-body (LAB=matmul, LAB=nbody). A whole verification does not fit one
-# 10-minute call: give it parts. Those suite times were one suite after the other;
-# `make test` now runs the suites side by side (tests/run_tests.c) and, on a GPU
-# machine, leaves the long checks that need no GPU (the explorer's configurations, the
-# occupancy cross-check, the students' copy built and tested) to `make test-long`: the
-# INSTRUCTORS.md ("What make test does") says what it costs (249 s and 289 s in two fresh copies on
-# the H200, 2026-12-01).
+# How long each part takes is on record, not typed here: tests/job-seconds.tsv holds
+# each job of the last whole make test on a GPU (the gpu suite's cases, each lab's GPU
+# and grading suites, gpu_steps' parts), longest first, and INSTRUCTORS.md ("What make
+# test does") says what make test costs. The sanitizers over a whole lab and grading a
+# lab's solutions take minutes each: a whole verification does not fit one 10-minute
+# call, so give it parts (LAB=, TOOLS=). On a GPU machine `make test` leaves the long
+# checks that need no GPU (the explorer's configurations, the occupancy cross-check,
+# the students' copy built and tested) to `make test-long`.
 set -u
 LOG_DIR=${LOG_DIR:-build/gpu-verify}
 mkdir -p "$LOG_DIR"
